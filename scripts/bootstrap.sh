@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs everything the app and its tests need on a fresh Debian 12 machine (run as root):
+# Debian's Chromium, the npm packages from the lockfile, and the tt-rss test bed.
+# Every step is skipped when already done, so running it before each test run costs seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bootstrap: run as root (it installs Debian packages and starts the tt-rss test bed)" >&2
+	exit 1
+fi
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v curl >/dev/null || missing+=(curl)
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "bootstrap: installing ${missing[*]}"
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+fi
+
+# npm ci only when the installed tree is missing or older than the lockfile.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+	echo "bootstrap: npm ci"
+	npm ci --no-audit --no-fund
+fi
+
+bash testbed/setup.sh

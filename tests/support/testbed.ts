@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Where the test bed lives and who may sign in: written once, in testbed/testbed.json. */
+export interface Testbed {
+	url: string;
+	apiUrl: string;
+	user: string;
+	password: string;
+	noApiUser: string;
+	noApiPassword: string;
+	feedsHost: string;
+	feedsAddress: string;
+}
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export const testbed: Testbed = JSON.parse(
+	readFileSync(`${root}testbed/testbed.json`, 'utf8')
+) as Testbed;
+
+/** Puts the seeded server state back (a database restored from a template, a few seconds). */
+export function resetTestbed(): void {
+	execFileSync('bash', [`${root}testbed/reset.sh`], { stdio: 'pipe' });
+}
