@@ -1,0 +1,133 @@
+# Shared helpers for setup.sh and reset.sh. Sourced, not run.
+# Everything reads testbed/testbed.json, the one place holding URLs, users and passwords.
+
+TESTBED_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+TESTBED_JSON="$TESTBED_DIR/testbed.json"
+FIXTURES_DIR="$TESTBED_DIR/fixtures"
+
+cfg() { node -p "require(process.argv[1])[process.argv[2]]" "$TESTBED_JSON" "$1"; }
+
+# One node start for all values (reset.sh is on the tests' hot path).
+eval "$(node -e '
+  const c = require(process.argv[1]);
+  const q = (v) => "'"'"'" + String(v).replace(/'"'"'/g, "'"'"'\\'"'"''"'"'") + "'"'"'";
+  const map = { TT_URL: "url", API_URL: "apiUrl", TT_USER: "user", TT_PASS: "password",
+    NOAPI_USER: "noApiUser", NOAPI_PASS: "noApiPassword", FEEDS_HOST: "feedsHost",
+    FEEDS_ADDR: "feedsAddress", FEEDS_HOST_ADDR: "feedsHostAddress", NETNS: "feedsNamespace",
+    DB_NAME: "dbName", DB_SEED: "dbSeedName", DB_USER: "dbUser", DB_PASS: "dbPassword" };
+  for (const [k, v] of Object.entries(map)) {
+    if (c[v] === undefined) { console.error(`testbed.json lacks ${v}`); process.exit(1); }
+    console.log(`${k}=${q(c[v])}`);
+  }
+' "$TESTBED_JSON")"
+DB_PRISTINE="${DB_NAME}_pristine"
+
+VETH_HOST="veth-ttrss0"
+VETH_NS="veth-ttrss1"
+HTTP_PIDFILE="/tmp/ttrss-feeds-http.pid"
+HTTP_LOG="/tmp/ttrss-feeds-http.log"
+
+log() { printf '[testbed %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf '[testbed] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# psql as the postgres superuser (peer auth over the socket).
+pg() { PGOPTIONS="-c client_min_messages=warning" runuser -u postgres -- psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+pg_val() { PGOPTIONS="-c client_min_messages=warning" runuser -u postgres -- psql -X -A -t -v ON_ERROR_STOP=1 "$@"; }
+
+curl_local() { curl -sS --noproxy '*' --max-time "${CURL_TIMEOUT:-20}" "$@"; }
+
+start_postgres() {
+  if ! pg_lsclusters -h 2>/dev/null | awk '$1=="15" && $2=="main"' | grep -q online; then
+    log "starting PostgreSQL 15/main"
+    pg_ctlcluster 15 main start
+  fi
+  local i
+  for i in $(seq 1 50); do
+    pg_val -c 'select 1' >/dev/null 2>&1 && return 0
+    sleep 0.2
+  done
+  die "PostgreSQL does not answer"
+}
+
+start_apache() {
+  if curl_local -o /dev/null "http://localhost/" 2>/dev/null; then return 0; fi
+  log "starting Apache"
+  apachectl start
+  local i
+  for i in $(seq 1 50); do
+    curl_local -o /dev/null "http://localhost/" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  die "Apache does not answer on http://localhost/"
+}
+
+feeds_server_ok() {
+  curl_local --max-time 3 -o /dev/null -f "http://$FEEDS_HOST/index.html" 2>/dev/null
+}
+
+# The feeds host lives in a network namespace of our own: tt-rss refuses to fetch
+# from loopback, and the workplace allows no other address.
+start_feeds_namespace() {
+  if ! grep -qE "^$FEEDS_ADDR[[:space:]]+$FEEDS_HOST([[:space:]]|\$)" /etc/hosts; then
+    sed -i -E "/[[:space:]]$FEEDS_HOST([[:space:]]|\$)/d" /etc/hosts
+    [ -z "$(tail -c1 /etc/hosts)" ] || echo >>/etc/hosts
+    echo "$FEEDS_ADDR $FEEDS_HOST" >>/etc/hosts
+  fi
+  if feeds_server_ok; then return 0; fi
+
+  log "(re)creating network namespace $NETNS and the feeds HTTP server"
+  # Tear down whatever half state is left, then build it whole.
+  if ip netns list | grep -qw "$NETNS"; then
+    local p
+    for p in $(ip netns pids "$NETNS"); do kill "$p" 2>/dev/null || true; done
+    sleep 0.3
+    ip netns del "$NETNS"
+  fi
+  ip link del "$VETH_HOST" 2>/dev/null || true
+
+  ip netns add "$NETNS"
+  ip link add "$VETH_HOST" type veth peer name "$VETH_NS"
+  ip link set "$VETH_NS" netns "$NETNS"
+  ip addr add "$FEEDS_HOST_ADDR/24" dev "$VETH_HOST"
+  ip link set "$VETH_HOST" up
+  ip netns exec "$NETNS" ip addr add "$FEEDS_ADDR/24" dev "$VETH_NS"
+  ip netns exec "$NETNS" ip link set "$VETH_NS" up
+  ip netns exec "$NETNS" ip link set lo up
+
+  setsid nohup ip netns exec "$NETNS" /usr/bin/python3 -m http.server 80 \
+    --bind "$FEEDS_ADDR" --directory "$FIXTURES_DIR" >"$HTTP_LOG" 2>&1 </dev/null &
+  echo $! >"$HTTP_PIDFILE"
+  local i
+  for i in $(seq 1 50); do
+    feeds_server_ok && return 0
+    sleep 0.2
+  done
+  die "feeds server at http://$FEEDS_HOST/ does not answer (log: $HTTP_LOG)"
+}
+
+ensure_services() {
+  start_postgres
+  start_apache
+  start_feeds_namespace
+}
+
+# api BODY-JSON -> prints the reply's "content" as JSON; dies unless status is 0.
+api() {
+  local reply
+  reply="$(curl_local --max-time 120 -H 'Content-Type: application/json' --data-binary "$1" "$API_URL")" ||
+    die "API request failed: $1"
+  # Replies can be large: hand them to node on stdin, not as an argument.
+  node -e '
+    let r; try { r = JSON.parse(require("fs").readFileSync(0, "utf8")); } catch { process.exit(2); }
+    if (r.status !== 0) process.exit(1);
+    process.stdout.write(JSON.stringify(r.content));
+  ' <<<"$reply" || die "API call did not succeed: $1 -> ${reply:0:2000}"
+}
+
+# api_raw BODY-JSON -> prints the whole reply (no status check).
+api_raw() {
+  curl_local --max-time 120 -H 'Content-Type: application/json' --data-binary "$1" "$API_URL"
+}
+
+# json EXPR <<<JSON -> evaluates EXPR with `c` bound to the JSON read from stdin, prints the result.
+json() { node -e 'const c = JSON.parse(require("fs").readFileSync(0, "utf8")); const v = eval(process.argv[1]); process.stdout.write(typeof v === "string" ? v : JSON.stringify(v));' "$1"; }

@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""Writes the test bed's fixture feeds and media into testbed/fixtures/.
+
+Deterministic: same bytes on every run (fixed dates, no randomness), so running it
+at every setup is harmless and a hand edit of a generated file shows up in git.
+Every URL points at the namespace host feeds.test (or is relative / javascript: /
+data: on purpose, in the hostile feed). The two video clips (media/clip.webm,
+media/clip.mp4) are committed binaries made once with ffmpeg; they are not written here.
+"""
+
+import datetime as dt
+import math
+import os
+import struct
+import wave
+import zlib
+from email.utils import format_datetime
+from xml.sax.saxutils import escape
+
+HOST = "http://feeds.test"
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+# All item dates are fixed and in the past; the seeded user has purging disabled,
+# so they stay however old they get.
+BASE = dt.datetime(2026, 10, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
+
+
+def write(rel, data):
+    path = os.path.join(ROOT, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return
+    except FileNotFoundError:
+        pass
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+# ---------------------------------------------------------------- media
+
+
+def png(width, height, pixel):
+    """A true-colour PNG; pixel(x, y) -> (r, g, b)."""
+    raw = b"".join(
+        b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height)
+    )
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def ico(png_bytes, size):
+    """An ICO file wrapping one PNG image (valid since Windows Vista, read by browsers)."""
+    header = struct.pack("<HHH", 0, 1, 1)
+    entry = struct.pack("<BBBBHHII", size, size, 0, 0, 1, 32, len(png_bytes), 6 + 16)
+    return header + entry + png_bytes
+
+
+def wav_tone(path, seconds=1.0, freq=440.0, rate=8000):
+    full = os.path.join(ROOT, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    frames = b"".join(
+        struct.pack("<h", int(12000 * math.sin(2 * math.pi * freq * i / rate)))
+        for i in range(int(seconds * rate))
+    )
+    tmp = full + ".tmp"
+    with wave.open(tmp, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(frames)
+    with open(tmp, "rb") as f:
+        data = f.read()
+    os.remove(tmp)
+    write(path, data)
+    return len(data)
+
+
+def media():
+    sizes = {}
+    red = png(64, 48, lambda x, y: (200, 30, 30))
+    gradient = png(320, 200, lambda x, y: (x // 32 * 28, y // 20 * 28, 128))
+    cover = png(120, 120, lambda x, y: (20, 90, 160) if (x // 20 + y // 20) % 2 else (240, 200, 40))
+    icon = png(16, 16, lambda x, y: (255, 140, 0) if 3 <= x <= 12 and 3 <= y <= 12 else (255, 255, 255))
+    for name, data in [
+        ("media/red-64x48.png", red),
+        ("media/gradient-320x200.png", gradient),
+        ("media/cover-120.png", cover),
+        ("favicon.ico", ico(icon, 16)),
+    ]:
+        write(name, data)
+        sizes[name] = len(data)
+    sizes["media/tone.wav"] = wav_tone("media/tone.wav")
+    for clip in ("media/clip.webm", "media/clip.mp4"):
+        sizes[clip] = os.path.getsize(os.path.join(ROOT, clip))
+    write(
+        "embed/player.html",
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Embedded player</title></head>\n"
+        "<body style=\"margin:0;background:#222;color:#eee;font:14px sans-serif\">\n"
+        "<p id=\"p\">Embedded player on feeds.test</p>\n"
+        "<video src=\"/media/clip.webm\" controls width=\"64\" height=\"48\"></video>\n"
+        "<script>document.getElementById('p').textContent += ' (script ran inside the frame)';</script>\n"
+        "</body></html>\n",
+    )
+    write(
+        "index.html",
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>feeds.test</title>\n"
+        "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feeds/tech-news.xml\">\n"
+        "</head><body><h1>feeds.test: tt-rss test bed fixtures</h1></body></html>\n",
+    )
+    return sizes
+
+
+# ---------------------------------------------------------------- feeds
+
+
+def rfc822(t):
+    return format_datetime(t)
+
+
+def iso(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def rss(title, slug, description, items, extra_channel=""):
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+        'xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+        "<channel>",
+        f"<title>{escape(title)}</title>",
+        f"<link>{HOST}/{slug}/</link>",
+        f"<description>{escape(description)}</description>",
+        "<language>en</language>",
+        extra_channel,
+    ]
+    for it in items:
+        out.append("<item>")
+        out.append(f"<title>{it.get('title_xml', escape(it['title']))}</title>")
+        out.append(f"<link>{escape(it.get('link', HOST + '/' + slug + '/' + it['guid']))}</link>")
+        out.append(f'<guid isPermaLink="false">{escape(it["guid"])}</guid>')
+        out.append(f"<pubDate>{rfc822(it['date'])}</pubDate>")
+        if it.get("author"):
+            out.append(f"<dc:creator>{escape(it['author'])}</dc:creator>")
+        for cat in it.get("tags", []):
+            out.append(f"<category>{escape(cat)}</category>")
+        for enc in it.get("enclosures", []):
+            out.append(f'<enclosure url="{escape(enc[0])}" type="{enc[1]}" length="{enc[2]}"/>')
+        if it.get("comments"):
+            out.append(f"<comments>{escape(it['comments'])}</comments>")
+        out.append(f"<description><![CDATA[{it['html']}]]></description>")
+        out.append("</item>")
+    out += ["</channel>", "</rss>", ""]
+    return "\n".join(x for x in out if x != "")  + "\n"
+
+
+def atom(title, slug, items):
+    updated = max(it["date"] for it in items)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
+        f"<title>{escape(title)}</title>",
+        f"<id>{HOST}/feeds/{slug}.xml</id>",
+        f'<link rel="alternate" type="text/html" href="{HOST}/{slug}/"/>',
+        f'<link rel="self" type="application/atom+xml" href="{HOST}/feeds/{slug}.xml"/>',
+        f"<updated>{iso(updated)}</updated>",
+        "<author><name>Web Desk</name></author>",
+    ]
+    for it in items:
+        out.append("<entry>")
+        out.append(f"<title>{escape(it['title'])}</title>")
+        out.append(f"<id>{escape(it['guid'])}</id>")
+        out.append(f'<link rel="alternate" type="text/html" href="{HOST}/{slug}/{it["slug"]}"/>')
+        for enc in it.get("enclosures", []):
+            out.append(f'<link rel="enclosure" href="{escape(enc[0])}" type="{enc[1]}" length="{enc[2]}"/>')
+        out.append(f"<published>{iso(it['date'])}</published>")
+        out.append(f"<updated>{iso(it['date'])}</updated>")
+        if it.get("author"):
+            out.append(f"<author><name>{escape(it['author'])}</name></author>")
+        for cat in it.get("tags", []):
+            out.append(f'<category term="{escape(cat)}"/>')
+        if it.get("summary"):
+            out.append(f"<summary>{escape(it['summary'])}</summary>")
+        out.append(f'<content type="html">{escape(it["html"])}</content>')
+        out.append("</entry>")
+    out += ["</feed>", ""]
+    return "\n".join(out)
+
+
+def at(days, hours=0):
+    return BASE + dt.timedelta(days=days, hours=hours)
+
+
+def tech_news():
+    items = []
+    for i in range(1, 13):
+        html = (
+            f"<p>Tech news item {i}. A short paragraph of text with <b>bold</b>, <i>italic</i> "
+            f'and a <a href="{HOST}/tech-news/more-{i}">link on feeds.test</a>.</p>'
+        )
+        if i % 3 == 1:
+            html += f'<p><img src="{HOST}/media/gradient-320x200.png" alt="Gradient {i}" width="320" height="200"></p>'
+        if i % 3 == 2:
+            html += f'<figure><img src="{HOST}/media/red-64x48.png" alt="Red box"><figcaption>A red box</figcaption></figure>'
+        if i == 5:
+            html += "<pre><code>const answer = 42;\nconsole.log(answer);</code></pre><ul><li>one</li><li>two</li></ul>"
+        if i == 7:
+            html += "<table><tr><th>Col A</th><th>Col B</th></tr><tr><td>1</td><td>2</td></tr></table>"
+        items.append({
+            "title": f"Tech news {i:02d}: " + ["Compilers", "Databases", "Networks", "Browsers"][i % 4] + " update",
+            "guid": f"tech-news-{i:02d}",
+            "date": at(-i, 3),
+            "author": "Tech Desk",
+            "tags": ["tech", "news"] if i % 2 else ["tech"],
+            "comments": f"{HOST}/tech-news/{i}/comments" if i == 3 else None,
+            "html": html,
+        })
+    return rss("Testbed Tech News", "tech-news", "RSS 2.0 feed with images in content", items)
+
+
+def web_dev():
+    items = []
+    for i in range(1, 9):
+        html = f"<p>Web development entry {i} (Atom).</p>"
+        enclosures = []
+        if i == 1:
+            html += (
+                f'<p>An embedded player follows.</p><iframe src="{HOST}/embed/player.html" '
+                'width="560" height="315" frameborder="0" allowfullscreen></iframe><p>After the frame.</p>'
+            )
+        if i == 2:
+            html += f'<p><img src="{HOST}/media/cover-120.png" alt="Cover" title="Cover image"></p>'
+            html += '<p>Relative link: <a href="/web-dev/relative-page">relative</a>, relative image:</p>'
+            html += '<p><img src="/media/red-64x48.png" alt="relative red"></p>'
+        if i == 3:
+            enclosures = [
+                (f"{HOST}/media/tone.wav", "audio/wav", SIZES["media/tone.wav"]),
+                (f"{HOST}/media/cover-120.png", "image/png", SIZES["media/cover-120.png"]),
+            ]
+            html += "<p>Entry with two enclosures (audio and image).</p>"
+        items.append({
+            "title": f"Web dev {i:02d}: " + ["Service workers", "IndexedDB", "CSS layout", "Accessibility"][i % 4],
+            "guid": f"urn:testbed:web-dev:{i:02d}",
+            "slug": f"entry-{i}",
+            "date": at(-i, 6),
+            "author": "Web Desk",
+            "tags": ["web", "pwa"] if i % 2 else ["web"],
+            "summary": f"Summary of web dev entry {i}" if i % 2 else None,
+            "html": html,
+            "enclosures": enclosures,
+        })
+    return atom("Testbed Web Dev (Atom)", "web-dev", items)
+
+
+def podcast():
+    wav = (f"{HOST}/media/tone.wav", "audio/wav", SIZES["media/tone.wav"])
+    webm = (f"{HOST}/media/clip.webm", "video/webm", SIZES["media/clip.webm"])
+    mp4 = (f"{HOST}/media/clip.mp4", "video/mp4", SIZES["media/clip.mp4"])
+    image = (f"{HOST}/media/cover-120.png", "image/png", SIZES["media/cover-120.png"])
+    items = [
+        {"title": "Episode 1: a tone (audio enclosure)", "guid": "podcast-ep-1", "date": at(-1, 9),
+         "html": "<p>One second of a 440 Hz tone.</p>", "enclosures": [wav]},
+        {"title": "Episode 2: a clip (video/webm enclosure)", "guid": "podcast-ep-2", "date": at(-2, 9),
+         "html": "<p>A one-second WebM clip.</p>", "enclosures": [webm]},
+        {"title": "Episode 3: a clip (video/mp4 enclosure)", "guid": "podcast-ep-3", "date": at(-3, 9),
+         "html": "<p>A one-second MP4 clip.</p>", "enclosures": [mp4]},
+        {"title": "Episode 4: cover art (image enclosure)", "guid": "podcast-ep-4", "date": at(-4, 9),
+         "html": "<p>An image enclosure only.</p>", "enclosures": [image]},
+        {"title": "Episode 5: no enclosure", "guid": "podcast-ep-5", "date": at(-5, 9),
+         "html": "<p>Show notes without media.</p>"},
+    ]
+    for it in items:
+        it["author"] = "Podcast Host"
+    return rss("Testbed Podcast", "podcast", "RSS 2.0 feed with audio, video and image enclosures", items)
+
+
+def international():
+    entries = [
+        ("ja", "日本語の記事：東京の秋", "<p>これは日本語のテスト記事です。紅葉がきれいです。</p>"),
+        ("ar", "مقال باللغة العربية: أخبار اليوم", '<p dir="rtl">هذا مقال تجريبي باللغة العربية.</p>'),
+        ("ru", "Статья на русском: новости дня", "<p>Это тестовая статья на русском языке. Ёжик в тумане.</p>"),
+        ("el", "Άρθρο στα ελληνικά: Καλημέρα κόσμε", "<p>Αυτό είναι ένα δοκιμαστικό άρθρο στα ελληνικά.</p>"),
+        ("emoji", "Emoji title 🎉🚀 with ZWJ 👩‍💻 and flags 🇯🇵", "<p>Emoji in content: 😀 👍🏽 ❤️ 🧪 — and a supplementary-plane char 𝔘𝔫𝔦𝔠𝔬𝔡𝔢.</p>"),
+        ("mixed", "Mixed: English, 中文, עברית, हिन्दी", "<p>中文测试。 <span dir=\"rtl\">עברית</span>. हिन्दी परीक्षण। Combining: e\u0301 vs é.</p>"),
+        ("entities", "Entities & quotes: \"double\" 'single' <angle>", "<p>Ampersand &amp; less-than &lt; greater-than &gt; nbsp&nbsp;here.</p>"),
+    ]
+    items = []
+    for n, (key, title, html) in enumerate(entries, start=1):
+        items.append({
+            "title": title, "guid": f"intl-{n:02d}-{key}", "date": at(-n, 12),
+            "author": {"ja": "山田太郎", "ar": "أحمد", "ru": "Иван Петров", "el": "Γιώργος"}.get(key, "Intl Desk"),
+            "tags": [key, "international"], "html": html,
+        })
+    return rss("Testbed International — 国際 · دولي · Международный", "international",
+               "Non-Latin titles and content", items)
+
+
+def hostile():
+    H = HOST
+    cases = [
+        ("Script tags", f'<p>Before script.</p><script>alert("script-tag")</script><script src="{H}/evil.js"></script><p>After script.</p>'),
+        ("Event handlers", f'<p onclick="alert(\'p-onclick\')" onmouseover="alert(1)">Hover me</p>'
+                           f'<img src="{H}/media/red-64x48.png" onload="alert(\'img-onload\')" onerror="alert(\'img-onerror\')" alt="handlers">'
+                           '<img src="does-not-exist.png" onerror="alert(\'broken-img\')">'
+                           '<svg onload="alert(\'svg-onload\')"><circle r="5"/></svg>'
+                           '<body onload="alert(\'body-onload\')"></body>'),
+        ("javascript: and data: links", '<p><a href="javascript:alert(\'js-link\')">javascript link</a> '
+                                        '<a href="JaVaScRiPt:alert(\'mixed-case\')">mixed case</a> '
+                                        '<a href="&#106;avascript:alert(\'entity\')">entity encoded</a> '
+                                        '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgnZGF0YScpPC9zY3JpcHQ+">data URL</a> '
+                                        '<a href="vbscript:msgbox(1)">vbscript</a></p>'),
+        ("Style overlay", '<div style="position:fixed;top:0;left:0;width:100vw;height:100vh;z-index:2147483647;'
+                          'background:rgba(255,0,0,.9);color:#fff;font-size:40px">FULL-PAGE OVERLAY</div>'
+                          '<style>body{display:none!important} * {color:red}</style>'
+                          '<p style="background:url(javascript:alert(\'css-url\'))">css url</p>'
+                          '<link rel="stylesheet" href="' + H + '/evil.css">'),
+        ("Forms and inputs", f'<form action="{H}/steal" method="post"><p>Session expired, log in again:</p>'
+                             '<input name="user" placeholder="user"><input type="password" name="password" placeholder="password">'
+                             '<button type="submit" formaction="javascript:alert(\'formaction\')">Log in</button></form>'
+                             '<input type="image" src="x" onerror="alert(\'input-image\')">'),
+        ("Frames and objects", '<iframe src="javascript:alert(\'iframe-js\')"></iframe>'
+                               '<iframe srcdoc="&lt;script&gt;alert(\'srcdoc\')&lt;/script&gt;"></iframe>'
+                               f'<iframe src="{H}/embed/player.html" sandbox="allow-scripts allow-same-origin allow-top-navigation"></iframe>'
+                               f'<object data="{H}/media/evil.swf" type="application/x-shockwave-flash"></object>'
+                               f'<embed src="{H}/media/evil.swf">'
+                               '<frameset><frame src="javascript:alert(\'frame\')"></frameset>'),
+        ("Meta refresh and base", '<meta http-equiv="refresh" content="0;url=javascript:alert(\'meta\')">'
+                                  f'<base href="{H}/hijacked/"><p><a href="relative">relative after base</a></p>'),
+        ("Attribute breaking", f'<a href="{H}/a&quot; onclick=&quot;alert(\'quote-break\')">quote break</a>'
+                               '<img src=x:x onerror=alert(\'unquoted\')>'
+                               '<a href="#" title="&quot;&gt;&lt;script&gt;alert(\'title-attr\')&lt;/script&gt;">title attr</a>'
+                               '<math><mtext><table><mglyph><style><img src=x onerror=alert(\'mxss\')></style></mglyph></table></mtext></math>'
+                               '<noscript><p title="</noscript><img src=x onerror=alert(\'noscript\')>"></p></noscript>'),
+        ("<b>HTML</b> in <script>alert('title')</script> title", "<p>The title of this item carries markup.</p>"),
+        ("Target and window.opener", f'<a href="{H}/opener" target="_blank">new window without rel</a>'
+                                     f'<a href="{H}/top" target="_top">top navigation</a>'),
+    ]
+    items = []
+    for n, (title, html) in enumerate(cases, start=1):
+        items.append({"title": title, "guid": f"hostile-{n:02d}", "date": at(-n, 15),
+                      "author": "<b>Mallory</b> <script>alert('author')</script>", "html": html})
+    # A javascript: article link and an enclosure with a javascript: URL.
+    items.append({"title": "javascript: article link", "guid": "hostile-11", "date": at(-11, 15),
+                  "link": "javascript:alert('article-link')", "html": "<p>The item's own link is javascript:.</p>",
+                  "enclosures": [("javascript:alert('enclosure')", "audio/mpeg", 1)]})
+    return rss("Testbed Hostile HTML", "hostile", "Content that must never run in the app's origin", items)
+
+
+def big():
+    items = []
+    topics = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    for i in range(1, BIG_COUNT + 1):
+        items.append({
+            "title": f"Big feed item {i:03d} ({topics[i % 5]})",
+            "guid": f"big-{i:03d}",
+            # one item every 6 hours, newest first: item 1 is the newest
+            "date": at(0, -6 * i),
+            "html": f"<p>Body of big feed item {i}. Topic {topics[i % 5]}.</p>",
+        })
+    return rss("Testbed Big Feed (320 items)", "big", f"{BIG_COUNT} items for paging tests", items)
+
+
+BIG_COUNT = 320
+SIZES = {}
+
+
+def main():
+    SIZES.update(media())
+    write("feeds/tech-news.xml", tech_news())
+    write("feeds/web-dev.xml", web_dev())
+    write("feeds/podcast.xml", podcast())
+    write("feeds/international.xml", international())
+    write("feeds/hostile.xml", hostile())
+    write("feeds/big.xml", big())
+
+
+if __name__ == "__main__":
+    main()
