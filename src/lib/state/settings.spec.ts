@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, parseSettings } from './settings.svelte';
+
+describe('parseSettings', () => {
+	it('falls back to defaults for missing, broken or hostile values', () => {
+		expect(parseSettings(null)).toEqual(DEFAULT_SETTINGS);
+		expect(parseSettings('not json')).toEqual(DEFAULT_SETTINGS);
+		expect(parseSettings('[1,2]')).toEqual(DEFAULT_SETTINGS);
+		expect(
+			parseSettings(
+				JSON.stringify({ theme: 'neon', textSize: 9999, hideEmpty: 'yes', offlineArticles: -5 })
+			)
+		).toEqual(DEFAULT_SETTINGS);
+	});
+
+	it('keeps valid values', () => {
+		const parsed = parseSettings(JSON.stringify({ theme: 'dark', textSize: 120, hideEmpty: true }));
+		expect(parsed.theme).toBe('dark');
+		expect(parsed.textSize).toBe(120);
+		expect(parsed.hideEmpty).toBe(true);
+	});
+});

@@ -1,0 +1,90 @@
+/**
+ * Reader preferences that must apply before anything else paints (theme, text size), so they live
+ * in localStorage (synchronous) rather than IndexedDB. They are not secrets.
+ */
+export type Theme = 'system' | 'light' | 'dark';
+export type ViewMode = 'all_articles' | 'unread' | 'adaptive' | 'marked' | 'updated';
+export type SortOrder = 'default' | 'date_reverse' | 'feed_dates' | (string & {});
+
+export interface SettingsValues {
+	theme: Theme;
+	/** Article text size in percent of the default. */
+	textSize: number;
+	hideEmpty: boolean;
+	markReadOnScroll: boolean;
+	viewMode: ViewMode;
+	sortOrder: SortOrder;
+	/** How many unread articles "Make available offline" downloads. */
+	offlineArticles: number;
+}
+
+export const DEFAULT_SETTINGS: SettingsValues = {
+	theme: 'system',
+	textSize: 100,
+	hideEmpty: false,
+	markReadOnScroll: false,
+	viewMode: 'adaptive',
+	sortOrder: 'default',
+	offlineArticles: 500
+};
+
+const STORAGE_KEY = 'reader.settings';
+const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+const VIEW_MODES: readonly ViewMode[] = ['all_articles', 'unread', 'adaptive', 'marked', 'updated'];
+
+/** localStorage is outside input too: keep only values of the right type and range. */
+export function parseSettings(raw: string | null): SettingsValues {
+	let stored: Record<string, unknown> = {};
+	try {
+		const value: unknown = raw ? JSON.parse(raw) : {};
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			stored = value as Record<string, unknown>;
+		}
+	} catch {
+		// A broken value means defaults, never a broken app.
+	}
+	const pick = <T>(key: keyof SettingsValues, ok: (v: unknown) => v is T): T =>
+		ok(stored[key]) ? stored[key] : (DEFAULT_SETTINGS[key] as T);
+	const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+	return {
+		theme: pick('theme', (v): v is Theme => THEMES.includes(v as Theme)),
+		textSize: pick(
+			'textSize',
+			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 70 && v <= 200
+		),
+		hideEmpty: pick('hideEmpty', isBool),
+		markReadOnScroll: pick('markReadOnScroll', isBool),
+		viewMode: pick('viewMode', (v): v is ViewMode => VIEW_MODES.includes(v as ViewMode)),
+		sortOrder: pick('sortOrder', (v): v is SortOrder => typeof v === 'string' && v.length < 64),
+		offlineArticles: pick(
+			'offlineArticles',
+			(v): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 5000
+		)
+	};
+}
+
+class Settings {
+	#values = $state<SettingsValues>(DEFAULT_SETTINGS);
+
+	constructor() {
+		if (typeof localStorage !== 'undefined') {
+			this.#values = parseSettings(localStorage.getItem(STORAGE_KEY));
+		}
+	}
+
+	get values(): SettingsValues {
+		return this.#values;
+	}
+
+	update(patch: Partial<SettingsValues>): void {
+		this.#values = parseSettings(JSON.stringify({ ...this.#values, ...patch }));
+		localStorage.setItem(STORAGE_KEY, JSON.stringify(this.#values));
+	}
+
+	reset(): void {
+		this.#values = DEFAULT_SETTINGS;
+		localStorage.removeItem(STORAGE_KEY);
+	}
+}
+
+export const settings = new Settings();

@@ -1,0 +1,47 @@
+import { expect, test } from './support/fixtures';
+import { resetTestbed, testbed } from '../support/testbed';
+
+test.beforeAll(() => {
+	resetTestbed();
+});
+
+test('signs in to the real server and shows the fixture feeds it fetched', async ({ page }) => {
+	await page.goto('/');
+	// Not signed in yet: the app sends the reader to the sign-in screen.
+	await expect(page).toHaveURL(/\/login$/);
+
+	await page.getByLabel('User name').fill(testbed.user);
+	await page.getByLabel('Password').fill(testbed.password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+
+	const feeds = page.locator('nav[aria-label="Feeds"]');
+	// Titles come from the fixture feeds, as tt-rss fetched them from the feeds host.
+	for (const title of [
+		'Testbed Tech News',
+		'Testbed Web Dev (Atom)',
+		'Testbed Big Feed (320 items)',
+		'Международный'
+	]) {
+		await expect(feeds.getByRole('link', { name: title })).toBeVisible();
+	}
+	await expect(feeds.getByRole('link', { name: /Starred articles/ })).toBeVisible();
+	// Nested categories: Web inside Tech.
+	await expect(feeds.locator('details details summary', { hasText: 'Web' })).toBeVisible();
+});
+
+test('a wrong password gets a clear message and keeps the reader on the form', async ({ page }) => {
+	await page.goto('/login');
+	await page.getByLabel('User name').fill(testbed.user);
+	await page.getByLabel('Password').fill('not-the-password');
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByRole('alert')).toContainText('user name or password was not accepted');
+	await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a user without API access is told what to enable', async ({ page }) => {
+	await page.goto('/login');
+	await page.getByLabel('User name').fill(testbed.noApiUser);
+	await page.getByLabel('Password').fill(testbed.noApiPassword);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByRole('alert')).toContainText('Enable API access');
+});
