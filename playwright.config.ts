@@ -39,7 +39,8 @@ export default defineConfig({
 	webServer: {
 		command: `npm run build && npx vite preview --port ${port} --strictPort`,
 		url: `http://localhost:${port}/`,
-		reuseExistingServer: !process.env.CI,
+		// Always a fresh build: a reused server would test whatever build happened to be running.
+		reuseExistingServer: false,
 		timeout: 180_000,
 		stdout: 'ignore',
 		stderr: 'pipe'
