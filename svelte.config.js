@@ -1,19 +1,34 @@
 import adapter from '@sveltejs/adapter-static';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+import { withExternalBootstrap } from './deploy/externalize-bootstrap.js';
 
 // The base path is chosen at build time (BASE_PATH=/reader) so one build can live
 // next to tt-rss on the same origin, which tt-rss needs because it sends no CORS headers.
 const base = process.env.BASE_PATH ?? '';
+// The build's version names the service worker's cache and SvelteKit's global; Vite loads this file
+// more than once per build, so a default must be fixed once (in the environment) or the page's
+// bootstrap and the entry chunks disagree on the global's name.
+process.env.APP_VERSION ??= String(Date.now());
+// Where the site is written; tests build other versions and base paths next to the main build.
+const out = process.env.BUILD_DIR ?? 'build';
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
 	preprocess: vitePreprocess(),
 	kit: {
 		// A single-page app: every route is rendered in the browser from the fallback page.
-		adapter: adapter({ fallback: 'index.html', strict: true }),
+		// The wrapper moves SvelteKit's inline bootstrap script into a file, so the strict
+		// Content-Security-Policy (deploy/csp.js, `script-src 'self'`) needs no hash that changes per build.
+		adapter: withExternalBootstrap(
+			adapter({ pages: out, assets: out, fallback: 'index.html', strict: true }),
+			out
+		),
 		paths: { base, relative: false },
+		// Tests that build extra versions use their own working directory, so they never collide with
+		// a build running in the same tree.
+		outDir: process.env.SVELTEKIT_OUT_DIR ?? '.svelte-kit',
 		serviceWorker: { register: false },
-		version: { name: process.env.APP_VERSION ?? String(Date.now()) }
+		version: { name: process.env.APP_VERSION }
 	}
 };
 

@@ -1,6 +1,8 @@
 import { sveltekit } from '@sveltejs/kit/vite';
-import type { ProxyOptions } from 'vite';
+import type { Plugin, ProxyOptions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { securityHeaders } from './deploy/csp.js';
+import { staticSite } from './deploy/static-site.js';
 
 /**
  * tt-rss sends no CORS headers, so the app must reach it on its own origin.
@@ -19,10 +21,36 @@ function ttrssProxy(): Record<string, ProxyOptions> {
 	};
 }
 
+/**
+ * SvelteKit's own `vite preview` renders pages with its server build (inline bootstrap script, no
+ * service-worker fallback). This serves the adapter-static output instead, exactly as the production
+ * configs in deploy/ do (policy, cache headers, SPA fallback), so the end-to-end suite tests what is
+ * deployed. `/tt-rss/` still goes to the proxy.
+ */
+function previewBuiltSite(): Plugin {
+	const base = process.env.BASE_PATH ?? '';
+	const out = process.env.BUILD_DIR ?? 'build';
+	return {
+		name: 'preview-built-site',
+		configurePreviewServer(server) {
+			server.middlewares.use(
+				staticSite({
+					root: () => out,
+					base,
+					passThrough: (path) => path.startsWith('/tt-rss/') && !path.startsWith(`${base}/`)
+				})
+			);
+		}
+	};
+}
+
 export default defineConfig({
-	plugins: [sveltekit()],
+	plugins: [sveltekit(), previewBuiltSite()],
 	server: { proxy: ttrssProxy(), port: 5173, strictPort: true },
-	preview: { proxy: ttrssProxy(), port: 4173, strictPort: true },
+	// `vite preview` (what the end-to-end suite runs against) sends the production policy, so every
+	// test runs under the same Content-Security-Policy as a deployed server. Not in dev: Vite's dev
+	// server injects inline scripts.
+	preview: { proxy: ttrssProxy(), port: 4173, strictPort: true, headers: securityHeaders() },
 	test: {
 		projects: [
 			{

@@ -3,14 +3,30 @@
 /// <reference lib="webworker" />
 /// <reference types="@sveltejs/kit" />
 
-// Placeholder: precaching, image cache and outbox replay arrive with the offline and installable issues.
-// It already takes over at once so a fresh install controls its first page.
+// Wiring only: each concern lives in its own module.
+// - cache.ts: precache of this build (cache named from the version) and the offline shell
+// - messaging.ts: SKIP_WAITING / GET_VERSION from pages
+// A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
+import { deleteOldCaches, handleFetch, precache } from './cache';
+import { handleMessage } from './messaging';
+
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
-sw.addEventListener('install', () => {
-	void sw.skipWaiting();
+sw.addEventListener('install', (event) => {
+	event.waitUntil(precache());
 });
 
 sw.addEventListener('activate', (event) => {
-	event.waitUntil(sw.clients.claim());
+	// Claiming lets the very first install control the page that installed it; on updates the pages
+	// of the old version already switch to this worker (and reload, see src/lib/pwa/update.svelte.ts).
+	event.waitUntil(Promise.all([deleteOldCaches(), sw.clients.claim()]));
+});
+
+
+sw.addEventListener('fetch', (event) => {
+	handleFetch(event);
+});
+
+sw.addEventListener('message', (event) => {
+	handleMessage(event);
 });

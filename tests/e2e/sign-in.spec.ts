@@ -10,8 +10,8 @@ test('signs in to the real server and shows the fixture feeds it fetched', async
 	// Not signed in yet: the app sends the reader to the sign-in screen.
 	await expect(page).toHaveURL(/\/login$/);
 
-	await page.getByLabel('User name').fill(testbed.user);
-	await page.getByLabel('Password').fill(testbed.password);
+	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
+	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 
 	const feeds = page.locator('nav[aria-label="Feeds"]');
@@ -31,8 +31,8 @@ test('signs in to the real server and shows the fixture feeds it fetched', async
 
 test('a wrong password gets a clear message and keeps the reader on the form', async ({ page }) => {
 	await page.goto('/login');
-	await page.getByLabel('User name').fill(testbed.user);
-	await page.getByLabel('Password').fill('not-the-password');
+	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
+	await page.getByLabel('Password', { exact: true }).fill('not-the-password');
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await expect(page.getByRole('alert')).toContainText('user name or password was not accepted');
 	await expect(page).toHaveURL(/\/login$/);
@@ -40,8 +40,8 @@ test('a wrong password gets a clear message and keeps the reader on the form', a
 
 test('a user without API access is told what to enable', async ({ page }) => {
 	await page.goto('/login');
-	await page.getByLabel('User name').fill(testbed.noApiUser);
-	await page.getByLabel('Password').fill(testbed.noApiPassword);
+	await page.getByLabel('User name', { exact: true }).fill(testbed.noApiUser);
+	await page.getByLabel('Password', { exact: true }).fill(testbed.noApiPassword);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await expect(page.getByRole('alert')).toContainText('Enable API access');
 });

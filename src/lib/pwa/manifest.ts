@@ -1,0 +1,64 @@
+/**
+ * The web app manifest for a given base path ('' or e.g. '/reader'). Served as
+ * `<base>/manifest.webmanifest` by a prerendered route.
+ *
+ * Share target: the installed app appears in the system share sheet. A share opens
+ * `<base>/share?title=…&text=…&url=…` (GET; any of the three may be missing, and many apps put the
+ * link in `text` rather than `url`). The `/share` route renders from the offline shell like any other.
+ */
+export const THEME_LIGHT = '#1f6feb';
+export const THEME_DARK = '#0d1117';
+export const BACKGROUND = '#ffffff';
+
+export interface WebManifest {
+	id: string;
+	name: string;
+	short_name: string;
+	description: string;
+	lang: string;
+	start_url: string;
+	scope: string;
+	display: 'standalone';
+	theme_color: string;
+	background_color: string;
+	icons: { src: string; sizes: string; type: string; purpose: 'any' | 'maskable' }[];
+	share_target: {
+		action: string;
+		method: 'GET';
+		enctype: 'application/x-www-form-urlencoded';
+		params: { title: string; text: string; url: string };
+	};
+}
+
+export function webManifest(base: string): WebManifest {
+	const icon = (name: string, sizes: string, purpose: 'any' | 'maskable') => ({
+		src: `${base}/icons/${name}`,
+		sizes,
+		type: 'image/png',
+		purpose
+	});
+	return {
+		id: `${base}/`,
+		name: 'Reader for Tiny Tiny RSS',
+		short_name: 'Reader',
+		description: 'Read your Tiny Tiny RSS feeds, online or offline.',
+		lang: 'en',
+		start_url: `${base}/`,
+		scope: `${base}/`,
+		display: 'standalone',
+		theme_color: THEME_LIGHT,
+		background_color: BACKGROUND,
+		icons: [
+			icon('icon-192.png', '192x192', 'any'),
+			icon('icon-512.png', '512x512', 'any'),
+			icon('maskable-192.png', '192x192', 'maskable'),
+			icon('maskable-512.png', '512x512', 'maskable')
+		],
+		share_target: {
+			action: `${base}/share`,
+			method: 'GET',
+			enctype: 'application/x-www-form-urlencoded',
+			params: { title: 'title', text: 'text', url: 'url' }
+		}
+	};
+}

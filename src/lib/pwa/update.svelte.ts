@@ -1,0 +1,77 @@
+/**
+ * Service worker registration and the "new version available" state.
+ *
+ * A new version of the worker installs in the background and then waits: it never takes over by
+ * itself (the page would run a mix of old code and new files). `pwaUpdate.available` turns true,
+ * UpdatePrompt.svelte offers "Reload", and only then does the page tell the worker to skip waiting
+ * and reload when it controls the page.
+ */
+import { browser, dev } from '$app/environment';
+import { base } from '$app/paths';
+import { Workbox } from 'workbox-window';
+
+/** How often a long-open page asks the server whether a new version exists. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+class PwaUpdate {
+	#available = $state(false);
+	#workbox: Workbox | undefined;
+	/** The reader clicked Reload: reload as soon as the new version controls the page. */
+	#reloadRequested = false;
+	#reloaded = false;
+
+	/** True when a new version is installed and waits for the reader's consent. */
+	get available(): boolean {
+		return this.#available;
+	}
+
+	/** Registers `<base>/service-worker.js` for the scope `<base>/`. Once per page; no-op in dev. */
+	register(): void {
+		if (!browser || dev || this.#workbox || !('serviceWorker' in navigator)) return;
+		const workbox = new Workbox(`${base}/service-worker.js`, { scope: `${base}/` });
+		this.#workbox = workbox;
+
+		workbox.addEventListener('waiting', () => {
+			this.#available = true;
+		});
+
+		// The controller changes when a new version activates: after "Reload" here, or in another
+		// tab. A page that ran under the old version must not keep running (its files are gone from
+		// the cache); a page that had no worker yet (first install) just carries on.
+		let previous = navigator.serviceWorker.controller;
+		workbox.addEventListener('controlling', () => {
+			const hadController = previous !== null;
+			previous = navigator.serviceWorker.controller;
+			if (hadController || this.#reloadRequested) this.#reload();
+		});
+
+		workbox.register().catch((error: unknown) => {
+			console.warn('Service worker registration failed', error);
+		});
+
+		const check = () => {
+			workbox.update().catch(() => {
+				// Offline or the server is down: the next check will tell.
+			});
+		};
+		setInterval(check, UPDATE_CHECK_MS);
+		document.addEventListener('visibilitychange', () => {
+			if (document.visibilityState === 'visible') check();
+		});
+	}
+
+	/** The reader agreed: activate the waiting version, then reload into it. */
+	applyUpdate(): void {
+		if (!this.#workbox) return;
+		this.#reloadRequested = true;
+		this.#workbox.messageSkipWaiting();
+	}
+
+	#reload(): void {
+		if (this.#reloaded) return;
+		this.#reloaded = true;
+		window.location.reload();
+	}
+}
+
+export const pwaUpdate = new PwaUpdate();

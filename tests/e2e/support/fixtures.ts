@@ -1,0 +1,112 @@
+/**
+ * The end-to-end suite's standard import. Every spec under tests/e2e imports from here:
+ *
+ *     import { test, expect } from './support/fixtures';
+ *
+ * instead of from '@playwright/test'. It adds two automatic guards to every test:
+ *
+ * - CSP: each page and frame reports `securitypolicyviolation` events; the test fails if any fired.
+ *   The suite runs against `vite preview`, which sends the production policy (deploy/csp.js), so a
+ *   violation here is a violation in production. A test that provokes violations on purpose sets
+ *   `test.use({ failOnCspViolation: false })` and inspects the `cspViolations` fixture itself.
+ * - Network: requests to any host other than localhost, 127.0.0.1, [::1] and the test bed's feed host
+ *   are aborted, so no test ever sends traffic off the machine (feeds link to real sites).
+ */
+import { test as base, expect, type BrowserContext } from '@playwright/test';
+import { testbed } from '../../support/testbed';
+
+export { expect };
+
+export interface CspViolation {
+	page: string;
+	documentURI: string;
+	blockedURI: string;
+	violatedDirective: string;
+	effectiveDirective: string;
+	sourceFile: string;
+	lineNumber: number;
+	sample: string;
+}
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** May the browser under test talk to this URL? Only this machine and the test bed's feed host. */
+export function isAllowedUrl(url: URL): boolean {
+	if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:')
+		return true;
+	const host = url.hostname.toLowerCase();
+	return LOCAL_HOSTS.has(host) || host === testbed.feedsHost.toLowerCase();
+}
+
+const BINDING = '__e2eReportCspViolation';
+
+/**
+ * Collects every `securitypolicyviolation` of every page and frame of `context` into the returned
+ * array (live). The automatic fixture does this for the test's context; call it yourself for a
+ * context you launch by hand (e.g. a persistent one).
+ */
+export async function collectCspViolations(context: BrowserContext): Promise<CspViolation[]> {
+	const violations: CspViolation[] = [];
+	await context.exposeBinding(BINDING, ({ page }, violation: Omit<CspViolation, 'page'>) => {
+		violations.push({ page: page.url(), ...violation });
+	});
+	await context.addInitScript((binding: string) => {
+		addEventListener(
+			'securitypolicyviolation',
+			(event) => {
+				const report = (globalThis as unknown as Record<string, (v: unknown) => unknown>)[binding];
+				void report?.({
+					documentURI: event.documentURI,
+					blockedURI: event.blockedURI,
+					violatedDirective: event.violatedDirective,
+					effectiveDirective: event.effectiveDirective,
+					sourceFile: event.sourceFile,
+					lineNumber: event.lineNumber,
+					sample: event.sample
+				});
+			},
+			{ capture: true }
+		);
+	}, BINDING);
+	return violations;
+}
+
+/** Aborts every request of `context` that would leave the machine (see isAllowedUrl). */
+export async function guardNetwork(context: BrowserContext): Promise<void> {
+	await context.route(
+		(url) => !isAllowedUrl(url),
+		(route) => route.abort('blockedbyclient')
+	);
+}
+
+interface Fixtures {
+	/** Violations seen so far in this test (all pages and frames of its context). */
+	cspViolations: CspViolation[];
+	/** Set false (test.use) to inspect `cspViolations` instead of failing on them. */
+	failOnCspViolation: boolean;
+	/** Aborts requests that would leave the machine; automatic. */
+	networkGuard: void;
+}
+
+export const test = base.extend<Fixtures>({
+	failOnCspViolation: [true, { option: true }],
+
+	cspViolations: [
+		async ({ context, failOnCspViolation }, use) => {
+			const violations = await collectCspViolations(context);
+			await use(violations);
+			if (failOnCspViolation) {
+				expect(violations, 'Content-Security-Policy violations during the test').toEqual([]);
+			}
+		},
+		{ auto: true }
+	],
+
+	networkGuard: [
+		async ({ context }, use) => {
+			await guardNetwork(context);
+			await use();
+		},
+		{ auto: true }
+	]
+});

@@ -1,0 +1,32 @@
+/** Service worker helpers for the PWA tests. */
+import type { Page } from '@playwright/test';
+
+/** Waits until a service worker controls the page (the first install claims it). */
+export async function waitForController(page: Page): Promise<void> {
+	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+/** The build version of the worker that controls the page (asked over a MessageChannel). */
+export async function controllerVersion(page: Page): Promise<string> {
+	return page.evaluate(
+		() =>
+			new Promise<string>((resolve, reject) => {
+				const controller = navigator.serviceWorker.controller;
+				if (!controller) {
+					reject(new Error('no controller'));
+					return;
+				}
+				const channel = new MessageChannel();
+				channel.port1.onmessage = (event: MessageEvent<{ version: string }>) =>
+					resolve(event.data.version);
+				controller.postMessage({ type: 'GET_VERSION' }, [channel.port2]);
+			})
+	);
+}
+
+/** Cuts the browser off the network: offline mode plus aborting every request that still goes out. */
+export async function goOffline(page: Page): Promise<void> {
+	const context = page.context();
+	await context.setOffline(true);
+	await context.route('**/*', (route) => route.abort('internetdisconnected'));
+}
