@@ -1,0 +1,581 @@
+import { describe, expect, it, vi } from 'vitest';
+import { deriveCapabilities } from './capabilities';
+import { TtrssClient, type TtrssClientOptions } from './client';
+import { ApiError } from './errors';
+import { ArticleField, UpdateMode } from './params';
+import {
+	fail,
+	fakeFetch,
+	jsonReply,
+	ok,
+	type Handler,
+	type SentRequest
+} from './testing/fake-fetch';
+
+const API = 'http://tt.example/api/';
+const PASSWORD = 'hunter2-secret';
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+	try {
+		await promise;
+	} catch (error) {
+		expect(error).toBeInstanceOf(ApiError);
+		return error as ApiError;
+	}
+	throw new Error('expected an ApiError');
+}
+
+/** A small fake tt-rss: sessions are ids in a set; `routes` answer the ops. */
+function fakeServer(
+	routes: Record<string, (r: SentRequest) => unknown>,
+	options: { apiLevel?: number } = {}
+) {
+	const sessions = new Set<string>();
+	let n = 0;
+	const handler: Handler = (r) => {
+		const op = String(r.body.op);
+		if (op === 'login') {
+			if (r.body.password !== undefined && r.body.password !== PASSWORD)
+				return fail(r, 'LOGIN_ERROR');
+			const sid = `sid-${++n}`;
+			sessions.add(sid);
+			return ok(r, { session_id: sid, api_level: options.apiLevel ?? 15 });
+		}
+		if (!sessions.has(String(r.body.sid))) return fail(r, 'NOT_LOGGED_IN', null);
+		if (op === 'getApiLevel') return ok(r, { level: options.apiLevel ?? 15 });
+		const route = routes[op];
+		return route ? ok(r, route(r)) : fail(r, 'UNKNOWN_METHOD');
+	};
+	const fake = fakeFetch(handler);
+	return {
+		fake,
+		sessions,
+		client: (extra: Partial<TtrssClientOptions> = {}) =>
+			new TtrssClient({ apiUrl: API, fetch: fake.fetch, ...extra })
+	};
+}
+
+describe('session', () => {
+	it('login sends user and password, keeps the session id and tells the app', async () => {
+		const server = fakeServer({});
+		const onSessionChange = vi.fn();
+		const client = server.client({ onSessionChange });
+		const result = await client.login({ user: 'reader', password: PASSWORD });
+		expect(result).toEqual({ sessionId: 'sid-1', apiLevel: 15 });
+		expect(client.sessionId).toBe('sid-1');
+		expect(onSessionChange).toHaveBeenCalledWith('sid-1');
+		expect(server.fake.requests[0]?.body).toMatchObject({ user: 'reader', password: PASSWORD });
+		expect(client.capabilities?.apiLevel).toBe(15);
+	});
+
+	it('single-user mode: login sends no user and no password', async () => {
+		const server = fakeServer({});
+		await server.client().login();
+		const body = server.fake.requests[0]?.body ?? {};
+		expect('user' in body).toBe(false);
+		expect('password' in body).toBe(false);
+	});
+
+	it('logs in again once on NOT_LOGGED_IN when it holds credentials, then retries', async () => {
+		const server = fakeServer({ getVersion: () => ({ version: '21.02' }) });
+		const credentials = vi.fn(() => ({ user: 'reader', password: PASSWORD }));
+		const onSessionChange = vi.fn();
+		const client = server.client({ sessionId: 'expired', credentials, onSessionChange });
+		await expect(client.getVersion()).resolves.toBe('21.02');
+		expect(server.fake.ops()).toEqual(['getVersion', 'login', 'getVersion']);
+		expect(credentials).toHaveBeenCalledTimes(1);
+		expect(server.fake.requests[2]?.body.sid).toBe('sid-1');
+		expect(onSessionChange).toHaveBeenLastCalledWith('sid-1');
+	});
+
+	it('works with an async credentials provider', async () => {
+		const server = fakeServer({ getVersion: () => ({ version: '21.02' }) });
+		const client = server.client({
+			credentials: () => Promise.resolve({ user: 'reader', password: PASSWORD })
+		});
+		await expect(client.getVersion()).resolves.toBe('21.02');
+	});
+
+	it('without credentials the caller gets SESSION_ENDED and the session is dropped', async () => {
+		const server = fakeServer({ getVersion: () => ({ version: '21.02' }) });
+		const onSessionChange = vi.fn();
+		const client = server.client({
+			sessionId: 'expired',
+			credentials: () => null,
+			onSessionChange
+		});
+		const error = await caught(client.getVersion());
+		expect(error).toMatchObject({ kind: 'session', code: 'SESSION_ENDED', retryable: false });
+		expect(error.userMessage).toMatch(/sign in again/);
+		expect(client.sessionId).toBeUndefined();
+		expect(onSessionChange).toHaveBeenCalledWith(undefined);
+		expect(server.fake.ops()).toEqual(['getVersion']);
+	});
+
+	it('retries only once: NOT_LOGGED_IN after the re-login is SESSION_ENDED', async () => {
+		const fake = fakeFetch((r) =>
+			r.body.op === 'login'
+				? ok(r, { session_id: 'fresh', api_level: 15 })
+				: fail(r, 'NOT_LOGGED_IN', -1)
+		);
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 'old',
+			credentials: () => ({ user: 'u', password: PASSWORD })
+		});
+		expect((await caught(client.getVersion())).code).toBe('SESSION_ENDED');
+		expect(fake.ops()).toEqual(['getVersion', 'login', 'getVersion']);
+	});
+
+	it('a wrong stored password ends the session (SESSION_ENDED caused by LOGIN_ERROR)', async () => {
+		const server = fakeServer({ getVersion: () => ({ version: '21.02' }) });
+		const client = server.client({ credentials: () => ({ user: 'u', password: 'changed' }) });
+		const error = await caught(client.getVersion());
+		expect(error.code).toBe('SESSION_ENDED');
+		expect((error.cause as ApiError).code).toBe('LOGIN_ERROR');
+	});
+
+	it('parallel calls that find the session dead share one re-login', async () => {
+		const server = fakeServer({ getVersion: () => ({ version: '21.02' }) });
+		const client = server.client({
+			sessionId: 'expired',
+			credentials: () => ({ user: 'u', password: PASSWORD })
+		});
+		await Promise.all([client.getVersion(), client.getVersion(), client.getVersion()]);
+		expect(server.fake.ops().filter((op) => op === 'login')).toHaveLength(1);
+	});
+
+	it('offline during the re-login stays a retryable transport error', async () => {
+		const fake = fakeFetch((r) =>
+			r.body.op === 'login'
+				? Promise.reject(new TypeError('fetch failed'))
+				: fail(r, 'NOT_LOGGED_IN', null)
+		);
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			credentials: () => ({ user: 'u', password: PASSWORD })
+		});
+		expect(await caught(client.getVersion())).toMatchObject({ code: 'NETWORK', retryable: true });
+	});
+
+	it('API_DISABLED at login tells to enable "Enable API access"', async () => {
+		const fake = fakeFetch((r) => fail(r, 'API_DISABLED'));
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch });
+		const error = await caught(client.login({ user: 'noapi', password: PASSWORD }));
+		expect(error.code).toBe('API_DISABLED');
+		expect(error.userMessage).toMatch(/Enable API access/);
+		expect(error.userMessage).not.toMatch(/browser/);
+	});
+
+	it('API_DISABLED after a successful login names the browser option as well', async () => {
+		const fake = fakeFetch((r) =>
+			r.body.op === 'login'
+				? ok(r, { session_id: 's', api_level: 23 })
+				: fail(r, 'API_DISABLED', r.body.seq as number)
+		);
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch });
+		await client.login({ user: 'u', password: PASSWORD });
+		const error = await caught(client.getVersion());
+		expect(error.code).toBe('API_DISABLED');
+		expect(error.userMessage).toMatch(/Enable API access/);
+		expect(error.userMessage).toMatch(/browsers/);
+	});
+
+	it('logout clears the session, even when the server had already forgotten it', async () => {
+		const fake = fakeFetch((r) => fail(r, 'NOT_LOGGED_IN', null));
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: 'gone' });
+		await client.logout();
+		expect(client.sessionId).toBeUndefined();
+		expect(fake.ops()).toEqual(['logout']);
+	});
+
+	it('isLoggedIn is false without a session, and asks the server with one', async () => {
+		const fake = fakeFetch((r) => ok(r, { status: true }));
+		expect(await new TtrssClient({ apiUrl: API, fetch: fake.fetch }).isLoggedIn()).toBe(false);
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: 's' });
+		expect(await client.isLoggedIn()).toBe(true);
+		expect(fake.ops()).toEqual(['isLoggedIn']);
+	});
+
+	it('never puts the password or the session id into an error', async () => {
+		const sid = 'very-secret-session-id';
+		const replies: ((r: SentRequest) => Response | Promise<Response>)[] = [
+			(r) => fail(r, 'LOGIN_ERROR'),
+			(r) => fail(r, 'NOT_LOGGED_IN', null),
+			() => new Response(`<html>${sid} ${PASSWORD}</html>`),
+			() => new Response(`not json ${sid} ${PASSWORD}`),
+			() => new Response('', { status: 500 }),
+			() => Promise.reject(new TypeError(`fetch failed`))
+		];
+		for (const reply of replies) {
+			const fake = fakeFetch(reply);
+			const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: sid });
+			for (const call of [
+				() => client.login({ user: 'u', password: PASSWORD }),
+				() => client.getVersion()
+			]) {
+				const error = await caught(call());
+				const seen = JSON.stringify([error.message, error.userMessage, error.details, error.stack]);
+				expect(seen).not.toContain(PASSWORD);
+				expect(seen).not.toContain(sid);
+				expect(fake.requests.every((r) => !r.url.includes(sid))).toBe(true);
+			}
+		}
+	});
+});
+
+describe('capabilities', () => {
+	it('getApiLevel: a server error means level 0', async () => {
+		const fake = fakeFetch((r) => fail(r, 'UNKNOWN_METHOD'));
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: 's' });
+		expect(await client.getApiLevel()).toBe(0);
+	});
+
+	it('getApiLevel: transport errors are not level 0', async () => {
+		const fake = fakeFetch(() => new Response('', { status: 502 }));
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: 's' });
+		expect((await caught(client.getApiLevel())).code).toBe('HTTP_STATUS');
+	});
+
+	it('detects once and asks the version only below level 5', async () => {
+		const fake = fakeFetch((r) =>
+			r.body.op === 'getApiLevel' ? ok(r, { level: 4 }) : ok(r, { version: '1.7.4' })
+		);
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: 's' });
+		const [a, b] = await Promise.all([client.detectCapabilities(), client.detectCapabilities()]);
+		expect(a).toBe(b);
+		expect(a).toMatchObject({ apiLevel: 4, version: '1.7.4', legacyLabelIds: true });
+		expect(fake.ops()).toEqual(['getApiLevel', 'getVersion']);
+	});
+
+	it('refuses ops the level does not have with UNSUPPORTED, sending nothing', async () => {
+		const fake = fakeFetch((r) => ok(r, {}));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(15)
+		});
+		expect((await caught(client.getFeedIcon(3))).code).toBe('UNSUPPORTED');
+		expect(
+			(await caught(client.updateArticle({ articleIds: [1], field: ArticleField.Score, data: 5 })))
+				.code
+		).toBe('UNSUPPORTED');
+		expect((await caught(client.getHeadlines({ feedId: 'linux' }))).code).toBe('UNSUPPORTED');
+		expect(fake.requests).toHaveLength(0);
+	});
+
+	it('getFeedIcon on level 19+ returns the bytes', async () => {
+		const fake = fakeFetch(
+			() => new Response(new Uint8Array([1, 2, 3]), { headers: { 'Content-Type': 'image/png' } })
+		);
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(19)
+		});
+		const icon = await client.getFeedIcon(3);
+		expect(icon.contentType).toBe('image/png');
+		expect([...new Uint8Array(icon.data)]).toEqual([1, 2, 3]);
+		expect(fake.requests[0]?.body).toMatchObject({ op: 'getFeedIcon', id: '3' });
+	});
+
+	it('getFeedIcon passes on E_NOT_FOUND', async () => {
+		const fake = fakeFetch((r) => fail(r, 'E_NOT_FOUND'));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(23)
+		});
+		expect((await caught(client.getFeedIcon(3))).code).toBe('E_NOT_FOUND');
+	});
+});
+
+describe('request parameters', () => {
+	function clientAt(level: number, version?: string) {
+		const fake = fakeFetch((r) => ok(r, r.body.op === 'getHeadlines' ? [] : { status: 'OK' }));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(level, version)
+		});
+		return { fake, client };
+	}
+
+	const everything = {
+		feedId: -4,
+		limit: 500,
+		skip: 20,
+		filter: 'x',
+		isCat: false,
+		showExcerpt: true,
+		showContent: true,
+		viewMode: 'unread',
+		includeAttachments: true,
+		sinceId: 10,
+		includeNested: false,
+		orderBy: 'date_reverse',
+		sanitize: true,
+		forceUpdate: false,
+		hasSandbox: true,
+		includeHeader: true,
+		search: 'q',
+		searchMode: 'all_feeds',
+		matchOn: 'both',
+		checkFirstId: 42
+	} as const;
+
+	it('getHeadlines at level 23: numbers quoted, booleans as JSON booleans, every name mapped', async () => {
+		const { fake, client } = clientAt(23);
+		await client.getHeadlines(everything);
+		expect(fake.requests[0]?.body).toEqual({
+			op: 'getHeadlines',
+			sid: 's',
+			seq: 1,
+			feed_id: '-4',
+			limit: '200',
+			skip: '20',
+			filter: 'x',
+			is_cat: false,
+			show_excerpt: true,
+			excerpt_length: '100',
+			show_content: true,
+			view_mode: 'unread',
+			include_attachments: true,
+			since_id: '10',
+			include_nested: false,
+			order_by: 'date_reverse',
+			sanitize: true,
+			force_update: false,
+			has_sandbox: true,
+			include_header: true,
+			search: 'q',
+			search_mode: 'all_feeds',
+			match_on: 'both',
+			check_first_id: '42'
+		});
+	});
+
+	it('getHeadlines at level 5 leaves out what the level does not know and caps limit at 60', async () => {
+		const { fake, client } = clientAt(5);
+		await client.getHeadlines(everything);
+		const body = fake.requests[0]?.body ?? {};
+		expect(body.limit).toBe('60');
+		for (const key of [
+			'order_by',
+			'sanitize',
+			'force_update',
+			'has_sandbox',
+			'excerpt_length',
+			'include_header',
+			'check_first_id'
+		]) {
+			expect(key in body, key).toBe(false);
+		}
+		expect(body.show_excerpt).toBe(true);
+	});
+
+	it('getHeadlines at level 12 sends include_header and check_first_id but not later ones', async () => {
+		const { fake, client } = clientAt(12);
+		await client.getHeadlines(everything);
+		const body = fake.requests[0]?.body ?? {};
+		expect(body).toMatchObject({ include_header: true, check_first_id: '42', has_sandbox: true });
+	});
+
+	it('getHeadlines at level 18 sends tag feed ids as strings', async () => {
+		const { fake, client } = clientAt(18);
+		await client.getHeadlines({ feedId: 'linux' });
+		expect(fake.requests[0]?.body.feed_id).toBe('linux');
+	});
+
+	it('updateArticle: ids joined, numbers quoted', async () => {
+		const { fake, client } = clientAt(15);
+		await client.updateArticle({
+			articleIds: [1, 2],
+			field: ArticleField.Note,
+			mode: UpdateMode.True,
+			data: 'hi'
+		});
+		expect(fake.requests[0]?.body).toMatchObject({
+			article_ids: '1,2',
+			field: '3',
+			mode: '1',
+			data: 'hi'
+		});
+	});
+
+	it('catchupFeed: is_cat is a JSON boolean; mode from 15; search from 22', async () => {
+		const at14 = clientAt(14);
+		await at14.client.catchupFeed({ feedId: 3, isCat: false, mode: '1week', searchQuery: 'x' });
+		expect(at14.fake.requests[0]?.body).toEqual({
+			op: 'catchupFeed',
+			sid: 's',
+			seq: 1,
+			feed_id: '3',
+			is_cat: false
+		});
+		const at15 = clientAt(15);
+		await at15.client.catchupFeed({ feedId: 3, isCat: true, mode: '1week', searchQuery: 'x' });
+		expect(at15.fake.requests[0]?.body).toMatchObject({ is_cat: true, mode: '1week' });
+		expect('search_query' in (at15.fake.requests[0]?.body ?? {})).toBe(false);
+		const at22 = clientAt(22);
+		await at22.client.catchupFeed({ feedId: 3, searchQuery: 'x', searchLang: 'en' });
+		expect(at22.fake.requests[0]?.body).toMatchObject({ search_query: 'x', search_lang: 'en' });
+	});
+
+	it('getUnread sends is_cat as a JSON boolean', async () => {
+		const fake = fakeFetch((r) => ok(r, { unread: '12' }));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(15)
+		});
+		expect(await client.getUnread({ feedId: 2, isCat: false })).toBe(12);
+		expect(fake.requests[0]?.body).toMatchObject({ feed_id: '2', is_cat: false });
+	});
+
+	it('shareToPublished sends sanitize only from level 20', async () => {
+		const old = clientAt(15);
+		await old.client.shareToPublished({ title: 't', url: 'u', content: 'c', sanitize: false });
+		expect('sanitize' in (old.fake.requests[0]?.body ?? {})).toBe(false);
+		const recent = clientAt(20);
+		await recent.client.shareToPublished({ title: 't', url: 'u', content: 'c', sanitize: false });
+		expect(recent.fake.requests[0]?.body).toMatchObject({ sanitize: false });
+	});
+
+	it('getArticle sends sanitize only from level 13', async () => {
+		const fake = fakeFetch((r) => ok(r, []));
+		for (const [level, expected] of [
+			[12, false],
+			[13, true]
+		] as const) {
+			const client = new TtrssClient({
+				apiUrl: API,
+				fetch: fake.fetch,
+				sessionId: 's',
+				capabilities: deriveCapabilities(level)
+			});
+			await client.getArticle({ articleIds: [6, 7], sanitize: true });
+			const body = fake.requests.at(-1)?.body ?? {};
+			expect(body.article_id).toBe('6,7');
+			expect('sanitize' in body).toBe(expected);
+		}
+	});
+
+	it('getCategories / getFeedTree send include_empty only from level 6', async () => {
+		const fake = fakeFetch((r) => ok(r, r.body.op === 'getFeedTree' ? { categories: {} } : []));
+		const make = (level: number) =>
+			new TtrssClient({
+				apiUrl: API,
+				fetch: fake.fetch,
+				sessionId: 's',
+				capabilities: deriveCapabilities(level)
+			});
+		await make(5).getCategories({ includeEmpty: true, enableNested: true });
+		expect(fake.requests.at(-1)?.body).toEqual({
+			op: 'getCategories',
+			sid: 's',
+			seq: 1,
+			enable_nested: true
+		});
+		await make(5).getFeedTree({ includeEmpty: true });
+		expect('include_empty' in (fake.requests.at(-1)?.body ?? {})).toBe(false);
+		await make(6).getFeedTree({ includeEmpty: true });
+		expect(fake.requests.at(-1)?.body).toMatchObject({ include_empty: true });
+	});
+
+	it('label ids are converted (-11 - id) for hosts before 1.7.5', async () => {
+		const fake = fakeFetch((r) => ok(r, { status: 'OK', updated: 1 }));
+		const legacy = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(2, '1.7.4')
+		});
+		await legacy.setArticleLabel({ articleIds: [5], labelId: -1026, assign: true });
+		expect(fake.requests.at(-1)?.body).toMatchObject({ label_id: '-12', assign: true });
+		const modern = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(15)
+		});
+		await modern.setArticleLabel({ articleIds: [5], labelId: -1026, assign: false });
+		expect(fake.requests.at(-1)?.body).toMatchObject({ label_id: '-1026', assign: false });
+	});
+});
+
+describe('pageHeadlines', () => {
+	function headline(id: number) {
+		return { id, title: `h${id}`, unread: true, feed_id: '1', updated: 1 };
+	}
+
+	it('pages with skip at the level-5 cap of 60 until a short page', async () => {
+		const all = Array.from({ length: 130 }, (_, i) => headline(1000 - i));
+		const fake = fakeFetch((r) => {
+			const skip = Number(r.body.skip);
+			const limit = Number(r.body.limit);
+			return ok(r, all.slice(skip, skip + limit));
+		});
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(5)
+		});
+		const pages: number[] = [];
+		for await (const page of client.pageHeadlines({ feedId: 1 }, { pageSize: 500 })) {
+			pages.push(page.length);
+		}
+		expect(pages).toEqual([60, 60, 10]);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '60', '120']);
+	});
+
+	it('restarts from the top when first_id_changed, without yielding an article twice', async () => {
+		let items = Array.from({ length: 5 }, (_, i) => headline(100 - i));
+		let calls = 0;
+		const fake = fakeFetch((r) => {
+			calls++;
+			const skip = Number(r.body.skip);
+			const limit = Number(r.body.limit);
+			if (calls === 2) {
+				// A new article arrives at the top between the first and second page.
+				items = [headline(200), ...items];
+			}
+			const first = items[0]?.id;
+			if (skip > 0 && r.body.check_first_id !== String(first)) {
+				return ok(r, [{ id: 1, first_id: first, is_cat: false, first_id_changed: true }, []]);
+			}
+			return ok(r, [{ id: 1, first_id: first, is_cat: false }, items.slice(skip, skip + limit)]);
+		});
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(15)
+		});
+		const ids: number[] = [];
+		for await (const page of client.pageHeadlines({ feedId: 1 }, { pageSize: 2 })) {
+			ids.push(...page.map((h) => h.id));
+		}
+		expect(ids.sort()).toEqual([100, 200, 96, 97, 98, 99].sort());
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(fake.requests[0]?.body).toMatchObject({ include_header: true, skip: '0' });
+		expect('check_first_id' in (fake.requests[0]?.body ?? {})).toBe(false);
+		expect(fake.requests[1]?.body).toMatchObject({ check_first_id: '100', skip: '2' });
+	});
+});
+
+describe('raw call', () => {
+	it('passes a plugin op through and returns its content', async () => {
+		const fake = fakeFetch((r) => jsonReply({ seq: r.body.seq, status: 0, content: [1, 2] }));
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: 's' });
+		expect(await client.call('getCompactHeadlines', { feed_id: '-4' })).toEqual([1, 2]);
+	});
+});

@@ -1,0 +1,496 @@
+/**
+ * The tt-rss client: one typed method per op of the API, session handling (log in again once on
+ * NOT_LOGGED_IN when credentials may be kept) and capability detection. The only code in the app
+ * that talks to tt-rss; it has no DOM or Svelte dependency so the service worker can use it.
+ */
+import { deriveCapabilities, type Capabilities } from './capabilities';
+import { ApiError, clientError, sessionEndedError } from './errors';
+import {
+	articleToWire,
+	catchupToWire,
+	categoriesToWire,
+	countersToWire,
+	feedIdParam,
+	feedTreeToWire,
+	feedsToWire,
+	headlinesToWire,
+	setLabelToWire,
+	shareToWire,
+	subscribeToWire,
+	unreadToWire,
+	updateArticleToWire,
+	ArticleField,
+	type CatchupFeedParams,
+	type GetArticleParams,
+	type GetCategoriesParams,
+	type GetCountersParams,
+	type GetFeedTreeParams,
+	type GetFeedsParams,
+	type GetHeadlinesParams,
+	type GetUnreadParams,
+	type SetArticleLabelParams,
+	type ShareToPublishedParams,
+	type SubscribeToFeedParams,
+	type UpdateArticleParams
+} from './params';
+import {
+	parseApiLevel,
+	parseArticles,
+	parseCategories,
+	parseConfig,
+	parseCounters,
+	parseFeedTree,
+	parseFeeds,
+	parseHeadlines,
+	parseLabels,
+	parseLoggedIn,
+	parseLogin,
+	parseOk,
+	parsePref,
+	parseSubscribe,
+	parseUnread,
+	parseUpdated,
+	parseVersionReply
+} from './parse';
+import { Transport, type BinaryReply, type FetchLike } from './transport';
+import { treeFromLists, treeFromNodes, LABELS_CATEGORY, SPECIAL_CATEGORY } from './tree';
+import type {
+	Article,
+	Category,
+	Counters,
+	Feed,
+	FeedTree,
+	FeedTreeNode,
+	Headline,
+	HeadlinesResult,
+	LabelWithState,
+	LoginResult,
+	ServerConfig,
+	SubscribeResult,
+	UpdateResult
+} from './types';
+import { parseReply } from './wire';
+
+/** tt-rss credentials. Both are left out in single-user mode (the server forces `admin`). */
+export interface Credentials {
+	user?: string;
+	password?: string;
+}
+
+/**
+ * Gives the credentials for a silent re-login, or null when the user did not choose
+ * "stay signed in". Called only when a session has ended.
+ */
+export type CredentialsProvider = () =>
+	Credentials | null | undefined | Promise<Credentials | null | undefined>;
+
+export interface TtrssClientOptions {
+	/** The API endpoint, e.g. `/tt-rss/api/` on the app's own origin. */
+	apiUrl: string;
+	/** Injected for tests; defaults to the global `fetch`. */
+	fetch?: FetchLike;
+	/** Per-request timeout in ms (default 20 000). */
+	timeoutMs?: number;
+	/** A session id kept from earlier (e.g. in IndexedDB). */
+	sessionId?: string;
+	credentials?: CredentialsProvider;
+	/** Capabilities kept from earlier, to skip detection when starting offline. */
+	capabilities?: Capabilities;
+	/** Told whenever the session id changes (login, re-login, logout, session ended). */
+	onSessionChange?: (sessionId: string | undefined) => void;
+}
+
+export interface OpOptions {
+	signal?: AbortSignal;
+	timeoutMs?: number;
+}
+
+export interface PageHeadlinesOptions extends OpOptions {
+	/** Page size; capped at the server's limit (60 or 200). */
+	pageSize?: number;
+	/** How many times paging restarts when new articles arrive at the top (default 3). */
+	maxRestarts?: number;
+}
+
+export interface LoadFeedTreeOptions extends OpOptions {
+	/** Use getCategories + getFeeds even where getFeedTree exists (tests, broken servers). */
+	forceFallback?: boolean;
+}
+
+/** Ops that work without a session: they never trigger a re-login. */
+const SESSIONLESS = new Set(['login', 'logout', 'isLoggedIn']);
+
+export class TtrssClient {
+	private readonly transport: Transport;
+	private readonly credentials: CredentialsProvider | undefined;
+	private readonly onSessionChange: ((sessionId: string | undefined) => void) | undefined;
+	private sid: string | undefined;
+	private caps: Capabilities | undefined;
+	private capsPending: Promise<Capabilities> | undefined;
+	private renewing: Promise<void> | undefined;
+
+	constructor(options: TtrssClientOptions) {
+		this.transport = new Transport(options);
+		this.credentials = options.credentials;
+		this.onSessionChange = options.onSessionChange;
+		this.sid = options.sessionId;
+		this.caps = options.capabilities;
+	}
+
+	get sessionId(): string | undefined {
+		return this.sid;
+	}
+
+	/** Known capabilities, or undefined before detection (see detectCapabilities). */
+	get capabilities(): Capabilities | undefined {
+		return this.caps;
+	}
+
+	private setSession(sid: string | undefined): void {
+		if (sid === this.sid) return;
+		this.sid = sid;
+		this.onSessionChange?.(sid);
+	}
+
+	/**
+	 * Sends an op and returns its raw content. Public for plugin ops; prefer the typed methods.
+	 * On NOT_LOGGED_IN it logs in again once (when credentials are available) and retries.
+	 */
+	async call(
+		op: string,
+		params: Record<string, unknown> = {},
+		opts: OpOptions = {}
+	): Promise<unknown> {
+		const sent = this.sid;
+		try {
+			return await this.transport.call(op, params, { ...opts, sid: sent });
+		} catch (error) {
+			if (!(error instanceof ApiError) || error.code !== 'NOT_LOGGED_IN' || SESSIONLESS.has(op)) {
+				throw error;
+			}
+			await this.renewSession(op, sent, error, opts);
+			try {
+				return await this.transport.call(op, params, { ...opts, sid: this.sid });
+			} catch (retryError) {
+				if (retryError instanceof ApiError && retryError.code === 'NOT_LOGGED_IN') {
+					this.setSession(undefined);
+					throw sessionEndedError(op, retryError);
+				}
+				throw retryError;
+			}
+		}
+	}
+
+	/** Logs in again, once for all calls that found the same session dead. */
+	private async renewSession(
+		op: string,
+		deadSid: string | undefined,
+		cause: ApiError,
+		opts: OpOptions
+	): Promise<void> {
+		if (this.sid !== undefined && this.sid !== deadSid) return; // another call renewed it
+		this.renewing ??= (async () => {
+			const credentials = this.credentials ? await this.credentials() : undefined;
+			if (!credentials) {
+				this.setSession(undefined);
+				throw sessionEndedError(op, cause);
+			}
+			try {
+				await this.login(credentials, opts);
+			} catch (error) {
+				// A changed password ends the session for good; offline etc. stay as they are.
+				if (error instanceof ApiError && error.code === 'LOGIN_ERROR') {
+					this.setSession(undefined);
+					throw sessionEndedError(op, error);
+				}
+				throw error;
+			}
+		})().finally(() => {
+			this.renewing = undefined;
+		});
+		await this.renewing;
+	}
+
+	private async op<T>(
+		op: string,
+		params: Record<string, unknown>,
+		opts: OpOptions | undefined,
+		parse: (content: unknown) => T
+	): Promise<T> {
+		const content = await this.call(op, params, opts);
+		return parseReply(op, content, parse);
+	}
+
+	private async require(
+		op: string,
+		flag: keyof Capabilities,
+		level: number,
+		opts?: OpOptions
+	): Promise<Capabilities> {
+		const caps = await this.detectCapabilities(opts);
+		if (!caps[flag]) throw clientError(op, 'UNSUPPORTED', { details: { needsApiLevel: level } });
+		return caps;
+	}
+
+	// ---------------------------------------------------------------- session
+
+	/** Logs in; without user and password for single-user mode. Keeps the session id. */
+	async login(credentials: Credentials = {}, opts: OpOptions = {}): Promise<LoginResult> {
+		const params: Record<string, unknown> = {};
+		if (credentials.user !== undefined) params.user = credentials.user;
+		if (credentials.password !== undefined) params.password = credentials.password;
+		const content = await this.transport.call('login', params, { ...opts, phase: 'login' });
+		const result = parseReply('login', content, parseLogin);
+		this.setSession(result.sessionId);
+		// Level 5+ needs no version to know its capabilities; below, detect lazily.
+		if (result.apiLevel !== undefined && result.apiLevel >= 5) {
+			this.caps = deriveCapabilities(result.apiLevel);
+		} else {
+			this.caps = undefined;
+		}
+		return result;
+	}
+
+	/** Ends the session; a session the server already forgot counts as logged out. */
+	async logout(opts?: OpOptions): Promise<void> {
+		try {
+			await this.call('logout', {}, opts);
+		} catch (error) {
+			if (!(error instanceof ApiError && error.code === 'NOT_LOGGED_IN')) throw error;
+		} finally {
+			this.setSession(undefined);
+		}
+	}
+
+	async isLoggedIn(opts?: OpOptions): Promise<boolean> {
+		if (this.sid === undefined) return false;
+		return this.op('isLoggedIn', {}, opts, parseLoggedIn);
+	}
+
+	// ---------------------------------------------------------------- server facts
+
+	/** The API level; a server error (e.g. UNKNOWN_METHOD on very old hosts) means level 0. */
+	async getApiLevel(opts?: OpOptions): Promise<number> {
+		try {
+			return await this.op('getApiLevel', {}, opts, parseApiLevel);
+		} catch (error) {
+			if (
+				error instanceof ApiError &&
+				error.kind === 'server' &&
+				error.code !== 'NOT_LOGGED_IN' &&
+				error.code !== 'API_DISABLED'
+			) {
+				return 0;
+			}
+			throw error;
+		}
+	}
+
+	async getVersion(opts?: OpOptions): Promise<string> {
+		return this.op('getVersion', {}, opts, parseVersionReply);
+	}
+
+	/** Detects (once per session) and returns what the server can do. */
+	async detectCapabilities(opts?: OpOptions): Promise<Capabilities> {
+		if (this.caps) return this.caps;
+		this.capsPending ??= (async () => {
+			const level = await this.getApiLevel(opts);
+			// Only hosts below level 5 need the version (label ids before 1.7.5).
+			const version = level < 5 ? await this.getVersion(opts).catch(() => undefined) : undefined;
+			this.caps = deriveCapabilities(level, version);
+			return this.caps;
+		})().finally(() => {
+			this.capsPending = undefined;
+		});
+		return this.capsPending;
+	}
+
+	async getConfig(opts?: OpOptions): Promise<ServerConfig> {
+		return this.op('getConfig', {}, opts, parseConfig);
+	}
+
+	/** A user preference, e.g. `getPref('ENABLE_FEED_CATS')`; the value as the server sends it. */
+	async getPref(prefName: string, opts?: OpOptions): Promise<unknown> {
+		return this.op('getPref', { pref_name: prefName }, opts, parsePref);
+	}
+
+	// ---------------------------------------------------------------- lists and counters
+
+	async getUnread(params: GetUnreadParams = {}, opts?: OpOptions): Promise<number> {
+		const caps = await this.detectCapabilities(opts);
+		return this.op('getUnread', unreadToWire(params, caps), opts, parseUnread);
+	}
+
+	async getCounters(params: GetCountersParams = {}, opts?: OpOptions): Promise<Counters> {
+		const caps = await this.detectCapabilities(opts);
+		return this.op('getCounters', countersToWire(params), opts, (c) => parseCounters(c, caps));
+	}
+
+	async getFeeds(params: GetFeedsParams = {}, opts?: OpOptions): Promise<Feed[]> {
+		const caps = await this.detectCapabilities(opts);
+		return this.op('getFeeds', feedsToWire(params), opts, (c) => parseFeeds(c, caps));
+	}
+
+	async getCategories(params: GetCategoriesParams = {}, opts?: OpOptions): Promise<Category[]> {
+		const caps = await this.detectCapabilities(opts);
+		return this.op('getCategories', categoriesToWire(params, caps), opts, parseCategories);
+	}
+
+	/** getFeedTree's nodes (level 5+). Use loadFeedTree for a tree on any server. */
+	async getFeedTree(params: GetFeedTreeParams = {}, opts?: OpOptions): Promise<FeedTreeNode[]> {
+		const caps = await this.require('getFeedTree', 'feedTree', 5, opts);
+		return this.op('getFeedTree', feedTreeToWire(params, caps), opts, (c) =>
+			parseFeedTree(c, caps)
+		);
+	}
+
+	/** One normalised tree: from getFeedTree where the server has it, else from the lists. */
+	async loadFeedTree(options: LoadFeedTreeOptions = {}): Promise<FeedTree> {
+		const caps = await this.detectCapabilities(options);
+		if (caps.feedTree && !options.forceFallback) {
+			return treeFromNodes(await this.getFeedTree({ includeEmpty: true }, options));
+		}
+		const [all, topLevel, feeds, labels] = await Promise.all([
+			this.getCategories({ includeEmpty: true }, options),
+			this.getCategories({ includeEmpty: true, enableNested: true }, options),
+			this.getFeeds({ catId: -4 }, options),
+			caps.labels ? this.getLabels(undefined, options) : Promise.resolve([])
+		]);
+		const parentOf = new Map<number, number>();
+		const top = new Set(topLevel.map((c) => c.id));
+		if (all.some((c) => !top.has(c.id))) {
+			// Nested categories: ask each real category for its child categories.
+			const real = all.filter((c) => c.id > 0);
+			const children = await Promise.all(
+				real.map((c) => this.getFeeds({ catId: c.id, includeNested: true }, options))
+			);
+			real.forEach((c, i) => {
+				for (const child of children[i] ?? []) if (child.isCategory) parentOf.set(child.id, c.id);
+			});
+		}
+		return treeFromLists(all, feeds, parentOf, labels);
+	}
+
+	async getLabels(articleId?: number, opts?: OpOptions): Promise<LabelWithState[]> {
+		const caps = await this.require('getLabels', 'labels', 1, opts);
+		const params = articleId === undefined ? {} : { article_id: String(articleId) };
+		return this.op('getLabels', params, opts, (c) => parseLabels(c, caps));
+	}
+
+	// ---------------------------------------------------------------- articles
+
+	async getHeadlines(params: GetHeadlinesParams, opts?: OpOptions): Promise<HeadlinesResult> {
+		const caps = await this.detectCapabilities(opts);
+		return this.op('getHeadlines', headlinesToWire(params, caps), opts, (c) =>
+			parseHeadlines(c, caps)
+		);
+	}
+
+	/**
+	 * Pages through a feed with `skip`, at most the server's page size at a time. Where the server
+	 * supports check_first_id (level 12+), paging restarts from the top when new articles arrive,
+	 * and articles already yielded are not yielded again.
+	 */
+	async *pageHeadlines(
+		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
+		options: PageHeadlinesOptions = {}
+	): AsyncGenerator<Headline[], void, undefined> {
+		const caps = await this.detectCapabilities(options);
+		const pageSize = Math.max(
+			1,
+			Math.min(options.pageSize ?? caps.headlineLimit, caps.headlineLimit)
+		);
+		const maxRestarts = options.maxRestarts ?? 3;
+		const seen = new Set<number>();
+		let skip = 0;
+		let firstId: number | undefined;
+		let restarts = 0;
+		for (;;) {
+			const check = caps.checkFirstId && restarts < maxRestarts && skip > 0;
+			const page = await this.getHeadlines(
+				{
+					...params,
+					limit: pageSize,
+					skip,
+					includeHeader: caps.includeHeader,
+					checkFirstId: check ? firstId : undefined
+				},
+				options
+			);
+			if (page.header?.firstIdChanged) {
+				restarts++;
+				skip = 0;
+				firstId = undefined;
+				continue;
+			}
+			if (skip === 0) firstId = page.header?.firstId;
+			const fresh = page.headlines.filter((h) => !seen.has(h.id));
+			for (const h of fresh) seen.add(h.id);
+			if (fresh.length > 0) yield fresh;
+			if (page.headlines.length < pageSize) return;
+			skip += page.headlines.length;
+		}
+	}
+
+	async getArticle(params: GetArticleParams, opts?: OpOptions): Promise<Article[]> {
+		const caps = await this.detectCapabilities(opts);
+		return this.op('getArticle', articleToWire(params, caps), opts, (c) => parseArticles(c, caps));
+	}
+
+	async updateArticle(params: UpdateArticleParams, opts?: OpOptions): Promise<UpdateResult> {
+		if (params.field === ArticleField.Score) {
+			await this.require('updateArticle', 'scoreField', 16, opts);
+		}
+		return this.op('updateArticle', updateArticleToWire(params), opts, parseUpdated);
+	}
+
+	async catchupFeed(params: CatchupFeedParams, opts?: OpOptions): Promise<void> {
+		const caps = await this.detectCapabilities(opts);
+		await this.op('catchupFeed', catchupToWire(params, caps), opts, parseOk);
+	}
+
+	async setArticleLabel(params: SetArticleLabelParams, opts?: OpOptions): Promise<UpdateResult> {
+		const caps = await this.require('setArticleLabel', 'labels', 1, opts);
+		return this.op('setArticleLabel', setLabelToWire(params, caps), opts, parseUpdated);
+	}
+
+	async shareToPublished(params: ShareToPublishedParams, opts?: OpOptions): Promise<void> {
+		const caps = await this.require('shareToPublished', 'shareToPublished', 4, opts);
+		await this.op('shareToPublished', shareToWire(params, caps), opts, parseOk);
+	}
+
+	// ---------------------------------------------------------------- feeds
+
+	/** Asks the server to update a feed now (it answers before the update finishes). */
+	async updateFeed(feedId: number, opts?: OpOptions): Promise<void> {
+		await this.op('updateFeed', feedIdParam(feedId), opts, parseOk);
+	}
+
+	/** Never throws for the server's subscribe codes: they are in the result's `status`. */
+	async subscribeToFeed(params: SubscribeToFeedParams, opts?: OpOptions): Promise<SubscribeResult> {
+		await this.require('subscribeToFeed', 'subscribe', 5, opts);
+		return this.op('subscribeToFeed', subscribeToWire(params), opts, parseSubscribe);
+	}
+
+	/** FEED_NOT_FOUND (or E_NOT_FOUND) when the feed does not exist. */
+	async unsubscribeFeed(feedId: number, opts?: OpOptions): Promise<void> {
+		await this.require('unsubscribeFeed', 'subscribe', 5, opts);
+		await this.op('unsubscribeFeed', feedIdParam(feedId), opts, parseOk);
+	}
+
+	/** Level 19+: the feed's icon bytes. */
+	async getFeedIcon(feedId: number, opts: OpOptions = {}): Promise<BinaryReply> {
+		await this.require('getFeedIcon', 'feedIcon', 19, opts);
+		const params = { id: String(Math.trunc(feedId)) };
+		const sent = this.sid;
+		try {
+			return await this.transport.callBinary('getFeedIcon', params, { ...opts, sid: sent });
+		} catch (error) {
+			if (!(error instanceof ApiError) || error.code !== 'NOT_LOGGED_IN') throw error;
+			await this.renewSession('getFeedIcon', sent, error, opts);
+			return this.transport.callBinary('getFeedIcon', params, { ...opts, sid: this.sid });
+		}
+	}
+}
+
+export { LABELS_CATEGORY, SPECIAL_CATEGORY };

@@ -1,0 +1,258 @@
+/**
+ * The one error type of the API module. Every failure, from the server or the transport, ends up
+ * as an `ApiError` with a `code`, a plain-English `userMessage` that says what to do, and a
+ * `retryable` flag the offline outbox uses to decide whether sending again can help.
+ *
+ * Nothing here may contain the password or the session id: messages are built only from the op
+ * name, the error code and the HTTP status.
+ */
+
+/** Error codes the tt-rss server sends in `content.error` (unknown ones are kept verbatim). */
+export type ServerErrorCode =
+	| 'NOT_LOGGED_IN'
+	| 'LOGIN_ERROR'
+	| 'API_DISABLED'
+	| 'INCORRECT_USAGE'
+	| 'UNKNOWN_METHOD'
+	| 'FEED_NOT_FOUND'
+	| 'E_NOT_FOUND'
+	| 'E_OPERATION_FAILED';
+
+/** Failures found by the client before or instead of a usable reply. */
+export type ClientErrorCode =
+	| 'OFFLINE'
+	| 'NETWORK'
+	| 'TIMEOUT'
+	| 'ABORTED'
+	| 'HTTP_STATUS'
+	| 'HTML_REPLY'
+	| 'NOT_JSON'
+	| 'EMPTY_REPLY'
+	| 'SEQ_MISMATCH'
+	| 'BAD_REPLY'
+	| 'SESSION_ENDED'
+	| 'UNSUPPORTED';
+
+/** `(string & {})` keeps autocompletion for the known codes while accepting any server code. */
+export type ApiErrorCode = ServerErrorCode | ClientErrorCode | (string & {});
+
+/**
+ * - `server`: the server answered with an error code (`code` is that code, verbatim).
+ * - `transport`: the request or its reply did not get through (network, timeout, HTTP, body).
+ * - `protocol`: a reply arrived but does not fit (seq mismatch, unexpected shape).
+ * - `session`: the session ended and could not be renewed; the user must sign in.
+ */
+export type ApiErrorKind = 'server' | 'transport' | 'protocol' | 'session';
+
+export interface ApiErrorInit {
+	kind: ApiErrorKind;
+	code: ApiErrorCode;
+	op: string;
+	userMessage: string;
+	retryable: boolean;
+	/** HTTP status, for `HTTP_STATUS`. */
+	status?: number;
+	/** Extra facts from the reply that are safe to show (e.g. `method` of UNKNOWN_METHOD). */
+	details?: Record<string, unknown>;
+	cause?: unknown;
+}
+
+export class ApiError extends Error {
+	override readonly name = 'ApiError';
+	readonly kind: ApiErrorKind;
+	readonly code: ApiErrorCode;
+	readonly op: string;
+	readonly userMessage: string;
+	readonly retryable: boolean;
+	readonly status: number | undefined;
+	readonly details: Readonly<Record<string, unknown>> | undefined;
+
+	constructor(init: ApiErrorInit) {
+		super(
+			`tt-rss ${init.op}: ${init.code}${init.status !== undefined ? ` (HTTP ${init.status})` : ''}`,
+			init.cause !== undefined ? { cause: init.cause } : undefined
+		);
+		this.kind = init.kind;
+		this.code = init.code;
+		this.op = init.op;
+		this.userMessage = init.userMessage;
+		this.retryable = init.retryable;
+		this.status = init.status;
+		this.details = init.details;
+	}
+}
+
+export function isApiError(value: unknown): value is ApiError {
+	return value instanceof ApiError;
+}
+
+/** Where an error happened matters for API_DISABLED: at login vs. after a successful login. */
+export type ErrorPhase = 'login' | 'call';
+
+const SIGN_IN_AGAIN = 'Your session on the tt-rss server has ended. Please sign in again.';
+
+/** Builds the error for a server error code, with the message a reader can act on. */
+export function serverError(
+	op: string,
+	code: string,
+	phase: ErrorPhase,
+	details?: Record<string, unknown>
+): ApiError {
+	const base = { kind: 'server' as const, code, op, details };
+	switch (code) {
+		case 'NOT_LOGGED_IN':
+			return new ApiError({ ...base, userMessage: SIGN_IN_AGAIN, retryable: false });
+		case 'LOGIN_ERROR':
+			return new ApiError({
+				...base,
+				userMessage:
+					'The user name or password was not accepted. Check them and try again; after a failed attempt, newer servers refuse logins for a few seconds.',
+				retryable: false
+			});
+		case 'API_DISABLED':
+			return new ApiError({
+				...base,
+				userMessage:
+					phase === 'login'
+						? 'API access is turned off for this account. In tt-rss, open Preferences, turn on "Enable API access" (API access), save, and sign in again.'
+						: 'The tt-rss server refused this app. In tt-rss Preferences, make sure "Enable API access" is on. Newer tt-rss versions also have a separate option that allows API access from web browsers: turn that on too, then try again.',
+				retryable: false
+			});
+		case 'INCORRECT_USAGE':
+			return new ApiError({
+				...base,
+				userMessage:
+					'The tt-rss server did not accept this request. The server version may not support this action; updating the server or the app may help.',
+				retryable: false
+			});
+		case 'UNKNOWN_METHOD':
+			return new ApiError({
+				...base,
+				userMessage:
+					'The tt-rss server does not know this action. It is probably too old for this feature; updating tt-rss would help.',
+				retryable: false
+			});
+		case 'FEED_NOT_FOUND':
+			return new ApiError({
+				...base,
+				userMessage:
+					'This feed was not found on the tt-rss server. It may have been removed; refresh the feed list.',
+				retryable: false
+			});
+		case 'E_NOT_FOUND':
+			return new ApiError({
+				...base,
+				userMessage:
+					'The item was not found on the tt-rss server. It may have been removed; refresh and try again.',
+				retryable: false
+			});
+		case 'E_OPERATION_FAILED':
+		case 'Publishing failed':
+			return new ApiError({
+				...base,
+				userMessage:
+					'The tt-rss server could not complete this action. Try again later; if it keeps failing, check the server.',
+				retryable: false
+			});
+		default:
+			return new ApiError({
+				...base,
+				userMessage: `The tt-rss server reported an error (${code}). Try again later; if it keeps happening, check the server.`,
+				retryable: false
+			});
+	}
+}
+
+/** "Session ended" for a caller that holds no credentials (or whose re-login failed). */
+export function sessionEndedError(op: string, cause?: unknown): ApiError {
+	return new ApiError({
+		kind: 'session',
+		code: 'SESSION_ENDED',
+		op,
+		userMessage: SIGN_IN_AGAIN,
+		retryable: false,
+		cause
+	});
+}
+
+/** Builds the error for a transport or protocol failure. */
+export function clientError(
+	op: string,
+	code: ClientErrorCode,
+	extra: { status?: number; cause?: unknown; details?: Record<string, unknown> } = {}
+): ApiError {
+	const make = (kind: ApiErrorKind, userMessage: string, retryable: boolean): ApiError =>
+		new ApiError({ kind, code, op, userMessage, retryable, ...extra });
+	switch (code) {
+		case 'OFFLINE':
+			return make(
+				'transport',
+				'You are offline. Changes are kept on this device and sent when the connection returns.',
+				true
+			);
+		case 'NETWORK':
+			return make(
+				'transport',
+				'The tt-rss server could not be reached. Check your connection and the server address, then try again.',
+				true
+			);
+		case 'TIMEOUT':
+			return make(
+				'transport',
+				'The tt-rss server took too long to answer. Try again; if it keeps happening, the server or the connection may be overloaded.',
+				true
+			);
+		case 'ABORTED':
+			return make('transport', 'The request was cancelled before it finished.', true);
+		case 'HTTP_STATUS': {
+			const status = extra.status ?? 0;
+			// 5xx, 408 and 429 are passing conditions; other 4xx (wrong address, proxy auth) are not.
+			const retryable = status >= 500 || status === 408 || status === 429;
+			return make(
+				'transport',
+				retryable
+					? `The tt-rss server answered with an error (HTTP ${status}). It may be restarting or overloaded; try again in a few minutes.`
+					: `The tt-rss server answered with an error (HTTP ${status}). Check the server address in the settings.`,
+				retryable
+			);
+		}
+		case 'HTML_REPLY':
+			return make(
+				'transport',
+				'The server answered with a web page instead of tt-rss data. This is usually the login page of a proxy or a server error page: open the server address in your browser, sign in to any proxy, and check that the address points to tt-rss.',
+				false
+			);
+		case 'NOT_JSON':
+			return make(
+				'transport',
+				'The server answer could not be read as tt-rss data. Check that the server address points to the tt-rss API (it ends in /api/).',
+				false
+			);
+		case 'EMPTY_REPLY':
+			return make(
+				'transport',
+				'The tt-rss server sent an empty answer, which usually means it failed internally. Try again later; if it persists, check the server error log.',
+				true
+			);
+		case 'SEQ_MISMATCH':
+			return make(
+				'protocol',
+				'The server answer did not belong to this request (a proxy or cache may be mixing up answers). Try again.',
+				true
+			);
+		case 'BAD_REPLY':
+			return make(
+				'protocol',
+				'The tt-rss server answered in an unexpected way. This server version may not be supported.',
+				false
+			);
+		case 'SESSION_ENDED':
+			return make('session', SIGN_IN_AGAIN, false);
+		case 'UNSUPPORTED':
+			return make(
+				'protocol',
+				'This tt-rss server is too old for this action. Updating tt-rss would make it available.',
+				false
+			);
+	}
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/lib/api';
+import { loggedInClient, newClient, resetTestbed, testbed, lockTestbed } from './testbed';
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+	try {
+		await promise;
+	} catch (error) {
+		expect(error).toBeInstanceOf(ApiError);
+		return error as ApiError;
+	}
+	throw new Error('expected an ApiError');
+}
+
+describe('session and server facts (real server)', () => {
+	let unlock: () => void = () => {};
+	// Other engineers' end-to-end runs reset the same server: wait for exclusive use (up to 10 min).
+	beforeAll(async () => {
+		unlock = await lockTestbed();
+		resetTestbed();
+	}, 600_000);
+	afterAll(() => {
+		try {
+			resetTestbed();
+		} finally {
+			unlock();
+		}
+	});
+
+	it('login returns a session id and API level 15; capabilities follow', async () => {
+		const client = newClient();
+		const result = await client.login({ user: testbed.user, password: testbed.password });
+		expect(result.sessionId).toMatch(/\w+/);
+		expect(result.apiLevel).toBe(15);
+		expect(result.config).toBeUndefined();
+		expect(await client.isLoggedIn()).toBe(true);
+		const caps = await client.detectCapabilities();
+		expect(caps).toMatchObject({
+			apiLevel: 15,
+			headlineLimit: 200,
+			feedTree: true,
+			catchupMode: true,
+			loginConfig: false,
+			tagFeeds: false,
+			legacyLabelIds: false
+		});
+	});
+
+	it('getApiLevel, getVersion, getConfig, getPref answer typed values', async () => {
+		const client = await loggedInClient();
+		expect(await client.getApiLevel()).toBe(15);
+		expect(await client.getVersion()).toMatch(/21~git2021/);
+		const config = await client.getConfig();
+		expect(config.numFeeds).toBe((await client.getFeeds({ catId: -3 })).length);
+		expect(typeof config.daemonIsRunning).toBe('boolean');
+		expect(config.iconsUrl).not.toBe('');
+		expect(await client.getPref('ENABLE_API_ACCESS')).toBe(true);
+	});
+
+	it('wrong password → LOGIN_ERROR', async () => {
+		const client = newClient();
+		const error = await caught(client.login({ user: testbed.user, password: 'not-the-password' }));
+		expect(error).toMatchObject({ kind: 'server', code: 'LOGIN_ERROR', retryable: false });
+		expect(client.sessionId).toBeUndefined();
+		expect(error.userMessage).not.toContain('not-the-password');
+	});
+
+	it('the no-API user → API_DISABLED with the preference to enable', async () => {
+		const error = await caught(
+			newClient().login({ user: testbed.noApiUser, password: testbed.noApiPassword })
+		);
+		expect(error.code).toBe('API_DISABLED');
+		expect(error.userMessage).toMatch(/Enable API access/);
+	});
+
+	it('unknown op → UNKNOWN_METHOD with the method name', async () => {
+		const client = await loggedInClient();
+		const error = await caught(client.call('bogusOperation'));
+		expect(error.code).toBe('UNKNOWN_METHOD');
+		expect(error.details).toMatchObject({ method: 'bogusoperation' });
+	});
+
+	it('without a session: isLoggedIn is false and ops end in SESSION_ENDED', async () => {
+		const client = newClient({ sessionId: 'no-such-session' });
+		expect(await client.isLoggedIn()).toBe(false);
+		const error = await caught(client.getVersion());
+		expect(error).toMatchObject({ kind: 'session', code: 'SESSION_ENDED' });
+	});
+
+	it('after a database reset the session is gone and the client logs in again once', async () => {
+		const client = await loggedInClient();
+		const before = client.sessionId;
+		resetTestbed();
+		expect(await client.getUnread()).toBeGreaterThan(0);
+		expect(client.sessionId).not.toBe(before);
+	});
+
+	it('logout ends the session', async () => {
+		const client = await loggedInClient();
+		const sid = client.sessionId;
+		await client.logout();
+		expect(client.sessionId).toBeUndefined();
+		expect(await newClient({ sessionId: sid }).isLoggedIn()).toBe(false);
+	});
+});

@@ -1,0 +1,122 @@
+/**
+ * Contract-test helpers: the test bed's facts (testbed/testbed.json), a database reset, and
+ * clients of the real module over Node's fetch.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { TtrssClient, type TtrssClientOptions } from '../../src/lib/api';
+
+export interface Testbed {
+	url: string;
+	apiUrl: string;
+	user: string;
+	password: string;
+	noApiUser: string;
+	noApiPassword: string;
+	feedsHost: string;
+	dbName: string;
+	dbUser: string;
+	dbPassword: string;
+}
+
+const root = join(import.meta.dirname, '../..');
+
+export const testbed = JSON.parse(
+	readFileSync(join(root, 'testbed/testbed.json'), 'utf8')
+) as Testbed;
+
+/** The lock the team's end-to-end runs take (`flock /tmp/e2e-run.lock …`): one user of the server. */
+const LOCK = '/tmp/e2e-run.lock';
+
+/** True when a process above this one (e.g. `flock LOCK npx vitest …`) already holds the lock. */
+function lockHeldByAncestor(): boolean {
+	try {
+		closeSync(openSync(LOCK, 'a'));
+		const inode = statSync(LOCK).ino;
+		const holders = readFileSync('/proc/locks', 'utf8')
+			.split('\n')
+			.filter((line) => line.includes(' FLOCK ') && line.includes(`:${inode} `))
+			.map((line) => Number(line.trim().split(/\s+/)[4]));
+		for (let pid = process.pid; pid > 1;) {
+			if (holders.includes(pid)) return true;
+			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+			pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+		}
+	} catch {
+		// No /proc (not Linux): take the lock normally.
+	}
+	return false;
+}
+
+/**
+ * Waits for exclusive use of the test bed (other engineers' end-to-end runs reset the same
+ * database) and returns the function that releases it. Call in beforeAll, release in afterAll.
+ */
+export async function lockTestbed(): Promise<() => void> {
+	if (lockHeldByAncestor()) return () => {};
+	const child = spawn('flock', [LOCK, '-c', 'echo locked; exec cat'], {
+		stdio: ['pipe', 'pipe', 'inherit']
+	});
+	await new Promise<void>((resolve, reject) => {
+		child.stdout.once('data', () => resolve());
+		child.once('error', reject);
+		child.once('exit', (code) => reject(new Error(`flock exited with ${String(code)}`)));
+	});
+	return () => {
+		child.stdin.end();
+	};
+}
+
+/** Restores the seeded database. Every session is gone afterwards. */
+export function resetTestbed(): void {
+	execFileSync('bash', ['testbed/reset.sh'], {
+		cwd: root,
+		stdio: ['ignore', 'ignore', 'inherit'],
+		// Apache's and PostgreSQL's tools live in sbin, which a test runner's PATH may lack.
+		env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` }
+	});
+}
+
+/**
+ * Runs SQL on the test bed's database, for state the API cannot set up (e.g. ageing articles'
+ * `date_entered` for catch-up modes). Tests that use it must reset the database afterwards.
+ */
+export function sql(query: string): string {
+	return execFileSync(
+		'psql',
+		['-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1', '-h', 'localhost', '-U', testbed.dbUser],
+		{
+			input: query,
+			encoding: 'utf8',
+			env: { ...process.env, PGPASSWORD: testbed.dbPassword, PGDATABASE: testbed.dbName }
+		}
+	);
+}
+
+export function newClient(options: Partial<TtrssClientOptions> = {}): TtrssClient {
+	return new TtrssClient({ apiUrl: testbed.apiUrl, ...options });
+}
+
+/** A client logged in as the test user, which may also log in again by itself. */
+export async function loggedInClient(
+	options: Partial<TtrssClientOptions> = {}
+): Promise<TtrssClient> {
+	const credentials = { user: testbed.user, password: testbed.password };
+	const client = newClient({ credentials: () => credentials, ...options });
+	await client.login(credentials);
+	return client;
+}
+
+/** Ids of the headlines whose title starts with `prefix`, from All articles. */
+export async function idsByTitle(client: TtrssClient, ...prefixes: string[]): Promise<number[]> {
+	const all: { id: number; title: string }[] = [];
+	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
+		all.push(...page);
+	}
+	return prefixes.map((prefix) => {
+		const hits = all.filter((h) => h.title.startsWith(prefix));
+		if (hits.length !== 1) throw new Error(`"${prefix}" matched ${hits.length} articles`);
+		return (hits[0] as { id: number }).id;
+	});
+}
