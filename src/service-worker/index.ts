@@ -9,6 +9,7 @@
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
 import { deleteOldCaches, handleFetch, precache } from './cache';
 import { handleMessage } from './messaging';
+import { replayOnActivate, startReplay } from './replay';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -20,8 +21,10 @@ sw.addEventListener('activate', (event) => {
 	// Claiming lets the very first install control the page that installed it; on updates the pages
 	// of the old version already switch to this worker (and reload, see src/lib/pwa/update.svelte.ts).
 	event.waitUntil(Promise.all([deleteOldCaches(), sw.clients.claim()]));
+	replayOnActivate(event);
 });
 
+startReplay();
 
 sw.addEventListener('fetch', (event) => {
 	handleFetch(event);

@@ -2,9 +2,17 @@
  * The read cache the screens render from first (IndexedDB). Every screen shows what is cached at
  * once, then refreshes from the server and stores the fresh copy here.
  *
- * Placeholder until the offline cache lands: nothing is kept, every read misses.
+ * Changes still waiting in the outbox are applied again to whatever the server sends, so a
+ * cached article marked read offline stays read after a reload, even when a refresh from the
+ * server arrives before the outbox has been replayed.
  */
 import type { Article, Counters, FeedTree, Headline } from '$lib/api';
+import { openReaderDb } from '$lib/db/open';
+import type { IDBPTransaction } from 'idb';
+import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
+import { applyToArticle } from '$lib/outbox/apply';
+import { abortQuietly } from '$lib/outbox/outbox';
+import { withQuotaRetry } from '$lib/offline/storage';
 
 /** Identifies one headline list: feed or category, view mode, order, search. */
 export interface ListKey {
@@ -32,32 +40,207 @@ export interface CachedList {
 	fetchedAt: number;
 }
 
+/** Reads never fail the screen: a broken or missing database is a cache miss. */
+async function orMiss<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
+	try {
+		return await read();
+	} catch {
+		return undefined;
+	}
+}
+
 export function cachedTree(): Promise<CachedTree | undefined> {
-	return Promise.resolve(undefined);
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		return db.get('tree', 'current');
+	});
 }
 
-export function storeTree(_tree: FeedTree, _counters: Counters | undefined): Promise<void> {
-	return Promise.resolve();
+export async function storeTree(tree: FeedTree, counters: Counters | undefined): Promise<void> {
+	const db = await openReaderDb();
+	await withQuotaRetry(db, () =>
+		db.put('tree', { tree, counters, fetchedAt: Date.now() }, 'current')
+	);
 }
 
-export function cachedList(_key: ListKey): Promise<CachedList | undefined> {
-	return Promise.resolve(undefined);
+export function cachedList(key: ListKey): Promise<CachedList | undefined> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const tx = db.transaction(['lists', 'articles'], 'readonly');
+		const list = await tx.objectStore('lists').get(listKeyString(key));
+		if (!list) return undefined;
+		const rows = await Promise.all(list.ids.map((id) => tx.objectStore('articles').get(id)));
+		await tx.done;
+		const headlines = rows.filter((r): r is StoredArticle => r !== undefined).map(toHeadline);
+		// Rows evicted under storage pressure make the list incomplete again.
+		const complete = list.complete && headlines.length === list.ids.length;
+		return { headlines, complete, fetchedAt: list.fetchedAt };
+	});
 }
 
 /** `skip` 0 replaces the list; a later page is appended. */
-export function storeList(
-	_key: ListKey,
-	_skip: number,
-	_headlines: readonly Headline[],
-	_complete: boolean
+export async function storeList(
+	key: ListKey,
+	skip: number,
+	headlines: readonly Headline[],
+	complete: boolean
 ): Promise<void> {
-	return Promise.resolve();
+	const db = await openReaderDb();
+	const listKey = listKeyString(key);
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction(['lists', 'articles', 'outbox', 'tree'], 'readwrite');
+		try {
+			const lists = tx.objectStore('lists');
+			const old = skip > 0 ? await lists.get(listKey) : undefined;
+			const ids = [...(old?.ids.slice(0, skip) ?? []), ...headlines.map((h) => h.id)];
+			await lists.put({ key: listKey, ids: [...new Set(ids)], complete, fetchedAt: Date.now() });
+			await writeArticles(
+				{
+					articles: tx.objectStore('articles'),
+					outbox: tx.objectStore('outbox'),
+					tree: tx.objectStore('tree')
+				},
+				headlines.map(fromHeadline)
+			);
+			await tx.done;
+		} catch (error) {
+			abortQuietly(tx);
+			throw error;
+		}
+	});
 }
 
-export function cachedArticle(_id: number): Promise<Article | undefined> {
-	return Promise.resolve(undefined);
+export function cachedArticle(id: number): Promise<Article | undefined> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const stored = await db.get('articles', id);
+		return stored?.hasContent ? toArticle(stored) : undefined;
+	});
 }
 
-export function storeArticles(_articles: readonly Article[]): Promise<void> {
-	return Promise.resolve();
+export async function storeArticles(articles: readonly Article[]): Promise<void> {
+	const db = await openReaderDb();
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction(['articles', 'outbox', 'tree'], 'readwrite');
+		try {
+			await writeArticles(storesOf(tx), articles.map(fromArticle));
+			await tx.done;
+		} catch (error) {
+			abortQuietly(tx);
+			throw error;
+		}
+	});
+}
+
+/** The rows of the newest downloaded articles ("make available offline"), with content. */
+export async function storeOfflineHeadlines(headlines: readonly Headline[]): Promise<void> {
+	const db = await openReaderDb();
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction(['articles', 'outbox', 'tree'], 'readwrite');
+		try {
+			await writeArticles(
+				storesOf(tx),
+				headlines.map((h) => ({ ...fromHeadline(h), offline: true }))
+			);
+			await tx.done;
+		} catch (error) {
+			abortQuietly(tx);
+			throw error;
+		}
+	});
+}
+
+// ------------------------------------------------------------------ records
+
+interface WriteStores {
+	articles: {
+		get(id: number): Promise<StoredArticle | undefined>;
+		put(value: StoredArticle): Promise<number>;
+	};
+	outbox: { getAll(): Promise<OutboxItem[]> };
+	tree: { get(key: 'current'): Promise<CachedTree | undefined> };
+}
+
+type CacheWriteTx = IDBPTransaction<ReaderDB, ('articles' | 'outbox' | 'tree')[], 'readwrite'>;
+
+function storesOf(tx: CacheWriteTx): WriteStores {
+	return {
+		articles: tx.objectStore('articles'),
+		outbox: tx.objectStore('outbox'),
+		tree: tx.objectStore('tree')
+	};
+}
+
+/**
+ * Merges fresh records with what is cached (a headline without content keeps a known body) and
+ * re-applies the pending outbox in its order.
+ */
+async function writeArticles(stores: WriteStores, fresh: StoredArticle[]): Promise<void> {
+	const pending = await stores.outbox.getAll();
+	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
+	const store = stores.articles;
+	for (const record of fresh) {
+		const old = await store.get(record.id);
+		if (old && !record.hasContent && old.hasContent) {
+			record.content = old.content;
+			record.hasContent = true;
+			record.comments = record.comments || old.comments;
+		}
+		if (old?.offline) record.offline = true;
+		for (const item of pending) applyToArticle(record, item.intent, tree);
+		await store.put(record);
+	}
+}
+
+function fromHeadline(h: Headline): StoredArticle {
+	return {
+		...h,
+		comments: '',
+		hasContent: h.content !== undefined && h.content !== '',
+		storedAt: Date.now(),
+		offline: false
+	};
+}
+
+function fromArticle(a: Article): StoredArticle {
+	return {
+		...a,
+		isUpdated: false,
+		tags: [],
+		excerpt: undefined,
+		commentsCount: 0,
+		commentsLink: '',
+		alwaysDisplayAttachments: false,
+		flavorKind: undefined,
+		hasContent: a.content !== undefined,
+		storedAt: Date.now(),
+		offline: false
+	};
+}
+
+const STORED_ONLY = ['comments', 'hasContent', 'storedAt', 'offline'] as const;
+const HEADLINE_ONLY = [
+	'isUpdated',
+	'tags',
+	'excerpt',
+	'commentsCount',
+	'commentsLink',
+	'alwaysDisplayAttachments',
+	'flavorKind'
+] as const;
+
+function without(record: StoredArticle, keys: readonly string[]): Record<string, unknown> {
+	const copy: Record<string, unknown> = { ...record };
+	for (const key of keys) delete copy[key];
+	return copy;
+}
+
+function toHeadline(s: StoredArticle): Headline {
+	return without(s, STORED_ONLY) as unknown as Headline;
+}
+
+function toArticle(s: StoredArticle): Article {
+	const article = without(s, [...STORED_ONLY, ...HEADLINE_ONLY]) as unknown as Article;
+	article.comments = s.comments;
+	return article;
 }

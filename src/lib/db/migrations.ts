@@ -14,5 +14,17 @@ export const migrations: Migration[] = [
 	(db) => {
 		db.createObjectStore('settings');
 		db.createObjectStore('session');
+	},
+	// v2: the offline cache and the outbox. Only new stores: the session and settings stay.
+	(db) => {
+		db.createObjectStore('tree');
+		db.createObjectStore('lists', { keyPath: 'key' });
+		const articles = db.createObjectStore('articles', { keyPath: 'id' });
+		articles.createIndex('byStoredAt', 'storedAt');
+		articles.createIndex('byFeed', 'feedId');
+		const outbox = db.createObjectStore('outbox', { keyPath: 'seq', autoIncrement: true });
+		outbox.createIndex('byKey', 'key');
+		outbox.createIndex('byArticle', 'articleId');
+		db.createObjectStore('failed', { keyPath: 'id', autoIncrement: true });
 	}
 ];

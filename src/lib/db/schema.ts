@@ -1,4 +1,6 @@
 import type { DBSchema } from 'idb';
+import type { Counters, FeedTree, Headline } from '$lib/api';
+import type { Intent } from '$lib/outbox/intent';
 
 /** Who is signed in where. The password is kept only when the reader chose "stay signed in". */
 export interface StoredSession {
@@ -16,11 +18,90 @@ export interface StoredSession {
 	signedInAt: number;
 }
 
+/** The feed tree with its counters, as last fetched (one record, key `current`). */
+export interface StoredTree {
+	tree: FeedTree;
+	counters: Counters | undefined;
+	fetchedAt: number;
+}
+
+/** One headline list (feed or category, view mode, order, search): ids only, the rows live in `articles`. */
+export interface StoredList {
+	key: string;
+	ids: number[];
+	complete: boolean;
+	fetchedAt: number;
+}
+
+/**
+ * A headline or article as last seen, with the reader's pending changes already applied.
+ * Headline-only fields are filled with neutral values when only getArticle was seen.
+ */
+export interface StoredArticle extends Headline {
+	/** getArticle's `comments` (empty when only the headline was seen). */
+	comments: string;
+	/** True when `content` is the full body (getArticle, or getHeadlines with show_content). */
+	hasContent: boolean;
+	/** When the record was last written from the server: eviction removes the oldest first. */
+	storedAt: number;
+	/** Downloaded by "make available offline". */
+	offline: boolean;
+}
+
+/**
+ * One queued change. `key` names what it changes (`flag:unread:42`, `label:42:-1026`, `note:42`);
+ * a newer intent for the same key replaces the older one (the last wins). Catch-ups and shares get
+ * a unique key and stay in order: catch-ups are barriers that replay never reorders around.
+ */
+export interface OutboxItem {
+	seq?: number;
+	key: string;
+	/** An intent for exactly one article (flags, notes, labels) or a catch-up/share. */
+	intent: Intent;
+	/** The article this item changes, when it changes one (index `byArticle`). */
+	articleId?: number;
+	createdAt: number;
+	/** Failed attempts with a server error that may pass (E_OPERATION_FAILED, …). */
+	attempts: number;
+	/** Not before this time (ms) after such a failure. */
+	notBefore?: number;
+}
+
+/** An intent the server refused for good: shown to the reader, who retries or discards it. */
+export interface FailedItem {
+	id?: number;
+	intent: Intent;
+	key: string;
+	articleId?: number;
+	code: string;
+	reason: string;
+	failedAt: number;
+	attempts: number;
+}
+
 export interface ReaderDB extends DBSchema {
 	/** Small key-value settings that the service worker needs too. */
 	settings: { key: string; value: unknown };
 	/** One record, key `current`. */
 	session: { key: 'current'; value: StoredSession };
+	/** v2: key `current`. */
+	tree: { key: 'current'; value: StoredTree };
+	/** v2: key = listKeyString(ListKey). */
+	lists: { key: string; value: StoredList };
+	/** v2: by article id. */
+	articles: {
+		key: number;
+		value: StoredArticle;
+		indexes: { byStoredAt: number; byFeed: number };
+	};
+	/** v2: queued changes, oldest first (autoincrement `seq`). */
+	outbox: {
+		key: number;
+		value: OutboxItem;
+		indexes: { byKey: string; byArticle: number };
+	};
+	/** v2: refused changes with the reason. */
+	failed: { key: number; value: FailedItem };
 }
 
 export const DB_NAME = 'ttrss-reader';

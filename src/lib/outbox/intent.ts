@@ -11,5 +11,45 @@ export type Intent =
 	| { type: 'flag'; field: ArticleFlag; articleIds: number[]; value: boolean }
 	| { type: 'note'; articleId: number; note: string }
 	| { type: 'label'; articleIds: number[]; labelId: number; assign: boolean }
-	| { type: 'catchup'; feedId: FeedId; isCat: boolean; mode: CatchupMode }
+	| {
+			type: 'catchup';
+			feedId: FeedId;
+			isCat: boolean;
+			mode: CatchupMode;
+			/** When the reader caught up (ms); set by submitIntent. Scopes `1day`… locally. */
+			at?: number;
+	  }
 	| { type: 'share'; title: string; url: string; content: string };
+
+/** A short description for the pending/failed lists ("Mark 3 articles read"). */
+export function describeIntent(intent: Intent): string {
+	const n = (ids: readonly number[]): string =>
+		ids.length === 1 ? `article ${ids[0]}` : `${ids.length} articles`;
+	switch (intent.type) {
+		case 'flag': {
+			const what =
+				intent.field === 'unread'
+					? intent.value
+						? 'unread'
+						: 'read'
+					: intent.field === 'starred'
+						? intent.value
+							? 'starred'
+							: 'not starred'
+						: intent.value
+							? 'published'
+							: 'not published';
+			return `Mark ${n(intent.articleIds)} ${what}`;
+		}
+		case 'note':
+			return intent.note === ''
+				? `Remove the note of article ${intent.articleId}`
+				: `Note on article ${intent.articleId}`;
+		case 'label':
+			return `${intent.assign ? 'Add' : 'Remove'} label ${intent.labelId} ${intent.assign ? 'to' : 'from'} ${n(intent.articleIds)}`;
+		case 'catchup':
+			return `Mark ${intent.isCat ? 'category' : 'feed'} ${String(intent.feedId)} read${intent.mode === 'all' ? '' : ` (older than ${intent.mode.replace('1', '1 ').replace('2', '2 ')})`}`;
+		case 'share':
+			return `Share "${intent.title}"`;
+	}
+}

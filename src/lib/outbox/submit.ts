@@ -1,43 +1,22 @@
-import { ArticleField, UpdateMode } from '$lib/api';
-import { session } from '$lib/state/session.svelte';
+import { enqueueIntent } from './outbox';
 import type { Intent } from './intent';
+import { inPage } from '$lib/offline/page-events';
+import { requestReplay, startReplayTriggers } from '$lib/offline/triggers';
 
-const FLAG_FIELD = {
-	unread: ArticleField.Unread,
-	starred: ArticleField.Starred,
-	published: ArticleField.Published
-} as const;
+// The replay triggers (start, online, tab visible) start with the reader UI, which imports this
+// module, so changes queued in an earlier visit go out even before the layout mounts
+// <OfflineStatus>. Idempotent: the layout may call startReplayTriggers() as well.
+if (inPage()) startReplayTriggers();
 
 /**
- * The one door for article updates. Resolves once the intent is safe (today: sent to the
- * server; with the offline outbox: written to IndexedDB, then sent when the server is reachable).
+ * The one door for article updates. Resolves once the intent is durable in the IndexedDB outbox
+ * (coalesced with older changes to the same article and field, and already applied to the cached
+ * articles); sending happens afterwards, now or when the server is reachable again. Never throws
+ * for network or server trouble: the change is safe in the outbox. It throws only when IndexedDB
+ * itself cannot store it (then the caller should undo its local change).
  * The caller has already applied the change to what the reader sees.
  */
 export async function submitIntent(intent: Intent): Promise<void> {
-	const client = session.client;
-	switch (intent.type) {
-		case 'flag':
-			await client.updateArticle({
-				articleIds: intent.articleIds,
-				field: FLAG_FIELD[intent.field],
-				mode: intent.value ? UpdateMode.True : UpdateMode.False
-			});
-			return;
-		case 'note':
-			await client.updateArticle({
-				articleIds: [intent.articleId],
-				field: ArticleField.Note,
-				data: intent.note
-			});
-			return;
-		case 'label':
-			await client.setArticleLabel(intent);
-			return;
-		case 'catchup':
-			await client.catchupFeed(intent);
-			return;
-		case 'share':
-			await client.shareToPublished(intent);
-			return;
-	}
+	await enqueueIntent(intent);
+	requestReplay();
 }

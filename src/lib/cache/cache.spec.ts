@@ -1,0 +1,179 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Counters, FeedTree } from '$lib/api';
+import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { enqueueIntent } from '$lib/outbox/outbox';
+import { headline } from '$lib/outbox/testing/fake-server';
+import { evictCache } from '$lib/offline/storage';
+import {
+	cachedArticle,
+	cachedList,
+	cachedTree,
+	storeArticles,
+	storeList,
+	storeTree,
+	type ListKey
+} from './index';
+
+beforeEach(() => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+});
+
+const key: ListKey = { feedId: 1, isCat: false, viewMode: 'adaptive', orderBy: '', search: '' };
+
+const tree: FeedTree = {
+	categories: [
+		{
+			id: 10,
+			title: 'Tech',
+			unread: 3,
+			categories: [
+				{
+					id: 11,
+					title: 'Web',
+					unread: 1,
+					categories: [],
+					feeds: [{ id: 2, title: 'Web', unread: 1, error: undefined }]
+				}
+			],
+			feeds: [{ id: 1, title: 'News', unread: 2, error: undefined }]
+		}
+	],
+	special: [],
+	labels: [
+		{
+			id: -1026,
+			title: 'Important',
+			unread: 0,
+			error: undefined,
+			fgColor: '#fff',
+			bgColor: '#d32f2f'
+		}
+	],
+	feeds: [],
+	source: 'getFeedTree'
+};
+
+const counters = (): Counters => ({
+	globalUnread: 3,
+	subscribedFeeds: 2,
+	feeds: [
+		{
+			id: 1,
+			unread: 2,
+			marked: 0,
+			published: undefined,
+			aux: undefined,
+			hasImage: undefined,
+			updated: undefined,
+			title: undefined
+		},
+		{
+			id: 2,
+			unread: 1,
+			marked: 0,
+			published: undefined,
+			aux: undefined,
+			hasImage: undefined,
+			updated: undefined,
+			title: undefined
+		}
+	],
+	special: [],
+	labels: [],
+	categories: [
+		{ id: 10, unread: 3, marked: undefined },
+		{ id: 11, unread: 1, marked: undefined }
+	]
+});
+
+describe('read cache', () => {
+	it('stores and returns the tree, lists (paged) and articles', async () => {
+		expect(await cachedTree()).toBeUndefined();
+		await storeTree(tree, counters());
+		expect((await cachedTree())?.tree).toEqual(tree);
+		await storeList(key, 0, [headline(1), headline(2)], false);
+		await storeList(key, 2, [headline(3)], true);
+		const list = await cachedList(key);
+		expect(list?.headlines.map((h) => h.id)).toEqual([1, 2, 3]);
+		expect(list?.complete).toBe(true);
+		expect(list?.headlines[0]).toEqual(headline(1));
+		// A headline without content is no article body.
+		expect(await cachedArticle(1)).toBeUndefined();
+		await storeArticles([{ ...headline(1), content: '<p>Body</p>', comments: '' }]);
+		expect((await cachedArticle(1))?.content).toBe('<p>Body</p>');
+		// A later headline without content keeps the known body.
+		await storeList(key, 0, [headline(1, { title: 'New title' })], true);
+		expect((await cachedArticle(1))?.title).toBe('New title');
+		expect((await cachedArticle(1))?.content).toBe('<p>Body</p>');
+	});
+
+	it('shows changes made offline, even when older server data is stored afterwards', async () => {
+		await storeTree(tree, counters());
+		await storeList(key, 0, [headline(1), headline(2)], true);
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: false });
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [2], value: true });
+		await enqueueIntent({ type: 'label', articleIds: [2], labelId: -1026, assign: true });
+		await enqueueIntent({ type: 'note', articleId: 1, note: 'mine' });
+		let list = await cachedList(key);
+		expect(list?.headlines[0]).toMatchObject({ unread: false, note: 'mine' });
+		expect(list?.headlines[1]).toMatchObject({ marked: true });
+		expect(list?.headlines[1]?.labels).toEqual([
+			{ id: -1026, caption: 'Important', fgColor: '#fff', bgColor: '#d32f2f' }
+		]);
+		const stored = await cachedTree();
+		expect(stored?.counters?.feeds[0]?.unread).toBe(1);
+		expect(stored?.counters?.globalUnread).toBe(2);
+		expect(stored?.counters?.categories[0]?.unread).toBe(2);
+		// The server has not seen the change yet and sends the old state: pending changes win.
+		await storeList(key, 0, [headline(1), headline(2)], true);
+		list = await cachedList(key);
+		expect(list?.headlines[0]?.unread).toBe(false);
+		expect(list?.headlines[1]?.marked).toBe(true);
+	});
+
+	it('a catch-up offline marks the cached articles of that feed or category read at once', async () => {
+		await storeTree(tree, counters());
+		await storeList(
+			key,
+			0,
+			[headline(1), headline(2, { feedId: 2 }), headline(3, { feedId: 1 })],
+			true
+		);
+		await enqueueIntent({ type: 'catchup', feedId: 1, isCat: false, mode: 'all' });
+		let list = await cachedList(key);
+		expect(list?.headlines.map((h) => h.unread)).toEqual([false, true, false]);
+		expect((await cachedTree())?.counters?.feeds[0]?.unread).toBe(0);
+		// Category Tech covers Web (feed 2) too.
+		await enqueueIntent({ type: 'catchup', feedId: 10, isCat: true, mode: 'all' });
+		list = await cachedList(key);
+		expect(list?.headlines.map((h) => h.unread)).toEqual([false, false, false]);
+		// "Older than a day" leaves today's articles alone.
+		const now = Date.now();
+		await storeList(
+			key,
+			0,
+			[
+				headline(4, { feedId: 3, updated: Math.floor(now / 1000) - 60 }),
+				headline(5, { feedId: 3, updated: Math.floor(now / 1000) - 3 * 86_400 })
+			],
+			true
+		);
+		await enqueueIntent({ type: 'catchup', feedId: 3, isCat: false, mode: '1day' }, now);
+		list = await cachedList(key);
+		expect(list?.headlines.map((h) => h.unread)).toEqual([true, false]);
+	});
+
+	it('eviction drops the oldest cached articles and never the outbox', async () => {
+		for (let i = 1; i <= 8; i++) await storeList({ ...key, feedId: i }, 0, [headline(i)], true);
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: false });
+		const db = await openReaderDb();
+		const dropped = await evictCache(db, 0.5);
+		expect(dropped).toBe(4);
+		expect(await db.count('articles')).toBe(4);
+		expect(await db.get('articles', 1)).toBeUndefined();
+		expect(await db.count('outbox')).toBe(1);
+	});
+});

@@ -1,0 +1,115 @@
+import { openReaderDb } from '$lib/db/open';
+import type { FailedItem } from '$lib/db/schema';
+import { OUTBOX_CHANNEL, onOutboxChange } from '$lib/outbox/outbox';
+import { loadReplayStatus, type ReplayStatus } from '$lib/outbox/status';
+import { inPage, onWindow } from './page-events';
+import { onStorageProblem, storageEstimate, type StorageEstimateInfo } from './storage';
+
+/**
+ * What the reader needs to know about offline use: connection, pending and failed changes,
+ * "sign in needed", when the cached data was last updated, storage used and storage problems.
+ * Refreshed from IndexedDB whenever the outbox changes in any tab or the worker.
+ */
+class OfflineStatus {
+	#online = $state(true);
+	#pending = $state(0);
+	#failed = $state<FailedItem[]>([]);
+	#replay = $state<ReplayStatus>({ signInNeeded: false });
+	#treeFetchedAt = $state<number | undefined>();
+	#storageMessage = $state<string | undefined>();
+	#storage = $state<StorageEstimateInfo>({
+		usage: undefined,
+		quota: undefined,
+		persisted: undefined
+	});
+
+	get online(): boolean {
+		return this.#online;
+	}
+	get pending(): number {
+		return this.#pending;
+	}
+	get failed(): FailedItem[] {
+		return this.#failed;
+	}
+	get signInNeeded(): boolean {
+		return this.#replay.signInNeeded;
+	}
+	get lastError(): string | undefined {
+		return this.#replay.lastError;
+	}
+	get lastSentAt(): number | undefined {
+		return this.#replay.lastSentAt;
+	}
+	/** When the feed tree and counters were last fetched from the server. */
+	get treeFetchedAt(): number | undefined {
+		return this.#treeFetchedAt;
+	}
+	get storageMessage(): string | undefined {
+		return this.#storageMessage;
+	}
+	get storage(): StorageEstimateInfo {
+		return this.#storage;
+	}
+
+	async refresh(): Promise<void> {
+		try {
+			const db = await openReaderDb();
+			const [pending, failed, replay, tree] = await Promise.all([
+				db.count('outbox'),
+				db.getAll('failed'),
+				loadReplayStatus(),
+				db.get('tree', 'current')
+			]);
+			this.#pending = pending;
+			this.#failed = failed;
+			this.#replay = replay;
+			this.#treeFetchedAt = tree?.fetchedAt;
+		} catch {
+			// IndexedDB unavailable: keep the last known values.
+		}
+	}
+
+	async refreshStorage(): Promise<void> {
+		this.#storage = await storageEstimate();
+	}
+
+	/** Listens for connection, outbox and storage changes; returns the function that stops it. */
+	start(): () => void {
+		if (!inPage()) return () => undefined;
+		this.#online = navigator.onLine;
+		const stopOnline = onWindow('online', () => {
+			this.#online = true;
+		});
+		const stopOffline = onWindow('offline', () => {
+			this.#online = false;
+		});
+		const channel =
+			typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(OUTBOX_CHANNEL);
+		if (channel) channel.onmessage = () => void this.refresh();
+		const stopLocal = onOutboxChange(() => void this.refresh());
+		const stopStorage = onStorageProblem((message) => {
+			this.#storageMessage = message;
+		});
+		void this.refresh();
+		void this.refreshStorage();
+		return () => {
+			stopOnline();
+			stopOffline();
+			channel?.close();
+			stopLocal();
+			stopStorage();
+		};
+	}
+
+	/** For tests. */
+	reset(): void {
+		this.#pending = 0;
+		this.#failed = [];
+		this.#replay = { signInNeeded: false };
+		this.#treeFetchedAt = undefined;
+		this.#storageMessage = undefined;
+	}
+}
+
+export const offlineStatus = new OfflineStatus();

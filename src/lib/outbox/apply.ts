@@ -1,0 +1,180 @@
+/**
+ * Pure rules: how an intent splits into outbox items (one per article and field), and how an
+ * intent changes a cached article and the cached counters. Used when an intent is submitted and
+ * when fresh server data is stored while changes are still pending (so the cache never shows the
+ * server's older state for them).
+ */
+import type { Counters, FeedTree, Label, TreeCategory } from '$lib/api';
+import type { StoredArticle } from '$lib/db/schema';
+import type { Intent } from './intent';
+
+export interface ItemDraft {
+	key: string;
+	intent: Intent;
+	articleId?: number;
+}
+
+let uniqueCounter = 0;
+
+/** One item per article and field (coalescing key); catch-ups and shares are unique barriers. */
+export function splitIntent(intent: Intent, now: number): ItemDraft[] {
+	switch (intent.type) {
+		case 'flag':
+			return unique(intent.articleIds).map((id) => ({
+				key: `flag:${intent.field}:${id}`,
+				articleId: id,
+				intent: { type: 'flag', field: intent.field, articleIds: [id], value: intent.value }
+			}));
+		case 'label':
+			return unique(intent.articleIds).map((id) => ({
+				key: `label:${id}:${intent.labelId}`,
+				articleId: id,
+				intent: { type: 'label', articleIds: [id], labelId: intent.labelId, assign: intent.assign }
+			}));
+		case 'note':
+			return [{ key: `note:${intent.articleId}`, articleId: intent.articleId, intent }];
+		case 'catchup':
+			return [
+				{ key: `catchup:${now}:${uniqueCounter++}`, intent: { ...intent, at: intent.at ?? now } }
+			];
+		case 'share':
+			return [{ key: `share:${now}:${uniqueCounter++}`, intent }];
+	}
+}
+
+function unique(ids: readonly number[]): number[] {
+	return [...new Set(ids.filter((id) => Number.isInteger(id)))];
+}
+
+const CATCHUP_AGE: Record<string, number> = {
+	'1day': 86_400,
+	'1week': 7 * 86_400,
+	'2week': 14 * 86_400
+};
+
+/** Feed ids below a category (nested categories included), from the cached tree. */
+export function feedsInCategory(
+	tree: FeedTree | undefined,
+	catId: number
+): Set<number> | undefined {
+	if (!tree) return undefined;
+	const find = (cats: TreeCategory[]): TreeCategory | undefined => {
+		for (const c of cats) {
+			if (c.id === catId) return c;
+			const inner = find(c.categories);
+			if (inner) return inner;
+		}
+		return undefined;
+	};
+	const cat = find(tree.categories);
+	if (!cat) return undefined;
+	const ids = new Set<number>();
+	const walk = (c: TreeCategory): void => {
+		for (const f of c.feeds) ids.add(f.id);
+		c.categories.forEach(walk);
+	};
+	walk(cat);
+	return ids;
+}
+
+/** Whether a catch-up covers this article, as far as the cache can tell. */
+export function catchupCovers(
+	intent: Extract<Intent, { type: 'catchup' }>,
+	article: StoredArticle,
+	tree: FeedTree | undefined
+): boolean {
+	const age = CATCHUP_AGE[intent.mode];
+	// Modes 1day/1week/2week mark read what is *older* than that.
+	if (age !== undefined && article.updated > (intent.at ?? Date.now()) / 1000 - age) return false;
+	const feedId = typeof intent.feedId === 'number' ? intent.feedId : Number(intent.feedId);
+	if (!Number.isFinite(feedId)) return false; // tag feeds: the cache cannot tell
+	if (intent.isCat) {
+		if (feedId === -1 || feedId === -2) return false; // special / labels categories: unclear scope
+		return feedsInCategory(tree, feedId)?.has(article.feedId ?? NaN) ?? false;
+	}
+	if (feedId > 0) return article.feedId === feedId;
+	if (feedId === -4 || feedId === -3) return true; // all / fresh (fresh: an approximation)
+	if (feedId === -1) return article.marked;
+	if (feedId === -2) return article.published;
+	if (feedId <= -1025) return article.labels.some((l) => l.id === feedId);
+	return false;
+}
+
+/** Applies an intent to a cached article; returns the unread change (-1, 0, +1) for the counters. */
+export function applyToArticle(
+	article: StoredArticle,
+	intent: Intent,
+	tree: FeedTree | undefined
+): number {
+	const wasUnread = article.unread;
+	switch (intent.type) {
+		case 'flag':
+			if (!intent.articleIds.includes(article.id)) return 0;
+			if (intent.field === 'unread') article.unread = intent.value;
+			else if (intent.field === 'starred') article.marked = intent.value;
+			else article.published = intent.value;
+			break;
+		case 'note':
+			if (intent.articleId !== article.id) return 0;
+			article.note = intent.note === '' ? undefined : intent.note;
+			break;
+		case 'label': {
+			if (!intent.articleIds.includes(article.id)) return 0;
+			const others = article.labels.filter((l) => l.id !== intent.labelId);
+			article.labels = intent.assign ? [...others, labelFromTree(tree, intent.labelId)] : others;
+			break;
+		}
+		case 'catchup':
+			if (catchupCovers(intent, article, tree)) article.unread = false;
+			break;
+		case 'share':
+			return 0;
+	}
+	return Number(article.unread) - Number(wasUnread);
+}
+
+function labelFromTree(tree: FeedTree | undefined, labelId: number): Label {
+	const known = tree?.labels.find((l) => l.id === labelId);
+	return {
+		id: labelId,
+		caption: known?.title ?? `Label ${labelId}`,
+		fgColor: known?.fgColor ?? '',
+		bgColor: known?.bgColor ?? ''
+	};
+}
+
+/** Moves cached counters by `delta` unread for one feed (its categories and the total too). */
+export function adjustCounters(
+	counters: Counters | undefined,
+	tree: FeedTree | undefined,
+	feedId: number | null,
+	delta: number
+): void {
+	if (!counters || feedId === null || delta === 0) return;
+	const clamp = (n: number): number => Math.max(0, n + delta);
+	for (const c of counters.feeds) if (c.id === feedId) c.unread = clamp(c.unread);
+	for (const c of counters.special) if (c.id === -4 || c.id === -3) c.unread = clamp(c.unread);
+	if (counters.globalUnread !== undefined) counters.globalUnread = clamp(counters.globalUnread);
+	for (const c of counters.categories) {
+		if (c.id >= 0 && feedsInCategory(tree, c.id)?.has(feedId)) c.unread = clamp(c.unread);
+	}
+}
+
+/** A catch-up zeroes the counters it covers (unread articles the cache never saw included). */
+export function applyCatchupToCounters(
+	counters: Counters | undefined,
+	tree: FeedTree | undefined,
+	intent: Extract<Intent, { type: 'catchup' }>
+): void {
+	if (!counters || intent.mode !== 'all' || typeof intent.feedId !== 'number') return;
+	const id = intent.feedId;
+	if (intent.isCat) {
+		const feeds = feedsInCategory(tree, id);
+		for (const c of counters.feeds) if (feeds?.has(c.id)) c.unread = 0;
+		for (const c of counters.categories) if (c.id === id) c.unread = 0;
+	} else {
+		for (const c of [...counters.feeds, ...counters.special, ...counters.labels]) {
+			if (c.id === id) c.unread = 0;
+		}
+	}
+}

@@ -1,0 +1,185 @@
+/**
+ * The outbox in IndexedDB: enqueue (coalesced, applied to the cache in the same transaction),
+ * the pending and failed lists, and a broadcast so every tab (and the worker) sees changes.
+ */
+import type { IDBPTransaction } from 'idb';
+import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
+import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
+import { withQuotaRetry } from '$lib/offline/storage';
+import { adjustCounters, applyCatchupToCounters, applyToArticle, splitIntent } from './apply';
+import type { Intent } from './intent';
+
+export const OUTBOX_CHANNEL = 'ttrss-outbox';
+
+const localListeners = new Set<() => void>();
+
+/** Outbox changes made in this page or worker (a BroadcastChannel never echoes to its sender). */
+export function onOutboxChange(listener: () => void): () => void {
+	localListeners.add(listener);
+	return () => localListeners.delete(listener);
+}
+
+/** Tells this context, other tabs and the worker that the outbox or the failed list changed. */
+export function announceOutboxChange(): void {
+	for (const listener of localListeners) listener();
+	if (typeof BroadcastChannel === 'undefined') return;
+	const channel = new BroadcastChannel(OUTBOX_CHANNEL);
+	channel.postMessage({ type: 'outbox-changed' });
+	channel.close();
+}
+
+type CacheTx = IDBPTransaction<ReaderDB, ('outbox' | 'articles' | 'tree')[], 'readwrite'>;
+
+/**
+ * Writes an intent to the outbox, replacing older items for the same article and field, and
+ * applies it to the cached articles and counters, all in one transaction. Resolves once durable.
+ * A full quota first frees cache room; if the cache still cannot be written, the intent is kept
+ * in the outbox alone (the reader's change matters more than the cached copy).
+ */
+export async function enqueueIntent(intent: Intent, now = Date.now()): Promise<void> {
+	const db = await openReaderDb();
+	const drafts = splitIntent(intent, now);
+	try {
+		await withQuotaRetry(db, () => writeItems(db, drafts, now, true));
+	} catch {
+		await writeItems(db, drafts, now, false);
+	}
+	announceOutboxChange();
+}
+
+async function writeItems(
+	db: ReaderDatabase,
+	drafts: ReturnType<typeof splitIntent>,
+	now: number,
+	applyToCache: boolean
+): Promise<void> {
+	const stores = applyToCache ? (['outbox', 'articles', 'tree'] as const) : (['outbox'] as const);
+	const tx = db.transaction([...stores], 'readwrite');
+	try {
+		const outbox = tx.objectStore('outbox');
+		for (const draft of drafts) {
+			// Coalesce: the last intent for a key wins; it takes the newest place in the queue.
+			const older = await outbox.index('byKey').getAllKeys(draft.key);
+			for (const seq of older) await outbox.delete(seq);
+			const item: OutboxItem = {
+				key: draft.key,
+				intent: draft.intent,
+				createdAt: now,
+				attempts: 0,
+				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {})
+			};
+			await outbox.add(item);
+		}
+		if (applyToCache) await applyDraftsToCache(tx, drafts);
+		await tx.done;
+	} catch (error) {
+		abortQuietly(tx);
+		throw error;
+	}
+}
+
+export function abortQuietly(tx: { abort(): void }): void {
+	try {
+		tx.abort();
+	} catch {
+		// Already finished or aborted.
+	}
+}
+
+async function applyDraftsToCache(
+	tx: CacheTx,
+	drafts: ReturnType<typeof splitIntent>
+): Promise<void> {
+	const treeStore = tx.objectStore('tree');
+	const stored: StoredTree | undefined = await treeStore.get('current');
+	const articles = tx.objectStore('articles');
+	let countersChanged = false;
+	for (const draft of drafts) {
+		const intent = draft.intent;
+		const targets =
+			draft.articleId !== undefined
+				? [await articles.get(draft.articleId)]
+				: intent.type === 'catchup'
+					? await articlesForCatchup(tx, intent)
+					: [];
+		for (const article of targets) {
+			if (!article) continue;
+			const delta = applyToArticle(article, intent, stored?.tree);
+			await articles.put(article);
+			if (delta !== 0) {
+				adjustCounters(stored?.counters, stored?.tree, article.feedId, delta);
+				countersChanged = true;
+			}
+		}
+		if (intent.type === 'catchup') {
+			applyCatchupToCounters(stored?.counters, stored?.tree, intent);
+			countersChanged = true;
+		}
+	}
+	if (stored && countersChanged) await treeStore.put(stored, 'current');
+}
+
+async function articlesForCatchup(
+	tx: CacheTx,
+	intent: Extract<Intent, { type: 'catchup' }>
+): Promise<StoredArticle[]> {
+	const articles = tx.objectStore('articles');
+	if (!intent.isCat && typeof intent.feedId === 'number' && intent.feedId > 0) {
+		return articles.index('byFeed').getAll(intent.feedId);
+	}
+	return articles.getAll();
+}
+
+export async function pendingItems(): Promise<OutboxItem[]> {
+	const db = await openReaderDb();
+	return db.getAll('outbox');
+}
+
+export async function pendingCount(): Promise<number> {
+	const db = await openReaderDb();
+	return db.count('outbox');
+}
+
+export async function failedItems(): Promise<FailedItem[]> {
+	const db = await openReaderDb();
+	return db.getAll('failed');
+}
+
+/** Puts a failed item back at the end of the outbox (unless a newer change replaced it). */
+export async function retryFailed(id: number, now = Date.now()): Promise<void> {
+	const db = await openReaderDb();
+	const tx = db.transaction(['failed', 'outbox'], 'readwrite');
+	const failed = await tx.objectStore('failed').get(id);
+	if (failed) {
+		await tx.objectStore('failed').delete(id);
+		const newer = await tx.objectStore('outbox').index('byKey').count(failed.key);
+		if (newer === 0) {
+			const item: OutboxItem = {
+				key: failed.key,
+				intent: failed.intent,
+				createdAt: now,
+				attempts: 0,
+				...(failed.articleId !== undefined ? { articleId: failed.articleId } : {})
+			};
+			await tx.objectStore('outbox').add(item);
+		}
+	}
+	await tx.done;
+	announceOutboxChange();
+}
+
+/**
+ * Drops a failed item. Its article's cached copy showed the change the server refused, so that
+ * copy is dropped too: the next visit loads the server's state.
+ */
+export async function discardFailed(id: number): Promise<void> {
+	const db = await openReaderDb();
+	const tx = db.transaction(['failed', 'articles'], 'readwrite');
+	const failed = await tx.objectStore('failed').get(id);
+	if (failed) {
+		await tx.objectStore('failed').delete(id);
+		if (failed.articleId !== undefined) await tx.objectStore('articles').delete(failed.articleId);
+	}
+	await tx.done;
+	announceOutboxChange();
+}

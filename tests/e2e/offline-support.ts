@@ -1,0 +1,112 @@
+/**
+ * Helpers for the offline-*.spec.ts files: sign-in, cutting the network (pages AND the service
+ * worker), reading the app's IndexedDB, and checking the server's state over Node's fetch.
+ */
+import type { BrowserContext, Page } from '@playwright/test';
+import { TtrssClient, type Headline } from '../../src/lib/api';
+import { testbed } from '../support/testbed';
+import { expect } from './support/fixtures';
+
+export const BIG_FEED = 'Testbed Big Feed (320 items)';
+export const BIG_FEED_ID = 6;
+const API_ROUTE = '**/tt-rss/api/**';
+
+export async function signIn(page: Page, stayingSignedIn = true): Promise<void> {
+	await page.goto('/login');
+	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
+	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
+	await page.getByLabel('Stay signed in').setChecked(stayingSignedIn);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.locator('nav[aria-label="Feeds"]')).toBeVisible();
+	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+export async function openFeed(page: Page, title = BIG_FEED): Promise<void> {
+	await page.locator('nav[aria-label="Feeds"]').getByRole('link', { name: title }).click();
+	await expect(starButtons(page).first()).toBeVisible();
+}
+
+export function starButtons(page: Page) {
+	return page.getByRole('button', { name: /^Star “/ });
+}
+
+/** The title inside a star button's label `Star “…”`. */
+export async function starTitle(page: Page, index: number): Promise<string> {
+	const label = (await starButtons(page).nth(index).getAttribute('aria-label')) ?? '';
+	return label.replace(/^Star “/, '').replace(/”$/, '');
+}
+
+/** Offline for pages (setOffline) and for the worker too (routes cut its API traffic). */
+export async function cutNetwork(context: BrowserContext): Promise<void> {
+	await context.setOffline(true);
+	await context.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
+}
+
+export async function restoreNetwork(context: BrowserContext): Promise<void> {
+	await context.unroute(API_ROUTE);
+	await context.setOffline(false);
+}
+
+/** Reads one store of the app's database (after the app created it). */
+export async function readStore<T>(page: Page, store: string, key?: string): Promise<T> {
+	return page.evaluate(
+		([name, k]) =>
+			new Promise<T>((resolve, reject) => {
+				const open = indexedDB.open('ttrss-reader');
+				open.onerror = () => reject(open.error ?? new Error('open failed'));
+				open.onsuccess = () => {
+					const db = open.result;
+					const request =
+						k === undefined
+							? db.transaction(name).objectStore(name).getAll()
+							: db.transaction(name).objectStore(name).get(k);
+					request.onsuccess = () => {
+						db.close();
+						resolve(request.result as T);
+					};
+					request.onerror = () => reject(request.error ?? new Error('read failed'));
+				};
+			}),
+		[store, key] as const
+	);
+}
+
+export async function outboxCount(page: Page): Promise<number> {
+	return (await readStore<unknown[]>(page, 'outbox')).length;
+}
+
+export async function serverClient(): Promise<TtrssClient> {
+	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
+	await client.login({ user: testbed.user, password: testbed.password });
+	return client;
+}
+
+/** Every headline of a feed, as the server has it now. */
+export async function serverHeadlines(feedId = BIG_FEED_ID): Promise<Headline[]> {
+	const client = await serverClient();
+	const all: Headline[] = [];
+	for await (const page of client.pageHeadlines({ feedId, viewMode: 'all_articles' })) {
+		all.push(...page);
+	}
+	return all;
+}
+
+export async function starredTitles(feedId = BIG_FEED_ID): Promise<Set<string>> {
+	return new Set((await serverHeadlines(feedId)).filter((h) => h.marked).map((h) => h.title));
+}
+
+/** Requests to the tt-rss API with their op (page and worker), from now on. */
+export function recordApiCalls(context: BrowserContext): { op: string; ids: string }[] {
+	const calls: { op: string; ids: string }[] = [];
+	context.on('request', (request) => {
+		if (!request.url().includes('/tt-rss/api/')) return;
+		try {
+			const body = JSON.parse(request.postData() ?? '{}') as Record<string, unknown>;
+			const ids = typeof body.article_ids === 'string' ? body.article_ids : '';
+			calls.push({ op: String(body.op), ids });
+		} catch {
+			calls.push({ op: '?', ids: '' });
+		}
+	});
+	return calls;
+}
