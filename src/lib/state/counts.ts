@@ -13,6 +13,9 @@ export const NO_COUNTS: UnreadCounts = {
 	global: undefined
 };
 
+/** The "All articles" special feed: every read change moves its counter too. */
+const ALL_ARTICLES = -4;
+
 /** One map per kind from one getCounters reply (special and label feeds are feeds too). */
 export function countsFrom(counters: Counters): UnreadCounts {
 	const feeds = new Map<number, number>();
@@ -24,12 +27,34 @@ export function countsFrom(counters: Counters): UnreadCounts {
 	return { feeds, categories, global: counters.globalUnread };
 }
 
-/** The counts after `delta` articles of a feed changed read state (never below zero). */
-export function withFeedDelta(counts: UnreadCounts, feedId: number, delta: number): UnreadCounts {
+const bump = (map: Map<number, number>, id: number, delta: number): void => {
+	if (map.has(id) || delta > 0) map.set(id, Math.max(0, (map.get(id) ?? 0) + delta));
+};
+
+/**
+ * The counts after `delta` articles of a feed changed read state (never below zero): the feed,
+ * the categories it sits in, "All articles" and the global count move together.
+ */
+export function withFeedDelta(
+	counts: UnreadCounts,
+	feedId: number,
+	delta: number,
+	categoryIds: readonly number[] = []
+): UnreadCounts {
 	const feeds = new Map(counts.feeds);
-	feeds.set(feedId, Math.max(0, (feeds.get(feedId) ?? 0) + delta));
+	bump(feeds, feedId, delta);
+	if (feedId !== ALL_ARTICLES) bump(feeds, ALL_ARTICLES, delta);
+	const categories = new Map(counts.categories);
+	for (const id of categoryIds) bump(categories, id, delta);
 	const global = counts.global === undefined ? undefined : Math.max(0, counts.global + delta);
-	return { ...counts, feeds, global };
+	return { feeds, categories, global };
+}
+
+/** The counts with one feed's or category's counter at zero (after "mark all read"). */
+export function withCleared(counts: UnreadCounts, isCat: boolean, id: number): UnreadCounts {
+	const map = new Map(isCat ? counts.categories : counts.feeds);
+	map.set(id, 0);
+	return isCat ? { ...counts, categories: map } : { ...counts, feeds: map };
 }
 
 /** Whether a category (or anything below it) has unread articles, for "hide read feeds". */

@@ -33,6 +33,11 @@ class Session {
 		return this.#stored?.user;
 	}
 
+	/** The API endpoint, e.g. `/tt-rss/api/`; empty when signed out. */
+	get apiUrl(): string {
+		return this.#stored?.apiUrl ?? '';
+	}
+
 	get stayingSignedIn(): boolean {
 		return this.#stored?.stayingSignedIn ?? false;
 	}

@@ -1,13 +1,31 @@
-import { isApiError, type FeedTree } from '$lib/api';
-import { countsFrom, NO_COUNTS, withFeedDelta, type UnreadCounts } from './counts';
+import { isApiError, type FeedTree, type ServerConfig, type TreeCategory } from '$lib/api';
+import { cachedTree, storeTree } from '$lib/cache';
+import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
+import { parentsOf, titlesOf } from './tree-index';
 import { session } from './session.svelte';
+
+/** One place a reader can open: a feed (special and label feeds too) or a category. */
+export interface TreePlace {
+	kind: 'feed' | 'cat';
+	id: number;
+	title: string;
+}
 
 /** The feed tree and its unread counters (one getCounters call for all of them). */
 class TreeState {
-	#tree = $state<FeedTree | undefined>();
-	#counts = $state<UnreadCounts>(NO_COUNTS);
+	#tree = $state.raw<FeedTree | undefined>();
+	#counts = $state.raw<UnreadCounts>(NO_COUNTS);
+	#config = $state.raw<ServerConfig | undefined>();
 	#error = $state<string | undefined>();
 	#loading = $state(false);
+	#pending: Promise<void> | undefined;
+	/** Bumped by every local change, so a counters reply asked for before it cannot undo it. */
+	#localChanges = 0;
+
+	/** Feed id → the ids of the categories it sits in, innermost first. */
+	#parents = $derived(parentsOf(this.#tree));
+	/** Feed id → title, for headlines of feeds the server did not name. */
+	#titles = $derived(titlesOf(this.#tree));
 
 	get tree(): FeedTree | undefined {
 		return this.#tree;
@@ -15,6 +33,10 @@ class TreeState {
 
 	get counts(): UnreadCounts {
 		return this.#counts;
+	}
+
+	get config(): ServerConfig | undefined {
+		return this.#config;
 	}
 
 	get error(): string | undefined {
@@ -30,14 +52,84 @@ class TreeState {
 		return map.get(feedId) ?? 0;
 	}
 
-	async load(): Promise<void> {
+	title(kind: 'feed' | 'cat', id: number): string | undefined {
+		return this.#titles.get(`${kind}:${id}`);
+	}
+
+	/** The feed's icon on the server (2021 servers: `<icons_url>/<id>.ico` under tt-rss's base). */
+	iconUrl(feedId: number): string | undefined {
+		const iconsUrl = this.#config?.iconsUrl;
+		if (feedId <= 0 || !iconsUrl || !session.signedIn) return undefined;
+		const base = session.apiUrl.replace(/api\/?$/, '');
+		const dir = /^(https?:)?\//.test(iconsUrl) ? iconsUrl : `${base}${iconsUrl}`;
+		return `${dir.replace(/\/$/, '')}/${feedId}.ico`;
+	}
+
+	/** Every feed and category in tree order, for "next/previous feed". */
+	places(hideEmpty: boolean): TreePlace[] {
+		const tree = this.#tree;
+		if (!tree) return [];
+		const out: TreePlace[] = [];
+		const keep = (kind: 'feed' | 'cat', id: number): boolean =>
+			!hideEmpty || this.unread(id, kind === 'cat') > 0;
+		for (const f of tree.special) if (keep('feed', f.id)) out.push({ kind: 'feed', ...f });
+		const walk = (categories: readonly TreeCategory[]): void => {
+			for (const c of categories) {
+				if (keep('cat', c.id)) out.push({ kind: 'cat', id: c.id, title: c.title });
+				walk(c.categories);
+				for (const f of c.feeds) if (keep('feed', f.id)) out.push({ kind: 'feed', ...f });
+			}
+		};
+		walk(tree.categories);
+		for (const f of tree.feeds) if (keep('feed', f.id)) out.push({ kind: 'feed', ...f });
+		for (const f of tree.labels) if (keep('feed', f.id)) out.push({ kind: 'feed', ...f });
+		return out.map(({ kind, id, title }) => ({ kind, id, title }));
+	}
+
+	/** Real categories, flattened with their depth, for the subscribe form. */
+	categories(): { id: number; title: string; depth: number }[] {
+		const out: { id: number; title: string; depth: number }[] = [];
+		const walk = (categories: readonly TreeCategory[], depth: number): void => {
+			for (const c of categories) {
+				if (c.id > 0) out.push({ id: c.id, title: c.title, depth });
+				walk(c.categories, depth + 1);
+			}
+		};
+		walk(this.#tree?.categories ?? [], 0);
+		return out;
+	}
+
+	/** Cache first, then the server; the fresh copy goes back to the cache. */
+	load(): Promise<void> {
+		this.#pending ??= this.#load().finally(() => {
+			this.#pending = undefined;
+		});
+		return this.#pending;
+	}
+
+	async #load(): Promise<void> {
+		const changes = this.#localChanges;
 		this.#loading = true;
 		try {
+			if (!this.#tree) {
+				const cached = await cachedTree();
+				if (cached && !this.#tree) {
+					this.#tree = cached.tree;
+					if (cached.counters) this.#counts = countsFrom(cached.counters);
+				}
+			}
 			const client = session.client;
-			const [tree, counters] = await Promise.all([client.loadFeedTree(), client.getCounters()]);
+			const [tree, counters, config] = await Promise.all([
+				client.loadFeedTree(),
+				client.getCounters(),
+				// Icons and custom sort orders only; a server without getConfig still works.
+				this.#config ? Promise.resolve(this.#config) : client.getConfig().catch(() => undefined)
+			]);
 			this.#tree = tree;
-			this.#counts = countsFrom(counters);
+			if (changes === this.#localChanges) this.#counts = countsFrom(counters);
+			this.#config = config;
 			this.#error = undefined;
+			await storeTree(tree, counters);
 		} catch (error) {
 			this.#error = errorMessage(error);
 		} finally {
@@ -46,8 +138,11 @@ class TreeState {
 	}
 
 	async refreshCounters(): Promise<void> {
+		const changes = this.#localChanges;
 		try {
-			this.#counts = countsFrom(await session.client.getCounters());
+			const counters = await session.client.getCounters();
+			if (changes === this.#localChanges) this.#counts = countsFrom(counters);
+			if (this.#tree) await storeTree(this.#tree, counters);
 		} catch (error) {
 			this.#error = errorMessage(error);
 		}
@@ -55,18 +150,26 @@ class TreeState {
 
 	/** Applies a local change at once (e.g. an article read), before the server confirms it. */
 	adjust(feedId: number | null, delta: number): void {
-		if (feedId === null) return;
-		this.#counts = withFeedDelta(this.#counts, feedId, delta);
+		if (feedId === null || delta === 0) return;
+		this.#localChanges++;
+		this.#counts = withFeedDelta(this.#counts, feedId, delta, this.#parents.get(feedId) ?? []);
+	}
+
+	/** Sets a feed's or category's counter (after "mark all read"). */
+	clear(kind: 'feed' | 'cat', id: number): void {
+		this.#localChanges++;
+		this.#counts = withCleared(this.#counts, kind === 'cat', id);
 	}
 
 	reset(): void {
 		this.#tree = undefined;
 		this.#counts = NO_COUNTS;
+		this.#config = undefined;
 		this.#error = undefined;
 	}
 }
 
-function errorMessage(error: unknown): string {
+export function errorMessage(error: unknown): string {
 	return isApiError(error) ? error.userMessage : 'Something went wrong while loading your feeds.';
 }
 

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { commandFor, SHORTCUTS } from './shortcuts';
+
+const key = (k: string, extra: Partial<KeyboardEvent> = {}): KeyboardEvent =>
+	({
+		key: k,
+		shiftKey: false,
+		ctrlKey: false,
+		metaKey: false,
+		altKey: false,
+		isComposing: false,
+		target: null,
+		...extra
+	}) as KeyboardEvent;
+
+describe('keyboard shortcuts', () => {
+	it('maps tt-rss keys to commands', () => {
+		expect(commandFor(key('j'))).toBe('nextArticle');
+		expect(commandFor(key('n'))).toBe('nextArticle');
+		expect(commandFor(key('k'))).toBe('previousArticle');
+		expect(commandFor(key('J', { shiftKey: true }))).toBe('nextFeed');
+		expect(commandFor(key('P', { shiftKey: true }))).toBe('togglePublished');
+		expect(commandFor(key('?', { shiftKey: true }))).toBe('help');
+		expect(commandFor(key('s'))).toBe('toggleStar');
+	});
+
+	it('ignores modified keys and unknown ones', () => {
+		expect(commandFor(key('j', { ctrlKey: true }))).toBeUndefined();
+		expect(commandFor(key('r', { metaKey: true }))).toBeUndefined();
+		expect(commandFor(key('x'))).toBeUndefined();
+	});
+
+	it('lists every key once', () => {
+		const keys = SHORTCUTS.flatMap((s) => s.keys);
+		expect(new Set(keys).size).toBe(keys.length);
+	});
+});

@@ -1,0 +1,66 @@
+/**
+ * Keyboard shortcuts in tt-rss's habits. Pure: the app layout maps each command to an action.
+ */
+export type Command =
+	| 'nextArticle'
+	| 'previousArticle'
+	| 'nextFeed'
+	| 'previousFeed'
+	| 'toggleStar'
+	| 'togglePublished'
+	| 'toggleRead'
+	| 'openOriginal'
+	| 'refresh'
+	| 'search'
+	| 'closeArticle'
+	| 'help';
+
+export interface Shortcut {
+	/** As shown to the reader. */
+	keys: string[];
+	command: Command;
+	description: string;
+}
+
+export const SHORTCUTS: readonly Shortcut[] = [
+	{ keys: ['j', 'n'], command: 'nextArticle', description: 'Next article' },
+	{ keys: ['k', 'p'], command: 'previousArticle', description: 'Previous article' },
+	{ keys: ['Shift+J'], command: 'nextFeed', description: 'Next feed' },
+	{ keys: ['Shift+K'], command: 'previousFeed', description: 'Previous feed' },
+	{ keys: ['s'], command: 'toggleStar', description: 'Star or unstar the article' },
+	{
+		keys: ['Shift+P'],
+		command: 'togglePublished',
+		description: 'Publish or unpublish the article'
+	},
+	{ keys: ['u'], command: 'toggleRead', description: 'Mark the article read or unread' },
+	{ keys: ['o', 'v'], command: 'openOriginal', description: 'Open the original page' },
+	{ keys: ['r'], command: 'refresh', description: 'Refresh the headlines' },
+	{ keys: ['/'], command: 'search', description: 'Search' },
+	{ keys: ['Escape'], command: 'closeArticle', description: 'Back to the headlines' },
+	{ keys: ['?'], command: 'help', description: 'Show these shortcuts' }
+];
+
+const BY_KEY: ReadonlyMap<string, Command> = new Map(
+	SHORTCUTS.flatMap((s) => s.keys.map((k) => [k, s.command] as const))
+);
+
+/** Typing in a field (or a dialog's controls) is never a shortcut. */
+export function isTyping(target: EventTarget | null): boolean {
+	if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
+	if (target.isContentEditable) return true;
+	const tag = target.tagName;
+	if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+	if (tag !== 'INPUT') return false;
+	const type = (target as HTMLInputElement).type;
+	return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range'].includes(type);
+}
+
+/** The command a key press means, or undefined (modifiers other than Shift never are). */
+export function commandFor(event: KeyboardEvent): Command | undefined {
+	if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return undefined;
+	if (isTyping(event.target)) return undefined;
+	const key = event.key;
+	if (key.length === 1 && /[A-Z]/.test(key) && event.shiftKey) return BY_KEY.get(`Shift+${key}`);
+	return BY_KEY.get(key);
+}

@@ -1,0 +1,162 @@
+/**
+ * What the reader does to articles and feeds. Each action changes what the reader sees first
+ * (rows, the open article, counters), then hands the intent to the outbox seam; if that throws,
+ * the change is undone and the reason shown. Counters are read again from the server (one
+ * getCounters call) once the outbox has sent the change, so they never drift from tt-rss.
+ */
+import { isApiError, type CatchupMode, type FeedId, type Label } from '$lib/api';
+import type { ArticleFlag } from '$lib/outbox/intent';
+import { submitIntent } from '$lib/outbox/submit';
+import type { Intent } from '$lib/outbox/intent';
+import { articleState } from './article.svelte';
+import { refreshCountersWhenSent } from './counter-sync';
+import { headlines, type ArticlePatch } from './headlines.svelte';
+import { toasts } from './toasts.svelte';
+import { treeState } from './tree.svelte';
+
+/** The parts of an article an action needs (a headline row or the open article). */
+export interface ArticleRef {
+	id: number;
+	feedId: number | null;
+	unread: boolean;
+	marked: boolean;
+	published: boolean;
+	note: string | undefined;
+	labels: Label[];
+}
+
+const FLAG_PROP = { unread: 'unread', starred: 'marked', published: 'published' } as const;
+
+function failureText(error: unknown): string {
+	return isApiError(error)
+		? error.userMessage
+		: 'The change could not be saved. Try again in a moment.';
+}
+
+/** Applies patches everywhere, sends the intent, and undoes everything if it is refused. */
+async function apply(
+	changes: { ref: ArticleRef; patch: ArticlePatch }[],
+	intent: Intent
+): Promise<boolean> {
+	if (changes.length === 0) return true;
+	const undo: { ref: ArticleRef; before: ArticlePatch }[] = [];
+	for (const { ref, patch } of changes) {
+		const before: ArticlePatch = {};
+		for (const key of Object.keys(patch) as (keyof ArticlePatch)[]) {
+			Object.assign(before, { [key]: ref[key] });
+		}
+		undo.push({ ref, before });
+		headlines.patch([ref.id], patch);
+		articleState.patch(ref.id, patch);
+		if (patch.unread !== undefined && patch.unread !== ref.unread) {
+			treeState.adjust(ref.feedId, patch.unread ? 1 : -1);
+		}
+	}
+	try {
+		await submitIntent(intent);
+	} catch (error) {
+		for (const { ref, before } of undo) {
+			headlines.patch([ref.id], before);
+			articleState.patch(ref.id, before);
+		}
+		for (const { ref, patch } of changes) {
+			if (patch.unread !== undefined && patch.unread !== ref.unread) {
+				treeState.adjust(ref.feedId, patch.unread ? -1 : 1);
+			}
+		}
+		toasts.show(failureText(error), 'error');
+		return false;
+	}
+	void refreshCountersWhenSent();
+	return true;
+}
+
+/** Sets read/starred/published to an absolute value on each article that differs. */
+export async function setFlag(
+	refs: readonly ArticleRef[],
+	field: ArticleFlag,
+	value: boolean
+): Promise<boolean> {
+	const prop = FLAG_PROP[field];
+	const targets = refs.filter((r) => r[prop] !== value);
+	return apply(
+		targets.map((ref) => ({ ref, patch: { [prop]: value } })),
+		{ type: 'flag', field, articleIds: targets.map((r) => r.id), value }
+	);
+}
+
+export async function setNote(ref: ArticleRef, note: string): Promise<boolean> {
+	const text = note.trim();
+	return apply([{ ref, patch: { note: text || undefined } }], {
+		type: 'note',
+		articleId: ref.id,
+		note: text
+	});
+}
+
+export async function setLabel(ref: ArticleRef, label: Label, assign: boolean): Promise<boolean> {
+	const has = ref.labels.some((l) => l.id === label.id);
+	if (has === assign) return true;
+	const labels = assign ? [...ref.labels, label] : ref.labels.filter((l) => l.id !== label.id);
+	return apply([{ ref, patch: { labels } }], {
+		type: 'label',
+		articleIds: [ref.id],
+		labelId: label.id,
+		assign
+	});
+}
+
+const AGE_SECONDS: Record<CatchupMode, number> = {
+	all: 0,
+	'1day': 86_400,
+	'1week': 7 * 86_400,
+	'2week': 14 * 86_400
+};
+
+/** "Mark as read" for a feed or category: every loaded row it covers, then the server. */
+export async function catchUp(
+	kind: 'feed' | 'cat' | 'tag',
+	feedId: FeedId,
+	mode: CatchupMode
+): Promise<boolean> {
+	const query = headlines.query;
+	const now = Date.now() / 1000;
+	const sameList = query && query.kind === kind && query.id === String(feedId);
+	const refs = sameList
+		? headlines.items.filter((h) => h.unread && now - h.updated >= AGE_SECONDS[mode])
+		: [];
+	const ok = await apply(
+		refs.map((ref) => ({ ref, patch: { unread: false } })),
+		{ type: 'catchup', feedId, isCat: kind === 'cat', mode }
+	);
+	if (refs.length === 0) {
+		// No loaded rows were touched, so apply() sent nothing: send the catch-up itself.
+		try {
+			await submitIntent({ type: 'catchup', feedId, isCat: kind === 'cat', mode });
+		} catch (error) {
+			toasts.show(failureText(error), 'error');
+			return false;
+		}
+		void refreshCountersWhenSent();
+		return true;
+	}
+	if (ok && mode === 'all' && typeof feedId === 'number') {
+		treeState.clear(kind === 'cat' ? 'cat' : 'feed', feedId);
+	}
+	return ok;
+}
+
+export async function shareToPublished(
+	title: string,
+	url: string,
+	content: string
+): Promise<boolean> {
+	try {
+		await submitIntent({ type: 'share', title, url, content });
+	} catch (error) {
+		toasts.show(failureText(error), 'error');
+		return false;
+	}
+	void refreshCountersWhenSent();
+	return true;
+}

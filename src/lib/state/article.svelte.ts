@@ -1,0 +1,72 @@
+import type { Article, Headline } from '$lib/api';
+import { cachedArticle, storeArticles } from '$lib/cache';
+import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';
+import { session } from './session.svelte';
+import { errorMessage } from './tree.svelte';
+
+/** An article as the reader sees it: the body from getArticle, tags from its headline. */
+export interface OpenArticle extends Article {
+	tags: string[];
+}
+
+function fromHeadline(h: Headline): OpenArticle {
+	return { ...h, comments: h.commentsLink, tags: h.tags };
+}
+
+/** The open article; its flags follow the headline row when the row is loaded. */
+class ArticleState {
+	#id = $state<number | undefined>();
+	#article = $state.raw<OpenArticle | undefined>();
+	#error = $state<string | undefined>();
+
+	get id(): number | undefined {
+		return this.#id;
+	}
+
+	/** The row in the list wins for flags: actions change both, the row is what the list shows. */
+	get article(): OpenArticle | undefined {
+		const article = this.#article;
+		if (!article) return undefined;
+		const row = headlines.find(article.id);
+		return row ? { ...article, ...pickPatch(row), tags: row.tags } : article;
+	}
+
+	get error(): string | undefined {
+		return this.#error;
+	}
+
+	/** Cache first, then the server; the headline row fills the screen while the body loads. */
+	async open(id: number): Promise<void> {
+		if (this.#id === id && this.#article) return;
+		this.#id = id;
+		this.#error = undefined;
+		const row = headlines.find(id);
+		this.#article = row ? fromHeadline(row) : undefined;
+		const cached = await cachedArticle(id);
+		if (cached && this.#id === id) this.#article = { ...cached, tags: this.#article?.tags ?? [] };
+		try {
+			const [fresh] = await session.client.getArticle({ articleIds: [id], sanitize: true });
+			if (this.#id !== id) return;
+			if (!fresh) {
+				this.#error = 'This article is no longer on the server.';
+				return;
+			}
+			this.#article = { ...fresh, tags: this.#article?.tags ?? headlines.find(id)?.tags ?? [] };
+			await storeArticles([fresh]);
+		} catch (error) {
+			if (this.#id === id) this.#error = errorMessage(error);
+		}
+	}
+
+	patch(id: number, patch: ArticlePatch): void {
+		if (this.#article?.id === id) this.#article = { ...this.#article, ...patch };
+	}
+
+	close(): void {
+		this.#id = undefined;
+		this.#article = undefined;
+		this.#error = undefined;
+	}
+}
+
+export const articleState = new ArticleState();

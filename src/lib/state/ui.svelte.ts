@@ -1,0 +1,11 @@
+/**
+ * Screen-level hooks the keyboard shortcuts reach: the open headline pane registers how to focus
+ * its search field and refresh itself; the layout owns the help dialog.
+ */
+class Ui {
+	helpOpen = $state(false);
+	focusSearch: (() => void) | undefined;
+	refresh: (() => Promise<void>) | undefined;
+}
+
+export const ui = new Ui();

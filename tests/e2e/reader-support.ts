@@ -1,0 +1,100 @@
+/**
+ * Helpers for the reader specs: sign in through the UI, and read the server's own state through
+ * the app's API module over Node's fetch, so every test checks what tt-rss really stored.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+import { TtrssClient, type Headline } from '../../src/lib/api/index';
+import { testbed } from '../support/testbed';
+import { expect } from './support/fixtures';
+
+export async function serverClient(): Promise<TtrssClient> {
+	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
+	await client.login({ user: testbed.user, password: testbed.password });
+	return client;
+}
+
+/** The headline with this exact title, as the server has it now (all feeds, read or not). */
+export async function serverHeadline(client: TtrssClient, title: string): Promise<Headline> {
+	for (let skip = 0; skip < 1000; skip += 200) {
+		const { headlines } = await client.getHeadlines({
+			feedId: -4,
+			viewMode: 'all_articles',
+			limit: 200,
+			skip
+		});
+		const hit = headlines.find((h) => h.title === title);
+		if (hit) return hit;
+		if (headlines.length < 200) break;
+	}
+	throw new Error(`no article titled ${title}`);
+}
+
+/** The unread counter of one feed, from getCounters. */
+export async function serverUnread(client: TtrssClient, feedId: number): Promise<number> {
+	const counters = await client.getCounters();
+	return [...counters.feeds, ...counters.special].find((c) => c.id === feedId)?.unread ?? 0;
+}
+
+export async function signIn(page: Page): Promise<void> {
+	await page.goto('/login');
+	await page.getByRole('textbox', { name: 'User name' }).fill(testbed.user);
+	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+}
+
+export function feeds(page: Page) {
+	return page.locator('nav[aria-label="Feeds"]');
+}
+
+export function headlineList(page: Page) {
+	return page.getByRole('list', { name: /^Headlines of/ });
+}
+
+/** A row link of the headline list by (part of) its title. */
+export function headlineLink(page: Page, title: string | RegExp) {
+	return headlineList(page).getByRole('link', { name: title });
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Runs axe-core in the page and returns the serious and critical violations. axe-core is injected
+ * with page.evaluate (not a script tag), so the app's strict CSP stays as it is.
+ */
+export async function seriousA11yViolations(
+	page: Page
+): Promise<{ id: string; nodes: string[] }[]> {
+	const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+	await page.evaluate(source);
+	const results = await page.evaluate(async () => {
+		const axe = (
+			window as unknown as {
+				axe: {
+					run: (
+						ctx: Document,
+						opts: object
+					) => Promise<{
+						violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+					}>;
+				};
+			}
+		).axe;
+		const r = await axe.run(document, {
+			runOnly: {
+				type: 'tag',
+				values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']
+			}
+		});
+		return r.violations.map((v) => ({
+			id: v.id,
+			impact: v.impact,
+			nodes: v.nodes.map((n) => n.target.join(' '))
+		}));
+	});
+	return results
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.map(({ id, nodes }) => ({ id, nodes }));
+}
