@@ -37,7 +37,9 @@ function previewBuiltSite(): Plugin {
 				staticSite({
 					root: () => out,
 					base,
-					passThrough: (path) => path.startsWith('/tt-rss/') && !path.startsWith(`${base}/`)
+					// tt-rss's own paths go to the proxy, unless the app itself lives below /tt-rss/.
+					passThrough: (path) =>
+						path.startsWith('/tt-rss/') && (base === '' || !path.startsWith(`${base}/`))
 				})
 			);
 		}

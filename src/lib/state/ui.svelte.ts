@@ -6,6 +6,8 @@ class Ui {
 	helpOpen = $state(false);
 	focusSearch: (() => void) | undefined;
 	refresh: (() => Promise<void>) | undefined;
+	/** Set by the app layout: asks about unsent changes, wipes the device, goes to sign-in. */
+	signOut: (() => Promise<void>) | undefined;
 }
 
 export const ui = new Ui();
