@@ -9,6 +9,7 @@ media/clip.mp4) are committed binaries made once with ffmpeg; they are not writt
 """
 
 import datetime as dt
+import json
 import math
 import os
 import struct
@@ -356,6 +357,43 @@ def hostile():
     return rss("Testbed Hostile HTML", "hostile", "Content that must never run in the app's origin", items)
 
 
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "hostile", "corpus.json")
+
+
+def hostile_corpus():
+    """One item per vector of the hostile-HTML corpus (tests/fixtures/hostile/corpus.json).
+
+    The HTML goes into <description> XML-escaped (not CDATA: a vector may contain "]]>").
+    Titles match tests/fixtures/hostile/corpus.ts corpusTitle(); dates are older than every other
+    fixture so the corpus sorts last in "All articles".
+    """
+    with open(CORPUS, encoding="utf-8") as f:
+        vectors = json.load(f)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<rss version="2.0">',
+        "<channel>",
+        "<title>Testbed Hostile Corpus</title>",
+        f"<link>{HOST}/hostile-corpus/</link>",
+        "<description>The hostile-HTML corpus, one vector per item</description>",
+        "<language>en</language>",
+    ]
+    start = BASE - dt.timedelta(days=300)
+    for n, v in enumerate(vectors, start=1):
+        out += [
+            "<item>",
+            f"<title>{escape(f'Corpus {n:03d}: ' + v['name'])}</title>",
+            f"<link>{HOST}/hostile-corpus/{escape(v['name'])}</link>",
+            f'<guid isPermaLink="false">hostile-corpus-{n:03d}-{escape(v["name"])}</guid>',
+            f"<pubDate>{rfc822(start - dt.timedelta(hours=n))}</pubDate>",
+            f"<category>{escape(v['category'])}</category>",
+            f"<description>{escape(v['html'])}</description>",
+            "</item>",
+        ]
+    out += ["</channel>", "</rss>", ""]
+    return "\n".join(out), len(vectors)
+
+
 def big():
     items = []
     topics = ["alpha", "beta", "gamma", "delta", "epsilon"]
@@ -382,6 +420,8 @@ def main():
     write("feeds/international.xml", international())
     write("feeds/hostile.xml", hostile())
     write("feeds/big.xml", big())
+    corpus_xml, _ = hostile_corpus()
+    write("feeds/hostile-corpus.xml", corpus_xml)
 
 
 if __name__ == "__main__":

@@ -210,7 +210,10 @@ WHERE u.login = :'u' GROUP BY f.id ORDER BY f.id
 SQL
 }
 
-EXPECTED_COUNTS=(tech-news.xml:12 web-dev.xml:8 podcast.xml:5 international.xml:7 hostile.xml:11 big.xml:320)
+# The hostile-HTML corpus feed has one item per vector of tests/fixtures/hostile/corpus.json.
+CORPUS_COUNT="$(node -p 'require(process.argv[1]).length' "$TESTBED_DIR/../tests/fixtures/hostile/corpus.json")"
+EXPECTED_COUNTS=(tech-news.xml:12 web-dev.xml:8 podcast.xml:5 international.xml:7 hostile.xml:11 big.xml:320
+  "hostile-corpus.xml:$CORPUS_COUNT")
 
 counts_ok() {
   local counts="$1" e file n got
@@ -237,6 +240,7 @@ seed() {
   subscribe "$sid" podcast.xml "$world"
   subscribe "$sid" hostile.xml 0
   subscribe "$sid" big.xml 0
+  subscribe "$sid" hostile-corpus.xml 0
 
   local counts attempt
   for attempt in 1 2 3; do
@@ -293,6 +297,13 @@ seed() {
   old_big="$(ids "${olds[@]}")"
   update "$(ids 'Tech news 10' 'Tech news 11' 'Tech news 12' 'Episode 5:' 'Web dev 08' 'Event handlers')" 2 0
   update "$old_big" 2 0
+  # The corpus feed is seeded read, straight in the database (no last_read, so "Recently read"
+  # stays as it was): the global unread count and every other counter keep their values.
+  sql_ttrss -v u="$TT_USER" <<'SQL'
+UPDATE ttrss_user_entries SET unread = false
+WHERE feed_id IN (SELECT f.id FROM ttrss_feeds f JOIN ttrss_users u ON u.id = f.owner_uid
+                  WHERE u.login = :'u' AND f.feed_url LIKE '%/feeds/hostile-corpus.xml');
+SQL
 
   api "{\"op\":\"logout\",\"sid\":\"$sid\"}" >/dev/null
 }

@@ -20,9 +20,9 @@ check "login as $TT_USER gives a session" 'c.length > 10' <<<"\"$SID\""
 check "api level is 15" 'c.level === 15' <<<"$(call getApiLevel)"
 
 FEEDS="$(call getFeeds '"cat_id":-4')"
-check "getFeeds cat_id -4: 6 real feeds" 'c.filter((f) => f.id > 0).length === 6' <<<"$FEEDS"
+check "getFeeds cat_id -4: 7 real feeds" 'c.filter((f) => f.id > 0).length === 7' <<<"$FEEDS"
 check "getFeeds cat_id -4: special feeds -1 -2 -3 -4 -6 0" '[-1,-2,-3,-4,-6,0].every((id) => c.some((f) => f.id === id))' <<<"$FEEDS"
-check "getFeeds: two uncategorized feeds" 'c.filter((f) => f.id > 0 && f.cat_id === 0).length === 2' <<<"$FEEDS"
+check "getFeeds: three uncategorized feeds" 'c.filter((f) => f.id > 0 && f.cat_id === 0).length === 3' <<<"$FEEDS"
 check "getFeeds: every feed URL is on $FEEDS_HOST" 'c.filter((f) => f.id > 0).every((f) => f.feed_url.startsWith("http://'"$FEEDS_HOST"'/"))' <<<"$FEEDS"
 
 CATS="$(call getCategories '"enable_nested":true,"include_empty":true')"
@@ -57,12 +57,18 @@ check "label feed Important: 3 articles" 'c.length === 3' <<<"$(call getHeadline
 COUNTERS="$(call getCounters)"
 check "global unread is 363 - 26 read = 337" 'c.find((x) => x.id === "global-unread").counter == 337' <<<"$COUNTERS"
 
-HOSTILE="$(json 'c.find((f) => /Hostile/.test(f.title)).id' <<<"$FEEDS")"
+HOSTILE="$(json 'c.find((f) => /Hostile HTML/.test(f.title)).id' <<<"$FEEDS")"
 HH="$(call getHeadlines "\"feed_id\":$HOSTILE,\"limit\":-1,\"show_content\":true,\"has_sandbox\":true")"
 check "hostile feed: 11 items reached the server" 'c.length === 11' <<<"$HH"
 check "hostile content reached the server (text kept)" 'c.some((h) => h.content.includes("Before script") && h.content.includes("After script"))' <<<"$HH"
 check "server stripped <script> and on* handlers (outside attribute values)" \
   '!c.some((h) => /<script|\son[a-z]+\s*=/i.test(h.content.replace(/"[^"]*"/g, "\"\"")))' <<<"$HH"
+
+CORPUS_N="$(node -p 'require(process.argv[1]).length' "$TESTBED_DIR/../tests/fixtures/hostile/corpus.json")"
+CORPUS="$(json 'c.find((f) => f.title === "Testbed Hostile Corpus").id' <<<"$FEEDS")"
+CH="$(call getHeadlines "\"feed_id\":$CORPUS,\"limit\":-1,\"show_content\":true,\"has_sandbox\":true")"
+check "hostile corpus feed: $CORPUS_N items, all seeded read" "c.length === $CORPUS_N && c.every((h) => !h.unread)" <<<"$CH"
+check "hostile corpus titles are 'Corpus NNN: name'" 'c.every((h) => /^Corpus \d{3}: [a-z0-9-]+$/.test(h.title))' <<<"$CH"
 
 WEBH="$(call getHeadlines "\"feed_id\":$WEB,\"limit\":-1,\"show_content\":true,\"has_sandbox\":true,\"include_attachments\":true")"
 check "has_sandbox: iframe to $FEEDS_HOST kept with a sandbox" 'c.some((h) => /<iframe[^>]*sandbox/.test(h.content) && h.content.includes("'"$FEEDS_HOST"'/embed/player.html"))' <<<"$WEBH"

@@ -1,0 +1,9 @@
+/** Article content: the only way feed HTML reaches the DOM. See docs/content-safety.md. */
+export {
+	IFRAME_SANDBOX,
+	LINK_REL,
+	NAMED_PROPS_PREFIX,
+	sanitizeArticle,
+	sanitizeArticleToString,
+	type SanitizeOptions
+} from './sanitize';

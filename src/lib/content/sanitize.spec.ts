@@ -1,0 +1,202 @@
+// @vitest-environment jsdom
+// DOMPurify needs a DOM; jsdom parses like a browser for everything checked here. The same corpus
+// is rendered in Chromium by tests/e2e/content-corpus.spec.ts.
+import { describe, expect, it } from 'vitest';
+import { corpus } from '../../../tests/fixtures/hostile/corpus';
+import { contentViolations } from '../../../tests/fixtures/hostile/invariants';
+import { IFRAME_SANDBOX, sanitizeArticle, sanitizeArticleToString } from './sanitize';
+
+const BASE = 'http://feeds.test/articles/one.html';
+
+function render(html: string, options: Parameters<typeof sanitizeArticle>[1] = {}): HTMLElement {
+	const holder = document.createElement('div');
+	holder.append(sanitizeArticle(html, { baseUrl: BASE, ...options }));
+	return holder;
+}
+
+describe('the hostile corpus', () => {
+	it('has at least 100 uniquely named vectors', () => {
+		expect(corpus.length).toBeGreaterThanOrEqual(100);
+		expect(new Set(corpus.map((v) => v.name)).size).toBe(corpus.length);
+	});
+
+	for (const hasSandbox of [true, false]) {
+		describe(`hasSandbox ${hasSandbox}`, () => {
+			for (const vector of corpus) {
+				it(`${vector.category}: ${vector.name}`, () => {
+					const out = render(vector.html, { hasSandbox });
+					expect(contentViolations(out, { iframesAllowed: hasSandbox })).toEqual([]);
+					// No marker may survive anywhere but as inert text or attribute text.
+					expect(out.innerHTML).not.toMatch(/<script|\son\w+\s*=/i);
+				});
+			}
+		});
+	}
+
+	it('also holds without a base URL (relative URLs dropped)', () => {
+		for (const vector of corpus) {
+			const out = render(vector.html, { baseUrl: undefined });
+			expect(contentViolations(out, { iframesAllowed: true }), vector.name).toEqual([]);
+		}
+	});
+});
+
+describe('sanitizeArticle', () => {
+	it('keeps ordinary article markup', () => {
+		const html =
+			'<h2>Title</h2><p>Text with <b>bold</b>, <em>em</em>, <code>code</code>.</p>' +
+			'<ul><li>one</li></ul><blockquote>quote</blockquote><pre><code>x = 1</code></pre>' +
+			'<table><thead><tr><th>A</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table>' +
+			'<figure><img src="http://feeds.test/media/red-64x48.png" alt="red" width="64" height="48">' +
+			'<figcaption>cap</figcaption></figure>';
+		const out = render(html);
+		for (const sel of [
+			'h2',
+			'b',
+			'em',
+			'code',
+			'ul li',
+			'blockquote',
+			'pre',
+			'table th',
+			'figcaption'
+		])
+			expect(out.querySelector(sel), sel).not.toBeNull();
+		const img = out.querySelector('img');
+		expect(img?.getAttribute('src')).toBe('http://feeds.test/media/red-64x48.png');
+		expect(img?.getAttribute('width')).toBe('64');
+		expect(img?.getAttribute('loading')).toBe('lazy');
+		expect(img?.getAttribute('referrerpolicy')).toBe('no-referrer');
+	});
+
+	it('forces target and rel on links and resolves relative ones against the article', () => {
+		const out = render('<a href="../more" target="_top" rel="opener">more</a>');
+		const a = out.querySelector('a');
+		expect(a?.getAttribute('href')).toBe('http://feeds.test/more');
+		expect(a?.getAttribute('target')).toBe('_blank');
+		expect(a?.getAttribute('rel')).toBe('noopener noreferrer');
+	});
+
+	it('drops relative URLs when there is no usable base (never the app origin)', () => {
+		for (const baseUrl of [undefined, '', "javascript:alert('article-link')", 'not a url']) {
+			const out = render('<a href="/logout">x</a><img src="/tt-rss/api/">', { baseUrl });
+			expect(out.querySelector('a')?.hasAttribute('href')).toBe(false);
+			expect(out.querySelector('img')?.hasAttribute('src')).toBe(false);
+		}
+	});
+
+	it('keeps mailto: links and protocol-relative links become absolute', () => {
+		const out = render('<a href="mailto:a@b.test">m</a><a href="//cdn.test/x">c</a>');
+		const [mail, cdn] = out.querySelectorAll('a');
+		expect(mail?.getAttribute('href')).toBe('mailto:a@b.test');
+		expect(cdn?.getAttribute('href')).toBe('http://cdn.test/x');
+	});
+
+	it('rewrites same-document fragment links to the prefixed ids', () => {
+		const out = render(
+			'<p>Text<sup><a href="#fn1">1</a></sup></p><p id="fn1">Note</p><a name="x">x</a>'
+		);
+		expect(out.querySelector('sup a')?.getAttribute('href')).toBe('#user-content-fn1');
+		expect(out.querySelector('sup a')?.hasAttribute('target')).toBe(false);
+		expect(out.querySelector('p[id]')?.id).toBe('user-content-fn1');
+		expect(out.querySelector('a[name]')?.getAttribute('name')).toBe('user-content-x');
+	});
+
+	it('sandboxes http(s) iframes, whatever sandbox the feed asked for', () => {
+		const out = render(
+			'<iframe src="http://feeds.test/embed/player.html" sandbox="allow-same-origin allow-scripts" ' +
+				'allow="camera" srcdoc="&lt;b&gt;x" name="top" width="560" height="315" allowfullscreen></iframe>'
+		);
+		const frame = out.querySelector('iframe');
+		expect(frame?.getAttribute('src')).toBe('http://feeds.test/embed/player.html');
+		expect(frame?.getAttribute('sandbox')).toBe(IFRAME_SANDBOX);
+		expect(frame?.getAttribute('referrerpolicy')).toBe('no-referrer');
+		expect(frame?.getAttribute('loading')).toBe('lazy');
+		for (const gone of ['srcdoc', 'allow', 'name'])
+			expect(frame?.hasAttribute(gone), gone).toBe(false);
+		expect(frame?.hasAttribute('allowfullscreen')).toBe(true);
+	});
+
+	it('resolves a relative iframe src against the article', () => {
+		const frame = render('<iframe src="/embed/player.html"></iframe>').querySelector('iframe');
+		expect(frame?.getAttribute('src')).toBe('http://feeds.test/embed/player.html');
+	});
+
+	it('drops iframes without an http(s) src, and every iframe when hasSandbox is off', () => {
+		expect(
+			render('<iframe src="javascript:alert(1)"></iframe>').querySelector('iframe')
+		).toBeNull();
+		expect(render('<iframe srcdoc="<b>x</b>"></iframe>').querySelector('iframe')).toBeNull();
+		expect(render('<iframe src="data:text/html,x"></iframe>').querySelector('iframe')).toBeNull();
+		const off = render('<p>a</p><iframe src="https://video.test/embed/1"></iframe><p>b</p>', {
+			hasSandbox: false
+		});
+		expect(off.querySelector('iframe')).toBeNull();
+		expect(off.textContent).toBe('ab');
+	});
+
+	it('allows data: images only as raster images on <img src>', () => {
+		const png = 'data:image/png;base64,iVBORw0KGgo=';
+		expect(render(`<img src="${png}">`).querySelector('img')?.getAttribute('src')).toBe(png);
+		const svg = render('<img src="data:image/svg+xml,<svg/>">').querySelector('img');
+		expect(svg?.hasAttribute('src')).toBe(false);
+		const video = render(`<video poster="${png}"></video>`).querySelector('video');
+		expect(video?.hasAttribute('poster')).toBe(false);
+	});
+
+	it('filters srcset candidates one by one', () => {
+		const img = render(
+			'<img srcset="javascript:alert(1) 1x, /media/a.png 2x, data:image/png;base64,AA 3x, https://cdn.test/b.png 640w">'
+		).querySelector('img');
+		expect(img?.getAttribute('srcset')).toBe(
+			'http://feeds.test/media/a.png 2x, https://cdn.test/b.png 640w'
+		);
+	});
+
+	it('gives media controls, no autoplay and no preload', () => {
+		const video = render('<video src="/media/clip.webm" autoplay></video>').querySelector('video');
+		expect(video?.getAttribute('src')).toBe('http://feeds.test/media/clip.webm');
+		expect(video?.hasAttribute('autoplay')).toBe(false);
+		expect(video?.hasAttribute('controls')).toBe(true);
+		expect(video?.getAttribute('preload')).toBe('none');
+	});
+
+	it('removes style, class and presentation that could overlay the app', () => {
+		const out = render(
+			'<div style="position:fixed;inset:0" class="app bar" role="dialog" aria-modal="true" data-x="1">t</div>'
+		);
+		const div = out.querySelector('div');
+		expect(div?.attributes.length).toBe(0);
+		expect(div?.textContent).toBe('t');
+	});
+
+	it('drops forbidden containers with their content, unwraps unknown elements', () => {
+		expect(
+			sanitizeArticleToString('<p>a</p><script>evil()</script><style>p{}</style><p>b</p>')
+		).toBe('<p>a</p><p>b</p>');
+		expect(sanitizeArticleToString('<svg><text>svg text</text></svg><math><mi>x</mi></math>')).toBe(
+			''
+		);
+		expect(sanitizeArticleToString('<x-card><font color="red">kept</font></x-card>')).toBe('kept');
+		expect(sanitizeArticleToString('<form><p>Session expired</p><input name="u"></form>')).toBe(
+			'<p>Session expired</p>'
+		);
+	});
+
+	it('returns a fragment owned by an inert document until it is appended', () => {
+		const fragment = sanitizeArticle('<img src="http://feeds.test/media/red-64x48.png">');
+		expect(fragment.nodeType).toBe(Node.DOCUMENT_FRAGMENT_NODE);
+		expect(fragment.ownerDocument).not.toBe(document);
+	});
+
+	it('does not leak one call’s options into the next', () => {
+		sanitizeArticle('<iframe src="https://a.test/"></iframe>', {
+			hasSandbox: false,
+			baseUrl: BASE
+		});
+		const out = document.createElement('div');
+		out.append(sanitizeArticle('<iframe src="https://a.test/"></iframe><a href="/x">x</a>'));
+		expect(out.querySelector('iframe')).not.toBeNull();
+		expect(out.querySelector('a')?.hasAttribute('href')).toBe(false);
+	});
+});

@@ -1,0 +1,427 @@
+/**
+ * Article HTML from feeds is hostile. Everything a feed, a plugin or a "share to Published" call
+ * sends goes through `sanitizeArticle` before it reaches the DOM, even though tt-rss sanitizes too
+ * (old servers, plugins, `sanitize: false` and shared HTML skip the server's sanitizer).
+ *
+ * Rendering choice: INLINE, not a sandboxed frame. The sanitized nodes are appended to the app's own
+ * document (ArticleContent.svelte). Why:
+ * - the body takes its natural height, the app's typography, the reader's text size and dark theme,
+ *   find-in-page and text selection work, and links/images behave like the rest of the app;
+ * - a frame per article would need a postMessage height protocol, its own styles and fonts, and
+ *   embeds nested inside a sandboxed frame inherit its restrictions (video players break).
+ * Defence in depth makes inline safe enough:
+ * 1. this allowlist (no script, no handlers, no style, no class, no SVG/MathML, URLs re-checked
+ *    after resolution);
+ * 2. the app's CSP (`script-src 'self'`, `object-src 'none'`, `base-uri 'none'`): even a DOMPurify
+ *    bypass could not run inline script or handlers;
+ * 3. embedded iframes always get `sandbox="allow-scripts allow-popups"` and never
+ *    `allow-same-origin`, so an embed runs in an opaque origin, not the app's;
+ * 4. the nodes are handed over as a DocumentFragment, never serialised and re-parsed, so a
+ *    parser round-trip (the mutation-XSS family) cannot turn sanitized markup into live markup.
+ *
+ * Policy in one place (docs/content-safety.md explains each line):
+ * - elements: a fixed allowlist of text, list, table, figure, media and embed elements. No script,
+ *   style, link, meta, base, form controls, object/embed, template, SVG or MathML (dropped with
+ *   their content). Unknown elements are unwrapped (their text stays).
+ * - attributes: a fixed allowlist; no `on*`, `style`, `class`, `role`, `aria-*`, `data-*`,
+ *   `srcdoc`, `target` from the feed, `background`, `formaction`, `xlink:href`. `id`/`name` get the
+ *   prefix `user-content-` (DOMPurify SANITIZE_NAMED_PROPS) so they cannot clobber `document.x`;
+ *   same-document `#fragment` links are prefixed the same way and still work.
+ * - URLs (`href`, `src`, `poster`, `srcset`): resolved against the article's link (`baseUrl`), then
+ *   only http(s) (plus mailto:/tel: on links) survive; relative URLs without a usable base are
+ *   dropped, so they never point at the app's own origin. `data:` only as `data:image/(png|gif|
+ *   jpeg|webp|avif)` on `<img src>`: an image cannot run script, and feeds use tiny inline images.
+ * - links: `target="_blank" rel="noopener noreferrer"` (same-document fragments excepted: no target).
+ * - images: `loading="lazy" decoding="async" referrerpolicy="no-referrer"`; media: `controls`,
+ *   `preload="none"`, no `autoplay`.
+ * - iframes: only with an http(s) `src`; always `sandbox="allow-scripts allow-popups"`,
+ *   `referrerpolicy="no-referrer"`, `loading="lazy"`, no `srcdoc`/`allow`/`name`; when the caller
+ *   did not tell the server `has_sandbox` (hasSandbox false), no iframe survives at all.
+ */
+import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
+
+export interface SanitizeOptions {
+	/** The article's own link: relative URLs are resolved against it. Ignored unless http(s). */
+	baseUrl?: string;
+	/**
+	 * Whether embedded iframes may be kept (the client sent `has_sandbox: true`). Default true:
+	 * every kept iframe is sandboxed here. False drops every iframe.
+	 */
+	hasSandbox?: boolean;
+}
+
+/** The only sandbox an embedded frame ever gets: scripts in an opaque origin, popups allowed. */
+export const IFRAME_SANDBOX = 'allow-scripts allow-popups';
+/** The rel every outgoing link gets. */
+export const LINK_REL = 'noopener noreferrer';
+/** Prefix DOMPurify (SANITIZE_NAMED_PROPS) gives ids and names; fragment links get it too. */
+export const NAMED_PROPS_PREFIX = 'user-content-';
+
+const ALLOWED_TAGS = [
+	// text
+	'a',
+	'abbr',
+	'address',
+	'article',
+	'aside',
+	'b',
+	'bdi',
+	'bdo',
+	'blockquote',
+	'br',
+	'center',
+	'cite',
+	'code',
+	'data',
+	'dd',
+	'del',
+	'details',
+	'dfn',
+	'div',
+	'dl',
+	'dt',
+	'em',
+	'figcaption',
+	'figure',
+	'footer',
+	'h1',
+	'h2',
+	'h3',
+	'h4',
+	'h5',
+	'h6',
+	'header',
+	'hgroup',
+	'hr',
+	'i',
+	'ins',
+	'kbd',
+	'li',
+	'mark',
+	'ol',
+	'p',
+	'pre',
+	'q',
+	'rp',
+	'rt',
+	'ruby',
+	's',
+	'samp',
+	'section',
+	'small',
+	'span',
+	'strike',
+	'strong',
+	'sub',
+	'summary',
+	'sup',
+	'time',
+	'tt',
+	'u',
+	'ul',
+	'var',
+	'wbr',
+	// tables
+	'caption',
+	'col',
+	'colgroup',
+	'table',
+	'tbody',
+	'td',
+	'tfoot',
+	'th',
+	'thead',
+	'tr',
+	// media and embeds
+	'audio',
+	'iframe',
+	'img',
+	'picture',
+	'source',
+	'track',
+	'video'
+];
+
+const ALLOWED_ATTR = [
+	'alt',
+	'title',
+	'lang',
+	'dir',
+	'id',
+	'name',
+	'href',
+	'hreflang',
+	'src',
+	'srcset',
+	'sizes',
+	'media',
+	'type',
+	'width',
+	'height',
+	'poster',
+	'controls',
+	'loop',
+	'muted',
+	'playsinline',
+	'kind',
+	'label',
+	'srclang',
+	'default',
+	'allowfullscreen',
+	'open',
+	'datetime',
+	'value',
+	'start',
+	'reversed',
+	'colspan',
+	'rowspan',
+	'headers',
+	'scope',
+	'abbr',
+	'span'
+];
+
+/** Removed together with everything inside them (DOMPurify keeps the text of other dropped tags). */
+const FORBID_CONTENTS = [
+	'script',
+	'style',
+	'template',
+	'noscript',
+	'noembed',
+	'noframes',
+	'xmp',
+	'plaintext',
+	'title',
+	'head',
+	'svg',
+	'math',
+	'object',
+	'embed',
+	'applet',
+	'frameset',
+	'frame',
+	'iframe',
+	'select',
+	'textarea',
+	'option',
+	'datalist',
+	'button',
+	'input',
+	'canvas'
+];
+
+const BASE_CONFIG = {
+	ALLOWED_TAGS,
+	ALLOWED_ATTR,
+	FORBID_CONTENTS,
+	ALLOW_DATA_ATTR: false,
+	ALLOW_ARIA_ATTR: false,
+	ALLOW_UNKNOWN_PROTOCOLS: false,
+	ALLOW_SELF_CLOSE_IN_ATTR: false,
+	SAFE_FOR_TEMPLATES: false,
+	SAFE_FOR_XML: true,
+	SANITIZE_DOM: true,
+	SANITIZE_NAMED_PROPS: true,
+	KEEP_CONTENT: true,
+	FORCE_BODY: true,
+	WHOLE_DOCUMENT: false,
+	RETURN_DOM_FRAGMENT: true
+} satisfies Config;
+
+const WITHOUT_IFRAMES = {
+	...BASE_CONFIG,
+	ALLOWED_TAGS: ALLOWED_TAGS.filter((t) => t !== 'iframe')
+} satisfies Config;
+
+const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|jpg|webp|avif)[;,]/i;
+
+/** State of the call in progress: DOMPurify's hooks belong to the instance, sanitize is synchronous. */
+let current: { base: URL | undefined; hasSandbox: boolean } = { base: undefined, hasSandbox: true };
+
+let purifier: DOMPurify | undefined;
+
+function usableBase(baseUrl: string | undefined): URL | undefined {
+	if (!baseUrl) return undefined;
+	try {
+		const url = new URL(baseUrl);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Resolves `raw` against the article's base and returns it if its scheme is allowed for `kind`.
+ * The URL parser already strips tabs/newlines and case, so `java&#x09;script:` and `JaVaScRiPt:`
+ * arrive here as `javascript:` and fail the allowlist.
+ */
+function safeUrl(raw: string, kind: 'link' | 'image' | 'media' | 'frame'): string | undefined {
+	const value = raw.trim();
+	if (value === '') return undefined;
+	if (kind === 'image' && DATA_IMAGE.test(value)) return value;
+	// Without a usable base a relative URL would point at the app's own origin: drop it.
+	let url: URL;
+	try {
+		url = new URL(value, current.base);
+	} catch {
+		return undefined;
+	}
+	const scheme = url.protocol;
+	if (scheme === 'http:' || scheme === 'https:') return url.href;
+	if (kind === 'link' && (scheme === 'mailto:' || scheme === 'tel:')) return url.href;
+	return undefined;
+}
+
+/**
+ * Splits a srcset into [url, descriptors] pairs the way the HTML parser does: a URL is a run of
+ * non-whitespace (so `data:…,…` stays whole), trailing commas end it, descriptors run to a comma.
+ */
+function srcsetCandidates(raw: string): Array<[string, string]> {
+	const out: Array<[string, string]> = [];
+	let i = 0;
+	while (i < raw.length) {
+		while (i < raw.length && /[\s,]/.test(raw.charAt(i))) i++;
+		let url = '';
+		while (i < raw.length && !/\s/.test(raw.charAt(i))) url += raw.charAt(i++);
+		if (url === '') break;
+		let descriptors = '';
+		if (url.endsWith(',')) url = url.replace(/,+$/, '');
+		else {
+			while (i < raw.length && raw.charAt(i) !== ',') descriptors += raw.charAt(i++);
+		}
+		out.push([url, descriptors.trim()]);
+	}
+	return out;
+}
+
+function safeSrcset(raw: string, kind: 'image' | 'media'): string | undefined {
+	const candidates: string[] = [];
+	for (const [url, descriptors] of srcsetCandidates(raw)) {
+		// data: never in srcset: only plain http(s) candidates are kept.
+		const safe = /^\s*data:/i.test(url) ? undefined : safeUrl(url, kind);
+		if (!safe) continue;
+		const descriptor = /^\d+(?:\.\d+)?[wx]$/.test(descriptors) ? descriptors : '';
+		candidates.push(descriptor ? `${safe} ${descriptor}` : safe);
+	}
+	return candidates.length > 0 ? candidates.join(', ') : undefined;
+}
+
+function setOrRemove(el: Element, attr: string, value: string | undefined): void {
+	if (value === undefined) el.removeAttribute(attr);
+	else el.setAttribute(attr, value);
+}
+
+function fixLink(a: Element): void {
+	const href = a.getAttribute('href');
+	a.removeAttribute('target');
+	a.setAttribute('rel', LINK_REL);
+	if (href === null) return;
+	const trimmed = href.trim();
+	if (trimmed.startsWith('#')) {
+		// A same-document link (footnotes): point it at the prefixed id, keep it in the page.
+		const target = trimmed.slice(1);
+		if (target === '') a.removeAttribute('href');
+		else
+			a.setAttribute(
+				'href',
+				'#' + (target.startsWith(NAMED_PROPS_PREFIX) ? target : NAMED_PROPS_PREFIX + target)
+			);
+		return;
+	}
+	const safe = safeUrl(trimmed, 'link');
+	setOrRemove(a, 'href', safe);
+	if (safe !== undefined) a.setAttribute('target', '_blank');
+}
+
+function fixFrame(frame: Element): void {
+	const src = frame.getAttribute('src');
+	const safe = src === null || !current.hasSandbox ? undefined : safeUrl(src, 'frame');
+	if (safe === undefined) {
+		frame.remove();
+		return;
+	}
+	frame.setAttribute('src', safe);
+	// Whatever the feed said: never allow-same-origin, never top navigation, never forms.
+	frame.setAttribute('sandbox', IFRAME_SANDBOX);
+	frame.setAttribute('referrerpolicy', 'no-referrer');
+	frame.setAttribute('loading', 'lazy');
+	for (const attr of ['srcdoc', 'allow', 'name', 'id', 'csp', 'credentialless']) {
+		frame.removeAttribute(attr);
+	}
+	if (!frame.hasAttribute('title')) frame.setAttribute('title', 'Embedded content');
+}
+
+function fixMedia(el: Element, tag: string): void {
+	const kind = tag === 'img' ? 'image' : 'media';
+	const src = el.getAttribute('src');
+	if (src !== null) setOrRemove(el, 'src', safeUrl(src, kind));
+	const poster = el.getAttribute('poster');
+	if (poster !== null) setOrRemove(el, 'poster', safeUrl(poster, 'media'));
+
+	if (tag === 'img') {
+		el.setAttribute('loading', 'lazy');
+		el.setAttribute('decoding', 'async');
+		el.setAttribute('referrerpolicy', 'no-referrer');
+	} else if (tag === 'video' || tag === 'audio') {
+		el.setAttribute('controls', '');
+		el.setAttribute('preload', 'none');
+		el.removeAttribute('autoplay');
+	}
+}
+
+function getPurifier(): DOMPurify {
+	if (purifier) return purifier;
+	const instance = createDOMPurify(window);
+	// A dedicated instance: these hooks never affect another DOMPurify user in the app.
+	instance.addHook('uponSanitizeElement', (node, data) => {
+		// Belt and braces for has_sandbox off: the config already leaves iframe out of the allowlist.
+		if (data.tagName === 'iframe' && !current.hasSandbox) node.parentNode?.removeChild(node);
+	});
+	instance.addHook('uponSanitizeAttribute', (el, data) => {
+		// DOMPurify judges srcset as one URL and would drop it whole for one bad candidate:
+		// filter the candidates first, so the good ones survive and the bad ones never reach it.
+		if (data.attrName !== 'srcset') return;
+		const kind = el.nodeName === 'VIDEO' || el.nodeName === 'AUDIO' ? 'media' : 'image';
+		const safe = safeSrcset(data.attrValue, kind);
+		if (safe === undefined) data.keepAttr = false;
+		else data.attrValue = safe;
+	});
+	instance.addHook('afterSanitizeAttributes', (el) => {
+		const tag = el.nodeName.toLowerCase();
+		if (tag === 'a') fixLink(el);
+		else if (tag === 'iframe') fixFrame(el);
+		else if (
+			tag === 'img' ||
+			tag === 'video' ||
+			tag === 'audio' ||
+			tag === 'source' ||
+			tag === 'track'
+		) {
+			fixMedia(el, tag === 'source' && el.parentElement?.nodeName === 'PICTURE' ? 'img' : tag);
+		}
+	});
+	purifier = instance;
+	return instance;
+}
+
+/**
+ * Sanitizes article HTML into an inert DocumentFragment ready to be appended to the page.
+ * The fragment is never serialised and re-parsed (no mutation-XSS round trip).
+ */
+export function sanitizeArticle(html: string, options: SanitizeOptions = {}): DocumentFragment {
+	const dompurify = getPurifier();
+	const hasSandbox = options.hasSandbox ?? true;
+	current = { base: usableBase(options.baseUrl), hasSandbox };
+	try {
+		return dompurify.sanitize(html, hasSandbox ? BASE_CONFIG : WITHOUT_IFRAMES);
+	} finally {
+		current = { base: undefined, hasSandbox: true };
+	}
+}
+
+/** The sanitized HTML as a string (tests and diagnostics; the renderer uses the fragment). */
+export function sanitizeArticleToString(html: string, options: SanitizeOptions = {}): string {
+	const holder = document.createElement('div');
+	holder.append(sanitizeArticle(html, options));
+	return holder.innerHTML;
+}
