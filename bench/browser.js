@@ -1,0 +1,288 @@
+// Browser plumbing for the benchmark: Chromium with the test suite's flags, a network guard that
+// costs nothing per request, an in-page probe (first headline painted, long tasks, frames) and a
+// request counter (page over CDP, service worker through Playwright's context events).
+import { readFileSync } from 'node:fs';
+
+const root = new URL('../', import.meta.url);
+export const testbed = JSON.parse(readFileSync(new URL('testbed/testbed.json', root), 'utf8'));
+
+/**
+ * The same executable and flags as `chromiumLaunch` in playwright.config.ts (a TypeScript file
+ * plain Node cannot import; checkLaunchFlags() fails the run when the two drift apart), plus the
+ * network guard: every request goes through a proxy that does not exist except those to this
+ * machine and the test bed's feed host, so nothing can leave the machine. Unlike `context.route`
+ * this intercepts nothing (routing would turn off the HTTP cache and add a round trip per request).
+ */
+export const chromiumLaunch = {
+	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+	args: [
+		'--no-sandbox',
+		'--disable-gpu',
+		'--disable-quic',
+		'--disable-background-networking',
+		'--disable-component-update',
+		'--disable-sync',
+		'--no-first-run'
+	]
+};
+const guardArgs = [
+	'--proxy-server=http://127.0.0.1:9',
+	// Chromium bypasses loopback addresses by itself.
+	`--proxy-bypass-list=${testbed.feedsHost}`
+];
+
+export function checkLaunchFlags() {
+	const config = readFileSync(new URL('playwright.config.ts', root), 'utf8');
+	for (const flag of chromiumLaunch.args) {
+		if (!config.includes(`'${flag}'`)) {
+			throw new Error(`bench/browser.js: flag ${flag} is no longer in playwright.config.ts`);
+		}
+	}
+	const flags = [...config.matchAll(/'(--[a-z-]+)'/g)].map((m) => m[1] ?? '');
+	const missing = flags.filter((f) => !chromiumLaunch.args.includes(f));
+	if (missing.length > 0) {
+		throw new Error(`bench/browser.js lacks flags of playwright.config.ts: ${missing.join(' ')}`);
+	}
+}
+
+/** @param {import('@playwright/test').BrowserType} chromium */
+export function launch(chromium) {
+	return chromium.launch({
+		...chromiumLaunch,
+		args: [...chromiumLaunch.args, ...guardArgs]
+	});
+}
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** Same rule as tests/e2e/support/fixtures.ts. @param {string} url */
+export function isAllowedUrl(url) {
+	const u = new URL(url);
+	if (['data:', 'blob:', 'about:', 'chrome-extension:'].includes(u.protocol)) return true;
+	const host = u.hostname.toLowerCase();
+	return LOCAL_HOSTS.has(host) || host === testbed.feedsHost.toLowerCase();
+}
+
+/**
+ * @typedef {object} ProbeConfig
+ * @property {string} target selector of the element whose first paint is measured
+ * @property {string} [click] selector clicked (in the page, no round trip) as soon as it appears
+ * @property {string} [hash] location hash set before the page's scripts run (tt-rss: the feed to open)
+ * @property {string} [hashPath] only on this path
+ * @property {string} [settings] localStorage 'reader.settings' to set before the app starts
+ * @property {string[]} [milestones] selectors whose first appearance is also timed (wall clock)
+ */
+
+/**
+ * Runs in every document before its scripts. Records, in wall-clock ms (timeOrigin + now):
+ * `painted` — the animation frame in which `target` first exists (the frame that paints it);
+ * long tasks (PerformanceObserver 'longtask'); optionally clicks `click` once it appears.
+ * @param {ProbeConfig} cfg
+ */
+function probe(cfg) {
+	const now = () => performance.timeOrigin + performance.now();
+	const rec = {
+		painted: /** @type {number | null} */ (null),
+		longTasks: /** @type {{ start: number, duration: number }[]} */ ([]),
+		clicked: false,
+		/** @type {Record<string, number>} */
+		seen: {}
+	};
+	/** @type {any} */ (window).__bench = rec;
+	if (cfg.settings) {
+		try {
+			localStorage.setItem('reader.settings', cfg.settings);
+		} catch {
+			// opaque origins (about:blank) have no storage
+		}
+	}
+	if (cfg.hash && location.pathname === cfg.hashPath && !location.hash) {
+		history.replaceState(null, '', cfg.hash);
+	}
+	try {
+		new PerformanceObserver((list) => {
+			for (const e of list.getEntries()) {
+				rec.longTasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration });
+			}
+		}).observe({ type: 'longtask', buffered: true });
+	} catch {
+		// no long task API
+	}
+	let waiting = false;
+	const check = () => {
+		for (const sel of cfg.milestones ?? []) {
+			if (!(sel in rec.seen) && document.querySelector(sel)) rec.seen[sel] = now();
+		}
+		if (cfg.click && !rec.clicked) {
+			const link = document.querySelector(cfg.click);
+			if (link instanceof HTMLElement) {
+				rec.clicked = true;
+				link.click();
+			}
+		}
+		if (rec.painted === null && !waiting && document.querySelector(cfg.target)) {
+			waiting = true;
+			requestAnimationFrame(() => {
+				rec.painted = now();
+			});
+		}
+	};
+	const observer = new MutationObserver(check);
+	observer.observe(document, { childList: true, subtree: true });
+}
+
+/**
+ * @param {import('@playwright/test').BrowserContext} context
+ * @param {ProbeConfig} cfg
+ */
+export async function addProbe(context, cfg) {
+	await context.addInitScript(probe, cfg);
+}
+
+/**
+ * Waits for the probe's paint and returns it (wall-clock ms).
+ * @param {import('@playwright/test').Page} page
+ */
+export async function waitPainted(page, timeout = 60_000) {
+	// Polled from here rather than with waitForFunction: the page may navigate meanwhile (tt-rss's
+	// sign-in is a form POST and a redirect), which ends any in-page wait.
+	const end = Date.now() + timeout;
+	while (Date.now() < end) {
+		const painted = await page
+			.evaluate(() => /** @type {any} */ (window).__bench?.painted ?? null)
+			.catch(() => null);
+		if (typeof painted === 'number') return painted;
+		await new Promise((r) => setTimeout(r, 50));
+	}
+	throw new Error(`no first headline within ${timeout} ms on ${page.url()}`);
+}
+
+/**
+ * @typedef {{ url: string, start: number, end?: number, op?: string, bytes: number, source: 'network'|'cache'|'sw'|'failed'|'pending', from: 'page'|'worker', type: string }} Req
+ */
+
+/**
+ * Counts every request of a page (CDP: disk/memory cache and service-worker hits told apart) and
+ * of the context's service workers (their own network fetches, e.g. the app's API calls when the
+ * worker passes them on). `between(t0, t1)` lists those started in that wall-clock window.
+ * @param {import('@playwright/test').BrowserContext} context
+ * @param {import('@playwright/test').Page} page
+ */
+export async function countRequests(context, page) {
+	/** @type {Map<string, Req>} */
+	const byId = new Map();
+	/** @type {Req[]} */
+	const all = [];
+	const cdp = await context.newCDPSession(page);
+	cdp.on('Network.requestWillBeSent', (e) => {
+		if (e.request.url.startsWith('data:')) return;
+		const r = /** @type {Req} */ ({
+			url: e.request.url,
+			start: e.wallTime * 1000,
+			bytes: 0,
+			source: 'pending',
+			from: 'page',
+			type: e.type ?? ''
+		});
+		// tt-rss API calls are all POSTs to one URL: keep the op to tell them apart.
+		const op = /"op"\s*:\s*"([^"]+)"/.exec(e.request.postData ?? '')?.[1];
+		if (op) r.op = op;
+		byId.set(e.requestId, r);
+		all.push(r);
+	});
+	cdp.on('Network.requestServedFromCache', (e) => {
+		const r = byId.get(e.requestId);
+		if (r) r.source = 'cache';
+	});
+	cdp.on('Network.responseReceived', (e) => {
+		const r = byId.get(e.requestId);
+		if (!r) return;
+		if (e.response.fromServiceWorker) r.source = 'sw';
+		else if (e.response.fromDiskCache || e.response.fromPrefetchCache) r.source = 'cache';
+		else if (r.source === 'pending') r.source = 'network';
+	});
+	cdp.on('Network.loadingFinished', (e) => {
+		const r = byId.get(e.requestId);
+		if (!r) return;
+		r.end = Date.now();
+		if (r.source === 'network') r.bytes = e.encodedDataLength;
+	});
+	cdp.on('Network.loadingFailed', (e) => {
+		const r = byId.get(e.requestId);
+		if (r) r.source = 'failed';
+	});
+	await cdp.send('Network.enable');
+
+	/** @param {import('@playwright/test').Request} request */
+	const onWorkerRequest = (request) => {
+		if (!request.serviceWorker()) return;
+		const r = /** @type {Req} */ ({
+			url: request.url(),
+			start: Date.now(),
+			bytes: 0,
+			source: 'pending',
+			from: 'worker',
+			type: request.resourceType()
+		});
+		all.push(r);
+		request
+			.response()
+			.then(async (response) => {
+				if (!response) {
+					r.source = 'failed';
+					return;
+				}
+				await response.finished();
+				const s = await request.sizes();
+				r.bytes = s.responseBodySize + s.responseHeadersSize;
+				r.source = r.bytes > 0 ? 'network' : 'cache';
+			})
+			.catch(() => {
+				r.source = 'failed';
+			});
+	};
+	context.on('request', onWorkerRequest);
+	return {
+		cdp,
+		/** @param {number} t0 @param {number} t1 */
+		between: (t0, t1) => all.filter((r) => r.start >= t0 - 1 && r.start <= t1),
+		stop: () => context.off('request', onWorkerRequest)
+	};
+}
+
+/** @param {Req[]} reqs */
+export function summarize(reqs) {
+	const net = reqs.filter((r) => r.source === 'network' || r.source === 'pending');
+	return {
+		requests: net.length,
+		bytes: net.reduce((s, r) => s + r.bytes, 0),
+		fromCacheOrWorker: reqs.filter((r) => r.source === 'cache' || r.source === 'sw').length,
+		failed: reqs.filter((r) => r.source === 'failed').length,
+		blocked: reqs.filter((r) => !isAllowedUrl(r.url)).map((r) => r.url)
+	};
+}
+
+/**
+ * @param {import('@playwright/test').Page} page
+ * @param {import('@playwright/test').CDPSession} cdp
+ * @param {number} rate
+ */
+export async function throttle(page, cdp, rate) {
+	if (rate > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+	void page;
+}
+
+/** @param {number[]} xs */
+export function median(xs) {
+	const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+	if (s.length === 0) return NaN;
+	const m = Math.floor(s.length / 2);
+	const at = (/** @type {number} */ i) => /** @type {number} */ (s[i]);
+	return s.length % 2 ? at(m) : (at(m - 1) + at(m)) / 2;
+}
+
+/** @param {number[]} xs @param {number} p */
+export function percentile(xs, p) {
+	const s = [...xs].sort((a, b) => a - b);
+	if (s.length === 0) return NaN;
+	return /** @type {number} */ (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]);
+}

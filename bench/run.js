@@ -1,0 +1,451 @@
+// `npm run bench`: builds the app, then — holding the test bed's lock — serves the build with
+// `vite preview` on port 4273 and measures the app against tt-rss's own web UI on the same server,
+// in one Chromium, interleaved. Prints one table; writes bench-results/latest.json.
+//
+//   npm run bench                 all items, 5 runs each
+//   npm run bench -- --runs 3     fewer runs
+//   npm run bench -- --quick      items 1–4 and 9 only (no bench database, no replay)
+//   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay
+//
+// Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { checkLaunchFlags, launch, median, testbed } from './browser.js';
+import {
+	appStarts,
+	bigArticle,
+	buildSize,
+	jsSizes,
+	longList,
+	offlineDownload,
+	ttrssCold
+} from './scenarios.js';
+import { BENCH_FEEDS, BIG_ARTICLE_TITLE } from './make-feeds.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const PORT = 4273;
+const ORIGIN = `http://localhost:${PORT}`;
+// Inside .svelte-kit/ (ignored by git, eslint and prettier), apart from the test suite's build/.
+const BUILD_ENV = {
+	BUILD_DIR: '.svelte-kit/bench-build',
+	SVELTEKIT_OUT_DIR: '.svelte-kit/bench'
+};
+const BUILD_DIR = `${ROOT}${BUILD_ENV.BUILD_DIR}`;
+const LOCK = '/tmp/e2e-run.lock';
+
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf('--runs') + 1]) || 5;
+const QUICK = args.includes('--quick');
+// --only starts,list,article,offline,replay: just those items (and no comparison of the rest).
+const ONLY = args.includes('--only')
+	? new Set((args[args.indexOf('--only') + 1] ?? '').split(','))
+	: undefined;
+/** @param {string} item */
+const want = (item) => (ONLY ? ONLY.has(item) : !QUICK || item === 'starts');
+
+/** @param {string} msg */
+const log = (msg) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+/** Runs a command quietly; its output is shown only when it fails.
+ * @param {string} cmd @param {string[]} argv @param {Record<string, string>} [env] */
+function run(cmd, argv, env = {}) {
+	const r = spawnSync(cmd, argv, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+	if (r.status !== 0) {
+		console.error(r.stdout, r.stderr);
+		throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status})`);
+	}
+}
+
+if (!args.includes('--locked')) {
+	// The build happens before taking the lock: others' test runs need not wait for it.
+	checkLaunchFlags();
+	log('building the app into .svelte-kit/bench-build');
+	run('npx', ['vite', 'build'], BUILD_ENV);
+	log(`waiting for ${LOCK} (the test bed is shared)`);
+	const r = spawnSync(
+		'flock',
+		[LOCK, process.execPath, fileURLToPath(import.meta.url), '--locked', ...args],
+		{
+			cwd: ROOT,
+			stdio: 'inherit'
+		}
+	);
+	process.exit(r.status ?? 1);
+}
+
+function machine() {
+	const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+	const model = /model name\s*:\s*(.*)/.exec(cpuinfo)?.[1] ?? 'unknown';
+	const chromiumVersion = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', [
+		'--version'
+	])
+		.toString()
+		.trim();
+	return {
+		cpu: model,
+		cores: cpus().length,
+		memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+		chromium: chromiumVersion,
+		node: process.version,
+		load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+	};
+}
+
+/** @param {string} sql one value per line, from the live database */
+function sqlValues(sql) {
+	return execFileSync(
+		'runuser',
+		['-u', 'postgres', '--', 'psql', '-X', '-A', '-t', '-d', testbed.dbName ?? 'ttrss', '-c', sql],
+		{ encoding: 'utf8', cwd: '/tmp' }
+	)
+		.trim()
+		.split('\n');
+}
+
+/** Ids of the bench feeds and of the 100 KB article in the live (bench) database. */
+function benchIds() {
+	/** @param {string} title */
+	const feed = (title) =>
+		Number(sqlValues(`select id from ttrss_feeds where title = '${title}'`)[0]);
+	const longId = feed(BENCH_FEEDS.long.title);
+	const contentId = feed(BENCH_FEEDS.content.title);
+	const bigId = Number(
+		sqlValues(`select id from ttrss_entries where title = '${BIG_ARTICLE_TITLE}'`)[0]
+	);
+	if (!longId || !contentId || !bigId) throw new Error('bench feeds missing: run bench/setup.sh');
+	return { longId, contentId, bigId };
+}
+
+/** Item 8: the offline engineer's replay benchmark (bench/replay.bench.spec.ts), run as it is. */
+function replayBench() {
+	const config = ['bench/replay.vitest.config.ts', 'bench/vitest.config.ts'].find((f) =>
+		existsSync(`${ROOT}${f}`)
+	);
+	if (!config) return { ok: false, error: 'no bench/replay.vitest.config.ts' };
+	const r = spawnSync('npx', ['vitest', 'run', '--config', config], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		env: { ...process.env, FORCE_COLOR: '0' }
+	});
+	const out = `${r.stdout}\n${r.stderr}`;
+	const m =
+		/\[bench\] 1000 intents over (\d+) articles → (\d+) outbox items; replay: (\d+) HTTP requests, (\d+) ms/.exec(
+			out
+		);
+	if (!m)
+		return {
+			ok: false,
+			error: out
+				.split('\n')
+				.filter((l) => /FAIL|Error|expected/.test(l))
+				.slice(0, 5)
+				.join(' | ')
+		};
+	return {
+		ok: r.status === 0,
+		articles: Number(m[1]),
+		outboxItems: Number(m[2]),
+		requests: Number(m[3]),
+		ms: Number(m[4]),
+		passed: r.status === 0
+	};
+}
+
+/** @param {any[]} rows @param {string} path */
+function med(rows, path) {
+	return median(rows.map((r) => path.split('.').reduce((o, k) => o?.[k], r)));
+}
+
+async function main() {
+	const started = new Date();
+	const results = /** @type {any} */ ({
+		date: started.toISOString(),
+		machine: machine(),
+		runs: RUNS
+	});
+	log(`machine: ${JSON.stringify(results.machine)}`);
+	const needBenchDb = want('list') || want('article') || want('offline');
+	if (needBenchDb) {
+		log('bench database (bench/setup.sh; skipped when current)');
+		run('bash', ['bench/setup.sh']);
+	}
+	log('test bed: seeded state');
+	run('bash', ['testbed/reset.sh']);
+
+	const preview = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], {
+		cwd: ROOT,
+		env: { ...process.env, ...BUILD_ENV },
+		stdio: 'ignore',
+		detached: true
+	});
+	const stopPreview = () => {
+		// Only the process group started here.
+		if (preview.pid) {
+			try {
+				process.kill(-preview.pid, 'SIGTERM');
+			} catch {
+				// already gone
+			}
+		}
+	};
+	const browser = await launch(chromium);
+	try {
+		for (let i = 0; i < 100; i++) {
+			if (
+				await fetch(`${ORIGIN}/`).then(
+					(r) => r.ok,
+					() => false
+				)
+			)
+				break;
+			await new Promise((r) => setTimeout(r, 200));
+		}
+		results.machine.chromium = `${results.machine.chromium} (Playwright: ${browser.version()})`;
+
+		// Items 1–3 and 9: interleaved runs, tt-rss then the app, unthrottled then 4× CPU.
+		for (const cpu of want('starts') ? [1, 4] : []) {
+			const tt = [];
+			const app = [];
+			for (let i = 0; i < RUNS; i++) {
+				log(`starts, CPU ${cpu}×, run ${i + 1}/${RUNS}`);
+				tt.push(await ttrssCold(browser, { cpu }));
+				app.push(await appStarts(browser, { cpu, origin: ORIGIN }));
+			}
+			results[`cpu${cpu}`] = { ttrss: tt, app };
+		}
+
+		// Item 4: the JS the first screen (warm start of /feed/-4) loaded, and the build.
+		if (want('starts')) js(results);
+
+		if (needBenchDb) {
+			log('bench database in place (10,000 + 1,201 extra articles)');
+			run('bash', ['bench/use-bench-db.sh']);
+			const ids = benchIds();
+			results.benchIds = ids;
+			log(`bench ids ${JSON.stringify(ids)}`);
+		}
+		const ids = results.benchIds;
+		if (want('list')) {
+			log('item 5: 10,000 headlines');
+			try {
+				results.longList = await longList(browser, ORIGIN, ids.longId);
+			} catch (e) {
+				results.longList = { error: String(e) };
+			}
+		}
+		if (want('article')) {
+			log('item 6: 100 KB article');
+			try {
+				results.bigArticle = await bigArticle(browser, ORIGIN, ids.contentId, ids.bigId, RUNS);
+			} catch (e) {
+				results.bigArticle = { error: String(e) };
+			}
+		}
+		if (want('offline')) {
+			log('item 7: make 1,000 articles available offline');
+			try {
+				results.offlineDownload = (await offlineDownload(browser, ORIGIN)) ?? {
+					error: 'not measured: no "Make … available offline" button on /settings'
+				};
+			} catch (e) {
+				results.offlineDownload = { error: String(e) };
+			}
+		}
+		if (want('replay')) {
+			log('item 8: replay of 1,000 intents (bench/replay.bench.spec.ts)');
+			run('bash', ['testbed/reset.sh']);
+			results.replay = replayBench();
+		}
+	} finally {
+		await browser.close();
+		stopPreview();
+		log('test bed: back to the seeded state');
+		run('bash', ['testbed/reset.sh']);
+		save(results);
+	}
+}
+
+/** Whatever was measured is kept, also when a later item failed; --only merges into the last run.
+ * @param {any} results */
+function save(results) {
+	const path = `${ROOT}bench-results/latest.json`;
+	let out = results;
+	if (ONLY && existsSync(path)) {
+		const previous = JSON.parse(readFileSync(path, 'utf8'));
+		const { date, machine: m, runs, ...measured } = results;
+		out = { ...previous, ...measured, updated: { items: [...ONLY], date, machine: m, runs } };
+	}
+	mkdirSync(`${ROOT}bench-results`, { recursive: true });
+	writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);
+	console.log(table(out));
+}
+
+/** @param {any} results */
+function js(results) {
+	const firstScreen = results.cpu1.app.flatMap((/** @type {any} */ r) => r.warm.jsFiles);
+	const coldJs = results.cpu1.app.flatMap((/** @type {any} */ r) =>
+		r.cold.urls
+			.map((/** @type {string} */ u) => u.split(' ')[2] ?? '')
+			.filter((/** @type {string} */ u) => u.startsWith(ORIGIN) && u.endsWith('.js'))
+			.map((/** @type {string} */ u) => new URL(u).pathname)
+	);
+	results.js = {
+		firstScreen: jsSizes(BUILD_DIR, firstScreen),
+		afterSignIn: jsSizes(BUILD_DIR, coldJs),
+		build: buildSize(BUILD_DIR)
+	};
+}
+
+/** @param {number} n */
+const ms = (n) => (Number.isFinite(n) ? `${Math.round(n)} ms` : '—');
+/** @param {number} n */
+const kb = (n) => (Number.isFinite(n) ? `${(n / 1024).toFixed(1)} KB` : '—');
+/** @param {number} n */
+const num = (n) => (Number.isFinite(n) ? String(Math.round(n)) : '—');
+
+/** @param {any} r */
+function table(r) {
+	/** @type {string[][]} */
+	const rows = [['item', 'tt-rss web UI', 'app', 'tt-rss / app', 'budget']];
+	/** @param {string[]} row */
+	const add = (...row) => rows.push(row);
+	for (const cpu of [1, 4]) {
+		const d = r[`cpu${cpu}`];
+		if (!d) continue;
+		const tag = cpu === 1 ? '' : ' (CPU 4×)';
+		const ttCold = med(d.ttrss, 'cold.ms');
+		const appCold = med(d.app, 'cold.ms');
+		add(
+			`1. cold start${tag}: sign-in → first headline`,
+			ms(ttCold),
+			ms(appCold),
+			`${(ttCold / appCold).toFixed(1)}×`,
+			cpu === 1 ? '≥5× faster' : ''
+		);
+		add(
+			`   requests / bytes${tag}`,
+			`${num(med(d.ttrss, 'cold.requests'))} / ${kb(med(d.ttrss, 'cold.bytes'))}`,
+			`${num(med(d.app, 'cold.requests'))} / ${kb(med(d.app, 'cold.bytes'))}`,
+			`${(med(d.ttrss, 'cold.bytes') / med(d.app, 'cold.bytes')).toFixed(1)}× bytes`,
+			cpu === 1 ? '≤15 requests' : ''
+		);
+		add(
+			`2. warm start${tag}: open → first headline`,
+			`${ms(med(d.ttrss, 'warm.ms'))} (${num(med(d.ttrss, 'warm.requests'))} req)`,
+			`${ms(med(d.app, 'warm.ms'))} (${num(med(d.app, 'warm.requests'))} req)`,
+			`${(med(d.ttrss, 'warm.ms') / med(d.app, 'warm.ms')).toFixed(1)}×`,
+			cpu === 1 ? '≤300 ms' : '≤800 ms'
+		);
+		add(
+			`3. offline start${tag}`,
+			'n/a',
+			`${ms(med(d.app, 'offline.ms'))} (${num(med(d.app, 'offline.requests'))} req)`,
+			'',
+			''
+		);
+	}
+	if (r.js) {
+		add(
+			'4. JS for the first screen (/feed/-4)',
+			'',
+			`${kb(r.js.firstScreen.gzip)} gzip, ${kb(r.js.firstScreen.brotli)} br (${r.js.firstScreen.files} files, ${kb(r.js.firstScreen.raw)} raw)`,
+			'',
+			'≤80 KB gzip'
+		);
+		add(
+			'   JS loaded sign-in → first headline',
+			'',
+			`${kb(r.js.afterSignIn.gzip)} gzip (${r.js.afterSignIn.files} files)`,
+			'',
+			''
+		);
+		add(
+			'   build',
+			'',
+			`${kb(r.js.build.total)} (${r.js.build.files} files; JS ${kb(r.js.build.js)})`,
+			'',
+			''
+		);
+	}
+	const L = r.longList;
+	if (L) {
+		if (L.error) add('5. 10,000 headlines', '', `error: ${L.error.slice(0, 80)}`, '', '');
+		else {
+			add(
+				'5. 10,000 headlines: rows / nodes in DOM (max)',
+				'',
+				`${L.maxRows} / ${L.maxNodes} (loaded ${L.loaded}, ${L.seconds.toFixed(1)} s)`,
+				'',
+				'≤150 rows'
+			);
+			add(
+				'   long tasks while scrolling',
+				'',
+				`${L.longTasks} (longest ${ms(L.longestTask)}, sum ${ms(L.longTaskMs)})`,
+				'',
+				'none > 50 ms'
+			);
+			add(
+				'   frame time median / p95 / max',
+				'',
+				`${L.frameMedian.toFixed(1)} / ${L.frameP95.toFixed(1)} / ${L.frameMax.toFixed(1)} ms`,
+				'',
+				''
+			);
+		}
+	}
+	if (r.bigArticle) {
+		add(
+			'6. open a 100 KB article → content painted',
+			'',
+			r.bigArticle.error ? `error: ${r.bigArticle.error.slice(0, 80)}` : ms(r.bigArticle.ms),
+			'',
+			''
+		);
+	}
+	const O = r.offlineDownload;
+	if (O) {
+		add(
+			'7. make 1,000 articles available offline',
+			'',
+			O.error
+				? O.error.slice(0, 90)
+				: `${ms(O.ms)}, ${O.requests} req, ${kb(O.bytes)}, long tasks ${ms(O.longTaskMs)} (longest ${ms(O.longestTask)})`,
+			'',
+			''
+		);
+	}
+	const R = r.replay;
+	if (R) {
+		add(
+			'8. replay 1,000 queued intents',
+			'',
+			R.error
+				? `error: ${R.error.slice(0, 90)}`
+				: `${R.requests} requests (${R.outboxItems} outbox items), ${ms(R.ms)}${R.passed ? '' : ' (spec FAILED)'}`,
+			'',
+			'≤4 requests + login'
+		);
+	}
+	const widths =
+		rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
+	const line = (/** @type {string[]} */ row) =>
+		`| ${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+	const m = r.machine;
+	return [
+		`Benchmark ${r.date} — ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.chromium}, Node ${m.node}, load ${m.load}; medians of ${r.runs} runs`,
+		line(rows[0] ?? []),
+		`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+		...rows.slice(1).map(line),
+		...(r.updated
+			? [
+					`(items ${r.updated.items.join(', ')} measured again ${r.updated.date}, ${r.updated.runs} runs)`
+				]
+			: [])
+	].join('\n');
+}
+
+await main();
