@@ -34,6 +34,17 @@ export const cspDirectives = Object.freeze({
 	'frame-ancestors': ["'none'"]
 });
 
+/**
+ * The service worker's own policy (a worker is governed by the headers of its script). It renders
+ * nothing; it only differs in `connect-src`: to keep article images for offline reading it fetches
+ * them from the feeds' hosts (no-cors, opaque, never readable by the page). The page itself stays
+ * limited to its own origin.
+ */
+export const workerCspDirectives = Object.freeze({
+	...cspDirectives,
+	'connect-src': ["'self'", 'https:', 'http:']
+});
+
 /** Serialises the directives as one header value. */
 export function cspHeaderValue(directives = cspDirectives) {
 	return Object.entries(directives)
@@ -49,6 +60,14 @@ export function securityHeaders() {
 		'Referrer-Policy': 'no-referrer'
 	};
 }
+
+/** The headers of the service worker script: the same, with the worker's policy. */
+export function workerSecurityHeaders() {
+	return { ...securityHeaders(), 'Content-Security-Policy': cspHeaderValue(workerCspDirectives) };
+}
+
+/** The worker script's name below the base path. */
+export const WORKER_SCRIPT = 'service-worker.js';
 
 /**
  * Cache rules, in order of precedence, as path patterns relative to the base path.

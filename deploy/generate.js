@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheRules, securityHeaders } from './csp.js';
+import { cacheRules, securityHeaders, WORKER_SCRIPT, workerSecurityHeaders } from './csp.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DEFAULTS = Object.freeze({ base: '/reader', root: '/var/www/ttrss-reader' });
@@ -50,6 +50,11 @@ ${headers}
 	# index.html, service-worker.js, manifest.webmanifest, icons: always revalidated, so a new
 	# version is seen at once (the service worker then decides when to switch).
 	Header always set Cache-Control "${cacheRules.revalidate}"
+
+	# The worker may fetch article images from feed hosts to keep them for offline reading.
+	<Files "${WORKER_SCRIPT}">
+		Header always set Content-Security-Policy "${workerSecurityHeaders()['Content-Security-Policy']}"
+	</Files>
 </Directory>
 
 <Directory ${root}/_app/immutable>
@@ -61,11 +66,15 @@ ${headers}
 
 /** @param {{ base: string, root: string }} o */
 export function nginxConfig({ base, root }) {
-	/** @param {string} indent */
-	const headers = (indent) =>
-		Object.entries(securityHeaders())
+	/** @param {Record<string, string>} set @param {string} indent */
+	const lines = (set, indent) =>
+		Object.entries(set)
 			.map(([name, value]) => `${indent}add_header ${name} "${value}" always;`)
 			.join('\n');
+	/** @param {string} indent */
+	const headers = (indent) => lines(securityHeaders(), indent);
+	/** @param {string} indent */
+	const workerHeaders = (indent) => lines(workerSecurityHeaders(), indent);
 	return `${banner('#')}#
 # The Reader app at ${base}/, next to tt-rss on the same origin: include this file inside the
 # server { } block that serves tt-rss. (nginx drops inherited add_header lines in any location that
@@ -88,6 +97,13 @@ location ^~ ${base}/_app/immutable/ {
 ${headers('\t')}
 	add_header Cache-Control "${cacheRules.immutable}" always;
 	try_files $uri =404;
+}
+
+# The worker may fetch article images from feed hosts to keep them for offline reading.
+location = ${base}/${WORKER_SCRIPT} {
+	alias ${root}/${WORKER_SCRIPT};
+${workerHeaders('\t')}
+	add_header Cache-Control "${cacheRules.revalidate}" always;
 }
 
 location = ${base}/manifest.webmanifest {
@@ -121,6 +137,9 @@ ${headers}
 	header @revalidate Cache-Control "${cacheRules.revalidate}"
 	@manifest path /manifest.webmanifest
 	header @manifest Content-Type application/manifest+json
+	# The worker may fetch article images from feed hosts to keep them for offline reading.
+	@worker path /${WORKER_SCRIPT}
+	header @worker Content-Security-Policy "${workerSecurityHeaders()['Content-Security-Policy']}"
 	# Single-page app: unknown paths render from index.html.
 	try_files {path} /index.html
 	file_server

@@ -5,7 +5,7 @@
 // rather than SvelteKit's server-rendered preview, and the tests' own static server reuses it.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { cacheRules, securityHeaders } from './csp.js';
+import { cacheRules, securityHeaders, WORKER_SCRIPT, workerSecurityHeaders } from './csp.js';
 
 const TYPES = /** @type {Record<string, string>} */ ({
 	'.html': 'text/html; charset=utf-8',
@@ -71,8 +71,9 @@ export function staticSite({ root, base, passThrough = () => false }) {
 			}
 			const body = await readFile(file);
 			const immutable = relative.startsWith(`${sep}_app${sep}immutable${sep}`);
+			const worker = relative === `${sep}${WORKER_SCRIPT}`;
 			res.writeHead(200, {
-				...securityHeaders(),
+				...(worker ? workerSecurityHeaders() : securityHeaders()),
 				'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
 				'Content-Length': body.length,
 				'Cache-Control': immutable ? cacheRules.immutable : cacheRules.revalidate

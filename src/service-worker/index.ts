@@ -6,8 +6,11 @@
 // Wiring only: each concern lives in its own module.
 // - cache.ts: precache of this build (cache named from the version) and the offline shell
 // - messaging.ts: SKIP_WAITING / GET_VERSION from pages
+// - images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
+// - replay.ts: outbox replay (Background Sync, or worker start where it is missing)
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
 import { deleteOldCaches, handleFetch, precache } from './cache';
+import { handleImageFetch, handleImageMessage, startImageCache } from './images';
 import { handleMessage } from './messaging';
 import { replayOnActivate, startReplay } from './replay';
 
@@ -26,10 +29,13 @@ sw.addEventListener('activate', (event) => {
 
 startReplay();
 
+startImageCache();
+
 sw.addEventListener('fetch', (event) => {
-	handleFetch(event);
+	if (!handleFetch(event)) handleImageFetch(event);
 });
 
 sw.addEventListener('message', (event) => {
 	handleMessage(event);
+	handleImageMessage(event);
 });

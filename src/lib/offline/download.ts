@@ -5,7 +5,7 @@
  */
 import type { Headline, TtrssClient } from '$lib/api';
 import { storeOfflineHeadlines } from '$lib/cache';
-import { cacheImages, imageUrls } from './images';
+import { cacheImagesViaWorker, imageUrls } from './images';
 import { requestPersistentStorage } from './storage';
 
 export interface DownloadProgress {
@@ -73,7 +73,7 @@ export async function downloadForOffline(options: DownloadOptions): Promise<Down
 	if (options.images !== false && images.length > 0) {
 		progress.phase = 'images';
 		report();
-		await cacheImages([...new Set(images)], signal, (r) => {
+		await cacheImagesViaWorker([...new Set(images)], signal, (r) => {
 			progress.imagesStored = r.stored;
 			progress.imagesSkipped = r.skipped;
 			report();

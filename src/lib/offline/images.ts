@@ -1,13 +1,14 @@
 /**
  * Article images for offline reading, in Cache Storage (`images-v1`), oldest first out.
  *
- * Decision: images are fetched by the page with `mode: 'no-cors'` (feed hosts send no CORS
- * headers) and stored as opaque responses. Chromium counts every opaque response as about 7 MB
- * of quota whatever its size, so the cache is capped by entry count (MAX_IMAGES), not bytes:
- * 100 entries ≈ 700 MB of quota accounting at worst. Serving them needs the worker's fetch handler
- * to answer image requests from this cache (`cachedImage` below), and the app's
- * Content-Security-Policy must allow the fetch (`connect-src`); where it does not, every image is
- * counted as skipped and reading offline shows the text without images.
+ * Decision: the service worker fetches images with `mode: 'no-cors'` (feed hosts send no CORS
+ * headers) and stores them as opaque responses; the page only asks it to (`cacheImagesViaWorker`),
+ * because the page's policy keeps `connect-src` to its own origin while the worker's own policy
+ * (deploy/csp.js, workerCspDirectives) may reach feed hosts. Chromium counts every opaque response
+ * as about 7 MB of quota whatever its size, so the cache is capped by entry count (MAX_IMAGES), not
+ * bytes: 100 entries ≈ 700 MB of quota accounting at worst. The worker answers image requests from
+ * this cache only for URLs it holds (src/service-worker/images.ts), so browsing online never
+ * depends on it.
  */
 import { IMAGE_CACHE } from './storage';
 
@@ -69,4 +70,50 @@ export async function cachedImage(request: Request): Promise<Response | undefine
 	if (request.destination !== 'image') return undefined;
 	const cache = await caches.open(IMAGE_CACHE);
 	return cache.match(request.url);
+}
+
+/** Asks the controlling service worker to keep these images; chunked so a cancel takes effect. */
+export async function cacheImagesViaWorker(
+	urls: readonly string[],
+	signal?: AbortSignal,
+	onOne?: (result: ImageCacheResult) => void
+): Promise<ImageCacheResult> {
+	const worker = typeof navigator === 'undefined' ? null : navigator.serviceWorker?.controller;
+	const wanted = urls.slice(0, MAX_IMAGES);
+	if (!worker) return { stored: 0, skipped: wanted.length };
+	const total: ImageCacheResult = { stored: 0, skipped: 0 };
+	for (let i = 0; i < wanted.length; i += IMAGE_CHUNK) {
+		signal?.throwIfAborted();
+		const chunk = wanted.slice(i, i + IMAGE_CHUNK);
+		const result = await askWorker(worker, chunk).catch(() => ({
+			stored: 0,
+			skipped: chunk.length
+		}));
+		total.stored += result.stored;
+		total.skipped += result.skipped;
+		onOne?.(total);
+	}
+	return total;
+}
+
+const IMAGE_CHUNK = 10;
+/** A worker that was stopped mid-way never answers: count the chunk as skipped, go on. */
+const WORKER_ANSWER_MS = 60_000;
+
+export interface CacheImagesMessage {
+	type: 'CACHE_IMAGES';
+	urls: string[];
+}
+
+function askWorker(worker: ServiceWorker, urls: string[]): Promise<ImageCacheResult> {
+	return new Promise((resolve, reject) => {
+		const channel = new MessageChannel();
+		const timer = setTimeout(() => reject(new Error('no answer')), WORKER_ANSWER_MS);
+		channel.port1.onmessage = (event: MessageEvent<ImageCacheResult>) => {
+			clearTimeout(timer);
+			resolve(event.data);
+		};
+		const message: CacheImagesMessage = { type: 'CACHE_IMAGES', urls };
+		worker.postMessage(message, [channel.port2]);
+	});
 }
