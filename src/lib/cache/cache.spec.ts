@@ -12,6 +12,7 @@ import {
 	cachedTree,
 	storeArticles,
 	storeList,
+	storeOfflineHeadlines,
 	storeTree,
 	type ListKey
 } from './index';
@@ -175,5 +176,26 @@ describe('read cache', () => {
 		expect(await db.count('articles')).toBe(4);
 		expect(await db.get('articles', 1)).toBeUndefined();
 		expect(await db.count('outbox')).toBe(1);
+	});
+});
+
+describe('lists never opened online', () => {
+	it('are made from articles made available offline, newest first, in the view mode', async () => {
+		await storeOfflineHeadlines([
+			headline(1, { updated: 100, unread: false }),
+			headline(2, { updated: 300 }),
+			headline(3, { updated: 200, marked: true }),
+			headline(4, { updated: 400, feedId: 2 })
+		]);
+		const feed = await cachedList({ ...key, feedId: 1, viewMode: 'all_articles' });
+		expect(feed?.headlines.map((h) => h.id)).toEqual([2, 3, 1]);
+		// Adaptive shows only the unread ones when there are some.
+		expect((await cachedList({ ...key, feedId: 1 }))?.headlines.map((h) => h.id)).toEqual([2, 3]);
+		const all = await cachedList({ ...key, feedId: -4, orderBy: 'date_reverse' });
+		expect(all?.headlines.map((h) => h.id)).toEqual([3, 2, 4]);
+		expect((await cachedList({ ...key, feedId: -1 }))?.headlines.map((h) => h.id)).toEqual([3]);
+		// Categories and searches need the server: no guess.
+		expect(await cachedList({ ...key, isCat: true })).toBeUndefined();
+		expect(await cachedList({ ...key, search: 'x' })).toBeUndefined();
 	});
 });

@@ -8,7 +8,7 @@
  */
 import type { Article, Counters, FeedTree, Headline } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
-import type { IDBPTransaction } from 'idb';
+import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
 import { applyToArticle } from '$lib/outbox/apply';
 import { abortQuietly } from '$lib/outbox/outbox';
@@ -68,7 +68,12 @@ export function cachedList(key: ListKey): Promise<CachedList | undefined> {
 		const db = await openReaderDb();
 		const tx = db.transaction(['lists', 'articles'], 'readonly');
 		const list = await tx.objectStore('lists').get(listKeyString(key));
-		if (!list) return undefined;
+		if (!list) {
+			// Never opened online, but its articles may have been made available offline.
+			const derived = await listFromArticles(tx.objectStore('articles'), key);
+			await tx.done;
+			return derived;
+		}
 		const rows = await Promise.all(list.ids.map((id) => tx.objectStore('articles').get(id)));
 		await tx.done;
 		const headlines = rows.filter((r): r is StoredArticle => r !== undefined).map(toHeadline);
@@ -76,6 +81,37 @@ export function cachedList(key: ListKey): Promise<CachedList | undefined> {
 		const complete = list.complete && headlines.length === list.ids.length;
 		return { headlines, complete, fetchedAt: list.fetchedAt };
 	});
+}
+
+/**
+ * A list nobody opened online yet, made from the cached articles themselves: a feed's own articles
+ * (by index), or All / Starred / Published across the cache. Other lists (categories, searches,
+ * Fresh, labels) need the server's answer.
+ */
+async function listFromArticles(
+	articles: IDBPObjectStore<ReaderDB, ('lists' | 'articles')[], 'articles', 'readonly'>,
+	key: ListKey
+): Promise<CachedList | undefined> {
+	if (key.isCat || key.search !== '' || typeof key.feedId !== 'number') return undefined;
+	const feedId = key.feedId;
+	let rows: StoredArticle[];
+	if (feedId > 0) rows = await articles.index('byFeed').getAll(feedId);
+	else if (feedId === -4 || feedId === -1 || feedId === -2) rows = await articles.getAll();
+	else return undefined;
+	if (feedId === -1) rows = rows.filter((r) => r.marked);
+	if (feedId === -2) rows = rows.filter((r) => r.published);
+	const unread = rows.filter((r) => r.unread);
+	if (key.viewMode === 'unread' || (key.viewMode === 'adaptive' && unread.length > 0))
+		rows = unread;
+	else if (key.viewMode === 'marked') rows = rows.filter((r) => r.marked);
+	if (rows.length === 0) return undefined;
+	const oldestFirst = key.orderBy === 'date_reverse';
+	rows.sort((a, b) => (oldestFirst ? a.updated - b.updated : b.updated - a.updated));
+	return {
+		headlines: rows.map(toHeadline),
+		complete: true,
+		fetchedAt: Math.max(...rows.map((r) => r.storedAt))
+	};
 }
 
 /** `skip` 0 replaces the list; a later page is appended. */
