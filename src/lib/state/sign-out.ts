@@ -1,4 +1,5 @@
 import { offlineStatus } from '$lib/offline/status.svelte';
+import { setAppBadge } from '$lib/pwa/badge';
 import { articleState } from './article.svelte';
 import { headlines } from './headlines.svelte';
 import { session } from './session.svelte';
@@ -25,5 +26,6 @@ export async function signOut(confirmLoss: (message: string) => boolean): Promis
 	headlines.reset();
 	articleState.close();
 	toasts.reset();
+	await setAppBadge(0);
 	return true;
 }
