@@ -4,27 +4,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { TtrssClient, type TtrssClientOptions } from '../../src/lib/api';
+import { testbed } from '../support/testbed';
 
-export interface Testbed {
-	url: string;
-	apiUrl: string;
-	user: string;
-	password: string;
-	noApiUser: string;
-	noApiPassword: string;
-	feedsHost: string;
-	dbName: string;
-	dbUser: string;
-	dbPassword: string;
-}
-
-const root = join(import.meta.dirname, '../..');
-
-export const testbed = JSON.parse(
-	readFileSync(join(root, 'testbed/testbed.json'), 'utf8')
-) as Testbed;
+export { resetTestbed, testbed } from '../support/testbed';
 
 /** The lock the team's end-to-end runs take (`flock /tmp/e2e-run.lock …`): one user of the server. */
 const LOCK = '/tmp/e2e-run.lock';
@@ -66,16 +49,6 @@ export async function lockTestbed(): Promise<() => void> {
 	return () => {
 		child.stdin.end();
 	};
-}
-
-/** Restores the seeded database. Every session is gone afterwards. */
-export function resetTestbed(): void {
-	execFileSync('bash', ['testbed/reset.sh'], {
-		cwd: root,
-		stdio: ['ignore', 'ignore', 'inherit'],
-		// Apache's and PostgreSQL's tools live in sbin, which a test runner's PATH may lack.
-		env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` }
-	});
 }
 
 /**

@@ -12,6 +12,9 @@ export interface Testbed {
 	noApiPassword: string;
 	feedsHost: string;
 	feedsAddress: string;
+	dbName: string;
+	dbUser: string;
+	dbPassword: string;
 }
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,5 +25,9 @@ export const testbed: Testbed = JSON.parse(
 
 /** Puts the seeded server state back (a database restored from a template, a few seconds). */
 export function resetTestbed(): void {
-	execFileSync('bash', [`${root}testbed/reset.sh`], { stdio: 'pipe' });
+	execFileSync('bash', [`${root}testbed/reset.sh`], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		// Apache's and PostgreSQL's tools live in sbin, which a test runner's PATH may lack.
+		env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` }
+	});
 }
