@@ -275,7 +275,8 @@ export async function signedInApp(browser, origin, settings) {
 	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
 	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
-	await page.waitForURL((u) => u.pathname === '/');
+	// Sign-in lands on All articles (wide screens) or the tree (phones): anywhere but /login.
+	await page.waitForURL((u) => !u.pathname.endsWith('/login'));
 	await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 	return { context, page };
 }

@@ -1,6 +1,7 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { DB_NAME, type ReaderDB } from './schema';
 import { migrations } from './migrations';
+import { markOnce } from '$lib/perf/marks';
 
 export type ReaderDatabase = IDBPDatabase<ReaderDB>;
 
@@ -19,6 +20,9 @@ export function openReaderDb(): Promise<ReaderDatabase> {
 			void opening?.then((db) => db.close());
 			opening = undefined;
 		}
+	}).then((db) => {
+		markOnce('db:open');
+		return db;
 	});
 	return opening;
 }

@@ -1,5 +1,6 @@
 import type { FeedId, Headline, SearchMode, ViewMode } from '$lib/api';
 import { cachedList, storeList, type ListKey } from '$lib/cache';
+import { markOnce } from '$lib/perf/marks';
 import { errorMessage } from './tree.svelte';
 import { session } from './session.svelte';
 
@@ -92,9 +93,11 @@ class HeadlineList {
 		this.#error = undefined;
 		this.#firstId = undefined;
 		const cached = await cachedList(listKey(query));
+		markOnce('headlines:cache-read');
 		if (cached && generation === this.#generation && this.#items.length === 0) {
 			this.#items = cached.headlines;
 			this.#complete = cached.complete;
+			markOnce('headlines:cache-shown');
 		}
 		await this.#fetch(0, { replace: true });
 	}

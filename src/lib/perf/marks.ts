@@ -1,0 +1,18 @@
+/**
+ * Named moments of a start, read by `npm run bench` (bench/ collects every performance mark), so a
+ * slow start can be split into its parts. Each is marked once per page load.
+ */
+export type StartMark =
+	| 'db:open'
+	| 'app:session-restored'
+	| 'headlines:cache-read'
+	| 'headlines:cache-shown'
+	| 'app:first-headline';
+
+const seen = new Set<StartMark>();
+
+export function markOnce(name: StartMark): void {
+	if (seen.has(name) || typeof performance === 'undefined') return;
+	seen.add(name);
+	performance.mark(name);
+}
