@@ -1,19 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunch as launch } from './chromium.config.js';
 
-// Debian's Chromium: Playwright cannot download its own browsers on these machines.
-// The background-networking flags keep Chromium from calling out of the closed network.
-export const chromiumLaunch = {
-	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-	args: [
-		'--no-sandbox',
-		'--disable-gpu',
-		'--disable-quic',
-		'--disable-background-networking',
-		'--disable-component-update',
-		'--disable-sync',
-		'--no-first-run'
-	]
-};
+// Debian's Chromium and its flags: chromium.config.js (shared with the benchmark).
+export const chromiumLaunch = { executablePath: launch.executablePath, args: [...launch.args] };
 
 const port = 4173;
 

@@ -2,48 +2,22 @@
 // costs nothing per request, an in-page probe (first headline painted, long tasks, frames) and a
 // request counter (page over CDP, service worker through Playwright's context events).
 import { readFileSync } from 'node:fs';
+import { chromiumLaunch } from '../chromium.config.js';
 
 const root = new URL('../', import.meta.url);
 export const testbed = JSON.parse(readFileSync(new URL('testbed/testbed.json', root), 'utf8'));
 
 /**
- * The same executable and flags as `chromiumLaunch` in playwright.config.ts (a TypeScript file
- * plain Node cannot import; checkLaunchFlags() fails the run when the two drift apart), plus the
- * network guard: every request goes through a proxy that does not exist except those to this
- * machine and the test bed's feed host, so nothing can leave the machine. Unlike `context.route`
- * this intercepts nothing (routing would turn off the HTTP cache and add a round trip per request).
+ * The test suite's executable and flags (chromium.config.js), plus the network guard: every request
+ * goes through a proxy that does not exist except those to this machine and the test bed's feed
+ * host, so nothing can leave the machine. Unlike `context.route` this intercepts nothing (routing
+ * would turn off the HTTP cache and add a round trip per request).
  */
-export const chromiumLaunch = {
-	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-	args: [
-		'--no-sandbox',
-		'--disable-gpu',
-		'--disable-quic',
-		'--disable-background-networking',
-		'--disable-component-update',
-		'--disable-sync',
-		'--no-first-run'
-	]
-};
 const guardArgs = [
 	'--proxy-server=http://127.0.0.1:9',
 	// Chromium bypasses loopback addresses by itself.
 	`--proxy-bypass-list=${testbed.feedsHost}`
 ];
-
-export function checkLaunchFlags() {
-	const config = readFileSync(new URL('playwright.config.ts', root), 'utf8');
-	for (const flag of chromiumLaunch.args) {
-		if (!config.includes(`'${flag}'`)) {
-			throw new Error(`bench/browser.js: flag ${flag} is no longer in playwright.config.ts`);
-		}
-	}
-	const flags = [...config.matchAll(/'(--[a-z-]+)'/g)].map((m) => m[1] ?? '');
-	const missing = flags.filter((f) => !chromiumLaunch.args.includes(f));
-	if (missing.length > 0) {
-		throw new Error(`bench/browser.js lacks flags of playwright.config.ts: ${missing.join(' ')}`);
-	}
-}
 
 /** @param {import('@playwright/test').BrowserType} chromium */
 export function launch(chromium) {

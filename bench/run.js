@@ -13,7 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { checkLaunchFlags, launch, median, testbed } from './browser.js';
+import { launch, median, testbed } from './browser.js';
 import {
 	appStarts,
 	bigArticle,
@@ -61,7 +61,6 @@ function run(cmd, argv, env = {}) {
 
 if (!args.includes('--locked')) {
 	// The build happens before taking the lock: others' test runs need not wait for it.
-	checkLaunchFlags();
 	log('building the app into .svelte-kit/bench-build');
 	run('npx', ['vite', 'build'], BUILD_ENV);
 	log(`waiting for ${LOCK} (the test bed is shared)`);
