@@ -25,3 +25,20 @@ CREATE DATABASE "${DB_NAME}_next" TEMPLATE "$DB_SEED" OWNER "$DB_USER";
 DROP DATABASE IF EXISTS "$DB_NAME" WITH (FORCE);
 ALTER DATABASE "${DB_NAME}_next" RENAME TO "$DB_NAME";
 SQL
+
+# The server looks at some times relative to now: getHeadlines' first_id (and so check_first_id)
+# only considers articles entered in the last hour, Fresh the last day. A seed made hours ago would
+# make those tests depend on its age, so every time the seed wrote is moved forward by that age:
+# a reset always gives the state as it was right after seeding. Article dates (`updated`) stay.
+pg -d "$DB_NAME" -o /dev/null <<'SQL'
+BEGIN;
+CREATE TEMP TABLE seed_age AS SELECT NOW() - MAX(date_entered) AS age FROM ttrss_entries;
+UPDATE ttrss_entries
+   SET date_entered = date_entered + (SELECT age FROM seed_age),
+       date_updated = date_updated + (SELECT age FROM seed_age);
+UPDATE ttrss_user_entries
+   SET last_read = last_read + (SELECT age FROM seed_age),
+       last_marked = last_marked + (SELECT age FROM seed_age),
+       last_published = last_published + (SELECT age FROM seed_age);
+COMMIT;
+SQL
