@@ -76,7 +76,7 @@ test('loads without policy violations and works offline after the first visit', 
 	// No securitypolicyviolation fired: checked by the fixture after the test.
 });
 
-test('signs in to tt-rss on the same origin', async ({ page }) => {
+test('signs in to tt-rss on the same origin and reads an article', async ({ page }) => {
 	await page.goto(`${appUrl}login`);
 	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
 	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
@@ -87,5 +87,15 @@ test('signs in to tt-rss on the same origin', async ({ page }) => {
 	for (const title of ['Testbed Tech News', 'Testbed Web Dev (Atom)']) {
 		await expect(feeds.getByRole('link', { name: title })).toBeVisible();
 	}
+	expect(new URL(page.url()).pathname.startsWith(`${BASE}/`)).toBe(true);
+
+	// Reading: a feed, then an article with its body, images from the feed host and all.
+	await feeds.getByRole('link', { name: 'Testbed Tech News' }).click();
+	await page
+		.getByRole('list', { name: /^Headlines of/ })
+		.getByRole('link', { name: /Tech news 01: Databases update/ })
+		.click();
+	await expect(page.getByRole('heading', { level: 1, name: /Tech news 01/ })).toBeVisible();
+	await expect(page.locator('.article-content')).toContainText('Tech news item 1.');
 	expect(new URL(page.url()).pathname.startsWith(`${BASE}/`)).toBe(true);
 });
