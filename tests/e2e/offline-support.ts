@@ -95,10 +95,14 @@ export async function starredTitles(feedId = BIG_FEED_ID): Promise<Set<string>> 
 	return new Set((await serverHeadlines(feedId)).filter((h) => h.marked).map((h) => h.title));
 }
 
-/** Requests to the tt-rss API with their op (page and worker), from now on. */
+/**
+ * Requests to the tt-rss API that reached it (a response came back), with their op, page and worker,
+ * from now on. A request that failed on the way (still offline) never reached the server and is not
+ * counted: its retry is the one send.
+ */
 export function recordApiCalls(context: BrowserContext): { op: string; ids: string }[] {
 	const calls: { op: string; ids: string }[] = [];
-	context.on('request', (request) => {
+	context.on('requestfinished', (request) => {
 		if (!request.url().includes('/tt-rss/api/')) return;
 		try {
 			const body = JSON.parse(request.postData() ?? '{}') as Record<string, unknown>;
