@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/lib/api';
+import { caught } from '../../src/lib/api/testing/caught';
 import { loggedInClient, newClient, resetTestbed, testbed, lockTestbed } from './testbed';
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(ApiError);
-		return error as ApiError;
-	}
-	throw new Error('expected an ApiError');
-}
 
 describe('session and server facts (real server)', () => {
 	let unlock: () => void = () => {};

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-	ApiError,
-	ArticleField,
-	UpdateMode,
-	type Article,
-	type TtrssClient
-} from '../../src/lib/api';
+import { caught } from '../../src/lib/api/testing/caught';
+import { ArticleField, UpdateMode, type Article, type TtrssClient } from '../../src/lib/api';
 import { idsByTitle, loggedInClient, resetTestbed, sql, testbed, lockTestbed } from './testbed';
 
 // Every test starts from the seeded state: write ops must not see each other's effects.
@@ -15,16 +10,6 @@ async function article(id: number): Promise<Article> {
 	const [found] = await client.getArticle({ articleIds: [id] });
 	if (!found) throw new Error(`article ${id} not found`);
 	return found;
-}
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(ApiError);
-		return error as ApiError;
-	}
-	throw new Error('expected an ApiError');
 }
 
 async function feedId(title: string): Promise<number> {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { caught } from './testing/caught';
 import { deriveCapabilities } from './capabilities';
 import { TtrssClient, type TtrssClientOptions } from './client';
 import { ApiError } from './errors';
@@ -14,16 +15,6 @@ import {
 
 const API = 'http://tt.example/api/';
 const PASSWORD = 'hunter2-secret';
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(ApiError);
-		return error as ApiError;
-	}
-	throw new Error('expected an ApiError');
-}
 
 /** A small fake tt-rss: sessions are ids in a set; `routes` answer the ops. */
 function fakeServer(

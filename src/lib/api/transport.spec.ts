@@ -1,19 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { caught } from './testing/caught';
 import { ApiError } from './errors';
 import { fakeFetch, jsonReply, ok } from './testing/fake-fetch';
 import { Transport, unwrap } from './transport';
 
 const API = 'http://tt.example/api/';
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(ApiError);
-		return error as ApiError;
-	}
-	throw new Error('expected an ApiError');
-}
 
 function transportWith(respond: () => Response | Promise<Response>, timeoutMs?: number) {
 	const fake = fakeFetch(() => respond());
