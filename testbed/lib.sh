@@ -111,6 +111,26 @@ ensure_services() {
   start_feeds_namespace
 }
 
+# live_db_from SNAPSHOT: makes the live database a copy of the template database SNAPSHOT
+# (reset.sh: the seed; bench/use-bench-db.sh: the bench data). The copy is made under a spare name
+# first, then swapped in: the live database is missing only between DROP and RENAME (milliseconds),
+# not for the whole copy. DROP ... WITH (FORCE) ends Apache's open connections. Two swaps at once
+# (parallel test workers) queue up on a lock instead of colliding.
+live_db_from() {
+  local snapshot=$1
+  [ "$(pg_val -c "select 1 from pg_database where datname='$snapshot'")" = 1 ] ||
+    die "no database $snapshot: run testbed/setup.sh (or bench/setup.sh for the bench data) first"
+  exec 9>/tmp/ttrss-testbed.lock
+  flock 9
+  pg -o /dev/null <<SQL
+DROP DATABASE IF EXISTS "${DB_NAME}_next" WITH (FORCE);
+SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '$snapshot' AND pid <> pg_backend_pid();
+CREATE DATABASE "${DB_NAME}_next" TEMPLATE "$snapshot" OWNER "$DB_USER";
+DROP DATABASE IF EXISTS "$DB_NAME" WITH (FORCE);
+ALTER DATABASE "${DB_NAME}_next" RENAME TO "$DB_NAME";
+SQL
+}
+
 # api BODY-JSON -> prints the reply's "content" as JSON; dies unless status is 0.
 api() {
   local reply
