@@ -9,7 +9,21 @@ bash scripts/bootstrap.sh
 
 echo "== lint"
 npm run lint
+# On CI each stage has a time limit far above its usual run (about 1 and 4 minutes), so a hang ends
+# with a message naming the stage instead of running into CI's own limit.
+limit() {
+	local minutes=$1
+	shift
+	if [ -z "${CI:-}" ]; then
+		"$@"
+		return
+	fi
+	local rc=0
+	timeout -k 10 "${minutes}m" "$@" || rc=$?
+	[ $rc -ne 124 ] || echo "test: '$*' ran over $minutes minutes and was stopped" >&2
+	return $rc
+}
 echo "== unit and contract tests"
-npx vitest run
+limit 15 npx vitest run
 echo "== end-to-end tests"
-npx playwright test
+limit 40 npx playwright test

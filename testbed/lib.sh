@@ -39,7 +39,8 @@ curl_local() { curl -sS --noproxy '*' --max-time "${CURL_TIMEOUT:-20}" "$@"; }
 start_postgres() {
   if ! pg_lsclusters -h 2>/dev/null | awk '$1=="15" && $2=="main"' | grep -q online; then
     log "starting PostgreSQL 15/main"
-    pg_ctlcluster 15 main start
+    # 9>&-: a daemon must not inherit the test-bed lock (fd 9), or it holds it for its whole life.
+    pg_ctlcluster 15 main start 9>&-
   fi
   local i
   for i in $(seq 1 50); do
@@ -52,7 +53,7 @@ start_postgres() {
 start_apache() {
   if curl_local -o /dev/null "http://localhost/" 2>/dev/null; then return 0; fi
   log "starting Apache"
-  apachectl start
+  apachectl start 9>&-
   local i
   for i in $(seq 1 50); do
     curl_local -o /dev/null "http://localhost/" 2>/dev/null && return 0
@@ -95,7 +96,7 @@ start_feeds_namespace() {
   ip netns exec "$NETNS" ip link set lo up
 
   setsid nohup ip netns exec "$NETNS" /usr/bin/python3 -m http.server 80 \
-    --bind "$FEEDS_ADDR" --directory "$FIXTURES_DIR" >"$HTTP_LOG" 2>&1 </dev/null &
+    --bind "$FEEDS_ADDR" --directory "$FIXTURES_DIR" >"$HTTP_LOG" 2>&1 </dev/null 9>&- &
   echo $! >"$HTTP_PIDFILE"
   local i
   for i in $(seq 1 50); do
@@ -103,6 +104,29 @@ start_feeds_namespace() {
     sleep 0.2
   done
   die "feeds server at http://$FEEDS_HOST/ does not answer (log: $HTTP_LOG)"
+}
+
+# One user of the test bed's databases at a time (setup.sh, reset.sh, the bench's swap), on fd 9.
+# Every daemon these scripts start gets 9>&-: one that inherited fd 9 would hold the lock for its
+# whole life, and the next reset would wait forever (a CI run on a freshly booted machine did).
+TESTBED_LOCK=/tmp/ttrss-testbed.lock
+take_testbed_lock() {
+  exec 9>"$TESTBED_LOCK"
+  flock -w 300 9 || die "$TESTBED_LOCK still held after 300 s by: $(lock_holders)"
+}
+lock_holders() {
+  local fd out=""
+  for fd in /proc/[0-9]*/fd/*; do
+    [ "$(readlink "$fd" 2>/dev/null)" = "$TESTBED_LOCK" ] || continue
+    fd=${fd%/fd/*}
+    out+="${fd#/proc/} ($(tr '\0' ' ' <"$fd/cmdline" 2>/dev/null)) "
+  done
+  echo "${out:-nobody}"
+}
+# Ends this script's hold and checks that no process it started kept the lock.
+release_testbed_lock() {
+  exec 9>&-
+  flock -w 5 "$TESTBED_LOCK" true || die "a process started here kept $TESTBED_LOCK: $(lock_holders)"
 }
 
 ensure_services() {
@@ -120,8 +144,7 @@ live_db_from() {
   local snapshot=$1
   [ "$(pg_val -c "select 1 from pg_database where datname='$snapshot'")" = 1 ] ||
     die "no database $snapshot: run testbed/setup.sh (or bench/setup.sh for the bench data) first"
-  exec 9>/tmp/ttrss-testbed.lock
-  flock 9
+  take_testbed_lock
   pg -o /dev/null <<SQL
 DROP DATABASE IF EXISTS "${DB_NAME}_next" WITH (FORCE);
 SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '$snapshot' AND pid <> pg_backend_pid();

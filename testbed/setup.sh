@@ -27,10 +27,10 @@ missing_packages() {
 
 apt_install() {
   # Update the package lists only when an install cannot find what it needs.
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/tmp/testbed-apt.log 2>&1 || {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/tmp/testbed-apt.log 2>&1 9>&- || {
     log "apt-get install failed once; running apt-get update and retrying"
     apt-get update -q >>/tmp/testbed-apt.log 2>&1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >>/tmp/testbed-apt.log 2>&1 ||
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >>/tmp/testbed-apt.log 2>&1 9>&- ||
       { tail -30 /tmp/testbed-apt.log >&2; die "apt-get install $* failed (log: /tmp/testbed-apt.log)"; }
   }
 }
@@ -329,8 +329,7 @@ check_logins() {
 # ------------------------------------------------------------------ main
 
 # Serialize with reset.sh (and another setup.sh).
-exec 9>/tmp/ttrss-testbed.lock
-flock 9
+take_testbed_lock
 
 install_packages
 configure_ttrss
@@ -348,6 +347,7 @@ else
   snapshot "$HASH"
 fi
 check_logins
+release_testbed_lock
 
 cat <<EOF
 

@@ -38,13 +38,18 @@ function lockHeldByAncestor(): boolean {
  */
 export async function lockTestbed(): Promise<() => void> {
 	if (lockHeldByAncestor()) return () => {};
-	const child = spawn('flock', [LOCK, '-c', 'echo locked; exec cat'], {
+	// -w: a lock that is never released ends the run with a message instead of hanging it.
+	const child = spawn('flock', ['-w', '600', LOCK, '-c', 'echo locked; exec cat'], {
 		stdio: ['pipe', 'pipe', 'inherit']
 	});
 	await new Promise<void>((resolve, reject) => {
 		child.stdout.once('data', () => resolve());
 		child.once('error', reject);
-		child.once('exit', (code) => reject(new Error(`flock exited with ${String(code)}`)));
+		child.once('exit', (code) =>
+			reject(
+				new Error(`flock ${LOCK} exited with ${String(code)} (held for 600 s by another run?)`)
+			)
+		);
 	});
 	return () => {
 		child.stdin.end();

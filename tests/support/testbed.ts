@@ -27,6 +27,8 @@ export const testbed: Testbed = JSON.parse(
 export function resetTestbed(): void {
 	execFileSync('bash', [`${root}testbed/reset.sh`], {
 		stdio: ['ignore', 'ignore', 'inherit'],
+		// Synchronous, so no test timeout can end it: a reset that cannot get its lock must end itself.
+		timeout: 180_000,
 		// Apache's and PostgreSQL's tools live in sbin, which a test runner's PATH may lack.
 		env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` }
 	});
