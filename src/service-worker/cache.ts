@@ -101,6 +101,29 @@ export async function precache(): Promise<void> {
 	);
 }
 
+/** The part of the Service Worker Static Routing API used here (Chromium 123+; not in lib.dom). */
+interface StaticRoutes {
+	addRoutes(routes: { condition: { urlPattern: string }; source: 'cache' }[]): Promise<void>;
+}
+
+/**
+ * Install step, where the browser supports it: the hashed build files are answered straight from
+ * Cache Storage by the browser, without starting this worker's script for each of them (a start
+ * asks for ~30 at once). A file missing from every cache goes to the network. Hashed names never
+ * change content, so any version's copy is the right one.
+ */
+export async function routeImmutableFromCache(event: ExtendableEvent): Promise<void> {
+	const router = event as ExtendableEvent & Partial<StaticRoutes>;
+	if (typeof router.addRoutes !== 'function') return;
+	try {
+		await router.addRoutes([
+			{ condition: { urlPattern: `${sw.location.origin}${IMMUTABLE}*` }, source: 'cache' }
+		]);
+	} catch {
+		// An older syntax or a refused pattern: the fetch handler below answers as before.
+	}
+}
+
 /** Activate step: drops the precaches of this scope's other versions (never other caches). */
 export async function deleteOldCaches(): Promise<void> {
 	const current = cacheName();
@@ -120,8 +143,12 @@ function inApp(pathname: string): boolean {
 	return true;
 }
 
+let opened: Promise<Cache> | undefined;
+
 async function fromPrecache(key: string, request: Request): Promise<Response> {
-	const cache = await caches.open(cacheName());
+	// Opened once per worker start, not once per file: a start asks for ~30 files at once.
+	opened ??= caches.open(cacheName());
+	const cache = await opened;
 	const cached = await cache.match(key);
 	// Missing only if storage was cleared under us: the network is the best remaining answer.
 	return cached ?? fetch(request);

@@ -9,7 +9,7 @@
 // - images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
 // - replay.ts: outbox replay (Background Sync, or worker start where it is missing)
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
-import { deleteOldCaches, handleFetch, precache } from './cache';
+import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from './cache';
 import { handleImageFetch, handleImageMessage, startImageCache } from './images';
 import { handleMessage } from './messaging';
 import { replayOnActivate, startReplay } from './replay';
@@ -17,7 +17,7 @@ import { replayOnActivate, startReplay } from './replay';
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
 sw.addEventListener('install', (event) => {
-	event.waitUntil(precache());
+	event.waitUntil(Promise.all([precache(), routeImmutableFromCache(event)]));
 });
 
 sw.addEventListener('activate', (event) => {
