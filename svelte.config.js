@@ -1,6 +1,7 @@
 import adapter from '@sveltejs/adapter-static';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 import { withExternalBootstrap } from './deploy/externalize-bootstrap.js';
+import { withFirstScreenPreload } from './deploy/preload-first-screen.js';
 
 // The base path is chosen at build time (BASE_PATH=/reader) so one build can live
 // next to tt-rss on the same origin, which tt-rss needs because it sends no CORS headers.
@@ -19,9 +20,15 @@ const config = {
 		// A single-page app: every route is rendered in the browser from the fallback page.
 		// The wrapper moves SvelteKit's inline bootstrap script into a file, so the strict
 		// Content-Security-Policy (deploy/csp.js, `script-src 'self'`) needs no hash that changes per build.
-		adapter: withExternalBootstrap(
-			adapter({ pages: out, assets: out, fallback: 'index.html', strict: true }),
-			out
+		// The other wrapper adds the first screen's modules to the fallback page's preloads
+		// (deploy/preload-first-screen.js): one round of requests instead of a waterfall.
+		adapter: withFirstScreenPreload(
+			withExternalBootstrap(
+				adapter({ pages: out, assets: out, fallback: 'index.html', strict: true }),
+				out
+			),
+			out,
+			'index.html'
 		),
 		paths: { base, relative: false },
 		// Tests that build extra versions use their own working directory, so they never collide with
