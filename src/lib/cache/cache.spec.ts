@@ -9,6 +9,7 @@ import { evictCache } from '$lib/offline/storage';
 import {
 	cachedArticle,
 	cachedList,
+	cachedRows,
 	cachedTree,
 	storeArticles,
 	storeList,
@@ -109,6 +110,22 @@ describe('read cache', () => {
 		await storeList(key, 0, [headline(1, { title: 'New title' })], true);
 		expect((await cachedArticle(1))?.title).toBe('New title');
 		expect((await cachedArticle(1))?.content).toBe('<p>Body</p>');
+	});
+
+	it('reads a first screen of a list, and the rest by id when asked', async () => {
+		await storeList(key, 0, [headline(1), headline(2), headline(3), headline(4)], true);
+		const first = await cachedList(key, { first: 2 });
+		expect(first?.headlines.map((h) => h.id)).toEqual([1, 2]);
+		expect(first?.rest).toEqual([3, 4]);
+		// Not complete until the rest has been read; complete then, as the server said.
+		expect(first?.complete).toBe(false);
+		expect(first?.completeWithRest).toBe(true);
+		expect((await cachedRows(first?.rest ?? [])).map((h) => h.id)).toEqual([3, 4]);
+		// Ids whose rows are gone (evicted) are left out, not returned as holes.
+		expect((await cachedRows([4, 99, 3])).map((h) => h.id)).toEqual([4, 3]);
+		const whole = await cachedList(key);
+		expect(whole?.rest).toEqual([]);
+		expect(whole?.complete).toBe(true);
 	});
 
 	it('shows changes made offline, even when older server data is stored afterwards', async () => {

@@ -38,7 +38,14 @@ export interface CachedList {
 	/** True when the server said there is nothing after the last headline. */
 	complete: boolean;
 	fetchedAt: number;
+	/** Ids after the first `first` rows, not read yet (see `cachedRows`). */
+	rest: number[];
+	/** What `complete` becomes once `rest` has been read whole. */
+	completeWithRest: boolean;
 }
+
+/** Rows read for a list's first screen; more would only delay its first paint. */
+export const FIRST_SCREEN_ROWS = 40;
 
 /** Reads never fail the screen: a broken or missing database is a cache miss. */
 async function orMiss<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
@@ -63,7 +70,15 @@ export async function storeTree(tree: FeedTree, counters: Counters | undefined):
 	);
 }
 
-export function cachedList(key: ListKey): Promise<CachedList | undefined> {
+/**
+ * A cached list: its first `first` rows (all by default), and the ids of the rest for
+ * `cachedRows`. Each row is one read, so a start reads a screenful first: 200 reads took
+ * 170–230 ms of a warm start, 40 take a fraction of that.
+ */
+export function cachedList(
+	key: ListKey,
+	{ first = Infinity }: { first?: number } = {}
+): Promise<CachedList | undefined> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
 		const tx = db.transaction(['lists', 'articles'], 'readonly');
@@ -74,13 +89,32 @@ export function cachedList(key: ListKey): Promise<CachedList | undefined> {
 			await tx.done;
 			return derived;
 		}
-		const rows = await Promise.all(list.ids.map((id) => tx.objectStore('articles').get(id)));
+		const ids = list.ids.slice(0, first);
+		const rows = await Promise.all(ids.map((id) => tx.objectStore('articles').get(id)));
 		await tx.done;
 		const headlines = rows.filter((r): r is StoredArticle => r !== undefined).map(toHeadline);
+		const rest = list.ids.slice(ids.length);
 		// Rows evicted under storage pressure make the list incomplete again.
-		const complete = list.complete && headlines.length === list.ids.length;
-		return { headlines, complete, fetchedAt: list.fetchedAt };
+		const completeWithRest = list.complete && headlines.length === ids.length;
+		return {
+			headlines,
+			complete: completeWithRest && rest.length === 0,
+			completeWithRest,
+			fetchedAt: list.fetchedAt,
+			rest
+		};
 	});
+}
+
+/** The cached rows of these ids, in their order; evicted ones are left out. */
+export function cachedRows(ids: readonly number[]): Promise<Headline[]> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const tx = db.transaction('articles', 'readonly');
+		const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
+		await tx.done;
+		return rows.filter((r): r is StoredArticle => r !== undefined).map(toHeadline);
+	}).then((rows) => rows ?? []);
 }
 
 /**
@@ -110,7 +144,9 @@ async function listFromArticles(
 	return {
 		headlines: rows.map(toHeadline),
 		complete: true,
-		fetchedAt: Math.max(...rows.map((r) => r.storedAt))
+		fetchedAt: Math.max(...rows.map((r) => r.storedAt)),
+		rest: [],
+		completeWithRest: true
 	};
 }
 

@@ -1,8 +1,17 @@
 import type { FeedId, Headline, SearchMode, ViewMode } from '$lib/api';
-import { cachedList, storeList, type ListKey } from '$lib/cache';
+import { afterFirstScreen, firstScreenShown, takeEarlyList } from '$lib/boot/early-reads';
+import {
+	cachedList,
+	cachedRows,
+	FIRST_SCREEN_ROWS,
+	storeList,
+	type CachedList,
+	type ListKey
+} from '$lib/cache';
 import { markOnce } from '$lib/perf/marks';
 import { errorMessage } from './tree.svelte';
 import { session } from './session.svelte';
+import type { SettingsValues } from './settings.svelte';
 
 export type ListKind = 'feed' | 'cat' | 'tag';
 
@@ -23,9 +32,31 @@ export type ArticlePatch = Partial<
 >;
 
 export const EXCERPT_LENGTH = 200;
+/**
+ * The first page of a list with nothing on screen yet: several screens of rows, a quarter of the
+ * server's usual page. On the test bed it answers in about half the time (~30 ms, 35 KB instead
+ * of ~70 ms, 124 KB), and the first headline waits for it; the rest follows as the reader scrolls.
+ */
+export const FIRST_PAGE = 50;
 
 export function feedIdOf(query: Pick<ListQuery, 'kind' | 'id'>): FeedId {
 	return query.kind === 'tag' ? query.id : Number(query.id);
+}
+
+/** The list a route shows before any search, in the reader's view mode and order. */
+export function listQueryFor(
+	kind: ListKind,
+	id: string,
+	values: Pick<SettingsValues, 'viewMode' | 'sortOrder'>
+): ListQuery {
+	return {
+		kind,
+		id,
+		viewMode: values.viewMode,
+		orderBy: values.sortOrder === 'default' ? '' : values.sortOrder,
+		search: '',
+		searchMode: 'this_feed'
+	};
 }
 
 export function listKey(query: ListQuery): ListKey {
@@ -92,14 +123,48 @@ class HeadlineList {
 		this.#complete = false;
 		this.#error = undefined;
 		this.#firstId = undefined;
-		const cached = await cachedList(listKey(query));
+		const key = listKey(query);
+		const early = takeEarlyList(key);
+		const cachedShown = this.#showCached(generation, key, early);
+		if (early) {
+			// The list an app start opens on: its cached rows first, then the server. (Asking at
+			// once would make the server's work, on the reader's own machine in a small setup,
+			// compete with the first paint; the answer has to wait for that paint anyway.)
+			await cachedShown;
+			if (generation !== this.#generation) return;
+			await this.#fetch(0, { replace: true });
+			return;
+		}
+		// Any other list (after sign-in, or picked in the tree): the first page is asked for at
+		// once, and its answer applied once whatever the cache had is on screen.
+		await this.#fetch(0, { replace: true, applyAfter: cachedShown });
+	}
+
+	async #showCached(
+		generation: number,
+		key: ListKey,
+		early: Promise<CachedList | undefined> | undefined
+	): Promise<void> {
+		const cached = await (early ?? cachedList(key, { first: FIRST_SCREEN_ROWS }));
 		markOnce('headlines:cache-read');
 		if (cached && generation === this.#generation && this.#items.length === 0) {
-			this.#items = cached.headlines;
+			const shown = cached.headlines;
+			this.#items = shown;
 			this.#complete = cached.complete;
 			markOnce('headlines:cache-shown');
+			if (cached.rest.length > 0) void this.#showCachedRest(generation, shown, cached);
+			firstScreenShown();
+			await afterFirstScreen();
 		}
-		await this.#fetch(0, { replace: true });
+	}
+
+	/** The cached rows after the first screen, unless the server's answer replaced them first. */
+	async #showCachedRest(generation: number, shown: Headline[], cached: CachedList): Promise<void> {
+		const rows = await cachedRows(cached.rest);
+		if (generation !== this.#generation || this.#items !== shown) return;
+		const known = new Set(shown.map((h) => h.id));
+		this.#items = [...shown, ...rows.filter((h) => !known.has(h.id))];
+		this.#complete = cached.completeWithRest && rows.length === cached.rest.length;
 	}
 
 	/** The next page, when the reader nears the end of the list. */
@@ -125,7 +190,13 @@ class HeadlineList {
 
 	async #fetch(
 		skip: number,
-		options: { replace: boolean; sinceId?: number; forceUpdate?: boolean }
+		options: {
+			replace: boolean;
+			sinceId?: number;
+			forceUpdate?: boolean;
+			/** The answer (or failure) is taken only after this settles. */
+			applyAfter?: Promise<void>;
+		}
 	): Promise<void> {
 		const query = this.#query;
 		if (!query) return;
@@ -135,27 +206,32 @@ class HeadlineList {
 		try {
 			const client = session.client;
 			const caps = await client.detectCapabilities();
-			const pageSize = caps.headlineLimit;
-			const result = await client.getHeadlines({
-				feedId: feedIdOf(query),
-				isCat: query.kind === 'cat',
-				includeNested: query.kind === 'cat',
-				limit: pageSize,
-				skip: options.sinceId === undefined ? skip : 0,
-				sinceId: options.sinceId,
-				viewMode: query.viewMode,
-				orderBy: query.orderBy || undefined,
-				showExcerpt: true,
-				excerptLength: EXCERPT_LENGTH,
-				includeAttachments: true,
-				hasSandbox: true,
-				sanitize: true,
-				forceUpdate: options.forceUpdate,
-				search: query.search || undefined,
-				searchMode: query.search ? query.searchMode : undefined,
-				includeHeader: caps.includeHeader,
-				checkFirstId: skip > 0 ? this.#firstId : undefined
-			});
+			const pageSize =
+				skip === 0 && this.#items.length === 0
+					? Math.min(FIRST_PAGE, caps.headlineLimit)
+					: caps.headlineLimit;
+			const result = await client
+				.getHeadlines({
+					feedId: feedIdOf(query),
+					isCat: query.kind === 'cat',
+					includeNested: query.kind === 'cat',
+					limit: pageSize,
+					skip: options.sinceId === undefined ? skip : 0,
+					sinceId: options.sinceId,
+					viewMode: query.viewMode,
+					orderBy: query.orderBy || undefined,
+					showExcerpt: true,
+					excerptLength: EXCERPT_LENGTH,
+					includeAttachments: true,
+					hasSandbox: true,
+					sanitize: true,
+					forceUpdate: options.forceUpdate,
+					search: query.search || undefined,
+					searchMode: query.search ? query.searchMode : undefined,
+					includeHeader: caps.includeHeader,
+					checkFirstId: skip > 0 ? this.#firstId : undefined
+				})
+				.finally(() => options.applyAfter);
 			if (generation !== this.#generation) return;
 			if (result.header?.firstIdChanged) {
 				// New articles arrived at the top while paging: start again from the top.
@@ -184,6 +260,8 @@ class HeadlineList {
 			if (generation === this.#generation) this.#error = errorMessage(error);
 		} finally {
 			if (generation === this.#generation) this.#loading = false;
+			// A start that found nothing cached paints the server's first page (or its error).
+			if (skip === 0) firstScreenShown();
 		}
 	}
 

@@ -1,4 +1,5 @@
 import { deriveCapabilities, isApiError, TtrssClient, type Credentials } from '$lib/api';
+import { takeEarlySession } from '$lib/boot/early-reads';
 import { loadSession, saveSession, wipeAll } from '$lib/db/session';
 import type { StoredSession } from '$lib/db/schema';
 import { apiUrlFor } from './server-address';
@@ -51,7 +52,7 @@ class Session {
 	/** Loads the kept session once per page load. Works offline: no network call. */
 	async restore(): Promise<void> {
 		if (this.#restored) return;
-		const stored = await loadSession();
+		const stored = await (takeEarlySession() ?? loadSession());
 		if (stored) this.#adopt(stored);
 		this.#restored = true;
 	}
@@ -77,6 +78,9 @@ class Session {
 		};
 		await saveSession(stored);
 		this.#adopt(stored);
+		// This session is the one: a read made before it (at start) must not replace it.
+		void takeEarlySession();
+		this.#restored = true;
 	}
 
 	/** Ends the server session when reachable, and always wipes everything kept on this device. */

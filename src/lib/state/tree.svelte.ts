@@ -1,4 +1,5 @@
 import { isApiError, type FeedTree, type ServerConfig, type TreeCategory } from '$lib/api';
+import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
 import { cachedTree, storeTree } from '$lib/cache';
 import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
 import { parentsOf, titlesOf } from './tree-index';
@@ -112,12 +113,16 @@ class TreeState {
 		this.#loading = true;
 		try {
 			if (!this.#tree) {
-				const cached = await cachedTree();
+				const cached = await (takeEarlyTree() ?? cachedTree());
+				// A start paints its headlines first; the tree follows a frame later.
+				await afterFirstScreen();
 				if (cached && !this.#tree) {
 					this.#tree = cached.tree;
 					if (cached.counters) this.#counts = countsFrom(cached.counters);
 				}
 			}
+			// Nor does the refresh compete with that first paint.
+			await afterFirstScreen();
 			const client = session.client;
 			const [tree, counters, config] = await Promise.all([
 				client.loadFeedTree(),

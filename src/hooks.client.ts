@@ -1,0 +1,27 @@
+import type { ClientInit } from '@sveltejs/kit';
+import { resolve } from '$app/paths';
+import { startEarlyReads } from '$lib/boot/early-reads';
+import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
+import { settings } from '$lib/state/settings.svelte';
+
+/** `/feed/-4`, `/cat/3/1234` (an article in it), `/tag/linux`: the list in the address bar. */
+const LIST_PATH = /^\/(feed|cat|tag)\/([^/]+)(?:\/\d+)?\/?$/;
+
+/**
+ * Runs once as the app starts, before the router loads the first screen's code: the start's
+ * IndexedDB reads overlap that loading instead of following it (src/lib/boot/early-reads.ts).
+ */
+export const init: ClientInit = () => {
+	const path = location.pathname.slice(resolve('/').length - 1);
+	const match = LIST_PATH.exec(path);
+	let id: string | undefined;
+	try {
+		id = match?.[2] === undefined ? undefined : decodeURIComponent(match[2]);
+	} catch {
+		id = undefined; // a malformed address: the router shows its error, nothing to read early
+	}
+	const kind = match?.[1] as ListKind | undefined;
+	startEarlyReads(
+		kind && id !== undefined ? listKey(listQueryFor(kind, id, settings.values)) : undefined
+	);
+};

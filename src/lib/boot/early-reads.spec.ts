@@ -1,0 +1,100 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { storeList, type ListKey } from '$lib/cache';
+import { resetReaderDbForTests } from '$lib/db/open';
+import { saveSession } from '$lib/db/session';
+import { headline } from '$lib/outbox/testing/fake-server';
+import {
+	afterFirstScreen,
+	FIRST_SCREEN_WAIT_MS,
+	firstScreenShown,
+	holdFirstScreen,
+	startEarlyReads,
+	takeEarlyList,
+	takeEarlySession,
+	takeEarlyTree
+} from './early-reads';
+
+const key: ListKey = { feedId: -4, isCat: false, viewMode: 'adaptive', orderBy: '', search: '' };
+
+beforeEach(() => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+});
+
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+/** Settled (true) or still pending (false) after the queued microtasks and I/O have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+	let done = false;
+	void promise.then(() => (done = true));
+	await new Promise((resolve) => setImmediate(resolve));
+	return done;
+}
+
+describe('early reads', () => {
+	it('reads the session, the tree and the start list once, for whoever asks first', async () => {
+		await saveSession({
+			apiUrl: '/tt-rss/api/',
+			user: 'reader',
+			sessionId: 'sid',
+			apiLevel: 15,
+			stayingSignedIn: false,
+			singleUser: false,
+			signedInAt: 1
+		});
+		await storeList(key, 0, [headline(1), headline(2)], true);
+		startEarlyReads(key);
+		expect((await takeEarlySession())?.user).toBe('reader');
+		expect(takeEarlySession()).toBeUndefined();
+		expect(await takeEarlyTree()).toBeUndefined();
+		expect(takeEarlyTree()).toBeUndefined();
+		// Another list reads afresh, and the start list's read is dropped with it.
+		expect(takeEarlyList({ ...key, viewMode: 'unread' })).toBeUndefined();
+		expect(takeEarlyList(key)).toBeUndefined();
+	});
+
+	it('gives the start list to the list that matches it', async () => {
+		await storeList(key, 0, [headline(1), headline(2)], true);
+		startEarlyReads(key);
+		const read = takeEarlyList({ ...key });
+		expect((await read)?.headlines.map((h) => h.id)).toEqual([1, 2]);
+		expect(takeEarlyList(key)).toBeUndefined();
+	});
+
+	it('lets a failed session read reach its taker without an unhandled rejection', async () => {
+		globalThis.indexedDB = undefined as unknown as IDBFactory;
+		startEarlyReads(undefined);
+		await expect(takeEarlySession()).rejects.toBeDefined();
+	});
+});
+
+describe('first screen gate', () => {
+	it('is open at once when the start opened no list', async () => {
+		startEarlyReads(undefined);
+		expect(await settled(afterFirstScreen())).toBe(true);
+	});
+
+	it('holds until the first rows are shown', async () => {
+		startEarlyReads(key);
+		const gate = afterFirstScreen();
+		expect(await settled(gate)).toBe(false);
+		firstScreenShown();
+		expect(await settled(gate)).toBe(true);
+	});
+
+	it('never holds longer than its limit', async () => {
+		vi.useFakeTimers();
+		holdFirstScreen();
+		const gate = afterFirstScreen();
+		let done = false;
+		void gate.then(() => (done = true));
+		await vi.advanceTimersByTimeAsync(FIRST_SCREEN_WAIT_MS - 1);
+		expect(done).toBe(false);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(done).toBe(true);
+	});
+});

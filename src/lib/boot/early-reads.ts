@@ -1,0 +1,102 @@
+/**
+ * The reads every start needs from IndexedDB — the kept session, the cached feed tree and the
+ * cached rows of the list in the address bar — begun as soon as the app's entry runs
+ * (hooks.client.ts). Without this they start one after another as the layout, the session and the
+ * list route mount, each waiting for the code of the next screen part to arrive first.
+ *
+ * Each read is taken once, by the code that would otherwise have made it; a later caller (another
+ * list, a reload of the tree) reads afresh.
+ */
+import {
+	cachedList,
+	cachedTree,
+	FIRST_SCREEN_ROWS,
+	listKeyString,
+	type CachedList,
+	type CachedTree
+} from '$lib/cache';
+import type { ListKey } from '$lib/cache';
+import type { StoredSession } from '$lib/db/schema';
+import { loadSession } from '$lib/db/session';
+
+let session: Promise<StoredSession | undefined> | undefined;
+let tree: Promise<CachedTree | undefined> | undefined;
+let list: { key: string; read: Promise<CachedList | undefined> } | undefined;
+
+/** A promise nobody may take must not report an unhandled rejection; the taker still sees it. */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+	promise.catch(() => {});
+	return promise;
+}
+
+export function startEarlyReads(listKey: ListKey | undefined): void {
+	armFirstScreen(listKey !== undefined);
+	session = quiet(loadSession());
+	tree = cachedTree();
+	list = listKey
+		? { key: listKeyString(listKey), read: cachedList(listKey, { first: FIRST_SCREEN_ROWS }) }
+		: undefined;
+}
+
+export function takeEarlySession(): Promise<StoredSession | undefined> | undefined {
+	const taken = session;
+	session = undefined;
+	return taken;
+}
+
+export function takeEarlyTree(): Promise<CachedTree | undefined> | undefined {
+	const taken = tree;
+	tree = undefined;
+	return taken;
+}
+
+/** The early read of this list, if the start read this one; any other list reads afresh. */
+export function takeEarlyList(key: ListKey): Promise<CachedList | undefined> | undefined {
+	const taken = list?.key === listKeyString(key) ? list.read : undefined;
+	list = undefined;
+	return taken;
+}
+
+/**
+ * Settles once the list a start opened on has painted its first rows (cached, or else the
+ * server's first page), so the start's other server calls — tree, counters, config — do not compete
+ * with that first paint for the main thread, the database and the server. At most `FIRST_SCREEN_WAIT_MS`; at once when
+ * the start opened no list.
+ */
+export const FIRST_SCREEN_WAIT_MS = 500;
+let firstScreenDone: (() => void) | undefined;
+let firstScreen: Promise<void> = Promise.resolve();
+
+function armFirstScreen(hold: boolean): void {
+	if (!hold) {
+		firstScreen = Promise.resolve();
+		firstScreenDone = undefined;
+		return;
+	}
+	firstScreen = new Promise<void>((resolve) => {
+		firstScreenDone = resolve;
+		setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
+	});
+}
+
+/** After sign-in: the list the app lands on comes first, the tree's refresh after it. */
+export function holdFirstScreen(): void {
+	armFirstScreen(true);
+}
+
+/** Called when the first list's rows are on screen: from the cache, or the server's first page. */
+export function firstScreenShown(): void {
+	const done = firstScreenDone;
+	firstScreenDone = undefined;
+	if (!done) return;
+	// After the frame that paints them, not before.
+	if (typeof requestAnimationFrame === 'function') {
+		requestAnimationFrame(() => setTimeout(done, 0));
+	} else {
+		done();
+	}
+}
+
+export function afterFirstScreen(): Promise<void> {
+	return firstScreen;
+}
