@@ -183,7 +183,14 @@ export async function appStarts(browser, { cpu, origin }) {
 					0,
 					...scripts.map((e) => /** @type {PerformanceResourceTiming} */ (e).responseEnd)
 				),
-				firstContentfulPaint: fcp?.startTime ?? NaN
+				firstContentfulPaint: fcp?.startTime ?? NaN,
+				// A fixed loop's time: shows whether the CPU slow-down held for this page.
+				spinMs: (() => {
+					const t = performance.now();
+					let x = 0;
+					for (let i = 0; i < 3e6; i++) x += Math.sqrt(i);
+					return x > 0 ? performance.now() - t : NaN;
+				})()
 			};
 		});
 		await settle(offline ? 200 : 500);
