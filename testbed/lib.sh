@@ -74,7 +74,8 @@ start_feeds_namespace() {
     [ -z "$(tail -c1 /etc/hosts)" ] || echo >>/etc/hosts
     echo "$FEEDS_ADDR $FEEDS_HOST" >>/etc/hosts
   fi
-  if feeds_server_ok; then return 0; fi
+  # A server started from another checkout (a CI clone, say) serves that checkout's fixtures.
+  if feeds_server_ok && [ "$(cat "$HTTP_PIDFILE.dir" 2>/dev/null)" = "$FIXTURES_DIR" ]; then return 0; fi
 
   log "(re)creating network namespace $NETNS and the feeds HTTP server"
   # Tear down whatever half state is left, then build it whole.
@@ -98,6 +99,7 @@ start_feeds_namespace() {
   setsid nohup ip netns exec "$NETNS" /usr/bin/python3 -m http.server 80 \
     --bind "$FEEDS_ADDR" --directory "$FIXTURES_DIR" >"$HTTP_LOG" 2>&1 </dev/null 9>&- &
   echo $! >"$HTTP_PIDFILE"
+  echo "$FIXTURES_DIR" >"$HTTP_PIDFILE.dir"
   local i
   for i in $(seq 1 50); do
     feeds_server_ok && return 0
