@@ -34,13 +34,31 @@ die() { printf '[testbed] ERROR: %s\n' "$*" >&2; exit 1; }
 pg() { PGOPTIONS="-c client_min_messages=warning" runuser -u postgres -- psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 pg_val() { PGOPTIONS="-c client_min_messages=warning" runuser -u postgres -- psql -X -A -t -v ON_ERROR_STOP=1 "$@"; }
 
+# Runs a command (a daemon's start) with every file descriptor above 2 closed: a daemon that inherits
+# a lock's descriptor holds the lock for its whole life — the test-bed lock on fd 9 here, or the
+# caller's own (`flock /tmp/e2e-run.lock bash testbed/reset.sh` restarting the feeds server).
+without_inherited_fds() {
+  (
+    close_inherited_fds
+    exec "$@"
+  )
+}
+# For use in a subshell about to exec: `( close_inherited_fds; exec daemon … ) &`.
+close_inherited_fds() {
+  local fd
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+  done
+  return 0
+}
+
 curl_local() { curl -sS --noproxy '*' --max-time "${CURL_TIMEOUT:-20}" "$@"; }
 
 start_postgres() {
   if ! pg_lsclusters -h 2>/dev/null | awk '$1=="15" && $2=="main"' | grep -q online; then
     log "starting PostgreSQL 15/main"
-    # 9>&-: a daemon must not inherit the test-bed lock (fd 9), or it holds it for its whole life.
-    pg_ctlcluster 15 main start 9>&-
+    without_inherited_fds pg_ctlcluster 15 main start
   fi
   local i
   for i in $(seq 1 50); do
@@ -53,7 +71,7 @@ start_postgres() {
 start_apache() {
   if curl_local -o /dev/null "http://localhost/" 2>/dev/null; then return 0; fi
   log "starting Apache"
-  apachectl start 9>&-
+  without_inherited_fds apachectl start
   local i
   for i in $(seq 1 50); do
     curl_local -o /dev/null "http://localhost/" 2>/dev/null && return 0
@@ -96,8 +114,11 @@ start_feeds_namespace() {
   ip netns exec "$NETNS" ip link set "$VETH_NS" up
   ip netns exec "$NETNS" ip link set lo up
 
-  setsid nohup ip netns exec "$NETNS" /usr/bin/python3 -m http.server 80 \
-    --bind "$FEEDS_ADDR" --directory "$FIXTURES_DIR" >"$HTTP_LOG" 2>&1 </dev/null 9>&- &
+  (
+    close_inherited_fds
+    exec setsid nohup ip netns exec "$NETNS" /usr/bin/python3 -m http.server 80 \
+      --bind "$FEEDS_ADDR" --directory "$FIXTURES_DIR" >"$HTTP_LOG" 2>&1 </dev/null
+  ) &
   echo $! >"$HTTP_PIDFILE"
   echo "$FIXTURES_DIR" >"$HTTP_PIDFILE.dir"
   local i
@@ -109,8 +130,9 @@ start_feeds_namespace() {
 }
 
 # One user of the test bed's databases at a time (setup.sh, reset.sh, the bench's swap), on fd 9.
-# Every daemon these scripts start gets 9>&-: one that inherited fd 9 would hold the lock for its
-# whole life, and the next reset would wait forever (a CI run on a freshly booted machine did).
+# Every daemon these scripts start goes through without_inherited_fds: one that inherited fd 9 would
+# hold the lock for its whole life, and the next reset would wait forever (a CI run on a freshly
+# booted machine did).
 TESTBED_LOCK=/tmp/ttrss-testbed.lock
 take_testbed_lock() {
   exec 9>"$TESTBED_LOCK"
