@@ -90,9 +90,8 @@ export function cachedList(
 			return derived;
 		}
 		const ids = list.ids.slice(0, first);
-		const rows = await Promise.all(ids.map((id) => tx.objectStore('articles').get(id)));
+		const headlines = await readHeadlines(tx.objectStore('articles'), ids);
 		await tx.done;
-		const headlines = rows.filter((r): r is StoredArticle => r !== undefined).map(toHeadline);
 		const rest = list.ids.slice(ids.length);
 		// Rows evicted under storage pressure make the list incomplete again.
 		const completeWithRest = list.complete && headlines.length === ids.length;
@@ -111,10 +110,19 @@ export function cachedRows(ids: readonly number[]): Promise<Headline[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
 		const tx = db.transaction('articles', 'readonly');
-		const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
+		const headlines = await readHeadlines(tx.store, ids);
 		await tx.done;
-		return rows.filter((r): r is StoredArticle => r !== undefined).map(toHeadline);
+		return headlines;
 	}).then((rows) => rows ?? []);
+}
+
+/** One read per id, in the ids' order; evicted rows are left out. */
+async function readHeadlines(
+	articles: { get(id: number): Promise<StoredArticle | undefined> },
+	ids: readonly number[]
+): Promise<Headline[]> {
+	const rows = await Promise.all(ids.map((id) => articles.get(id)));
+	return rows.filter((r): r is StoredArticle => r !== undefined).map(toHeadline);
 }
 
 /**
