@@ -1,6 +1,7 @@
 import type { ClientInit } from '@sveltejs/kit';
 import { resolve } from '$app/paths';
 import { startEarlyReads } from '$lib/boot/early-reads';
+import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { settings } from '$lib/state/settings.svelte';
 
@@ -12,6 +13,7 @@ const LIST_PATH = /^\/(feed|cat|tag)\/([^/]+)(?:\/\d+)?\/?$/;
  * IndexedDB reads overlap that loading instead of following it (src/lib/boot/early-reads.ts).
  */
 export const init: ClientInit = () => {
+	markOnce('app:init');
 	const path = location.pathname.slice(resolve('/').length - 1);
 	const match = LIST_PATH.exec(path);
 	let id: string | undefined;

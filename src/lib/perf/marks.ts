@@ -3,6 +3,7 @@
  * slow start can be split into its parts. Each is marked once per page load.
  */
 export type StartMark =
+	| 'app:init'
 	| 'db:open'
 	| 'app:session-restored'
 	| 'headlines:cache-read'
