@@ -8,7 +8,8 @@
  */
 import { browser, dev } from '$app/environment';
 import { base } from '$app/paths';
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
+import { afterFirstScreen } from '$lib/boot/early-reads';
 
 /** How often a long-open page asks the server whether a new version exists. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -16,6 +17,7 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
 class PwaUpdate {
 	#available = $state(false);
 	#workbox: Workbox | undefined;
+	#registering = false;
 	/** The reader clicked Reload: reload as soon as the new version controls the page. */
 	#reloadRequested = false;
 	#reloaded = false;
@@ -25,9 +27,16 @@ class PwaUpdate {
 		return this.#available;
 	}
 
-	/** Registers `<base>/service-worker.js` for the scope `<base>/`. Once per page; no-op in dev. */
-	register(): void {
-		if (!browser || dev || this.#workbox || !('serviceWorker' in navigator)) return;
+	/**
+	 * Registers `<base>/service-worker.js` for the scope `<base>/`. Once per page; no-op in dev.
+	 * On a start that opens a list this waits for its first rows (workbox-window's code included):
+	 * the registration only checks for updates, which never hurry.
+	 */
+	async register(): Promise<void> {
+		if (!browser || dev || this.#registering || !('serviceWorker' in navigator)) return;
+		this.#registering = true;
+		await afterFirstScreen();
+		const { Workbox } = await import('workbox-window');
 		const workbox = new Workbox(`${base}/service-worker.js`, { scope: `${base}/` });
 		this.#workbox = workbox;
 
