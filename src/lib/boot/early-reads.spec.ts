@@ -9,6 +9,7 @@ import {
 	afterFirstScreen,
 	FIRST_SCREEN_WAIT_MS,
 	firstScreenShown,
+	resetFirstScreenForTests,
 	holdFirstScreen,
 	startEarlyReads,
 	takeEarlyList,
@@ -84,6 +85,30 @@ describe('first screen gate', () => {
 		expect(await settled(gate)).toBe(false);
 		firstScreenShown();
 		expect(await settled(gate)).toBe(true);
+	});
+
+	it('asked before the start decided, follows what the start decides in the same task', async () => {
+		vi.useFakeTimers();
+		resetFirstScreenForTests();
+		let done = false;
+		void afterFirstScreen().then(() => (done = true));
+		startEarlyReads(key);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(done).toBe(false);
+		firstScreenShown();
+		await vi.advanceTimersByTimeAsync(0);
+		expect(done).toBe(true);
+	});
+
+	it('asked before a start that never comes, opens after the current task', async () => {
+		vi.useFakeTimers();
+		resetFirstScreenForTests();
+		let done = false;
+		void afterFirstScreen().then(() => (done = true));
+		await Promise.resolve();
+		expect(done).toBe(false);
+		await vi.advanceTimersByTimeAsync(0);
+		expect(done).toBe(true);
 	});
 
 	it('never holds longer than its limit', async () => {

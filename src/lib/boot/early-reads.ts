@@ -65,7 +65,8 @@ export function takeEarlyList(key: ListKey): Promise<CachedList | undefined> | u
  */
 export const FIRST_SCREEN_WAIT_MS = 500;
 let firstScreenDone: (() => void) | undefined;
-let firstScreen: Promise<void> = Promise.resolve();
+/** Undefined until the start has said whether it opens a list (hooks.client.ts's init). */
+let firstScreen: Promise<void> | undefined;
 
 function armFirstScreen(hold: boolean): void {
 	if (!hold) {
@@ -98,5 +99,14 @@ export function firstScreenShown(): void {
 }
 
 export function afterFirstScreen(): Promise<void> {
-	return firstScreen;
+	if (firstScreen) return firstScreen;
+	// Asked by a module's top level, before the app's entry ran: init runs in the same task, right
+	// after the modules are evaluated, so the gate is decided when the next task begins.
+	return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => firstScreen);
+}
+
+/** For tests: as before any start. */
+export function resetFirstScreenForTests(): void {
+	firstScreen = undefined;
+	firstScreenDone = undefined;
 }

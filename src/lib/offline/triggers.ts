@@ -3,6 +3,7 @@
  * becomes visible again, and right after a change is queued. Where Background Sync exists the
  * worker is also asked to replay (it does so even after the tab is closed).
  */
+import { afterFirstScreen } from '$lib/boot/early-reads';
 import { replayOutbox, type ReplayResult } from '$lib/outbox/replay';
 import { session } from '$lib/state/session.svelte';
 import { inPage, onVisible, onWindow } from './page-events';
@@ -48,15 +49,25 @@ export async function runReplay(): Promise<ReplayResult | undefined> {
 
 let stop: (() => void) | undefined;
 
-/** Starts the page's triggers once; returns a function that removes them. */
+/**
+ * Starts the page's triggers once; returns a function that removes them. The start's own replay
+ * and status reads (outbox, cached tree, storage estimate) wait for the first list's rows (at most
+ * FIRST_SCREEN_WAIT_MS): they would compete with them for the main thread and the database.
+ */
 export function startReplayTriggers(): () => void {
 	if (stop) return stop;
 	if (!inPage()) return () => undefined;
+	let stopped = false;
+	let stopStatus: () => void = () => undefined;
 	const stopOnline = onWindow('online', requestReplay);
 	const stopVisible = onVisible(requestReplay);
-	const stopStatus = offlineStatus.start();
-	requestReplay();
+	void afterFirstScreen().then(() => {
+		if (stopped) return;
+		stopStatus = offlineStatus.start();
+		requestReplay();
+	});
 	stop = () => {
+		stopped = true;
 		stopOnline();
 		stopVisible();
 		stopStatus();

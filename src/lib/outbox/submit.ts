@@ -4,8 +4,8 @@ import { inPage } from '$lib/offline/page-events';
 import { requestReplay, startReplayTriggers } from '$lib/offline/triggers';
 
 // The replay triggers (start, online, tab visible) start with the reader UI, which imports this
-// module, so changes queued in an earlier visit go out even before the layout mounts
-// <OfflineStatus>. Idempotent: the layout may call startReplayTriggers() as well.
+// module, so changes queued in an earlier visit go out once the first screen has painted, even where
+// no layout mounts <OfflineStatus>. Idempotent: the layout may call startReplayTriggers() as well.
 if (inPage()) startReplayTriggers();
 
 /**
