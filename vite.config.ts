@@ -2,6 +2,7 @@ import { sveltekit } from '@sveltejs/kit/vite';
 import type { Plugin, ProxyOptions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { securityHeaders } from './deploy/csp.js';
+import { firstScreenChunks } from './deploy/first-screen-chunks.js';
 import { staticSite } from './deploy/static-site.js';
 
 /**
@@ -48,6 +49,8 @@ function previewBuiltSite(): Plugin {
 
 export default defineConfig({
 	plugins: [sveltekit(), previewBuiltSite()],
+	// The first screen's code in two files, not ~25 (deploy/first-screen-chunks.js).
+	build: { rolldownOptions: { output: { codeSplitting: firstScreenChunks() } } },
 	server: { proxy: ttrssProxy(), port: 5173, strictPort: true },
 	// `vite preview` (what the end-to-end suite runs against) sends the production policy, so every
 	// test runs under the same Content-Security-Policy as a deployed server. Not in dev: Vite's dev

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { firstScreenChunks, onFirstScreen } from '../../../deploy/first-screen-chunks.js';
 import { addPreloads, firstScreenFiles } from '../../../deploy/preload-first-screen.js';
 
 const dirs: string[] = [];
@@ -69,5 +70,74 @@ describe('first-screen preloads', () => {
 		expect(out).toContain('<link href="/r/c.css" rel="stylesheet">');
 		expect(out.match(/\/r\/a\.js/g)).toHaveLength(1);
 		expect(addPreloads(out, { js: ['a.js', 'b.js'], css: ['c.css'] }, '/r').added).toBe(0);
+	});
+});
+
+describe('first-screen chunks', () => {
+	const root = '/app';
+	/** A module graph by static importers, as Rolldown's chunking context reports it. */
+	function graph(importers: Record<string, string[]>) {
+		return {
+			getModuleInfo: (id: string) => (id in importers ? { importers: importers[id] ?? [] } : null)
+		};
+	}
+	const ctx = graph({
+		[`${root}/src/hooks.client.ts`]: [],
+		[`${root}/src/lib/boot/early-reads.ts`]: [`${root}/src/hooks.client.ts`],
+		[`${root}/src/lib/cache/index.ts`]: [
+			`${root}/src/lib/boot/early-reads.ts`,
+			`${root}/src/lib/cache/cycle.ts`
+		],
+		[`${root}/src/lib/cache/cycle.ts`]: [`${root}/src/lib/cache/index.ts`],
+		[`${root}/src/routes/(app)/[kind=kind]/[id]/+layout.svelte`]: [],
+		[`${root}/src/lib/components/HeadlineRow.svelte`]: [
+			`${root}/src/routes/(app)/[kind=kind]/[id]/+layout.svelte`
+		],
+		[`${root}/src/lib/components/HeadlineRow.svelte?svelte&type=style&lang.css`]: [
+			`${root}/src/lib/components/HeadlineRow.svelte`
+		],
+		[`${root}/src/routes/(app)/[kind=kind]/[id]/[article]/+page.svelte`]: [],
+		[`${root}/src/lib/content/sanitize.ts`]: [
+			`${root}/src/routes/(app)/[kind=kind]/[id]/[article]/+page.svelte`
+		],
+		[`${root}/node_modules/dompurify/dist/purify.es.mjs`]: [`${root}/src/lib/content/sanitize.ts`],
+		[`${root}/src/lib/orphan-cycle-a.ts`]: [`${root}/src/lib/orphan-cycle-b.ts`],
+		[`${root}/src/lib/orphan-cycle-b.ts`]: [`${root}/src/lib/orphan-cycle-a.ts`]
+	});
+
+	it('take what the entry and the first screen reach by static imports, styles included', () => {
+		for (const id of [
+			'src/hooks.client.ts',
+			'src/lib/cache/index.ts',
+			'src/lib/cache/cycle.ts',
+			'src/lib/components/HeadlineRow.svelte',
+			'src/lib/components/HeadlineRow.svelte?svelte&type=style&lang.css'
+		]) {
+			expect(onFirstScreen(`${root}/${id}`, ctx), id).toBe(true);
+		}
+	});
+
+	it('leave out what only other screens import, and import cycles reached from nowhere', () => {
+		for (const id of [
+			'src/routes/(app)/[kind=kind]/[id]/[article]/+page.svelte',
+			'src/lib/content/sanitize.ts',
+			'node_modules/dompurify/dist/purify.es.mjs',
+			'src/lib/orphan-cycle-a.ts',
+			'src/lib/unknown.ts'
+		]) {
+			expect(onFirstScreen(`${root}/${id}`, ctx), id).toBe(false);
+		}
+	});
+
+	it('group the framework apart from the app, ahead of it', () => {
+		const [framework, app] = firstScreenChunks().groups;
+		expect(framework.name).toBe('framework');
+		expect(framework.test.test(`${root}/node_modules/svelte/src/internal/client/index.js`)).toBe(
+			true
+		);
+		expect(framework.test.test(`${root}/node_modules/dompurify/dist/purify.es.mjs`)).toBe(false);
+		expect(framework.priority).toBeGreaterThan(app.priority);
+		expect(app.name(`${root}/src/lib/cache/index.ts`, ctx)).toBe('first-screen');
+		expect(app.name(`${root}/src/lib/content/sanitize.ts`, ctx)).toBeNull();
 	});
 });
