@@ -1,6 +1,7 @@
 import type { ClientInit } from '@sveltejs/kit';
 import { resolve } from '$app/paths';
-import { startEarlyReads } from '$lib/boot/early-reads';
+import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
+import { updateDatePatterns } from '$lib/components/format';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { settings } from '$lib/state/settings.svelte';
@@ -26,4 +27,9 @@ export const init: ClientInit = () => {
 	startEarlyReads(
 		kind && id !== undefined ? listKey(listQueryFor(kind, id, settings.values)) : undefined
 	);
+	// The date patterns of the next start, when the browser is idle after this one's first screen.
+	void afterFirstScreen().then(() => {
+		if (typeof requestIdleCallback === 'function') requestIdleCallback(() => updateDatePatterns());
+		else setTimeout(updateDatePatterns, 0);
+	});
 };

@@ -1,3 +1,12 @@
+import {
+	DATE_STYLES,
+	formatWith,
+	readDatePatterns,
+	refreshDatePatterns,
+	type DatePatterns,
+	type DateStyle
+} from './date-patterns';
+
 // toLocale*String(…, options) builds a new Intl.DateTimeFormat on every call, which cost ~20 ms of
 // a start's first screen (one per headline row); each formatter is built once instead.
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -11,18 +20,34 @@ function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
 	return found;
 }
 
+let patterns: DatePatterns | undefined | null = null; // null: not read yet
+
+function localStore(): Storage | undefined {
+	try {
+		return typeof localStorage === 'undefined' ? undefined : localStorage;
+	} catch {
+		return undefined; // storage refused (e.g. some privacy settings)
+	}
+}
+
+function formatDate(style: DateStyle, date: Date): string {
+	if (patterns === null) patterns = readDatePatterns(localStore());
+	return patterns ? formatWith(patterns, style, date) : formatter(DATE_STYLES[style]).format(date);
+}
+
 /** Dates as a reader wants them: the time for today, the day for this year, else the full date. */
 export function shortDate(unixSeconds: number, now = new Date()): string {
 	const date = new Date(unixSeconds * 1000);
-	if (date.toDateString() === now.toDateString()) {
-		return formatter({ hour: '2-digit', minute: '2-digit' }).format(date);
-	}
-	const sameYear = date.getFullYear() === now.getFullYear();
-	return formatter({
-		day: 'numeric',
-		month: 'short',
-		...(sameYear ? {} : { year: 'numeric' })
-	}).format(date);
+	if (date.toDateString() === now.toDateString()) return formatDate('time', date);
+	return formatDate(date.getFullYear() === now.getFullYear() ? 'dayMonth' : 'full', date);
+}
+
+/**
+ * Once per page load, after the first screen: the headline date patterns of the next start, made
+ * with Intl and checked against it (date-patterns.ts). The first screen then needs no Intl at all.
+ */
+export function updateDatePatterns(): void {
+	patterns = refreshDatePatterns(localStore());
 }
 
 export function longDate(unixSeconds: number): string {

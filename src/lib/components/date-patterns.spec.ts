@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+	DATE_STYLES,
+	formatWith,
+	makeDatePatterns,
+	readDatePatterns,
+	refreshDatePatterns,
+	type DateStyle
+} from './date-patterns';
+
+const STYLES = Object.keys(DATE_STYLES) as DateStyle[];
+
+/** Dates spread over 30 years, every hour and minute pattern (a fixed seed: reproducible). */
+function spread(count: number): Date[] {
+	let seed = 20261122;
+	const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+	const from = new Date(2000, 0, 1).getTime();
+	const to = new Date(2030, 11, 31).getTime();
+	return Array.from({ length: count }, () => new Date(from + Math.floor(next() * (to - from))));
+}
+
+class MemoryStorage implements Storage {
+	#items = new Map<string, string>();
+	get length(): number {
+		return this.#items.size;
+	}
+	clear(): void {
+		this.#items.clear();
+	}
+	getItem(key: string): string | null {
+		return this.#items.get(key) ?? null;
+	}
+	key(index: number): string | null {
+		return [...this.#items.keys()][index] ?? null;
+	}
+	removeItem(key: string): void {
+		this.#items.delete(key);
+	}
+	setItem(key: string, value: string): void {
+		this.#items.set(key, value);
+	}
+}
+
+afterEach(() => {
+	vi.unstubAllGlobals();
+});
+
+describe('date patterns', () => {
+	const locales = [
+		'en-US',
+		'en-GB',
+		'de-DE',
+		'fr-FR',
+		'es-ES',
+		'it-IT',
+		'nl-NL',
+		'pt-BR',
+		'sv-SE',
+		'fi-FI',
+		'pl-PL',
+		'ru-RU',
+		'uk-UA',
+		'cs-CZ',
+		'tr-TR',
+		'el-GR',
+		'he-IL',
+		'ja-JP',
+		'ko-KR',
+		'zh-CN',
+		'zh-TW',
+		'hi-IN',
+		'th-TH',
+		'ar-EG',
+		'fa-IR',
+		'en-US-u-hc-h23',
+		'ja-JP-u-hc-h11'
+	];
+
+	it.each(locales)('%s: write exactly what Intl writes, or are not made', (locale) => {
+		const patterns = makeDatePatterns('x', locale);
+		if (!patterns) return;
+		for (const style of STYLES) {
+			const intl = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
+			for (const date of spread(400)) {
+				expect(formatWith(patterns, style, date), `${style} ${date.toISOString()}`).toBe(
+					intl.format(date)
+				);
+			}
+		}
+	});
+
+	it('are made for common languages', () => {
+		for (const locale of ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'ja-JP', 'ru-RU']) {
+			expect(makeDatePatterns('x', locale), locale).toBeDefined();
+		}
+		const us = makeDatePatterns('x', 'en-US');
+		expect(us && formatWith(us, 'time', new Date(2024, 10, 22, 13, 5))).toBe(
+			new Intl.DateTimeFormat('en-US', DATE_STYLES.time).format(new Date(2024, 10, 22, 13, 5))
+		);
+	});
+
+	it('are not made where the digits are not Latin (what they cannot rebuild)', () => {
+		expect(new Intl.DateTimeFormat('ar-EG', DATE_STYLES.time).format(new Date())).not.toMatch(
+			/[0-9]/
+		);
+		expect(makeDatePatterns('x', 'ar-EG')).toBeUndefined();
+	});
+
+	it('are kept for the language they were made in, and read back only for it', () => {
+		const storage = new MemoryStorage();
+		vi.stubGlobal('navigator', { language: 'de-DE' });
+		const made = refreshDatePatterns(storage);
+		expect(made?.language).toBe('de-DE');
+		expect(readDatePatterns(storage)).toEqual(made);
+		vi.stubGlobal('navigator', { language: 'fr-FR' });
+		expect(readDatePatterns(storage)).toBeUndefined();
+	});
+
+	it('read as missing when the kept value is garbage or of another shape', () => {
+		const storage = new MemoryStorage();
+		vi.stubGlobal('navigator', { language: 'en-US' });
+		for (const bad of ['{', 'null', '42', '{"version":2}', '{"version":1,"language":"en-US"}']) {
+			storage.setItem('reader.datePatterns', bad);
+			expect(readDatePatterns(storage), bad).toBeUndefined();
+		}
+		expect(readDatePatterns(undefined)).toBeUndefined();
+	});
+});
