@@ -4,11 +4,12 @@ import {
 	formatWith,
 	makeDatePatterns,
 	readDatePatterns,
-	refreshDatePatterns,
+	keepDatePatterns,
 	type DateStyle
 } from './date-patterns';
 
 const STYLES = Object.keys(DATE_STYLES) as DateStyle[];
+const made = { language: 'x', agent: 'test' };
 
 /** Dates spread over 30 years, every hour and minute pattern (a fixed seed: reproducible). */
 function spread(count: number): Date[] {
@@ -77,7 +78,7 @@ describe('date patterns', () => {
 	];
 
 	it.each(locales)('%s: write exactly what Intl writes, or are not made', (locale) => {
-		const patterns = makeDatePatterns('x', locale);
+		const patterns = makeDatePatterns(made, locale);
 		if (!patterns) return;
 		for (const style of STYLES) {
 			const intl = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
@@ -91,9 +92,9 @@ describe('date patterns', () => {
 
 	it('are made for common languages', () => {
 		for (const locale of ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'ja-JP', 'ru-RU']) {
-			expect(makeDatePatterns('x', locale), locale).toBeDefined();
+			expect(makeDatePatterns(made, locale), locale).toBeDefined();
 		}
-		const us = makeDatePatterns('x', 'en-US');
+		const us = makeDatePatterns(made, 'en-US');
 		expect(us && formatWith(us, 'time', new Date(2024, 10, 22, 13, 5))).toBe(
 			new Intl.DateTimeFormat('en-US', DATE_STYLES.time).format(new Date(2024, 10, 22, 13, 5))
 		);
@@ -103,23 +104,59 @@ describe('date patterns', () => {
 		expect(new Intl.DateTimeFormat('ar-EG', DATE_STYLES.time).format(new Date())).not.toMatch(
 			/[0-9]/
 		);
-		expect(makeDatePatterns('x', 'ar-EG')).toBeUndefined();
+		expect(makeDatePatterns(made, 'ar-EG')).toBeUndefined();
 	});
 
-	it('are kept for the language they were made in, and read back only for it', () => {
+	it('are kept for the language and browser they were made for, and read back only for them', () => {
 		const storage = new MemoryStorage();
-		vi.stubGlobal('navigator', { language: 'de-DE' });
-		const made = refreshDatePatterns(storage);
-		expect(made?.language).toBe('de-DE');
-		expect(readDatePatterns(storage)).toEqual(made);
-		vi.stubGlobal('navigator', { language: 'fr-FR' });
+		vi.stubGlobal('navigator', { language: 'de-DE', userAgent: 'Chromium/156' });
+		const kept = keepDatePatterns(storage);
+		expect(kept?.language).toBe('de-DE');
+		expect(readDatePatterns(storage)).toEqual(kept);
+		vi.stubGlobal('navigator', { language: 'fr-FR', userAgent: 'Chromium/156' });
 		expect(readDatePatterns(storage)).toBeUndefined();
+		vi.stubGlobal('navigator', { language: 'de-DE', userAgent: 'Chromium/157' });
+		expect(readDatePatterns(storage)).toBeUndefined();
+	});
+
+	it('are made once: a start with current patterns does not make them again', () => {
+		const storage = new MemoryStorage();
+		vi.stubGlobal('navigator', { language: 'en-GB', userAgent: 'Chromium/156' });
+		const first = keepDatePatterns(storage);
+		const make = vi.spyOn(Intl, 'DateTimeFormat');
+		try {
+			expect(keepDatePatterns(storage)).toEqual(first);
+			expect(make).not.toHaveBeenCalled();
+		} finally {
+			make.mockRestore();
+		}
+	});
+
+	it('keep that a language cannot have them, so it is not tried on every start', () => {
+		const storage = new MemoryStorage();
+		vi.stubGlobal('navigator', { language: 'ar-EG', userAgent: 'Chromium/156' });
+		expect(keepDatePatterns(storage, 'ar-EG')).toBeUndefined();
+		expect(storage.getItem('reader.datePatterns')).toContain('"none":true');
+		expect(readDatePatterns(storage)).toBeUndefined();
+		const make = vi.spyOn(Intl, 'DateTimeFormat');
+		try {
+			expect(keepDatePatterns(storage, 'ar-EG')).toBeUndefined();
+			expect(make).not.toHaveBeenCalled();
+		} finally {
+			make.mockRestore();
+		}
 	});
 
 	it('read as missing when the kept value is garbage or of another shape', () => {
 		const storage = new MemoryStorage();
-		vi.stubGlobal('navigator', { language: 'en-US' });
-		for (const bad of ['{', 'null', '42', '{"version":2}', '{"version":1,"language":"en-US"}']) {
+		vi.stubGlobal('navigator', { language: 'en-US', userAgent: 'Chromium/156' });
+		for (const bad of [
+			'{',
+			'null',
+			'42',
+			'{"version":2}',
+			'{"version":1,"language":"en-US","agent":"Chromium/156"}'
+		]) {
 			storage.setItem('reader.datePatterns', bad);
 			expect(readDatePatterns(storage), bad).toBeUndefined();
 		}

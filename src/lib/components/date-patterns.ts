@@ -1,10 +1,10 @@
 /**
  * The headline dates of the first screen without Intl. The first Intl.DateTimeFormat a page builds
  * loads the locale's date data (ICU): 15–30 ms, ~60 ms with the CPU slowed four times — the largest
- * single piece of work before a start's first headline. Once per page load, after the first
- * screen, the locale's three headline formats are taken apart with formatToParts into patterns
- * (literals, fields, month names, day periods) and kept in localStorage; the next start renders its
- * rows from them. A pattern is kept only if it reproduces Intl's own output for every hour and every
+ * single piece of work before a start's first headline. After the first screen, when none are kept
+ * for this language and browser version, the locale's three headline formats are taken apart with
+ * formatToParts into patterns (literals, fields, month names, day periods) and kept in
+ * localStorage; the next starts render their rows from them. A pattern is kept only if it reproduces Intl's own output for every hour and every
  * month of sample dates; otherwise (other digits, other calendars, unusual fields) the rows use Intl.
  */
 
@@ -29,10 +29,16 @@ interface StylePattern {
 	dayPad: boolean;
 }
 
-export interface DatePatterns {
-	version: 1;
-	/** navigator.language when made: another language makes them stale. */
+/** What the patterns were made for: another language or another browser version makes them stale. */
+export interface MadeFor {
+	/** navigator.language */
 	language: string;
+	/** navigator.userAgent: a browser update may bring other locale data. */
+	agent: string;
+}
+
+export interface DatePatterns extends MadeFor {
+	version: 1;
 	hourCycle: 'h11' | 'h12' | 'h23' | 'h24';
 	dayPeriods: [string, string];
 	styles: Record<DateStyle, StylePattern>;
@@ -113,7 +119,7 @@ function piecesOf(parts: Intl.DateTimeFormatPart[]): Piece[] | undefined {
 
 /** The patterns of `locale` (the browser's default when undefined), or undefined if not exact. */
 export function makeDatePatterns(
-	language: string,
+	madeFor: MadeFor,
 	locale?: string | string[]
 ): DatePatterns | undefined {
 	try {
@@ -143,7 +149,7 @@ export function makeDatePatterns(
 		}
 		const patterns: DatePatterns = {
 			version: 1,
-			language,
+			...madeFor,
 			hourCycle,
 			dayPeriods: [
 				probe(time, new Date(2024, 0, 1, 9), 'dayPeriod'),
@@ -163,42 +169,63 @@ export function makeDatePatterns(
 	}
 }
 
-function isPatterns(value: unknown, language: string): value is DatePatterns {
+/** Kept where the locale cannot be rebuilt exactly, so that it is not tried on every start. */
+interface NoPatterns extends MadeFor {
+	version: 1;
+	none: true;
+}
+
+function madeFor(value: unknown, browser: MadeFor): value is DatePatterns | NoPatterns {
 	if (typeof value !== 'object' || value === null) return false;
-	const p = value as Partial<DatePatterns>;
+	const p = value as Partial<DatePatterns & NoPatterns>;
+	if (p.version !== 1 || p.language !== browser.language || p.agent !== browser.agent) return false;
+	if (p.none === true) return true;
 	return (
-		p.version === 1 &&
-		p.language === language &&
 		typeof p.styles === 'object' &&
 		p.styles !== null &&
 		(Object.keys(DATE_STYLES) as DateStyle[]).every((s) => Array.isArray(p.styles?.[s]?.pieces))
 	);
 }
 
-function currentLanguage(): string | undefined {
-	return typeof navigator === 'undefined' ? undefined : navigator.language;
+function currentBrowser(): MadeFor | undefined {
+	if (typeof navigator === 'undefined') return undefined;
+	return { language: navigator.language, agent: navigator.userAgent };
 }
 
-/** The kept patterns, if they were made for the browser's current language. */
-export function readDatePatterns(storage: Storage | undefined): DatePatterns | undefined {
-	const language = currentLanguage();
-	if (!storage || language === undefined) return undefined;
+function kept(storage: Storage | undefined): DatePatterns | NoPatterns | undefined {
+	const browser = currentBrowser();
+	if (!storage || !browser) return undefined;
 	try {
 		const value: unknown = JSON.parse(storage.getItem(STORAGE_KEY) ?? 'null');
-		return isPatterns(value, language) ? value : undefined;
+		return madeFor(value, browser) ? value : undefined;
 	} catch {
 		return undefined;
 	}
 }
 
-/** Makes the patterns afresh (with Intl) and keeps them, or forgets them if they are not exact. */
-export function refreshDatePatterns(storage: Storage | undefined): DatePatterns | undefined {
-	const language = currentLanguage();
-	if (!storage || language === undefined) return undefined;
-	const patterns = makeDatePatterns(language);
+/** The kept patterns, if they were made for this language and browser. */
+export function readDatePatterns(storage: Storage | undefined): DatePatterns | undefined {
+	const value = kept(storage);
+	return value && !('none' in value) ? value : undefined;
+}
+
+/**
+ * Makes the patterns (with Intl) unless what is kept is still current, and keeps them — or keeps
+ * that this language cannot have them. Returns the patterns to use.
+ */
+export function keepDatePatterns(
+	storage: Storage | undefined,
+	/** For tests: the locale Intl would use by default. */
+	locale?: string
+): DatePatterns | undefined {
+	const current = kept(storage);
+	if (current) return 'none' in current ? undefined : current;
+	const browser = currentBrowser();
+	if (!storage || !browser) return undefined;
+	const patterns = makeDatePatterns(browser, locale);
+	const none: NoPatterns = { version: 1, ...browser, none: true };
 	try {
-		if (patterns) storage.setItem(STORAGE_KEY, JSON.stringify(patterns));
-		else storage.removeItem(STORAGE_KEY);
+		storage.setItem(STORAGE_KEY, JSON.stringify(patterns ?? none));
 	} catch {
 		// Storage full or refused: the next start formats with Intl.
 	}

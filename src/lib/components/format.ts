@@ -2,7 +2,7 @@ import {
 	DATE_STYLES,
 	formatWith,
 	readDatePatterns,
-	refreshDatePatterns,
+	keepDatePatterns,
 	type DatePatterns,
 	type DateStyle
 } from './date-patterns';
@@ -43,11 +43,12 @@ export function shortDate(unixSeconds: number, now = new Date()): string {
 }
 
 /**
- * Once per page load, after the first screen: the headline date patterns of the next start, made
- * with Intl and checked against it (date-patterns.ts). The first screen then needs no Intl at all.
+ * After the first screen: the headline date patterns of the next starts, made with Intl and
+ * checked against it when none are kept for this language and browser (date-patterns.ts). The
+ * first screen then needs no Intl at all.
  */
 export function updateDatePatterns(): void {
-	patterns = refreshDatePatterns(localStore());
+	patterns = keepDatePatterns(localStore());
 }
 
 export function longDate(unixSeconds: number): string {
