@@ -112,17 +112,14 @@ class TreeState {
 		const changes = this.#localChanges;
 		this.#loading = true;
 		try {
-			if (!this.#tree) {
-				const cached = await (takeEarlyTree() ?? cachedTree());
-				// A start paints its headlines first; the tree follows a frame later.
-				await afterFirstScreen();
-				if (cached && !this.#tree) {
-					this.#tree = cached.tree;
-					if (cached.counters) this.#counts = countsFrom(cached.counters);
-				}
-			}
-			// Nor does the refresh compete with that first paint.
+			const cachedRead = this.#tree ? undefined : (takeEarlyTree() ?? cachedTree());
+			// A start paints its headlines first: the tree's cached copy and its refresh follow.
 			await afterFirstScreen();
+			const cached = await cachedRead;
+			if (cached && !this.#tree) {
+				this.#tree = cached.tree;
+				if (cached.counters) this.#counts = countsFrom(cached.counters);
+			}
 			const client = session.client;
 			const [tree, counters, config] = await Promise.all([
 				client.loadFeedTree(),
