@@ -4,8 +4,9 @@
  * single piece of work before a start's first headline. After the first screen, when none are kept
  * for this language and browser version, the locale's three headline formats are taken apart with
  * formatToParts into patterns (literals, fields, month names, day periods) and kept in
- * localStorage; the next starts render their rows from them. A pattern is kept only if it reproduces Intl's own output for every hour and every
- * month of sample dates; otherwise (other digits, other calendars, unusual fields) the rows use Intl.
+ * localStorage; the next starts render their rows from them. A pattern is kept only if it
+ * reproduces Intl's own output for every hour and every month of sample dates; otherwise (other
+ * digits, other calendars, unusual fields) the rows use Intl.
  */
 
 export type DateStyle = 'time' | 'dayMonth' | 'full';
@@ -44,6 +45,7 @@ export interface DatePatterns extends MadeFor {
 	styles: Record<DateStyle, StylePattern>;
 }
 
+const STYLES = Object.keys(DATE_STYLES) as DateStyle[];
 const FIELDS = new Set<string>(['hour', 'minute', 'day', 'month', 'year', 'dayPeriod']);
 const STORAGE_KEY = 'reader.datePatterns';
 
@@ -128,9 +130,14 @@ export function makeDatePatterns(
 		const hourCycle = options.hourCycle ?? 'h23';
 		const probe = (f: Intl.DateTimeFormat, date: Date, type: string): string =>
 			f.formatToParts(date).find((p) => p.type === type)?.value ?? '';
+		const formats: Record<DateStyle, Intl.DateTimeFormat> = {
+			time,
+			dayMonth: new Intl.DateTimeFormat(locale, DATE_STYLES.dayMonth),
+			full: new Intl.DateTimeFormat(locale, DATE_STYLES.full)
+		};
 		const styles = {} as Record<DateStyle, StylePattern>;
-		for (const style of Object.keys(DATE_STYLES) as DateStyle[]) {
-			const format = style === 'time' ? time : new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
+		for (const style of STYLES) {
+			const format = formats[style];
 			const reference = new Date(2024, 10, 22, 13, 5);
 			let pieces = piecesOf(format.formatToParts(reference));
 			if (!pieces) return undefined;
@@ -157,10 +164,10 @@ export function makeDatePatterns(
 			],
 			styles
 		};
-		for (const style of Object.keys(DATE_STYLES) as DateStyle[]) {
-			const format = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
-			for (const date of samples()) {
-				if (formatWith(patterns, style, date) !== format.format(date)) return undefined;
+		const dates = samples();
+		for (const style of STYLES) {
+			for (const date of dates) {
+				if (formatWith(patterns, style, date) !== formats[style].format(date)) return undefined;
 			}
 		}
 		return patterns;
@@ -183,7 +190,7 @@ function madeFor(value: unknown, browser: MadeFor): value is DatePatterns | NoPa
 	return (
 		typeof p.styles === 'object' &&
 		p.styles !== null &&
-		(Object.keys(DATE_STYLES) as DateStyle[]).every((s) => Array.isArray(p.styles?.[s]?.pieces))
+		STYLES.every((s) => Array.isArray(p.styles?.[s]?.pieces))
 	);
 }
 
