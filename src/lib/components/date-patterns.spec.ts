@@ -42,6 +42,18 @@ class MemoryStorage implements Storage {
 	}
 }
 
+/** Runs `fn` and asserts that it built no Intl.DateTimeFormat (no locale data loaded). */
+function withoutIntl<T>(fn: () => T): T {
+	const make = vi.spyOn(Intl, 'DateTimeFormat');
+	try {
+		const result = fn();
+		expect(make).not.toHaveBeenCalled();
+		return result;
+	} finally {
+		make.mockRestore();
+	}
+}
+
 afterEach(() => {
 	vi.unstubAllGlobals();
 });
@@ -123,13 +135,7 @@ describe('date patterns', () => {
 		const storage = new MemoryStorage();
 		vi.stubGlobal('navigator', { language: 'en-GB', userAgent: 'Chromium/156' });
 		const first = keepDatePatterns(storage);
-		const make = vi.spyOn(Intl, 'DateTimeFormat');
-		try {
-			expect(keepDatePatterns(storage)).toEqual(first);
-			expect(make).not.toHaveBeenCalled();
-		} finally {
-			make.mockRestore();
-		}
+		expect(withoutIntl(() => keepDatePatterns(storage))).toEqual(first);
 	});
 
 	it('keep that a language cannot have them, so it is not tried on every start', () => {
@@ -138,13 +144,7 @@ describe('date patterns', () => {
 		expect(keepDatePatterns(storage, 'ar-EG')).toBeUndefined();
 		expect(storage.getItem('reader.datePatterns')).toContain('"none":true');
 		expect(readDatePatterns(storage)).toBeUndefined();
-		const make = vi.spyOn(Intl, 'DateTimeFormat');
-		try {
-			expect(keepDatePatterns(storage, 'ar-EG')).toBeUndefined();
-			expect(make).not.toHaveBeenCalled();
-		} finally {
-			make.mockRestore();
-		}
+		expect(withoutIntl(() => keepDatePatterns(storage, 'ar-EG'))).toBeUndefined();
 	});
 
 	it('read as missing when the kept value is garbage or of another shape', () => {
