@@ -1,10 +1,29 @@
+import { createServer } from 'node:net';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunch as launch } from './chromium.config.js';
 
 // Debian's Chromium and its flags: chromium.config.js (shared with the benchmark).
 export const chromiumLaunch = { executablePath: launch.executablePath, args: [...launch.args] };
 
-const port = 4173;
+/** A port nobody listens on now: something else on the machine may hold any fixed one. */
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() =>
+				typeof address === 'object' && address
+					? resolve(address.port)
+					: reject(new Error('no port'))
+			);
+		});
+	});
+}
+
+// Chosen once by the runner; its worker processes inherit the variable and so agree on the port.
+process.env.E2E_PORT ??= String(await freePort());
+const port = Number(process.env.E2E_PORT);
 
 export default defineConfig({
 	testDir: 'tests/e2e',
