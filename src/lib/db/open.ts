@@ -7,9 +7,14 @@ export type ReaderDatabase = IDBPDatabase<ReaderDB>;
 
 let opening: Promise<ReaderDatabase> | undefined;
 
-/** Opens (and migrates) the database once per page or worker. */
+/**
+ * Opens (and migrates) the database once per page or worker. A failed open (blocked upgrade,
+ * storage briefly unavailable, a newer version elsewhere) is forgotten, so the next call tries
+ * again instead of failing for the rest of the page's or worker's life.
+ */
 export function openReaderDb(): Promise<ReaderDatabase> {
-	opening ??= openDB<ReaderDB>(DB_NAME, migrations.length, {
+	if (opening) return opening;
+	const attempt = openDB<ReaderDB>(DB_NAME, migrations.length, {
 		upgrade(db, oldVersion, _newVersion, tx) {
 			for (let version = oldVersion; version < migrations.length; version++) {
 				migrations[version]?.(db, tx);
@@ -17,14 +22,21 @@ export function openReaderDb(): Promise<ReaderDatabase> {
 		},
 		blocking() {
 			// A newer tab wants to upgrade: let it, this connection reopens on next use.
-			void opening?.then((db) => db.close());
-			opening = undefined;
+			void attempt.then((db) => db.close());
+			if (opening === attempt) opening = undefined;
 		}
-	}).then((db) => {
-		markOnce('db:open');
-		return db;
-	});
-	return opening;
+	}).then(
+		(db) => {
+			markOnce('db:open');
+			return db;
+		},
+		(error: unknown) => {
+			if (opening === attempt) opening = undefined;
+			throw error;
+		}
+	);
+	opening = attempt;
+	return attempt;
 }
 
 /** For tests: forget the cached connection. */
