@@ -21,7 +21,7 @@ describe('openReaderDb', () => {
 		await new Promise<void>((resolve, reject) => {
 			const request = indexedDB.deleteDatabase(DB_NAME);
 			request.onsuccess = () => resolve();
-			request.onerror = () => reject(request.error);
+			request.onerror = () => reject(new Error('deleting the database failed'));
 		});
 		const db = await openReaderDb();
 		expect(db.objectStoreNames.contains('outbox')).toBe(true);
