@@ -18,9 +18,12 @@ describe('capabilities', () => {
 	});
 
 	it.each([
-		[0, { headlineLimit: 60, labels: false, feedTree: false }],
-		[5, { headlineLimit: 60, feedTree: true, subscribe: true, orderBy: false }],
-		[6, { headlineLimit: 200, orderBy: true, includeEmpty: true, sanitizeHeadlines: false }],
+		[0, { headlineLimit: 60, labels: false, noteField: false, search: false, feedTree: false }],
+		[1, { labels: true, noteField: true, search: false }],
+		[2, { search: true, shareToPublished: false }],
+		[4, { shareToPublished: true, orderBy: false, includeEmpty: false, feedTree: false }],
+		[5, { headlineLimit: 60, feedTree: true, subscribe: true, orderBy: true, includeEmpty: true }],
+		[6, { headlineLimit: 200, sanitizeHeadlines: false }],
 		[12, { checkFirstId: true, includeHeader: true, sanitizeArticle: false }],
 		[15, { catchupMode: true, scoreField: false, loginConfig: false }],
 		[17, { loginConfig: true, tagFeeds: false }],

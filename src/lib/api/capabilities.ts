@@ -11,6 +11,10 @@ export interface Capabilities {
 	headlineLimit: number;
 	/** getLabels / setArticleLabel (level 1). */
 	labels: boolean;
+	/** updateArticle field 3, the note (level 1). */
+	noteField: boolean;
+	/** getHeadlines `search`, `search_mode`, `match_on` (level 2). */
+	search: boolean;
 	/** shareToPublished (level 4). */
 	shareToPublished: boolean;
 	/** subscribeToFeed / unsubscribeFeed (level 5). */
@@ -19,8 +23,9 @@ export interface Capabilities {
 	feedTree: boolean;
 	/** `feed_title` in headlines (level 3). */
 	feedTitleInHeadlines: boolean;
-	/** getHeadlines `order_by`, getFeedTree `include_empty` (level 6). */
+	/** getHeadlines `order_by` (level 5, host 1.7.6); servers below ignore it. */
 	orderBy: boolean;
+	/** getCategories / getFeedTree `include_empty` (level 5). */
 	includeEmpty: boolean;
 	/** getHeadlines `sanitize` (level 7). */
 	sanitizeHeadlines: boolean;
@@ -97,12 +102,14 @@ export function deriveCapabilities(apiLevel: number, version?: string): Capabili
 		version,
 		headlineLimit: at(6) ? 200 : 60,
 		labels: at(1),
+		noteField: at(1),
+		search: at(2),
 		shareToPublished: at(4),
 		subscribe: at(5),
 		feedTree: at(5),
 		feedTitleInHeadlines: at(3),
-		orderBy: at(6),
-		includeEmpty: at(6),
+		orderBy: at(5),
+		includeEmpty: at(5),
 		sanitizeHeadlines: at(7),
 		noteInHeadlines: at(8),
 		forceUpdate: at(9),

@@ -357,8 +357,9 @@ describe('request parameters', () => {
 		await client.getHeadlines(everything);
 		const body = fake.requests[0]?.body ?? {};
 		expect(body.limit).toBe('60');
+		// order_by arrived with host 1.7.6, which is level 5; search with level 2.
+		expect(body).toMatchObject({ order_by: 'date_reverse', search: 'q', search_mode: 'all_feeds' });
 		for (const key of [
-			'order_by',
 			'sanitize',
 			'force_update',
 			'has_sandbox',
@@ -369,6 +370,36 @@ describe('request parameters', () => {
 			expect(key in body, key).toBe(false);
 		}
 		expect(body.show_excerpt).toBe(true);
+	});
+
+	it('getHeadlines leaves out order_by below level 5', async () => {
+		const { fake, client } = clientAt(4);
+		await client.getHeadlines(everything);
+		const body = fake.requests[0]?.body ?? {};
+		expect('order_by' in body).toBe(false);
+		expect(body).toMatchObject({ search: 'q' });
+	});
+
+	it('getHeadlines refuses a search below level 2 instead of answering the whole feed', async () => {
+		const { fake, client } = clientAt(1);
+		const error = await caught(client.getHeadlines(everything));
+		expect(error.code).toBe('UNSUPPORTED');
+		expect(error.details).toEqual({ needsApiLevel: 2 });
+		expect(fake.requests).toHaveLength(0);
+		await client.getHeadlines({ feedId: -4, search: '', searchMode: 'all_feeds', matchOn: 'both' });
+		const body = fake.requests[0]?.body ?? {};
+		for (const key of ['search', 'search_mode', 'match_on']) expect(key in body, key).toBe(false);
+	});
+
+	it('updateArticle refuses the note field below level 1, sending nothing', async () => {
+		const { fake, client } = clientAt(0);
+		const note = { articleIds: [1], field: ArticleField.Note, data: 'hi' } as const;
+		expect((await caught(client.updateArticle(note))).code).toBe('UNSUPPORTED');
+		await client.updateArticle({ articleIds: [1], field: ArticleField.Starred });
+		expect(fake.ops()).toEqual(['updateArticle']);
+		const at1 = clientAt(1);
+		await at1.client.updateArticle(note);
+		expect(at1.fake.requests[0]?.body).toMatchObject({ field: '3', data: 'hi' });
 	});
 
 	it('getHeadlines at level 12 sends include_header and check_first_id but not later ones', async () => {
@@ -459,7 +490,7 @@ describe('request parameters', () => {
 		}
 	});
 
-	it('getCategories / getFeedTree send include_empty only from level 6', async () => {
+	it('getCategories / getFeedTree send include_empty only from level 5', async () => {
 		const fake = fakeFetch((r) => ok(r, r.body.op === 'getFeedTree' ? { categories: {} } : []));
 		const make = (level: number) =>
 			new TtrssClient({
@@ -468,16 +499,16 @@ describe('request parameters', () => {
 				sessionId: 's',
 				capabilities: deriveCapabilities(level)
 			});
-		await make(5).getCategories({ includeEmpty: true, enableNested: true });
+		await make(4).getCategories({ includeEmpty: true, enableNested: true });
 		expect(fake.requests.at(-1)?.body).toEqual({
 			op: 'getCategories',
 			sid: 's',
 			seq: 1,
 			enable_nested: true
 		});
+		await make(5).getCategories({ includeEmpty: true });
+		expect(fake.requests.at(-1)?.body).toMatchObject({ include_empty: true });
 		await make(5).getFeedTree({ includeEmpty: true });
-		expect('include_empty' in (fake.requests.at(-1)?.body ?? {})).toBe(false);
-		await make(6).getFeedTree({ includeEmpty: true });
 		expect(fake.requests.at(-1)?.body).toMatchObject({ include_empty: true });
 	});
 

@@ -440,6 +440,8 @@ export class TtrssClient {
 	async updateArticle(params: UpdateArticleParams, opts?: OpOptions): Promise<UpdateResult> {
 		if (params.field === ArticleField.Score) {
 			await this.require('updateArticle', 'scoreField', 16, opts);
+		} else if (params.field === ArticleField.Note) {
+			await this.require('updateArticle', 'noteField', 1, opts);
 		}
 		return this.op('updateArticle', updateArticleToWire(params), opts, parseUpdated);
 	}
@@ -461,7 +463,10 @@ export class TtrssClient {
 
 	// ---------------------------------------------------------------- feeds
 
-	/** Asks the server to update a feed now (it answers before the update finishes). */
+	/**
+	 * Fetches a feed on the server now; the server answers once it is done. Unlike getHeadlines'
+	 * `force_update` (skipped within two minutes of the last update), it always updates.
+	 */
 	async updateFeed(feedId: number, opts?: OpOptions): Promise<void> {
 		await this.op('updateFeed', feedIdParam(feedId), opts, parseOk);
 	}

@@ -35,7 +35,7 @@ export interface GetHeadlinesParams {
 	includeAttachments?: boolean;
 	sinceId?: number;
 	includeNested?: boolean;
-	/** Level 6+. */
+	/** Level 5+. */
 	orderBy?: OrderBy;
 	/** Level 7+. */
 	sanitize?: boolean;
@@ -45,6 +45,7 @@ export interface GetHeadlinesParams {
 	hasSandbox?: boolean;
 	/** Level 12+. */
 	includeHeader?: boolean;
+	/** Level 2+; below, a search is refused (UNSUPPORTED) rather than answered unfiltered. */
 	search?: string;
 	searchMode?: SearchMode;
 	matchOn?: MatchOn;
@@ -66,6 +67,10 @@ function feedIdToWire(id: FeedId, caps: Capabilities, op: string): string {
 }
 
 export function headlinesToWire(p: GetHeadlinesParams, caps: Capabilities): Wire {
+	// A server without search would answer the whole feed, shown as if it were the results.
+	if (p.search !== undefined && p.search !== '' && !caps.search) {
+		throw clientError('getHeadlines', 'UNSUPPORTED', { details: { needsApiLevel: 2 } });
+	}
 	const limit = p.limit === undefined ? undefined : Math.min(p.limit, caps.headlineLimit);
 	const excerptLength = p.excerptLength ?? (p.showExcerpt ? DEFAULT_EXCERPT_LENGTH : undefined);
 	const params: Record<string, WireValue> = {
@@ -86,9 +91,9 @@ export function headlinesToWire(p: GetHeadlinesParams, caps: Capabilities): Wire
 		force_update: caps.forceUpdate ? p.forceUpdate : undefined,
 		has_sandbox: caps.hasSandbox ? p.hasSandbox : undefined,
 		include_header: caps.includeHeader ? p.includeHeader : undefined,
-		search: p.search,
-		search_mode: p.searchMode,
-		match_on: p.matchOn,
+		search: caps.search ? p.search : undefined,
+		search_mode: caps.search ? p.searchMode : undefined,
+		match_on: caps.search ? p.matchOn : undefined,
 		check_first_id: caps.checkFirstId ? wireNumber(p.checkFirstId) : undefined
 	};
 	return compact(params);
@@ -185,7 +190,7 @@ export function feedsToWire(p: GetFeedsParams): Wire {
 export interface GetCategoriesParams {
 	unreadOnly?: boolean;
 	enableNested?: boolean;
-	/** Level 6+. */
+	/** Level 5+. */
 	includeEmpty?: boolean;
 }
 
@@ -198,7 +203,7 @@ export function categoriesToWire(p: GetCategoriesParams, caps: Capabilities): Wi
 }
 
 export interface GetFeedTreeParams {
-	/** Level 6+. */
+	/** Level 5+. */
 	includeEmpty?: boolean;
 }
 

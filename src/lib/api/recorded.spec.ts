@@ -354,7 +354,7 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 		expect(fake.requests.at(-1)?.body).toMatchObject({ label_id: '-12' });
 	});
 
-	it('level 5: getFeedTree without include_empty, headlines capped at 60, no later fields', async () => {
+	it('level 5: getFeedTree with include_empty and order_by (host 1.7.6), headlines capped at 60, no later fields', async () => {
 		const fake = recordedServer((op, reply) => {
 			const r = reply as { content: unknown };
 			if (op === 'login') (r.content as { api_level: number }).api_level = 5;
@@ -371,7 +371,7 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 		expect(client.capabilities).toMatchObject({ apiLevel: 5, headlineLimit: 60, feedTree: true });
 		const tree = await client.loadFeedTree();
 		expect(tree.source).toBe('getFeedTree');
-		expect('include_empty' in (fake.requests.at(-1)?.body ?? {})).toBe(false);
+		expect(fake.requests.at(-1)?.body).toMatchObject({ include_empty: true });
 		const page = await client.getHeadlines({
 			feedId: -4,
 			limit: 200,
@@ -380,8 +380,8 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 		});
 		expect(page.header).toBeUndefined();
 		expect(page.headlines[0]?.note).toBeUndefined();
-		expect(fake.requests.at(-1)?.body).toMatchObject({ limit: '60' });
-		expect('order_by' in (fake.requests.at(-1)?.body ?? {})).toBe(false);
+		expect(fake.requests.at(-1)?.body).toMatchObject({ limit: '60', order_by: 'date_reverse' });
+		expect('include_header' in (fake.requests.at(-1)?.body ?? {})).toBe(false);
 	});
 
 	it('level 12: header with first_id_changed restarts paging', async () => {
