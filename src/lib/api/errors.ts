@@ -30,6 +30,8 @@ export type ClientErrorCode =
 	| 'EMPTY_REPLY'
 	| 'SEQ_MISMATCH'
 	| 'BAD_REPLY'
+	| 'REPLY_TOO_LARGE'
+	| 'REPLY_TOO_DEEP'
 	| 'SESSION_ENDED'
 	| 'UNSUPPORTED';
 
@@ -175,6 +177,53 @@ export function sessionEndedError(op: string, cause?: unknown): ApiError {
 	});
 }
 
+/**
+ * Ops the outbox keeps when they cannot be sent, and replays later (src/lib/outbox/replay.ts).
+ * Only for these may an error say that the change is kept.
+ */
+export const QUEUED_OPS: ReadonlySet<string> = new Set([
+	'updateArticle',
+	'setArticleLabel',
+	'catchupFeed',
+	'shareToPublished'
+]);
+
+/** Ops that change something on the server but are sent only while online, never queued. */
+const UNQUEUED_CHANGES: ReadonlySet<string> = new Set([
+	'subscribeToFeed',
+	'unsubscribeFeed',
+	'updateFeed'
+]);
+
+/** What being offline means for this op: kept for later, not done, or not loaded. */
+export function offlineMessage(op: string): string {
+	if (QUEUED_OPS.has(op)) {
+		return 'You are offline. Changes are kept on this device and sent when the connection returns.';
+	}
+	if (UNQUEUED_CHANGES.has(op)) {
+		return 'You are offline, and this needs a connection to the tt-rss server: nothing was changed. Try again when you are online.';
+	}
+	return 'You are offline, and this needs a connection to the tt-rss server. Try again when you are online.';
+}
+
+/**
+ * HTTP errors that waiting will not fix. The server address is chosen at sign-in (Settings has
+ * none), and a 4xx is usually a proxy in front of tt-rss, so say what each status points at.
+ */
+function httpStatusMessage(status: number): string {
+	const prefix = `The tt-rss server answered with an error (HTTP ${status}).`;
+	if (status === 401 || status === 403 || status === 407) {
+		return `${prefix} Something in front of tt-rss (a proxy or the web server) refused access: open the server address in this browser, sign in there if asked, then try again.`;
+	}
+	if (status === 404 || status === 405 || status === 410) {
+		return `${prefix} No tt-rss API answers at the server address used at sign-in. Sign out, then sign in with the address of tt-rss (such as /tt-rss/).`;
+	}
+	if (status === 413 || status === 414 || status === 431) {
+		return `${prefix} The request was too large for the server or a proxy in front of it. Its size limit must be raised for this to work.`;
+	}
+	return `${prefix} The server or a proxy in front of it refused the request; check its configuration, or sign out and sign in with the address of tt-rss (such as /tt-rss/).`;
+}
+
 /** Builds the error for a transport or protocol failure. */
 export function clientError(
 	op: string,
@@ -185,11 +234,7 @@ export function clientError(
 		new ApiError({ kind, code, op, userMessage, retryable, ...extra });
 	switch (code) {
 		case 'OFFLINE':
-			return make(
-				'transport',
-				'You are offline. Changes are kept on this device and sent when the connection returns.',
-				true
-			);
+			return make('transport', offlineMessage(op), true);
 		case 'NETWORK':
 			return make(
 				'transport',
@@ -212,7 +257,7 @@ export function clientError(
 				'transport',
 				retryable
 					? `The tt-rss server answered with an error (HTTP ${status}). It may be restarting or overloaded; try again in a few minutes.`
-					: `The tt-rss server answered with an error (HTTP ${status}). Check the server address in the settings.`,
+					: httpStatusMessage(status),
 				retryable
 			);
 		}
@@ -244,6 +289,18 @@ export function clientError(
 			return make(
 				'protocol',
 				'The tt-rss server answered in an unexpected way. This server version may not be supported.',
+				false
+			);
+		case 'REPLY_TOO_LARGE':
+			return make(
+				'protocol',
+				'The tt-rss server sent an answer too large for this app to read safely. Try again later; if it keeps happening, the server or a proxy in front of it is sending something other than tt-rss data.',
+				false
+			);
+		case 'REPLY_TOO_DEEP':
+			return make(
+				'protocol',
+				'The tt-rss server sent a feed list nested deeper than this app can show. Move some categories up a level in tt-rss, then try again.',
 				false
 			);
 		case 'SESSION_ENDED':

@@ -26,6 +26,7 @@ import type {
 	SubscribeStatus,
 	UpdateResult
 } from './types';
+import { clientError } from './errors';
 import {
 	ShapeError,
 	arr,
@@ -371,8 +372,17 @@ export function parseSubscribe(content: unknown): SubscribeResult {
 	};
 }
 
+/**
+ * How deep getFeedTree's categories may nest. tt-rss's own UI nests a few levels; the bound keeps
+ * a broken or hostile reply from exhausting the stack here and in every recursive renderer after.
+ */
+export const MAX_TREE_DEPTH = 64;
+
 /** Parses a getFeedTree node: `{id:"CAT:3"|"FEED:5", bare_id, name, type?, unread, items…}`. */
-function parseTreeNode(value: unknown, caps: LabelCaps): FeedTreeNode {
+function parseTreeNode(value: unknown, caps: LabelCaps, depth: number): FeedTreeNode {
+	if (depth > MAX_TREE_DEPTH) {
+		throw clientError('getFeedTree', 'REPLY_TOO_DEEP', { details: { maxDepth: MAX_TREE_DEPTH } });
+	}
 	const o = obj(value, 'tree node');
 	const rawId = text(o.id);
 	// Feeds inside real categories have no `type`: the id prefix tells.
@@ -399,12 +409,12 @@ function parseTreeNode(value: unknown, caps: LabelCaps): FeedTreeNode {
 		updatesDisabled: bool(o.updates_disabled),
 		fgColor: optText(o.fg_color),
 		bgColor: optText(o.bg_color),
-		children: list(o.items, 'items', (item) => parseTreeNode(item, caps))
+		children: list(o.items, 'items', (item) => parseTreeNode(item, caps, depth + 1))
 	};
 }
 
 /** getFeedTree: `{categories: {identifier, label, items: [...]}}`; returns the top-level nodes. */
 export function parseFeedTree(content: unknown, caps: LabelCaps = MODERN): FeedTreeNode[] {
 	const root = obj(obj(content, 'getFeedTree').categories, 'categories');
-	return list(root.items, 'items', (item) => parseTreeNode(item, caps));
+	return list(root.items, 'items', (item) => parseTreeNode(item, caps, 1));
 }

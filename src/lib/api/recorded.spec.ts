@@ -13,6 +13,7 @@ import {
 	parseCategories,
 	parseConfig,
 	parseCounters,
+	MAX_TREE_DEPTH,
 	parseFeedTree,
 	parseFeeds,
 	parseHeadlines,
@@ -37,6 +38,7 @@ import {
 import { unwrap } from './transport';
 import { treeFromLists, treeFromNodes } from './tree';
 import type { FeedTree, TreeCategory } from './types';
+import { parseReply } from './wire';
 
 /** Unwraps a recording as the transport would, with the seq the recorder sent. */
 function content(name: string, phase: 'login' | 'call' = 'call'): unknown {
@@ -156,6 +158,31 @@ describe('recorded replies of the Debian server (level 15)', () => {
 		expect(categories.map((c) => c.title)).toEqual(
 			expect.arrayContaining(['Tech', 'Web', 'World', 'Empty', 'Uncategorized'])
 		);
+	});
+
+	it('getFeedTree nested deeper than MAX_TREE_DEPTH is a typed error, not a stack overflow', () => {
+		const reply = content('getFeedTree') as { categories: { items: Record<string, unknown>[] } };
+		const tech = reply.categories.items.find((n) => n.name === 'Tech');
+		if (!tech) throw new Error('no Tech category in the recording');
+		/** The recorded Tech category, nested inside copies of itself `depth` levels deep. */
+		const nested = (depth: number): unknown => {
+			let node: Record<string, unknown> = clone(tech);
+			for (let i = 1; i < depth; i++) node = { ...clone(tech), items: [node] };
+			return { categories: { ...reply.categories, items: [node] } };
+		};
+		// Tech holds Web, which holds a feed: two levels below the innermost Tech.
+		expect(parseFeedTree(nested(MAX_TREE_DEPTH - 2))).toHaveLength(1);
+		for (const depth of [MAX_TREE_DEPTH + 1, 20_000]) {
+			const error = (() => {
+				try {
+					parseReply('getFeedTree', nested(depth), (c) => parseFeedTree(c));
+				} catch (caught) {
+					return caught;
+				}
+			})();
+			expect(error).toBeInstanceOf(ApiError);
+			expect(error).toMatchObject({ code: 'REPLY_TOO_DEEP', retryable: false });
+		}
 	});
 
 	it('getFeedTree and the getCategories + getFeeds fallback build the same tree', () => {

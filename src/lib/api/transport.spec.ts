@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { caught } from './testing/caught';
-import { ApiError } from './errors';
+import { ApiError, QUEUED_OPS } from './errors';
 import { fakeFetch, jsonReply, ok } from './testing/fake-fetch';
-import { Transport, unwrap } from './transport';
+import { MAX_REPLY_BYTES, Transport, unwrap } from './transport';
 
 const API = 'http://tt.example/api/';
 
@@ -131,11 +131,26 @@ describe('transport failures', () => {
 		expect(error.userMessage).toContain('502');
 	});
 
-	it('HTTP 404 → HTTP_STATUS, not retryable, says to check the address', async () => {
+	it('HTTP 404 → HTTP_STATUS, not retryable, says to sign in with the right address', async () => {
 		const { transport } = transportWith(() => new Response('<html>nope</html>', { status: 404 }));
 		const error = await caught(transport.call('getVersion'));
 		expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 404, retryable: false });
-		expect(error.userMessage).toMatch(/address/);
+		expect(error.userMessage).toMatch(/address used at sign-in/);
+	});
+
+	it.each([401, 403, 404, 413, 418])(
+		'HTTP %i: the message points at something that exists (never "the settings")',
+		async (status) => {
+			const { transport } = transportWith(() => new Response('', { status }));
+			const error = await caught(transport.call('updateArticle'));
+			expect(error.userMessage).toContain(`HTTP ${status}`);
+			expect(error.userMessage).not.toMatch(/settings/i);
+		}
+	);
+
+	it('HTTP 413 says the request was too large for the server or a proxy', async () => {
+		const { transport } = transportWith(() => new Response('', { status: 413 }));
+		expect((await caught(transport.call('setArticleLabel'))).userMessage).toMatch(/too large/);
 	});
 
 	it('network error → NETWORK (retryable)', async () => {
@@ -153,6 +168,22 @@ describe('transport failures', () => {
 		const error = await caught(transport.call('getVersion'));
 		expect(error).toMatchObject({ code: 'OFFLINE', retryable: true });
 		expect(error.userMessage).toMatch(/offline/);
+	});
+
+	it.each([
+		['updateArticle', /kept on this device/],
+		['catchupFeed', /kept on this device/],
+		['subscribeToFeed', /nothing was changed/],
+		['unsubscribeFeed', /nothing was changed/],
+		['updateFeed', /nothing was changed/],
+		['getHeadlines', /needs a connection/]
+	])('offline: %s says what happened to it (%s)', async (op, expected) => {
+		vi.stubGlobal('navigator', { onLine: false });
+		const { transport } = transportWith(() => Promise.reject(new TypeError('Failed to fetch')));
+		const error = await caught(transport.call(op));
+		expect(error.userMessage).toMatch(expected);
+		// Only what the outbox really keeps may say it is kept.
+		expect(/kept/.test(error.userMessage)).toBe(QUEUED_OPS.has(op));
 	});
 
 	function hanging(): (request: { init: RequestInit }) => Promise<Response> {
@@ -205,6 +236,68 @@ describe('transport failures', () => {
 		});
 		const transport = new Transport({ apiUrl: API, fetch: fake.fetch, timeoutMs: 30 });
 		expect((await caught(transport.call('getHeadlines'))).code).toBe('TIMEOUT');
+	});
+});
+
+describe('reply size cap', () => {
+	it('refuses a reply whose Content-Length is above the cap without reading it', async () => {
+		let pulled = 0;
+		const body = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				pulled++;
+				controller.enqueue(new Uint8Array(1024));
+			}
+		});
+		const { transport } = transportWith(
+			() =>
+				new Response(body, {
+					headers: { 'Content-Length': String(MAX_REPLY_BYTES + 1) }
+				})
+		);
+		const error = await caught(transport.call('getHeadlines'));
+		expect(error).toMatchObject({ code: 'REPLY_TOO_LARGE', kind: 'protocol', retryable: false });
+		expect(error.userMessage).toMatch(/too large/);
+		expect(pulled).toBeLessThanOrEqual(1);
+	});
+
+	it('stops reading a body without a length once it passes the cap', async () => {
+		const chunk = new Uint8Array(1024 * 1024).fill(32);
+		let sent = 0;
+		const { transport } = transportWith(
+			() =>
+				new Response(
+					new ReadableStream<Uint8Array>({
+						pull(controller) {
+							sent += chunk.byteLength;
+							controller.enqueue(chunk);
+						}
+					})
+				)
+		);
+		expect((await caught(transport.call('getHeadlines'))).code).toBe('REPLY_TOO_LARGE');
+		// It cancelled the endless body a few chunks after the cap (the stream reads ahead).
+		expect(sent).toBeGreaterThan(MAX_REPLY_BYTES);
+		expect(sent).toBeLessThan(MAX_REPLY_BYTES + 8 * chunk.byteLength);
+	});
+
+	it('reads a reply just under the cap', async () => {
+		const padding = ' '.repeat(MAX_REPLY_BYTES - 64);
+		const { transport } = transportWith(
+			() => new Response(`{"seq":1,"status":0,"content":{"v":1}}${padding}`)
+		);
+		await expect(transport.call('getVersion')).resolves.toEqual({ v: 1 });
+	});
+
+	it('caps binary replies (getFeedIcon) too', async () => {
+		const { transport } = transportWith(
+			() =>
+				new Response(new Uint8Array(MAX_REPLY_BYTES + 1), {
+					headers: { 'Content-Type': 'image/png' }
+				})
+		);
+		expect((await caught(transport.callBinary('getFeedIcon', { id: '1' }))).code).toBe(
+			'REPLY_TOO_LARGE'
+		);
 	});
 });
 

@@ -9,6 +9,13 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
+/**
+ * The largest reply body read (bytes). 200 headlines with full content are rarely above 2 MB;
+ * a reply beyond this is a broken server or proxy, and reading it whole could exhaust a phone's
+ * memory (and JSON.parse would need several times as much).
+ */
+export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
 export interface BinaryReply {
 	contentType: string;
 	data: ArrayBuffer;
@@ -65,6 +72,46 @@ function requestBody(
 	return JSON.stringify(body);
 }
 
+/** Reads a body up to `MAX_REPLY_BYTES`, cancelling the download as soon as it is exceeded. */
+async function readCapped(op: string, response: Response): Promise<Uint8Array<ArrayBuffer>> {
+	const tooLarge = () =>
+		clientError(op, 'REPLY_TOO_LARGE', { details: { maxBytes: MAX_REPLY_BYTES } });
+	const declared = Number(response.headers.get('Content-Length') ?? '');
+	if (Number.isFinite(declared) && declared > MAX_REPLY_BYTES) {
+		await response.body?.cancel().catch(() => undefined);
+		throw tooLarge();
+	}
+	if (!response.body) {
+		const whole = new Uint8Array(await response.arrayBuffer());
+		if (whole.byteLength > MAX_REPLY_BYTES) throw tooLarge();
+		return whole;
+	}
+	const reader = response.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		size += value.byteLength;
+		if (size > MAX_REPLY_BYTES) {
+			await reader.cancel().catch(() => undefined);
+			throw tooLarge();
+		}
+		chunks.push(value);
+	}
+	const out = new Uint8Array(size);
+	let at = 0;
+	for (const chunk of chunks) {
+		out.set(chunk, at);
+		at += chunk.byteLength;
+	}
+	return out;
+}
+
+async function readText(op: string, response: Response): Promise<string> {
+	return new TextDecoder().decode(await readCapped(op, response));
+}
+
 function isOffline(): boolean {
 	// `navigator` exists in pages and workers; absent in old Node. Only a definite `false` counts.
 	return typeof navigator !== 'undefined' && navigator.onLine === false;
@@ -94,7 +141,7 @@ export class Transport {
 		const seq = ++this.seq;
 		const body = requestBody(op, params, options.sid, seq);
 
-		const text = await this.post(op, body, options, (response) => response.text());
+		const text = await this.post(op, body, options, (response) => readText(op, response));
 		return unwrap(op, text, seq, options.phase ?? 'call');
 	}
 
@@ -112,9 +159,10 @@ export class Transport {
 		const reply = await this.post(op, body, options, async (response) => {
 			const type = response.headers.get('Content-Type') ?? '';
 			if (/^(image\/|application\/octet-stream)/i.test(type)) {
-				return { contentType: type, data: await response.arrayBuffer() };
+				const bytes = await readCapped(op, response);
+				return { contentType: type, data: bytes.buffer };
 			}
-			return response.text();
+			return readText(op, response);
 		});
 		if (typeof reply !== 'string') return reply;
 		unwrap(op, reply, seq, options.phase ?? 'call');
@@ -162,7 +210,8 @@ export class Transport {
 				throw fail(error);
 			}
 			if (!response.ok) {
-				const text = await response.text().catch(() => '');
+				// Read only to tell an HTML error page from an empty one; never more than the cap.
+				const text = await readText(op, response).catch(() => '');
 				throw clientError(op, 'HTTP_STATUS', {
 					status: response.status,
 					details: { html: looksLikeHtml(text), empty: text.trim() === '' }
