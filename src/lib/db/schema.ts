@@ -65,6 +65,11 @@ export interface OutboxItem {
 	attempts: number;
 	/** Not before this time (ms) after such a failure. */
 	notBefore?: number;
+	/**
+	 * When it was last sent without an answer (ms): it may have reached the server. Set before a
+	 * share is sent (repeating one publishes it twice), which is then looked for before resending.
+	 */
+	attemptedAt?: number;
 }
 
 /** An intent the server refused for good: shown to the reader, who retries or discards it. */

@@ -77,15 +77,32 @@ export function feedsInCategory(
 	return ids;
 }
 
-/** Whether a catch-up covers this article, as far as the cache can tell. */
-export function catchupCovers(
-	intent: Extract<Intent, { type: 'catchup' }>,
+type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
+
+/**
+ * Whether an article of the catch-up's scope is one the catch-up meant: not newer than what the
+ * reader could see (`maxId`) and, for `1day`/`1week`/`2week`, older than that by its article date
+ * (`updated`). The one rule for both sides: the cache applies it to cached articles, the replay to
+ * the server's unread headlines of the scope (the server's own modes count from the date it stored
+ * the article, which the reader never saw, so replay never sends them).
+ */
+export function withinCatchup(
+	intent: CatchupIntent,
+	article: Pick<StoredArticle, 'id' | 'updated'>
+): boolean {
+	if (intent.maxId !== undefined && article.id > intent.maxId) return false;
+	const age = CATCHUP_AGE[intent.mode];
+	return age === undefined || article.updated <= (intent.at ?? Date.now()) / 1000 - age;
+}
+
+/** Whether the cached article lies in the catch-up's feed, category or special feed. */
+export function inCatchupScope(
+	intent: CatchupIntent,
 	article: StoredArticle,
 	tree: FeedTree | undefined
 ): boolean {
-	const age = CATCHUP_AGE[intent.mode];
-	// Modes 1day/1week/2week mark read what is *older* than that.
-	if (age !== undefined && article.updated > (intent.at ?? Date.now()) / 1000 - age) return false;
+	// A search cannot be evaluated here: only the matching rows the reader had loaded.
+	if (intent.search) return intent.seenIds?.includes(article.id) ?? false;
 	const feedId = typeof intent.feedId === 'number' ? intent.feedId : Number(intent.feedId);
 	if (!Number.isFinite(feedId)) return false; // tag feeds: the cache cannot tell
 	if (intent.isCat) {
@@ -98,6 +115,15 @@ export function catchupCovers(
 	if (feedId === -2) return article.published;
 	if (feedId <= -1025) return article.labels.some((l) => l.id === feedId);
 	return false;
+}
+
+/** Whether a catch-up covers this article, as far as the cache can tell. */
+export function catchupCovers(
+	intent: CatchupIntent,
+	article: StoredArticle,
+	tree: FeedTree | undefined
+): boolean {
+	return withinCatchup(intent, article) && inCatchupScope(intent, article, tree);
 }
 
 /** Applies an intent to a cached article; returns the unread change (-1, 0, +1) for the counters. */
@@ -164,9 +190,10 @@ export function adjustCounters(
 export function applyCatchupToCounters(
 	counters: Counters | undefined,
 	tree: FeedTree | undefined,
-	intent: Extract<Intent, { type: 'catchup' }>
+	intent: CatchupIntent
 ): void {
-	if (!counters || intent.mode !== 'all' || typeof intent.feedId !== 'number') return;
+	if (!counters || intent.mode !== 'all' || intent.search || typeof intent.feedId !== 'number')
+		return;
 	const id = intent.feedId;
 	if (intent.isCat) {
 		const feeds = feedsInCategory(tree, id);

@@ -1,4 +1,4 @@
-import type { CatchupMode, FeedId } from '$lib/api';
+import type { CatchupMode, FeedId, SearchMode } from '$lib/api';
 
 /** An article flag the reader can set: each intent names the target value, never a toggle. */
 export type ArticleFlag = 'unread' | 'starred' | 'published';
@@ -16,8 +16,19 @@ export type Intent =
 			feedId: FeedId;
 			isCat: boolean;
 			mode: CatchupMode;
-			/** When the reader caught up (ms); set by submitIntent. Scopes `1day`… locally. */
+			/** When the reader caught up (ms); set by submitIntent. Scopes `1day`… on both sides. */
 			at?: number;
+			/**
+			 * The highest article id the reader could see in that scope when they caught up (set by
+			 * enqueueIntent from the cache and the rows on screen). Replay marks nothing above it, so a
+			 * catch-up sent days later does not cover what arrived since. Absent: nothing was known.
+			 */
+			maxId?: number;
+			/** The search the list showed (server syntax): only its matches are marked. */
+			search?: string;
+			searchMode?: SearchMode;
+			/** With a search: the matching rows the reader had loaded (the cache cannot search). */
+			seenIds?: number[];
 	  }
 	| { type: 'share'; title: string; url: string; content: string };
 

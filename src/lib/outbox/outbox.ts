@@ -5,8 +5,15 @@
 import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
+import { storedAccount } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/offline/storage';
-import { adjustCounters, applyCatchupToCounters, applyToArticle, splitIntent } from './apply';
+import {
+	adjustCounters,
+	applyCatchupToCounters,
+	applyToArticle,
+	inCatchupScope,
+	splitIntent
+} from './apply';
 import type { Intent } from './intent';
 
 export const OUTBOX_CHANNEL = 'ttrss-outbox';
@@ -38,11 +45,15 @@ type CacheTx = IDBPTransaction<ReaderDB, ('outbox' | 'articles' | 'tree')[], 're
  */
 export async function enqueueIntent(intent: Intent, now = Date.now()): Promise<void> {
 	const db = await openReaderDb();
-	const drafts = splitIntent(intent, now);
+	const account = await storedAccount();
+	const drafts = splitIntent(
+		intent.type === 'catchup' ? await withVisibleBound(db, intent) : intent,
+		now
+	);
 	try {
-		await withQuotaRetry(db, () => writeItems(db, drafts, now, true));
+		await withQuotaRetry(db, () => writeItems(db, drafts, now, true, account));
 	} catch {
-		await writeItems(db, drafts, now, false);
+		await writeItems(db, drafts, now, false, account);
 	}
 	announceOutboxChange();
 }
@@ -51,7 +62,9 @@ async function writeItems(
 	db: ReaderDatabase,
 	drafts: ReturnType<typeof splitIntent>,
 	now: number,
-	applyToCache: boolean
+	applyToCache: boolean,
+	/** The account the change was made in: only its session ever sends it. */
+	account: string | undefined
 ): Promise<void> {
 	const stores = applyToCache ? (['outbox', 'articles', 'tree'] as const) : (['outbox'] as const);
 	const tx = db.transaction([...stores], 'readwrite');
@@ -66,7 +79,8 @@ async function writeItems(
 				intent: draft.intent,
 				createdAt: now,
 				attempts: 0,
-				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {})
+				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
+				...(account !== undefined ? { account } : {})
 			};
 			await outbox.add(item);
 		}
@@ -119,9 +133,33 @@ async function applyDraftsToCache(
 	if (stored && countersChanged) await treeStore.put(stored, 'current');
 }
 
+type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
+
+/**
+ * Records in a catch-up the highest article id the reader could see in its scope: the cached
+ * articles of the scope and what the caller saw on screen (`maxId` already in the intent). Replay
+ * never marks anything above it, however late it is sent.
+ */
+async function withVisibleBound(db: ReaderDatabase, intent: CatchupIntent): Promise<CatchupIntent> {
+	let maxId = intent.maxId;
+	try {
+		const tx = db.transaction(['articles', 'tree'], 'readonly');
+		const tree = (await tx.objectStore('tree').get('current'))?.tree;
+		for (const article of await articlesForCatchup(tx, intent)) {
+			if (inCatchupScope(intent, article, tree) && (maxId === undefined || article.id > maxId)) {
+				maxId = article.id;
+			}
+		}
+		await tx.done;
+	} catch {
+		// The cache cannot be read: the rows on screen are all the reader saw.
+	}
+	return maxId === undefined ? intent : { ...intent, maxId };
+}
+
 async function articlesForCatchup(
-	tx: CacheTx,
-	intent: Extract<Intent, { type: 'catchup' }>
+	tx: IDBPTransaction<ReaderDB, ('articles' | 'tree' | 'outbox')[], 'readonly' | 'readwrite'>,
+	intent: CatchupIntent
 ): Promise<StoredArticle[]> {
 	const articles = tx.objectStore('articles');
 	if (!intent.isCat && typeof intent.feedId === 'number' && intent.feedId > 0) {
@@ -159,7 +197,8 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 				intent: failed.intent,
 				createdAt: now,
 				attempts: 0,
-				...(failed.articleId !== undefined ? { articleId: failed.articleId } : {})
+				...(failed.articleId !== undefined ? { articleId: failed.articleId } : {}),
+				...(failed.account !== undefined ? { account: failed.account } : {})
 			};
 			await tx.objectStore('outbox').add(item);
 		}

@@ -7,7 +7,8 @@ import { enqueueIntent, failedItems, pendingItems, retryFailed } from './outbox'
 import { MAX_ATTEMPTS, replayOutbox } from './replay';
 import { clientFromStoredSession } from './session-client';
 import { loadReplayStatus } from './status';
-import { fakeTtrss } from './testing/fake-server';
+import type { StoredArticle } from '$lib/db/schema';
+import { fakeTtrss, headline } from './testing/fake-server';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
@@ -234,5 +235,255 @@ describe('replay', () => {
 		await replayOutbox({ client: server.client() });
 		expect(server.article(1).unread).toBe(true);
 		expect(await (await openReaderDb()).count('outbox')).toBe(0);
+	});
+});
+
+/** Puts articles in the cache as a list the reader had on screen would. */
+async function cacheArticles(ids: number[], patch: Partial<StoredArticle> = {}): Promise<void> {
+	const db = await openReaderDb();
+	for (const id of ids) {
+		await db.put('articles', {
+			...headline(id),
+			comments: '',
+			hasContent: false,
+			storedAt: 1,
+			offline: false,
+			...patch
+		});
+	}
+}
+
+describe('poison items', () => {
+	it('a proxy 413 on one item is counted, the rest of the queue moves on, and it fails after MAX_ATTEMPTS', async () => {
+		const server = fakeTtrss({
+			failAt: (_i, r) =>
+				r.body.op === 'updateArticle' && r.body.field === '3' ? 'HTTP_413' : undefined
+		});
+		await enqueueIntent({ type: 'note', articleId: 1, note: 'x'.repeat(100) });
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [2], value: true });
+		let now = 1_000_000;
+		const first = await replayOutbox({ client: server.client(), now: () => now });
+		expect(first.stopped).toBeUndefined();
+		expect(server.article(2).marked).toBe(true);
+		expect((await pendingItems()).map((i) => [i.key, i.attempts])).toEqual([['note:1', 1]]);
+		for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
+			now = ((await pendingItems())[0]?.notBefore ?? now) + 1;
+			await replayOutbox({ client: server.client(), now: () => now });
+		}
+		expect(await pendingItems()).toEqual([]);
+		const [failed] = await failedItems();
+		expect(failed).toMatchObject({ key: 'note:1', attempts: MAX_ATTEMPTS });
+		expect(failed?.reason).toMatch(/HTTP 413/);
+	});
+
+	it('a batch refused with 413 is split, so its articles still go through', async () => {
+		const server = fakeTtrss({
+			failAt: (_i, r) =>
+				r.body.op === 'updateArticle' && String(r.body.article_ids).includes(',')
+					? 'HTTP_413'
+					: undefined
+		});
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1, 2, 3], value: false });
+		const result = await replayOutbox({ client: server.client() });
+		expect(result).toMatchObject({ remaining: 0, failed: 0, sent: 3 });
+		expect([1, 2, 3].map((id) => server.article(id).unread)).toEqual([false, false, false]);
+	});
+
+	it('repeated timeouts and replies to other requests are counted too', async () => {
+		for (const fault of ['TIMEOUT', 'SEQ_MISMATCH']) {
+			globalThis.indexedDB = new IDBFactory();
+			resetReaderDbForTests();
+			const server = fakeTtrss({
+				failAt: (_i, r) => (r.body.op === 'updateArticle' ? fault : undefined)
+			});
+			await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: false });
+			const result = await replayOutbox({ client: server.client({ timeoutMs: 50 }) });
+			expect(result.stopped, fault).toBeUndefined();
+			expect((await pendingItems())[0]?.attempts, fault).toBe(1);
+		}
+	});
+
+	it('when the server answers nothing at all, the replay stops and counts nothing', async () => {
+		const server = fakeTtrss({ failAt: () => 'HTTP_502' });
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: false });
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [2], value: true });
+		const result = await replayOutbox({ client: server.client() });
+		expect(result).toMatchObject({ stopped: 'offline', remaining: 2 });
+		expect((await pendingItems()).map((i) => i.attempts)).toEqual([0, 0]);
+		// A lost connection (fetch rejects) is not counted either.
+		const offline = fakeTtrss({ failAt: () => 'NETWORK' });
+		await replayOutbox({ client: offline.client() });
+		expect((await pendingItems()).map((i) => i.attempts)).toEqual([0, 0]);
+	});
+});
+
+describe('full quota', () => {
+	it('confirmed items leave the outbox even when the status record cannot be written', async () => {
+		const put: IDBObjectStore['put'] = Reflect.get(IDBObjectStore.prototype, 'put');
+		IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args) {
+			if (this.name !== 'settings') return put.apply(this, args);
+			// What a browser does at a full quota: the transaction aborts with QuotaExceededError.
+			this.transaction.abort();
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		} as typeof put;
+		try {
+			const server = fakeTtrss();
+			await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: false });
+			await enqueueIntent({ type: 'catchup', feedId: 3, isCat: false, mode: 'all' });
+			const result = await replayOutbox({ client: server.client() });
+			expect(result).toMatchObject({ remaining: 0, sent: 2 });
+			expect(await pendingItems()).toEqual([]);
+			expect(server.calls()).toEqual(['updateArticle', 'catchupFeed']);
+		} finally {
+			IDBObjectStore.prototype.put = put;
+		}
+	});
+});
+
+describe('shares', () => {
+	const share = {
+		type: 'share',
+		title: 'A page',
+		url: 'http://feeds.test/page',
+		content: '<p>x</p>'
+	} as const;
+
+	it('a share whose reply was lost is found in Published and not published again', async () => {
+		const server = fakeTtrss({
+			failAt: (_i, r) => (r.body.op === 'shareToPublished' ? 'LOST' : undefined)
+		});
+		await enqueueIntent(share);
+		const first = await replayOutbox({ client: server.client() });
+		expect(first).toMatchObject({ stopped: 'offline', remaining: 1 });
+		expect(server.shares()).toBe(1);
+		const second = await replayOutbox({ client: server.client() });
+		expect(second).toMatchObject({ remaining: 0, sent: 1 });
+		expect(server.shares()).toBe(1);
+		expect(server.calls().slice(-1)).toEqual(['getHeadlines']);
+	});
+
+	it('an attempted share that never arrived is sent again; a fresh one is sent without looking', async () => {
+		const server = fakeTtrss({
+			failAt: (i, r) => (i === 0 && r.body.op === 'shareToPublished' ? 'NETWORK' : undefined)
+		});
+		await enqueueIntent(share);
+		await replayOutbox({ client: server.client() });
+		expect(server.shares()).toBe(0);
+		await replayOutbox({ client: server.client() });
+		expect(server.shares()).toBe(1);
+		expect(server.calls()).toEqual(['shareToPublished', 'getHeadlines', 'shareToPublished']);
+		await enqueueIntent({ ...share, url: 'http://feeds.test/other' });
+		await replayOutbox({ client: server.client() });
+		expect(server.calls().slice(-1)).toEqual(['shareToPublished']);
+	});
+});
+
+describe('catch-ups made offline', () => {
+	it('mark read only what the reader could see, not what arrived since', async () => {
+		const server = fakeTtrss();
+		for (const id of [1, 2, 3, 4, 5]) server.article(id).feedId = 5;
+		await cacheArticles([1, 2, 3], { feedId: 5 });
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
+		expect((await pendingItems())[0]?.intent).toMatchObject({ maxId: 3 });
+		const result = await replayOutbox({ client: server.client() });
+		expect(result).toMatchObject({ remaining: 0, failed: 0 });
+		expect([1, 2, 3, 4, 5].map((id) => server.article(id).unread)).toEqual([
+			false,
+			false,
+			false,
+			true,
+			true
+		]);
+		expect(server.calls()).toEqual(['getHeadlines', 'getHeadlines', 'updateArticle']);
+	});
+
+	it('send one catchupFeed when nothing arrived since', async () => {
+		const server = fakeTtrss();
+		for (const id of [1, 2, 3]) server.article(id).feedId = 5;
+		server.article(9).feedId = 6;
+		await cacheArticles([1, 2, 3], { feedId: 5 });
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
+		await replayOutbox({ client: server.client() });
+		expect(server.calls()).toEqual(['getHeadlines', 'catchupFeed']);
+		expect([1, 2, 3, 9].map((id) => server.article(id).unread)).toEqual([
+			false,
+			false,
+			false,
+			true
+		]);
+	});
+
+	it('"older than a day" uses the article date on both sides, by ids', async () => {
+		const server = fakeTtrss();
+		const at = 1_790_000_000_000;
+		const day = 86_400;
+		const dates: Record<number, number> = {
+			1: at / 1000 - 3 * day,
+			2: at / 1000 - 2 * day,
+			3: at / 1000 - 3600
+		};
+		for (const [id, updated] of Object.entries(dates)) {
+			Object.assign(server.article(Number(id)), { feedId: 5, updated });
+		}
+		await cacheArticles([1, 2, 3], { feedId: 5 });
+		const db = await openReaderDb();
+		for (const [id, updated] of Object.entries(dates)) {
+			const a = await db.get('articles', Number(id));
+			if (a) await db.put('articles', { ...a, updated });
+		}
+		// Arrived after the catch-up, with an old article date: not seen, so not covered.
+		Object.assign(server.article(7), { feedId: 5, updated: at / 1000 - 9 * day });
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: '1day' }, at);
+		const cached = await db.getAll('articles');
+		expect(cached.map((a) => [a.id, a.unread])).toEqual([
+			[1, false],
+			[2, false],
+			[3, true]
+		]);
+		await replayOutbox({ client: server.client() });
+		expect(server.calls()).not.toContain('catchupFeed');
+		expect([1, 2, 3, 7].map((id) => server.article(id).unread)).toEqual([false, false, true, true]);
+	});
+
+	it('with a search, only the matches are marked read (by ids before level 22)', async () => {
+		const server = fakeTtrss();
+		for (const id of [1, 2, 3, 4]) server.article(id).feedId = 5;
+		server.article(2).title = 'match me';
+		server.article(4).title = 'match me too';
+		await cacheArticles([1, 2, 3, 4], { feedId: 5 });
+		await enqueueIntent({
+			type: 'catchup',
+			feedId: 5,
+			isCat: false,
+			mode: 'all',
+			search: 'match',
+			searchMode: 'this_feed',
+			seenIds: [2, 4]
+		});
+		const cached = await (await openReaderDb()).getAll('articles');
+		expect(cached.filter((a) => !a.unread).map((a) => a.id)).toEqual([2, 4]);
+		await replayOutbox({ client: server.client() });
+		expect(server.calls()).not.toContain('catchupFeed');
+		expect([1, 2, 3, 4].map((id) => server.article(id).unread)).toEqual([true, false, true, false]);
+	});
+
+	it('with a search on a level 22 server, catchupFeed carries search_query', async () => {
+		const server = fakeTtrss({ apiLevel: 22 });
+		for (const id of [1, 2]) server.article(id).feedId = 5;
+		server.article(2).title = 'match';
+		await cacheArticles([1, 2], { feedId: 5 });
+		await enqueueIntent({
+			type: 'catchup',
+			feedId: 5,
+			isCat: false,
+			mode: 'all',
+			search: 'match',
+			searchMode: 'this_feed',
+			seenIds: [2]
+		});
+		await replayOutbox({ client: server.client() });
+		const sent = server.fake.requests.find((r) => r.body.op === 'catchupFeed');
+		expect(sent?.body.search_query).toBe('match');
+		expect([1, 2].map((id) => server.article(id).unread)).toEqual([true, false]);
 	});
 });

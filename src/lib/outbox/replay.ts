@@ -5,23 +5,36 @@
  * - Few calls: within the stretch between two catch-ups, one updateArticle per field and target
  *   value (ids joined), one setArticleLabel per label and assign, one call per distinct note;
  *   catch-ups go alone and in order (they are barriers nothing is moved across).
- * - An item leaves the outbox only after the server confirmed it.
- * - Transport failure: stop, keep everything (the next trigger tries again).
+ * - An item leaves the outbox only after the server confirmed it; its removal never depends on
+ *   the status record being written (a full quota must not keep confirmed changes queued).
+ * - Transport failure (fetch rejected: offline, server down): stop, keep everything, count
+ *   nothing (the next trigger tries again).
  * - Session ended and no re-login possible: stop, keep everything, flag "sign in needed".
  * - A refusal retrying cannot fix: the item (alone, after splitting a batch) goes to `failed`.
  * - A server failure that may pass (E_OPERATION_FAILED, an empty reply): back off, at most
- *   MAX_ATTEMPTS times, then `failed`.
+ *   MAX_ATTEMPTS times, then `failed`; the rest of the queue moves on meanwhile.
+ * - A failure that is either the item's or the way's (an HTTP error such as a proxy's 413 body
+ *   limit, a timeout, a reply to another request): a tiny request (isLoggedIn) tells which. If
+ *   the server answers it, the item is the problem and is treated like a passing server failure
+ *   (counted, backed off, then `failed`), so one poison item cannot hold the queue forever; if
+ *   not, it is the way, and the replay stops like a transport failure.
+ * - Catch-ups never widen: the reader's catch-up covers the articles they could see then (see
+ *   sendCatchup). Shares are not published twice when a reply was lost (see sendShare).
  */
 import { ApiError, ArticleField, UpdateMode, type TtrssClient } from '$lib/api';
+import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
+import { withinCatchup } from './apply';
 import type { ArticleFlag, Intent } from './intent';
 import { announceOutboxChange } from './outbox';
-import { updateReplayStatus } from './status';
+import { updateReplayStatus, type ReplayStatus } from './status';
 
 export const MAX_ATTEMPTS = 5;
 /** updateArticle/setArticleLabel take id lists; keep each request's body moderate. */
 export const MAX_IDS_PER_CALL = 500;
+/** A catch-up replayed by ids reads at most this many pages of the scope's unread headlines. */
+export const MAX_CATCHUP_PAGES = 50;
 const LOCK_NAME = 'outbox-replay';
 
 const FLAG_FIELD: Record<ArticleFlag, ArticleField> = {
@@ -196,8 +209,7 @@ function callsFor(members: OutboxItem[]): Call[] {
 				{
 					op: 'catchupFeed',
 					items: members,
-					send: (client) =>
-						client.catchupFeed({ feedId: first.feedId, isCat: first.isCat, mode: first.mode })
+					send: (client) => sendCatchup(client, first)
 				}
 			];
 		case 'share':
@@ -205,10 +217,124 @@ function callsFor(members: OutboxItem[]): Call[] {
 				{
 					op: 'shareToPublished',
 					items: members,
-					send: (client) =>
-						client.shareToPublished({ title: first.title, url: first.url, content: first.content })
+					send: (client) => sendShare(client, members[0] as OutboxItem, first)
 				}
 			];
+	}
+}
+
+// ------------------------------------------------------------------ catch-ups and shares
+
+type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
+
+/**
+ * A catch-up covers what the reader could see when they made it (`withinCatchup`: ids up to
+ * `maxId`, and for the age modes the article date the reader's list used), however late it is
+ * sent. catchupFeed is exact only when nothing newer arrived in the scope and the mode is `all`
+ * (the server's age modes count from the date it stored the article, which the reader never saw):
+ * then one call does it. Otherwise the scope's unread headlines (with the list's search) are read
+ * and exactly the covered ones are marked read by id. Paging is bounded (MAX_CATCHUP_PAGES);
+ * marking by id with an absolute target stays harmless when a reply is lost and it is sent again.
+ */
+async function sendCatchup(client: TtrssClient, intent: CatchupIntent): Promise<void> {
+	const caps = await client.detectCapabilities();
+	const scope = {
+		feedId: intent.feedId,
+		isCat: intent.isCat,
+		...(intent.isCat ? { includeNested: true } : {}),
+		...(intent.search
+			? { search: intent.search, searchMode: intent.searchMode ?? 'this_feed' }
+			: {})
+	};
+	// The server's search_query (level 22) searches within the feed itself: only for that mode.
+	const serverSearch =
+		!intent.search || (caps.catchupSearch && (intent.searchMode ?? 'this_feed') === 'this_feed');
+	if (intent.mode === 'all' && serverSearch) {
+		const exact =
+			intent.maxId === undefined
+				? !intent.search // nothing seen, nothing known: what the reader asked for, as before
+				: (
+						await client.getHeadlines({
+							...scope,
+							viewMode: 'unread',
+							sinceId: intent.maxId,
+							limit: 1
+						})
+					).headlines.length === 0;
+		if (exact) {
+			await client.catchupFeed({
+				feedId: intent.feedId,
+				isCat: intent.isCat,
+				mode: 'all',
+				...(intent.search ? { searchQuery: intent.search } : {})
+			});
+			return;
+		}
+	}
+	const ids: number[] = [];
+	let pages = 0;
+	for await (const page of client.pageHeadlines({ ...scope, viewMode: 'unread' })) {
+		for (const headline of page) if (withinCatchup(intent, headline)) ids.push(headline.id);
+		if (++pages >= MAX_CATCHUP_PAGES) break;
+	}
+	for (const part of chunk(ids, MAX_IDS_PER_CALL)) {
+		await client.updateArticle({
+			articleIds: part,
+			field: ArticleField.Unread,
+			mode: UpdateMode.False
+		});
+	}
+}
+
+type ShareIntent = Extract<Intent, { type: 'share' }>;
+
+const plain = (text: string): string =>
+	text
+		.replace(/<[^>]*>/g, '')
+		.replace(/\s+/g, ' ')
+		.trim();
+
+/**
+ * A share sent again after its reply was lost would be published twice. So the item is marked as
+ * attempted before it is sent; an attempted share is first looked for in Published (the newest
+ * page: a share is published at the top), by its URL and title, and confirmed without sending
+ * when it is there.
+ */
+async function sendShare(
+	client: TtrssClient,
+	item: OutboxItem,
+	intent: ShareIntent
+): Promise<void> {
+	if (item.attemptedAt !== undefined || (await attemptedAt(item)) !== undefined) {
+		const { headlines } = await client.getHeadlines({
+			feedId: -2,
+			viewMode: 'all_articles',
+			limit: (await client.detectCapabilities()).headlineLimit
+		});
+		if (headlines.some((h) => h.link === intent.url && plain(h.title) === plain(intent.title))) {
+			return;
+		}
+	}
+	await markAttempted(item);
+	await client.shareToPublished({ title: intent.title, url: intent.url, content: intent.content });
+}
+
+async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
+	if (item.seq === undefined) return undefined;
+	const db = await openReaderDb();
+	return (await db.get('outbox', item.seq))?.attemptedAt;
+}
+
+async function markAttempted(item: OutboxItem): Promise<void> {
+	if (item.seq === undefined) return;
+	try {
+		const db = await openReaderDb();
+		const tx = db.transaction('outbox', 'readwrite');
+		const current = await tx.store.get(item.seq);
+		if (current) await tx.store.put({ ...current, attemptedAt: Date.now() });
+		await tx.done;
+	} catch {
+		// Cannot write (full quota): send anyway; the reader's change matters more than a duplicate.
 	}
 }
 
@@ -217,6 +343,7 @@ function callsFor(members: OutboxItem[]): Call[] {
 type Verdict =
 	| { kind: 'stop'; stop: ReplayStop; message: string }
 	| { kind: 'later'; message: string } // may pass: back off
+	| { kind: 'suspect'; message: string } // the item's fault or the way's: ask the server
 	| { kind: 'refused'; code: string; message: string }; // this item, for good
 
 const SESSION_CODES = new Set(['NOT_LOGGED_IN', 'SESSION_ENDED', 'LOGIN_ERROR']);
@@ -239,11 +366,39 @@ export function judge(error: unknown): Verdict {
 	if (error.kind === 'server' || error.code === 'UNSUPPORTED' || error.code === 'BAD_REPLY') {
 		return { kind: 'refused', code: error.code, message: error.userMessage };
 	}
-	// Network, timeout, HTTP 5xx, seq mismatch: the server may come back.
+	if (error.code === 'HTTP_STATUS' || error.code === 'TIMEOUT' || error.code === 'SEQ_MISMATCH') {
+		return { kind: 'suspect', message: error.userMessage };
+	}
+	// No way to the server (fetch rejected, offline, cancelled): it may come back.
 	return { kind: 'stop', stop: 'offline', message: error.userMessage };
 }
 
+/** Whether the server answers a tiny request: then a failed call was the item's fault. */
+async function serverAnswers(client: TtrssClient): Promise<boolean> {
+	try {
+		await client.isLoggedIn();
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Status writes are for the reader's information: a full quota must not stop the replay. */
+async function noteStatus(patch: Partial<ReplayStatus>): Promise<void> {
+	try {
+		await updateReplayStatus(patch);
+	} catch {
+		// The next successful write tells the reader.
+	}
+}
+
 // ------------------------------------------------------------------ the replay
+
+/** The changes made in the client's own account: never another account's with this session. */
+function ownItems(items: OutboxItem[], client: TtrssClient): OutboxItem[] {
+	const account = accountOfClient(client);
+	return items.filter((item) => belongsTo(item, account));
+}
 
 async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 	const now = options.now ?? Date.now;
@@ -255,24 +410,24 @@ async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 		result.remaining = await db.count('outbox');
 		return { ...result, stopped: 'no-session' };
 	}
-	await updateReplayStatus({ lastAttemptAt: now() });
+	await noteStatus({ lastAttemptAt: now() });
 
 	// Items that arrive during the replay are picked up by the next pass.
 	for (let pass = 0; pass < 100; pass++) {
-		const calls = planCalls(await db.getAll('outbox'), now());
+		const calls = planCalls(ownItems(await db.getAll('outbox'), client), now());
 		if (calls.length === 0) break;
 		const stop = await sendCalls(client, calls, result, options, now);
 		if (stop) {
 			result.stopped = stop.stop;
-			await updateReplayStatus({
+			await noteStatus({
 				lastError: stop.message,
 				...(stop.stop === 'sign-in' ? { signInNeeded: true } : {})
 			});
 			break;
 		}
 	}
-	if (!result.stopped) await updateReplayStatus({ lastError: undefined, signInNeeded: false });
-	result.remaining = await db.count('outbox');
+	if (!result.stopped) await noteStatus({ lastError: undefined, signInNeeded: false });
+	result.remaining = ownItems(await db.getAll('outbox'), client).length;
 	announceOutboxChange();
 	return result;
 }
@@ -299,6 +454,12 @@ async function sendCalls(
 			options.onCall?.({ op: call.op, items: call.items.length });
 			continue;
 		}
+		if (verdict.kind === 'suspect') {
+			if (!(await serverAnswers(client))) {
+				return { kind: 'stop', stop: 'offline', message: verdict.message };
+			}
+			verdict = { kind: 'later', message: verdict.message };
+		}
 		if (verdict.kind === 'stop') return verdict;
 		if (call.items.length > 1) {
 			// One bad article must not sink its batch: send each alone to find it.
@@ -323,15 +484,17 @@ async function sendCalls(
 	return undefined;
 }
 
-/** The server confirmed these: they leave the outbox (a newer replacement has another seq). */
+/**
+ * The server confirmed these: they leave the outbox (a newer replacement has another seq). The
+ * deletes commit on their own: under a full quota the status write fails, and confirmed items
+ * kept because of it would be sent again and again.
+ */
 async function confirm(items: readonly OutboxItem[], at: number): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction(['outbox', 'settings'], 'readwrite');
-	for (const item of items)
-		if (item.seq !== undefined) void tx.objectStore('outbox').delete(item.seq);
-	const status = (await tx.objectStore('settings').get('outbox.status')) ?? { signInNeeded: false };
-	await tx.objectStore('settings').put({ ...status, lastSentAt: at }, 'outbox.status');
+	const tx = db.transaction('outbox', 'readwrite');
+	for (const item of items) if (item.seq !== undefined) void tx.store.delete(item.seq);
 	await tx.done;
+	await noteStatus({ lastSentAt: at });
 }
 
 async function deferItem(item: OutboxItem, now: number): Promise<void> {
@@ -368,7 +531,8 @@ async function moveToFailed(
 			reason,
 			failedAt: now,
 			attempts: current.attempts + 1,
-			...(current.articleId !== undefined ? { articleId: current.articleId } : {})
+			...(current.articleId !== undefined ? { articleId: current.articleId } : {}),
+			...(current.account !== undefined ? { account: current.account } : {})
 		};
 		await tx.objectStore('failed').add(failed);
 	}

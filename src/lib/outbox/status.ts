@@ -22,6 +22,8 @@ export async function loadReplayStatus(): Promise<ReplayStatus> {
 export async function updateReplayStatus(patch: Partial<ReplayStatus>): Promise<void> {
 	const db = await openReaderDb();
 	const tx = db.transaction('settings', 'readwrite');
+	// A failed write (full quota) rejects here, through the awaits below, not as an unhandled `done`.
+	tx.done.catch(() => undefined);
 	const current = ((await tx.store.get(KEY)) as ReplayStatus | undefined) ?? {
 		signInNeeded: false
 	};
