@@ -1,0 +1,648 @@
+/**
+ * Test helper (used only by model.spec.ts): random fault schedules for the outbox. A schedule is a
+ * list of reader actions, replays (page, second tab, worker, at the same time), reloads, sign-ins,
+ * session expiry, new articles on the server, full storage and faults on the wire. It runs against
+ * the real outbox, replay, cache and session code (two or three module instances, one per page or
+ * worker, sharing one fake IndexedDB) and the multi-account fake server, then drains the outbox with
+ * the faults gone and compares each account's server state with a simple model: the last intent per
+ * article and field, catch-ups limited to what the reader could see, each share once, nothing in
+ * another account, and the failed list explaining whatever was not applied.
+ */
+import fc from 'fast-check';
+import type { StoredArticle, StoredSession } from '$lib/db/schema';
+import type { ArticleFlag, Intent } from '../intent';
+import {
+	accountKey,
+	param,
+	CATEGORY_OF,
+	FAULTS,
+	FEEDS,
+	LABELS,
+	modelServer,
+	type AccountRef,
+	type Fault,
+	type ServerArticle
+} from './model-server';
+import { quota } from './quota';
+
+// ------------------------------------------------------------------ the code under test
+
+/** One page or worker: its own copy of every module (its own DB connection, its own `running`). */
+export interface Instance {
+	enqueueIntent: typeof import('../outbox').enqueueIntent;
+	replayOutbox: typeof import('../replay').replayOutbox;
+	clientFromStoredSession: typeof import('../session-client').clientFromStoredSession;
+	resetReaderDbForTests: typeof import('$lib/db/open').resetReaderDbForTests;
+	openReaderDb: typeof import('$lib/db/open').openReaderDb;
+	saveSession: typeof import('$lib/db/session').saveSession;
+	storeList: typeof import('$lib/cache').storeList;
+}
+
+export interface Instances {
+	page: Instance;
+	tab2: Instance;
+	worker: Instance;
+}
+
+// ------------------------------------------------------------------ schedules
+
+export type Tab = 'page' | 'tab2';
+export type Replayer = 'page' | 'tab2' | 'worker';
+export interface Scope {
+	feedId: number;
+	isCat: boolean;
+}
+
+export type ReaderAction =
+	| { kind: 'flag'; tab: Tab; field: ArticleFlag; ids: number[]; value: boolean }
+	| { kind: 'note'; tab: Tab; id: number; text: string }
+	| { kind: 'label'; tab: Tab; ids: number[]; label: number; assign: boolean }
+	| { kind: 'catchup'; tab: Tab; scope: Scope }
+	| { kind: 'share'; tab: Tab };
+
+export type Action =
+	| (ReaderAction & { quota: number })
+	| { kind: 'refresh'; tab: Tab; scope: Scope; quota: number }
+	| { kind: 'arrive'; feedId: number }
+	| {
+			kind: 'replay';
+			who: Replayer[];
+			faults: Fault[];
+			/** Reader actions made while a request is in flight (after the server answered it). */
+			during: { at: number; action: ReaderAction }[];
+			quota: number;
+	  }
+	| { kind: 'reload'; tab: Tab }
+	| { kind: 'expire' }
+	| { kind: 'wait'; ms: number }
+	| { kind: 'signIn'; account: number; stay: boolean };
+
+/** Which parts of the world a run may use (some wait for fixes: see model.spec.ts). */
+export interface World {
+	/** Articles arriving on the server after the reader's last look (catch-ups must not widen). */
+	arrivals: boolean;
+	/** Sign-ins as another account. */
+	accountSwitches: boolean;
+	/** Faults on the wire, from this list. */
+	faults: readonly Fault[];
+	/** Full storage during some steps. */
+	quota: boolean;
+	/** Shares (sent twice would publish twice). */
+	shares: boolean;
+	/** A note too large for the proxy (always HTTP 413): must reach the failed list, not block. */
+	poison: boolean;
+	/** Actions per schedule. */
+	maxActions: number;
+}
+
+export const ACCOUNTS: readonly AccountRef[] = [
+	{ apiUrl: 'http://tt.example/tt-rss/api/', user: 'reader', password: 'pw-reader' },
+	{ apiUrl: 'http://tt.example/tt-rss/api/', user: 'second', password: 'pw-second' },
+	{ apiUrl: 'http://other.example/api/', user: 'reader', password: 'pw-other' }
+];
+
+const PER_FEED = 3;
+const POISON = 'POISON-413';
+const SCOPES: Scope[] = [
+	{ feedId: 1, isCat: false },
+	{ feedId: 2, isCat: false },
+	{ feedId: -4, isCat: false },
+	{ feedId: 1, isCat: true }
+];
+
+export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
+	// Ids the reader can act on: the seeded ones and a few that may arrive.
+	const articleId = fc.integer({ min: 1, max: FEEDS.length * PER_FEED + (world.arrivals ? 3 : 0) });
+	const ids = fc.uniqueArray(articleId, { minLength: 1, maxLength: 3 });
+	const tab = fc.constantFrom<Tab>('page', 'page', 'tab2');
+	const scope = fc.constantFrom(...SCOPES);
+	const quotaWrites = world.quota
+		? fc.oneof(
+				{ weight: 6, arbitrary: fc.constant(0) },
+				{ weight: 1, arbitrary: fc.constantFrom(1, 2, 50) }
+			)
+		: fc.constant(0);
+	const reader: fc.Arbitrary<ReaderAction>[] = [
+		fc.record({
+			kind: fc.constant('flag' as const),
+			tab,
+			field: fc.constantFrom<ArticleFlag>('unread', 'starred', 'published'),
+			ids,
+			value: fc.boolean()
+		}),
+		fc.record({
+			kind: fc.constant('note' as const),
+			tab,
+			id: articleId,
+			text: fc.constantFrom('', 'a', 'b <i>c</i>', ...(world.poison ? [POISON] : []))
+		}),
+		fc.record({
+			kind: fc.constant('label' as const),
+			tab,
+			ids,
+			label: fc.constantFrom(...LABELS),
+			assign: fc.boolean()
+		}),
+		fc.record({ kind: fc.constant('catchup' as const), tab, scope })
+	];
+	if (world.shares) reader.push(fc.record({ kind: fc.constant('share' as const), tab }));
+	const readerAction = fc.oneof(...reader);
+	const fault =
+		world.faults.length > 0
+			? fc.oneof(
+					{ weight: 3, arbitrary: fc.constant<Fault>('ok') },
+					{ weight: 1, arbitrary: fc.constantFrom(...world.faults) }
+				)
+			: fc.constant<Fault>('ok');
+	const replay = fc.record({
+		kind: fc.constant('replay' as const),
+		who: fc.uniqueArray(fc.constantFrom<Replayer>('page', 'tab2', 'worker'), {
+			minLength: 1,
+			maxLength: 3
+		}),
+		faults: fc.array(fault, { maxLength: 4 }),
+		during: fc.array(fc.record({ at: fc.nat({ max: 3 }), action: readerAction }), {
+			maxLength: 2
+		}),
+		quota: quotaWrites
+	});
+	const steps: fc.Arbitrary<Action>[] = [
+		fc.tuple(readerAction, quotaWrites).map(([a, q]) => ({ ...a, quota: q })),
+		fc.tuple(readerAction, quotaWrites).map(([a, q]) => ({ ...a, quota: q })),
+		replay,
+		fc.record({ kind: fc.constant('refresh' as const), tab, scope, quota: quotaWrites }),
+		fc.record({ kind: fc.constant('reload' as const), tab }),
+		fc.record({ kind: fc.constant('expire' as const) }),
+		fc.record({ kind: fc.constant('wait' as const), ms: fc.constantFrom(60_000, 3_600_000) })
+	];
+	if (world.arrivals) {
+		steps.push(
+			fc.record({ kind: fc.constant('arrive' as const), feedId: fc.constantFrom(...FEEDS) })
+		);
+	}
+	if (world.accountSwitches) {
+		steps.push(
+			fc.record({
+				kind: fc.constant('signIn' as const),
+				account: fc.nat({ max: ACCOUNTS.length - 1 }),
+				stay: fc.boolean()
+			})
+		);
+	}
+	return fc.array(fc.oneof(...steps), { minLength: 1, maxLength: world.maxActions });
+}
+
+// ------------------------------------------------------------------ figures
+
+export interface Figures {
+	schedules: number;
+	actions: number;
+	readerChanges: number;
+	/** Reader changes refused by storage (the reader is told; nothing to send). */
+	refusedByStorage: number;
+	requests: number;
+	faults: Record<string, number>;
+	quotaWriteFailures: number;
+	replayErrors: number;
+	failedItems: number;
+	/** Changes the server does not have and the failed list does not explain. */
+	lost: number;
+	/** Changes found in an account the reader did not make them in, or wider than meant. */
+	leaked: number;
+	/** Shares published more than once. */
+	duplicates: number;
+	/** Items still queued after the drain. */
+	stuck: number;
+}
+
+export function emptyFigures(): Figures {
+	return {
+		schedules: 0,
+		actions: 0,
+		readerChanges: 0,
+		refusedByStorage: 0,
+		requests: 0,
+		faults: {},
+		quotaWriteFailures: 0,
+		replayErrors: 0,
+		failedItems: 0,
+		lost: 0,
+		leaked: 0,
+		duplicates: 0,
+		stuck: 0
+	};
+}
+
+// ------------------------------------------------------------------ the model
+
+interface ModelArticle {
+	feedId: number;
+	unread: boolean;
+	marked: boolean;
+	published: boolean;
+	note: string;
+	labels: Set<number>;
+}
+
+interface AccountModel {
+	articles: Map<number, ModelArticle>;
+	/** Field keys (`flag:unread:3`, `note:3`, `label:3:-1025`) the reader changed here. */
+	touched: Set<string>;
+	shares: Set<string>;
+}
+
+function inScope(feedId: number, scope: Scope): boolean {
+	if (scope.isCat) return CATEGORY_OF[feedId] === scope.feedId;
+	if (scope.feedId === -4) return feedId !== 0;
+	return feedId === scope.feedId;
+}
+
+function fieldKeys(id: number): string[] {
+	return [
+		`flag:unread:${id}`,
+		`flag:starred:${id}`,
+		`flag:published:${id}`,
+		`note:${id}`,
+		...LABELS.map((l) => `label:${id}:${l}`)
+	];
+}
+
+function fieldValue(a: ModelArticle | ServerArticle, key: string): string {
+	const [kind, field, label] = key.split(':');
+	if (kind === 'flag') {
+		return String(field === 'unread' ? a.unread : field === 'starred' ? a.marked : a.published);
+	}
+	if (kind === 'note') return a.note;
+	return String(a.labels.has(Number(label)));
+}
+
+// ------------------------------------------------------------------ running one schedule
+
+export interface RunOptions {
+	instances: Instances;
+	/** Gives every run a fresh, empty IndexedDB (and forgets every instance's connection). */
+	freshDatabase: () => void;
+	figures: Figures;
+}
+
+export interface Outcome {
+	violations: string[];
+}
+
+/** Runs one schedule and checks the end state; returns what went wrong (nothing, ideally). */
+export async function runSchedule(
+	actions: readonly Action[],
+	world: World,
+	{ instances, freshDatabase, figures }: RunOptions
+): Promise<Outcome> {
+	freshDatabase();
+	quota.failCommits = 0;
+	let clock = 1_800_000_000_000;
+	const now = (): number => clock;
+	const server = modelServer({
+		accounts: ACCOUNTS,
+		now,
+		perFeed: PER_FEED,
+		poison: (r) => r.body.op === 'updateArticle' && param(r.body.data).includes(POISON)
+	});
+	const models = new Map<string, AccountModel>();
+	for (const account of ACCOUNTS) {
+		const key = accountKey(account);
+		const articles = new Map<number, ModelArticle>();
+		for (const a of server.articles(key).values()) {
+			articles.set(a.id, { ...a, labels: new Set(a.labels) });
+		}
+		models.set(key, { articles, touched: new Set(), shares: new Set() });
+	}
+	let current = 0;
+	let shareCounter = 0;
+	const violations: string[] = [];
+
+	// Reader actions waiting for a request to be in flight.
+	let requestIndex = 0;
+	const during = new Map<number, ReaderAction[]>();
+	const fetch: typeof server.fetch = async (url, init) => {
+		const index = requestIndex++;
+		try {
+			return await server.fetch(url, init);
+		} finally {
+			const waiting = during.get(index);
+			if (waiting) {
+				during.delete(index);
+				for (const action of waiting) await readerAct(action);
+			}
+		}
+	};
+
+	const clients = new Map<Replayer, Awaited<ReturnType<Instance['clientFromStoredSession']>>>();
+	async function clientOf(who: Replayer) {
+		// The worker builds a client from the stored session at each replay; a page keeps its own.
+		if (who === 'worker') return instances.worker.clientFromStoredSession(fetch);
+		if (!clients.has(who)) clients.set(who, await instances[who].clientFromStoredSession(fetch));
+		return clients.get(who);
+	}
+
+	async function signIn(index: number, stay: boolean): Promise<void> {
+		const account = ACCOUNTS[index] as AccountRef;
+		const session: StoredSession = {
+			apiUrl: account.apiUrl,
+			user: account.user,
+			sessionId: server.signIn(account),
+			apiLevel: 15,
+			stayingSignedIn: stay,
+			singleUser: false,
+			signedInAt: clock,
+			...(stay ? { password: account.password } : {})
+		};
+		await instances.page.saveSession(session);
+		current = index;
+		// The page that signed in uses the new session; the other tab learns of it on reload.
+		clients.delete('page');
+	}
+
+	const modelOf = (): AccountModel =>
+		models.get(accountKey(ACCOUNTS[current] as AccountRef)) as AccountModel;
+
+	/** What the reader could see in a scope: the cached articles there. */
+	async function visibleIds(tab: Tab, scope: Scope): Promise<number[]> {
+		const db = await instances[tab].openReaderDb();
+		const cached: StoredArticle[] = await db.getAll('articles');
+		return cached.filter((a) => a.feedId !== null && inScope(a.feedId, scope)).map((a) => a.id);
+	}
+
+	function intentOf(action: ReaderAction): Intent {
+		switch (action.kind) {
+			case 'flag':
+				return { type: 'flag', field: action.field, articleIds: action.ids, value: action.value };
+			case 'note':
+				return { type: 'note', articleId: action.id, note: action.text };
+			case 'label':
+				return {
+					type: 'label',
+					articleIds: action.ids,
+					labelId: action.label,
+					assign: action.assign
+				};
+			case 'catchup':
+				return {
+					type: 'catchup',
+					feedId: action.scope.feedId,
+					isCat: action.scope.isCat,
+					mode: 'all'
+				};
+			case 'share': {
+				const n = ++shareCounter;
+				return {
+					type: 'share',
+					title: `Shared ${n}`,
+					url: `http://feeds.test/shared/${n}`,
+					content: `<p>Shared ${n}</p>`
+				};
+			}
+		}
+	}
+
+	async function readerAct(action: ReaderAction): Promise<void> {
+		const model = modelOf();
+		const intent = intentOf(action);
+		const visible = action.kind === 'catchup' ? await visibleIds(action.tab, action.scope) : [];
+		try {
+			await instances[action.tab].enqueueIntent(intent, clock);
+		} catch {
+			// Storage refused it: the reader is told and the change is not made.
+			figures.refusedByStorage++;
+			return;
+		}
+		figures.readerChanges++;
+		const set = (id: number, key: string, change: (a: ModelArticle) => void): void => {
+			const a = model.articles.get(id);
+			// An id this account does not have: the server ignores it, and so does the model.
+			if (!a) return;
+			change(a);
+			model.touched.add(key);
+		};
+		switch (intent.type) {
+			case 'flag':
+				for (const id of intent.articleIds) {
+					set(id, `flag:${intent.field}:${id}`, (a) => {
+						if (intent.field === 'unread') a.unread = intent.value;
+						else if (intent.field === 'starred') a.marked = intent.value;
+						else a.published = intent.value;
+					});
+				}
+				break;
+			case 'note':
+				set(intent.articleId, `note:${intent.articleId}`, (a) => {
+					a.note = intent.note.replace(/<[^>]*>/g, '');
+				});
+				break;
+			case 'label':
+				for (const id of intent.articleIds) {
+					set(id, `label:${id}:${intent.labelId}`, (a) => {
+						if (intent.assign) a.labels.add(intent.labelId);
+						else a.labels.delete(intent.labelId);
+					});
+				}
+				break;
+			case 'catchup': {
+				if (action.kind !== 'catchup') break;
+				// Exactly what the reader could see: nothing newer than the newest visible article.
+				const maxVisible = Math.max(0, ...visible);
+				for (const [id, a] of model.articles) {
+					if (id > maxVisible || !inScope(a.feedId, action.scope)) continue;
+					set(id, `flag:unread:${id}`, (m) => {
+						m.unread = false;
+					});
+				}
+				break;
+			}
+			case 'share':
+				model.shares.add(intent.url);
+				break;
+		}
+	}
+
+	async function replay(who: Replayer[]): Promise<void> {
+		const runs = who.map(async (w) => {
+			const client = await clientOf(w);
+			return instances[w].replayOutbox({ client: () => Promise.resolve(client), now });
+		});
+		const results = await Promise.allSettled(runs);
+		for (const r of results) if (r.status === 'rejected') figures.replayErrors++;
+	}
+
+	async function step(action: Action): Promise<void> {
+		figures.actions++;
+		quota.failCommits = 'quota' in action ? action.quota : 0;
+		try {
+			switch (action.kind) {
+				case 'flag':
+				case 'note':
+				case 'label':
+				case 'catchup':
+				case 'share':
+					await readerAct(action);
+					break;
+				case 'refresh': {
+					const client = await clientOf(action.tab);
+					if (!client) break;
+					try {
+						const { headlines } = await client.getHeadlines({
+							feedId: action.scope.feedId,
+							isCat: action.scope.isCat,
+							limit: 200
+						});
+						await instances[action.tab].storeList(
+							{
+								feedId: action.scope.feedId,
+								isCat: action.scope.isCat,
+								viewMode: 'adaptive',
+								orderBy: '',
+								search: ''
+							},
+							0,
+							headlines,
+							true
+						);
+					} catch {
+						// Offline or storage full: the screen keeps what it had.
+					}
+					break;
+				}
+				case 'arrive': {
+					const apiUrl = (ACCOUNTS[current] as AccountRef).apiUrl;
+					const id = server.arrive(apiUrl, action.feedId);
+					for (const account of ACCOUNTS) {
+						if (account.apiUrl !== apiUrl) continue;
+						const a = server.articles(accountKey(account)).get(id) as ServerArticle;
+						models.get(accountKey(account))?.articles.set(id, { ...a, labels: new Set() });
+					}
+					break;
+				}
+				case 'replay': {
+					server.queueFaults(action.faults);
+					for (const d of action.during) {
+						const at = requestIndex + d.at;
+						during.set(at, [...(during.get(at) ?? []), d.action]);
+					}
+					await replay(action.who);
+					server.clearFaults();
+					// Actions whose request never came are made after the replay.
+					const left = [...during.entries()].sort((a, b) => a[0] - b[0]);
+					during.clear();
+					for (const [, list] of left) for (const a of list) await readerAct(a);
+					break;
+				}
+				case 'reload':
+					instances[action.tab].resetReaderDbForTests();
+					clients.delete(action.tab);
+					break;
+				case 'expire':
+					server.endSessions(accountKey(ACCOUNTS[current] as AccountRef));
+					break;
+				case 'wait':
+					clock += action.ms;
+					break;
+				case 'signIn':
+					await signIn(action.account, action.stay);
+					break;
+			}
+		} finally {
+			quota.failCommits = 0;
+		}
+	}
+
+	await signIn(0, true);
+	await step({ kind: 'refresh', tab: 'page', scope: { feedId: -4, isCat: false }, quota: 0 });
+	figures.actions--; // the setup's refresh is not the schedule's
+	for (const action of actions) await step(action);
+
+	// Drain: no more faults; each account with queued changes signs in and replays until empty.
+	server.clearFaults();
+	quota.failCommits = 0;
+	const db = await instances.worker.openReaderDb();
+	for (let round = 0; round < 40; round++) {
+		const pending = await db.getAll('outbox');
+		if (pending.length === 0) break;
+		const owner = (pending[0] as { account?: string }).account;
+		const index = owner === undefined ? current : ACCOUNTS.findIndex((a) => sameAccount(a, owner));
+		await signIn(index < 0 ? current : index, true);
+		clock += 2 * 3_600_000; // past any back-off
+		await replay(['page']);
+	}
+
+	// ---------------------------------------------------------------- the checks
+	const pending = await db.getAll('outbox');
+	const failed = await db.getAll('failed');
+	figures.failedItems += failed.length;
+	if (pending.length > 0) {
+		figures.stuck += pending.length;
+		violations.push(`stuck: ${pending.map((p) => p.key).join(', ')} still queued after the drain`);
+	}
+	const explains = (accountKeyString: string, key: string): boolean =>
+		failed.some((f) => {
+			const owner = (f as { account?: string }).account;
+			if (owner !== undefined && !sameAccountKey(owner, accountKeyString)) return false;
+			if (f.key === key) return true;
+			// A failed catch-up explains any article it might have marked read.
+			return f.intent.type === 'catchup' && key.startsWith('flag:unread:');
+		});
+	for (const account of ACCOUNTS) {
+		const key = accountKey(account);
+		const model = models.get(key) as AccountModel;
+		const onServer = server.articles(key);
+		for (const [id, expected] of model.articles) {
+			const actual = onServer.get(id) as ServerArticle;
+			for (const field of fieldKeys(id)) {
+				if (fieldValue(expected, field) === fieldValue(actual, field)) continue;
+				if (explains(key, field)) continue;
+				const where = `${field} of ${key}: server ${fieldValue(actual, field)}, meant ${fieldValue(expected, field)}`;
+				if (model.touched.has(field)) {
+					figures.lost++;
+					violations.push(`lost: ${where}`);
+				} else {
+					figures.leaked++;
+					violations.push(`leaked or widened: ${where}`);
+				}
+			}
+		}
+		const shared = [...onServer.values()].filter((a) => a.feedId === 0);
+		for (const url of model.shares) {
+			const copies = shared.filter((a) => a.link === url).length;
+			if (copies > 1) {
+				figures.duplicates++;
+				violations.push(`duplicate: ${url} published ${copies} times in ${key}`);
+			} else if (
+				copies === 0 &&
+				!failed.some((f) => f.intent.type === 'share' && f.intent.url === url)
+			) {
+				figures.lost++;
+				violations.push(`lost: share ${url} of ${key}`);
+			}
+		}
+		for (const a of shared) {
+			if (!model.shares.has(a.link)) {
+				figures.leaked++;
+				violations.push(`leaked: share ${a.link} published in ${key}`);
+			}
+		}
+	}
+	figures.schedules++;
+	figures.requests += server.log.length;
+	for (const [fault, n] of server.injected)
+		figures.faults[fault] = (figures.faults[fault] ?? 0) + n;
+	figures.quotaWriteFailures = quota.failed;
+	return { violations };
+}
+
+/** An item's `account` names an account as `user@apiUrl` (normalised); compare loosely. */
+function sameAccount(account: AccountRef, owner: string): boolean {
+	return sameAccountKey(accountKey(account), owner);
+}
+
+function sameAccountKey(a: string, b: string): boolean {
+	const norm = (s: string): string => s.replace(/\/+$/, '').toLowerCase();
+	return norm(a) === norm(b);
+}
+
+export { FAULTS };
