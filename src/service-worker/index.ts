@@ -7,12 +7,13 @@
 // - cache.ts: precache of this build (cache named from the version) and the offline shell
 // - messaging.ts: SKIP_WAITING / GET_VERSION from pages
 // - images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
-// - replay.ts: outbox replay (Background Sync, or worker start where it is missing)
+// - replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
+//   activation is done, never inside it
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
 import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from './cache';
 import { handleImageFetch, handleImageMessage, startImageCache } from './images';
 import { handleMessage } from './messaging';
-import { replayOnActivate, startReplay } from './replay';
+import { replayAfterActivation, startReplay } from './replay';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -23,8 +24,9 @@ sw.addEventListener('install', (event) => {
 sw.addEventListener('activate', (event) => {
 	// Claiming lets the very first install control the page that installed it; on updates the pages
 	// of the old version already switch to this worker (and reload, see src/lib/pwa/update.svelte.ts).
-	event.waitUntil(Promise.all([deleteOldCaches(), sw.clients.claim()]));
-	replayOnActivate(event);
+	const activation = Promise.all([deleteOldCaches(), sw.clients.claim()]);
+	event.waitUntil(activation);
+	replayAfterActivation(activation);
 });
 
 startReplay();

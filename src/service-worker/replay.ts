@@ -1,15 +1,23 @@
 /**
  * The worker's side of the outbox: replays it on Background Sync (`sync` tag `outbox`, which the
  * browser fires even after every tab is closed) and, where Background Sync is missing, whenever
- * the worker starts or activates. The client comes from the session kept in IndexedDB.
+ * the worker starts or has activated. The client comes from the session kept in IndexedDB.
+ * Never inside the activate step: until it ends, every request of the pages waits for the new
+ * worker, and a replay there would hold them behind network calls to a server that may be slow.
  */
 import { clientFromStoredSession } from '../lib/outbox/session-client';
 import { replayOutbox } from '../lib/outbox/replay';
+
+const SYNC_TAG = 'outbox';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
 interface SyncEventLike extends ExtendableEvent {
 	tag: string;
+}
+
+interface SyncManagerLike {
+	register(tag: string): Promise<void>;
 }
 
 async function replayFromWorker(): Promise<void> {
@@ -18,21 +26,32 @@ async function replayFromWorker(): Promise<void> {
 	if (result.stopped === 'offline') throw new Error('outbox: server unreachable, retry later');
 }
 
-function hasBackgroundSync(): boolean {
-	return 'sync' in sw.registration;
+function syncManager(): SyncManagerLike | undefined {
+	return (sw.registration as unknown as { sync?: SyncManagerLike }).sync;
 }
 
 /** Wire once from index.ts: `startReplay()` at top level. */
 export function startReplay(): void {
 	sw.addEventListener('sync', (event) => {
 		const sync = event as SyncEventLike;
-		if (sync.tag === 'outbox') sync.waitUntil(replayFromWorker());
+		if (sync.tag === SYNC_TAG) sync.waitUntil(replayFromWorker());
 	});
 	// Without Background Sync the worker still replays whenever it wakes up.
-	if (!hasBackgroundSync()) void replayFromWorker().catch(() => undefined);
+	if (!syncManager()) void replayFromWorker().catch(() => undefined);
 }
 
-/** Call from the activate event: replays what earlier versions or closed tabs left queued. */
-export function replayOnActivate(event: ExtendableEvent): void {
-	event.waitUntil(replayFromWorker().catch(() => undefined));
+/**
+ * Call from the activate event with the activation's own work: once that is done, replays what
+ * earlier versions or closed tabs left queued: through a Background Sync where there is one (its
+ * event keeps the worker alive for the replay), else directly.
+ */
+export function replayAfterActivation(activation: Promise<unknown>): void {
+	void activation
+		.catch(() => undefined)
+		.then(async () => {
+			const sync = syncManager();
+			if (sync) await sync.register(SYNC_TAG);
+			else await replayFromWorker();
+		})
+		.catch(() => undefined);
 }

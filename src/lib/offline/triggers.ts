@@ -1,9 +1,14 @@
 /**
  * When the page replays the outbox: at start, when the browser comes back online, when the tab
  * becomes visible again, and right after a change is queued. Where Background Sync exists the
- * worker is also asked to replay (it does so even after the tab is closed).
+ * worker is also asked to replay (it does so even after the tab is closed). Where it does not
+ * (Firefox, Safari), nothing would wake the replay after a transport failure while the page stays
+ * open and online: so while changes wait, the page tries again by itself with a growing delay
+ * (seconds, then minutes, capped), and when items were put off after a server failure, once the
+ * first of them is due.
  */
 import { afterFirstScreen } from '$lib/boot/early-reads';
+import { pendingItems } from '$lib/outbox/outbox';
 import { replayOutbox, type ReplayResult } from '$lib/outbox/replay';
 import { session } from '$lib/state/session.svelte';
 import { inPage, onVisible, onWindow } from './page-events';
@@ -33,16 +38,63 @@ export function requestReplay(): void {
 	void registerBackgroundSync();
 }
 
+/** The page's own retries after a transport failure: 5 s, 10 s, 20 s … at most 5 min apart. */
+export const RETRY_FIRST_MS = 5_000;
+export const RETRY_MAX_MS = 5 * 60_000;
+
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let failuresInARow = 0;
+
+export function retryDelay(failures: number): number {
+	return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
+}
+
+function cancelRetry(): void {
+	clearTimeout(retryTimer);
+	retryTimer = undefined;
+}
+
+function retryIn(ms: number): void {
+	cancelRetry();
+	retryTimer = setTimeout(() => {
+		retryTimer = undefined;
+		void runReplay();
+	}, ms);
+}
+
+/** Plans the next try from a replay's outcome; other stops wait for the reader (sign in, …). */
+async function planRetry(result: ReplayResult | undefined, now: number): Promise<void> {
+	if (result?.stopped === 'offline') {
+		failuresInARow++;
+		retryIn(retryDelay(failuresInARow));
+		return;
+	}
+	failuresInARow = 0;
+	if (!result || result.stopped !== undefined || result.remaining === 0) {
+		cancelRetry();
+		return;
+	}
+	// Everything sendable went out; what remains was put off after a server failure.
+	const due = (await pendingItems())
+		.map((item) => item.notBefore)
+		.filter((t): t is number => t !== undefined);
+	if (due.length === 0) cancelRetry();
+	else retryIn(Math.min(RETRY_MAX_MS, Math.max(1_000, Math.min(...due) - now)));
+}
+
 /** Replays with the page's session; resolves with the result (for the "Retry now" buttons). */
 export async function runReplay(): Promise<ReplayResult | undefined> {
 	await session.restore();
 	if (!session.signedIn) return undefined;
+	let result: ReplayResult | undefined;
 	try {
-		return await replayOutbox({ client: session.client });
+		result = await replayOutbox({ client: session.client });
+		return result;
 	} catch {
 		// IndexedDB trouble: the status shows the counts as they are; the next trigger tries again.
 		return undefined;
 	} finally {
+		await planRetry(result, Date.now()).catch(() => undefined);
 		await offlineStatus.refresh();
 	}
 }
@@ -68,6 +120,7 @@ export function startReplayTriggers(): () => void {
 	});
 	stop = () => {
 		stopped = true;
+		cancelRetry();
 		stopOnline();
 		stopVisible();
 		stopStatus();
