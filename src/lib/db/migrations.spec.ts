@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { accountOf } from './account';
 import { migrations } from './migrations';
 import { openReaderDb, resetReaderDbForTests } from './open';
 import { DB_NAME, type ReaderDB, type StoredSession } from './schema';
@@ -35,12 +36,62 @@ describe('migrations', () => {
 		v1.close();
 
 		const db = await openReaderDb();
-		expect(db.version).toBe(2);
+		expect(db.version).toBe(migrations.length);
 		expect([...db.objectStoreNames].sort()).toEqual(
 			['articles', 'failed', 'lists', 'outbox', 'session', 'settings', 'tree'].sort()
 		);
 		expect(await loadSession()).toEqual(session);
 		expect(await db.get('settings', 'theme')).toBe('dark');
 		expect([...db.transaction('outbox').store.indexNames].sort()).toEqual(['byArticle', 'byKey']);
+	});
+
+	it("v2 → v3 stamps queued and failed changes, and the cache, with the stored session's account", async () => {
+		const v2 = await openDB<ReaderDB>(DB_NAME, 2, {
+			upgrade(db, oldVersion, _n, tx) {
+				for (let v = oldVersion; v < 2; v++) migrations[v]?.(db, tx);
+			}
+		});
+		await v2.put('session', session, 'current');
+		await v2.add('outbox', {
+			key: 'flag:starred:1',
+			intent: { type: 'flag', field: 'starred', articleIds: [1], value: true },
+			articleId: 1,
+			createdAt: 1,
+			attempts: 0
+		});
+		await v2.add('failed', {
+			key: 'note:2',
+			intent: { type: 'note', articleId: 2, note: 'n' },
+			articleId: 2,
+			code: 'INCORRECT_USAGE',
+			reason: 'refused',
+			failedAt: 1,
+			attempts: 1
+		});
+		v2.close();
+
+		const db = await openReaderDb();
+		const account = accountOf(session);
+		expect((await db.getAll('outbox')).map((i) => i.account)).toEqual([account]);
+		expect((await db.getAll('failed')).map((i) => i.account)).toEqual([account]);
+		expect(await db.get('settings', 'cache.owner')).toBe(account);
+	});
+
+	it('v2 → v3 without a session leaves changes unstamped: no session ever sends them', async () => {
+		const v2 = await openDB<ReaderDB>(DB_NAME, 2, {
+			upgrade(db, oldVersion, _n, tx) {
+				for (let v = oldVersion; v < 2; v++) migrations[v]?.(db, tx);
+			}
+		});
+		await v2.add('outbox', {
+			key: 'flag:starred:1',
+			intent: { type: 'flag', field: 'starred', articleIds: [1], value: true },
+			createdAt: 1,
+			attempts: 0
+		});
+		v2.close();
+		const db = await openReaderDb();
+		expect((await db.getAll('outbox'))[0]).not.toHaveProperty('account');
+		expect(await db.get('settings', 'cache.owner')).toBeUndefined();
 	});
 });

@@ -1,10 +1,10 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import { accountOf } from './account';
+import { CACHE_OWNER_KEY } from './keys';
 import type { ReaderDB } from './schema';
 
-type Migration = (
-	db: IDBPDatabase<ReaderDB>,
-	tx: IDBPTransaction<ReaderDB, StoreNames<ReaderDB>[], 'versionchange'>
-) => void;
+type UpgradeTx = IDBPTransaction<ReaderDB, StoreNames<ReaderDB>[], 'versionchange'>;
+type Migration = (db: IDBPDatabase<ReaderDB>, tx: UpgradeTx) => void;
 
 /**
  * Ordered list: migration i takes the database from version i to i + 1. Never edit a shipped
@@ -26,5 +26,26 @@ export const migrations: Migration[] = [
 		outbox.createIndex('byKey', 'key');
 		outbox.createIndex('byArticle', 'articleId');
 		db.createObjectStore('failed', { keyPath: 'id', autoIncrement: true });
+	},
+	// v3: changes and the cache belong to an account. Before v3 a device only ever held the
+	// account of the stored session, so that is whose they are.
+	(_db, tx) => {
+		// A failed request aborts the upgrade by itself (the next open tries again); anything else
+		// leaves items unstamped, which no account's session ever sends (the next sign-in lists them).
+		stampWithStoredAccount(tx).catch(() => undefined);
 	}
 ];
+
+async function stampWithStoredAccount(tx: UpgradeTx): Promise<void> {
+	const stored = await tx.objectStore('session').get('current');
+	if (!stored) return;
+	const account = accountOf(stored);
+	for (const name of ['outbox', 'failed'] as const) {
+		let cursor = await tx.objectStore(name).openCursor();
+		while (cursor) {
+			if (cursor.value.account === undefined) await cursor.update({ ...cursor.value, account });
+			cursor = await cursor.continue();
+		}
+	}
+	await tx.objectStore('settings').put(account, CACHE_OWNER_KEY);
+}

@@ -18,6 +18,22 @@ export interface StoredSession {
 	signedInAt: number;
 }
 
+/** A password sealed with the device's non-extractable AES-GCM key (see db/secret.ts). */
+export interface SealedSecret {
+	iv: Uint8Array<ArrayBuffer>;
+	data: ArrayBuffer;
+}
+
+/**
+ * The session as stored: the password, when kept, is sealed (`sealedPassword`). `password` in
+ * clear text is only found in records written before v3 (or where WebCrypto is missing: an
+ * insecure context), and is sealed on the next read.
+ */
+export interface SessionRecord extends Omit<StoredSession, 'password'> {
+	sealedPassword?: SealedSecret;
+	password?: string;
+}
+
 /** The feed tree with its counters, as last fetched (one record, key `current`). */
 export interface StoredTree {
 	tree: FeedTree;
@@ -70,6 +86,8 @@ export interface OutboxItem {
 	 * share is sent (repeating one publishes it twice), which is then looked for before resending.
 	 */
 	attemptedAt?: number;
+	/** v3: the account it was made in (db/account.ts `accountOf`); only that account sends it. */
+	account?: string;
 }
 
 /** An intent the server refused for good: shown to the reader, who retries or discards it. */
@@ -82,13 +100,15 @@ export interface FailedItem {
 	reason: string;
 	failedAt: number;
 	attempts: number;
+	/** v3: the account it was made in. */
+	account?: string;
 }
 
 export interface ReaderDB extends DBSchema {
 	/** Small key-value settings that the service worker needs too. */
 	settings: { key: string; value: unknown };
 	/** One record, key `current`. */
-	session: { key: 'current'; value: StoredSession };
+	session: { key: 'current'; value: SessionRecord };
 	/** v2: key `current`. */
 	tree: { key: 'current'; value: StoredTree };
 	/** v2: key = listKeyString(ListKey). */

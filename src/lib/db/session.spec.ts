@@ -1,8 +1,10 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
+import { accountOf } from './account';
+import { wipeAccount } from './device';
 import { resetReaderDbForTests, openReaderDb } from './open';
-import { loadSession, saveSession, wipeAll } from './session';
+import { loadSession, saveSession, updateSessionId } from './session';
 import type { StoredSession } from './schema';
 
 const base: StoredSession = {
@@ -21,6 +23,17 @@ beforeEach(() => {
 	resetReaderDbForTests();
 });
 
+/** Whether the clear-text password appears anywhere in the stored record's bytes. */
+async function storedBytesContain(text: string): Promise<boolean> {
+	const db = await openReaderDb();
+	const record = await db.get('session', 'current');
+	const parts: string[] = [JSON.stringify(record)];
+	if (record?.sealedPassword) {
+		parts.push(new TextDecoder().decode(record.sealedPassword.data));
+	}
+	return parts.some((part) => part.includes(text));
+}
+
 describe('session store', () => {
 	it('drops the password unless the reader chose to stay signed in', async () => {
 		await saveSession(base);
@@ -29,17 +42,55 @@ describe('session store', () => {
 		expect(stored).not.toHaveProperty('password');
 	});
 
-	it('keeps the password with "stay signed in"', async () => {
+	it('keeps the password with "stay signed in", sealed: the stored bytes are not the password', async () => {
 		await saveSession({ ...base, stayingSignedIn: true });
+		expect((await loadSession())?.password).toBe('secret');
+		expect(await storedBytesContain('secret')).toBe(false);
+		const db = await openReaderDb();
+		const key = (await db.get('settings', 'session.key')) as CryptoKey;
+		expect(key.extractable).toBe(false);
+	});
+
+	it('seals a password kept in clear text by an earlier version when it is first read', async () => {
+		const db = await openReaderDb();
+		await db.put('session', { ...base, stayingSignedIn: true }, 'current');
+		expect(await storedBytesContain('secret')).toBe(true);
+		expect((await loadSession())?.password).toBe('secret');
+		expect(await storedBytesContain('secret')).toBe(false);
 		expect((await loadSession())?.password).toBe('secret');
 	});
 
-	it('wipes every store on sign-out', async () => {
+	it('a sealed password without its key (wiped) is gone, not garbage', async () => {
+		await saveSession({ ...base, stayingSignedIn: true });
+		const db = await openReaderDb();
+		await db.delete('settings', 'session.key');
+		expect(await loadSession()).not.toHaveProperty('password');
+	});
+
+	it('sign-out wipes the session, the key and the settings', async () => {
 		await saveSession({ ...base, stayingSignedIn: true });
 		const db = await openReaderDb();
 		await db.put('settings', 'dark', 'theme');
-		await wipeAll();
+		await wipeAccount(accountOf(base));
 		expect(await loadSession()).toBeUndefined();
 		expect(await db.get('settings', 'theme')).toBeUndefined();
+		expect(await db.get('settings', 'session.key')).toBeUndefined();
+	});
+});
+
+describe('updateSessionId', () => {
+	it("writes only into the same account's record", async () => {
+		await saveSession(base);
+		expect(await updateSessionId(accountOf({ ...base, user: 'other' }), 'sid-x')).toBe(false);
+		expect((await loadSession())?.sessionId).toBe('sid-1');
+		expect(await updateSessionId(accountOf(base), 'sid-2')).toBe(true);
+		expect((await loadSession())?.sessionId).toBe('sid-2');
+	});
+
+	it('never recreates a wiped record', async () => {
+		await saveSession({ ...base, stayingSignedIn: true });
+		await wipeAccount(accountOf(base));
+		expect(await updateSessionId(accountOf(base), 'sid-2')).toBe(false);
+		expect(await loadSession()).toBeUndefined();
 	});
 });

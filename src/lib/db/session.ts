@@ -1,24 +1,75 @@
-import { openReaderDb } from './open';
-import type { StoredSession } from './schema';
+/**
+ * The kept session: who is signed in where, the server's session id, and (only with "stay signed
+ * in") the password, sealed with the device's key (secret.ts). Callers see the password in clear
+ * in memory only.
+ */
+import { accountOf } from './account';
+import { openReaderDb, type ReaderDatabase } from './open';
+import type { SessionRecord, StoredSession } from './schema';
+import { canSeal, seal, unseal } from './secret';
 
 export async function loadSession(): Promise<StoredSession | undefined> {
 	const db = await openReaderDb();
-	return db.get('session', 'current');
+	const record = await db.get('session', 'current');
+	if (!record) return undefined;
+	const { sealedPassword, password, ...rest } = record;
+	if (sealedPassword) {
+		const opened = await unseal(db, sealedPassword);
+		return opened !== undefined ? { ...rest, password: opened } : rest;
+	}
+	if (password === undefined) return rest;
+	if (rest.stayingSignedIn && canSeal()) await sealLegacyPassword(db, password);
+	return { ...rest, password };
+}
+
+/** A record from before sealing (or from an insecure context): seal it where it still stands. */
+async function sealLegacyPassword(db: ReaderDatabase, password: string): Promise<void> {
+	const sealedPassword = await seal(db, password);
+	const tx = db.transaction('session', 'readwrite');
+	const current = await tx.store.get('current');
+	if (current?.password === password) {
+		const sealedRecord: SessionRecord = { ...current, sealedPassword };
+		delete sealedRecord.password;
+		await tx.store.put(sealedRecord, 'current');
+	}
+	await tx.done;
+}
+
+/** The record to store: never a password the reader did not ask us to keep, never in clear where it can be sealed. */
+export async function sessionRecord(
+	db: ReaderDatabase,
+	session: StoredSession
+): Promise<SessionRecord> {
+	const { password, ...rest } = session;
+	if (!session.stayingSignedIn || password === undefined) return rest;
+	return canSeal() ? { ...rest, sealedPassword: await seal(db, password) } : { ...rest, password };
 }
 
 export async function saveSession(session: StoredSession): Promise<void> {
 	const db = await openReaderDb();
-	// Never keep a password the reader did not ask us to keep.
-	const { password, ...rest } = session;
-	const record: StoredSession =
-		session.stayingSignedIn && password !== undefined ? { ...rest, password } : rest;
+	const record = await sessionRecord(db, session);
 	await db.put('session', record, 'current');
 }
 
-/** Sign-out: every store is emptied (cached articles are the reader's private data too). */
-export async function wipeAll(): Promise<void> {
+/**
+ * Writes a new session id ('' once the session ended) into the kept session, only if it is still
+ * this account's: read and write are one transaction, so a sign-out or another account's sign-in
+ * in between is never undone (a wiped record, password included, is never recreated).
+ * Returns whether it wrote.
+ */
+export async function updateSessionId(account: string, sessionId: string): Promise<boolean> {
 	const db = await openReaderDb();
-	const names = [...db.objectStoreNames];
-	const tx = db.transaction(names, 'readwrite');
-	await Promise.all([...names.map((name) => tx.objectStore(name).clear()), tx.done]);
+	const tx = db.transaction('session', 'readwrite');
+	const current = await tx.store.get('current');
+	const ours = current !== undefined && accountOf(current) === account;
+	if (ours) await tx.store.put({ ...current, sessionId }, 'current');
+	await tx.done;
+	return ours;
+}
+
+/** The account of the kept session: queued changes are stamped with it (outbox enqueue). */
+export async function storedAccount(): Promise<string | undefined> {
+	const db = await openReaderDb();
+	const record = await db.get('session', 'current');
+	return record ? accountOf(record) : undefined;
 }

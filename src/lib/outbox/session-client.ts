@@ -1,15 +1,18 @@
 /**
  * A TtrssClient built from the session kept in IndexedDB, the same way the page's session builds
  * its own: it logs in again by itself only when the reader chose "stay signed in". The service
- * worker replays with it; new session ids are written back so the page picks them up.
+ * worker replays with it; new session ids are written back so the page picks them up. The client
+ * is bound to the stored session's account, so the replay gives it only that account's changes.
  */
 import { deriveCapabilities, TtrssClient, type FetchLike } from '$lib/api';
-import { loadSession, saveSession } from '$lib/db/session';
+import { accountOf, bindAccount } from '$lib/db/account';
+import { loadSession, updateSessionId } from '$lib/db/session';
 
 export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssClient | undefined> {
 	const stored = await loadSession();
 	if (!stored) return undefined;
-	return new TtrssClient({
+	const account = accountOf(stored);
+	const client = new TtrssClient({
 		apiUrl: stored.apiUrl,
 		...(fetch ? { fetch } : {}),
 		sessionId: stored.sessionId || undefined,
@@ -22,14 +25,10 @@ export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssC
 				: null;
 		},
 		onSessionChange: (sessionId) => {
-			if (sessionId === undefined) return;
-			void (async () => {
-				// Re-read: the page may have signed in as someone else meanwhile.
-				const current = await loadSession();
-				if (current && current.user === stored.user && current.apiUrl === stored.apiUrl) {
-					await saveSession({ ...current, sessionId });
-				}
-			})();
+			// Only into this account's record, checked and written in one transaction: the page
+			// may have signed out or signed in as someone else meanwhile.
+			void updateSessionId(account, sessionId ?? '').catch(() => undefined);
 		}
 	});
+	return bindAccount(client, account);
 }

@@ -1,6 +1,14 @@
 import { deriveCapabilities, isApiError, TtrssClient, type Credentials } from '$lib/api';
 import { takeEarlySession } from '$lib/boot/early-reads';
-import { loadSession, saveSession, wipeAll } from '$lib/db/session';
+import { accountOf, bindAccount } from '$lib/db/account';
+import {
+	changesByAccount,
+	discardChangesNotOf,
+	storeSessionFor,
+	wipeAccount,
+	type Changes
+} from '$lib/db/device';
+import { loadSession, updateSessionId } from '$lib/db/session';
 import type { StoredSession } from '$lib/db/schema';
 import { apiUrlFor } from './server-address';
 
@@ -14,13 +22,31 @@ export interface SignInForm {
 }
 
 /**
+ * What to do with another account's unsent and failed changes when signing in: keep them for
+ * that account (sent when it signs in again), discard them, or not sign in after all.
+ */
+export type OtherChangesChoice = 'keep' | 'discard' | 'cancel';
+export type DecideOtherChanges = (others: Changes) => Promise<OtherChangesChoice>;
+
+/** Tells the app's other tabs that the account changed or signed out: they reload. */
+const SESSION_CHANNEL = 'ttrss-session';
+interface SessionMessage {
+	type: 'account';
+	/** The account now signed in; undefined after a sign-out. */
+	account: string | undefined;
+}
+
+/**
  * Who is signed in, and the one API client the pages use. The session id and (only with
- * "stay signed in") the password live in IndexedDB so the service worker can replay the outbox.
+ * "stay signed in", sealed) the password live in IndexedDB so the service worker can replay the
+ * outbox. The client is bound to its account: the replay gives it that account's changes only.
  */
 class Session {
 	#stored = $state<StoredSession | undefined>();
 	#restored = $state(false);
+	#ended = $state(false);
 	#client: TtrssClient | undefined;
+	#channel: BroadcastChannel | undefined;
 
 	get restored(): boolean {
 		return this.#restored;
@@ -39,8 +65,30 @@ class Session {
 		return this.#stored?.apiUrl ?? '';
 	}
 
+	/** The tt-rss address as the sign-in form takes it (`/tt-rss/`); empty when signed out. */
+	get server(): string {
+		return this.apiUrl.replace(/api\/$/, '');
+	}
+
+	/** The account (server + user) signed in, as queued changes are stamped with it. */
+	get account(): string | undefined {
+		return this.#stored ? accountOf(this.#stored) : undefined;
+	}
+
 	get stayingSignedIn(): boolean {
 		return this.#stored?.stayingSignedIn ?? false;
+	}
+
+	get singleUser(): boolean {
+		return this.#stored?.singleUser ?? false;
+	}
+
+	/**
+	 * The server ended the session and it could not be renewed (no kept password, or it was
+	 * refused): the screens ask for the password in place; the cache and outbox stay.
+	 */
+	get ended(): boolean {
+		return this.#ended;
 	}
 
 	/** The API client; only valid while signed in. */
@@ -55,70 +103,130 @@ class Session {
 		const stored = await (takeEarlySession() ?? loadSession());
 		if (stored) this.#adopt(stored);
 		this.#restored = true;
+		this.#listen();
 	}
 
-	async signIn(form: SignInForm): Promise<void> {
-		const apiUrl = apiUrlFor(form.server);
-		const credentials: Credentials = form.singleUser
-			? {}
-			: { user: form.user.trim(), password: form.password };
-		const client = new TtrssClient({ apiUrl });
-		const login = await client.login(credentials);
-		const caps = await client.detectCapabilities();
-		const stored: StoredSession = {
-			apiUrl,
+	/**
+	 * Signs in. When changes of another account are waiting on this device, `decide` is asked
+	 * what to do with them before anything is stored (without it they are kept). A sign-in as
+	 * another account empties the cache before the new session is stored. Returns false when the
+	 * reader cancelled.
+	 */
+	async signIn(form: SignInForm, decide?: DecideOtherChanges): Promise<boolean> {
+		const { stored, client } = await this.#login({
+			apiUrl: apiUrlFor(form.server),
 			user: form.singleUser ? 'admin' : form.user.trim(),
-			sessionId: login.sessionId,
-			apiLevel: caps.apiLevel,
+			password: form.password,
 			stayingSignedIn: form.stayingSignedIn,
-			singleUser: form.singleUser,
-			signedInAt: Date.now(),
-			...(caps.version !== undefined ? { version: caps.version } : {}),
-			...(form.stayingSignedIn && !form.singleUser ? { password: form.password } : {})
-		};
-		await saveSession(stored);
+			singleUser: form.singleUser
+		});
+		const account = accountOf(stored);
+		const { others } = await changesByAccount(account);
+		if (others.pending.length + others.failed.length > 0 && decide) {
+			const choice = await decide(others);
+			if (choice === 'cancel') {
+				await client.logout({ timeoutMs: 5_000 }).catch(() => undefined);
+				return false;
+			}
+			if (choice === 'discard') await discardChangesNotOf(account);
+		}
+		await storeSessionFor(stored);
 		this.#adopt(stored);
 		// This session is the one: a read made before it (at start) must not replace it.
 		void takeEarlySession();
 		this.#restored = true;
+		this.#announce(account);
+		return true;
 	}
 
-	/** Ends the server session when reachable, and always wipes everything kept on this device. */
+	/**
+	 * Signs in again as the same account after the session ended: only the password is asked.
+	 * The cache and the outbox stay as they are.
+	 */
+	async renew(password: string): Promise<void> {
+		const current = this.#stored;
+		if (!current) throw new Error('Not signed in');
+		const { stored } = await this.#login({ ...current, password });
+		await storeSessionFor(stored);
+		this.#adopt(stored);
+	}
+
+	/** Ends the server session when reachable, and always wipes this account's data on this device. */
 	async signOut(): Promise<void> {
 		const client = this.#client;
+		const stored = this.#stored;
 		this.#client = undefined;
 		this.#stored = undefined;
+		this.#ended = false;
 		try {
 			await client?.logout({ timeoutMs: 5_000 });
 		} catch (error) {
 			// Offline or already ended: the local wipe below is what protects the reader.
 			if (!isApiError(error)) throw error;
 		} finally {
-			await wipeAll();
+			if (stored) await wipeAccount(accountOf(stored));
+			this.#announce(undefined);
 		}
 	}
 
-	/** The server said the session is over and no credentials were kept: ask to sign in. */
+	/** The server said the session is over and it could not be renewed: ask for the password. */
 	async sessionEnded(): Promise<void> {
-		if (!this.#stored) return;
-		const ended: StoredSession = { ...this.#stored, sessionId: '' };
-		await saveSession(ended);
-		this.#stored = ended;
+		const stored = this.#stored;
+		if (!stored) return;
+		this.#ended = true;
+		this.#stored = { ...stored, sessionId: '' };
+		await updateSessionId(accountOf(stored), '');
+	}
+
+	async #login(
+		wanted: Pick<StoredSession, 'apiUrl' | 'user' | 'stayingSignedIn' | 'singleUser'> & {
+			password: string;
+		}
+	): Promise<{ stored: StoredSession; client: TtrssClient }> {
+		const credentials: Credentials = wanted.singleUser
+			? {}
+			: { user: wanted.user, password: wanted.password };
+		const client = new TtrssClient({ apiUrl: wanted.apiUrl });
+		const login = await client.login(credentials);
+		const caps = await client.detectCapabilities();
+		const stored: StoredSession = {
+			apiUrl: wanted.apiUrl,
+			user: wanted.user,
+			sessionId: login.sessionId,
+			apiLevel: caps.apiLevel,
+			stayingSignedIn: wanted.stayingSignedIn,
+			singleUser: wanted.singleUser,
+			signedInAt: Date.now(),
+			...(caps.version !== undefined ? { version: caps.version } : {}),
+			...(wanted.stayingSignedIn && !wanted.singleUser ? { password: wanted.password } : {})
+		};
+		return { stored, client };
 	}
 
 	#adopt(stored: StoredSession): void {
 		this.#stored = stored;
-		this.#client = new TtrssClient({
-			apiUrl: stored.apiUrl,
-			sessionId: stored.sessionId || undefined,
-			capabilities: deriveCapabilities(stored.apiLevel, stored.version),
-			credentials: () => this.#credentials(),
-			onSessionChange: (sessionId) => {
-				if (!this.#stored || sessionId === undefined) return;
-				this.#stored = { ...this.#stored, sessionId };
-				void saveSession(this.#stored);
-			}
-		});
+		this.#ended = stored.sessionId === '' && this.#credentials() === null;
+		const account = accountOf(stored);
+		this.#client = bindAccount(
+			new TtrssClient({
+				apiUrl: stored.apiUrl,
+				sessionId: stored.sessionId || undefined,
+				capabilities: deriveCapabilities(stored.apiLevel, stored.version),
+				credentials: () => this.#credentials(),
+				onSessionChange: (sessionId) => {
+					// A client of an account no longer signed in here says nothing.
+					if (!this.#stored || this.account !== account) return;
+					if (sessionId === undefined) {
+						void this.sessionEnded();
+						return;
+					}
+					this.#stored = { ...this.#stored, sessionId };
+					this.#ended = false;
+					void updateSessionId(account, sessionId);
+				}
+			}),
+			account
+		);
 	}
 
 	#credentials(): Credentials | null {
@@ -126,6 +234,31 @@ class Session {
 		if (!stored?.stayingSignedIn) return null;
 		if (stored.singleUser) return {};
 		return stored.password !== undefined ? { user: stored.user, password: stored.password } : null;
+	}
+
+	/** One channel per page: a BroadcastChannel never hears its own messages, another one would. */
+	#sessionChannel(): BroadcastChannel | undefined {
+		if (typeof BroadcastChannel === 'undefined' || typeof location === 'undefined')
+			return undefined;
+		this.#channel ??= new BroadcastChannel(SESSION_CHANNEL);
+		return this.#channel;
+	}
+
+	/** Another tab signed in as another account, or signed out: what this tab shows is not theirs. */
+	#listen(): void {
+		const channel = this.#sessionChannel();
+		if (!channel) return;
+		channel.onmessage = (event: MessageEvent<SessionMessage>) => {
+			if (event.data.type !== 'account') return;
+			if (this.#stored ? event.data.account === this.account : event.data.account === undefined)
+				return;
+			location.reload();
+		};
+	}
+
+	#announce(account: string | undefined): void {
+		const message: SessionMessage = { type: 'account', account };
+		this.#sessionChannel()?.postMessage(message);
 	}
 }
 

@@ -1,0 +1,67 @@
+/**
+ * Which account a queued change, a cached record or an API client belongs to. An account is the
+ * tt-rss server's API address made absolute plus the user name: the same user on another server,
+ * or another user on the same server, is another account. Queued changes are only ever sent with a
+ * client of their own account, and a cache is only ever shown to the account that filled it.
+ */
+
+/** The parts of a session that name its account. */
+export interface AccountParts {
+	apiUrl: string;
+	user: string;
+}
+
+function absoluteApiUrl(apiUrl: string): string {
+	const base = typeof location === 'undefined' ? 'http://localhost/' : location.href;
+	let url: URL;
+	try {
+		url = new URL(apiUrl.trim(), base);
+	} catch {
+		// Never stored by sign-in (it checks the address); still an account of its own.
+		return apiUrl.trim();
+	}
+	url.hash = '';
+	url.search = '';
+	// `/tt-rss/api` and `/tt-rss/api/` reach the same endpoint.
+	if (!url.pathname.endsWith('/') && !url.pathname.endsWith('.php')) url.pathname += '/';
+	return url.href;
+}
+
+/**
+ * The account's name, e.g. `reader@http://localhost/tt-rss/api/`. tt-rss matches user names without
+ * regard to case, so `Reader` and `reader` are one account. The user part is URI-encoded so no user
+ * name can make two accounts look alike.
+ */
+export function accountOf(session: AccountParts): string {
+	return `${encodeURIComponent(session.user.trim().toLowerCase())}@${absoluteApiUrl(session.apiUrl)}`;
+}
+
+const clientAccounts = new WeakMap<object, string>();
+
+/**
+ * Ties an API client to the account whose session it carries. The page's session and the worker's
+ * stored-session client do it when they build one; the replay sends a client only its own
+ * account's changes.
+ */
+export function bindAccount<T extends object>(client: T, account: string): T {
+	clientAccounts.set(client, account);
+	return client;
+}
+
+/** The account a client was bound to; undefined for a client built without one (tests). */
+export function accountOfClient(client: object): string | undefined {
+	return clientAccounts.get(client);
+}
+
+/** Whether a queued or failed change belongs to this account (unstamped ones only to unbound clients). */
+export function belongsTo(item: { account?: string }, account: string | undefined): boolean {
+	return item.account === account;
+}
+
+/** An account as a reader reads it: `reader on http://localhost/tt-rss/api/`. */
+export function describeAccount(account: string | undefined): string {
+	if (account === undefined) return 'an unknown account';
+	const at = account.indexOf('@');
+	if (at < 0) return account;
+	return `${decodeURIComponent(account.slice(0, at))} on ${account.slice(at + 1)}`;
+}

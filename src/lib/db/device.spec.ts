@@ -1,0 +1,137 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { enqueueIntent, failedItems, pendingItems } from '$lib/outbox/outbox';
+import { replayOutbox } from '$lib/outbox/replay';
+import { clientFromStoredSession } from '$lib/outbox/session-client';
+import { fakeTtrss, headline } from '$lib/outbox/testing/fake-server';
+import { accountOf, bindAccount } from './account';
+import { changesByAccount, discardChangesNotOf, storeSessionFor, wipeAccount } from './device';
+import { openReaderDb, resetReaderDbForTests } from './open';
+import type { StoredArticle, StoredSession } from './schema';
+import { loadSession } from './session';
+
+beforeEach(() => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+});
+
+const first: StoredSession = {
+	apiUrl: 'http://tt.example/api/',
+	user: 'reader',
+	sessionId: 'sid-0',
+	apiLevel: 15,
+	stayingSignedIn: false,
+	singleUser: false,
+	signedInAt: 1
+};
+const second: StoredSession = { ...first, user: 'second', sessionId: 'sid-0' };
+const otherServer: StoredSession = { ...first, apiUrl: 'http://elsewhere.example/api/' };
+
+function article(id: number): StoredArticle {
+	return { ...headline(id), comments: '', hasContent: false, storedAt: 1, offline: false };
+}
+
+async function cacheSomething(): Promise<void> {
+	const db = await openReaderDb();
+	await db.put('articles', article(1));
+	await db.put('lists', { key: 'feed:-4', ids: [1], complete: true, fetchedAt: 1 });
+}
+
+describe('accountOf', () => {
+	it('names server and user; the same endpoint written differently is one account', () => {
+		expect(accountOf(first)).toBe('reader@http://tt.example/api/');
+		expect(accountOf({ apiUrl: 'http://TT.example/api', user: ' Reader ' })).toBe(accountOf(first));
+		expect(accountOf(second)).not.toBe(accountOf(first));
+		expect(accountOf(otherServer)).not.toBe(accountOf(first));
+		// A user name cannot pass itself off as another server.
+		expect(accountOf({ apiUrl: 'http://tt.example/api/', user: 'a@b' })).toBe(
+			'a%40b@http://tt.example/api/'
+		);
+	});
+});
+
+describe('the cache belongs to one account', () => {
+	it("a sign-in as another user or on another server empties the earlier account's cache", async () => {
+		expect(await storeSessionFor(first)).toBe(true);
+		await cacheSomething();
+		expect(await storeSessionFor({ ...first, sessionId: 'sid-2' })).toBe(false);
+		const db = await openReaderDb();
+		expect(await db.count('articles')).toBe(1);
+
+		for (const next of [second, otherServer]) {
+			expect(await storeSessionFor(next)).toBe(true);
+			expect(await db.count('articles')).toBe(0);
+			expect(await db.count('lists')).toBe(0);
+			expect(await loadSession()).toMatchObject({ user: next.user, apiUrl: next.apiUrl });
+			await cacheSomething();
+		}
+	});
+
+	it("keeps every account's changes stamped, and sends each only with its own session", async () => {
+		const server = fakeTtrss();
+		await storeSessionFor(first);
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [1], value: true });
+		await enqueueIntent({ type: 'note', articleId: 2, note: 'mine' });
+		await storeSessionFor(second);
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [3], value: false });
+
+		// The second account's session replays: only its own change goes out.
+		const result = await replayOutbox({ client: () => clientFromStoredSession(server.fake.fetch) });
+		expect(result).toMatchObject({ sent: 1, remaining: 0 });
+		expect(server.article(3).unread).toBe(false);
+		expect(server.article(1).marked).toBe(false);
+		expect(server.article(2).note).toBe('');
+		expect((await pendingItems()).map((i) => i.account)).toEqual([
+			accountOf(first),
+			accountOf(first)
+		]);
+
+		// A page client of the first account (bound to it) sends the first account's.
+		const firstClient = bindAccount(server.client(), accountOf(first));
+		expect(await replayOutbox({ client: firstClient })).toMatchObject({ sent: 2, remaining: 0 });
+		expect(server.article(1).marked).toBe(true);
+	});
+
+	it('lists and discards the changes of other accounts, pending and failed', async () => {
+		await storeSessionFor(first);
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [1], value: true });
+		const db = await openReaderDb();
+		await db.add('failed', {
+			intent: { type: 'note', articleId: 5, note: 'x' },
+			key: 'note:5',
+			code: 'INCORRECT_USAGE',
+			reason: 'refused',
+			failedAt: 1,
+			attempts: 1,
+			account: accountOf(first)
+		});
+		await storeSessionFor(second);
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [3], value: false });
+
+		const { mine, others } = await changesByAccount(accountOf(second));
+		expect(mine.pending).toHaveLength(1);
+		expect(others.pending).toHaveLength(1);
+		expect(others.failed).toHaveLength(1);
+
+		await discardChangesNotOf(accountOf(second));
+		expect(await pendingItems()).toHaveLength(1);
+		expect(await failedItems()).toHaveLength(0);
+	});
+
+	it("sign-out wipes the account's changes and cache but keeps other accounts' kept changes", async () => {
+		await storeSessionFor(first);
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [1], value: true });
+		await storeSessionFor(second);
+		await cacheSomething();
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [3], value: false });
+
+		await wipeAccount(accountOf(second));
+		const db = await openReaderDb();
+		expect(await loadSession()).toBeUndefined();
+		expect(await db.count('articles')).toBe(0);
+		expect((await pendingItems()).map((i) => i.account)).toEqual([accountOf(first)]);
+		// The next sign-in, of whichever account, starts from an empty cache.
+		expect(await storeSessionFor(first)).toBe(true);
+	});
+});

@@ -1,0 +1,126 @@
+/**
+ * What this device keeps for which account. The cache (articles, lists, tree, images) belongs to
+ * one account at a time, named in `settings` (`cache.owner`): a sign-in as another account empties
+ * it in the same transaction that stores the new session, so nothing of the earlier account is
+ * ever shown to the next. Queued and failed changes carry their own account and stay until their
+ * account sends them or the reader discards them.
+ */
+import type { StoreNames } from 'idb';
+import { IMAGE_CACHE } from '$lib/offline/storage';
+import { accountOf, belongsTo } from './account';
+import { CACHE_OWNER_KEY } from './keys';
+import { openReaderDb, type ReaderDatabase } from './open';
+import type { FailedItem, OutboxItem, ReaderDB, StoredSession } from './schema';
+import { sessionRecord } from './session';
+
+type Store = StoreNames<ReaderDB>;
+
+/** The outbox replay's status (outbox/status.ts): it speaks of one account's session. */
+const REPLAY_STATUS_KEY = 'outbox.status';
+
+/**
+ * Stores that are not the cache. Every other store, including one a later version adds, is
+ * treated as one account's cache: a new store is then private by default.
+ */
+const NOT_CACHE = new Set<Store>(['session', 'settings', 'outbox', 'failed']);
+
+function cacheStores(db: ReaderDatabase): Store[] {
+	return [...db.objectStoreNames].filter((name) => !NOT_CACHE.has(name));
+}
+
+/** Drops the article images kept for offline reading (Cache Storage, shared by page and worker). */
+export async function forgetImages(): Promise<void> {
+	if (typeof caches === 'undefined') return;
+	await caches.delete(IMAGE_CACHE);
+}
+
+/**
+ * Stores a new session. When it is another account's than the cache's owner, the cache is
+ * emptied first, in the same transaction, and the images after it. Returns whether the account
+ * changed (the caller then forgets what it holds in memory too).
+ */
+export async function storeSessionFor(session: StoredSession): Promise<boolean> {
+	const db = await openReaderDb();
+	const record = await sessionRecord(db, session);
+	const account = accountOf(session);
+	const stores = cacheStores(db);
+	const tx = db.transaction(['session', 'settings', ...stores], 'readwrite');
+	const settings = tx.objectStore('settings');
+	const switched = (await settings.get(CACHE_OWNER_KEY)) !== account;
+	if (switched) {
+		for (const name of stores) await tx.objectStore(name).clear();
+		await settings.delete(REPLAY_STATUS_KEY);
+		await settings.put(account, CACHE_OWNER_KEY);
+	}
+	await tx.objectStore('session').put(record, 'current');
+	await tx.done;
+	if (switched) await forgetImages();
+	return switched;
+}
+
+export interface Changes {
+	pending: OutboxItem[];
+	failed: FailedItem[];
+}
+
+/** Queued and failed changes, this account's and the others', read together in one transaction. */
+export async function changesByAccount(
+	account: string
+): Promise<{ mine: Changes; others: Changes }> {
+	const db = await openReaderDb();
+	const tx = db.transaction(['outbox', 'failed'], 'readonly');
+	const [pending, failed] = await Promise.all([
+		tx.objectStore('outbox').getAll(),
+		tx.objectStore('failed').getAll()
+	]);
+	await tx.done;
+	const mine = (item: { account?: string }): boolean => belongsTo(item, account);
+	return {
+		mine: { pending: pending.filter(mine), failed: failed.filter(mine) },
+		others: {
+			pending: pending.filter((item) => !mine(item)),
+			failed: failed.filter((item) => !mine(item))
+		}
+	};
+}
+
+async function deleteChanges(
+	db: ReaderDatabase,
+	keep: (item: { account?: string }) => boolean,
+	extraStores: Store[] = []
+): Promise<void> {
+	const tx = db.transaction(['outbox', 'failed', ...extraStores], 'readwrite');
+	for (const name of ['outbox', 'failed'] as const) {
+		let cursor = await tx.objectStore(name).openCursor();
+		while (cursor) {
+			if (!keep(cursor.value)) await cursor.delete();
+			cursor = await cursor.continue();
+		}
+	}
+	for (const name of extraStores) await tx.objectStore(name).clear();
+	await tx.done;
+}
+
+/** The reader chose to discard them, after seeing the list: every change that is not this account's. */
+export async function discardChangesNotOf(account: string): Promise<void> {
+	const db = await openReaderDb();
+	await deleteChanges(db, (item) => belongsTo(item, account));
+}
+
+/**
+ * Sign-out: everything of this account on this device — its changes, the cache, the session (the
+ * password with it), the sealing key, the images. Other accounts' changes that the reader chose to
+ * keep at an earlier sign-in stay (they are never sent but by their own account).
+ */
+export async function wipeAccount(account: string): Promise<void> {
+	const db = await openReaderDb();
+	const everythingElse = [...db.objectStoreNames].filter(
+		(name) => name !== 'outbox' && name !== 'failed'
+	);
+	await deleteChanges(
+		db,
+		(item) => item.account !== undefined && !belongsTo(item, account),
+		everythingElse
+	);
+	await forgetImages();
+}
