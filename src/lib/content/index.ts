@@ -1,4 +1,5 @@
 /** Article content: the only way feed HTML reaches the DOM. See docs/content-safety.md. */
+export { safeColor } from './color';
 export {
 	IFRAME_SANDBOX,
 	LINK_REL,
@@ -7,3 +8,4 @@ export {
 	sanitizeArticleToString,
 	type SanitizeOptions
 } from './sanitize';
+export { safeUrl, type UrlKind } from './url';

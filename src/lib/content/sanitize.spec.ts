@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../../../tests/fixtures/hostile/corpus';
 import { contentViolations } from '../../../tests/fixtures/hostile/invariants';
-import { IFRAME_SANDBOX, sanitizeArticle, sanitizeArticleToString } from './sanitize';
+import { IFRAME_SANDBOX, safeUrl, sanitizeArticle, sanitizeArticleToString } from './sanitize';
 
 const BASE = 'http://feeds.test/articles/one.html';
 
@@ -187,6 +187,59 @@ describe('sanitizeArticle', () => {
 		const fragment = sanitizeArticle('<img src="http://feeds.test/media/red-64x48.png">');
 		expect(fragment.nodeType).toBe(Node.DOCUMENT_FRAGMENT_NODE);
 		expect(fragment.ownerDocument).not.toBe(document);
+	});
+
+	it('a <frameset> body gives an empty fragment, never null (shown as "null")', () => {
+		for (const html of [
+			'<frameset><frame src="http://feeds.test/"></frameset>',
+			'<html><head></head><frameset cols="50%,50%"><frame src="https://a.test/"></frameset></html>'
+		]) {
+			const fragment = sanitizeArticle(html, { baseUrl: BASE });
+			expect(fragment).toBeInstanceOf(DocumentFragment);
+			expect(sanitizeArticleToString(html)).toBe('');
+		}
+	});
+
+	it('drops images, media and frames on the app’s own origin, keeps links there', () => {
+		const self = location.origin;
+		const out = render(
+			`<img src="${self}/tt-rss/public.php?op=pixel">` +
+				`<img src="/tt-rss/images/x.png">` +
+				`<img srcset="${self}/a.png 1x, http://feeds.test/b.png 2x">` +
+				`<video poster="${self}/p.png" src="${self}/v.webm"></video>` +
+				`<iframe src="${self}/tt-rss/prefs.php"></iframe>` +
+				`<a href="${self}/tt-rss/">tt-rss</a>`,
+			// The article itself sits on the app's origin: its relative URLs resolve there.
+			{ baseUrl: `${self}/tt-rss/public.php?op=share` }
+		);
+		const imgs = [...out.querySelectorAll('img')];
+		expect(imgs.map((i) => i.getAttribute('src'))).toEqual([null, null, null]);
+		expect(imgs[2]?.getAttribute('srcset')).toBe('http://feeds.test/b.png 2x');
+		expect(out.querySelector('video')?.hasAttribute('poster')).toBe(false);
+		expect(out.querySelector('video')?.hasAttribute('src')).toBe(false);
+		expect(out.querySelector('iframe')).toBeNull();
+		expect(out.querySelector('a')?.getAttribute('href')).toBe(`${self}/tt-rss/`);
+	});
+
+	it('safeUrl: the same rule for server URLs outside the body', () => {
+		const self = location.origin;
+		expect(safeUrl('https://site.test/post', 'link')).toBe('https://site.test/post');
+		expect(safeUrl('  javascript:alert(1)', 'link')).toBeUndefined();
+		expect(safeUrl('java\tscript:alert(1)', 'link')).toBeUndefined();
+		expect(safeUrl('data:text/html,<script>1</script>', 'link')).toBeUndefined();
+		expect(safeUrl('vbscript:x', 'media')).toBeUndefined();
+		expect(safeUrl('mailto:a@b.test', 'link')).toBe('mailto:a@b.test');
+		expect(safeUrl('mailto:a@b.test', 'image')).toBeUndefined();
+		expect(safeUrl('/relative', 'link')).toBeUndefined();
+		expect(safeUrl('ep1.mp3', 'media', 'http://feeds.test/pod/feed')).toBe(
+			'http://feeds.test/pod/ep1.mp3'
+		);
+		expect(safeUrl(`${self}/tt-rss/x.png`, 'image')).toBeUndefined();
+		expect(safeUrl(`${self}/tt-rss/`, 'link')).toBe(`${self}/tt-rss/`);
+		expect(safeUrl('data:image/png;base64,AAAA', 'image')).toBe('data:image/png;base64,AAAA');
+		expect(safeUrl(undefined, 'link')).toBeUndefined();
+		expect(safeUrl(null, 'image')).toBeUndefined();
+		expect(safeUrl('', 'link')).toBeUndefined();
 	});
 
 	it('does not leak one call’s options into the next', () => {

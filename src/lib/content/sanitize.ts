@@ -29,8 +29,11 @@
  *   same-document `#fragment` links are prefixed the same way and still work.
  * - URLs (`href`, `src`, `poster`, `srcset`): resolved against the article's link (`baseUrl`), then
  *   only http(s) (plus mailto:/tel: on links) survive; relative URLs without a usable base are
- *   dropped, so they never point at the app's own origin. `data:` only as `data:image/(png|gif|
- *   jpeg|webp|avif)` on `<img src>`: an image cannot run script, and feeds use tiny inline images.
+ *   dropped. Images, media and frames on the app's own origin are dropped too: they would load
+ *   tt-rss URLs with the reader's cookies (a GET that changes something, a tracking pixel).
+ *   `data:` only as `data:image/(png|gif|jpeg|webp|avif)` on `<img src>`: an image cannot run
+ *   script, and feeds use tiny inline images. `safeUrl` applies the same rule to the server's URLs
+ *   that the app renders outside the body (article link, enclosures, flavor image).
  * - links: `target="_blank" rel="noopener noreferrer"` (same-document fragments excepted: no target).
  * - images: `loading="lazy" decoding="async" referrerpolicy="no-referrer"`; media: `controls`,
  *   `preload="none"`, no `autoplay`.
@@ -39,6 +42,9 @@
  *   did not tell the server `has_sandbox` (hasSandbox false), no iframe survives at all.
  */
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
+import { checkUrl, usableBase, type UrlKind } from './url';
+
+export { safeUrl, type UrlKind } from './url';
 
 export interface SanitizeOptions {
 	/** The article's own link: relative URLs are resolved against it. Ignored unless http(s). */
@@ -233,43 +239,14 @@ const WITHOUT_IFRAMES = {
 	ALLOWED_TAGS: ALLOWED_TAGS.filter((t) => t !== 'iframe')
 } satisfies Config;
 
-const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|jpg|webp|avif)[;,]/i;
-
 /** State of the call in progress: DOMPurify's hooks belong to the instance, sanitize is synchronous. */
 let current: { base: URL | undefined; hasSandbox: boolean } = { base: undefined, hasSandbox: true };
 
 let purifier: DOMPurify | undefined;
 
-function usableBase(baseUrl: string | undefined): URL | undefined {
-	if (!baseUrl) return undefined;
-	try {
-		const url = new URL(baseUrl);
-		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * Resolves `raw` against the article's base and returns it if its scheme is allowed for `kind`.
- * The URL parser already strips tabs/newlines and case, so `java&#x09;script:` and `JaVaScRiPt:`
- * arrive here as `javascript:` and fail the allowlist.
- */
-function safeUrl(raw: string, kind: 'link' | 'image' | 'media' | 'frame'): string | undefined {
-	const value = raw.trim();
-	if (value === '') return undefined;
-	if (kind === 'image' && DATA_IMAGE.test(value)) return value;
-	// Without a usable base a relative URL would point at the app's own origin: drop it.
-	let url: URL;
-	try {
-		url = new URL(value, current.base);
-	} catch {
-		return undefined;
-	}
-	const scheme = url.protocol;
-	if (scheme === 'http:' || scheme === 'https:') return url.href;
-	if (kind === 'link' && (scheme === 'mailto:' || scheme === 'tel:')) return url.href;
-	return undefined;
+/** The rule for URLs inside the body being sanitized, against its article's base. */
+function bodyUrl(raw: string, kind: UrlKind): string | undefined {
+	return checkUrl(raw, kind, current.base);
 }
 
 /**
@@ -298,7 +275,7 @@ function safeSrcset(raw: string, kind: 'image' | 'media'): string | undefined {
 	const candidates: string[] = [];
 	for (const [url, descriptors] of srcsetCandidates(raw)) {
 		// data: never in srcset: only plain http(s) candidates are kept.
-		const safe = /^\s*data:/i.test(url) ? undefined : safeUrl(url, kind);
+		const safe = /^\s*data:/i.test(url) ? undefined : bodyUrl(url, kind);
 		if (!safe) continue;
 		const descriptor = /^\d+(?:\.\d+)?[wx]$/.test(descriptors) ? descriptors : '';
 		candidates.push(descriptor ? `${safe} ${descriptor}` : safe);
@@ -328,14 +305,14 @@ function fixLink(a: Element): void {
 			);
 		return;
 	}
-	const safe = safeUrl(trimmed, 'link');
+	const safe = bodyUrl(trimmed, 'link');
 	setOrRemove(a, 'href', safe);
 	if (safe !== undefined) a.setAttribute('target', '_blank');
 }
 
 function fixFrame(frame: Element): void {
 	const src = frame.getAttribute('src');
-	const safe = src === null || !current.hasSandbox ? undefined : safeUrl(src, 'frame');
+	const safe = src === null || !current.hasSandbox ? undefined : bodyUrl(src, 'frame');
 	if (safe === undefined) {
 		frame.remove();
 		return;
@@ -354,9 +331,9 @@ function fixFrame(frame: Element): void {
 function fixMedia(el: Element, tag: string): void {
 	const kind = tag === 'img' ? 'image' : 'media';
 	const src = el.getAttribute('src');
-	if (src !== null) setOrRemove(el, 'src', safeUrl(src, kind));
+	if (src !== null) setOrRemove(el, 'src', bodyUrl(src, kind));
 	const poster = el.getAttribute('poster');
-	if (poster !== null) setOrRemove(el, 'poster', safeUrl(poster, 'media'));
+	if (poster !== null) setOrRemove(el, 'poster', bodyUrl(poster, 'media'));
 
 	if (tag === 'img') {
 		el.setAttribute('loading', 'lazy');
@@ -413,7 +390,12 @@ export function sanitizeArticle(html: string, options: SanitizeOptions = {}): Do
 	const hasSandbox = options.hasSandbox ?? true;
 	current = { base: usableBase(options.baseUrl), hasSandbox };
 	try {
-		return dompurify.sanitize(html, hasSandbox ? BASE_CONFIG : WITHOUT_IFRAMES);
+		// A `<frameset>` document has no body: DOMPurify answers null, which must render as nothing.
+		const fragment: DocumentFragment | null = dompurify.sanitize(
+			html,
+			hasSandbox ? BASE_CONFIG : WITHOUT_IFRAMES
+		);
+		return fragment ?? document.createDocumentFragment();
 	} finally {
 		current = { base: undefined, hasSandbox: true };
 	}
