@@ -9,6 +9,7 @@ import {
 	fakeFetch,
 	jsonReply,
 	ok,
+	recordedContent,
 	type Handler,
 	type SentRequest
 } from './testing/fake-fetch';
@@ -530,6 +531,62 @@ describe('request parameters', () => {
 		});
 		await modern.setArticleLabel({ articleIds: [5], labelId: -1026, assign: false });
 		expect(fake.requests.at(-1)?.body).toMatchObject({ label_id: '-1026', assign: false });
+	});
+});
+
+describe('has_sandbox recorded with each body', () => {
+	function setup(level: number) {
+		const server = fakeServer(
+			{
+				getHeadlines: () => recordedContent('getHeadlines-podcast'),
+				getArticle: () => recordedContent('getArticle')
+			},
+			{ apiLevel: level }
+		);
+		return {
+			server,
+			client: server.client({ sessionId: 'sid-0', capabilities: deriveCapabilities(level) })
+		};
+	}
+
+	it('getHeadlines marks its headlines with whether has_sandbox went to the server', async () => {
+		const { server, client } = setup(15);
+		server.sessions.add('sid-0');
+		const on = await client.getHeadlines({ feedId: 1, hasSandbox: true });
+		expect(on.headlines[0]?.hasSandbox).toBe(true);
+		const off = await client.getHeadlines({ feedId: 1 });
+		expect(off.headlines[0]?.hasSandbox).toBe(false);
+		// Below level 10 the parameter is left out, so the server never kept an iframe for it.
+		const old = setup(9);
+		old.server.sessions.add('sid-0');
+		const below = await old.client.getHeadlines({ feedId: 1, hasSandbox: true });
+		expect(below.headlines[0]?.hasSandbox).toBe(false);
+	});
+
+	it('getArticle follows the session: the server applies the last getHeadlines flag to it', async () => {
+		const { server, client } = setup(15);
+		server.sessions.add('sid-0');
+		// A session that never sent has_sandbox: the server dropped the iframes.
+		expect((await client.getArticle({ articleIds: [6] }))[0]?.hasSandbox).toBe(false);
+		await client.getHeadlines({ feedId: 1, hasSandbox: true });
+		expect((await client.getArticle({ articleIds: [6] }))[0]?.hasSandbox).toBe(true);
+		await client.getHeadlines({ feedId: 1, hasSandbox: false });
+		expect((await client.getArticle({ articleIds: [6] }))[0]?.hasSandbox).toBe(false);
+	});
+
+	it('a session renewed during getArticle has no has_sandbox flag on the server', async () => {
+		const { server } = setup(15);
+		const renewing = server.client({
+			sessionId: 'sid-0',
+			capabilities: deriveCapabilities(15),
+			credentials: () => ({ user: 'reader', password: PASSWORD })
+		});
+		server.sessions.add('sid-0');
+		await renewing.getHeadlines({ feedId: 1, hasSandbox: true });
+		server.sessions.delete('sid-0');
+		const [article] = await renewing.getArticle({ articleIds: [6] });
+		expect(server.fake.ops().slice(-3)).toEqual(['getArticle', 'login', 'getArticle']);
+		expect(article?.hasSandbox).toBe(false);
 	});
 });
 

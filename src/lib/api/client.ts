@@ -128,6 +128,11 @@ export class TtrssClient {
 	private caps: Capabilities | undefined;
 	private capsPending: Promise<Capabilities> | undefined;
 	private renewing: Promise<void> | undefined;
+	/**
+	 * The session whose last getHeadlines sent `has_sandbox: true`. The server keeps that flag in
+	 * the session and sanitizes getArticle's bodies by it too.
+	 */
+	private sandboxedSid: string | undefined;
 
 	constructor(options: TtrssClientOptions) {
 		this.transport = new Transport(options);
@@ -381,9 +386,12 @@ export class TtrssClient {
 
 	async getHeadlines(params: GetHeadlinesParams, opts?: OpOptions): Promise<HeadlinesResult> {
 		const caps = await this.detectCapabilities(opts);
-		return this.op('getHeadlines', headlinesToWire(params, caps), opts, (c) =>
-			parseHeadlines(c, caps)
-		);
+		const wire = headlinesToWire(params, caps);
+		const result = await this.op('getHeadlines', wire, opts, (c) => parseHeadlines(c, caps));
+		const sandboxed = wire.has_sandbox === true;
+		this.sandboxedSid = sandboxed ? this.sid : undefined;
+		for (const headline of result.headlines) headline.hasSandbox = sandboxed;
+		return result;
 	}
 
 	/**
@@ -434,7 +442,15 @@ export class TtrssClient {
 
 	async getArticle(params: GetArticleParams, opts?: OpOptions): Promise<Article[]> {
 		const caps = await this.detectCapabilities(opts);
-		return this.op('getArticle', articleToWire(params, caps), opts, (c) => parseArticles(c, caps));
+		// Only a getHeadlines with has_sandbox that finished before this call, in the same session
+		// (a re-login starts a session without the flag), sets the server's flag for it.
+		const before = this.sid !== undefined && this.sandboxedSid === this.sid ? this.sid : undefined;
+		const articles = await this.op('getArticle', articleToWire(params, caps), opts, (c) =>
+			parseArticles(c, caps)
+		);
+		const sandboxed = before !== undefined && this.sid === before;
+		for (const article of articles) article.hasSandbox = sandboxed;
+		return articles;
 	}
 
 	async updateArticle(params: UpdateArticleParams, opts?: OpOptions): Promise<UpdateResult> {

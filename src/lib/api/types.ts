@@ -76,6 +76,12 @@ export interface ArticleBase {
 	lang: string | undefined;
 	/** Hostile HTML: sanitize before rendering. Undefined when the server sent none. */
 	content: string | undefined;
+	/**
+	 * Whether `content` was fetched under `has_sandbox` (the server then keeps embedded iframes,
+	 * and the renderer may keep them, sandboxed). Set by the client from what it sent; absent on
+	 * bodies cached before it was recorded, which count as fetched without it.
+	 */
+	hasSandbox?: boolean;
 	flavorImage: string | undefined;
 	flavorStream: string | undefined;
 	/** Level 21+. */

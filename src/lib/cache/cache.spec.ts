@@ -112,6 +112,21 @@ describe('read cache', () => {
 		expect((await cachedArticle(1))?.content).toBe('<p>Body</p>');
 	});
 
+	it('keeps with each body whether it was fetched under has_sandbox', async () => {
+		const body = '<p>Body</p><iframe src="https://video.test/embed"></iframe>';
+		await storeArticles([{ ...headline(1), content: body, comments: '', hasSandbox: true }]);
+		expect(await cachedArticle(1)).toMatchObject({ content: body, hasSandbox: true });
+		// A later headline without content (fetched without has_sandbox) keeps the body's flag.
+		await storeList(key, 0, [{ ...headline(1), hasSandbox: false }], true);
+		expect(await cachedArticle(1)).toMatchObject({ content: body, hasSandbox: true });
+		// A new body brings its own flag.
+		await storeArticles([{ ...headline(1), content: body, comments: '', hasSandbox: false }]);
+		expect((await cachedArticle(1))?.hasSandbox).toBe(false);
+		// Bodies cached before the flag was recorded have none: rendered as without has_sandbox.
+		await storeArticles([{ ...headline(2), content: body, comments: '' }]);
+		expect((await cachedArticle(2))?.hasSandbox).toBeUndefined();
+	});
+
 	it('reads a first screen of a list, and the rest by id when asked', async () => {
 		await storeList(key, 0, [headline(1), headline(2), headline(3), headline(4)], true);
 		const first = await cachedList(key, { first: 2 });

@@ -263,6 +263,8 @@ async function writeArticles(stores: WriteStores, fresh: StoredArticle[]): Promi
 		const old = await store.get(record.id);
 		if (old && !record.hasContent && old.hasContent) {
 			record.content = old.content;
+			// The kept body keeps what it was fetched under: iframes depend on it.
+			record.hasSandbox = old.hasSandbox;
 			record.hasContent = true;
 			record.comments = record.comments || old.comments;
 		}
