@@ -379,13 +379,16 @@ describe('shares', () => {
 });
 
 describe('catch-ups made offline', () => {
+	/** Replayed an hour after the catch-up: only what the reader could see then counts. */
+	const later = (): number => Date.now() + 3_600_000;
+
 	it('mark read only what the reader could see, not what arrived since', async () => {
 		const server = fakeTtrss();
 		for (const id of [1, 2, 3, 4, 5]) server.article(id).feedId = 5;
 		await cacheArticles([1, 2, 3], { feedId: 5 });
 		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
 		expect((await pendingItems())[0]?.intent).toMatchObject({ maxId: 3 });
-		const result = await replayOutbox({ client: server.client() });
+		const result = await replayOutbox({ client: server.client(), now: later });
 		expect(result).toMatchObject({ remaining: 0, failed: 0 });
 		expect([1, 2, 3, 4, 5].map((id) => server.article(id).unread)).toEqual([
 			false,
@@ -403,7 +406,7 @@ describe('catch-ups made offline', () => {
 		server.article(9).feedId = 6;
 		await cacheArticles([1, 2, 3], { feedId: 5 });
 		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
-		await replayOutbox({ client: server.client() });
+		await replayOutbox({ client: server.client(), now: later });
 		expect(server.calls()).toEqual(['getHeadlines', 'catchupFeed']);
 		expect([1, 2, 3, 9].map((id) => server.article(id).unread)).toEqual([
 			false,
@@ -440,7 +443,7 @@ describe('catch-ups made offline', () => {
 			[2, false],
 			[3, true]
 		]);
-		await replayOutbox({ client: server.client() });
+		await replayOutbox({ client: server.client(), now: later });
 		expect(server.calls()).not.toContain('catchupFeed');
 		expect([1, 2, 3, 7].map((id) => server.article(id).unread)).toEqual([false, false, true, true]);
 	});
@@ -462,7 +465,7 @@ describe('catch-ups made offline', () => {
 		});
 		const cached = await (await openReaderDb()).getAll('articles');
 		expect(cached.filter((a) => !a.unread).map((a) => a.id)).toEqual([2, 4]);
-		await replayOutbox({ client: server.client() });
+		await replayOutbox({ client: server.client(), now: later });
 		expect(server.calls()).not.toContain('catchupFeed');
 		expect([1, 2, 3, 4].map((id) => server.article(id).unread)).toEqual([true, false, true, false]);
 	});
@@ -481,9 +484,33 @@ describe('catch-ups made offline', () => {
 			searchMode: 'this_feed',
 			seenIds: [2]
 		});
-		await replayOutbox({ client: server.client() });
+		await replayOutbox({ client: server.client(), now: later });
 		const sent = server.fake.requests.find((r) => r.body.op === 'catchupFeed');
 		expect(sent?.body.search_query).toBe('match');
 		expect([1, 2].map((id) => server.article(id).unread)).toEqual([true, false]);
+	});
+
+	it('sent right away, a catch-up covers its scope as it is (unloaded matches too)', async () => {
+		const server = fakeTtrss();
+		for (const id of [1, 2, 3, 4]) Object.assign(server.article(id), { feedId: 5, title: 'match' });
+		await cacheArticles([1, 2], { feedId: 5 });
+		await enqueueIntent({
+			type: 'catchup',
+			feedId: 5,
+			isCat: false,
+			mode: 'all',
+			search: 'match',
+			searchMode: 'this_feed',
+			seenIds: [1, 2]
+		});
+		server.article(9).feedId = 5;
+		await replayOutbox({ client: server.client() });
+		expect([1, 2, 3, 4, 9].map((id) => server.article(id).unread)).toEqual([
+			false,
+			false,
+			false,
+			false,
+			true
+		]);
 	});
 });

@@ -35,6 +35,8 @@ export const MAX_ATTEMPTS = 5;
 export const MAX_IDS_PER_CALL = 500;
 /** A catch-up replayed by ids reads at most this many pages of the scope's unread headlines. */
 export const MAX_CATCHUP_PAGES = 50;
+/** A catch-up sent within this time of being made covers its scope as it is (see sendCatchup). */
+export const FRESH_MS = 60_000;
 const LOCK_NAME = 'outbox-replay';
 
 const FLAG_FIELD: Record<ArticleFlag, ArticleField> = {
@@ -117,7 +119,7 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 	let group = new Map<string, OutboxItem[]>();
 	let deferredInStretch = false;
 	const flush = (): void => {
-		for (const members of group.values()) calls.push(...callsFor(members));
+		for (const members of group.values()) calls.push(...callsFor(members, now));
 		group = new Map();
 	};
 	for (const item of [...items].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
@@ -130,7 +132,7 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 			flush();
 			// A deferred change before this catch-up must reach the server first.
 			if (deferredInStretch) return calls;
-			calls.push(callsFor([item])[0] as Call);
+			calls.push(callsFor([item], now)[0] as Call);
 			continue;
 		}
 		const key = groupKey(intent, item);
@@ -167,7 +169,7 @@ function chunk<T>(list: readonly T[], size: number): T[][] {
 	return out;
 }
 
-function callsFor(members: OutboxItem[]): Call[] {
+function callsFor(members: OutboxItem[], now: number): Call[] {
 	const first = members[0]?.intent;
 	if (!first) return [];
 	switch (first.type) {
@@ -209,7 +211,7 @@ function callsFor(members: OutboxItem[]): Call[] {
 				{
 					op: 'catchupFeed',
 					items: members,
-					send: (client) => sendCatchup(client, first)
+					send: (client) => sendCatchup(client, first, now)
 				}
 			];
 		case 'share':
@@ -230,13 +232,18 @@ type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 /**
  * A catch-up covers what the reader could see when they made it (`withinCatchup`: ids up to
  * `maxId`, and for the age modes the article date the reader's list used), however late it is
- * sent. catchupFeed is exact only when nothing newer arrived in the scope and the mode is `all`
- * (the server's age modes count from the date it stored the article, which the reader never saw):
- * then one call does it. Otherwise the scope's unread headlines (with the list's search) are read
- * and exactly the covered ones are marked read by id. Paging is bounded (MAX_CATCHUP_PAGES);
- * marking by id with an absolute target stays harmless when a reply is lost and it is sent again.
+ * sent. Sent within FRESH_MS, the scope is still what the reader saw (their list and counters
+ * were current; articles of one feed update get ids in feed order, so unloaded older rows can have
+ * higher ids than the loaded ones): the bound is now. Sent later, `maxId` bounds it.
+ * catchupFeed is exact only when nothing newer arrived in the scope and the mode is `all` (the
+ * server's age modes count from the date it stored the article, which the reader never saw): then
+ * one call does it. Otherwise the scope's unread headlines (with the list's search) are read and
+ * exactly the covered ones are marked read by id. Paging is bounded (MAX_CATCHUP_PAGES); marking
+ * by id with an absolute target stays harmless when a reply is lost and it is sent again.
  */
-async function sendCatchup(client: TtrssClient, intent: CatchupIntent): Promise<void> {
+async function sendCatchup(client: TtrssClient, made: CatchupIntent, now: number): Promise<void> {
+	const intent: CatchupIntent =
+		now - (made.at ?? now) < FRESH_MS ? { ...made, maxId: undefined } : made;
 	const caps = await client.detectCapabilities();
 	const scope = {
 		feedId: intent.feedId,
@@ -251,16 +258,15 @@ async function sendCatchup(client: TtrssClient, intent: CatchupIntent): Promise<
 		!intent.search || (caps.catchupSearch && (intent.searchMode ?? 'this_feed') === 'this_feed');
 	if (intent.mode === 'all' && serverSearch) {
 		const exact =
-			intent.maxId === undefined
-				? !intent.search // nothing seen, nothing known: what the reader asked for, as before
-				: (
-						await client.getHeadlines({
-							...scope,
-							viewMode: 'unread',
-							sinceId: intent.maxId,
-							limit: 1
-						})
-					).headlines.length === 0;
+			intent.maxId === undefined ||
+			(
+				await client.getHeadlines({
+					...scope,
+					viewMode: 'unread',
+					sinceId: intent.maxId,
+					limit: 1
+				})
+			).headlines.length === 0;
 		if (exact) {
 			await client.catchupFeed({
 				feedId: intent.feedId,
@@ -463,7 +469,7 @@ async function sendCalls(
 		if (verdict.kind === 'stop') return verdict;
 		if (call.items.length > 1) {
 			// One bad article must not sink its batch: send each alone to find it.
-			const singles = call.items.flatMap((item) => callsFor([item]));
+			const singles = call.items.flatMap((item) => callsFor([item], now()));
 			const stop = await sendCalls(client, singles, result, options, now);
 			if (stop) return stop;
 			continue;

@@ -5,9 +5,9 @@
  * getCounters call) once the outbox has sent the change, so they never drift from tt-rss.
  */
 import { isApiError, type CatchupMode, type FeedId, type Label } from '$lib/api';
-import type { ArticleFlag } from '$lib/outbox/intent';
+import { withinCatchup } from '$lib/outbox/apply';
+import type { ArticleFlag, Intent } from '$lib/outbox/intent';
 import { submitIntent } from '$lib/outbox/submit';
-import type { Intent } from '$lib/outbox/intent';
 import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
 import { headlines, type ArticlePatch } from './headlines.svelte';
@@ -24,6 +24,8 @@ export interface ArticleRef {
 	note: string | undefined;
 	labels: Label[];
 }
+
+type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 
 const FLAG_PROP = { unread: 'unread', starred: 'marked', published: 'published' } as const;
 
@@ -106,33 +108,41 @@ export async function setLabel(ref: ArticleRef, label: Label, assign: boolean): 
 	});
 }
 
-const AGE_SECONDS: Record<CatchupMode, number> = {
-	all: 0,
-	'1day': 86_400,
-	'1week': 7 * 86_400,
-	'2week': 14 * 86_400
-};
-
-/** "Mark as read" for a feed or category: every loaded row it covers, then the server. */
+/**
+ * "Mark as read" for a feed or category: the loaded rows it covers, then the server. The intent
+ * records what the reader could see (the highest loaded id, the time, the list's search and its
+ * loaded matches), so the server gets exactly that however late it is sent (outbox/replay.ts);
+ * the rows use the same rule (withinCatchup) as the cache and the replay.
+ */
 export async function catchUp(
 	kind: 'feed' | 'cat' | 'tag',
 	feedId: FeedId,
 	mode: CatchupMode
 ): Promise<boolean> {
 	const query = headlines.query;
-	const now = Date.now() / 1000;
 	const sameList = query && query.kind === kind && query.id === String(feedId);
-	const refs = sameList
-		? headlines.items.filter((h) => h.unread && now - h.updated >= AGE_SECONDS[mode])
-		: [];
+	const rows = sameList ? headlines.items : [];
+	const search = sameList && query.search ? query.search : undefined;
+	const intent: CatchupIntent = {
+		type: 'catchup',
+		feedId,
+		isCat: kind === 'cat',
+		mode,
+		at: Date.now(),
+		...(rows.length > 0 ? { maxId: rows.reduce((max, h) => Math.max(max, h.id), 0) } : {}),
+		...(search && query
+			? { search, searchMode: query.searchMode, seenIds: rows.map((h) => h.id) }
+			: {})
+	};
+	const refs = rows.filter((h) => h.unread && withinCatchup(intent, h));
 	const ok = await apply(
 		refs.map((ref) => ({ ref, patch: { unread: false } })),
-		{ type: 'catchup', feedId, isCat: kind === 'cat', mode }
+		intent
 	);
 	if (refs.length === 0) {
 		// No loaded rows were touched, so apply() sent nothing: send the catch-up itself.
 		try {
-			await submitIntent({ type: 'catchup', feedId, isCat: kind === 'cat', mode });
+			await submitIntent(intent);
 		} catch (error) {
 			toasts.show(failureText(error), 'error');
 			return false;
@@ -140,7 +150,8 @@ export async function catchUp(
 		void refreshCountersWhenSent();
 		return true;
 	}
-	if (ok && mode === 'all' && typeof feedId === 'number') {
+	// With a search only the matches were marked: the feed's counter stays as the server says.
+	if (ok && mode === 'all' && !search && typeof feedId === 'number') {
 		treeState.clear(kind === 'cat' ? 'cat' : 'feed', feedId);
 	}
 	return ok;
