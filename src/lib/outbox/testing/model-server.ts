@@ -10,6 +10,7 @@
  * `updateArticle` counts matched articles; notes are stripped of tags; shares land in Published
  * (feed -2) as new read articles without a feed; `getHeadlines` caps `limit` at 200, newest first.
  */
+import { accountOf } from '$lib/db/account';
 import {
 	fakeFetch,
 	fail,
@@ -76,8 +77,9 @@ export interface LoggedRequest {
 	fault: Fault;
 }
 
+/** The app's own account name (user and absolute API address), as items are stamped with. */
 export function accountKey(account: { apiUrl: string; user: string }): string {
-	return `${account.user}@${account.apiUrl}`;
+	return accountOf(account);
 }
 
 type Template = Record<string, unknown>;
@@ -302,6 +304,8 @@ export function modelServer(options: ModelServerOptions) {
 				sessions.set(newSid, accountKey(account));
 				reply = ok(r, { session_id: newSid, api_level: 15 });
 			}
+		} else if (r.body.op === 'isLoggedIn') {
+			reply = ok(r, { status: key !== undefined && key.endsWith(`@${apiUrl}`) });
 		} else if (key === undefined || !key.endsWith(`@${apiUrl}`)) {
 			reply = fail(r, 'NOT_LOGGED_IN', null);
 		} else {
