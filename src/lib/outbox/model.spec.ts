@@ -136,6 +136,57 @@ afterAll(() => {
 	if (process.env.SOAK_FIGURES) writeFileSync(process.env.SOAK_FIGURES, JSON.stringify(figures));
 });
 
+describe('the checks themselves', () => {
+	const world: World = { ...WORLD, faults: [] };
+	const quiet = emptyFigures();
+
+	it('find a change the server dropped', async () => {
+		const { violations } = await runSchedule(
+			[
+				{ kind: 'label', tab: 'page', ids: [2], label: -1025, assign: true, quota: 0 },
+				{ kind: 'flag', tab: 'tab2', field: 'starred', ids: [3], value: true, quota: 0 }
+			],
+			world,
+			{
+				instances,
+				freshDatabase,
+				figures: quiet,
+				sabotage: (r) => (r.body.op === 'setArticleLabel' ? 'drop' : undefined)
+			}
+		);
+		expect(violations).toEqual([
+			expect.stringMatching(/^lost: label:2:-1025 of reader@http:\/\/tt\.example\//)
+		]);
+	});
+
+	it('find a share published twice', async () => {
+		const { violations } = await runSchedule([{ kind: 'share', tab: 'page', quota: 0 }], world, {
+			instances,
+			freshDatabase,
+			figures: quiet,
+			sabotage: (r) => (r.body.op === 'shareToPublished' ? 'twice' : undefined)
+		});
+		expect(violations).toEqual([expect.stringMatching(/^duplicate: .* published 2 times/)]);
+	});
+
+	it('find a change applied in another account', async () => {
+		const { violations } = await runSchedule(
+			[{ kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: true, quota: 0 }],
+			world,
+			{
+				instances,
+				freshDatabase,
+				figures: quiet,
+				sabotage: (r) => (r.body.op === 'updateArticle' ? 'elsewhere' : undefined)
+			}
+		);
+		expect(violations).toEqual([
+			expect.stringMatching(/^lost: flag:starred:1 of reader@/),
+			expect.stringMatching(/^leaked or widened: flag:starred:1 of second@/)
+		]);
+	});
+});
+
 describe('the outbox under random fault schedules', () => {
 	it(
 		'ends with the server in the state the reader meant',

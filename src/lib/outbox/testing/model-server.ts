@@ -69,6 +69,11 @@ export interface ModelServerOptions {
 	perFeed?: number;
 	/** A request this predicate matches is always refused with HTTP 413 (a proxy's body limit). */
 	poison?: (request: SentRequest) => boolean;
+	/**
+	 * Sabotage, to prove the checks can fail: answer OK without applying, apply twice, or apply
+	 * in the server's other user's account instead.
+	 */
+	sabotage?: (request: SentRequest) => 'drop' | 'twice' | 'elsewhere' | undefined;
 }
 
 export interface LoggedRequest {
@@ -309,7 +314,13 @@ export function modelServer(options: ModelServerOptions) {
 		} else if (key === undefined || !key.endsWith(`@${apiUrl}`)) {
 			reply = fail(r, 'NOT_LOGGED_IN', null);
 		} else {
-			const content = apply(key, apiUrl, r);
+			const sabotage = options.sabotage?.(r);
+			if (sabotage === 'twice') apply(key, apiUrl, r);
+			const other = usersOf(apiUrl).find((k) => k !== key) ?? key;
+			const content =
+				sabotage === 'drop'
+					? { status: 'OK', updated: 1 }
+					: apply(sabotage === 'elsewhere' ? other : key, apiUrl, r);
 			const error =
 				typeof content === 'object' && content !== null && 'error' in content
 					? (content as { error: string })

@@ -23,6 +23,7 @@ import {
 	modelServer,
 	type AccountRef,
 	type Fault,
+	type ModelServerOptions,
 	type ServerArticle
 } from './model-server';
 import { quota } from './quota';
@@ -320,6 +321,8 @@ export interface RunOptions {
 	/** Gives every run a fresh, empty IndexedDB (and forgets every instance's connection). */
 	freshDatabase: () => void;
 	figures: Figures;
+	/** Sabotage on the server (model.spec.ts proves with it that the checks can fail). */
+	sabotage?: ModelServerOptions['sabotage'];
 }
 
 export interface Outcome {
@@ -330,7 +333,7 @@ export interface Outcome {
 export async function runSchedule(
 	actions: readonly Action[],
 	world: World,
-	{ instances, freshDatabase, figures }: RunOptions
+	{ instances, freshDatabase, figures, sabotage }: RunOptions
 ): Promise<Outcome> {
 	freshDatabase();
 	quota.failCommits = 0;
@@ -340,7 +343,8 @@ export async function runSchedule(
 		accounts: ACCOUNTS,
 		now,
 		perFeed: PER_FEED,
-		poison: (r) => r.body.op === 'updateArticle' && param(r.body.data).includes(POISON)
+		poison: (r) => r.body.op === 'updateArticle' && param(r.body.data).includes(POISON),
+		...(sabotage ? { sabotage } : {})
 	});
 	const models = new Map<string, AccountModel>();
 	for (const account of ACCOUNTS) {
