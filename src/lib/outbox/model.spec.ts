@@ -78,6 +78,7 @@ const FULL_WORLD: World = {
 	accountSwitches: true,
 	faults: FAULTS,
 	quota: true,
+	lostRepliesOnFullDisk: true,
 	shares: true,
 	poison: true,
 	strictCatchups: false,
@@ -92,10 +93,14 @@ const FULL_WORLD: World = {
  *   (signIn second; note 5 "a"; signIn reader, keep; note 5 ""; replay → second's note never sent);
  * - http413, http502 and seq faults: such a failure defers a catch-up, and the changes queued
  *   after it are sent before it (a deferred barrier is skipped), so the catch-up undoes them
- *   (catch-up feed 1; mark 1 unread; replay with a 502 on the catch-up → 1 ends read).
+ *   (catch-up feed 1; mark 1 unread; replay with a 502 on the catch-up → 1 ends read);
+ * - lostRepliesOnFullDisk: a share whose attempt cannot be noted (full disk) is sent anyway, and
+ *   when its reply is lost it is published again (share; replay with the disk full and the reply
+ *   lost; replay → published twice).
  */
 const WAITING: Partial<World> = {
 	accountSwitches: false,
+	lostRepliesOnFullDisk: false,
 	faults: ['network', 'lost', 'expire']
 };
 

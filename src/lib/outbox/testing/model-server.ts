@@ -59,6 +59,8 @@ export interface AccountRef {
 export const FEEDS = [1, 2] as const;
 export const CATEGORY_OF: Record<number, number> = { 1: 1, 2: 1 };
 export const LABELS = [-1025, -1026] as const;
+/** Ages (days) of the seeded articles' dates, in turn. */
+const SEED_AGES = [20, 10, 3, 0] as const;
 const LABEL_CAPTIONS: Record<number, string> = { [-1025]: 'Later', [-1026]: 'Important' };
 
 export interface ModelServerOptions {
@@ -114,15 +116,18 @@ export function modelServer(options: ModelServerOptions) {
 	}
 	// The same entries for every user of a server, created in turn feed by feed.
 	for (const apiUrl of new Set(options.accounts.map((a) => a.apiUrl))) {
-		for (const feedId of FEEDS) for (let i = 0; i < perFeed; i++) arrive(apiUrl, feedId);
+		// Article dates spread over three weeks, so age catch-ups cover some and not others.
+		for (const feedId of FEEDS) {
+			for (let i = 0; i < perFeed; i++) arrive(apiUrl, feedId, SEED_AGES[i % SEED_AGES.length]);
+		}
 	}
 
 	function usersOf(apiUrl: string): string[] {
 		return options.accounts.filter((a) => a.apiUrl === apiUrl).map(accountKey);
 	}
 
-	/** A new entry in a feed, for every user of that server; returns its id. */
-	function arrive(apiUrl: string, feedId: number): number {
+	/** A new entry in a feed (its article dated `ageDays` ago), for every user of that server. */
+	function arrive(apiUrl: string, feedId: number, ageDays = 0): number {
 		const id = (nextId.get(apiUrl) ?? 0) + 1;
 		nextId.set(apiUrl, id);
 		for (const key of usersOf(apiUrl)) {
@@ -137,7 +142,7 @@ export function modelServer(options: ModelServerOptions) {
 				title: `Article ${id}`,
 				link: `http://feeds.test/${feedId}/${id}`,
 				dateEntered: options.now(),
-				updated: Math.floor(options.now() / 1000)
+				updated: Math.floor(options.now() / 1000) - ageDays * 86_400
 			});
 		}
 		return id;

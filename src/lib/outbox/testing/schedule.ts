@@ -9,7 +9,7 @@
  * another account, and the failed list explaining whatever was not applied.
  */
 import fc from 'fast-check';
-import type { FeedTree } from '$lib/api';
+import type { CatchupMode, FeedTree } from '$lib/api';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '../intent';
 import { FRESH_MS } from '../replay';
@@ -64,13 +64,13 @@ export type ReaderAction =
 	| { kind: 'flag'; tab: Tab; field: ArticleFlag; ids: number[]; value: boolean }
 	| { kind: 'note'; tab: Tab; id: number; text: string }
 	| { kind: 'label'; tab: Tab; ids: number[]; label: number; assign: boolean }
-	| { kind: 'catchup'; tab: Tab; scope: Scope }
+	| { kind: 'catchup'; tab: Tab; scope: Scope; mode: CatchupMode }
 	| { kind: 'share'; tab: Tab };
 
 export type Action =
 	| (ReaderAction & { quota: number })
 	| { kind: 'refresh'; tab: Tab; scope: Scope; quota: number }
-	| { kind: 'arrive'; feedId: number }
+	| { kind: 'arrive'; feedId: number; ageDays: number }
 	| {
 			kind: 'replay';
 			who: Replayer[];
@@ -95,6 +95,8 @@ export interface World {
 	faults: readonly Fault[];
 	/** Full storage during some steps. */
 	quota: boolean;
+	/** Replies lost (or mixed up) while the disk is full, so the replay cannot note its attempt. */
+	lostRepliesOnFullDisk: boolean;
 	/** Shares (sent twice would publish twice). */
 	shares: boolean;
 	/** A note too large for the proxy (always HTTP 413): must reach the failed list, not block. */
@@ -116,6 +118,11 @@ export const ACCOUNTS: readonly AccountRef[] = [
 ];
 
 const PER_FEED = 3;
+const CATCHUP_AGE_DAYS: Partial<Record<CatchupMode, number>> = {
+	'1day': 1,
+	'1week': 7,
+	'2week': 14
+};
 /** The tree the app caches: category 1 holds feeds 1 and 2 (catch-ups of a category need it). */
 const TREE: FeedTree = {
 	categories: [
@@ -173,7 +180,12 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			label: fc.constantFrom(...LABELS),
 			assign: fc.boolean()
 		}),
-		fc.record({ kind: fc.constant('catchup' as const), tab, scope })
+		fc.record({
+			kind: fc.constant('catchup' as const),
+			tab,
+			scope,
+			mode: fc.constantFrom<CatchupMode>('all', 'all', '1day', '1week', '2week')
+		})
 	];
 	if (world.shares) reader.push(fc.record({ kind: fc.constant('share' as const), tab }));
 	const readerAction = fc.oneof(...reader);
@@ -184,18 +196,24 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 					{ weight: 1, arbitrary: fc.constantFrom(...world.faults) }
 				)
 			: fc.constant<Fault>('ok');
-	const replay = fc.record({
-		kind: fc.constant('replay' as const),
-		who: fc.uniqueArray(fc.constantFrom<Replayer>('page', 'tab2', 'worker'), {
-			minLength: 1,
-			maxLength: 3
-		}),
-		faults: fc.array(fault, { maxLength: 6 }),
-		during: fc.array(fc.record({ at: fc.nat({ max: 3 }), action: readerAction }), {
-			maxLength: 2
-		}),
-		quota: quotaWrites
-	});
+	const replay = fc
+		.record({
+			kind: fc.constant('replay' as const),
+			who: fc.uniqueArray(fc.constantFrom<Replayer>('page', 'tab2', 'worker'), {
+				minLength: 1,
+				maxLength: 3
+			}),
+			faults: fc.array(fault, { maxLength: 6 }),
+			during: fc.array(fc.record({ at: fc.nat({ max: 3 }), action: readerAction }), {
+				maxLength: 2
+			}),
+			quota: quotaWrites
+		})
+		.map((step) =>
+			step.quota > 0 && !world.lostRepliesOnFullDisk
+				? { ...step, faults: step.faults.filter((f) => f !== 'lost' && f !== 'seq') }
+				: step
+		);
 	const steps: fc.Arbitrary<Action>[] = [
 		fc.tuple(readerAction, quotaWrites).map(([a, q]) => ({ ...a, quota: q })),
 		fc.tuple(readerAction, quotaWrites).map(([a, q]) => ({ ...a, quota: q })),
@@ -207,7 +225,11 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 	];
 	if (world.arrivals) {
 		steps.push(
-			fc.record({ kind: fc.constant('arrive' as const), feedId: fc.constantFrom(...FEEDS) })
+			fc.record({
+				kind: fc.constant('arrive' as const),
+				feedId: fc.constantFrom(...FEEDS),
+				ageDays: fc.constantFrom(0, 3, 10, 20)
+			})
 		);
 	}
 	if (world.accountSwitches) {
@@ -276,6 +298,8 @@ interface ModelArticle {
 	published: boolean;
 	note: string;
 	labels: Set<number>;
+	/** The article's date (s): what the age catch-ups go by, on screen and on replay alike. */
+	updated: number;
 }
 
 interface AccountModel {
@@ -454,7 +478,7 @@ export async function runSchedule(
 					type: 'catchup',
 					feedId: action.scope.feedId,
 					isCat: action.scope.isCat,
-					mode: 'all'
+					mode: action.mode
 				};
 			case 'share': {
 				const n = ++shareCounter;
@@ -523,10 +547,14 @@ export async function runSchedule(
 				if (action.kind !== 'catchup') break;
 				// Exactly what the reader could see: nothing newer than the newest visible article.
 				// With nothing visible, the reader asked for the whole scope, whenever it is sent.
+				// The age modes cover articles dated that much before the catch-up, and only those.
 				const bound = visible.length > 0 ? Math.max(...visible) : Infinity;
+				const age = CATCHUP_AGE_DAYS[action.mode];
+				const old = (a: ModelArticle): boolean =>
+					age === undefined || a.updated <= clock / 1000 - age * 86_400;
 				model.catchups.push({ scope: action.scope, at: clock, unbounded: visible.length === 0 });
 				for (const [id, a] of model.articles) {
-					if (!inScope(a.feedId, action.scope)) continue;
+					if (!inScope(a.feedId, action.scope) || !old(a)) continue;
 					if (id > bound) {
 						// Unseen: covered only if the catch-up is sent within FRESH_MS (lenient model).
 						if (!world.strictCatchups) model.dontCare.add(`flag:unread:${id}`);
@@ -598,7 +626,7 @@ export async function runSchedule(
 				}
 				case 'arrive': {
 					const apiUrl = (ACCOUNTS[current] as AccountRef).apiUrl;
-					const id = server.arrive(apiUrl, action.feedId);
+					const id = server.arrive(apiUrl, action.feedId, action.ageDays);
 					for (const account of ACCOUNTS) {
 						if (account.apiUrl !== apiUrl) continue;
 						const a = server.articles(accountKey(account)).get(id) as ServerArticle;
