@@ -69,6 +69,8 @@ export interface ModelServerOptions {
 	now: () => number;
 	/** Articles each account starts with, per feed. */
 	perFeed?: number;
+	/** Offsets each account's article ids (no two accounts then share one). */
+	idOffset?: (accountKey: string) => number;
 	/** A request this predicate matches is always refused with HTTP 413 (a proxy's body limit). */
 	poison?: (request: SentRequest) => boolean;
 	/**
@@ -128,9 +130,10 @@ export function modelServer(options: ModelServerOptions) {
 
 	/** A new entry in a feed (its article dated `ageDays` ago), for every user of that server. */
 	function arrive(apiUrl: string, feedId: number, ageDays = 0): number {
-		const id = (nextId.get(apiUrl) ?? 0) + 1;
-		nextId.set(apiUrl, id);
+		const entry = (nextId.get(apiUrl) ?? 0) + 1;
+		nextId.set(apiUrl, entry);
 		for (const key of usersOf(apiUrl)) {
+			const id = idOf(key, entry);
 			stores.get(key)?.set(id, {
 				id,
 				feedId,
@@ -145,7 +148,12 @@ export function modelServer(options: ModelServerOptions) {
 				updated: Math.floor(options.now() / 1000) - ageDays * 86_400
 			});
 		}
-		return id;
+		return entry;
+	}
+
+	/** An entry's article id in an account (the same for all users unless idOffset says else). */
+	function idOf(key: string, entry: number): number {
+		return entry + (options.idOffset?.(key) ?? 0);
 	}
 
 	function articlesOf(key: string): Map<number, ServerArticle> {
@@ -350,6 +358,7 @@ export function modelServer(options: ModelServerOptions) {
 		injected,
 		articles: articlesOf,
 		arrive,
+		idOf,
 		/** Faults for the next requests, in order. */
 		queueFaults(list: readonly Fault[]): void {
 			faults.push(...list);

@@ -91,6 +91,8 @@ export interface World {
 	arrivals: boolean;
 	/** Sign-ins as another account. */
 	accountSwitches: boolean;
+	/** No two accounts have an article with the same id (else users of one server share them). */
+	disjointIds: boolean;
 	/** Faults on the wire, from this list. */
 	faults: readonly Fault[];
 	/** Full storage during some steps. */
@@ -313,6 +315,16 @@ interface AccountModel {
 	dontCare: Set<string>;
 }
 
+/** With disjointIds: each account's article ids start at its own thousand. */
+function idOffset(key: string): number {
+	return (
+		Math.max(
+			0,
+			ACCOUNTS.findIndex((a) => accountKey(a) === key)
+		) * 1000
+	);
+}
+
 function inScope(feedId: number, scope: Scope): boolean {
 	if (scope.isCat) return CATEGORY_OF[feedId] === scope.feedId;
 	if (scope.feedId === -4) return feedId !== 0;
@@ -368,6 +380,7 @@ export async function runSchedule(
 		now,
 		perFeed: PER_FEED,
 		poison: (r) => r.body.op === 'updateArticle' && param(r.body.data).includes(POISON),
+		...(world.disjointIds ? { idOffset: (key: string) => idOffset(key) } : {}),
 		...(sabotage ? { sabotage } : {})
 	});
 	const models = new Map<string, AccountModel>();
@@ -496,12 +509,17 @@ export async function runSchedule(
 		const model = modelOf();
 		// The reader acts only on articles that exist in this account (the list shows no others).
 		const exists = (id: number): boolean => model.articles.has(id);
+		const own = (id: number): number =>
+			world.disjointIds ? id + idOffset(accountKey(ACCOUNTS[current] as AccountRef)) : id;
 		let action = planned;
 		if (action.kind === 'flag' || action.kind === 'label') {
-			action = { ...action, ids: action.ids.filter(exists) };
+			action = { ...action, ids: action.ids.map(own).filter(exists) };
 			if (action.ids.length === 0) return;
 		}
-		if (action.kind === 'note' && !exists(action.id)) return;
+		if (action.kind === 'note') {
+			action = { ...action, id: own(action.id) };
+			if (!exists(action.id)) return;
+		}
 		const intent = intentOf(action);
 		const visible = action.kind === 'catchup' ? await visibleIds(action.tab, action.scope) : [];
 		try {
@@ -626,9 +644,10 @@ export async function runSchedule(
 				}
 				case 'arrive': {
 					const apiUrl = (ACCOUNTS[current] as AccountRef).apiUrl;
-					const id = server.arrive(apiUrl, action.feedId, action.ageDays);
+					const entry = server.arrive(apiUrl, action.feedId, action.ageDays);
 					for (const account of ACCOUNTS) {
 						if (account.apiUrl !== apiUrl) continue;
+						const id = server.idOf(accountKey(account), entry);
 						const a = server.articles(accountKey(account)).get(id) as ServerArticle;
 						const model = models.get(accountKey(account)) as AccountModel;
 						model.articles.set(id, { ...a, labels: new Set() });
