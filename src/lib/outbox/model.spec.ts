@@ -14,6 +14,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { installWebLocks } from './testing/locks';
 import { installQuotaFaults } from './testing/quota';
+import { installTimeoutControl } from './testing/timers';
+import { DEFAULT_TIMEOUT_MS } from '$lib/api/transport';
 import {
 	actionsArbitrary,
 	emptyFigures,
@@ -58,6 +60,7 @@ const figures = emptyFigures();
 beforeAll(async () => {
 	installWebLocks();
 	installQuotaFaults();
+	installTimeoutControl(DEFAULT_TIMEOUT_MS);
 	instances = {
 		page: await loadInstance(),
 		tab2: await loadInstance(),
@@ -93,7 +96,7 @@ const FULL_WORLD: World = {
  *   article and field share one coalescing key, so the second account's change replaces the
  *   first's queued one, which is lost (sign in as second; note 5 "a"; sign in as reader, keeping
  *   second's changes; note 5 ""; replay → second's note is never sent);
- * - http413, http502 and seq faults: such a failure defers a catch-up, and the changes queued
+ * - http413, http502, seq and timeout faults: such a failure defers a catch-up, and the changes queued
  *   after it are sent before it (a deferred barrier is skipped), so the catch-up undoes them
  *   (catch-up feed 1; mark 1 unread; replay with a 502 on the catch-up → 1 ends read);
  * - lostRepliesOnFullDisk: a share whose attempt cannot be noted (full disk) is sent anyway, and

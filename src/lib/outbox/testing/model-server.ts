@@ -28,9 +28,18 @@ export type Fault =
 	| 'seq' // the server applies it, the reply comes back with another request's seq (a proxy)
 	| 'http413' // a proxy refuses the body
 	| 'http502' // the server crashed before doing anything
-	| 'expire'; // the session ends on the server just before this request
+	| 'expire' // the session ends on the server just before this request
+	| 'timeout'; // no answer until the client gives up (the server applied it meanwhile)
 
-export const FAULTS: readonly Fault[] = ['network', 'lost', 'seq', 'http413', 'http502', 'expire'];
+export const FAULTS: readonly Fault[] = [
+	'network',
+	'lost',
+	'seq',
+	'http413',
+	'http502',
+	'expire',
+	'timeout'
+];
 
 export interface ServerArticle {
 	id: number;
@@ -69,6 +78,11 @@ export interface ModelServerOptions {
 	now: () => number;
 	/** Articles each account starts with, per feed. */
 	perFeed?: number;
+	/**
+	 * Makes the client give up on the request now (its timeout fires): the 'timeout' fault calls
+	 * it synchronously as the request starts (testing/timers.ts newestLongTimer).
+	 */
+	giveUp?: () => (() => void) | undefined;
 	/** Offsets each account's article ids (no two accounts then share one). */
 	idOffset?: (accountKey: string) => number;
 	/** A request this predicate matches is always refused with HTTP 413 (a proxy's body limit). */
@@ -296,6 +310,8 @@ export function modelServer(options: ModelServerOptions) {
 	const fake = fakeFetch((r) => {
 		const apiUrl = r.url;
 		const fault = faults.shift() ?? 'ok';
+		// Taken before anything else runs: the newest long timer is this request's timeout.
+		const timeoutOf = fault === 'timeout' ? options.giveUp?.() : undefined;
 		const sid = typeof r.body.sid === 'string' ? r.body.sid : undefined;
 		const key = sid !== undefined ? sessions.get(sid) : undefined;
 		log.push({ account: key, op: String(r.body.op), fault });
@@ -341,6 +357,17 @@ export function modelServer(options: ModelServerOptions) {
 			reply = error ? jsonReply({ seq: r.body.seq, status: 1, content: error }) : ok(r, content);
 		}
 		if (fault === 'lost') throw new TypeError('Failed to fetch');
+		if (fault === 'timeout') {
+			const fire = timeoutOf;
+			return new Promise<Response>((_, reject) => {
+				const signal = r.init.signal;
+				const aborted = (): void =>
+					reject(new DOMException('The operation was aborted.', 'AbortError'));
+				if (signal?.aborted) aborted();
+				else signal?.addEventListener('abort', aborted, { once: true });
+				setImmediate(() => fire?.());
+			});
+		}
 		if (fault === 'seq') {
 			return reply
 				.json()

@@ -27,6 +27,7 @@ import {
 	type ServerArticle
 } from './model-server';
 import { quota } from './quota';
+import { newestLongTimer } from './timers';
 
 // ------------------------------------------------------------------ the code under test
 
@@ -381,6 +382,7 @@ export async function runSchedule(
 		perFeed: PER_FEED,
 		poison: (r) => r.body.op === 'updateArticle' && param(r.body.data).includes(POISON),
 		...(world.disjointIds ? { idOffset: (key: string) => idOffset(key) } : {}),
+		giveUp: newestLongTimer,
 		...(sabotage ? { sabotage } : {})
 	});
 	const models = new Map<string, AccountModel>();
