@@ -1,9 +1,13 @@
 import { openReaderDb } from '$lib/db/open';
-import type { FailedItem } from '$lib/db/schema';
-import { OUTBOX_CHANNEL, onOutboxChange } from '$lib/outbox/outbox';
+import type { FailedItem, OutboxItem } from '$lib/db/schema';
+import type { IntentNames } from '$lib/outbox/intent';
+import { intentNames, OUTBOX_CHANNEL, onOutboxChange } from '$lib/outbox/outbox';
 import { loadReplayStatus, type ReplayStatus } from '$lib/outbox/status';
 import { inPage, onWindow } from './page-events';
 import { onStorageProblem, storageEstimate, type StorageEstimateInfo } from './storage';
+
+/** The pending list shows this many changes (the oldest); the rest are counted. */
+export const PENDING_SHOWN = 50;
 
 /**
  * What the reader needs to know about offline use: connection, pending and failed changes,
@@ -14,6 +18,8 @@ class OfflineStatus {
 	#online = $state(true);
 	#pending = $state(0);
 	#failed = $state<FailedItem[]>([]);
+	#waiting = $state<OutboxItem[]>([]);
+	#names = $state<IntentNames>({ articles: new Map(), titles: new Map() });
 	#replay = $state<ReplayStatus>({ signInNeeded: false });
 	#treeFetchedAt = $state<number | undefined>();
 	#storageMessage = $state<string | undefined>();
@@ -31,6 +37,14 @@ class OfflineStatus {
 	}
 	get failed(): FailedItem[] {
 		return this.#failed;
+	}
+	/** The oldest pending changes (at most PENDING_SHOWN), for the list of what will be sent. */
+	get waiting(): OutboxItem[] {
+		return this.#waiting;
+	}
+	/** Article titles and feed/label names for describing the pending and failed changes. */
+	get names(): IntentNames {
+		return this.#names;
 	}
 	get signInNeeded(): boolean {
 		return this.#replay.signInNeeded;
@@ -55,13 +69,16 @@ class OfflineStatus {
 	async refresh(): Promise<void> {
 		try {
 			const db = await openReaderDb();
-			const [pending, failed, replay, tree] = await Promise.all([
+			const [pending, waiting, failed, replay, tree] = await Promise.all([
 				db.count('outbox'),
+				db.getAll('outbox', null, PENDING_SHOWN),
 				db.getAll('failed'),
 				loadReplayStatus(),
 				db.get('tree', 'current')
 			]);
+			this.#names = await intentNames([...waiting, ...failed].map((item) => item.intent));
 			this.#pending = pending;
+			this.#waiting = waiting;
 			this.#failed = failed;
 			this.#replay = replay;
 			this.#treeFetchedAt = tree?.fetchedAt;
@@ -106,6 +123,7 @@ class OfflineStatus {
 	reset(): void {
 		this.#pending = 0;
 		this.#failed = [];
+		this.#waiting = [];
 		this.#replay = { signInNeeded: false };
 		this.#treeFetchedAt = undefined;
 		this.#storageMessage = undefined;

@@ -32,10 +32,48 @@ export type Intent =
 	  }
 	| { type: 'share'; title: string; url: string; content: string };
 
-/** A short description for the pending/failed lists ("Mark 3 articles read"). */
-export function describeIntent(intent: Intent): string {
+/** What the lists name things by; anything missing falls back to its id. */
+export interface IntentNames {
+	/** Cached article titles by id. */
+	articles: ReadonlyMap<number, string>;
+	/** `feed:<id>` / `cat:<id>` → title, as state/tree-index.ts `titlesOf` (labels are feeds). */
+	titles: ReadonlyMap<string, string>;
+}
+
+const NO_NAMES: IntentNames = { articles: new Map(), titles: new Map() };
+
+const AGE_TEXT: Record<CatchupMode, string> = {
+	all: '',
+	'1day': ' older than a day',
+	'1week': ' older than a week',
+	'2week': ' older than two weeks'
+};
+
+function when(at: number, locale: string | undefined): string {
+	return new Intl.DateTimeFormat(locale, {
+		day: 'numeric',
+		month: 'short',
+		hour: '2-digit',
+		minute: '2-digit'
+	}).format(at);
+}
+
+/**
+ * A short description for the pending/failed lists, with article titles, label and feed names
+ * where the cache knows them ("Add label “Later” to “Some title”"), and for a catch-up what it
+ * will do ("Mark read the articles of “Feed X” you could see on 23 Nov, 14:02").
+ */
+export function describeIntent(
+	intent: Intent,
+	names: IntentNames = NO_NAMES,
+	locale?: string
+): string {
+	const article = (id: number): string => {
+		const title = names.articles.get(id);
+		return title ? `“${title}”` : `article ${id}`;
+	};
 	const n = (ids: readonly number[]): string =>
-		ids.length === 1 ? `article ${ids[0]}` : `${ids.length} articles`;
+		ids.length === 1 ? article(ids[0] as number) : `${ids.length} articles`;
 	switch (intent.type) {
 		case 'flag': {
 			const what =
@@ -54,13 +92,30 @@ export function describeIntent(intent: Intent): string {
 		}
 		case 'note':
 			return intent.note === ''
-				? `Remove the note of article ${intent.articleId}`
-				: `Note on article ${intent.articleId}`;
-		case 'label':
-			return `${intent.assign ? 'Add' : 'Remove'} label ${intent.labelId} ${intent.assign ? 'to' : 'from'} ${n(intent.articleIds)}`;
-		case 'catchup':
-			return `Mark ${intent.isCat ? 'category' : 'feed'} ${String(intent.feedId)} read${intent.mode === 'all' ? '' : ` (older than ${intent.mode.replace('1', '1 ').replace('2', '2 ')})`}`;
+				? `Remove the note of ${article(intent.articleId)}`
+				: `Note on ${article(intent.articleId)}`;
+		case 'label': {
+			const title = names.titles.get(`feed:${intent.labelId}`);
+			const label = title ? `label “${title}”` : `label ${intent.labelId}`;
+			return `${intent.assign ? 'Add' : 'Remove'} ${label} ${intent.assign ? 'to' : 'from'} ${n(intent.articleIds)}`;
+		}
+		case 'catchup': {
+			const kind = intent.isCat ? 'cat' : 'feed';
+			const title =
+				typeof intent.feedId === 'string' && !/^-?\d+$/.test(intent.feedId)
+					? `#${intent.feedId}`
+					: names.titles.get(`${kind}:${String(intent.feedId)}`);
+			const scope = title
+				? `“${title}”`
+				: `${intent.isCat ? 'category' : 'feed'} ${String(intent.feedId)}`;
+			const search = intent.search ? ` matching “${intent.search}”` : '';
+			const seen =
+				intent.maxId !== undefined && intent.at !== undefined
+					? ` you could see on ${when(intent.at, locale)}`
+					: '';
+			return `Mark read the articles of ${scope}${search}${AGE_TEXT[intent.mode]}${seen}`;
+		}
 		case 'share':
-			return `Share "${intent.title}"`;
+			return `Share “${intent.title}”`;
 	}
 }

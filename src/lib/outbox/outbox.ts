@@ -14,7 +14,8 @@ import {
 	inCatchupScope,
 	splitIntent
 } from './apply';
-import type { Intent } from './intent';
+import { titlesOf } from '$lib/state/tree-index';
+import type { Intent, IntentNames } from './intent';
 
 export const OUTBOX_CHANNEL = 'ttrss-outbox';
 
@@ -166,6 +167,25 @@ async function articlesForCatchup(
 		return articles.index('byFeed').getAll(intent.feedId);
 	}
 	return articles.getAll();
+}
+
+/** Titles and names the pending and failed lists show for these intents (from the cache). */
+export async function intentNames(intents: readonly Intent[]): Promise<IntentNames> {
+	const ids = new Set(
+		intents.flatMap((i) =>
+			i.type === 'note' ? [i.articleId] : 'articleIds' in i ? i.articleIds : []
+		)
+	);
+	const db = await openReaderDb();
+	const tx = db.transaction(['articles', 'tree'], 'readonly');
+	const articles = new Map<number, string>();
+	for (const id of ids) {
+		const article = await tx.objectStore('articles').get(id);
+		if (article?.title) articles.set(id, article.title);
+	}
+	const tree = (await tx.objectStore('tree').get('current'))?.tree;
+	await tx.done;
+	return { articles, titles: titlesOf(tree) };
 }
 
 export async function pendingItems(): Promise<OutboxItem[]> {
