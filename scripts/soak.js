@@ -76,7 +76,7 @@ console.log(`soak figures (${minutes} min):
   schedules          ${sum.schedules ?? 0}
   actions            ${sum.actions ?? 0} (reader changes ${sum.readerChanges ?? 0}, refused by full storage ${sum.refusedByStorage ?? 0})
   requests           ${sum.requests ?? 0}
-  faults injected    ${faultTotal + (sum.quotaWriteFailures ?? 0)} (${faults}; storage full ${sum.quotaWriteFailures ?? 0})
+  faults injected    ${faultTotal + (sum.quotaWriteFailures ?? 0)}: ${faultTotal} on the wire (${faults}), ${sum.quotaWriteFailures ?? 0} writes refused by full storage
   failed list        ${sum.failedItems ?? 0} items, each explaining a change not applied
   changes lost       ${sum.lost ?? 0}
   leaked or widened  ${sum.leaked ?? 0}
