@@ -83,7 +83,8 @@ export interface OutboxItem {
 	notBefore?: number;
 	/**
 	 * When it was last sent without an answer (ms): it may have reached the server. Set before a
-	 * share is sent (repeating one publishes it twice), which is then looked for before resending.
+	 * share is sent (repeating one publishes it twice: it is looked for before resending) and a
+	 * catch-up (one retried later is bounded by what the reader saw, see outbox/replay.ts).
 	 */
 	attemptedAt?: number;
 	/** v3: the account it was made in (db/account.ts `accountOf`); only that account sends it. */

@@ -513,4 +513,17 @@ describe('catch-ups made offline', () => {
 			true
 		]);
 	});
+
+	it('a catch-up whose first try did not get through is bounded even when sent a moment later', async () => {
+		const server = fakeTtrss({
+			failAt: (i) => (i === 0 ? 'NETWORK' : undefined)
+		});
+		for (const id of [1, 2]) server.article(id).feedId = 5;
+		await cacheArticles([1, 2], { feedId: 5 });
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
+		expect(await replayOutbox({ client: server.client() })).toMatchObject({ stopped: 'offline' });
+		server.article(3).feedId = 5; // arrived while the reader was offline
+		await replayOutbox({ client: server.client() });
+		expect([1, 2, 3].map((id) => server.article(id).unread)).toEqual([false, false, true]);
+	});
 });

@@ -211,7 +211,7 @@ function callsFor(members: OutboxItem[], now: number): Call[] {
 				{
 					op: 'catchupFeed',
 					items: members,
-					send: (client) => sendCatchup(client, first, now)
+					send: (client) => sendCatchup(client, members[0] as OutboxItem, first, now)
 				}
 			];
 		case 'share':
@@ -232,18 +232,28 @@ type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 /**
  * A catch-up covers what the reader could see when they made it (`withinCatchup`: ids up to
  * `maxId`, and for the age modes the article date the reader's list used), however late it is
- * sent. Sent within FRESH_MS, the scope is still what the reader saw (their list and counters
- * were current; articles of one feed update get ids in feed order, so unloaded older rows can have
- * higher ids than the loaded ones): the bound is now. Sent later, `maxId` bounds it.
+ * sent. Sent at the first try and within FRESH_MS, the scope is still what the reader saw (their
+ * list and counters were current; articles of one feed update get ids in feed order, so unloaded
+ * older rows can have higher ids than the loaded ones): the bound is now. Sent later, or again
+ * after a try that did not get through (offline), `maxId` bounds it.
  * catchupFeed is exact only when nothing newer arrived in the scope and the mode is `all` (the
  * server's age modes count from the date it stored the article, which the reader never saw): then
  * one call does it. Otherwise the scope's unread headlines (with the list's search) are read and
  * exactly the covered ones are marked read by id. Paging is bounded (MAX_CATCHUP_PAGES); marking
  * by id with an absolute target stays harmless when a reply is lost and it is sent again.
  */
-async function sendCatchup(client: TtrssClient, made: CatchupIntent, now: number): Promise<void> {
-	const intent: CatchupIntent =
-		now - (made.at ?? now) < FRESH_MS ? { ...made, maxId: undefined } : made;
+async function sendCatchup(
+	client: TtrssClient,
+	item: OutboxItem,
+	made: CatchupIntent,
+	now: number
+): Promise<void> {
+	const fresh =
+		now - (made.at ?? now) < FRESH_MS &&
+		item.attemptedAt === undefined &&
+		(await attemptedAt(item)) === undefined;
+	await markAttempted(item);
+	const intent: CatchupIntent = fresh ? { ...made, maxId: undefined } : made;
 	const caps = await client.detectCapabilities();
 	const scope = {
 		feedId: intent.feedId,
@@ -340,7 +350,7 @@ async function markAttempted(item: OutboxItem): Promise<void> {
 		if (current) await tx.store.put({ ...current, attemptedAt: Date.now() });
 		await tx.done;
 	} catch {
-		// Cannot write (full quota): send anyway; the reader's change matters more than a duplicate.
+		// Cannot write (full quota): send anyway; the reader's change matters more.
 	}
 }
 
