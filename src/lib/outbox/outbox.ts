@@ -218,7 +218,12 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 				createdAt: now,
 				attempts: 0,
 				...(failed.articleId !== undefined ? { articleId: failed.articleId } : {}),
-				...(failed.account !== undefined ? { account: failed.account } : {})
+				...(failed.account !== undefined ? { account: failed.account } : {}),
+				// A failed share or catch-up may have reached the server on an earlier try: it is
+				// checked (share) or bounded (catch-up) again, as for any attempted item (replay.ts).
+				...(failed.intent.type === 'share' || failed.intent.type === 'catchup'
+					? { attemptedAt: failed.failedAt }
+					: {})
 			};
 			await tx.objectStore('outbox').add(item);
 		}

@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { loadSession, saveSession } from '$lib/db/session';
 import { enqueueIntent, failedItems, pendingItems, retryFailed } from './outbox';
-import { MAX_ATTEMPTS, replayOutbox } from './replay';
+import { clientError } from '$lib/api/errors';
+import { judge, MAX_ATTEMPTS, replayOutbox } from './replay';
 import { clientFromStoredSession } from './session-client';
 import { loadReplayStatus } from './status';
 import type { StoredArticle } from '$lib/db/schema';
@@ -303,6 +304,18 @@ describe('poison items', () => {
 		}
 	});
 
+	it('judges by the error: a lost way stops, anything the server may have caused is checked', () => {
+		for (const code of ['NETWORK', 'OFFLINE', 'ABORTED'] as const) {
+			expect(judge(clientError('updateArticle', code)).kind, code).toBe('stop');
+		}
+		for (const code of ['TIMEOUT', 'SEQ_MISMATCH', 'REPLY_TOO_LARGE', 'REPLY_TOO_DEEP'] as const) {
+			expect(judge(clientError('updateArticle', code)).kind, code).toBe('suspect');
+		}
+		expect(judge(clientError('updateArticle', 'HTTP_STATUS', { status: 413 })).kind).toBe(
+			'suspect'
+		);
+	});
+
 	it('when the server answers nothing at all, the replay stops and counts nothing', async () => {
 		const server = fakeTtrss({ failAt: () => 'HTTP_502' });
 		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: false });
@@ -360,6 +373,20 @@ describe('shares', () => {
 		expect(second).toMatchObject({ remaining: 0, sent: 1 });
 		expect(server.shares()).toBe(1);
 		expect(server.calls().slice(-1)).toEqual(['getHeadlines']);
+	});
+
+	it('a share retried from the failed list is looked for first', async () => {
+		const server = fakeTtrss({
+			failAt: (i, r) =>
+				r.body.op === 'shareToPublished' && i === 0 ? 'INCORRECT_USAGE' : undefined
+		});
+		await enqueueIntent(share);
+		await replayOutbox({ client: server.client() });
+		const [failed] = await failedItems();
+		await retryFailed(failed?.id ?? -1);
+		await replayOutbox({ client: server.client() });
+		expect(server.calls()).toEqual(['shareToPublished', 'getHeadlines', 'shareToPublished']);
+		expect(server.shares()).toBe(1);
 	});
 
 	it('an attempted share that never arrived is sent again; a fresh one is sent without looking', async () => {

@@ -364,6 +364,7 @@ type Verdict =
 
 const SESSION_CODES = new Set(['NOT_LOGGED_IN', 'SESSION_ENDED', 'LOGIN_ERROR']);
 const PASSING_SERVER_CODES = new Set(['E_OPERATION_FAILED', 'Publishing failed']);
+const WAY_DOWN_CODES = new Set(['NETWORK', 'OFFLINE', 'ABORTED']);
 
 export function judge(error: unknown): Verdict {
 	if (!(error instanceof ApiError)) {
@@ -382,11 +383,13 @@ export function judge(error: unknown): Verdict {
 	if (error.kind === 'server' || error.code === 'UNSUPPORTED' || error.code === 'BAD_REPLY') {
 		return { kind: 'refused', code: error.code, message: error.userMessage };
 	}
-	if (error.code === 'HTTP_STATUS' || error.code === 'TIMEOUT' || error.code === 'SEQ_MISMATCH') {
-		return { kind: 'suspect', message: error.userMessage };
+	if (WAY_DOWN_CODES.has(error.code)) {
+		// No way to the server (fetch rejected, offline, cancelled): it may come back.
+		return { kind: 'stop', stop: 'offline', message: error.userMessage };
 	}
-	// No way to the server (fetch rejected, offline, cancelled): it may come back.
-	return { kind: 'stop', stop: 'offline', message: error.userMessage };
+	// HTTP errors, timeouts, replies to other requests or too large, and whatever else: the
+	// item's fault or the way's (serverAnswers tells), never a reason to wait forever.
+	return { kind: 'suspect', message: error.userMessage };
 }
 
 /** Whether the server answers a tiny request: then a failed call was the item's fault. */
