@@ -353,6 +353,29 @@ describe('full quota', () => {
 	});
 });
 
+describe('full quota when an item is put off or fails', () => {
+	it('frees cache room and moves the refused item to the failed list', async () => {
+		const add: IDBObjectStore['add'] = Reflect.get(IDBObjectStore.prototype, 'add');
+		let refusals = 0;
+		IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args) {
+			if (this.name !== 'failed' || refusals++ > 0) return add.apply(this, args);
+			this.transaction.abort();
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		} as typeof add;
+		try {
+			const server = fakeTtrss({ failAt: () => 'INCORRECT_USAGE' });
+			await cacheArticles([1, 2, 3, 4]);
+			await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: false });
+			const result = await replayOutbox({ client: server.client() });
+			expect(result).toMatchObject({ failed: 1, remaining: 0 });
+			expect(await failedItems()).toHaveLength(1);
+			expect(refusals).toBe(2);
+		} finally {
+			IDBObjectStore.prototype.add = add;
+		}
+	});
+});
+
 describe('shares', () => {
 	const share = {
 		type: 'share',

@@ -25,6 +25,7 @@ import { ApiError, ArticleField, UpdateMode, type TtrssClient } from '$lib/api';
 import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
+import { withQuotaRetry } from '$lib/offline/storage';
 import { withinCatchup } from './apply';
 import type { ArticleFlag, Intent } from './intent';
 import { announceOutboxChange } from './outbox';
@@ -516,18 +517,23 @@ async function confirm(items: readonly OutboxItem[], at: number): Promise<void> 
 	await noteStatus({ lastSentAt: at });
 }
 
+/** Writes of the replay's bookkeeping free cache room first when the quota is full. */
 async function deferItem(item: OutboxItem, now: number): Promise<void> {
-	if (item.seq === undefined) return;
+	const seq = item.seq;
+	if (seq === undefined) return;
 	const db = await openReaderDb();
-	const tx = db.transaction('outbox', 'readwrite');
-	const current = await tx.store.get(item.seq);
-	if (current) {
-		current.attempts += 1;
-		// 30 s, 1 min, 2 min, 4 min … capped at one hour.
-		current.notBefore = now + Math.min(3_600_000, 30_000 * 2 ** (current.attempts - 1));
-		await tx.store.put(current);
-	}
-	await tx.done;
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction('outbox', 'readwrite');
+		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+		const current = await tx.store.get(seq);
+		if (current) {
+			current.attempts += 1;
+			// 30 s, 1 min, 2 min, 4 min … capped at one hour.
+			current.notBefore = now + Math.min(3_600_000, 30_000 * 2 ** (current.attempts - 1));
+			await tx.store.put(current);
+		}
+		await tx.done;
+	});
 }
 
 async function moveToFailed(
@@ -536,24 +542,28 @@ async function moveToFailed(
 	reason: string,
 	now: number
 ): Promise<void> {
-	if (item.seq === undefined) return;
+	const seq = item.seq;
+	if (seq === undefined) return;
 	const db = await openReaderDb();
-	const tx = db.transaction(['outbox', 'failed'], 'readwrite');
-	// Only if it is still the same item (not replaced by a newer change meanwhile).
-	const current = await tx.objectStore('outbox').get(item.seq);
-	if (current) {
-		await tx.objectStore('outbox').delete(item.seq);
-		const failed: FailedItem = {
-			intent: current.intent,
-			key: current.key,
-			code,
-			reason,
-			failedAt: now,
-			attempts: current.attempts + 1,
-			...(current.articleId !== undefined ? { articleId: current.articleId } : {}),
-			...(current.account !== undefined ? { account: current.account } : {})
-		};
-		await tx.objectStore('failed').add(failed);
-	}
-	await tx.done;
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction(['outbox', 'failed'], 'readwrite');
+		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+		// Only if it is still the same item (not replaced by a newer change meanwhile).
+		const current = await tx.objectStore('outbox').get(seq);
+		if (current) {
+			await tx.objectStore('outbox').delete(seq);
+			const failed: FailedItem = {
+				intent: current.intent,
+				key: current.key,
+				code,
+				reason,
+				failedAt: now,
+				attempts: current.attempts + 1,
+				...(current.articleId !== undefined ? { articleId: current.articleId } : {}),
+				...(current.account !== undefined ? { account: current.account } : {})
+			};
+			await tx.objectStore('failed').add(failed);
+		}
+		await tx.done;
+	});
 }
