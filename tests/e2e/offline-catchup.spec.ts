@@ -88,6 +88,12 @@ test('"Mark read" offline covers what the reader could see, not what arrived bef
 		mode: UpdateMode.True
 	});
 
+	// The pending list says what will be sent, by name.
+	await page.getByRole('link', { name: 'Settings' }).click();
+	await expect(
+		page.getByRole('list', { name: 'Changes waiting to be sent' }).getByRole('listitem')
+	).toHaveText([/^Mark read the articles of “All articles” you could see on /]);
+
 	await restoreNetwork(context);
 	await expect.poll(() => outboxCount(page), { timeout: 20_000 }).toBe(0);
 	const after = await serverHeadlines(-4);
