@@ -12,7 +12,8 @@ eval "$(node -e '
   const c = require(process.argv[1]);
   const q = (v) => "'"'"'" + String(v).replace(/'"'"'/g, "'"'"'\\'"'"''"'"'") + "'"'"'";
   const map = { TT_URL: "url", API_URL: "apiUrl", TT_USER: "user", TT_PASS: "password",
-    NOAPI_USER: "noApiUser", NOAPI_PASS: "noApiPassword", FEEDS_HOST: "feedsHost",
+    NOAPI_USER: "noApiUser", NOAPI_PASS: "noApiPassword", SECOND_USER: "secondUser",
+    SECOND_PASS: "secondPassword", FEEDS_HOST: "feedsHost",
     FEEDS_ADDR: "feedsAddress", FEEDS_HOST_ADDR: "feedsHostAddress", NETNS: "feedsNamespace",
     DB_NAME: "dbName", DB_SEED: "dbSeedName", DB_USER: "dbUser", DB_PASS: "dbPassword" };
   for (const [k, v] of Object.entries(map)) {

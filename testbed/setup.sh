@@ -137,11 +137,13 @@ create_users() {
   # with a salt (include/functions.php encrypt_password, plugins/auth_internal).
   # Users are inserted directly: its own "add user" code would also subscribe them
   # to tt-rss.org feeds, which must never be fetched here.
-  sql_ttrss -v u1="$TT_USER" -v p1="$TT_PASS" -v u2="$NOAPI_USER" -v p2="$NOAPI_PASS" <<'SQL'
+  sql_ttrss -v u1="$TT_USER" -v p1="$TT_PASS" -v u2="$NOAPI_USER" -v p2="$NOAPI_PASS" \
+    -v u3="$SECOND_USER" -v p3="$SECOND_PASS" <<'SQL'
 INSERT INTO ttrss_users (login, pwd_hash, salt, access_level, created, full_name)
 SELECT login, 'MODE2:' || encode(sha256(convert_to(salt || pass, 'UTF8')), 'hex'), salt, 0, NOW(), full_name
 FROM (VALUES (:'u1', :'p1', 'testbed-salt-' || :'u1', 'Test Reader'),
-             (:'u2', :'p2', 'testbed-salt-' || :'u2', 'No API User')) AS v(login, pass, salt, full_name);
+             (:'u2', :'p2', 'testbed-salt-' || :'u2', 'No API User'),
+             (:'u3', :'p3', 'testbed-salt-' || :'u3', 'Second Reader')) AS v(login, pass, salt, full_name);
 
 INSERT INTO ttrss_user_prefs (owner_uid, pref_name, profile, value)
 SELECT u.id, p.pref_name, NULL, p.value
@@ -149,7 +151,9 @@ FROM ttrss_users u
 JOIN (VALUES (:'u1', 'ENABLE_API_ACCESS', 'true'),
              (:'u1', 'PURGE_OLD_DAYS', '0'),
              (:'u2', 'ENABLE_API_ACCESS', 'false'),
-             (:'u2', 'PURGE_OLD_DAYS', '0')) AS p(login, pref_name, value)
+             (:'u2', 'PURGE_OLD_DAYS', '0'),
+             (:'u3', 'ENABLE_API_ACCESS', 'true'),
+             (:'u3', 'PURGE_OLD_DAYS', '0')) AS p(login, pref_name, value)
   ON p.login = u.login;
 SQL
 }
@@ -306,6 +310,24 @@ WHERE feed_id IN (SELECT f.id FROM ttrss_feeds f JOIN ttrss_users u ON u.id = f.
 SQL
 
   api "{\"op\":\"logout\",\"sid\":\"$sid\"}" >/dev/null
+  seed_second_user
+}
+
+# The second account (two-account tests): its own subscription to the podcast feed, all unread.
+# Subscribed and fetched after everything of the first user, so the first user's article ids are
+# the same as without it; updateFeed fetches this one feed only.
+seed_second_user() {
+  local sid feed content
+  sid="$(login "$SECOND_USER" "$SECOND_PASS")"
+  [ -n "$sid" ] || die "login as $SECOND_USER gave no session"
+  subscribe "$sid" podcast.xml 0
+  feed="$(json 'c.find((f) => f.feed_url.endsWith("/feeds/podcast.xml")).id' \
+    <<<"$(api "{\"op\":\"getFeeds\",\"sid\":\"$sid\",\"cat_id\":-3}")")"
+  api "{\"op\":\"updateFeed\",\"sid\":\"$sid\",\"feed_id\":$feed}" >/dev/null
+  content="$(api "{\"op\":\"getHeadlines\",\"sid\":\"$sid\",\"feed_id\":-4,\"limit\":-1}")"
+  [ "$(json 'c.filter((h) => h.unread).length' <<<"$content")" = 5 ] ||
+    die "$SECOND_USER should have 5 unread articles after fetching its feed, got: $content"
+  api "{\"op\":\"logout\",\"sid\":\"$sid\"}" >/dev/null
 }
 
 snapshot() { # $1 = hash
@@ -356,6 +378,7 @@ tt-rss test bed ready in $(( $(date +%s) - START_TS )) s
   API        : $API_URL
   test user  : $TT_USER / $TT_PASS   (API enabled)
   no-API user: $NOAPI_USER / $NOAPI_PASS   (login answers API_DISABLED)
+  second user: $SECOND_USER / $SECOND_PASS   (API enabled, its own podcast feed)
   admin      : $(cfg adminUser) / $(cfg adminPassword)   (server default, API disabled)
   feeds host : http://$FEEDS_HOST/ ($FEEDS_ADDR, namespace $NETNS, log $HTTP_LOG)
   database   : $DB_NAME (seed snapshot: $DB_SEED; restore with testbed/reset.sh)

@@ -89,6 +89,10 @@ check "feeds.test media answers" 'c === 200' <<<"$(curl_local -o /dev/null -w '%
 api "{\"op\":\"logout\",\"sid\":\"$SID\"}" >/dev/null
 NOAPI="$(api_raw "{\"op\":\"login\",\"user\":\"$NOAPI_USER\",\"password\":\"$NOAPI_PASS\"}")"
 check "login as $NOAPI_USER answers API_DISABLED" 'c.status === 1 && c.content.error === "API_DISABLED"' <<<"$NOAPI"
+SID2="$(json 'c.session_id' <<<"$(api "{\"op\":\"login\",\"user\":\"$SECOND_USER\",\"password\":\"$SECOND_PASS\"}")")"
+check "$SECOND_USER has its own feed, 5 articles, all unread" 'c.length === 5 && c.every((h) => h.unread)' \
+  <<<"$(api "{\"op\":\"getHeadlines\",\"sid\":\"$SID2\",\"feed_id\":-4,\"limit\":-1}")"
+api "{\"op\":\"logout\",\"sid\":\"$SID2\"}" >/dev/null
 BAD="$(api_raw "{\"op\":\"login\",\"user\":\"$TT_USER\",\"password\":\"wrong\"}")"
 check "wrong password answers LOGIN_ERROR" 'c.status === 1 && c.content.error === "LOGIN_ERROR"' <<<"$BAD"
 

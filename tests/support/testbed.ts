@@ -10,6 +10,9 @@ export interface Testbed {
 	password: string;
 	noApiUser: string;
 	noApiPassword: string;
+	/** A second API-enabled user with a feed of its own (two-account tests). */
+	secondUser: string;
+	secondPassword: string;
 	feedsHost: string;
 	feedsAddress: string;
 	dbName: string;
