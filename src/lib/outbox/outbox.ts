@@ -139,7 +139,9 @@ type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 /**
  * Records in a catch-up the highest article id the reader could see in its scope: the cached
  * articles of the scope and what the caller saw on screen (`maxId` already in the intent). Replay
- * never marks anything above it, however late it is sent.
+ * never marks anything above it, however late it is sent. A scope with nothing cached (caught up
+ * from the feed list, by its counter) gets the highest id of the whole cache: tt-rss numbers
+ * articles as they arrive, so that bounds what had arrived when the device last heard from it.
  */
 async function withVisibleBound(db: ReaderDatabase, intent: CatchupIntent): Promise<CatchupIntent> {
 	let maxId = intent.maxId;
@@ -150,6 +152,10 @@ async function withVisibleBound(db: ReaderDatabase, intent: CatchupIntent): Prom
 			if (inCatchupScope(intent, article, tree) && (maxId === undefined || article.id > maxId)) {
 				maxId = article.id;
 			}
+		}
+		if (maxId === undefined) {
+			const newest = await tx.objectStore('articles').openKeyCursor(null, 'prev');
+			if (newest) maxId = newest.key;
 		}
 		await tx.done;
 	} catch {

@@ -450,6 +450,21 @@ describe('catch-ups made offline', () => {
 		expect(server.calls()).toEqual(['getHeadlines', 'getHeadlines', 'updateArticle']);
 	});
 
+	it('a scope with nothing cached is bounded by the newest cached article', async () => {
+		const server = fakeTtrss();
+		for (const id of [1, 2, 3, 8]) server.article(id).feedId = 5;
+		await cacheArticles([4, 6], { feedId: 7 });
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
+		expect((await pendingItems())[0]?.intent).toMatchObject({ maxId: 6 });
+		await replayOutbox({ client: server.client(), now: later });
+		expect([1, 2, 3, 8].map((id) => server.article(id).unread)).toEqual([
+			false,
+			false,
+			false,
+			true
+		]);
+	});
+
 	it('send one catchupFeed when nothing arrived since', async () => {
 		const server = fakeTtrss();
 		for (const id of [1, 2, 3]) server.article(id).feedId = 5;
