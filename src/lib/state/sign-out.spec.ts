@@ -1,0 +1,119 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { accountOf } from '$lib/db/account';
+import { storeSessionFor } from '$lib/db/device';
+import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import type { StoredSession } from '$lib/db/schema';
+import { loadSession } from '$lib/db/session';
+import { enqueueIntent } from '$lib/outbox/outbox';
+
+/** Node has no Web Storage: a minimal one, so sign-out's clearing can be seen. */
+class MemoryStorage {
+	#items = new Map<string, string>();
+	get length(): number {
+		return this.#items.size;
+	}
+	getItem(key: string): string | null {
+		return this.#items.get(key) ?? null;
+	}
+	setItem(key: string, value: string): void {
+		this.#items.set(key, value);
+	}
+	removeItem(key: string): void {
+		this.#items.delete(key);
+	}
+	clear(): void {
+		this.#items.clear();
+	}
+	key(index: number): string | null {
+		return [...this.#items.keys()][index] ?? null;
+	}
+}
+
+const reader: StoredSession = {
+	apiUrl: 'http://tt.example/api/',
+	user: 'reader',
+	sessionId: 'sid-1',
+	apiLevel: 15,
+	password: 'pw',
+	stayingSignedIn: true,
+	singleUser: false,
+	signedInAt: 1
+};
+
+const deletedCaches: string[] = [];
+
+beforeEach(() => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+	// A fresh session state per test (it restores once per page).
+	vi.resetModules();
+	vi.stubGlobal('localStorage', new MemoryStorage());
+	vi.stubGlobal('caches', {
+		delete: (name: string) => {
+			deletedCaches.push(name);
+			return Promise.resolve(true);
+		}
+	});
+	// The server is unreachable: sign-out must still wipe the device.
+	vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+	deletedCaches.length = 0;
+});
+
+afterEach(() => {
+	vi.unstubAllGlobals();
+});
+
+async function signedInWithChanges(): Promise<void> {
+	await storeSessionFor(reader);
+	await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [7], value: true });
+	const db = await openReaderDb();
+	await db.add('failed', {
+		intent: { type: 'note', articleId: 8, note: 'refused note' },
+		key: 'note:8',
+		articleId: 8,
+		code: 'INCORRECT_USAGE',
+		reason: 'The server did not accept it',
+		failedAt: 1,
+		attempts: 1,
+		account: accountOf(reader)
+	});
+	localStorage.setItem('reader.settings', '{"theme":"dark"}');
+}
+
+describe('signOut', () => {
+	it('names the unsent and the failed changes before deleting anything', async () => {
+		await signedInWithChanges();
+		const { session } = await import('./session.svelte');
+		const { signOut } = await import('./sign-out');
+		await session.restore();
+		const asked: string[] = [];
+		const left = await signOut((message) => {
+			asked.push(message);
+			return false;
+		});
+		expect(left).toBe(false);
+		expect(asked).toHaveLength(1);
+		expect(asked[0]).toContain('2 changes');
+		expect(asked[0]).toContain('Mark article 7 starred');
+		expect(asked[0]).toContain('not accepted: The server did not accept it');
+		expect(await loadSession()).toBeDefined();
+		const db = await openReaderDb();
+		expect(await db.count('failed')).toBe(1);
+	});
+
+	it('removes everything of the account: changes, session, images, local storage', async () => {
+		await signedInWithChanges();
+		const { session } = await import('./session.svelte');
+		const { signOut } = await import('./sign-out');
+		await session.restore();
+		expect(await signOut(() => true)).toBe(true);
+		const db = await openReaderDb();
+		expect(await loadSession()).toBeUndefined();
+		expect(await db.count('outbox')).toBe(0);
+		expect(await db.count('failed')).toBe(0);
+		expect(deletedCaches).toContain('images-v1');
+		expect(localStorage.length).toBe(0);
+	});
+});
