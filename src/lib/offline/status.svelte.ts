@@ -1,8 +1,10 @@
+import { belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import type { IntentNames } from '$lib/outbox/intent';
 import { intentNames, OUTBOX_CHANNEL, onOutboxChange } from '$lib/outbox/outbox';
 import { loadReplayStatus, type ReplayStatus } from '$lib/outbox/status';
+import { session } from '$lib/state/session.svelte';
 import { inPage, onWindow } from './page-events';
 import { onStorageProblem, storageEstimate, type StorageEstimateInfo } from './storage';
 
@@ -69,13 +71,19 @@ class OfflineStatus {
 	async refresh(): Promise<void> {
 		try {
 			const db = await openReaderDb();
-			const [pending, waiting, failed, replay, tree] = await Promise.all([
-				db.count('outbox'),
-				db.getAll('outbox', null, PENDING_SHOWN),
+			const [queued, refused, replay, tree] = await Promise.all([
+				db.getAll('outbox'),
 				db.getAll('failed'),
 				loadReplayStatus(),
 				db.get('tree', 'current')
 			]);
+			// Only the signed-in account's changes: another account's kept ones are not this
+			// reader's to see, and only their own account sends them.
+			const account = session.account;
+			const own = queued.filter((item) => belongsTo(item, account));
+			const pending = own.length;
+			const waiting = own.slice(0, PENDING_SHOWN);
+			const failed = refused.filter((item) => belongsTo(item, account));
 			this.#names = await intentNames([...waiting, ...failed].map((item) => item.intent));
 			this.#pending = pending;
 			this.#waiting = waiting;
