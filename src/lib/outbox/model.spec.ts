@@ -93,15 +93,15 @@ const FULL_WORLD: World = {
  * Parts of the world that still break a property, each waiting for its fix (issue 11), with the
  * shortest counterexample found:
  * - disjointIds false (two accounts with an article of the same id): their changes to the same
- *   article and field share one coalescing key, so the second account's change replaces the
- *   first's queued one, which is lost (sign in as second; note 5 "a"; sign in as reader, keeping
- *   second's changes; note 5 ""; replay → second's note is never sent);
- * - http413, http502, seq and timeout faults: such a failure defers a catch-up, and the changes queued
- *   after it are sent before it (a deferred barrier is skipped), so the catch-up undoes them
- *   (catch-up feed 1; mark 1 unread; replay with a 502 on the catch-up → 1 ends read);
+ *   article and field share one coalescing key, so one account's change replaces the other's
+ *   queued one, which is lost (label 2 +Later as reader; sign in as second, keeping reader's
+ *   changes; label 2 -Later as second → reader's label is never sent);
+ * - http413, http502, seq and timeout faults: such a failure defers a catch-up, and the changes
+ *   queued after it are sent before it (a deferred barrier is skipped), so the catch-up undoes
+ *   them (catch-up feed 1; mark 1 unread; replay with a 413 on the catch-up → 1 ends read);
  * - lostRepliesOnFullDisk: a share whose attempt cannot be noted (full disk) is sent anyway, and
- *   when its reply is lost it is published again (share; replay with the disk full and the reply
- *   lost; replay → published twice).
+ *   when its reply is lost (or times out) it is published again (share; replay with the disk
+ *   full and the reply lost; replay → published twice).
  */
 const WAITING: Partial<World> = {
 	disjointIds: true,
