@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the app and its tests need on a fresh Debian 12 machine (run as root):
-# Debian's Chromium, the npm packages from the lockfile, and the tt-rss test bed.
+# Debian's Chromium, Firefox ESR and WebKitGTK (WebKitWebDriver, MiniBrowser, Xvfb) for the
+# cross-engine suite, the npm packages from the lockfile, and the tt-rss test bed.
 # Every step is skipped when already done, so running it before each test run costs seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,12 @@ fi
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v curl >/dev/null || missing+=(curl)
+# The cross-engine suite (tests/engines): Playwright cannot drive Debian's builds, puppeteer-core
+# (Firefox, WebDriver BiDi) and selenium-webdriver (WebKitWebDriver) can.
+command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
+[ -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser ] || missing+=(libwebkit2gtk-4.1-0)
+command -v xvfb-run >/dev/null || missing+=(xvfb)
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "bootstrap: installing ${missing[*]}"
 	apt-get update -q
@@ -22,7 +29,8 @@ fi
 # npm ci only when the installed tree is missing or older than the lockfile.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 	echo "bootstrap: npm ci"
-	npm ci --no-audit --no-fund
+	# The browsers are Debian's: no npm package may download one of its own.
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund
 fi
 
 bash testbed/setup.sh

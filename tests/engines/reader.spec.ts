@@ -1,0 +1,118 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Page functions in this file run in the browser: they need the DOM's types whatever the program's lib.
+/**
+ * The reader's everyday path in Firefox and WebKit, against the real test bed: sign in, walk the
+ * tree, open an article, and star / publish / note / label / mark unread / catch up, each checked
+ * on the server.
+ */
+import { describe, expect, test } from 'vitest';
+import { ENGINES } from './support/engines';
+import { openFeed, serverArticle, serverUnread, signIn, useEngine } from './support/session';
+import { button, click, fill, headline, input, poll, waitFor } from './support/ui';
+
+const ARTICLE = 'Tech news 02: Networks update';
+
+describe.each(ENGINES)('%s', (engine) => {
+	const session = useEngine(engine);
+
+	test('signs in; the service worker runs; the tree nests Web inside Tech', async () => {
+		await signIn(session);
+		const { browser } = session;
+		const nested = await browser.evaluate(() =>
+			[...document.querySelectorAll('nav[aria-label="Feeds"] details details summary')].map((s) =>
+				(s.textContent ?? '').trim()
+			)
+		);
+		expect(nested.some((text) => text.startsWith('Web'))).toBe(true);
+		// Neither engine has Background Sync: the app must not depend on it (see offline.spec.ts).
+		expect(await browser.evaluate(() => 'SyncManager' in window)).toBe(false);
+	});
+
+	test('opens a feed and an article; opening marks it read on the server', async () => {
+		const { browser, client } = session;
+		const unreadBefore = await serverUnread(client, 1);
+		await openFeed(session, /^Testbed Tech News/);
+		await waitFor(browser, 'the feed heading', () =>
+			[...document.querySelectorAll('h1')].some(
+				(h) => h.textContent?.trim() === 'Testbed Tech News'
+			)
+		);
+		await click(browser, headline(/Tech news 02: Networks update/));
+		await waitFor(
+			browser,
+			'the article heading, focused',
+			(title: string) => document.activeElement?.textContent?.trim() === title,
+			ARTICLE
+		);
+		await waitFor(browser, 'the Mark unread button', () =>
+			[...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Mark unread')
+		);
+		await poll('read on the server', async () => !(await serverArticle(client, ARTICLE)).unread);
+		await poll(
+			'the feed counter on the server',
+			async () => (await serverUnread(client, 1)) === unreadBefore - 1
+		);
+	});
+
+	test('star, publish, note and label reach the server', async () => {
+		const { browser, client } = session;
+		await click(browser, button('☆ Star'));
+		await poll('starred on the server', async () => (await serverArticle(client, ARTICLE)).marked);
+
+		// Seeded as published: unpublish, then publish again.
+		await click(browser, button('Published'));
+		await poll('unpublished', async () => !(await serverArticle(client, ARTICLE)).published);
+		await click(browser, button('Publish'));
+		await poll('published again', async () => (await serverArticle(client, ARTICLE)).published);
+
+		await click(browser, button('Add note'));
+		await fill(browser, input('Note'), 'Check <b>this</b> later');
+		await click(browser, button('Save note'));
+		await waitFor(browser, 'the note shown as text', () =>
+			document
+				.querySelector('[aria-label="Note"]')
+				?.textContent?.includes('Check <b>this</b> later')
+		);
+		await poll('the note on the server', async () =>
+			(await serverArticle(client, ARTICLE)).note?.includes('Check')
+		);
+
+		await click(browser, { css: 'summary', name: /^Labels/ });
+		await click(browser, { css: 'input[type="checkbox"]', name: 'Important' });
+		const labelled = async () => {
+			const { id } = await serverArticle(client, ARTICLE);
+			return (await client.getLabels(id)).find((l) => l.caption === 'Important')?.checked;
+		};
+		await poll('the label on the server', labelled);
+		await click(browser, { css: 'input[type="checkbox"]', name: 'Important' });
+		await poll('the label removed on the server', async () => (await labelled()) === false);
+		await click(browser, { css: 'summary', name: /^Labels/ });
+	});
+
+	test('mark unread, then catch up the feed', async () => {
+		const { browser, client } = session;
+		await click(browser, button('Mark unread'));
+		await poll(
+			'unread again on the server',
+			async () => (await serverArticle(client, ARTICLE)).unread
+		);
+
+		await click(browser, { css: 'summary', name: /^Mark read/ });
+		await click(browser, button('All articles'));
+		await poll(
+			'the feed caught up on the server',
+			async () => (await serverUnread(client, 1)) === 0
+		);
+		await waitFor(
+			browser,
+			'no unread headline left',
+			() => document.querySelectorAll('[aria-label^="Headlines of"] .headline.unread').length === 0
+		);
+		await waitFor(browser, 'no unread count on the feed', () =>
+			[...document.querySelectorAll('nav[aria-label="Feeds"] a')].some(
+				(a) => a.textContent?.includes('Testbed Tech News') && !a.querySelector('.count')
+			)
+		);
+	});
+});

@@ -1,0 +1,107 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Page functions in this file run in the browser: they need the DOM's types whatever the program's lib.
+/**
+ * What every cross-engine test file needs: exclusive use of the test bed (reset to its seed), a
+ * browser of the engine with its own app server and egress guard, the reader signed in through the
+ * UI, and the server's own view of an article (read over the API, so a test checks what tt-rss
+ * stored, not what the page shows).
+ */
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import type { Article, TtrssClient } from '../../../src/lib/api';
+import {
+	idsByTitle,
+	lockTestbed,
+	loggedInClient,
+	resetTestbed,
+	testbed
+} from '../../contract/testbed';
+import { startAppServer, startEgressGuard, type AppServer, type EgressGuard } from './app-server';
+import { launch, type EngineBrowser, type EngineName } from './engines';
+import { button, click, feedLink, fill, input, waitFor } from './ui';
+
+export interface EngineSession {
+	browser: EngineBrowser;
+	server: AppServer;
+	guard: EgressGuard;
+	/** A client of the test bed, signed in as the test user (for checks on the server). */
+	client: TtrssClient;
+}
+
+/**
+ * Registers beforeAll/afterAll for one engine's describe block and returns the live session (its
+ * fields are set once beforeAll has run).
+ */
+export function useEngine(name: EngineName): EngineSession {
+	const session = {} as EngineSession;
+	let release: () => void = () => undefined;
+	beforeAll(async () => {
+		release = await lockTestbed();
+		resetTestbed();
+		session.guard = await startEgressGuard();
+		session.server = await startAppServer(inject('buildDir'));
+		session.browser = await launch(name, session.guard);
+		session.client = await loggedInClient();
+	});
+	afterAll(async () => {
+		try {
+			await session.browser?.close();
+			await session.server?.close();
+			await session.guard?.close();
+			// Firefox's own services (remote settings) try too; refused all the same, but not the app's.
+			const refused = (session.guard?.refused ?? []).filter(
+				(url) => !/\.mozilla\.(com|net|org)(:\d+)?(\/|$)/.test(url)
+			);
+			expect(refused, 'requests that would have left the machine').toEqual([]);
+		} finally {
+			release();
+		}
+	});
+	return session;
+}
+
+/** Signs in through the login form and waits for the feed tree and the service worker. */
+export async function signIn(session: EngineSession, staySignedIn = true): Promise<void> {
+	const { browser } = session;
+	await browser.goto(`${session.server.url}login`);
+	await fill(browser, input('User name'), testbed.user);
+	await fill(browser, input('Password'), testbed.password);
+	const checked = await browser.evaluate(
+		() => document.querySelector<HTMLInputElement>('input[name="stay-signed-in"]')?.checked
+	);
+	if (checked !== staySignedIn) await click(browser, input('Stay signed in'));
+	await click(browser, button('Sign in'));
+	await waitFor(
+		browser,
+		'the feed tree',
+		() => document.querySelector('nav[aria-label="Feeds"] a') !== null
+	);
+	await waitFor(
+		browser,
+		'a service worker controlling the page',
+		() => navigator.serviceWorker.controller !== null
+	);
+}
+
+export async function openFeed(session: EngineSession, title: string | RegExp): Promise<void> {
+	await click(session.browser, feedLink(title));
+	await waitFor(
+		session.browser,
+		'headlines',
+		() => document.querySelector('[aria-label^="Headlines of"] a') !== null
+	);
+}
+
+/** The article as the server has it now. */
+export async function serverArticle(client: TtrssClient, title: string): Promise<Article> {
+	const [id] = await idsByTitle(client, title);
+	const [article] = await client.getArticle({ articleIds: [id ?? 0] });
+	if (!article) throw new Error(`no article ${title}`);
+	return article;
+}
+
+/** The unread counter of one feed, from getCounters. */
+export async function serverUnread(client: TtrssClient, feedId: number): Promise<number> {
+	const counters = await client.getCounters();
+	return [...counters.feeds, ...counters.special].find((c) => c.id === feedId)?.unread ?? 0;
+}

@@ -1,0 +1,167 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Page functions in this file run in the browser: they need the DOM's types whatever the program's lib.
+/**
+ * Finding things the way a reader does (a button by its name, a link by its text) and waiting for
+ * the page to reach a state, for both engines alike. The elements are found by a script in the page
+ * and then clicked or typed into with the engine's real input (WebDriver / BiDi), so focus, events
+ * and default actions are the engine's own.
+ */
+import type { EngineBrowser } from './engines';
+
+export interface Query {
+	/** The kind of element, as CSS (`button`, `nav[aria-label="Feeds"] a`, `input`…). */
+	css: string;
+	/** Its accessible name: exact text, or a pattern. Omitted: any name. */
+	name?: string | RegExp;
+}
+
+interface PageQuery {
+	css: string;
+	name?: string;
+	pattern?: { source: string; flags: string };
+	mark: string;
+}
+
+let marks = 0;
+
+function toPageQuery(query: Query): PageQuery {
+	marks += 1;
+	const { css, name } = query;
+	const mark = String(marks);
+	if (name instanceof RegExp)
+		return { css, pattern: { source: name.source, flags: name.flags }, mark };
+	return name === undefined ? { css, mark } : { css, name, mark };
+}
+
+/**
+ * In the page: the first visible element matching the query gets `data-engines-mark`; true when
+ * found. The name is a simplified accessible name (aria-label, aria-labelledby, labels, text).
+ */
+function markInPage(query: PageQuery): boolean {
+	const nameOf = (element: Element): string => {
+		const aria = element.getAttribute('aria-label');
+		if (aria) return aria.trim();
+		const by = element.getAttribute('aria-labelledby');
+		if (by)
+			return by
+				.split(/\s+/)
+				.map((id) => document.getElementById(id)?.textContent ?? '')
+				.join(' ')
+				.replace(/\s+/g, ' ')
+				.trim();
+		const labels = (element as HTMLInputElement).labels;
+		if (labels && labels.length > 0)
+			return [...labels]
+				.map((label) => label.textContent ?? '')
+				.join(' ')
+				.replace(/\s+/g, ' ')
+				.trim();
+		return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+	};
+	const visible = (element: Element): boolean => {
+		if (element.getClientRects().length === 0) return false;
+		const style = getComputedStyle(element);
+		return style.visibility !== 'hidden';
+	};
+	const pattern = query.pattern ? new RegExp(query.pattern.source, query.pattern.flags) : undefined;
+	for (const element of document.querySelectorAll(query.css)) {
+		if (!visible(element)) continue;
+		const name = nameOf(element);
+		if (query.name !== undefined && name !== query.name) continue;
+		if (pattern && !pattern.test(name)) continue;
+		element.setAttribute('data-engines-mark', query.mark);
+		return true;
+	}
+	return false;
+}
+
+function describe(query: Query): string {
+	return `${query.css}${query.name === undefined ? '' : ` named ${String(query.name)}`}`;
+}
+
+/**
+ * Polls `fn` in the page until it returns a truthy value (which is returned). Polling, like
+ * Playwright's expect.poll: neither engine's driver can wait on an arbitrary page condition.
+ * `fn` must return a JSON-able value: a DOM node comes back as nothing from Firefox.
+ */
+export async function waitFor<R, A extends unknown[]>(
+	browser: EngineBrowser,
+	what: string,
+	fn: (...args: A) => R | Promise<R>,
+	...args: A
+): Promise<NonNullable<R>> {
+	return poll(what, () => browser.evaluate(fn, ...args), browser);
+}
+
+/** Polls `read` (in Node: the server, the harness) until it returns a truthy value. */
+export async function poll<R>(
+	what: string,
+	read: () => Promise<R>,
+	browser?: EngineBrowser,
+	timeout = 15_000
+): Promise<NonNullable<R>> {
+	const deadline = Date.now() + timeout;
+	let last: unknown;
+	for (;;) {
+		try {
+			const value = await read();
+			if (value) return value;
+			last = value;
+		} catch (error) {
+			last = error;
+		}
+		if (Date.now() > deadline) {
+			const log = browser ? await failureReport(browser) : '';
+			throw new Error(`timed out waiting for ${what} (last: ${String(last)})${log}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+/** Where the page is and what it shows, and the engine's last log lines. */
+async function failureReport(browser: EngineBrowser): Promise<string> {
+	const page = await browser
+		.evaluate(() => `${location.href}\n${document.body.innerText.slice(0, 800)}`)
+		.catch((error: unknown) => `(page unreadable: ${String(error)})`);
+	return `\n--- ${browser.name} page: ${page}\n--- log (last 30)\n${browser.log.slice(-30).join('\n')}`;
+}
+
+/** Waits for the element and returns a selector that names exactly it. */
+export async function find(browser: EngineBrowser, query: Query): Promise<string> {
+	const pageQuery = toPageQuery(query);
+	await waitFor(browser, describe(query), markInPage, pageQuery);
+	return `[data-engines-mark="${pageQuery.mark}"]`;
+}
+
+export async function isPresent(browser: EngineBrowser, query: Query): Promise<boolean> {
+	return browser.evaluate(markInPage, toPageQuery(query));
+}
+
+export async function click(browser: EngineBrowser, query: Query): Promise<void> {
+	await browser.click(await find(browser, query));
+}
+
+export async function fill(browser: EngineBrowser, query: Query, text: string): Promise<void> {
+	await browser.fill(await find(browser, query), text);
+}
+
+export const button = (name: string | RegExp): Query => ({ css: 'button', name });
+export const link = (name: string | RegExp): Query => ({ css: 'a', name });
+export const feedLink = (name: string | RegExp): Query => ({
+	css: 'nav[aria-label="Feeds"] a',
+	name
+});
+export const headline = (name: string | RegExp): Query => ({
+	css: '[aria-label^="Headlines of"] a',
+	name
+});
+export const input = (name: string | RegExp): Query => ({ css: 'input, textarea', name });
+
+/** The text of the first element matching `css` (empty when none). */
+export function textOf(browser: EngineBrowser, css: string): Promise<string> {
+	return browser.evaluate(
+		(selector: string) => document.querySelector(selector)?.textContent ?? '',
+		css
+	);
+}

@@ -1,0 +1,21 @@
+/**
+ * The cross-engine suite (Firefox ESR and WebKitGTK, which Playwright cannot drive here): its own
+ * Vitest run, `npx vitest run --config tests/engines/vitest.config.ts`, called by scripts/test.sh
+ * after the Playwright stage. See docs/engines.md.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+	root: fileURLToPath(new URL('../../', import.meta.url)),
+	test: {
+		name: 'engines',
+		include: ['tests/engines/**/*.spec.ts'],
+		environment: 'node',
+		globalSetup: ['tests/engines/global-setup.ts'],
+		// One real server whose database the files reset, and two browsers per file: never in parallel.
+		fileParallelism: false,
+		testTimeout: 90_000,
+		hookTimeout: 120_000
+	}
+});
