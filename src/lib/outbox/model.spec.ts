@@ -48,6 +48,8 @@ async function loadInstance(): Promise<Instance> {
 		resetReaderDbForTests: open.resetReaderDbForTests,
 		openReaderDb: open.openReaderDb,
 		storeSessionFor: device.storeSessionFor,
+		retryFailed: outbox.retryFailed,
+		wipeAccount: device.wipeAccount,
 		discardChangesNotOf: device.discardChangesNotOf,
 		storeList: cache.storeList,
 		storeTree: cache.storeTree

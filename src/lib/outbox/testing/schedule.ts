@@ -40,6 +40,10 @@ export interface Instance {
 	openReaderDb: typeof import('$lib/db/open').openReaderDb;
 	/** The login page's way to store a session (empties another account's cache). */
 	storeSessionFor: typeof import('$lib/db/device').storeSessionFor;
+	/** "Try again" in the failed list. */
+	retryFailed: typeof import('../outbox').retryFailed;
+	/** Sign-out's wipe of one account's everything. */
+	wipeAccount: typeof import('$lib/db/device').wipeAccount;
 	/** The login page's "discard" answer for the earlier account's changes. */
 	discardChangesNotOf: typeof import('$lib/db/device').discardChangesNotOf;
 	storeList: typeof import('$lib/cache').storeList;
@@ -83,6 +87,10 @@ export type Action =
 	| { kind: 'reload'; tab: Tab }
 	| { kind: 'expire' }
 	| { kind: 'wait'; ms: number }
+	/** "Try again" on one of the failed changes. */
+	| { kind: 'retry'; pick: number }
+	/** Sign-out (the reader agrees to lose this account's unsent changes), then a sign-in. */
+	| { kind: 'signOut'; account: number; stay: boolean }
 	/** Sign-in (after the session ended, or as another account, keeping or discarding its changes). */
 	| { kind: 'signIn'; account: number; stay: boolean; keep: boolean };
 
@@ -226,7 +234,8 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 		fc.record({ kind: fc.constant('refresh' as const), tab, scope, quota: quotaWrites }),
 		fc.record({ kind: fc.constant('reload' as const), tab }),
 		fc.record({ kind: fc.constant('expire' as const) }),
-		fc.record({ kind: fc.constant('wait' as const), ms: fc.constantFrom(60_000, 3_600_000) })
+		fc.record({ kind: fc.constant('wait' as const), ms: fc.constantFrom(60_000, 3_600_000) }),
+		fc.record({ kind: fc.constant('retry' as const), pick: fc.nat({ max: 3 }) })
 	];
 	if (world.arrivals) {
 		steps.push(
@@ -244,6 +253,11 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 				account: fc.nat({ max: ACCOUNTS.length - 1 }),
 				stay: fc.boolean(),
 				keep: fc.boolean()
+			}),
+			fc.record({
+				kind: fc.constant('signOut' as const),
+				account: fc.nat({ max: ACCOUNTS.length - 1 }),
+				stay: fc.boolean()
 			})
 		);
 	}
@@ -540,6 +554,23 @@ export async function runSchedule(
 			return;
 		}
 		figures.readerChanges++;
+		const bound = visible.length > 0 ? Math.max(...visible) : Infinity;
+		applyIntent(model, intent, bound, clock, true);
+	}
+
+	/**
+	 * The reader's intent, in the model: the last intent per article and field wins. A catch-up
+	 * covers what the reader could see (ids up to `bound`; Infinity: nothing was known, the whole
+	 * scope) and, for the age modes, only articles dated that much before `at`. `mayBeFresh`: it
+	 * may go out at once, covering unseen articles of the scope too (replay.ts FRESH_MS).
+	 */
+	function applyIntent(
+		model: AccountModel,
+		intent: Intent,
+		bound: number,
+		at: number,
+		mayBeFresh: boolean
+	): void {
 		const set = (id: number, key: string, change: (a: ModelArticle) => void): void => {
 			const a = model.articles.get(id);
 			// An id this account does not have: the server ignores it, and so does the model.
@@ -572,20 +603,20 @@ export async function runSchedule(
 				}
 				break;
 			case 'catchup': {
-				if (action.kind !== 'catchup') break;
-				// Exactly what the reader could see: nothing newer than the newest visible article.
-				// With nothing visible, the reader asked for the whole scope, whenever it is sent.
-				// The age modes cover articles dated that much before the catch-up, and only those.
-				const bound = visible.length > 0 ? Math.max(...visible) : Infinity;
-				const age = CATCHUP_AGE_DAYS[action.mode];
+				const scope = { feedId: Number(intent.feedId), isCat: intent.isCat };
+				const age = CATCHUP_AGE_DAYS[intent.mode];
 				const old = (a: ModelArticle): boolean =>
-					age === undefined || a.updated <= clock / 1000 - age * 86_400;
-				model.catchups.push({ scope: action.scope, at: clock, unbounded: visible.length === 0 });
+					age === undefined || a.updated <= at / 1000 - age * 86_400;
+				model.catchups.push({
+					scope,
+					at: mayBeFresh ? at : -Infinity,
+					unbounded: bound === Infinity
+				});
 				for (const [id, a] of model.articles) {
-					if (!inScope(a.feedId, action.scope) || !old(a)) continue;
+					if (!inScope(a.feedId, scope) || !old(a)) continue;
 					if (id > bound) {
 						// Unseen: covered only if the catch-up is sent within FRESH_MS (lenient model).
-						if (!world.strictCatchups) model.dontCare.add(`flag:unread:${id}`);
+						if (mayBeFresh && !world.strictCatchups) model.dontCare.add(`flag:unread:${id}`);
 						continue;
 					}
 					set(id, `flag:unread:${id}`, (m) => {
@@ -598,6 +629,36 @@ export async function runSchedule(
 				model.shares.add(intent.url);
 				break;
 		}
+	}
+
+	/** "Try again" on a failed change: back in the outbox, as the reader's newest intent. */
+	async function retry(pick: number): Promise<void> {
+		const db = await instances.page.openReaderDb();
+		const failed = await db.getAll('failed');
+		const item = failed[pick % Math.max(1, failed.length)];
+		if (item?.id === undefined) return;
+		const newer = (await db.getAll('outbox')).some(
+			(o) => o.key === item.key && o.account === item.account
+		);
+		await instances.page.retryFailed(item.id, clock);
+		// A newer change for the same article and field stands: the failed one is dropped.
+		if (newer) return;
+		const model = models.get(item.account ?? accountKey(ACCOUNTS[current] as AccountRef));
+		if (!model) return;
+		const intent = item.intent;
+		const bound = intent.type === 'catchup' ? (intent.maxId ?? Infinity) : Infinity;
+		const at = intent.type === 'catchup' ? (intent.at ?? clock) : clock;
+		applyIntent(model, intent, bound, at, false);
+	}
+
+	/** Sign-out after the reader agreed to lose this account's unsent changes, then a sign-in. */
+	async function signOutAndIn(next: number, stay: boolean): Promise<void> {
+		const key = accountKey(ACCOUNTS[current] as AccountRef);
+		const db = await instances.page.openReaderDb();
+		const items = [...(await db.getAll('outbox')), ...(await db.getAll('failed'))];
+		discarded.push(...items.filter((item) => item.account === key));
+		await instances.page.wipeAccount(key);
+		await signIn(next, stay, true);
 	}
 
 	async function replay(who: Replayer[]): Promise<void> {
@@ -700,6 +761,12 @@ export async function runSchedule(
 					break;
 				case 'signIn':
 					await signIn(action.account, action.stay, action.keep);
+					break;
+				case 'retry':
+					await retry(action.pick);
+					break;
+				case 'signOut':
+					await signOutAndIn(action.account, action.stay);
 					break;
 			}
 		} finally {
