@@ -83,12 +83,21 @@ export async function signIn(session: EngineSession, staySignedIn = true): Promi
 	);
 }
 
-export async function openFeed(session: EngineSession, title: string | RegExp): Promise<void> {
+export async function openFeed(session: EngineSession, title: RegExp): Promise<void> {
 	await click(session.browser, feedLink(title));
+	// The list of that feed: the previous screen's list may still be there for a moment.
 	await waitFor(
 		session.browser,
-		'headlines',
-		() => document.querySelector('[aria-label^="Headlines of"] a') !== null
+		`headlines of ${String(title)}`,
+		(source: string, flags: string) =>
+			[...document.querySelectorAll('[aria-label^="Headlines of "]')].some(
+				(list) =>
+					new RegExp(source, flags).test(
+						(list.getAttribute('aria-label') ?? '').slice('Headlines of '.length)
+					) && list.querySelector('a') !== null
+			),
+		title.source,
+		title.flags
 	);
 }
 
