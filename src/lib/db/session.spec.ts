@@ -87,6 +87,15 @@ describe('updateSessionId', () => {
 		expect((await loadSession())?.sessionId).toBe('sid-2');
 	});
 
+	it('never replaces a newer session found by another tab or the worker', async () => {
+		await saveSession(base);
+		// This context knew sid-0; someone else already stored sid-1: its "ended" is stale.
+		expect(await updateSessionId(accountOf(base), '', 'sid-0')).toBe(false);
+		expect((await loadSession())?.sessionId).toBe('sid-1');
+		expect(await updateSessionId(accountOf(base), '', 'sid-1')).toBe(true);
+		expect((await loadSession())?.sessionId).toBe('');
+	});
+
 	it('never recreates a wiped record', async () => {
 		await saveSession({ ...base, stayingSignedIn: true });
 		await wipeAccount(accountOf(base));

@@ -53,15 +53,23 @@ export async function saveSession(session: StoredSession): Promise<void> {
 
 /**
  * Writes a new session id ('' once the session ended) into the kept session, only if it is still
- * this account's: read and write are one transaction, so a sign-out or another account's sign-in
- * in between is never undone (a wiped record, password included, is never recreated).
+ * this account's and, when `replacing` is given, still holds that id: read and write are one
+ * transaction, so a sign-out, another account's sign-in or a newer session found by another
+ * context in between is never undone (a wiped record, password included, is never recreated).
  * Returns whether it wrote.
  */
-export async function updateSessionId(account: string, sessionId: string): Promise<boolean> {
+export async function updateSessionId(
+	account: string,
+	sessionId: string,
+	replacing?: string
+): Promise<boolean> {
 	const db = await openReaderDb();
 	const tx = db.transaction('session', 'readwrite');
 	const current = await tx.store.get('current');
-	const ours = current !== undefined && accountOf(current) === account;
+	const ours =
+		current !== undefined &&
+		accountOf(current) === account &&
+		(replacing === undefined || current.sessionId === replacing);
 	if (ours) await tx.store.put({ ...current, sessionId }, 'current');
 	await tx.done;
 	return ours;

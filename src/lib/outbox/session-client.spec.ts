@@ -6,7 +6,7 @@ import { accountOf, accountOfClient } from '$lib/db/account';
 import { wipeAccount } from '$lib/db/device';
 import { resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
-import { loadSession, saveSession } from '$lib/db/session';
+import { loadSession, saveSession, updateSessionId } from '$lib/db/session';
 import { clientFromStoredSession } from './session-client';
 
 beforeEach(() => {
@@ -55,5 +55,16 @@ describe('clientFromStoredSession', () => {
 		await vi.waitFor(() =>
 			expect(loadSession()).resolves.toMatchObject({ sessionId: 'sid-new', password: 'pw' })
 		);
+	});
+
+	it('never overwrites a newer session the page stored meanwhile', async () => {
+		await saveSession(stored);
+		const client = await clientFromStoredSession(loginServer().fetch);
+		// The page signed in again in the meantime.
+		await updateSessionId(accountOf(stored), 'sid-page');
+		await client?.login({ user: 'reader', password: 'pw' });
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		await loadSession();
+		expect((await loadSession())?.sessionId).toBe('sid-page');
 	});
 });

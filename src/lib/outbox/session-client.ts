@@ -12,6 +12,7 @@ export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssC
 	const stored = await loadSession();
 	if (!stored) return undefined;
 	const account = accountOf(stored);
+	let known = stored.sessionId;
 	const client = new TtrssClient({
 		apiUrl: stored.apiUrl,
 		...(fetch ? { fetch } : {}),
@@ -25,9 +26,12 @@ export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssC
 				: null;
 		},
 		onSessionChange: (sessionId) => {
-			// Only into this account's record, checked and written in one transaction: the page
-			// may have signed out or signed in as someone else meanwhile.
-			void updateSessionId(account, sessionId ?? '').catch(() => undefined);
+			// Only into this account's record, and only over the id this client knew, checked and
+			// written in one transaction: the page may have signed out, signed in as someone else,
+			// or found a newer session meanwhile.
+			const replacing = known;
+			known = sessionId ?? '';
+			void updateSessionId(account, known, replacing).catch(() => undefined);
 		}
 	});
 	return bindAccount(client, account);

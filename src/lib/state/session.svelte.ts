@@ -175,7 +175,8 @@ class Session {
 		if (!stored) return;
 		this.#ended = true;
 		this.#stored = { ...stored, sessionId: '' };
-		await updateSessionId(accountOf(stored), '');
+		// Over the id that ended only: another tab or the worker may have a newer one.
+		await updateSessionId(accountOf(stored), '', stored.sessionId);
 	}
 
 	async #login(
@@ -220,9 +221,10 @@ class Session {
 						void this.sessionEnded();
 						return;
 					}
+					const replacing = this.#stored.sessionId;
 					this.#stored = { ...this.#stored, sessionId };
 					this.#ended = false;
-					void updateSessionId(account, sessionId);
+					void updateSessionId(account, sessionId, replacing);
 				}
 			}),
 			account
