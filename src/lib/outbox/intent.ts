@@ -24,6 +24,11 @@ export type Intent =
 			 * catch-up sent days later does not cover what arrived since. Absent: nothing was known.
 			 */
 			maxId?: number;
+			/**
+			 * The scope's unread count the reader saw (its counter). Articles arrive with ever higher
+			 * ids, so the lowest that many unread ids are ones that existed then, loaded or not.
+			 */
+			unreadSeen?: number;
 			/** The search the list showed (server syntax): only its matches are marked. */
 			search?: string;
 			searchMode?: SearchMode;

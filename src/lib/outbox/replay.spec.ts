@@ -450,6 +450,23 @@ describe('catch-ups made offline', () => {
 		expect(server.calls()).toEqual(['getHeadlines', 'getHeadlines', 'updateArticle']);
 	});
 
+	it('older articles the reader had not loaded are covered (the counter they saw), later arrivals not', async () => {
+		const server = fakeTtrss();
+		for (const id of [1, 2, 3, 4, 5, 6]) server.article(id).feedId = 5;
+		await cacheArticles([1, 2], { feedId: 5 });
+		// The reader saw the first two rows and "5 unread"; article 6 arrived afterwards.
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all', unreadSeen: 5 });
+		await replayOutbox({ client: server.client(), now: later });
+		expect([1, 2, 3, 4, 5, 6].map((id) => server.article(id).unread)).toEqual([
+			false,
+			false,
+			false,
+			false,
+			false,
+			true
+		]);
+	});
+
 	it('a scope with nothing cached is bounded by the newest cached article', async () => {
 		const server = fakeTtrss();
 		for (const id of [1, 2, 3, 8]) server.article(id).feedId = 5;

@@ -21,7 +21,7 @@
  * - Catch-ups never widen: the reader's catch-up covers the articles they could see then (see
  *   sendCatchup). Shares are not published twice when a reply was lost (see sendShare).
  */
-import { ApiError, ArticleField, UpdateMode, type TtrssClient } from '$lib/api';
+import { ApiError, ArticleField, UpdateMode, type Headline, type TtrssClient } from '$lib/api';
 import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
@@ -288,12 +288,17 @@ async function sendCatchup(
 			return;
 		}
 	}
-	const ids: number[] = [];
+	const unread: Headline[] = [];
 	let pages = 0;
 	for await (const page of client.pageHeadlines({ ...scope, viewMode: 'unread' })) {
-		for (const headline of page) if (withinCatchup(intent, headline)) ids.push(headline.id);
+		unread.push(...page);
 		if (++pages >= MAX_CATCHUP_PAGES) break;
 	}
+	const existed = existedThen(intent, unread);
+	const unbounded: CatchupIntent = { ...intent, maxId: undefined };
+	const ids = unread
+		.filter((h) => existed.has(h.id) && withinCatchup(unbounded, h))
+		.map((h) => h.id);
 	for (const part of chunk(ids, MAX_IDS_PER_CALL)) {
 		await client.updateArticle({
 			articleIds: part,
@@ -301,6 +306,20 @@ async function sendCatchup(
 			mode: UpdateMode.False
 		});
 	}
+}
+
+/**
+ * Which of the scope's unread articles existed when the reader caught up: those up to `maxId`
+ * (they had them), and, since tt-rss numbers articles as they arrive, the lowest ids up to the
+ * unread count the reader saw (`unreadSeen`): older articles they had not loaded (one feed update
+ * numbers its articles newest first, so those can have higher ids than the loaded ones) are in,
+ * what arrived later is out.
+ */
+function existedThen(intent: CatchupIntent, unread: readonly Headline[]): Set<number> {
+	const ids = unread.map((h) => h.id).sort((a, b) => a - b);
+	const { maxId, unreadSeen } = intent;
+	const seen = maxId === undefined ? ids.length : ids.filter((id) => id <= maxId).length;
+	return new Set(ids.slice(0, Math.max(seen, unreadSeen ?? 0)));
 }
 
 type ShareIntent = Extract<Intent, { type: 'share' }>;

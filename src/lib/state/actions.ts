@@ -130,6 +130,9 @@ export async function catchUp(
 		mode,
 		at: Date.now(),
 		...(rows.length > 0 ? { maxId: rows.reduce((max, h) => Math.max(max, h.id), 0) } : {}),
+		...(!search && typeof feedId === 'number'
+			? { unreadSeen: treeState.unread(feedId, kind === 'cat') }
+			: {}),
 		...(search && query
 			? { search, searchMode: query.searchMode, seenIds: rows.map((h) => h.id) }
 			: {})
