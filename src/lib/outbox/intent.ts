@@ -20,8 +20,8 @@ export type Intent =
 			at?: number;
 			/**
 			 * The highest article id the reader could see in that scope when they caught up (set by
-			 * enqueueIntent from the cache and the rows on screen). Replay marks nothing above it, so a
-			 * catch-up sent days later does not cover what arrived since. Absent: nothing was known.
+			 * enqueueIntent from the cache and the rows on screen). A catch-up sent late covers these and,
+			 * by `unreadSeen`, the older ones not loaded, never what arrived since (outbox/replay.ts).
 			 */
 			maxId?: number;
 			/**
