@@ -7,6 +7,8 @@
  * server arrives before the outbox has been replayed.
  */
 import type { Article, Counters, FeedTree, Headline } from '$lib/api';
+import { belongsTo } from '$lib/db/account';
+import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
@@ -168,7 +170,7 @@ export async function storeList(
 	const db = await openReaderDb();
 	const listKey = listKeyString(key);
 	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['lists', 'articles', 'outbox', 'tree'], 'readwrite');
+		const tx = db.transaction(['lists', 'articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
 			const lists = tx.objectStore('lists');
 			const old = skip > 0 ? await lists.get(listKey) : undefined;
@@ -178,7 +180,8 @@ export async function storeList(
 				{
 					articles: tx.objectStore('articles'),
 					outbox: tx.objectStore('outbox'),
-					tree: tx.objectStore('tree')
+					tree: tx.objectStore('tree'),
+					settings: tx.objectStore('settings')
 				},
 				headlines.map(fromHeadline)
 			);
@@ -201,7 +204,7 @@ export function cachedArticle(id: number): Promise<Article | undefined> {
 export async function storeArticles(articles: readonly Article[]): Promise<void> {
 	const db = await openReaderDb();
 	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['articles', 'outbox', 'tree'], 'readwrite');
+		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
 			await writeArticles(storesOf(tx), articles.map(fromArticle));
 			await tx.done;
@@ -216,7 +219,7 @@ export async function storeArticles(articles: readonly Article[]): Promise<void>
 export async function storeOfflineHeadlines(headlines: readonly Headline[]): Promise<void> {
 	const db = await openReaderDb();
 	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['articles', 'outbox', 'tree'], 'readwrite');
+		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
 			await writeArticles(
 				storesOf(tx),
@@ -239,15 +242,21 @@ interface WriteStores {
 	};
 	outbox: { getAll(): Promise<OutboxItem[]> };
 	tree: { get(key: 'current'): Promise<CachedTree | undefined> };
+	settings: { get(key: string): Promise<unknown> };
 }
 
-type CacheWriteTx = IDBPTransaction<ReaderDB, ('articles' | 'outbox' | 'tree')[], 'readwrite'>;
+type CacheWriteTx = IDBPTransaction<
+	ReaderDB,
+	('articles' | 'outbox' | 'tree' | 'settings')[],
+	'readwrite'
+>;
 
 function storesOf(tx: CacheWriteTx): WriteStores {
 	return {
 		articles: tx.objectStore('articles'),
 		outbox: tx.objectStore('outbox'),
-		tree: tx.objectStore('tree')
+		tree: tx.objectStore('tree'),
+		settings: tx.objectStore('settings')
 	};
 }
 
@@ -256,7 +265,10 @@ function storesOf(tx: CacheWriteTx): WriteStores {
  * re-applies the pending outbox in its order.
  */
 async function writeArticles(stores: WriteStores, fresh: StoredArticle[]): Promise<void> {
-	const pending = await stores.outbox.getAll();
+	// Only the changes of the account this cache belongs to: another account's kept changes are
+	// for its own articles, which may carry the same ids (on another server).
+	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
+	const pending = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;
 	for (const record of fresh) {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { storeArticles } from '$lib/cache';
 import { enqueueIntent, failedItems, pendingItems } from '$lib/outbox/outbox';
 import { replayOutbox } from '$lib/outbox/replay';
 import { clientFromStoredSession } from '$lib/outbox/session-client';
@@ -91,6 +92,19 @@ describe('the cache belongs to one account', () => {
 		const firstClient = bindAccount(server.client(), accountOf(first));
 		expect(await replayOutbox({ client: firstClient })).toMatchObject({ sent: 2, remaining: 0 });
 		expect(server.article(1).marked).toBe(true);
+	});
+
+	it("another account's kept changes are never applied to this account's cached articles", async () => {
+		await storeSessionFor(first);
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [6], value: true });
+		await enqueueIntent({ type: 'note', articleId: 6, note: 'first account note' });
+		// The same user on another server: its article 6 is another article.
+		await storeSessionFor(otherServer);
+		await storeArticles([{ ...article(6), marked: false, note: undefined }]);
+		const db = await openReaderDb();
+		const cached = await db.get('articles', 6);
+		expect(cached?.marked).toBe(false);
+		expect(cached?.note).toBeUndefined();
 	});
 
 	it('lists and discards the changes of other accounts, pending and failed', async () => {
