@@ -7,7 +7,7 @@
  * server arrives before the outbox has been replayed.
  */
 import type { Article, Counters, FeedTree, Headline } from '$lib/api';
-import { belongsTo } from '$lib/db/account';
+import { belongsTo, mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
@@ -67,9 +67,14 @@ export function cachedTree(): Promise<CachedTree | undefined> {
 
 export async function storeTree(tree: FeedTree, counters: Counters | undefined): Promise<void> {
 	const db = await openReaderDb();
-	await withQuotaRetry(db, () =>
-		db.put('tree', { tree, counters, fetchedAt: Date.now() }, 'current')
-	);
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction(['tree', 'settings'], 'readwrite');
+		// A tab still open for an account that is no longer signed in here writes nothing.
+		if (mayWriteCache(await tx.objectStore('settings').get(CACHE_OWNER_KEY))) {
+			await tx.objectStore('tree').put({ tree, counters, fetchedAt: Date.now() }, 'current');
+		}
+		await tx.done;
+	});
 }
 
 /**
@@ -172,6 +177,7 @@ export async function storeList(
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['lists', 'articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
+			if (!mayWriteCache(await tx.objectStore('settings').get(CACHE_OWNER_KEY))) return;
 			const lists = tx.objectStore('lists');
 			const old = skip > 0 ? await lists.get(listKey) : undefined;
 			const ids = [...(old?.ids.slice(0, skip) ?? []), ...headlines.map((h) => h.id)];
@@ -268,6 +274,7 @@ async function writeArticles(stores: WriteStores, fresh: StoredArticle[]): Promi
 	// Only the changes of the account this cache belongs to: another account's kept changes are
 	// for its own articles, which may carry the same ids (on another server).
 	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
+	if (!mayWriteCache(owner)) return;
 	const pending = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;

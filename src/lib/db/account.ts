@@ -36,6 +36,27 @@ export function accountOf(session: AccountParts): string {
 	return `${encodeURIComponent(session.user.trim().toLowerCase())}@${absoluteApiUrl(session.apiUrl)}`;
 }
 
+let shown: string | undefined;
+
+/**
+ * The account this page (or worker) works for: set by the page's session when it signs in or
+ * restores, cleared at sign-out. A tab left open while another tab signs in as someone else keeps
+ * its own account until it reloads: its new changes are stamped with it, and what it fetches is
+ * not written into the other account's cache.
+ */
+export function setShownAccount(account: string | undefined): void {
+	shown = account;
+}
+
+export function shownAccount(): string | undefined {
+	return shown;
+}
+
+/** Whether data fetched here may go into a cache owned by `owner` (anything, where unset). */
+export function mayWriteCache(owner: unknown): boolean {
+	return shown === undefined || owner === shown;
+}
+
 const clientAccounts = new WeakMap<object, string>();
 
 /**

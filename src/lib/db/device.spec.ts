@@ -1,12 +1,12 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { storeArticles } from '$lib/cache';
+import { storeArticles, storeList, storeTree } from '$lib/cache';
 import { enqueueIntent, failedItems, pendingItems } from '$lib/outbox/outbox';
 import { replayOutbox } from '$lib/outbox/replay';
 import { clientFromStoredSession } from '$lib/outbox/session-client';
 import { fakeTtrss, headline } from '$lib/outbox/testing/fake-server';
-import { accountOf, bindAccount } from './account';
+import { accountOf, bindAccount, setShownAccount } from './account';
 import { changesByAccount, discardChangesNotOf, storeSessionFor, wipeAccount } from './device';
 import { openReaderDb, resetReaderDbForTests } from './open';
 import type { StoredArticle, StoredSession } from './schema';
@@ -15,6 +15,7 @@ import { loadSession } from './session';
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	setShownAccount(undefined);
 });
 
 const first: StoredSession = {
@@ -147,5 +148,33 @@ describe('the cache belongs to one account', () => {
 		expect((await pendingItems()).map((i) => i.account)).toEqual([accountOf(first)]);
 		// The next sign-in, of whichever account, starts from an empty cache.
 		expect(await storeSessionFor(first)).toBe(true);
+	});
+
+	it('a tab still open for the earlier account neither fills the new cache nor stamps its changes', async () => {
+		await storeSessionFor(first);
+		setShownAccount(accountOf(first)); // this tab's session
+		// Another tab signs in as the second account.
+		await storeSessionFor(second);
+
+		// What this tab fetched a moment later does not land in the second account's cache.
+		await storeList(
+			{ feedId: -4, isCat: false, viewMode: 'all_articles', orderBy: '', search: '' },
+			0,
+			[headline(1)],
+			true
+		);
+		await storeArticles([{ ...article(2) }]);
+		await storeTree(
+			{ categories: [], special: [], labels: [], feeds: [], source: 'getFeedTree' },
+			undefined
+		);
+		const db = await openReaderDb();
+		expect(await db.count('lists')).toBe(0);
+		expect(await db.count('articles')).toBe(0);
+		expect(await db.count('tree')).toBe(0);
+
+		// A change the reader makes there is the first account's, never sent as the second's.
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [1], value: true });
+		expect((await pendingItems()).map((i) => i.account)).toEqual([accountOf(first)]);
 	});
 });

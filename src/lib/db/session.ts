@@ -3,7 +3,7 @@
  * in") the password, sealed with the device's key (secret.ts). Callers see the password in clear
  * in memory only.
  */
-import { accountOf } from './account';
+import { accountOf, shownAccount } from './account';
 import { openReaderDb, type ReaderDatabase } from './open';
 import type { SessionRecord, StoredSession } from './schema';
 import { canSeal, seal, unseal } from './secret';
@@ -75,8 +75,13 @@ export async function updateSessionId(
 	return ours;
 }
 
-/** The account of the kept session: queued changes are stamped with it (outbox enqueue). */
-export async function storedAccount(): Promise<string | undefined> {
+/**
+ * The account a change made now belongs to (outbox enqueue stamps it): this page's, else (the
+ * worker, tests) the kept session's.
+ */
+export async function accountOfNewChanges(): Promise<string | undefined> {
+	const here = shownAccount();
+	if (here !== undefined) return here;
 	const db = await openReaderDb();
 	const record = await db.get('session', 'current');
 	return record ? accountOf(record) : undefined;

@@ -5,7 +5,7 @@
 import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { storedAccount } from '$lib/db/session';
+import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/offline/storage';
 import {
 	adjustCounters,
@@ -46,7 +46,7 @@ type CacheTx = IDBPTransaction<ReaderDB, ('outbox' | 'articles' | 'tree')[], 're
  */
 export async function enqueueIntent(intent: Intent, now = Date.now()): Promise<void> {
 	const db = await openReaderDb();
-	const account = await storedAccount();
+	const account = await accountOfNewChanges();
 	const drafts = splitIntent(
 		intent.type === 'catchup' ? await withVisibleBound(db, intent) : intent,
 		now

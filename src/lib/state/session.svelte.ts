@@ -1,6 +1,6 @@
 import { deriveCapabilities, isApiError, TtrssClient, type Credentials } from '$lib/api';
 import { takeEarlySession } from '$lib/boot/early-reads';
-import { accountOf, bindAccount } from '$lib/db/account';
+import { accountOf, bindAccount, setShownAccount } from '$lib/db/account';
 import {
 	changesByAccount,
 	discardChangesNotOf,
@@ -158,6 +158,7 @@ class Session {
 		this.#client = undefined;
 		this.#stored = undefined;
 		this.#ended = false;
+		setShownAccount(undefined);
 		try {
 			await client?.logout({ timeoutMs: 5_000 });
 		} catch (error) {
@@ -208,6 +209,7 @@ class Session {
 		this.#stored = stored;
 		this.#ended = stored.sessionId === '' && this.#credentials() === null;
 		const account = accountOf(stored);
+		setShownAccount(account);
 		this.#client = bindAccount(
 			new TtrssClient({
 				apiUrl: stored.apiUrl,
