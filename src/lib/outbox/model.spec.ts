@@ -33,13 +33,14 @@ const SEED = process.env.SOAK_SEED !== undefined ? Number(process.env.SOAK_SEED)
 /** A fresh copy of every module: what a separate page, tab or worker holds in memory. */
 async function loadInstance(): Promise<Instance> {
 	vi.resetModules();
-	const [outbox, replay, sessionClient, open, device, cache] = await Promise.all([
+	const [outbox, replay, sessionClient, open, device, cache, account] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
 		import('./session-client'),
 		import('$lib/db/open'),
 		import('$lib/db/device'),
-		import('$lib/cache')
+		import('$lib/cache'),
+		import('$lib/db/account')
 	]);
 	return {
 		enqueueIntent: outbox.enqueueIntent,
@@ -48,6 +49,7 @@ async function loadInstance(): Promise<Instance> {
 		resetReaderDbForTests: open.resetReaderDbForTests,
 		openReaderDb: open.openReaderDb,
 		storeSessionFor: device.storeSessionFor,
+		setShownAccount: account.setShownAccount,
 		retryFailed: outbox.retryFailed,
 		wipeAccount: device.wipeAccount,
 		discardChangesNotOf: device.discardChangesNotOf,

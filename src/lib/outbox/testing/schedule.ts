@@ -40,6 +40,8 @@ export interface Instance {
 	openReaderDb: typeof import('$lib/db/open').openReaderDb;
 	/** The login page's way to store a session (empties another account's cache). */
 	storeSessionFor: typeof import('$lib/db/device').storeSessionFor;
+	/** The page session's account: new changes are stamped with it. */
+	setShownAccount: typeof import('$lib/db/account').setShownAccount;
 	/** "Try again" in the failed list. */
 	retryFailed: typeof import('../outbox').retryFailed;
 	/** Sign-out's wipe of one account's everything. */
@@ -418,6 +420,8 @@ export async function runSchedule(
 		});
 	}
 	let current = 0;
+	/** The account each tab's page session works for (the other tab keeps its own till reload). */
+	const tabAccount: Record<Tab, number> = { page: 0, tab2: 0 };
 	let shareCounter = 0;
 	/** Changes the reader discarded at a sign-in as another account. */
 	const discarded: { account?: string; key: string; intent: Intent }[] = [];
@@ -443,8 +447,17 @@ export async function runSchedule(
 	async function clientOf(who: Replayer) {
 		// The worker builds a client from the stored session at each replay; a page keeps its own.
 		if (who === 'worker') return instances.worker.clientFromStoredSession(fetch);
-		if (!clients.has(who)) clients.set(who, await instances[who].clientFromStoredSession(fetch));
 		return clients.get(who);
+	}
+
+	/**
+	 * A tab (re)starts from the kept session: its client and the account it works for. The tab
+	 * that signs in does the same; the other one keeps its own until it reloads.
+	 */
+	async function restore(tab: Tab): Promise<void> {
+		clients.set(tab, await instances[tab].clientFromStoredSession(fetch));
+		tabAccount[tab] = current;
+		instances[tab].setShownAccount(tabKey(tab));
 	}
 
 	/** The first screen after a sign-in: the tree and the All articles list, cached. */
@@ -477,13 +490,13 @@ export async function runSchedule(
 		}
 		const switched = await instances.page.storeSessionFor(session);
 		current = index;
-		// The page that signed in uses the new session; the other tab learns of it on reload.
-		clients.delete('page');
+		await restore('page');
 		if (switched) await firstScreen();
 	}
 
-	const modelOf = (): AccountModel =>
-		models.get(accountKey(ACCOUNTS[current] as AccountRef)) as AccountModel;
+	/** The account a tab works for (its own session's, until it reloads). */
+	const tabKey = (tab: Tab): string => accountKey(ACCOUNTS[tabAccount[tab]] as AccountRef);
+	const modelOf = (tab: Tab): AccountModel => models.get(tabKey(tab)) as AccountModel;
 
 	/** What the reader could see in a scope: the cached articles there. */
 	/**
@@ -531,11 +544,11 @@ export async function runSchedule(
 	}
 
 	async function readerAct(planned: ReaderAction): Promise<void> {
-		const model = modelOf();
+		const model = modelOf(planned.tab);
 		// The reader acts only on articles that exist in this account (the list shows no others).
 		const exists = (id: number): boolean => model.articles.has(id);
 		const own = (id: number): number =>
-			world.disjointIds ? id + idOffset(accountKey(ACCOUNTS[current] as AccountRef)) : id;
+			world.disjointIds ? id + idOffset(tabKey(planned.tab)) : id;
 		let action = planned;
 		if (action.kind === 'flag' || action.kind === 'label') {
 			action = { ...action, ids: action.ids.map(own).filter(exists) };
@@ -751,8 +764,9 @@ export async function runSchedule(
 					break;
 				}
 				case 'reload':
+					// A reloaded tab forgets what it held and restores the kept session.
 					instances[action.tab].resetReaderDbForTests();
-					clients.delete(action.tab);
+					await restore(action.tab);
 					break;
 				case 'expire':
 					server.endSessions(accountKey(ACCOUNTS[current] as AccountRef));
@@ -776,6 +790,7 @@ export async function runSchedule(
 	}
 
 	await signIn(0, true, true);
+	await restore('tab2');
 	for (const action of actions) await step(action);
 
 	// Drain: no more faults; each account with queued changes signs in and replays until empty.
