@@ -36,6 +36,11 @@ export interface EngineBrowser {
 	reload(): Promise<void>;
 	/** Runs `fn` in the page with JSON-able `args`; awaits a returned promise. */
 	evaluate<R, A extends unknown[]>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R>;
+	/**
+	 * The same with the function given as source text, for code composed in the test (WebKit holds
+	 * `new Function` in the page to the page's CSP, so a page function cannot build one itself).
+	 */
+	evaluateSource<R>(fnSource: string, ...args: unknown[]): Promise<R>;
 	/** A real pointer click on the first element matching `css`. */
 	click(css: string): Promise<void>;
 	/** Replaces the value of the input matching `css` by typing `text` into it. */
@@ -87,8 +92,11 @@ class FirefoxBrowser implements EngineBrowser {
 		await this.page.reload({ waitUntil: 'load' });
 	}
 	evaluate<R, A extends unknown[]>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
+		return this.evaluateSource<R>(source(fn), ...args);
+	}
+	evaluateSource<R>(fnSource: string, ...args: unknown[]): Promise<R> {
 		// As an expression, like WebKit's below: both engines run exactly the same source.
-		return this.page.evaluate(`(${source(fn)}).apply(null, ${JSON.stringify(args)})`) as Promise<R>;
+		return this.page.evaluate(`(${fnSource}).apply(null, ${JSON.stringify(args)})`) as Promise<R>;
 	}
 	async click(css: string): Promise<void> {
 		await this.page.click(css);
@@ -141,8 +149,11 @@ class WebKitBrowser implements EngineBrowser {
 		await this.driver.navigate().refresh();
 	}
 	evaluate<R, A extends unknown[]>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
+		return this.evaluateSource<R>(source(fn), ...args);
+	}
+	evaluateSource<R>(fnSource: string, ...args: unknown[]): Promise<R> {
 		// W3C "execute script" awaits a returned promise.
-		return this.driver.executeScript<R>(`return (${source(fn)}).apply(null, arguments)`, ...args);
+		return this.driver.executeScript<R>(`return (${fnSource}).apply(null, arguments)`, ...args);
 	}
 	async click(css: string): Promise<void> {
 		await this.driver.findElement(By.css(css)).click();

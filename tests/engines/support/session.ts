@@ -45,6 +45,7 @@ export function useEngine(name: EngineName): EngineSession {
 	});
 	afterAll(async () => {
 		try {
+			if (process.env.ENGINES_DEBUG) console.log(name, 'api ops', session.server?.apiOps.join(' '));
 			await session.browser?.close();
 			await session.server?.close();
 			await session.guard?.close();
