@@ -48,6 +48,7 @@ export {
 	type UpdateArticleParams,
 	type ViewMode
 } from './params';
+export { SPECIAL_FEED } from './feed-ids';
 export { DEFAULT_TIMEOUT_MS, type BinaryReply, type FetchLike } from './transport';
 export { LABELS_CATEGORY, SPECIAL_CATEGORY } from './tree';
 export type * from './types';

@@ -4,8 +4,19 @@
  * when fresh server data is stored while changes are still pending (so the cache never shows the
  * server's older state for them).
  */
-import type { Counters, FeedTree, Label, TreeCategory } from '$lib/api';
+import {
+	isLabelFeedId,
+	SPECIAL_CATEGORY,
+	LABELS_CATEGORY,
+	SPECIAL_FEED,
+	type ArticleBase,
+	type Counters,
+	type FeedTree,
+	type Label,
+	type TreeCategory
+} from '$lib/api';
 import type { StoredArticle } from '$lib/db/schema';
+import { articleChange, unreadCounterFeeds, withinCatchup } from './effect';
 import type { Intent } from './intent';
 
 export interface ItemDraft {
@@ -46,12 +57,6 @@ function unique(ids: readonly number[]): number[] {
 	return [...new Set(ids.filter((id) => Number.isInteger(id)))];
 }
 
-const CATCHUP_AGE: Record<string, number> = {
-	'1day': 86_400,
-	'1week': 7 * 86_400,
-	'2week': 14 * 86_400
-};
-
 /** Feed ids below a category (nested categories included), from the cached tree. */
 export function feedsInCategory(
 	tree: FeedTree | undefined,
@@ -79,22 +84,6 @@ export function feedsInCategory(
 
 type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 
-/**
- * Whether an article of the catch-up's scope is one the catch-up meant: not newer than what the
- * reader could see (`maxId`) and, for `1day`/`1week`/`2week`, older than that by its article date
- * (`updated`). The one rule for both sides: the cache applies it to cached articles, the replay to
- * the server's unread headlines of the scope (the server's own modes count from the date it stored
- * the article, which the reader never saw, so replay never sends them).
- */
-export function withinCatchup(
-	intent: CatchupIntent,
-	article: Pick<StoredArticle, 'id' | 'updated'>
-): boolean {
-	if (intent.maxId !== undefined && article.id > intent.maxId) return false;
-	const age = CATCHUP_AGE[intent.mode];
-	return age === undefined || article.updated <= (intent.at ?? Date.now()) / 1000 - age;
-}
-
 /** Whether the cached article lies in the catch-up's feed, category or special feed. */
 export function inCatchupScope(
 	intent: CatchupIntent,
@@ -106,14 +95,15 @@ export function inCatchupScope(
 	const feedId = typeof intent.feedId === 'number' ? intent.feedId : Number(intent.feedId);
 	if (!Number.isFinite(feedId)) return false; // tag feeds: the cache cannot tell
 	if (intent.isCat) {
-		if (feedId === -1 || feedId === -2) return false; // special / labels categories: unclear scope
+		// The special and labels categories: unclear scope.
+		if (feedId === SPECIAL_CATEGORY || feedId === LABELS_CATEGORY) return false;
 		return feedsInCategory(tree, feedId)?.has(article.feedId ?? NaN) ?? false;
 	}
 	if (feedId > 0) return article.feedId === feedId;
-	if (feedId === -4 || feedId === -3) return true; // all / fresh (fresh: an approximation)
-	if (feedId === -1) return article.marked;
-	if (feedId === -2) return article.published;
-	if (feedId <= -1025) return article.labels.some((l) => l.id === feedId);
+	if (feedId === SPECIAL_FEED.all || feedId === SPECIAL_FEED.fresh) return true; // fresh: approximated
+	if (feedId === SPECIAL_FEED.starred) return article.marked;
+	if (feedId === SPECIAL_FEED.published) return article.published;
+	if (isLabelFeedId(feedId)) return article.labels.some((l) => l.id === feedId);
 	return false;
 }
 
@@ -126,6 +116,18 @@ export function catchupCovers(
 	return withinCatchup(intent, article) && inCatchupScope(intent, article, tree);
 }
 
+/** The caption and colours of a label, from the stored tree. */
+function labelFromTree(tree: FeedTree | undefined, labelId: number): Label | undefined {
+	const known = tree?.labels.find((l) => l.id === labelId);
+	if (!known) return undefined;
+	return {
+		id: labelId,
+		caption: known.title,
+		fgColor: known.fgColor ?? '',
+		bgColor: known.bgColor ?? ''
+	};
+}
+
 /** Applies an intent to a cached article; returns the unread change (-1, 0, +1) for the counters. */
 export function applyToArticle(
 	article: StoredArticle,
@@ -135,21 +137,13 @@ export function applyToArticle(
 	const wasUnread = article.unread;
 	switch (intent.type) {
 		case 'flag':
-			if (!intent.articleIds.includes(article.id)) return 0;
-			if (intent.field === 'unread') article.unread = intent.value;
-			else if (intent.field === 'starred') article.marked = intent.value;
-			else article.published = intent.value;
-			break;
 		case 'note':
-			if (intent.articleId !== article.id) return 0;
-			article.note = intent.note === '' ? undefined : intent.note;
+		case 'label':
+			Object.assign(
+				article,
+				articleChange(intent, article, (id) => labelFromTree(tree, id))
+			);
 			break;
-		case 'label': {
-			if (!intent.articleIds.includes(article.id)) return 0;
-			const others = article.labels.filter((l) => l.id !== intent.labelId);
-			article.labels = intent.assign ? [...others, labelFromTree(tree, intent.labelId)] : others;
-			break;
-		}
 		case 'catchup':
 			if (catchupCovers(intent, article, tree)) article.unread = false;
 			break;
@@ -159,27 +153,24 @@ export function applyToArticle(
 	return Number(article.unread) - Number(wasUnread);
 }
 
-function labelFromTree(tree: FeedTree | undefined, labelId: number): Label {
-	const known = tree?.labels.find((l) => l.id === labelId);
-	return {
-		id: labelId,
-		caption: known?.title ?? `Label ${labelId}`,
-		fgColor: known?.fgColor ?? '',
-		bgColor: known?.bgColor ?? ''
-	};
-}
-
-/** Moves cached counters by `delta` unread for one feed (its categories and the total too). */
+/**
+ * Moves cached counters by `delta` unread for one article: the feeds `unreadCounterFeeds` names (its
+ * own, All, Fresh when fresh), the feed's categories and the total.
+ */
 export function adjustCounters(
 	counters: Counters | undefined,
 	tree: FeedTree | undefined,
-	feedId: number | null,
-	delta: number
+	article: Pick<ArticleBase, 'feedId' | 'updated' | 'score'>,
+	delta: number,
+	now = Date.now()
 ): void {
+	const feedId = article.feedId;
 	if (!counters || feedId === null || delta === 0) return;
 	const clamp = (n: number): number => Math.max(0, n + delta);
-	for (const c of counters.feeds) if (c.id === feedId) c.unread = clamp(c.unread);
-	for (const c of counters.special) if (c.id === -4 || c.id === -3) c.unread = clamp(c.unread);
+	const moved = new Set(unreadCounterFeeds(article, now));
+	for (const c of [...counters.feeds, ...counters.special]) {
+		if (moved.has(c.id)) c.unread = clamp(c.unread);
+	}
 	if (counters.globalUnread !== undefined) counters.globalUnread = clamp(counters.globalUnread);
 	for (const c of counters.categories) {
 		if (c.id >= 0 && feedsInCategory(tree, c.id)?.has(feedId)) c.unread = clamp(c.unread);

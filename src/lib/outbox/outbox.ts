@@ -122,7 +122,7 @@ async function applyDraftsToCache(
 			const delta = applyToArticle(article, intent, stored?.tree);
 			await articles.put(article);
 			if (delta !== 0) {
-				adjustCounters(stored?.counters, stored?.tree, article.feedId, delta);
+				adjustCounters(stored?.counters, stored?.tree, article, delta);
 				countersChanged = true;
 			}
 		}

@@ -26,7 +26,7 @@ import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { withQuotaRetry } from '$lib/offline/storage';
-import { withinCatchup } from './apply';
+import { withinCatchup } from './effect';
 import type { ArticleFlag, Intent } from './intent';
 import { announceOutboxChange } from './outbox';
 import { updateReplayStatus, type ReplayStatus } from './status';

@@ -5,7 +5,7 @@
  * getCounters call) once the outbox has sent the change, so they never drift from tt-rss.
  */
 import { isApiError, type CatchupMode, type FeedId, type Label } from '$lib/api';
-import { withinCatchup } from '$lib/outbox/apply';
+import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
 import { submitIntent } from '$lib/outbox/submit';
 import { articleState } from './article.svelte';
@@ -23,11 +23,26 @@ export interface ArticleRef {
 	published: boolean;
 	note: string | undefined;
 	labels: Label[];
+	/** Whether the article counts as fresh (outbox/effect.ts `unreadCounterFeeds`). */
+	updated: number;
+	score: number;
 }
 
 type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 
 const FLAG_PROP = { unread: 'unread', starred: 'marked', published: 'published' } as const;
+
+/** The patch the intent makes to each article it names (the rule the cache applies too). */
+function changesOf(
+	intent: ArticleIntent,
+	refs: readonly ArticleRef[],
+	label?: Label
+): { ref: ArticleRef; patch: ArticlePatch }[] {
+	return refs.flatMap((ref) => {
+		const patch = articleChange(intent, ref, () => label);
+		return patch ? [{ ref, patch }] : [];
+	});
+}
 
 function failureText(error: unknown): string {
 	return isApiError(error)
@@ -51,7 +66,7 @@ async function apply(
 		headlines.patch([ref.id], patch);
 		articleState.patch(ref.id, patch);
 		if (patch.unread !== undefined && patch.unread !== ref.unread) {
-			treeState.adjust(ref.feedId, patch.unread ? 1 : -1);
+			treeState.adjust(ref, patch.unread ? 1 : -1);
 		}
 	}
 	try {
@@ -63,7 +78,7 @@ async function apply(
 		}
 		for (const { ref, patch } of changes) {
 			if (patch.unread !== undefined && patch.unread !== ref.unread) {
-				treeState.adjust(ref.feedId, patch.unread ? -1 : 1);
+				treeState.adjust(ref, patch.unread ? -1 : 1);
 			}
 		}
 		toasts.show(failureText(error), 'error');
@@ -81,31 +96,20 @@ export async function setFlag(
 ): Promise<boolean> {
 	const prop = FLAG_PROP[field];
 	const targets = refs.filter((r) => r[prop] !== value);
-	return apply(
-		targets.map((ref) => ({ ref, patch: { [prop]: value } })),
-		{ type: 'flag', field, articleIds: targets.map((r) => r.id), value }
-	);
+	const intent: Intent = { type: 'flag', field, articleIds: targets.map((r) => r.id), value };
+	return apply(changesOf(intent, targets), intent);
 }
 
 export async function setNote(ref: ArticleRef, note: string): Promise<boolean> {
-	const text = note.trim();
-	return apply([{ ref, patch: { note: text || undefined } }], {
-		type: 'note',
-		articleId: ref.id,
-		note: text
-	});
+	const intent: Intent = { type: 'note', articleId: ref.id, note: note.trim() };
+	return apply(changesOf(intent, [ref]), intent);
 }
 
 export async function setLabel(ref: ArticleRef, label: Label, assign: boolean): Promise<boolean> {
 	const has = ref.labels.some((l) => l.id === label.id);
 	if (has === assign) return true;
-	const labels = assign ? [...ref.labels, label] : ref.labels.filter((l) => l.id !== label.id);
-	return apply([{ ref, patch: { labels } }], {
-		type: 'label',
-		articleIds: [ref.id],
-		labelId: label.id,
-		assign
-	});
+	const intent: Intent = { type: 'label', articleIds: [ref.id], labelId: label.id, assign };
+	return apply(changesOf(intent, [ref], label), intent);
 }
 
 /**

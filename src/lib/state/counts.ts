@@ -13,9 +13,6 @@ export const NO_COUNTS: UnreadCounts = {
 	global: undefined
 };
 
-/** The "All articles" special feed: every read change moves its counter too. */
-const ALL_ARTICLES = -4;
-
 /** One map per kind from one getCounters reply (special and label feeds are feeds too). */
 export function countsFrom(counters: Counters): UnreadCounts {
 	const feeds = new Map<number, number>();
@@ -32,18 +29,18 @@ const bump = (map: Map<number, number>, id: number, delta: number): void => {
 };
 
 /**
- * The counts after `delta` articles of a feed changed read state (never below zero): the feed,
- * the categories it sits in, "All articles" and the global count move together.
+ * The counts after `delta` articles changed read state (never below zero): the feed counters
+ * `feedIds` (outbox/effect.ts `unreadCounterFeeds` says which), the categories the article's feed
+ * sits in and the global count move together.
  */
 export function withFeedDelta(
 	counts: UnreadCounts,
-	feedId: number,
+	feedIds: readonly number[],
 	delta: number,
 	categoryIds: readonly number[] = []
 ): UnreadCounts {
 	const feeds = new Map(counts.feeds);
-	bump(feeds, feedId, delta);
-	if (feedId !== ALL_ARTICLES) bump(feeds, ALL_ARTICLES, delta);
+	for (const id of feedIds) bump(feeds, id, delta);
 	const categories = new Map(counts.categories);
 	for (const id of categoryIds) bump(categories, id, delta);
 	const global = counts.global === undefined ? undefined : Math.max(0, counts.global + delta);

@@ -1,6 +1,13 @@
-import { isApiError, type FeedTree, type ServerConfig, type TreeCategory } from '$lib/api';
+import {
+	isApiError,
+	type ArticleBase,
+	type FeedTree,
+	type ServerConfig,
+	type TreeCategory
+} from '$lib/api';
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
 import { cachedTree, storeTree } from '$lib/cache';
+import { unreadCounterFeeds } from '$lib/outbox/effect';
 import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
 import { parentsOf, titlesOf } from './tree-index';
 import { session } from './session.svelte';
@@ -150,11 +157,13 @@ class TreeState {
 		}
 	}
 
-	/** Applies a local change at once (e.g. an article read), before the server confirms it. */
-	adjust(feedId: number | null, delta: number): void {
-		if (feedId === null || delta === 0) return;
+	/** Applies an article's read change at once, before the server confirms it. */
+	adjust(article: Pick<ArticleBase, 'feedId' | 'updated' | 'score'>, delta: number): void {
+		if (article.feedId === null || delta === 0) return;
 		this.#localChanges++;
-		this.#counts = withFeedDelta(this.#counts, feedId, delta, this.#parents.get(feedId) ?? []);
+		const feedIds = unreadCounterFeeds(article, Date.now());
+		const categories = this.#parents.get(article.feedId) ?? [];
+		this.#counts = withFeedDelta(this.#counts, feedIds, delta, categories);
 	}
 
 	/** Sets a feed's or category's counter (after "mark all read"). */
