@@ -84,6 +84,7 @@ const FULL_WORLD: World = {
 	arrivals: true,
 	accountSwitches: true,
 	disjointIds: false,
+	staleTabCatchups: true,
 	faults: FAULTS,
 	quota: true,
 	lostRepliesOnFullDisk: true,
@@ -105,9 +106,14 @@ const FULL_WORLD: World = {
  *   them (catch-up feed 1; mark 1 unread; replay with a 413 on the catch-up → 1 ends read);
  * - lostRepliesOnFullDisk: a share whose attempt cannot be noted (full disk) is sent anyway, and
  *   when its reply is lost (or times out) it is published again (share; replay with the disk
- *   full and the reply lost; replay → published twice).
+ *   full and the reply lost; replay → published twice);
+ * - staleTabCatchups: a tab left open for the earlier account bounds its catch-up by the newest
+ *   article in the cache, which is the other account's, so articles that arrive later in its own
+ *   account are marked read (sign in as second; catch-up feed 1 in the other tab, still the
+ *   reader's; a minute later article 7 arrives in the reader's feed 1; replay → 7 read).
  */
 const WAITING: Partial<World> = {
+	staleTabCatchups: false,
 	disjointIds: true,
 	lostRepliesOnFullDisk: false,
 	faults: ['network', 'lost', 'expire']

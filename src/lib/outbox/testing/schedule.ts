@@ -104,6 +104,8 @@ export interface World {
 	accountSwitches: boolean;
 	/** No two accounts have an article with the same id (else users of one server share them). */
 	disjointIds: boolean;
+	/** Catch-ups in a tab left open for the earlier account, after another signed in. */
+	staleTabCatchups: boolean;
 	/** Faults on the wire, from this list. */
 	faults: readonly Fault[];
 	/** Full storage during some steps. */
@@ -557,6 +559,13 @@ export async function runSchedule(
 		if (action.kind === 'note') {
 			action = { ...action, id: own(action.id) };
 			if (!exists(action.id)) return;
+		}
+		if (
+			action.kind === 'catchup' &&
+			!world.staleTabCatchups &&
+			tabAccount[action.tab] !== current
+		) {
+			return;
 		}
 		const intent = intentOf(action);
 		const visible = action.kind === 'catchup' ? await visibleIds(action.tab, action.scope) : [];
