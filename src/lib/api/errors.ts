@@ -88,6 +88,14 @@ export function isApiError(value: unknown): value is ApiError {
 	return value instanceof ApiError;
 }
 
+/**
+ * The text a reader sees for a failure: the API error's own message, or the screen's `fallback`
+ * for anything else (a bug, not something the reader can act on).
+ */
+export function readerText(error: unknown, fallback: string): string {
+	return isApiError(error) ? error.userMessage : fallback;
+}
+
 /** Where an error happened matters for API_DISABLED: at login vs. after a successful login. */
 export type ErrorPhase = 'login' | 'call';
 

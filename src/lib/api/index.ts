@@ -14,6 +14,7 @@ export {
 export {
 	ApiError,
 	isApiError,
+	readerText,
 	type ApiErrorCode,
 	type ApiErrorKind,
 	type ClientErrorCode,

@@ -3,7 +3,7 @@
  * the clean types of `types.ts`. Each throws ShapeError on a shape it cannot use; the client
  * turns that into ApiError BAD_REPLY.
  */
-import { labelIdFromWire, type Capabilities } from './capabilities';
+import { isLabelFeedId, labelIdFromWire, type Capabilities } from './capabilities';
 import type {
 	Article,
 	ArticleBase,
@@ -341,7 +341,7 @@ export function parseCounters(content: unknown, caps: LabelCaps = MODERN): Count
 			title: optText(value.title)
 		};
 		if (feedId > 0) counters.feeds.push(entry);
-		else if (feedId < -1024) counters.labels.push(entry);
+		else if (isLabelFeedId(feedId)) counters.labels.push(entry);
 		else counters.special.push(entry);
 	}
 	counters.categories = [...categories.values()];

@@ -6,7 +6,7 @@
  * cached article marked read offline stays read after a reload, even when a refresh from the
  * server arrives before the outbox has been replayed.
  */
-import type { Article, Counters, FeedTree, Headline } from '$lib/api';
+import { SPECIAL_FEED, type Article, type Counters, type FeedTree, type Headline } from '$lib/api';
 import { belongsTo, mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
@@ -145,10 +145,15 @@ async function listFromArticles(
 	const feedId = key.feedId;
 	let rows: StoredArticle[];
 	if (feedId > 0) rows = await articles.index('byFeed').getAll(feedId);
-	else if (feedId === -4 || feedId === -1 || feedId === -2) rows = await articles.getAll();
+	else if (
+		feedId === SPECIAL_FEED.all ||
+		feedId === SPECIAL_FEED.starred ||
+		feedId === SPECIAL_FEED.published
+	)
+		rows = await articles.getAll();
 	else return undefined;
-	if (feedId === -1) rows = rows.filter((r) => r.marked);
-	if (feedId === -2) rows = rows.filter((r) => r.published);
+	if (feedId === SPECIAL_FEED.starred) rows = rows.filter((r) => r.marked);
+	if (feedId === SPECIAL_FEED.published) rows = rows.filter((r) => r.published);
 	const unread = rows.filter((r) => r.unread);
 	if (key.viewMode === 'unread' || (key.viewMode === 'adaptive' && unread.length > 0))
 		rows = unread;

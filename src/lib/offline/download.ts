@@ -3,7 +3,7 @@
  * server's page size, stored in the read cache; then their images (see images.ts). Reports
  * progress through a callback and stops at once when the signal aborts (what was stored stays).
  */
-import type { Headline, TtrssClient } from '$lib/api';
+import { SPECIAL_FEED, type Headline, type TtrssClient } from '$lib/api';
 import { storeOfflineHeadlines } from '$lib/cache';
 import { cacheImagesViaWorker, imageUrls } from './images';
 import { requestPersistentStorage } from './storage';
@@ -49,7 +49,7 @@ export async function downloadForOffline(options: DownloadOptions): Promise<Down
 		const limit = Math.min(pageSize, count - progress.articles);
 		const { headlines } = await client.getHeadlines(
 			{
-				feedId: -4,
+				feedId: SPECIAL_FEED.all,
 				viewMode: 'unread',
 				showContent: true,
 				includeAttachments: true,

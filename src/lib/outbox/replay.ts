@@ -21,7 +21,14 @@
  * - Catch-ups never widen: the reader's catch-up covers the articles they could see then (see
  *   sendCatchup). Shares are not published twice when a reply was lost (see sendShare).
  */
-import { ApiError, ArticleField, UpdateMode, type Headline, type TtrssClient } from '$lib/api';
+import {
+	ApiError,
+	ArticleField,
+	SPECIAL_FEED,
+	UpdateMode,
+	type Headline,
+	type TtrssClient
+} from '$lib/api';
 import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
@@ -343,7 +350,7 @@ async function sendShare(
 ): Promise<void> {
 	if (item.attemptedAt !== undefined || (await attemptedAt(item)) !== undefined) {
 		const { headlines } = await client.getHeadlines({
-			feedId: -2,
+			feedId: SPECIAL_FEED.published,
 			viewMode: 'all_articles',
 			limit: (await client.detectCapabilities()).headlineLimit
 		});

@@ -4,7 +4,7 @@
  * the change is undone and the reason shown. Counters are read again from the server (one
  * getCounters call) once the outbox has sent the change, so they never drift from tt-rss.
  */
-import { isApiError, type CatchupMode, type FeedId, type Label } from '$lib/api';
+import { readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
 import { submitIntent } from '$lib/outbox/submit';
@@ -45,9 +45,7 @@ function changesOf(
 }
 
 function failureText(error: unknown): string {
-	return isApiError(error)
-		? error.userMessage
-		: 'The change could not be saved. Try again in a moment.';
+	return readerText(error, 'The change could not be saved. Try again in a moment.');
 }
 
 /** Applies patches everywhere, sends the intent, and undoes everything if it is refused. */

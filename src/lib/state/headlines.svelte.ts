@@ -12,8 +12,10 @@ import { markOnce } from '$lib/perf/marks';
 import { errorMessage } from './tree.svelte';
 import { session } from './session.svelte';
 import type { SettingsValues } from './settings.svelte';
+import type { ListKind } from '../../params/kind';
 
-export type ListKind = 'feed' | 'cat' | 'tag';
+/** Named once, by the route's matcher. */
+export type { ListKind } from '../../params/kind';
 
 /** What the headline pane shows: one feed, category or tag, filtered and sorted. */
 export interface ListQuery {

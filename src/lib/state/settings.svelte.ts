@@ -2,8 +2,11 @@
  * Reader preferences that must apply before anything else paints (theme, text size), so they live
  * in localStorage (synchronous) rather than IndexedDB. They are not secrets.
  */
+import type { ViewMode as ApiViewMode } from '$lib/api';
+
 export type Theme = 'system' | 'light' | 'dark';
-export type ViewMode = 'all_articles' | 'unread' | 'adaptive' | 'marked' | 'updated';
+/** The API's view modes the reader can choose as a default (not Published or With a note). */
+export type ViewMode = Exclude<ApiViewMode, 'published' | 'has_note'>;
 export type SortOrder = 'default' | 'date_reverse' | 'feed_dates' | (string & {});
 
 export interface SettingsValues {

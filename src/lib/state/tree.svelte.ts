@@ -1,5 +1,5 @@
 import {
-	isApiError,
+	readerText,
 	type ArticleBase,
 	type FeedTree,
 	type ServerConfig,
@@ -181,7 +181,7 @@ class TreeState {
 }
 
 export function errorMessage(error: unknown): string {
-	return isApiError(error) ? error.userMessage : 'Something went wrong while loading your feeds.';
+	return readerText(error, 'Something went wrong while loading your feeds.');
 }
 
 export const treeState = new TreeState();
