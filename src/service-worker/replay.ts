@@ -6,9 +6,8 @@
  * worker, and a replay there would hold them behind network calls to a server that may be slow.
  */
 import { clientFromStoredSession } from '../lib/outbox/session-client';
+import { OUTBOX_SYNC_TAG } from '../lib/outbox/contract';
 import { replayOutbox } from '../lib/outbox/replay';
-
-const SYNC_TAG = 'outbox';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -34,7 +33,7 @@ function syncManager(): SyncManagerLike | undefined {
 export function startReplay(): void {
 	sw.addEventListener('sync', (event) => {
 		const sync = event as SyncEventLike;
-		if (sync.tag === SYNC_TAG) sync.waitUntil(replayFromWorker());
+		if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(replayFromWorker());
 	});
 	// Without Background Sync the worker still replays whenever it wakes up.
 	if (!syncManager()) void replayFromWorker().catch(() => undefined);
@@ -50,7 +49,7 @@ export function replayAfterActivation(activation: Promise<unknown>): void {
 		.catch(() => undefined)
 		.then(async () => {
 			const sync = syncManager();
-			if (sync) await sync.register(SYNC_TAG);
+			if (sync) await sync.register(OUTBOX_SYNC_TAG);
 			else await replayFromWorker();
 		})
 		.catch(() => undefined);

@@ -2,7 +2,7 @@ import { belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import type { IntentNames } from '$lib/outbox/intent';
-import { intentNames, OUTBOX_CHANNEL, onOutboxChange } from '$lib/outbox/outbox';
+import { failedItems, intentNames, pendingItems, watchOutbox } from '$lib/outbox/outbox';
 import { loadReplayStatus, type ReplayStatus } from '$lib/outbox/status';
 import { session } from '$lib/state/session.svelte';
 import { inPage, onWindow } from './page-events';
@@ -72,8 +72,8 @@ class OfflineStatus {
 		try {
 			const db = await openReaderDb();
 			const [queued, refused, replay, tree] = await Promise.all([
-				db.getAll('outbox'),
-				db.getAll('failed'),
+				pendingItems(),
+				failedItems(),
 				loadReplayStatus(),
 				db.get('tree', 'current')
 			]);
@@ -109,10 +109,7 @@ class OfflineStatus {
 		const stopOffline = onWindow('offline', () => {
 			this.#online = false;
 		});
-		const channel =
-			typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(OUTBOX_CHANNEL);
-		if (channel) channel.onmessage = () => void this.refresh();
-		const stopLocal = onOutboxChange(() => void this.refresh());
+		const stopWatching = watchOutbox(() => void this.refresh());
 		const stopStorage = onStorageProblem((message) => {
 			this.#storageMessage = message;
 		});
@@ -121,8 +118,7 @@ class OfflineStatus {
 		return () => {
 			stopOnline();
 			stopOffline();
-			channel?.close();
-			stopLocal();
+			stopWatching();
 			stopStorage();
 		};
 	}

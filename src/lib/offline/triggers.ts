@@ -8,13 +8,12 @@
  * first of them is due.
  */
 import { afterFirstScreen } from '$lib/boot/early-reads';
+import { OUTBOX_SYNC_TAG } from '$lib/outbox/contract';
 import { pendingItems } from '$lib/outbox/outbox';
 import { replayOutbox, type ReplayResult } from '$lib/outbox/replay';
 import { session } from '$lib/state/session.svelte';
 import { inPage, onVisible, onWindow } from './page-events';
 import { offlineStatus } from './status.svelte';
-
-const SYNC_TAG = 'outbox';
 
 interface SyncManagerLike {
 	register(tag: string): Promise<void>;
@@ -26,7 +25,7 @@ async function registerBackgroundSync(): Promise<void> {
 	try {
 		const registration = await navigator.serviceWorker.getRegistration();
 		const sync = (registration as unknown as { sync?: SyncManagerLike } | undefined)?.sync;
-		await sync?.register(SYNC_TAG);
+		await sync?.register(OUTBOX_SYNC_TAG);
 	} catch {
 		// Not allowed (e.g. no permission) or not supported: the page's own triggers remain.
 	}

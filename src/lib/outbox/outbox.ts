@@ -15,9 +15,8 @@ import {
 	splitIntent
 } from './apply';
 import { titlesOf } from '$lib/state/tree-index';
+import { OUTBOX_CHANNEL, type OutboxChangedMessage } from './contract';
 import type { Intent, IntentNames } from './intent';
-
-export const OUTBOX_CHANNEL = 'ttrss-outbox';
 
 const localListeners = new Set<() => void>();
 
@@ -32,8 +31,24 @@ export function announceOutboxChange(): void {
 	for (const listener of localListeners) listener();
 	if (typeof BroadcastChannel === 'undefined') return;
 	const channel = new BroadcastChannel(OUTBOX_CHANNEL);
-	channel.postMessage({ type: 'outbox-changed' });
+	const message: OutboxChangedMessage = { type: 'outbox-changed' };
+	channel.postMessage(message);
 	channel.close();
+}
+
+/**
+ * Calls `listener` whenever the outbox or the failed list changes, here, in another tab or in the
+ * worker; returns the function that stops listening.
+ */
+export function watchOutbox(listener: () => void): () => void {
+	const channel =
+		typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(OUTBOX_CHANNEL);
+	if (channel) channel.onmessage = () => listener();
+	const stopLocal = onOutboxChange(listener);
+	return () => {
+		channel?.close();
+		stopLocal();
+	};
 }
 
 type CacheTx = IDBPTransaction<ReaderDB, ('outbox' | 'articles' | 'tree')[], 'readwrite'>;

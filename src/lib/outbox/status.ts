@@ -1,5 +1,6 @@
 /** The replay's last outcome, kept in IndexedDB so the page shows what the worker found too. */
 import { openReaderDb } from '$lib/db/open';
+import { REPLAY_STATUS_KEY } from './contract';
 
 export interface ReplayStatus {
 	/** The session ended and could not be renewed: the reader must sign in; nothing is lost. */
@@ -11,11 +12,9 @@ export interface ReplayStatus {
 	lastSentAt?: number;
 }
 
-const KEY = 'outbox.status';
-
 export async function loadReplayStatus(): Promise<ReplayStatus> {
 	const db = await openReaderDb();
-	const value = (await db.get('settings', KEY)) as ReplayStatus | undefined;
+	const value = (await db.get('settings', REPLAY_STATUS_KEY)) as ReplayStatus | undefined;
 	return value ?? { signInNeeded: false };
 }
 
@@ -24,11 +23,11 @@ export async function updateReplayStatus(patch: Partial<ReplayStatus>): Promise<
 	const tx = db.transaction('settings', 'readwrite');
 	// A failed write (full quota) rejects here, through the awaits below, not as an unhandled `done`.
 	tx.done.catch(() => undefined);
-	const current = ((await tx.store.get(KEY)) as ReplayStatus | undefined) ?? {
+	const current = ((await tx.store.get(REPLAY_STATUS_KEY)) as ReplayStatus | undefined) ?? {
 		signInNeeded: false
 	};
 	const next: ReplayStatus = { ...current, ...patch };
 	if ('lastError' in patch && patch.lastError === undefined) delete next.lastError;
-	await tx.store.put(next, KEY);
+	await tx.store.put(next, REPLAY_STATUS_KEY);
 	await tx.done;
 }

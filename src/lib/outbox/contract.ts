@@ -1,0 +1,20 @@
+/**
+ * The names the page and the service worker must spell alike to share the outbox: the Background
+ * Sync tag that wakes the worker's replay, the channel that says the outbox changed, and the
+ * settings key of the replay's last outcome. No imports and no side effects, so either side (and
+ * the tests) can read it without starting anything.
+ */
+
+/** The Background Sync tag: the page registers it, the worker replays when it fires. */
+export const OUTBOX_SYNC_TAG = 'outbox';
+
+/** The BroadcastChannel on which every tab and the worker say the outbox or failed list changed. */
+export const OUTBOX_CHANNEL = 'ttrss-outbox';
+
+/** What is posted on `OUTBOX_CHANNEL`. */
+export interface OutboxChangedMessage {
+	type: 'outbox-changed';
+}
+
+/** The `settings` store key of the replay's last outcome (outbox/status.ts `ReplayStatus`). */
+export const REPLAY_STATUS_KEY = 'outbox.status';
