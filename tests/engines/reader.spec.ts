@@ -92,6 +92,9 @@ describe.each(ENGINES)('%s', (engine) => {
 
 	test('mark unread, then catch up the feed', async () => {
 		const { browser, client } = session;
+		// Opened again: it is read once open (seen once in WebKit: after the label steps the list
+		// showed it unread again — docs/engines.md, open questions).
+		await click(browser, headline(/Tech news 02: Networks update/));
 		await click(browser, button('Mark unread'));
 		await poll(
 			'unread again on the server',

@@ -16,6 +16,8 @@ export default defineConfig({
 		// One real server whose database the files reset, and two browsers per file: never in parallel.
 		fileParallelism: false,
 		testTimeout: 90_000,
-		hookTimeout: 120_000
+		hookTimeout: 120_000,
+		// As Playwright's: one retry on CI, reported as flaky, so a race is seen but not hidden.
+		retry: process.env.CI ? 1 : 0
 	}
 });

@@ -25,6 +25,8 @@ export interface AppServer {
 	/** The app's URL, ending in `/`. */
 	url: string;
 	reachability: Reachability;
+	/** The build served; switched to deploy a new version. */
+	root: string;
 	/** API ops that reached the test bed through this server, in order (`op` of each body). */
 	readonly apiOps: string[];
 	close(): Promise<void>;
@@ -87,9 +89,9 @@ function forward(req: IncomingMessage, body: Buffer, res: import('node:http').Se
 
 export async function startAppServer(root: string): Promise<AppServer> {
 	const apiOps: string[] = [];
-	const state = { reachability: 'online' as Reachability };
+	const state = { reachability: 'online' as Reachability, root };
 	const site = staticSite({
-		root: () => root,
+		root: () => state.root,
 		base: '',
 		passThrough: (path) => path.startsWith('/tt-rss/')
 	});
@@ -123,6 +125,12 @@ export async function startAppServer(root: string): Promise<AppServer> {
 		set reachability(value: Reachability) {
 			state.reachability = value;
 			if (value !== 'online') for (const socket of sockets) socket.destroy();
+		},
+		get root() {
+			return state.root;
+		},
+		set root(value: string) {
+			state.root = value;
 		},
 		apiOps,
 		close: closer(server, sockets)
