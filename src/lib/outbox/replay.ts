@@ -27,7 +27,8 @@ import {
 	SPECIAL_FEED,
 	UpdateMode,
 	type Headline,
-	type TtrssClient
+	type TtrssClient,
+	type UpdateArticleParams
 } from '$lib/api';
 import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb } from '$lib/db/open';
@@ -177,32 +178,29 @@ function chunk<T>(list: readonly T[], size: number): T[][] {
 	return out;
 }
 
+/** updateArticle calls of at most MAX_IDS_PER_CALL articles, each the same change. */
+function updateCalls(
+	members: OutboxItem[],
+	update: Omit<UpdateArticleParams, 'articleIds'>
+): Call[] {
+	return chunk(members, MAX_IDS_PER_CALL).map((items) => ({
+		op: 'updateArticle',
+		items,
+		send: (client) => client.updateArticle({ articleIds: idsOf(items), ...update })
+	}));
+}
+
 function callsFor(members: OutboxItem[], now: number): Call[] {
 	const first = members[0]?.intent;
 	if (!first) return [];
 	switch (first.type) {
 		case 'flag':
-			return chunk(members, MAX_IDS_PER_CALL).map((items) => ({
-				op: 'updateArticle',
-				items,
-				send: (client) =>
-					client.updateArticle({
-						articleIds: idsOf(items),
-						field: FLAG_FIELD[first.field],
-						mode: first.value ? UpdateMode.True : UpdateMode.False
-					})
-			}));
+			return updateCalls(members, {
+				field: FLAG_FIELD[first.field],
+				mode: first.value ? UpdateMode.True : UpdateMode.False
+			});
 		case 'note':
-			return chunk(members, MAX_IDS_PER_CALL).map((items) => ({
-				op: 'updateArticle',
-				items,
-				send: (client) =>
-					client.updateArticle({
-						articleIds: idsOf(items),
-						field: ArticleField.Note,
-						data: first.note
-					})
-			}));
+			return updateCalls(members, { field: ArticleField.Note, data: first.note });
 		case 'label':
 			return chunk(members, MAX_IDS_PER_CALL).map((items) => ({
 				op: 'setArticleLabel',
