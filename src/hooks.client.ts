@@ -1,7 +1,7 @@
 import type { ClientInit } from '@sveltejs/kit';
 import { resolve } from '$app/paths';
 import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
-import { updateDatePatterns } from '$lib/components/format';
+import { updateDatePatterns } from '$lib/format/format';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { settings } from '$lib/state/settings.svelte';

@@ -26,7 +26,7 @@ test('a later start writes the headline dates from kept patterns, exactly as Int
 		nodes.map((n) => ({ iso: n.getAttribute('datetime') ?? '', text: n.textContent ?? '' }))
 	);
 	expect(shown.length).toBeGreaterThan(3);
-	// What Intl writes for these dates in this browser (src/lib/components/format.ts: shortDate).
+	// What Intl writes for these dates in this browser (src/lib/format/format.ts: shortDate).
 	const written = await page.evaluate(
 		(isos) =>
 			isos.map((iso) => {

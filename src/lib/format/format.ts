@@ -1,3 +1,7 @@
+/**
+ * How dates, durations and entity-encoded titles read on screen: the formatters the headline row
+ * and the article view share, over the date patterns kept for a fast start (date-patterns.ts).
+ */
 import {
 	DATE_STYLES,
 	formatWith,
