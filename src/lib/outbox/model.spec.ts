@@ -83,7 +83,6 @@ function freshDatabase(): void {
 const FULL_WORLD: World = {
 	arrivals: true,
 	accountSwitches: true,
-	disjointIds: false,
 	staleTabCatchups: true,
 	faults: FAULTS,
 	quota: true,
@@ -97,10 +96,6 @@ const FULL_WORLD: World = {
 /**
  * Parts of the world that still break a property, each waiting for its fix (issue 11), with the
  * shortest counterexample found:
- * - disjointIds false (two accounts with an article of the same id): their changes to the same
- *   article and field share one coalescing key, so one account's change replaces the other's
- *   queued one, which is lost (label 2 +Later as reader; sign in as second, keeping reader's
- *   changes; label 2 -Later as second → reader's label is never sent);
  * - http413, http502, seq and timeout faults: such a failure defers a catch-up, and the changes
  *   queued after it are sent before it (a deferred barrier is skipped), so the catch-up undoes
  *   them (catch-up feed 1; mark 1 unread; replay with a 413 on the catch-up → 1 ends read);
@@ -114,7 +109,7 @@ const FULL_WORLD: World = {
  */
 const WAITING: Partial<World> = {
 	staleTabCatchups: false,
-	disjointIds: true,
+	disjointIds: false,
 	lostRepliesOnFullDisk: false,
 	faults: ['network', 'lost', 'expire']
 };

@@ -87,9 +87,11 @@ async function writeItems(
 	try {
 		const outbox = tx.objectStore('outbox');
 		for (const draft of drafts) {
-			// Coalesce: the last intent for a key wins; it takes the newest place in the queue.
-			const older = await outbox.index('byKey').getAllKeys(draft.key);
-			for (const seq of older) await outbox.delete(seq);
+			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
+			// within one account: the same article id in another account is another article.
+			for (const older of await outbox.index('byKey').getAll(draft.key)) {
+				if (older.seq !== undefined && older.account === account) await outbox.delete(older.seq);
+			}
 			const item: OutboxItem = {
 				key: draft.key,
 				intent: draft.intent,
@@ -231,8 +233,10 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 	const failed = await tx.objectStore('failed').get(id);
 	if (failed) {
 		await tx.objectStore('failed').delete(id);
-		const newer = await tx.objectStore('outbox').index('byKey').count(failed.key);
-		if (newer === 0) {
+		const newer = (await tx.objectStore('outbox').index('byKey').getAll(failed.key)).filter(
+			(item) => item.account === failed.account
+		);
+		if (newer.length === 0) {
 			const item: OutboxItem = {
 				key: failed.key,
 				intent: failed.intent,

@@ -609,3 +609,28 @@ describe('catch-ups made offline', () => {
 		expect([1, 2, 3].map((id) => server.article(id).unread)).toEqual([false, false, true]);
 	});
 });
+
+describe('accounts', () => {
+	it("a change to the same article id in another account never replaces this account's change", async () => {
+		const { setShownAccount } = await import('$lib/db/account');
+		try {
+			setShownAccount('https://a.example/tt-rss/api/\nreader');
+			await enqueueIntent({ type: 'label', articleIds: [1], labelId: -1028, assign: true });
+			setShownAccount('https://b.example/tt-rss/api/\nsecond');
+			await enqueueIntent({ type: 'label', articleIds: [1], labelId: -1028, assign: false });
+		} finally {
+			setShownAccount(undefined);
+		}
+		const items = await pendingItems();
+		expect(items.map((i) => [i.account, i.intent])).toEqual([
+			[
+				'https://a.example/tt-rss/api/\nreader',
+				{ type: 'label', articleIds: [1], labelId: -1028, assign: true }
+			],
+			[
+				'https://b.example/tt-rss/api/\nsecond',
+				{ type: 'label', articleIds: [1], labelId: -1028, assign: false }
+			]
+		]);
+	});
+});
