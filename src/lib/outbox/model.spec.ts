@@ -28,7 +28,14 @@ import {
 
 const SOAK_RUNS = Number(process.env.SOAK_RUNS ?? 0);
 const RUNS = SOAK_RUNS > 0 ? SOAK_RUNS : 300;
-const SEED = process.env.SOAK_SEED !== undefined ? Number(process.env.SOAK_SEED) : undefined;
+// CI explores the same schedules every run (a red run must be about the change, not the dice);
+// elsewhere, and in the soak, each run draws new ones.
+const SEED =
+	process.env.SOAK_SEED !== undefined
+		? Number(process.env.SOAK_SEED)
+		: process.env.CI
+			? 20_261_123
+			: undefined;
 
 /** A fresh copy of every module: what a separate page, tab or worker holds in memory. */
 async function loadInstance(): Promise<Instance> {
@@ -90,28 +97,20 @@ const FULL_WORLD: World = {
 	shares: true,
 	poison: true,
 	strictCatchups: false,
+	disjointIds: false,
 	maxActions: 25
 };
 
 /**
  * Parts of the world that still break a property, each waiting for its fix (issue 11), with the
  * shortest counterexample found:
- * - http413, http502, seq and timeout faults: such a failure defers a catch-up, and the changes
- *   queued after it are sent before it (a deferred barrier is skipped), so the catch-up undoes
- *   them (catch-up feed 1; mark 1 unread; replay with a 413 on the catch-up → 1 ends read);
- * - lostRepliesOnFullDisk: a share whose attempt cannot be noted (full disk) is sent anyway, and
- *   when its reply is lost (or times out) it is published again (share; replay with the disk
- *   full and the reply lost; replay → published twice);
  * - staleTabCatchups: a tab left open for the earlier account bounds its catch-up by the newest
  *   article in the cache, which is the other account's, so articles that arrive later in its own
  *   account are marked read (sign in as second; catch-up feed 1 in the other tab, still the
  *   reader's; a minute later article 7 arrives in the reader's feed 1; replay → 7 read).
  */
 const WAITING: Partial<World> = {
-	staleTabCatchups: false,
-	disjointIds: false,
-	lostRepliesOnFullDisk: false,
-	faults: ['network', 'lost', 'expire']
+	staleTabCatchups: false
 };
 
 /** MODEL_WORLD (JSON) overrides parts of the world, e.g. '{"shares":true}' to try one fix. */

@@ -277,6 +277,51 @@ describe('poison items', () => {
 		expect(failed?.reason).toMatch(/HTTP 413/);
 	});
 
+	it('a put-off catch-up stays a barrier: changes made after it are not sent before it', async () => {
+		let refused = 0;
+		const server = fakeTtrss({
+			// The catch-up's own calls are refused once by a proxy.
+			failAt: (_i, r) =>
+				refused === 0 && (r.body.op === 'catchupFeed' || r.body.op === 'getHeadlines')
+					? (refused++, 'HTTP_413')
+					: undefined
+		});
+		server.article(1).feedId = 5;
+		await cacheArticles([1], { feedId: 5 });
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: true });
+		let now = 1_000_000;
+		await replayOutbox({ client: server.client(), now: () => now });
+		expect(server.article(1).unread).toBe(true); // nothing sent yet: the catch-up waits
+		expect((await pendingItems()).map((i) => i.intent.type)).toEqual(['catchup', 'flag']);
+		now = ((await pendingItems())[0]?.notBefore ?? now) + 1;
+		await replayOutbox({ client: server.client(), now: () => now });
+		expect(await pendingItems()).toEqual([]);
+		expect(server.article(1).unread).toBe(true); // read by the catch-up, then unread again
+		expect(server.calls().indexOf('catchupFeed')).toBeLessThan(
+			server.calls().lastIndexOf('updateArticle')
+		);
+	});
+
+	it('an item put off mid-replay is not overtaken by a catch-up queued after it', async () => {
+		let refused = 0;
+		const server = fakeTtrss({
+			failAt: (_i, r) =>
+				refused === 0 && r.body.op === 'updateArticle' ? (refused++, 'HTTP_413') : undefined
+		});
+		server.article(1).feedId = 5;
+		await cacheArticles([1], { feedId: 5 });
+		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [1], value: true });
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' });
+		let now = 1_000_000;
+		await replayOutbox({ client: server.client(), now: () => now });
+		expect((await pendingItems()).map((i) => i.intent.type)).toEqual(['flag', 'catchup']);
+		now = ((await pendingItems())[0]?.notBefore ?? now) + 1;
+		await replayOutbox({ client: server.client(), now: () => now });
+		expect(await pendingItems()).toEqual([]);
+		expect(server.article(1).unread).toBe(false); // marked unread, then caught up: read
+	});
+
 	it('a batch refused with 413 is split, so its articles still go through', async () => {
 		const server = fakeTtrss({
 			failAt: (_i, r) =>
@@ -396,6 +441,30 @@ describe('shares', () => {
 		expect(second).toMatchObject({ remaining: 0, sent: 1 });
 		expect(server.shares()).toBe(1);
 		expect(server.calls().slice(-1)).toEqual(['getHeadlines']);
+	});
+
+	it('a share whose attempt cannot be noted (full disk) is not sent, so a lost reply cannot double it', async () => {
+		const put: IDBObjectStore['put'] = Reflect.get(IDBObjectStore.prototype, 'put');
+		IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args) {
+			if (this.name !== 'outbox') return put.apply(this, args);
+			this.transaction.abort();
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		} as typeof put;
+		const server = fakeTtrss({
+			failAt: (_i, r) => (r.body.op === 'shareToPublished' ? 'LOST' : undefined)
+		});
+		await enqueueIntent(share);
+		try {
+			const full = await replayOutbox({ client: server.client() });
+			expect(full).toMatchObject({ stopped: 'offline', remaining: 1 });
+			expect(server.shares()).toBe(0);
+		} finally {
+			IDBObjectStore.prototype.put = put;
+		}
+		await replayOutbox({ client: server.client() }); // sent, reply lost, attempt noted
+		await replayOutbox({ client: server.client() }); // found in Published
+		expect(await pendingItems()).toEqual([]);
+		expect(server.shares()).toBe(1);
 	});
 
 	it('a share retried from the failed list is looked for first', async () => {

@@ -133,6 +133,8 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 	};
 	for (const item of [...items].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
 		if (item.notBefore !== undefined && item.notBefore > now) {
+			// A put-off catch-up is still a barrier: nothing queued after it may overtake it.
+			if (item.intent.type === 'catchup') break;
 			deferredInStretch = true;
 			continue;
 		}
@@ -366,17 +368,23 @@ async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
 	return (await db.get('outbox', item.seq))?.attemptedAt;
 }
 
+/**
+ * Notes the attempt before sending. If it cannot be noted (a full quota, even after freeing cache
+ * room), the item is not sent: a share sent unnoted and answered by a lost reply would be
+ * published again, and a catch-up would be taken for a first try and cover more. The error stops
+ * the replay like a transport failure; everything stays queued for the next trigger.
+ */
 async function markAttempted(item: OutboxItem): Promise<void> {
-	if (item.seq === undefined) return;
-	try {
-		const db = await openReaderDb();
+	const seq = item.seq;
+	if (seq === undefined) return;
+	const db = await openReaderDb();
+	await withQuotaRetry(db, async () => {
 		const tx = db.transaction('outbox', 'readwrite');
-		const current = await tx.store.get(item.seq);
+		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+		const current = await tx.store.get(seq);
 		if (current) await tx.store.put({ ...current, attemptedAt: Date.now() });
 		await tx.done;
-	} catch {
-		// Cannot write (full quota): send anyway; the reader's change matters more.
-	}
+	});
 }
 
 // ------------------------------------------------------------------ errors
@@ -461,6 +469,7 @@ async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 		const calls = planCalls(ownItems(await db.getAll('outbox'), client), now());
 		if (calls.length === 0) break;
 		const stop = await sendCalls(client, calls, result, options, now);
+		if (stop === 'replan') continue;
 		if (stop) {
 			result.stopped = stop.stop;
 			await noteStatus({
@@ -476,14 +485,18 @@ async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 	return result;
 }
 
-/** Sends the calls in order; returns a stop verdict when the replay must end. */
+/**
+ * Sends the calls in order; returns a stop verdict when the replay must end, or `replan` after an
+ * item was put off: the calls planned after it may cross a barrier it now has to wait for (a
+ * catch-up), so the rest is planned again around it.
+ */
 async function sendCalls(
 	client: TtrssClient,
 	calls: Call[],
 	result: ReplayResult,
 	options: ReplayOptions,
 	now: () => number
-): Promise<Extract<Verdict, { kind: 'stop' }> | undefined> {
+): Promise<Extract<Verdict, { kind: 'stop' }> | 'replan' | undefined> {
 	for (const call of calls) {
 		let verdict: Verdict | undefined;
 		try {
@@ -515,6 +528,7 @@ async function sendCalls(
 		const item = call.items[0] as OutboxItem;
 		if (verdict.kind === 'later' && item.attempts + 1 < MAX_ATTEMPTS) {
 			await deferItem(item, now());
+			return 'replan';
 		} else {
 			await moveToFailed(
 				item,
