@@ -16,7 +16,8 @@ export default function setup(project: TestProject): void {
 	let outDir = process.env.ENGINES_BUILD_DIR;
 	if (!outDir) {
 		outDir = `${repoRoot}node_modules/.cache/engines/build`;
-		buildApp({ outDir, version: 'engines' });
+		// The same build as production's: the suite runs alone, after Playwright's.
+		buildApp({ outDir, version: 'engines', asProduction: true });
 	}
 	project.provide('buildDir', outDir);
 }

@@ -11,7 +11,18 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-export function buildApp(options: { outDir: string; base?: string; version: string }): string {
+export function buildApp(options: {
+	outDir: string;
+	base?: string;
+	version: string;
+	/**
+	 * Build in SvelteKit's own working directory, exactly as `npm run build` does. Only when no other
+	 * build runs at the same time: a private directory under node_modules/.cache splits the code
+	 * into other chunks (deploy/first-screen-chunks.js groups by path), and with those chunks
+	 * Firefox and WebKit never got a service worker controlling the page.
+	 */
+	asProduction?: boolean;
+}): string {
 	const id = createHash('sha256').update(options.outDir).digest('hex').slice(0, 12);
 	const work = `node_modules/.cache/pwa-e2e/${id}`;
 	try {
@@ -23,11 +34,11 @@ export function buildApp(options: { outDir: string; base?: string; version: stri
 				BUILD_DIR: options.outDir,
 				BASE_PATH: options.base ?? '',
 				APP_VERSION: options.version,
-				SVELTEKIT_OUT_DIR: work
+				...(options.asProduction ? {} : { SVELTEKIT_OUT_DIR: work })
 			}
 		});
 	} finally {
-		rmSync(`${repoRoot}${work}`, { recursive: true, force: true });
+		if (!options.asProduction) rmSync(`${repoRoot}${work}`, { recursive: true, force: true });
 	}
 	return options.outDir;
 }
