@@ -1,25 +1,9 @@
-import { createServer } from 'node:net';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunch as launch } from './chromium.config.js';
+import { freePort } from './tests/support/free-port';
 
 // Debian's Chromium and its flags: chromium.config.js (shared with the benchmark).
 export const chromiumLaunch = { executablePath: launch.executablePath, args: [...launch.args] };
-
-/** A port nobody listens on now: something else on the machine may hold any fixed one. */
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() =>
-				typeof address === 'object' && address
-					? resolve(address.port)
-					: reject(new Error('no port'))
-			);
-		});
-	});
-}
 
 // Chosen once by the runner; its worker processes inherit the variable and so agree on the port.
 process.env.E2E_PORT ??= String(await freePort());

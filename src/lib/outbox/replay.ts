@@ -375,6 +375,16 @@ async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
  * the replay like a transport failure; everything stays queued for the next trigger.
  */
 async function markAttempted(item: OutboxItem): Promise<void> {
+	await updateItem(item, (current) => {
+		current.attemptedAt = Date.now();
+	});
+}
+
+/**
+ * Changes a queued item in place, if it is still queued. The replay's bookkeeping frees cache room
+ * first when the quota is full; if it still cannot be written, the StorageFullError propagates.
+ */
+async function updateItem(item: OutboxItem, change: (current: OutboxItem) => void): Promise<void> {
 	const seq = item.seq;
 	if (seq === undefined) return;
 	const db = await openReaderDb();
@@ -382,7 +392,10 @@ async function markAttempted(item: OutboxItem): Promise<void> {
 		const tx = db.transaction('outbox', 'readwrite');
 		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
 		const current = await tx.store.get(seq);
-		if (current) await tx.store.put({ ...current, attemptedAt: Date.now() });
+		if (current) {
+			change(current);
+			await tx.store.put(current);
+		}
 		await tx.done;
 	});
 }
@@ -555,22 +568,11 @@ async function confirm(items: readonly OutboxItem[], at: number): Promise<void> 
 	await noteStatus({ lastSentAt: at });
 }
 
-/** Writes of the replay's bookkeeping free cache room first when the quota is full. */
 async function deferItem(item: OutboxItem, now: number): Promise<void> {
-	const seq = item.seq;
-	if (seq === undefined) return;
-	const db = await openReaderDb();
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction('outbox', 'readwrite');
-		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
-		const current = await tx.store.get(seq);
-		if (current) {
-			current.attempts += 1;
-			// 30 s, 1 min, 2 min, 4 min … capped at one hour.
-			current.notBefore = now + Math.min(3_600_000, 30_000 * 2 ** (current.attempts - 1));
-			await tx.store.put(current);
-		}
-		await tx.done;
+	await updateItem(item, (current) => {
+		current.attempts += 1;
+		// 30 s, 1 min, 2 min, 4 min … capped at one hour.
+		current.notBefore = now + Math.min(3_600_000, 30_000 * 2 ** (current.attempts - 1));
 	});
 }
 

@@ -10,7 +10,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, {
@@ -19,6 +18,7 @@ import puppeteer, {
 	type KeyInput
 } from 'puppeteer-core';
 import { Builder, By, Key, type WebDriver } from 'selenium-webdriver';
+import { freePort } from '../../support/free-port';
 import type { EgressGuard } from './app-server';
 
 export type EngineName = 'firefox' | 'webkit';
@@ -52,21 +52,6 @@ export interface EngineBrowser {
 	/** Console messages and page errors seen so far (for failure messages). */
 	readonly log: string[];
 	close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() =>
-				typeof address === 'object' && address
-					? resolve(address.port)
-					: reject(new Error('no port'))
-			);
-		});
-	});
 }
 
 /** The source of a page function (a function's own text, never anything from its closure). */

@@ -1,0 +1,17 @@
+/** A port nobody listens on now, for a server a test starts: something else may hold any fixed one. */
+import { createServer } from 'node:net';
+
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() =>
+				typeof address === 'object' && address
+					? resolve(address.port)
+					: reject(new Error('no port'))
+			);
+		});
+	});
+}
