@@ -16,8 +16,7 @@ export default function setup(project: TestProject): void {
 	let outDir = process.env.ENGINES_BUILD_DIR;
 	if (!outDir) {
 		outDir = `${repoRoot}node_modules/.cache/engines/build`;
-		// The same build as production's: the suite runs alone, after Playwright's.
-		buildApp({ outDir, version: 'engines', asProduction: true });
+		buildApp({ outDir, version: 'engines' });
 	}
 	project.provide('buildDir', outDir);
 }

@@ -11,18 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-export function buildApp(options: {
-	outDir: string;
-	base?: string;
-	version: string;
-	/**
-	 * Build in SvelteKit's own working directory, exactly as `npm run build` does. Only when no other
-	 * build runs at the same time: a private directory under node_modules/.cache splits the code
-	 * into other chunks (deploy/first-screen-chunks.js groups by path), and with those chunks
-	 * Firefox and WebKit never got a service worker controlling the page.
-	 */
-	asProduction?: boolean;
-}): string {
+export function buildApp(options: { outDir: string; base?: string; version: string }): string {
 	const id = createHash('sha256').update(options.outDir).digest('hex').slice(0, 12);
 	const work = `node_modules/.cache/pwa-e2e/${id}`;
 	try {
@@ -34,11 +23,14 @@ export function buildApp(options: {
 				BUILD_DIR: options.outDir,
 				BASE_PATH: options.base ?? '',
 				APP_VERSION: options.version,
-				...(options.asProduction ? {} : { SVELTEKIT_OUT_DIR: work })
+				SVELTEKIT_OUT_DIR: work,
+				// A production build whoever calls: under Vitest NODE_ENV is `test`, and Vite then builds
+				// with `dev` true, where the app never registers its service worker.
+				NODE_ENV: 'production'
 			}
 		});
 	} finally {
-		if (!options.asProduction) rmSync(`${repoRoot}${work}`, { recursive: true, force: true });
+		rmSync(`${repoRoot}${work}`, { recursive: true, force: true });
 	}
 	return options.outDir;
 }
