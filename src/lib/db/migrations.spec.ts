@@ -38,7 +38,18 @@ describe('migrations', () => {
 		const db = await openReaderDb();
 		expect(db.version).toBe(migrations.length);
 		expect([...db.objectStoreNames].sort()).toEqual(
-			['articles', 'failed', 'lists', 'outbox', 'session', 'settings', 'tree'].sort()
+			[
+				'articles',
+				'failed',
+				'lists',
+				'outbox',
+				'session',
+				'settings',
+				'tree',
+				'search',
+				'sync',
+				'media'
+			].sort()
 		);
 		expect(await loadSession()).toEqual(session);
 		expect(await db.get('settings', 'theme')).toBe('dark');
@@ -93,5 +104,23 @@ describe('migrations', () => {
 		const db = await openReaderDb();
 		expect((await db.getAll('outbox'))[0]).not.toHaveProperty('account');
 		expect(await db.get('settings', 'cache.owner')).toBeUndefined();
+	});
+
+	it('v3 → v4 adds the search, sync and media stores; a sign-in as another account empties them', async () => {
+		const v3 = await openDB<ReaderDB>(DB_NAME, 3, {
+			upgrade(db, oldVersion, _n, tx) {
+				for (let v = oldVersion; v < 3; v++) migrations[v]?.(db, tx);
+			}
+		});
+		await v3.put('session', session, 'current');
+		await v3.put('settings', accountOf(session), 'cache.owner');
+		v3.close();
+		const db = await openReaderDb();
+		for (const name of ['search', 'sync', 'media'] as const) await db.put(name, 'kept', 'k');
+		const { storeSessionFor } = await import('./device');
+		await storeSessionFor({ ...session, user: 'second', sessionId: 'sid-2' });
+		for (const name of ['search', 'sync', 'media'] as const) {
+			expect(await db.get(name, 'k')).toBeUndefined();
+		}
 	});
 });

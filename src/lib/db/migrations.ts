@@ -33,6 +33,14 @@ export const migrations: Migration[] = [
 		// A failed request aborts the upgrade by itself (the next open tries again); anything else
 		// leaves items unstamped, which no account's session ever sends (the next sign-in lists them).
 		stampWithStoredAccount(tx).catch(() => undefined);
+	},
+	// v4: stores for the offline search index, the sync engine and the media player. Like every
+	// store not listed in db/device.ts NOT_CACHE, they belong to the cache's account and are
+	// emptied with it (sign-out, another account's sign-in).
+	(db) => {
+		db.createObjectStore('search');
+		db.createObjectStore('sync');
+		db.createObjectStore('media');
 	}
 ];
 

@@ -128,6 +128,12 @@ export interface ReaderDB extends DBSchema {
 	};
 	/** v2: refused changes with the reason. */
 	failed: { key: number; value: FailedItem };
+	/** v4: the offline search index (search/), in records its owner module defines. */
+	search: { key: string; value: unknown };
+	/** v4: the sync engine's bookkeeping (sync/): last sync, newest ids seen, packs. */
+	sync: { key: string; value: unknown };
+	/** v4: what the reader did with an enclosure (position, speed), by enclosure URL. */
+	media: { key: string; value: unknown };
 }
 
 export const DB_NAME = 'ttrss-reader';
