@@ -62,6 +62,11 @@ export interface StoredArticle extends Headline {
 	storedAt: number;
 	/** Downloaded by "make available offline". */
 	offline: boolean;
+	/**
+	 * The offline packs (sync/) that hold this article, by pack id: set by the sync engine, read
+	 * by eviction (an article in a pack is kept before read ones). Absent: in no pack.
+	 */
+	packs?: string[];
 }
 
 /**
