@@ -88,12 +88,20 @@ export function isApiError(value: unknown): value is ApiError {
 	return value instanceof ApiError;
 }
 
+/** A refusal of the app's own (not the server's), with the words the reader sees. */
+export class RefusedError extends Error {
+	override readonly name = 'RefusedError';
+	constructor(readonly userMessage: string) {
+		super(userMessage);
+	}
+}
+
 /**
- * The text a reader sees for a failure: the API error's own message, or the screen's `fallback`
- * for anything else (a bug, not something the reader can act on).
+ * The text a reader sees for a failure: the API error's or refusal's own message, or the screen's
+ * `fallback` for anything else (a bug, not something the reader can act on).
  */
 export function readerText(error: unknown, fallback: string): string {
-	return isApiError(error) ? error.userMessage : fallback;
+	return isApiError(error) || error instanceof RefusedError ? error.userMessage : fallback;
 }
 
 /** Where an error happened matters for API_DISABLED: at login vs. after a successful login. */

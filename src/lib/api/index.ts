@@ -15,6 +15,7 @@ export {
 	ApiError,
 	isApiError,
 	readerText,
+	RefusedError,
 	type ApiErrorCode,
 	type ApiErrorKind,
 	type ClientErrorCode,

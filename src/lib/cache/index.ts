@@ -15,6 +15,7 @@ import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
 import { applyToArticle } from '$lib/outbox/apply';
 import { abortQuietly } from '$lib/outbox/outbox';
 import { withQuotaRetry } from '$lib/offline/storage';
+import { indexArticles } from '$lib/search';
 
 /** Identifies one headline list: feed or category, view mode, order, search. */
 export interface ListKey {
@@ -179,6 +180,7 @@ export async function storeList(
 ): Promise<void> {
 	const db = await openReaderDb();
 	const listKey = listKeyString(key);
+	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['lists', 'articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
@@ -187,7 +189,7 @@ export async function storeList(
 			const old = skip > 0 ? await lists.get(listKey) : undefined;
 			const ids = [...(old?.ids.slice(0, skip) ?? []), ...headlines.map((h) => h.id)];
 			await lists.put({ key: listKey, ids: [...new Set(ids)], complete, fetchedAt: Date.now() });
-			await writeArticles(
+			written = await writeArticles(
 				{
 					articles: tx.objectStore('articles'),
 					outbox: tx.objectStore('outbox'),
@@ -202,6 +204,7 @@ export async function storeList(
 			throw error;
 		}
 	});
+	indexArticles(written);
 }
 
 export function cachedArticle(id: number): Promise<Article | undefined> {
@@ -214,25 +217,28 @@ export function cachedArticle(id: number): Promise<Article | undefined> {
 
 export async function storeArticles(articles: readonly Article[]): Promise<void> {
 	const db = await openReaderDb();
+	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
-			await writeArticles(storesOf(tx), articles.map(fromArticle));
+			written = await writeArticles(storesOf(tx), articles.map(fromArticle));
 			await tx.done;
 		} catch (error) {
 			abortQuietly(tx);
 			throw error;
 		}
 	});
+	indexArticles(written);
 }
 
 /** The rows of the newest downloaded articles ("make available offline"), with content. */
 export async function storeOfflineHeadlines(headlines: readonly Headline[]): Promise<void> {
 	const db = await openReaderDb();
+	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
-			await writeArticles(
+			written = await writeArticles(
 				storesOf(tx),
 				headlines.map((h) => ({ ...fromHeadline(h), offline: true }))
 			);
@@ -242,6 +248,7 @@ export async function storeOfflineHeadlines(headlines: readonly Headline[]): Pro
 			throw error;
 		}
 	});
+	indexArticles(written);
 }
 
 // ------------------------------------------------------------------ records
@@ -273,13 +280,17 @@ function storesOf(tx: CacheWriteTx): WriteStores {
 
 /**
  * Merges fresh records with what is cached (a headline without content keeps a known body) and
- * re-applies the pending outbox in its order.
+ * re-applies the pending outbox in its order. Returns the records written (for the search index,
+ * told once the transaction has committed).
  */
-async function writeArticles(stores: WriteStores, fresh: StoredArticle[]): Promise<void> {
+async function writeArticles(
+	stores: WriteStores,
+	fresh: StoredArticle[]
+): Promise<StoredArticle[]> {
 	// Only the changes of the account this cache belongs to: another account's kept changes are
 	// for its own articles, which may carry the same ids (on another server).
 	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
-	if (!mayWriteCache(owner)) return;
+	if (!mayWriteCache(owner)) return [];
 	const pending = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;
@@ -296,6 +307,7 @@ async function writeArticles(stores: WriteStores, fresh: StoredArticle[]): Promi
 		for (const item of pending) applyToArticle(record, item.intent, tree);
 		await store.put(record);
 	}
+	return fresh;
 }
 
 function fromHeadline(h: Headline): StoredArticle {

@@ -3,6 +3,7 @@
  * estimate and the persistent-storage request. Framework-free: the page and the worker use it.
  */
 import type { ReaderDatabase } from '$lib/db/open';
+import { unindexArticles } from '$lib/search';
 
 export const IMAGE_CACHE = 'images-v1';
 
@@ -50,18 +51,19 @@ export async function evictCache(db: ReaderDatabase, share = 0.25): Promise<numb
 	const articles = tx.objectStore('articles');
 	const total = await articles.count();
 	let toDrop = Math.max(1, Math.ceil(total * share));
-	let dropped = 0;
+	const dropped: number[] = [];
 	let cursor = await articles.index('byStoredAt').openCursor();
 	while (cursor && toDrop > 0) {
+		dropped.push(cursor.primaryKey);
 		await cursor.delete();
-		dropped++;
 		toDrop--;
 		cursor = await cursor.continue();
 	}
 	await tx.objectStore('lists').clear();
 	await tx.done;
+	unindexArticles(dropped);
 	await evictImages(share);
-	return dropped;
+	return dropped.length;
 }
 
 /** Drops the oldest share of the image cache (Cache Storage keeps insertion order). */

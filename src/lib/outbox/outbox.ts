@@ -5,6 +5,8 @@
 import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
+import { RefusedError } from '$lib/api';
+import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/offline/storage';
 import {
@@ -63,7 +65,7 @@ export async function enqueueIntent(intent: Intent, now = Date.now()): Promise<v
 	const db = await openReaderDb();
 	const account = await accountOfNewChanges();
 	const drafts = splitIntent(
-		intent.type === 'catchup' ? await withVisibleBound(db, intent) : intent,
+		intent.type === 'catchup' ? await withVisibleBound(db, intent, account) : intent,
 		now
 	);
 	try {
@@ -159,8 +161,20 @@ type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
  * never marks anything above it, however late it is sent. A scope with nothing cached (caught up
  * from the feed list, by its counter) gets the highest id of the whole cache: tt-rss numbers
  * articles as they arrive, so that bounds what had arrived when the device last heard from it.
+ *
+ * A tab left open for an earlier account (another tab signed in as someone else; it reloads when it
+ * hears so) must not bound its catch-up by a cache that is now the other account's: it keeps the
+ * rows it showed, and without any it refuses, with words the reader can act on.
  */
-async function withVisibleBound(db: ReaderDatabase, intent: CatchupIntent): Promise<CatchupIntent> {
+async function withVisibleBound(
+	db: ReaderDatabase,
+	intent: CatchupIntent,
+	account: string | undefined
+): Promise<CatchupIntent> {
+	if (account !== undefined && !(await cacheIsOf(db, account))) {
+		if (intent.maxId !== undefined) return intent;
+		throw new RefusedError(STALE_TAB);
+	}
 	let maxId = intent.maxId;
 	try {
 		const tx = db.transaction(['articles', 'tree'], 'readonly');
@@ -179,6 +193,20 @@ async function withVisibleBound(db: ReaderDatabase, intent: CatchupIntent): Prom
 		// The cache cannot be read: the rows on screen are all the reader saw.
 	}
 	return maxId === undefined ? intent : { ...intent, maxId };
+}
+
+const STALE_TAB =
+	'This tab shows an account that is no longer the one signed in on this device. Reload the page, then try again.';
+
+/** Whether the cache holds this account's articles (or nobody's yet). */
+async function cacheIsOf(db: ReaderDatabase, account: string): Promise<boolean> {
+	try {
+		const owner = await db.get('settings', CACHE_OWNER_KEY);
+		return owner === undefined || owner === account;
+	} catch {
+		// Unreadable: the bound below falls back to the rows on screen anyway.
+		return true;
+	}
 }
 
 async function articlesForCatchup(

@@ -2,9 +2,10 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { setShownAccount } from '$lib/db/account';
 import { loadSession, saveSession } from '$lib/db/session';
 import { enqueueIntent, failedItems, pendingItems, retryFailed } from './outbox';
-import { clientError } from '$lib/api/errors';
+import { clientError, readerText } from '$lib/api/errors';
 import { judge, MAX_ATTEMPTS, replayOutbox } from './replay';
 import { clientFromStoredSession } from './session-client';
 import { loadReplayStatus } from './status';
@@ -534,6 +535,32 @@ describe('catch-ups made offline', () => {
 			false,
 			true
 		]);
+	});
+
+	it("a tab left open for an earlier account never bounds its catch-up by another account's cache", async () => {
+		await cacheArticles([40, 41], { feedId: 5 });
+		const db = await openReaderDb();
+		await db.put('settings', 'https://b.example/api/|second', 'cache.owner');
+		setShownAccount('https://a.example/api/|reader');
+		try {
+			// Caught up by its counter: no rows of its own to bound it, so it is refused, with words.
+			const refused = await enqueueIntent({
+				type: 'catchup',
+				feedId: 5,
+				isCat: false,
+				mode: 'all'
+			}).then(
+				() => undefined,
+				(error: unknown) => error
+			);
+			expect(readerText(refused, '')).toContain('Reload the page');
+			expect(await pendingItems()).toEqual([]);
+			// Caught up from its list: the rows it showed bound it, not the other cache's 41.
+			await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all', maxId: 7 });
+			expect((await pendingItems())[0]?.intent).toMatchObject({ maxId: 7 });
+		} finally {
+			setShownAccount(undefined);
+		}
 	});
 
 	it('a scope with nothing cached is bounded by the newest cached article', async () => {

@@ -277,6 +277,8 @@ export interface Figures {
 	readerChanges: number;
 	/** Reader changes refused by storage (the reader is told; nothing to send). */
 	refusedByStorage: number;
+	/** Catch-ups a tab left open for an earlier account refused (its cache is another's now). */
+	refusedStaleTab: number;
 	requests: number;
 	faults: Record<string, number>;
 	quotaWriteFailures: number;
@@ -300,6 +302,7 @@ export function emptyFigures(): Figures {
 		actions: 0,
 		readerChanges: 0,
 		refusedByStorage: 0,
+		refusedStaleTab: 0,
 		requests: 0,
 		faults: {},
 		quotaWriteFailures: 0,
@@ -571,9 +574,10 @@ export async function runSchedule(
 		const visible = action.kind === 'catchup' ? await visibleIds(action.tab, action.scope) : [];
 		try {
 			await instances[action.tab].enqueueIntent(intent, clock);
-		} catch {
-			// Storage refused it: the reader is told and the change is not made.
-			figures.refusedByStorage++;
+		} catch (error) {
+			// Refused (full storage; a stale tab's catch-up): the reader is told, nothing is made.
+			if (error instanceof Error && error.name === 'RefusedError') figures.refusedStaleTab++;
+			else figures.refusedByStorage++;
 			return;
 		}
 		figures.readerChanges++;
