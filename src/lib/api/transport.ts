@@ -212,9 +212,16 @@ export class Transport {
 			if (!response.ok) {
 				// Read only to tell an HTML error page from an empty one; never more than the cap.
 				const text = await readText(op, response).catch(() => '');
+				// The auth scheme (never its parameters) tells HTTP authentication in front of
+				// tt-rss apart from other refusals, for the server check-up.
+				const challenge = response.headers.get('WWW-Authenticate')?.trim().split(/\s+/)[0];
 				throw clientError(op, 'HTTP_STATUS', {
 					status: response.status,
-					details: { html: looksLikeHtml(text), empty: text.trim() === '' }
+					details: {
+						html: looksLikeHtml(text),
+						empty: text.trim() === '',
+						...(challenge ? { authScheme: challenge } : {})
+					}
 				});
 			}
 			try {
@@ -241,7 +248,10 @@ export function unwrap(op: string, text: string, seq: number, phase: ErrorPhase)
 		parsed = JSON.parse(text);
 	} catch {
 		// No cause attached: the parser's message quotes the body, which may hold anything.
-		throw clientError(op, looksLikeHtml(text) ? 'HTML_REPLY' : 'NOT_JSON');
+		const html = looksLikeHtml(text);
+		// A page with a password field is a sign-in page (a proxy's, or tt-rss's own web UI).
+		const details = html ? { loginForm: /<input[^>]*type\s*=\s*["']?password/i.test(text) } : {};
+		throw clientError(op, html ? 'HTML_REPLY' : 'NOT_JSON', { details });
 	}
 
 	let content: unknown = parsed;
