@@ -231,17 +231,132 @@ export async function storeArticles(articles: readonly Article[]): Promise<void>
 	indexArticles(written);
 }
 
-/** The rows of the newest downloaded articles ("make available offline"), with content. */
-export async function storeOfflineHeadlines(headlines: readonly Headline[]): Promise<void> {
+/**
+ * Rows kept for offline reading by the sync engine (sync/): with content they count as offline
+ * copies; without it (a kept set's state read again) they update flags, note and labels and keep
+ * the known body. `pack` adds the article to that offline pack.
+ */
+export async function storeOfflineHeadlines(
+	headlines: readonly Headline[],
+	{ pack }: { pack?: string } = {}
+): Promise<void> {
+	await writeInTx(
+		headlines.map((h) => {
+			const record = fromHeadline(h);
+			record.offline = record.hasContent;
+			if (pack !== undefined) record.packs = [pack];
+			return record;
+		})
+	);
+}
+
+/** Bodies from getArticle for rows already kept (their headline fields stay as they are). */
+export async function storeArticleBodies(articles: readonly Article[]): Promise<void> {
 	const db = await openReaderDb();
 	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
-			written = await writeArticles(
-				storesOf(tx),
-				headlines.map((h) => ({ ...fromHeadline(h), offline: true }))
+			const stores = storesOf(tx);
+			const records: StoredArticle[] = [];
+			for (const a of articles) {
+				const old = await stores.articles.get(a.id);
+				const fresh = { ...fromArticle(a), offline: true };
+				records.push(
+					old
+						? {
+								...old,
+								content: fresh.content,
+								hasContent: fresh.hasContent,
+								hasSandbox: fresh.hasSandbox,
+								comments: fresh.comments,
+								storedAt: fresh.storedAt,
+								offline: true
+							}
+						: fresh
+				);
+			}
+			written = await writeArticles(stores, records);
+			await tx.done;
+		} catch (error) {
+			abortQuietly(tx);
+			throw error;
+		}
+	});
+	indexArticles(written);
+}
+
+/** Of these ids, those not cached with their body. */
+export function idsWithoutContent(ids: readonly number[]): Promise<number[]> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const tx = db.transaction('articles', 'readonly');
+		const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
+		await tx.done;
+		return ids.filter((_, i) => !rows[i]?.hasContent);
+	}).then((missing) => missing ?? [...ids]);
+}
+
+export type KeptFlag = 'unread' | 'marked' | 'published';
+
+/**
+ * The server's whole set of unread (or starred, or published) ids was read: cached articles that
+ * carry the flag but are not in it lost it elsewhere. Pending outbox changes are applied again, so
+ * a change still waiting wins. Returns the ids whose record changed.
+ */
+export async function clearFlagOutside(
+	flag: KeptFlag,
+	kept: ReadonlySet<number>
+): Promise<number[]> {
+	const db = await openReaderDb();
+	const changed: number[] = [];
+	await withQuotaRetry(db, async () => {
+		changed.length = 0;
+		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
+		try {
+			const stale = (await tx.objectStore('articles').getAll()).filter(
+				(r) => r[flag] && !kept.has(r.id)
 			);
+			await writeArticles(
+				storesOf(tx),
+				stale.map((r) => ({ ...r, [flag]: false }))
+			);
+			await tx.done;
+			changed.push(...stale.map((r) => r.id));
+		} catch (error) {
+			abortQuietly(tx);
+			throw error;
+		}
+	});
+	return changed;
+}
+
+/** A pack now holds exactly these ids: the others leave it (eviction may then drop them). */
+export async function setPackMembers(pack: string, members: ReadonlySet<number>): Promise<void> {
+	const db = await openReaderDb();
+	const tx = db.transaction('articles', 'readwrite');
+	let cursor = await tx.store.openCursor();
+	while (cursor) {
+		const record = cursor.value;
+		if (record.packs?.includes(pack) && !members.has(record.id)) {
+			const packs = record.packs.filter((p) => p !== pack);
+			const next: StoredArticle = { ...record };
+			if (packs.length > 0) next.packs = packs;
+			else delete next.packs;
+			await cursor.update(next);
+		}
+		cursor = await cursor.continue();
+	}
+	await tx.done;
+}
+
+async function writeInTx(records: StoredArticle[]): Promise<void> {
+	const db = await openReaderDb();
+	let written: StoredArticle[] = [];
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
+		try {
+			written = await writeArticles(storesOf(tx), records);
 			await tx.done;
 		} catch (error) {
 			abortQuietly(tx);
@@ -304,6 +419,9 @@ async function writeArticles(
 			record.comments = record.comments || old.comments;
 		}
 		if (old?.offline) record.offline = true;
+		// Pack membership is only ever taken away by setPackMembers.
+		const packs = [...new Set([...(old?.packs ?? []), ...(record.packs ?? [])])];
+		if (packs.length > 0) record.packs = packs;
 		for (const item of pending) applyToArticle(record, item.intent, tree);
 		await store.put(record);
 	}

@@ -1,0 +1,148 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cachedArticle } from '$lib/cache';
+import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { syncNow } from './engine';
+import { savePacks, loadSyncState } from './state';
+import { body, syncServer } from './testing';
+
+beforeEach(() => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+});
+
+const ACCOUNT = 'reader@http://tt.example/api/';
+
+async function stored(id: number) {
+	const db = await openReaderDb();
+	return db.get('articles', id);
+}
+
+describe('sync engine', () => {
+	it('first sync keeps every unread article with its body; an idle sync sends one getCounters', async () => {
+		const server = syncServer();
+		server.arrive(250);
+		server.article(3).unread = false;
+		const first = await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		expect(first.status).toBe('synced');
+		expect((await cachedArticle(250))?.content).toBe(body(250));
+		expect(await stored(3)).toBeUndefined();
+		expect((await stored(1))?.offline).toBe(true);
+		expect((await loadSyncState(ACCOUNT)).newestId).toBe(250);
+		server.takeOps();
+
+		const idle = await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		expect(idle.status).toBe('unchanged');
+		// The feeds' "updated" times moved; no article did.
+		expect(server.takeOps()).toEqual(['getCounters']);
+		expect((await loadSyncState(ACCOUNT)).lastSyncAt).toBe(
+			idle.status === 'unchanged' ? idle.at : 0
+		);
+	});
+
+	it('new articles come by since_id with bodies, without reading the unread set again', async () => {
+		const server = syncServer();
+		server.arrive(10);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		server.takeOps();
+		const ids = server.arrive(200, 2);
+		const result = await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		// A full page asks for the next one, which comes back empty.
+		expect(server.takeOps()).toEqual(['getCounters', 'getHeadlines', 'getHeadlines']);
+		expect(result.status === 'synced' && result.changes.newArticles).toBe(true);
+		expect((await cachedArticle(ids.at(-1) ?? 0))?.content).toBe(body(ids.at(-1) ?? 0));
+	});
+
+	it('state changed elsewhere reaches the cached copies; a change still queued wins', async () => {
+		const server = syncServer();
+		server.arrive(20);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		// Another device: 5 read, 6 starred, 7 published, 8 read; this device, offline: 8 unread.
+		server.article(5).unread = false;
+		server.article(6).marked = true;
+		server.article(7).published = true;
+		server.article(8).unread = false;
+		const db = await openReaderDb();
+		await db.put('settings', ACCOUNT, 'cache.owner');
+		await db.add('outbox', {
+			key: 'flag:unread:8',
+			articleId: 8,
+			intent: { type: 'flag', field: 'unread', articleIds: [8], value: true },
+			createdAt: Date.now(),
+			attempts: 0,
+			account: ACCOUNT
+		});
+		const result = await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		expect(result.status).toBe('synced');
+		expect((await stored(5))?.unread).toBe(false);
+		expect((await stored(6))?.marked).toBe(true);
+		expect((await stored(7))?.published).toBe(true);
+		expect((await stored(8))?.unread).toBe(true);
+		// Bodies kept through a state-only read.
+		expect((await stored(6))?.content).toBe(body(6));
+	});
+
+	it('keeps the newest articles of a pack and marks them as its members', async () => {
+		const server = syncServer();
+		server.arrive(5, 1);
+		const podcast = server.arrive(30, 9);
+		for (const id of podcast) server.article(id).unread = false;
+		await savePacks(ACCOUNT, [
+			{ id: 'feed:9', kind: 'feed', feedId: 9, title: 'Podcasts', limit: 10, enclosures: false }
+		]);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		const newest = podcast.at(-1) ?? 0;
+		expect((await stored(newest))?.packs).toEqual(['feed:9']);
+		expect((await stored(newest))?.content).toBe(body(newest));
+		expect(await stored(podcast[0] ?? 0)).toBeUndefined();
+
+		// A smaller limit: articles leaving the pack lose their membership.
+		await savePacks(ACCOUNT, [
+			{ id: 'feed:9', kind: 'feed', feedId: 9, title: 'Podcasts', limit: 3, enclosures: false }
+		]);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, full: true });
+		expect((await stored(newest))?.packs).toEqual(['feed:9']);
+		expect((await stored(newest - 5))?.packs).toBeUndefined();
+	});
+
+	it('fetches bodies of kept articles it has only as rows', async () => {
+		const server = syncServer();
+		server.arrive(3);
+		server.article(2).marked = true;
+		server.article(2).unread = false;
+		const db = await openReaderDb();
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		const starred = await db.get('articles', 2);
+		expect(starred?.content).toBe(body(2));
+		expect(starred?.marked).toBe(true);
+	});
+});
+
+describe('one sync at a time', () => {
+	const nav = globalThis as { navigator?: unknown };
+	let saved: unknown;
+	beforeEach(() => {
+		saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+	});
+	afterEach(() => {
+		if (saved) Object.defineProperty(globalThis, 'navigator', saved as PropertyDescriptor);
+	});
+
+	it('stands back while another tab or the worker holds the lock', async () => {
+		Object.defineProperty(globalThis, 'navigator', {
+			configurable: true,
+			value: {
+				locks: {
+					request: (_name: string, _opts: unknown, work: (lock: null) => unknown) =>
+						Promise.resolve(work(null))
+				}
+			}
+		});
+		const server = syncServer();
+		const result = await syncNow({ client: server.client, account: ACCOUNT, articleCount: 5 });
+		expect(result.status).toBe('busy');
+		expect(server.takeOps()).toEqual([]);
+		expect(nav.navigator).toBeDefined();
+	});
+});

@@ -1,0 +1,272 @@
+/**
+ * The sync engine: keeps the offline copy up to date without being asked (docs/sync.md). One
+ * function for the page and the service worker; a Web Lock keeps one sync at a time across tabs
+ * and the worker. The cheapest path first: one getCounters, and nothing more when no counter moved
+ * since the last sync. Otherwise, in order:
+ * 1. new unread articles with their bodies, by `since_id` from the newest id kept;
+ * 2. the kept sets whose counters moved beyond what the new articles explain (unread, starred,
+ *    published), read again as rows without bodies in bounded pages; cached copies outside a set
+ *    read whole lose the flag (outbox changes still waiting are applied again over all of it);
+ * 3. bodies for kept articles that have none (getArticle, in batches);
+ * 4. the offline packs whose counters moved;
+ * 5. images (by the storage policy), then the storage budget.
+ * Everything is stored through the cache module (src/lib/cache), which re-applies the outbox.
+ */
+import {
+	SPECIAL_FEED,
+	type Counters,
+	type GetHeadlinesParams,
+	type Headline,
+	type TtrssClient
+} from '$lib/api';
+import {
+	clearFlagOutside,
+	idsWithoutContent,
+	setPackMembers,
+	storeArticleBodies,
+	storeOfflineHeadlines,
+	type KeptFlag
+} from '$lib/cache';
+import { accountOfClient } from '$lib/db/account';
+import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
+import { imageUrls } from '$lib/offline/images';
+import { SYNC_LOCK, type SyncChanges, type SyncPhase } from './contract';
+import { counterMoves, packCounterOf, sameSnapshot, snapshotOf } from './counters';
+import { loadPacks, loadSyncState, saveSyncState, type OfflinePack, type SyncState } from './state';
+
+/** Every kept set is compared in full at least this often, whatever the counters say. */
+export const FULL_SYNC_EVERY_MS = 6 * 60 * 60_000;
+/** Bodies asked for in one getArticle call. */
+export const BODY_BATCH = 50;
+
+export interface SyncProgress {
+	phase: SyncPhase;
+	/** Articles stored so far in this sync. */
+	stored: number;
+}
+
+export interface SyncOptions {
+	client: TtrssClient;
+	/** The account whose bookkeeping to use; by default the client's bound account. */
+	account?: string;
+	/** Unread (and starred, published) articles kept: the reader's article count setting. */
+	articleCount: number;
+	signal?: AbortSignal;
+	onProgress?: (progress: SyncProgress) => void;
+	/** Stores image URLs for offline reading (page: via the worker; worker: itself). */
+	cacheImages?: (urls: string[], signal?: AbortSignal) => Promise<unknown>;
+	/** Compare every kept set even if the counters did not move ("Sync now"). */
+	full?: boolean;
+	now?: () => number;
+}
+
+export type SyncOutcome =
+	/** Another tab or the worker is syncing: it does the work. */
+	| { status: 'busy' }
+	/** One getCounters; nothing moved. */
+	| { status: 'unchanged'; at: number; counters: Counters }
+	| { status: 'synced'; at: number; counters: Counters; changes: SyncChanges };
+
+/** Runs one sync unless another one (any tab, the worker) is running. */
+export async function syncNow(options: SyncOptions): Promise<SyncOutcome> {
+	const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+	if (!locks?.request) return syncOnce(options);
+	return await locks.request(SYNC_LOCK, { ifAvailable: true }, (lock) =>
+		lock ? syncOnce(options) : ({ status: 'busy' } as const)
+	);
+}
+
+const CONTENT: Pick<GetHeadlinesParams, 'showContent' | 'includeAttachments' | 'hasSandbox'> = {
+	showContent: true,
+	includeAttachments: true,
+	// The reader sandboxes embedded iframes (see src/lib/content).
+	hasSandbox: true
+};
+
+async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
+	const { client, signal } = options;
+	const now = options.now ?? Date.now;
+	const account = options.account ?? accountOfClient(client) ?? '';
+	const op = signal ? { signal } : {};
+	const counters = await client.getCounters({}, op);
+	const snapshot = snapshotOf(counters);
+	const state = await loadSyncState(account);
+	const full =
+		options.full === true ||
+		state.counters === undefined ||
+		options.articleCount > state.articleCount ||
+		state.lastFullAt === undefined ||
+		now() - state.lastFullAt >= FULL_SYNC_EVERY_MS;
+	if (!full && state.counters && sameSnapshot(state.counters, snapshot)) {
+		const at = now();
+		await saveSyncState(account, { ...state, lastSyncAt: at });
+		return { status: 'unchanged', at, counters };
+	}
+
+	let stored = 0;
+	const changed = new Set<number>();
+	const images: string[] = [];
+	const report = (phase: SyncPhase): void => options.onProgress?.({ phase, stored });
+	const keep = async (rows: Headline[], pack?: string): Promise<void> => {
+		if (rows.length === 0) return;
+		await storeOfflineHeadlines(rows, pack === undefined ? {} : { pack });
+		for (const h of rows) {
+			changed.add(h.id);
+			if (h.content) images.push(...imageUrls(h.content, h.link));
+			if (h.flavorImage) images.push(h.flavorImage);
+		}
+		stored += rows.length;
+	};
+	const caps = await client.detectCapabilities(op);
+	const pageSize = Math.max(1, Math.min(batchSize(caps.headlineLimit), caps.headlineLimit));
+	/** Reads a list in pages, at most `max` rows; `complete` when the server had no more. */
+	const readList = async (
+		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
+		max: number,
+		onPage: (rows: Headline[]) => Promise<void>
+	): Promise<{ ids: Set<number>; complete: boolean }> => {
+		const ids = new Set<number>();
+		if (max <= 0) return { ids, complete: false };
+		for await (const page of client.pageHeadlines(params, { ...op, pageSize })) {
+			const rows = page.slice(0, max - ids.size);
+			rows.forEach((h) => ids.add(h.id));
+			await onPage(rows);
+			if (ids.size >= max) return { ids, complete: false };
+		}
+		return { ids, complete: true };
+	};
+
+	// 1. New unread articles, with bodies.
+	report('new');
+	const fresh: Headline[] = [];
+	let newestId = state.newestId;
+	const firstRead = await readList(
+		{
+			feedId: SPECIAL_FEED.all,
+			viewMode: 'unread',
+			sinceId: state.newestId || undefined,
+			...CONTENT
+		},
+		options.articleCount,
+		async (rows) => {
+			fresh.push(...rows);
+			for (const h of rows) newestId = Math.max(newestId, h.id);
+			await keep(rows);
+			report('new');
+		}
+	);
+
+	// 2. Kept sets that changed elsewhere: rows without bodies (a headline is ~1 KB, a body many).
+	report('state');
+	const moves = full
+		? { unread: true, starred: true, published: true }
+		: counterMoves(state.counters, snapshot, fresh);
+	const sets: [KeptFlag, number, boolean][] = [
+		['unread', SPECIAL_FEED.all, moves.unread],
+		['marked', SPECIAL_FEED.starred, moves.starred],
+		['published', SPECIAL_FEED.published, moves.published]
+	];
+	const keptIds = new Set<number>();
+	for (const [flag, feedId, moved] of sets) {
+		if (!moved) continue;
+		// Without a newest id, step 1 read the unread set itself (with bodies).
+		if (flag === 'unread' && !state.newestId) {
+			if (firstRead.complete)
+				for (const id of await clearFlagOutside('unread', firstRead.ids)) changed.add(id);
+			continue;
+		}
+		const { ids, complete } = await readList(
+			{
+				feedId,
+				viewMode: flag === 'unread' ? 'unread' : 'all_articles',
+				includeAttachments: true
+			},
+			options.articleCount,
+			async (rows) => {
+				await keep(rows);
+				report('state');
+			}
+		);
+		ids.forEach((id) => keptIds.add(id));
+		// Only a set read whole says which cached copies lost the flag.
+		if (complete) for (const id of await clearFlagOutside(flag, ids)) changed.add(id);
+	}
+
+	// 3. Bodies of kept articles that have none.
+	report('content');
+	const missing = await idsWithoutContent([...keptIds]);
+	for (let i = 0; i < missing.length; i += BODY_BATCH) {
+		signal?.throwIfAborted();
+		const articles = await client.getArticle(
+			{ articleIds: missing.slice(i, i + BODY_BATCH), sanitize: true },
+			op
+		);
+		await storeArticleBodies(articles);
+		for (const a of articles) {
+			changed.add(a.id);
+			images.push(...imageUrls(a.content, a.link));
+		}
+		stored += articles.length;
+		report('content');
+	}
+
+	// 4. Offline packs whose place moved (or never synced).
+	report('packs');
+	const packCounters: Record<string, string> = {};
+	for (const pack of await loadPacks(account)) {
+		const sig = packCounterOf(counters, pack);
+		packCounters[pack.id] = sig;
+		if (!full && state.packCounters[pack.id] === sig) continue;
+		await syncPack(pack, readList, keep);
+		report('packs');
+	}
+
+	// 5. Images by the reader's policy, then the budget.
+	if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
+		report('images');
+		await options.cacheImages([...new Set(images)], signal);
+	}
+	await enforceBudget();
+
+	const config = full ? await client.getConfig(op).catch(() => state.config) : state.config;
+	const at = now();
+	const next: SyncState = {
+		counters: snapshot,
+		newestId,
+		lastSyncAt: at,
+		lastFullAt: full ? at : state.lastFullAt,
+		packCounters,
+		config: config,
+		articleCount: Math.max(options.articleCount, full ? options.articleCount : state.articleCount)
+	};
+	await saveSyncState(account, next);
+	return {
+		status: 'synced',
+		at,
+		counters,
+		changes: { articleIds: [...changed], newArticles: fresh.length > 0 }
+	};
+}
+
+async function syncPack(
+	pack: OfflinePack,
+	readList: (
+		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
+		max: number,
+		onPage: (rows: Headline[]) => Promise<void>
+	) => Promise<{ ids: Set<number>; complete: boolean }>,
+	keep: (rows: Headline[], pack?: string) => Promise<void>
+): Promise<void> {
+	const { ids } = await readList(
+		{
+			feedId: pack.feedId,
+			isCat: pack.kind === 'cat',
+			includeNested: pack.kind === 'cat',
+			viewMode: 'all_articles',
+			...CONTENT
+		},
+		pack.limit,
+		(rows) => keep(rows, pack.id)
+	);
+	await setPackMembers(pack.id, ids);
+}

@@ -1,0 +1,140 @@
+/**
+ * Test helper (used only by *.spec.ts): the outbox's fake tt-rss (outbox/testing/fake-server.ts)
+ * with the ops a sync needs on top: getCounters in the Debian server's shape
+ * (tests/fixtures/recorded/getCounters.json), getArticle (getArticle.json), getConfig
+ * (getConfig.json), and bodies in getHeadlines when `show_content` is asked (the 2021 server sends
+ * `content` "" otherwise).
+ */
+import { deriveCapabilities, TtrssClient } from '$lib/api';
+import { ok, recordedContent, type SentRequest } from '$lib/api/testing/fake-fetch';
+import { fakeTtrss, type ServerArticle } from '$lib/outbox/testing/fake-server';
+
+export function body(id: number): string {
+	return `<p>Body ${id}</p><img src="http://feeds.test/img/${id}.png">`;
+}
+
+export function syncServer() {
+	const server = fakeTtrss();
+	const sent: SentRequest[] = [];
+	const countersOf = (articles: Map<number, ServerArticle>): unknown[] => {
+		const all = [...articles.values()];
+		const feeds = new Map<number, { unread: number; marked: number }>();
+		for (const a of all) {
+			const f = feeds.get(a.feedId) ?? { unread: 0, marked: 0 };
+			if (a.unread) f.unread++;
+			if (a.marked) f.marked++;
+			feeds.set(a.feedId, f);
+		}
+		const unread = all.filter((a) => a.unread).length;
+		const starred = all.filter((a) => a.marked);
+		const published = all.filter((a) => a.published);
+		return [
+			{ id: 'global-unread', counter: unread },
+			{ id: 'subscribed-feeds', counter: feeds.size },
+			{ id: 0, counter: 0, auxcounter: 0 },
+			{
+				id: -1,
+				counter: starred.filter((a) => a.unread).length,
+				auxcounter: starred.length,
+				markedcounter: starred.length
+			},
+			{
+				id: -2,
+				counter: published.filter((a) => a.unread).length,
+				auxcounter: published.length
+			},
+			{ id: -4, counter: unread, auxcounter: 0 },
+			...[...feeds].map(([id, f]) => ({
+				id,
+				// Moves with every feed update, articles or not: the sync must ignore it.
+				updated: `${String(sent.length % 24).padStart(2, '0')}:16`,
+				counter: f.unread,
+				markedcounter: f.marked,
+				has_img: 1795367506
+			})),
+			{ id: 0, kind: 'cat', counter: unread }
+		];
+	};
+	const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+		const request = JSON.parse(typeof init.body === 'string' ? init.body : '{}') as Record<
+			string,
+			unknown
+		>;
+		const r: SentRequest = { url, init, body: request, headers: {} };
+		sent.push(r);
+		switch (request.op) {
+			case 'getCounters':
+				return ok(r, countersOf(server.articles));
+			case 'getConfig':
+				return ok(r, recordedContent('getConfig'));
+			case 'getArticle': {
+				const ids = String(request.article_id).split(',').map(Number);
+				const recordedArticle = (recordedContent('getArticle') as Record<string, unknown>[])[0];
+				return ok(
+					r,
+					ids
+						.filter((id) => server.articles.has(id))
+						.map((id) => {
+							const a = server.article(id);
+							return {
+								...recordedArticle,
+								id,
+								title: a.title,
+								link: a.link,
+								unread: a.unread,
+								marked: a.marked,
+								published: a.published,
+								feed_id: a.feedId,
+								note: a.note || null,
+								updated: a.updated,
+								content: body(id)
+							};
+						})
+				);
+			}
+			case 'getHeadlines': {
+				const reply = await server.fake.fetch(url, init);
+				if (request.show_content !== true) return reply;
+				const envelope = (await reply.json()) as { content: unknown };
+				const rows = (
+					Array.isArray(envelope.content) && Array.isArray(envelope.content[1])
+						? envelope.content[1]
+						: envelope.content
+				) as Record<string, unknown>[];
+				for (const row of rows) row.content = body(Number(row.id));
+				return new Response(JSON.stringify(envelope), {
+					headers: { 'Content-Type': 'text/json' }
+				});
+			}
+			default:
+				return server.fake.fetch(url, init);
+		}
+	};
+	const client = new TtrssClient({
+		apiUrl: 'http://tt.example/api/',
+		fetch,
+		sessionId: 'sid-0',
+		capabilities: deriveCapabilities(15),
+		credentials: () => null
+	});
+	return {
+		...server,
+		client,
+		/** Ops sent since the last call. */
+		takeOps(): string[] {
+			const ops = sent.map((r) => String(r.body.op));
+			sent.length = 0;
+			return ops;
+		},
+		/** Adds `n` unread articles after the newest one, in feed `feedId`. */
+		arrive(n: number, feedId = 1): number[] {
+			const first = Math.max(0, ...server.articles.keys()) + 1;
+			const ids: number[] = [];
+			for (let id = first; id < first + n; id++) {
+				server.article(id).feedId = feedId;
+				ids.push(id);
+			}
+			return ids;
+		}
+	};
+}
