@@ -1,11 +1,8 @@
 /**
  * The offline copy's limits, in one place for the page, the sync engine (src/lib/sync) and the
- * service worker: whether images may be downloaded now (the reader's setting and what the browser
- * says about the connection), how large a batch to fetch, and the storage budget with the
- * eviction that keeps the offline copy inside it (see docs/storage.md).
- *
- * The reader's choices live in IndexedDB (`settings` store, STORAGE_POLICY_KEY), not in
- * localStorage: the service worker syncs too and cannot read localStorage.
+ * service worker: the storage budget and the eviction that keeps the offline copy inside it, and
+ * (from policy.ts) whether images may be downloaded now and how large a batch to fetch. See
+ * docs/storage.md.
  */
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
@@ -20,156 +17,26 @@ import {
 	type StorageEstimateInfo
 } from './storage';
 import { imageUrls } from './images';
+import { readStoragePolicy, type StoragePolicy } from './policy';
 
-// ------------------------------------------------------------------ the reader's policy
-
-/** "Images: always / Wi-Fi only / never". */
-export type ImagesSetting = 'always' | 'wifi' | 'never';
-export const IMAGES_SETTINGS: readonly ImagesSetting[] = ['always', 'wifi', 'never'];
-
-export interface StoragePolicy {
-	images: ImagesSetting;
-	/** The budget in MB the reader set; undefined: chosen from the browser's quota (defaultBudget). */
-	budgetMB: number | undefined;
-}
-
-export const DEFAULT_POLICY: StoragePolicy = { images: 'wifi', budgetMB: undefined };
-export const STORAGE_POLICY_KEY = 'storage.policy';
-/** What the budget field accepts: below 20 MB a few image-heavy articles would not fit. */
-export const MIN_BUDGET_MB = 20;
-export const MAX_BUDGET_MB = 100_000;
-
-/** The stored value is outside input: keep only values of the right type and range. */
-export function parsePolicy(value: unknown): StoragePolicy {
-	const stored =
-		typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-	const images = IMAGES_SETTINGS.includes(stored.images as ImagesSetting)
-		? (stored.images as ImagesSetting)
-		: DEFAULT_POLICY.images;
-	const mb = stored.budgetMB;
-	const budgetMB =
-		typeof mb === 'number' && Number.isFinite(mb) && mb >= MIN_BUDGET_MB && mb <= MAX_BUDGET_MB
-			? Math.round(mb)
-			: undefined;
-	return { images, budgetMB };
-}
-
-export async function readStoragePolicy(db?: ReaderDatabase): Promise<StoragePolicy> {
-	try {
-		const database = db ?? (await openReaderDb());
-		return parsePolicy(await database.get('settings', STORAGE_POLICY_KEY));
-	} catch {
-		// No database (private mode, blocked upgrade): the defaults, never a broken sync.
-		return DEFAULT_POLICY;
-	}
-}
-
-export async function writeStoragePolicy(
-	patch: Partial<StoragePolicy>,
-	db?: ReaderDatabase
-): Promise<StoragePolicy> {
-	const database = db ?? (await openReaderDb());
-	const next = parsePolicy({ ...(await readStoragePolicy(database)), ...patch });
-	await database.put('settings', next, STORAGE_POLICY_KEY);
-	return next;
-}
-
-// ------------------------------------------------------------------ the connection
-
-/**
- * What the browser says about the connection (Network Information API). Only Chromium has it;
- * `type` only on Android and ChromeOS. Firefox and WebKit tell nothing: every field is undefined.
- */
-export interface ConnectionHints {
-	saveData?: boolean;
-	/** 'wifi', 'ethernet', 'cellular', 'bluetooth', 'wimax', 'none', 'other', 'unknown'. */
-	type?: string;
-	/** 'slow-2g', '2g', '3g', '4g': the measured speed, not the medium. */
-	effectiveType?: string;
-	/** An older draft's flag; honoured where a browser sends it. */
-	metered?: boolean;
-}
-
-interface NetworkInformationLike {
-	saveData?: unknown;
-	type?: unknown;
-	effectiveType?: unknown;
-	metered?: unknown;
-}
-
-export function connectionHints(): ConnectionHints {
-	const connection =
-		typeof navigator === 'undefined'
-			? undefined
-			: (navigator as { connection?: NetworkInformationLike }).connection;
-	if (!connection) return {};
-	const hints: ConnectionHints = {};
-	if (typeof connection.saveData === 'boolean') hints.saveData = connection.saveData;
-	if (typeof connection.type === 'string') hints.type = connection.type;
-	if (typeof connection.effectiveType === 'string') hints.effectiveType = connection.effectiveType;
-	if (typeof connection.metered === 'boolean') hints.metered = connection.metered;
-	return hints;
-}
-
-const UNMETERED_TYPES = new Set(['wifi', 'ethernet']);
-const METERED_TYPES = new Set(['cellular', 'bluetooth', 'wimax', 'none']);
-const SLOW_LINKS = new Set(['slow-2g', '2g']);
-
-export interface ImagesDecision {
-	allowed: boolean;
-	/** For the storage page: why images are or are not downloaded now. */
-	reason: string;
-}
-
-/**
- * Whether images may be downloaded now. "Always" is the reader's explicit word and wins over
- * every hint. "Wi-Fi only" downloads on Wi-Fi or a cable; where the browser does not say what the
- * link is (desktop Chromium, Firefox, WebKit) it downloads unless Data Saver is on, the link is
- * flagged metered or measures as 2G: refusing on "unknown" would mean never on most computers,
- * which are rarely on mobile data, while the hints that do exist are respected.
- */
-export function decideImages(setting: ImagesSetting, hints: ConnectionHints): ImagesDecision {
-	if (setting === 'never') return { allowed: false, reason: 'Images are never downloaded.' };
-	if (setting === 'always') return { allowed: true, reason: 'Images are always downloaded.' };
-	if (hints.saveData) {
-		return { allowed: false, reason: 'Data Saver is on: images are not downloaded.' };
-	}
-	if (hints.type !== undefined && UNMETERED_TYPES.has(hints.type)) {
-		return { allowed: true, reason: 'On Wi-Fi: images are downloaded.' };
-	}
-	if (hints.type !== undefined && METERED_TYPES.has(hints.type)) {
-		return { allowed: false, reason: 'Not on Wi-Fi: images wait for Wi-Fi.' };
-	}
-	if (hints.metered) {
-		return { allowed: false, reason: 'The connection is metered: images wait for Wi-Fi.' };
-	}
-	if (hints.effectiveType !== undefined && SLOW_LINKS.has(hints.effectiveType)) {
-		return { allowed: false, reason: 'The connection is slow: images wait for Wi-Fi.' };
-	}
-	return {
-		allowed: true,
-		reason: 'The browser does not say whether this is Wi-Fi: images are downloaded.'
-	};
-}
-
-/** For the sync engine and the offline download: may images be fetched now? */
-export async function imagesAllowed(db?: ReaderDatabase): Promise<boolean> {
-	const policy = await readStoragePolicy(db);
-	return decideImages(policy.images, connectionHints()).allowed;
-}
-
-/**
- * How many articles to fetch per request: `normal` on a good link, a quarter under Data Saver or
- * on 2G, half on 3G, so each request finishes (and its progress is kept) on a poor link.
- */
-export function batchSize(normal: number, hints: ConnectionHints = connectionHints()): number {
-	const whole = Math.max(1, Math.floor(normal));
-	if (hints.saveData || (hints.effectiveType && SLOW_LINKS.has(hints.effectiveType))) {
-		return Math.max(1, Math.ceil(whole / 4));
-	}
-	if (hints.effectiveType === '3g') return Math.max(1, Math.ceil(whole / 2));
-	return whole;
-}
+export {
+	batchSize,
+	connectionHints,
+	decideImages,
+	DEFAULT_POLICY,
+	imagesAllowed,
+	IMAGES_SETTINGS,
+	MAX_BUDGET_MB,
+	MIN_BUDGET_MB,
+	parsePolicy,
+	readStoragePolicy,
+	STORAGE_POLICY_KEY,
+	writeStoragePolicy,
+	type ConnectionHints,
+	type ImagesDecision,
+	type ImagesSetting,
+	type StoragePolicy
+} from './policy';
 
 // ------------------------------------------------------------------ the budget
 

@@ -6,6 +6,8 @@
 import { SPECIAL_FEED, type Headline, type TtrssClient } from '$lib/api';
 import { storeOfflineHeadlines } from '$lib/cache';
 import { cacheImagesViaWorker, imageUrls } from './images';
+import { enforceBudget } from './budget';
+import { imagesAllowed } from './policy';
 import { requestPersistentStorage } from './storage';
 
 export interface DownloadProgress {
@@ -70,7 +72,8 @@ export async function downloadForOffline(options: DownloadOptions): Promise<Down
 		report();
 		if (headlines.length < limit || fresh.length === 0) break;
 	}
-	if (options.images !== false && images.length > 0) {
+	// The reader's images setting and the connection decide (the worker checks again).
+	if (options.images !== false && images.length > 0 && (await imagesAllowed())) {
 		progress.phase = 'images';
 		report();
 		await cacheImagesViaWorker([...new Set(images)], signal, (r) => {
@@ -79,6 +82,8 @@ export async function downloadForOffline(options: DownloadOptions): Promise<Down
 			report();
 		});
 	}
+	// What was added may push the offline copy over the reader's budget: read ones go first.
+	await enforceBudget().catch(() => undefined);
 	progress.phase = 'done';
 	report();
 	return progress;

@@ -8,8 +8,10 @@
  * as about 7 MB of quota whatever its size, so the cache is capped by entry count (MAX_IMAGES), not
  * bytes: 100 entries ≈ 700 MB of quota accounting at worst. The worker answers image requests from
  * this cache only for URLs it holds (src/service-worker/images.ts), so browsing online never
- * depends on it.
+ * depends on it. Whatever asks, nothing is fetched when the reader's images setting and the
+ * connection say no (policy.ts `imagesAllowed`): this is the one place images are fetched.
  */
+import { imagesAllowed } from './policy';
 import { IMAGE_CACHE } from './storage';
 
 export const MAX_IMAGES = 100;
@@ -44,7 +46,9 @@ export async function cacheImages(
 	onOne?: (result: ImageCacheResult) => void
 ): Promise<ImageCacheResult> {
 	const result: ImageCacheResult = { stored: 0, skipped: 0 };
-	if (typeof caches === 'undefined') return { stored: 0, skipped: urls.length };
+	if (typeof caches === 'undefined' || !(await imagesAllowed())) {
+		return { stored: 0, skipped: urls.length };
+	}
 	const cache = await caches.open(IMAGE_CACHE);
 	for (const url of urls.slice(0, MAX_IMAGES)) {
 		signal?.throwIfAborted();
