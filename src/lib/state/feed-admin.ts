@@ -1,0 +1,54 @@
+/**
+ * What the reader does to their subscriptions: update a feed now, unsubscribe, subscribe. Unlike
+ * article changes these are not queued in the outbox (they need the server's answer to mean
+ * anything), so each one calls the server directly and then reads again what it changed: the
+ * headlines, the counters or the feed tree. Screens call these and only show the outcome.
+ */
+import type { SubscribeResult } from '$lib/api';
+import { headlines } from './headlines.svelte';
+import { session } from './session.svelte';
+import { toasts } from './toasts.svelte';
+import { errorMessage, treeState } from './tree.svelte';
+
+/** Asks tt-rss to fetch the feed now, then shows what arrived. False (and a toast) on failure. */
+export async function updateFeedNow(feedId: number, title: string): Promise<boolean> {
+	try {
+		// updateFeed fetches the feed; getHeadlines' force_update would fetch it a second time.
+		await session.client.updateFeed(feedId);
+		await headlines.refresh();
+		await treeState.refreshCounters();
+		toasts.show(`“${title}” was updated.`);
+		return true;
+	} catch (error) {
+		toasts.show(errorMessage(error), 'error');
+		return false;
+	}
+}
+
+/**
+ * Unsubscribes, then `leave`s the feed's screen (it no longer exists) before the tree is read
+ * again without it. False (and a toast) when the server refused.
+ */
+export async function unsubscribeFrom(
+	feedId: number,
+	title: string,
+	leave: () => Promise<void>
+): Promise<boolean> {
+	try {
+		await session.client.unsubscribeFeed(feedId);
+		toasts.show(`Unsubscribed from “${title}”.`);
+		await leave();
+		await treeState.load();
+		return true;
+	} catch (error) {
+		toasts.show(errorMessage(error), 'error');
+		return false;
+	}
+}
+
+/** Subscribes; a feed that was added appears in the tree. Throws what the server refused. */
+export async function subscribeTo(feedUrl: string, categoryId: number): Promise<SubscribeResult> {
+	const result = await session.client.subscribeToFeed({ feedUrl, categoryId });
+	if (result.status === 'added') await treeState.load();
+	return result;
+}
