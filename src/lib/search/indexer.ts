@@ -1,0 +1,351 @@
+/**
+ * The offline search index kept in IndexedDB (store `search`) and in memory, loaded only when
+ * the reader searches or indexing runs (index.ts imports this module lazily). One record per
+ * article (`doc:<id>`: its words), so a change writes one record and never re-serialises the
+ * whole index. All work is cut into slices that give the page back well within 50 ms.
+ *
+ * The index follows the `articles` store: a write that went around the hooks (another tab, the
+ * service worker, an older app version, a cleared store) is found by comparing the store's count
+ * and newest `storedAt` with the last look, and mended from the articles themselves.
+ */
+import type { Headline } from '$lib/api';
+import { cachedRows } from '$lib/cache';
+import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
+import type { StoredArticle } from '$lib/db/schema';
+import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './engine';
+import { hasPositiveTerm, parseQuery, type QueryTerm } from './query';
+
+/** Bump when the words kept per article change: older records are then rebuilt. */
+export const INDEX_VERSION = 1;
+const META_KEY = 'meta';
+const DOC_PREFIX = 'doc:';
+/** The doc records' key range: `doc:` followed by anything. */
+const DOC_RANGE = (): IDBKeyRange => IDBKeyRange.bound(DOC_PREFIX, `${DOC_PREFIX}\uffff`);
+
+interface MetaRecord {
+	version: number;
+}
+
+/** A doc as stored (short keys: ten thousand of them). */
+interface DocRecord {
+	i: number;
+	s: number;
+	u: number;
+	f: number | null;
+	t: string;
+}
+
+const toRecord = (d: IndexedDoc): DocRecord => ({
+	i: d.id,
+	s: d.storedAt,
+	u: d.updated,
+	f: d.feedId,
+	t: d.tokens
+});
+const fromRecord = (r: DocRecord): IndexedDoc => ({
+	id: r.i,
+	storedAt: r.s,
+	updated: r.u,
+	feedId: r.f,
+	tokens: r.t
+});
+
+function isDocRecord(value: unknown): value is DocRecord {
+	const r = value as Partial<DocRecord> | null;
+	return typeof r === 'object' && r !== null && typeof r.i === 'number' && typeof r.t === 'string';
+}
+
+/** Work done between two yields; well below the 50 ms of a long task. */
+const SLICE_MS = 8;
+/** Records read or written per transaction. */
+const BATCH = 100;
+
+const now = (): number => performance.now();
+const yieldToPage = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Runs `work` on each item, giving the page back every SLICE_MS. */
+async function sliced<T>(items: readonly T[], work: (item: T) => void): Promise<void> {
+	let start = now();
+	for (const item of items) {
+		work(item);
+		if (now() - start > SLICE_MS) {
+			await yieldToPage();
+			start = now();
+		}
+	}
+}
+
+// ------------------------------------------------------------------ the one index of this page
+
+let engine: SearchIndex | undefined;
+let loading: Promise<SearchIndex> | undefined;
+/** The articles store as last reconciled: `count:newest storedAt`. */
+let seen: string | undefined;
+/** Index changes run one at a time, in order. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function serial<T>(task: () => Promise<T>): Promise<T> {
+	const run = queue.then(task, task);
+	queue = run.catch(() => undefined);
+	return run;
+}
+
+/** Test hook: forgets the index in memory (the records stay). */
+export function resetIndexerForTests(): void {
+	engine = undefined;
+	loading = undefined;
+	seen = undefined;
+	queue = Promise.resolve();
+}
+
+/** The index, loaded and brought up to date with the articles store. */
+export function readyIndex(): Promise<SearchIndex> {
+	loading ??= serial(async () => {
+		const db = await openReaderDb();
+		const index = new SearchIndex();
+		await loadRecords(db, index);
+		engine = index;
+		await reconcile(db, index);
+		return index;
+	}).catch((error: unknown) => {
+		loading = undefined;
+		throw error;
+	});
+	return loading;
+}
+
+async function loadRecords(db: ReaderDatabase, index: SearchIndex): Promise<void> {
+	const meta = (await db.get('search', META_KEY)) as MetaRecord | undefined;
+	if (meta?.version !== INDEX_VERSION) {
+		// Missing (cleared, first run) or from another version: start again from the articles.
+		const tx = db.transaction('search', 'readwrite');
+		await tx.store.clear();
+		await tx.store.put({ version: INDEX_VERSION } satisfies MetaRecord, META_KEY);
+		await tx.done;
+		return;
+	}
+	let after: string | undefined;
+	for (;;) {
+		const range = after ? IDBKeyRange.bound(after, `${DOC_PREFIX}\uffff`, true) : DOC_RANGE();
+		const tx = db.transaction('search', 'readonly');
+		const [keys, values] = await Promise.all([
+			tx.store.getAllKeys(range, BATCH * 5),
+			tx.store.getAll(range, BATCH * 5)
+		]);
+		await tx.done;
+		await sliced(values, (value) => {
+			if (isDocRecord(value)) index.add(fromRecord(value));
+		});
+		if (keys.length < BATCH * 5) return;
+		after = keys[keys.length - 1];
+	}
+}
+
+async function fingerprint(db: ReaderDatabase): Promise<string> {
+	const tx = db.transaction('articles', 'readonly');
+	const [count, newest] = await Promise.all([
+		tx.store.count(),
+		tx.store.index('byStoredAt').openKeyCursor(null, 'prev')
+	]);
+	const value = `${count}:${newest?.key ?? 0}`;
+	await tx.done;
+	return value;
+}
+
+/**
+ * Makes the index match the articles store: articles missing or stored again since they were
+ * indexed are (re)indexed, ids no longer cached leave. Reads keys only, then the records that
+ * need indexing, a batch at a time.
+ */
+async function reconcile(db: ReaderDatabase, index: SearchIndex): Promise<void> {
+	const before = await fingerprint(db);
+	const stored = new Map<number, number>();
+	{
+		const tx = db.transaction('articles', 'readonly');
+		let cursor = await tx.store.index('byStoredAt').openKeyCursor();
+		while (cursor) {
+			stored.set(cursor.primaryKey, cursor.key);
+			cursor = await cursor.continue();
+		}
+		await tx.done;
+	}
+	const gone = [...index.ids()].filter((id) => !stored.has(id));
+	await dropDocs(db, index, gone);
+	const stale = [...stored].filter(([id, at]) => index.get(id)?.storedAt !== at).map(([id]) => id);
+	for (let i = 0; i < stale.length; i += BATCH) {
+		const ids = stale.slice(i, i + BATCH);
+		const tx = db.transaction('articles', 'readonly');
+		const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
+		await tx.done;
+		if (
+			!(await writeDocs(
+				db,
+				index,
+				rows.filter((r): r is StoredArticle => r !== undefined)
+			))
+		)
+			return;
+		await yieldToPage();
+	}
+	seen = before;
+}
+
+/**
+ * Indexes these articles and stores their records. False when the index was cleared meanwhile
+ * (another account signed in here): the caller stops and the next search starts again.
+ */
+async function writeDocs(
+	db: ReaderDatabase,
+	index: SearchIndex | undefined,
+	articles: readonly StoredArticle[]
+): Promise<boolean> {
+	const docs: IndexedDoc[] = [];
+	await sliced(articles, (article) => docs.push(docOf(article)));
+	const tx = db.transaction('search', 'readwrite');
+	const meta = (await tx.store.get(META_KEY)) as MetaRecord | undefined;
+	if (meta?.version !== INDEX_VERSION) {
+		await tx.done;
+		forget();
+		return false;
+	}
+	for (const doc of docs) void tx.store.put(toRecord(doc), `${DOC_PREFIX}${doc.id}`);
+	await tx.done;
+	if (index) await sliced(docs, (doc) => index.add(doc));
+	return true;
+}
+
+async function dropDocs(
+	db: ReaderDatabase,
+	index: SearchIndex | undefined,
+	ids: readonly number[]
+): Promise<void> {
+	if (ids.length === 0) return;
+	const tx = db.transaction('search', 'readwrite');
+	for (const id of ids) void tx.store.delete(`${DOC_PREFIX}${id}`);
+	await tx.done;
+	for (const id of ids) index?.remove(id);
+}
+
+function forget(): void {
+	engine = undefined;
+	loading = undefined;
+	seen = undefined;
+}
+
+// ------------------------------------------------------------------ hooks (see index.ts)
+
+/**
+ * Applies what the cache just wrote or dropped. With the index in memory, to it and its records;
+ * without, to the records only (the index loads when the reader searches). A store that was
+ * never indexed is built now, in the background.
+ */
+export function applyChanges(
+	added: readonly StoredArticle[],
+	removed: readonly number[]
+): Promise<void> {
+	return serial(async () => {
+		const db = await openReaderDb();
+		const meta = (await db.get('search', META_KEY)) as MetaRecord | undefined;
+		if (meta?.version !== INDEX_VERSION) {
+			forget();
+			void readyIndex().catch(() => undefined);
+			return;
+		}
+		await dropDocs(db, engine, removed);
+		await writeDocs(db, engine, added);
+		// Loaded: check for writes that went around the hooks now, not when the reader searches.
+		if (engine) scheduleReconcile();
+	});
+}
+
+let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleReconcile(): void {
+	clearTimeout(reconcileTimer);
+	reconcileTimer = setTimeout(() => void mend().catch(() => undefined), 1000);
+}
+
+/** Reconciles the index in memory if the articles store changed since the last look. */
+function mend(): Promise<SearchIndex | undefined> {
+	return serial(async () => {
+		const db = await openReaderDb();
+		const meta = (await db.get('search', META_KEY)) as MetaRecord | undefined;
+		if (meta?.version !== INDEX_VERSION || !engine) {
+			forget();
+			return undefined;
+		}
+		if ((await fingerprint(db)) !== seen) await reconcile(db, engine);
+		return engine;
+	});
+}
+
+// ------------------------------------------------------------------ searching
+
+export interface LocalSearchOptions {
+	query: string;
+	/** Only articles of these feeds (a feed or a category's feeds); undefined: every feed. */
+	feeds?: ReadonlySet<number>;
+	/** What the row itself must be (starred, a label, unread in that view mode…). */
+	keep?: (row: Headline) => boolean;
+	oldestFirst?: boolean;
+}
+
+/** Results read a page at a time, in date order, each row checked against what it must be. */
+export class LocalResults {
+	readonly #ids: number[];
+	readonly #options: LocalSearchOptions;
+	readonly #checks: readonly QueryTerm[];
+	#at = 0;
+
+	constructor(ids: number[], checks: readonly QueryTerm[], options: LocalSearchOptions) {
+		this.#ids = ids;
+		this.#checks = checks;
+		this.#options = options;
+	}
+
+	get done(): boolean {
+		return this.#at >= this.#ids.length;
+	}
+
+	/** Up to `count` more results (fewer only at the end). */
+	async next(count: number): Promise<Headline[]> {
+		const found: Headline[] = [];
+		while (found.length < count && !this.done) {
+			const ids = this.#ids.slice(this.#at, this.#at + Math.max(count - found.length, 20));
+			this.#at += ids.length;
+			for (const row of await cachedRows(ids)) {
+				if (this.#options.keep && !this.#options.keep(row)) continue;
+				if (!this.#checks.every((term) => rowMatches(row, term))) continue;
+				found.push(row);
+			}
+		}
+		return found;
+	}
+}
+
+/** Searches the cached articles. An empty query or one of exclusions only finds nothing. */
+export async function searchLocal(options: LocalSearchOptions): Promise<LocalResults> {
+	const parsed = parseQuery(options.query);
+	if (!hasPositiveTerm(parsed)) return new LocalResults([], [], options);
+	await readyIndex();
+	// Written around the hooks since the last look (another tab, the worker): mend first.
+	const index = (await mend()) ?? (await readyIndex());
+	const { ids, checks } = index.match(parsed, { oldestFirst: options.oldestFirst ?? false });
+	const feeds = options.feeds;
+	const inScope = feeds
+		? ids.filter((id) => {
+				const feedId = index.get(id)?.feedId;
+				return feedId !== null && feedId !== undefined && feeds.has(feedId);
+			})
+		: ids;
+	return new LocalResults(inScope, checks, options);
+}
+
+/** What the bench reports: records and their bytes as stored (JSON length, UTF-16 aside). */
+export async function indexFootprint(): Promise<{ docs: number; bytes: number }> {
+	const db = await openReaderDb();
+	const values = await db.getAll('search', DOC_RANGE());
+	let bytes = 0;
+	for (const value of values) bytes += JSON.stringify(value).length;
+	return { docs: values.length, bytes };
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { FeedTree } from '$lib/api';
+import { headline } from '$lib/outbox/testing/fake-server';
+import { localScope, type ScopeQuery } from './scope';
+
+const tree: FeedTree = {
+	categories: [
+		{
+			id: 10,
+			title: 'Tech',
+			unread: 0,
+			categories: [
+				{
+					id: 11,
+					title: 'Web',
+					unread: 0,
+					categories: [],
+					feeds: [{ id: 2, title: 'Web', unread: 0, error: undefined }]
+				}
+			],
+			feeds: [{ id: 1, title: 'News', unread: 0, error: undefined }]
+		}
+	],
+	special: [],
+	labels: [],
+	feeds: [],
+	source: 'getFeedTree'
+};
+
+const q = (patch: Partial<ScopeQuery>): ScopeQuery => ({
+	kind: 'feed',
+	id: '1',
+	viewMode: 'all_articles',
+	orderBy: '',
+	searchMode: 'this_feed',
+	...patch
+});
+
+describe('localScope', () => {
+	it('is the open feed, or a category with the ones inside it, or everything', () => {
+		expect(localScope(q({}), tree).feeds).toEqual(new Set([1]));
+		expect(localScope(q({ kind: 'cat', id: '10' }), tree).feeds).toEqual(new Set([1, 2]));
+		expect(localScope(q({ kind: 'cat', id: '11' }), tree).feeds).toEqual(new Set([2]));
+		expect(localScope(q({ searchMode: 'all_feeds' }), tree)).toEqual({ oldestFirst: false });
+		expect(localScope(q({ id: '-4' }), tree)).toEqual({ oldestFirst: false });
+	});
+
+	it('keeps the rows a special feed, a label, a tag or the view mode would show', () => {
+		const keep = (patch: Partial<ScopeQuery>) => localScope(q(patch), tree).keep;
+		const starred = headline(1, { marked: true, unread: false });
+		const labelled = headline(2, {
+			labels: [{ id: -1026, caption: 'Important', fgColor: '', bgColor: '' }],
+			tags: ['Audio']
+		});
+		expect(keep({ id: '-1' })?.(starred)).toBe(true);
+		expect(keep({ id: '-1' })?.(labelled)).toBe(false);
+		expect(keep({ id: '-1026' })?.(labelled)).toBe(true);
+		expect(keep({ id: '-1026' })?.(starred)).toBe(false);
+		expect(keep({ kind: 'tag', id: 'audio' })?.(labelled)).toBe(true);
+		expect(keep({ viewMode: 'unread' })?.(starred)).toBe(false);
+		expect(keep({ viewMode: 'unread', id: '-1026' })?.(labelled)).toBe(true);
+		expect(keep({ viewMode: 'adaptive' })).toBeUndefined();
+		expect(localScope(q({ orderBy: 'date_reverse' }), tree).oldestFirst).toBe(true);
+	});
+});
