@@ -4,7 +4,10 @@ declare global {
 		// interface Error {}
 		// interface Locals {}
 		// interface PageData {}
-		// interface PageState {}
+		interface PageState {
+			/** The image viewer's open image (shallow routing: the back button closes the viewer). */
+			imageViewer?: number;
+		}
 		// interface Platform {}
 	}
 }

@@ -19,6 +19,10 @@ export interface SettingsValues {
 	sortOrder: SortOrder;
 	/** How many unread articles "Make available offline" downloads. */
 	offlineArticles: number;
+	/** Enclosure playback speed (media/ player), kept for the next episode. */
+	playbackRate: number;
+	/** Mark an article read when its enclosure has played to the end. */
+	markReadWhenPlayed: boolean;
 }
 
 export const DEFAULT_SETTINGS: SettingsValues = {
@@ -28,7 +32,9 @@ export const DEFAULT_SETTINGS: SettingsValues = {
 	markReadOnScroll: false,
 	viewMode: 'adaptive',
 	sortOrder: 'default',
-	offlineArticles: 500
+	offlineArticles: 500,
+	playbackRate: 1,
+	markReadWhenPlayed: true
 };
 
 const STORAGE_KEY = 'reader.settings';
@@ -62,7 +68,12 @@ export function parseSettings(raw: string | null): SettingsValues {
 		offlineArticles: pick(
 			'offlineArticles',
 			(v): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 5000
-		)
+		),
+		playbackRate: pick(
+			'playbackRate',
+			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 3
+		),
+		markReadWhenPlayed: pick('markReadWhenPlayed', isBool)
 	};
 }
 
