@@ -7,6 +7,7 @@
  */
 import type { StoreNames } from 'idb';
 import { IMAGE_CACHE } from '$lib/offline/storage';
+import { REPLAY_STATUS_KEY } from '$lib/outbox/contract';
 import { accountOf, belongsTo } from './account';
 import { CACHE_OWNER_KEY } from './keys';
 import { openReaderDb, type ReaderDatabase } from './open';
@@ -14,9 +15,6 @@ import type { FailedItem, OutboxItem, ReaderDB, StoredSession } from './schema';
 import { sessionRecord } from './session';
 
 type Store = StoreNames<ReaderDB>;
-
-/** The outbox replay's status (outbox/status.ts): it speaks of one account's session. */
-const REPLAY_STATUS_KEY = 'outbox.status';
 
 /**
  * Stores that are not the cache. Every other store, including one a later version adds, is
@@ -49,6 +47,7 @@ export async function storeSessionFor(session: StoredSession): Promise<boolean> 
 	const switched = (await settings.get(CACHE_OWNER_KEY)) !== account;
 	if (switched) {
 		for (const name of stores) await tx.objectStore(name).clear();
+		// The replay's last outcome (outbox/status.ts) speaks of the earlier account's session.
 		await settings.delete(REPLAY_STATUS_KEY);
 		await settings.put(account, CACHE_OWNER_KEY);
 	}

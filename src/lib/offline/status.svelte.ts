@@ -1,5 +1,5 @@
+import { cachedTree } from '$lib/cache';
 import { belongsTo } from '$lib/db/account';
-import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import type { IntentNames } from '$lib/outbox/intent';
 import { failedItems, intentNames, pendingItems, watchOutbox } from '$lib/outbox/outbox';
@@ -70,12 +70,11 @@ class OfflineStatus {
 
 	async refresh(): Promise<void> {
 		try {
-			const db = await openReaderDb();
 			const [queued, refused, replay, tree] = await Promise.all([
 				pendingItems(),
 				failedItems(),
 				loadReplayStatus(),
-				db.get('tree', 'current')
+				cachedTree()
 			]);
 			// Only the signed-in account's changes: another account's kept ones are not this
 			// reader's to see, and only their own account sends them.

@@ -7,7 +7,7 @@
 import { readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
-import { submitIntent } from '$lib/outbox/submit';
+import { submitIntent } from '$lib/offline/submit';
 import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
 import { headlines, type ArticlePatch } from './headlines.svelte';
