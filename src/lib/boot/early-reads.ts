@@ -12,15 +12,14 @@ import {
 	cachedTree,
 	FIRST_SCREEN_ROWS,
 	listKeyString,
-	type CachedList,
-	type CachedTree
+	type CachedList
 } from '$lib/cache';
 import type { ListKey } from '$lib/cache';
-import type { StoredSession } from '$lib/db/schema';
+import type { StoredSession, StoredTree } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
 
 let session: Promise<StoredSession | undefined> | undefined;
-let tree: Promise<CachedTree | undefined> | undefined;
+let tree: Promise<StoredTree | undefined> | undefined;
 let list: { key: string; read: Promise<CachedList | undefined> } | undefined;
 
 /** A promise nobody may take must not report an unhandled rejection; the taker still sees it. */
@@ -44,7 +43,7 @@ export function takeEarlySession(): Promise<StoredSession | undefined> | undefin
 	return taken;
 }
 
-export function takeEarlyTree(): Promise<CachedTree | undefined> | undefined {
+export function takeEarlyTree(): Promise<StoredTree | undefined> | undefined {
 	const taken = tree;
 	tree = undefined;
 	return taken;

@@ -11,7 +11,7 @@ import { belongsTo, mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
-import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
+import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
 import { applyToArticle } from '$lib/outbox/apply';
 import { abortQuietly } from '$lib/outbox/outbox';
 import { withQuotaRetry } from '$lib/offline/storage';
@@ -28,12 +28,6 @@ export interface ListKey {
 
 export function listKeyString(key: ListKey): string {
 	return JSON.stringify([key.feedId, key.isCat, key.viewMode, key.orderBy, key.search]);
-}
-
-export interface CachedTree {
-	tree: FeedTree;
-	counters: Counters | undefined;
-	fetchedAt: number;
 }
 
 export interface CachedList {
@@ -59,7 +53,7 @@ async function orMiss<T>(read: () => Promise<T | undefined>): Promise<T | undefi
 	}
 }
 
-export function cachedTree(): Promise<CachedTree | undefined> {
+export function cachedTree(): Promise<StoredTree | undefined> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
 		return db.get('tree', 'current');
@@ -374,7 +368,7 @@ interface WriteStores {
 		put(value: StoredArticle): Promise<number>;
 	};
 	outbox: { getAll(): Promise<OutboxItem[]> };
-	tree: { get(key: 'current'): Promise<CachedTree | undefined> };
+	tree: { get(key: 'current'): Promise<StoredTree | undefined> };
 	settings: { get(key: string): Promise<unknown> };
 }
 

@@ -1,30 +1,54 @@
 /**
- * A TtrssClient built from the session kept in IndexedDB, the same way the page's session builds
- * its own: it logs in again by itself only when the reader chose "stay signed in". The service
- * worker replays with it; new session ids are written back so the page picks them up. The client
- * is bound to the stored session's account, so the replay gives it only that account's changes.
+ * The one way to build a TtrssClient from a session kept in IndexedDB, for the page's session
+ * (state/session.svelte.ts) and the service worker's replay alike: the stored session id and API
+ * level, a new login by itself only when the reader chose "stay signed in", and the client bound to
+ * the session's account, so the replay gives it only that account's changes.
  */
-import { deriveCapabilities, TtrssClient, type FetchLike } from '$lib/api';
+import { deriveCapabilities, TtrssClient, type Credentials, type FetchLike } from '$lib/api';
 import { accountOf, bindAccount } from '$lib/db/account';
+import type { StoredSession } from '$lib/db/schema';
 import { loadSession, updateSessionId } from '$lib/db/session';
 
+/** What a stored session lets a client log in again with; null: ask the reader. */
+export function storedCredentials(stored: StoredSession): Credentials | null {
+	if (!stored.stayingSignedIn) return null;
+	if (stored.singleUser) return {};
+	return stored.password !== undefined ? { user: stored.user, password: stored.password } : null;
+}
+
+export interface SessionClientOptions {
+	fetch?: FetchLike;
+	/** Read at each new login (the page's session may have changed since). */
+	credentials: () => Credentials | null;
+	/** A new session id, or undefined when the session ended and no new login was possible. */
+	onSessionChange: (sessionId: string | undefined) => void;
+}
+
+/** A client for `stored`, bound to its account. */
+export function clientForSession(
+	stored: StoredSession,
+	options: SessionClientOptions
+): TtrssClient {
+	const client = new TtrssClient({
+		apiUrl: stored.apiUrl,
+		...(options.fetch ? { fetch: options.fetch } : {}),
+		sessionId: stored.sessionId || undefined,
+		capabilities: deriveCapabilities(stored.apiLevel, stored.version),
+		credentials: options.credentials,
+		onSessionChange: options.onSessionChange
+	});
+	return bindAccount(client, accountOf(stored));
+}
+
+/** The worker's client: new session ids are written back so the page picks them up. */
 export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssClient | undefined> {
 	const stored = await loadSession();
 	if (!stored) return undefined;
 	const account = accountOf(stored);
 	let known = stored.sessionId;
-	const client = new TtrssClient({
-		apiUrl: stored.apiUrl,
+	return clientForSession(stored, {
 		...(fetch ? { fetch } : {}),
-		sessionId: stored.sessionId || undefined,
-		capabilities: deriveCapabilities(stored.apiLevel, stored.version),
-		credentials: () => {
-			if (!stored.stayingSignedIn) return null;
-			if (stored.singleUser) return {};
-			return stored.password !== undefined
-				? { user: stored.user, password: stored.password }
-				: null;
-		},
+		credentials: () => storedCredentials(stored),
 		onSessionChange: (sessionId) => {
 			// Only into this account's record, and only over the id this client knew, checked and
 			// written in one transaction: the page may have signed out, signed in as someone else,
@@ -34,5 +58,4 @@ export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssC
 			void updateSessionId(account, known, replacing).catch(() => undefined);
 		}
 	});
-	return bindAccount(client, account);
 }

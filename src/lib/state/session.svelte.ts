@@ -1,6 +1,6 @@
-import { deriveCapabilities, isApiError, TtrssClient, type Credentials } from '$lib/api';
+import { isApiError, TtrssClient, type Credentials } from '$lib/api';
 import { takeEarlySession } from '$lib/boot/early-reads';
-import { accountOf, bindAccount, setShownAccount } from '$lib/db/account';
+import { accountOf, setShownAccount } from '$lib/db/account';
 import {
 	changesByAccount,
 	discardChangesNotOf,
@@ -10,6 +10,7 @@ import {
 } from '$lib/db/device';
 import { loadSession, updateSessionId } from '$lib/db/session';
 import type { StoredSession } from '$lib/db/schema';
+import { clientForSession, storedCredentials } from '$lib/outbox/session-client';
 import { apiUrlFor } from './server-address';
 
 export interface SignInForm {
@@ -210,34 +211,25 @@ class Session {
 		this.#ended = stored.sessionId === '' && this.#credentials() === null;
 		const account = accountOf(stored);
 		setShownAccount(account);
-		this.#client = bindAccount(
-			new TtrssClient({
-				apiUrl: stored.apiUrl,
-				sessionId: stored.sessionId || undefined,
-				capabilities: deriveCapabilities(stored.apiLevel, stored.version),
-				credentials: () => this.#credentials(),
-				onSessionChange: (sessionId) => {
-					// A client of an account no longer signed in here says nothing.
-					if (!this.#stored || this.account !== account) return;
-					if (sessionId === undefined) {
-						void this.sessionEnded();
-						return;
-					}
-					const replacing = this.#stored.sessionId;
-					this.#stored = { ...this.#stored, sessionId };
-					this.#ended = false;
-					void updateSessionId(account, sessionId, replacing);
+		this.#client = clientForSession(stored, {
+			credentials: () => this.#credentials(),
+			onSessionChange: (sessionId) => {
+				// A client of an account no longer signed in here says nothing.
+				if (!this.#stored || this.account !== account) return;
+				if (sessionId === undefined) {
+					void this.sessionEnded();
+					return;
 				}
-			}),
-			account
-		);
+				const replacing = this.#stored.sessionId;
+				this.#stored = { ...this.#stored, sessionId };
+				this.#ended = false;
+				void updateSessionId(account, sessionId, replacing);
+			}
+		});
 	}
 
 	#credentials(): Credentials | null {
-		const stored = this.#stored;
-		if (!stored?.stayingSignedIn) return null;
-		if (stored.singleUser) return {};
-		return stored.password !== undefined ? { user: stored.user, password: stored.password } : null;
+		return this.#stored ? storedCredentials(this.#stored) : null;
 	}
 
 	/** One channel per page: a BroadcastChannel never hears its own messages, another one would. */
