@@ -8,6 +8,7 @@ import { headline } from '$lib/outbox/testing/fake-server';
 import {
 	articleBytes,
 	batchSize,
+	clearStored,
 	decideImages,
 	defaultBudgetMB,
 	enforceBudget,
@@ -305,5 +306,40 @@ describe('a full quota (evictCache)', () => {
 		expect(await db.getAllKeys('articles')).toEqual([2, 3, 5]);
 		expect((await db.get('lists', 'l'))?.ids).toEqual([2, 3, 5]);
 		expect(vi.mocked(unindexArticles)).toHaveBeenLastCalledWith([1, 4]);
+	});
+});
+
+describe('clearing by hand', () => {
+	async function seed(db: ReaderDatabase): Promise<FakeCache> {
+		await putAll(db, [
+			stored(1, { unread: false, content: '<img src="http://feeds.test/a.png">' }),
+			stored(2, { unread: true, content: '<img src="http://feeds.test/b.png">' }),
+			stored(3, { unread: false }),
+			stored(4, { unread: false, marked: true })
+		]);
+		await queueFlag(db, 3);
+		const cache = await fakeCaches.open(IMAGE_CACHE);
+		await cache.put('http://feeds.test/a.png', new Response('a'));
+		await cache.put('http://feeds.test/b.png', new Response('b'));
+		return cache;
+	}
+
+	it('"read" drops read unprotected articles and the images only they showed', async () => {
+		const db = await openReaderDb();
+		const cache = await seed(db);
+		expect(await clearStored('read', db)).toEqual({ articles: 1, images: 1 });
+		expect(await db.getAllKeys('articles')).toEqual([2, 3, 4]);
+		expect([...cache.entries.keys()]).toEqual(['http://feeds.test/b.png']);
+	});
+
+	it('"articles" keeps only what the outbox names; "images" keeps every article', async () => {
+		const db = await openReaderDb();
+		const cache = await seed(db);
+		expect(await clearStored('images', db)).toEqual({ articles: 0, images: 2 });
+		expect(await db.count('articles')).toBe(4);
+		expect(cache.entries.size).toBe(0);
+		expect(await clearStored('articles', db)).toEqual({ articles: 3, images: 0 });
+		expect(await db.getAllKeys('articles')).toEqual([3]);
+		expect(await db.count('outbox')).toBe(1);
 	});
 });

@@ -330,3 +330,43 @@ export async function enforceBudget(db?: ReaderDatabase, budget?: number): Promi
 		met: after <= limit
 	};
 }
+
+// ------------------------------------------------------------------ clearing by hand
+
+/** What the storage page clears: never the outbox or the failed list, nor what they name. */
+export type ClearKind = 'read' | 'images' | 'articles';
+
+export interface ClearResult {
+	articles: number;
+	images: number;
+}
+
+/**
+ * The storage page's "Clear": read articles (as eviction would drop first), images, or every
+ * cached article but those a queued or refused change names. Images no remaining article shows
+ * go with their articles.
+ */
+export async function clearStored(kind: ClearKind, db?: ReaderDatabase): Promise<ClearResult> {
+	const database = db ?? (await openReaderDb());
+	const images = await keptImages();
+	if (kind === 'images') {
+		return { articles: 0, images: await dropImages(images.map((image) => image.url)) };
+	}
+	const [articles, outboxIds] = await Promise.all([
+		database.getAll('articles'),
+		protectedArticleIds(database)
+	]);
+	const order = evictionOrder(articles, outboxIds);
+	const chosen = kind === 'read' ? order.readFirst : [...order.readFirst, ...order.thenOthers];
+	const dropped = new Set(
+		await dropArticles(
+			database,
+			chosen.map((article) => article.id)
+		)
+	);
+	const shown = new Set(
+		articles.filter((article) => !dropped.has(article.id)).flatMap(articleImageUrls)
+	);
+	const orphans = images.map((image) => image.url).filter((url) => !shown.has(url));
+	return { articles: dropped.size, images: await dropImages(orphans) };
+}
