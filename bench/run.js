@@ -5,7 +5,8 @@
 //   npm run bench                 all items, 5 runs each
 //   npm run bench -- --runs 3     fewer runs
 //   npm run bench -- --quick      items 1–4 and 9 only (no bench database, no replay)
-//   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay
+//   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay,
+//                                         search (bench/search.js)
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import {
 	ttrssCold
 } from './scenarios.js';
 import { BENCH_FEEDS, BIG_ARTICLE_TITLE } from './make-feeds.js';
+import { offlineSearch, searchRows } from './search.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = 4273;
@@ -253,6 +255,14 @@ async function main() {
 				results.offlineDownload = { error: String(e) };
 			}
 		}
+		if (want('search')) {
+			log('offline search over 10,000 cached articles (bench/search.js)');
+			try {
+				results.offlineSearch = await offlineSearch(browser, { log });
+			} catch (e) {
+				results.offlineSearch = { error: String(e) };
+			}
+		}
 		if (want('replay')) {
 			log('item 8: replay of 1,000 intents (bench/replay.bench.spec.ts)');
 			run('bash', ['testbed/reset.sh']);
@@ -429,6 +439,7 @@ function table(r) {
 			'≤4 requests + login'
 		);
 	}
+	for (const row of searchRows(r.offlineSearch)) add(...row);
 	const widths =
 		rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
 	const line = (/** @type {string[]} */ row) =>

@@ -34,7 +34,7 @@ export interface IndexedDoc {
 export type IndexableArticle = Pick<
 	Headline,
 	'id' | 'title' | 'content' | 'author' | 'feedTitle' | 'feedId' | 'updated'
-> & { tags?: readonly string[]; storedAt: number };
+> & { tags?: readonly string[]; excerpt?: string | undefined; storedAt: number };
 
 export function docOf(article: IndexableArticle): IndexedDoc {
 	const tokens = new Set<string>();
@@ -42,7 +42,9 @@ export function docOf(article: IndexableArticle): IndexedDoc {
 		if (text) for (const word of words(text)) tokens.add(`${code}:${word}`);
 	};
 	add(CODES.title, article.title);
-	add(CODES.content, article.content ? htmlToText(article.content) : undefined);
+	// A headline cached without its body still has the excerpt the list shows.
+	const body = article.content || article.excerpt;
+	add(CODES.content, body ? htmlToText(body) : undefined);
 	add(CODES.author, article.author);
 	add(CODES.feed, article.feedTitle);
 	for (const tag of article.tags ?? []) add(CODES.tag, tag);
@@ -175,7 +177,8 @@ export function rowMatches(row: Headline, term: QueryTerm): boolean {
 	if (term.field === 'any' || term.field === 'tag') texts.push(...row.tags);
 	if (term.field === 'any') {
 		texts.push(row.feedTitle);
-		if (row.content) texts.push(htmlToText(row.content));
+		const body = row.content || row.excerpt;
+		if (body) texts.push(htmlToText(body));
 	}
 	const found = texts.some(
 		(text) => text !== undefined && hasPhrase(text, term.words, term.prefix)

@@ -54,6 +54,13 @@ const articles: Headline[] = [
 		feedTitle: 'Testbed International',
 		updated: 200,
 		unread: false
+	}),
+	// Cached from a list without its body: the excerpt stands for it.
+	headline(7, {
+		title: 'Seven',
+		content: '',
+		excerpt: 'An excerpt about otters&hellip;',
+		updated: 50
 	})
 ];
 
@@ -66,7 +73,7 @@ describe('offline search index', () => {
 	it('is built from the cached articles on first use and persisted, one record per article', async () => {
 		await storeList(list, 0, articles, true);
 		expect(await ids('brown')).toEqual([2, 3, 1]);
-		expect(await indexFootprint()).toMatchObject({ docs: 3 });
+		expect(await indexFootprint()).toMatchObject({ docs: 4 });
 		// Loaded again from its records (a new page): the same answers.
 		resetIndexerForTests();
 		expect(await ids('fox')).toEqual([3, 1]);
@@ -86,6 +93,7 @@ describe('offline search index', () => {
 		expect(await ids('tag:podcasts')).toEqual([1]);
 		expect(await ids('testbed tech')).toEqual([2]);
 		expect(await ids('cafe международныи')).toEqual([3]);
+		expect(await ids('"about otters"')).toEqual([7]);
 		// Script content is not text; exclusions alone select nothing.
 		expect(await ids('secret')).toEqual([]);
 		expect(await ids('-beta')).toEqual([]);
@@ -111,7 +119,7 @@ describe('offline search index', () => {
 		await db.delete('articles', 4);
 		await applyChanges([], [4]);
 		expect(await ids('zebra')).toEqual([]);
-		expect(await indexFootprint()).toMatchObject({ docs: 3 });
+		expect(await indexFootprint()).toMatchObject({ docs: 4 });
 	});
 
 	it('mends itself from the articles store when a write went around the hooks', async () => {
