@@ -7,6 +7,7 @@
 // - cache.ts: precache of this build (cache named from the version) and the offline shell
 // - messaging.ts: SKIP_WAITING / GET_VERSION from pages
 // - images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
+// - sync.ts: the offline copy brought up to date on Background Sync and Periodic Background Sync
 // - replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
 //   activation is done, never inside it
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
@@ -14,6 +15,7 @@ import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from 
 import { handleImageFetch, handleImageMessage, startImageCache } from './images';
 import { handleMessage } from './messaging';
 import { replayAfterActivation, startReplay } from './replay';
+import { startSync } from './sync';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -30,6 +32,8 @@ sw.addEventListener('activate', (event) => {
 });
 
 startReplay();
+
+startSync();
 
 startImageCache();
 

@@ -1,6 +1,7 @@
 import {
 	readerText,
 	type ArticleBase,
+	type Counters,
 	type FeedTree,
 	type ServerConfig,
 	type TreeCategory
@@ -155,6 +156,18 @@ class TreeState {
 		} catch (error) {
 			this.#error = errorMessage(error);
 		}
+	}
+
+	/** A mark to pass to `applyCounters` for counters asked for now. */
+	changeMark(): number {
+		return this.#localChanges;
+	}
+
+	/** Counters read elsewhere (a sync), unless a local change came after they were asked for. */
+	async applyCounters(counters: Counters, mark: number): Promise<void> {
+		if (mark !== this.#localChanges) return;
+		this.#counts = countsFrom(counters);
+		if (this.#tree) await storeTree(this.#tree, counters);
 	}
 
 	/** Applies an article's read change at once, before the server confirms it. */

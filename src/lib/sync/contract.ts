@@ -29,11 +29,8 @@ export interface SyncChanges {
 	newArticles: boolean;
 }
 
-export type SyncMessage =
-	| { type: 'sync-started' }
-	| { type: 'sync-progress'; stored: number; phase: SyncPhase }
-	| { type: 'sync-done'; at: number; changes: SyncChanges }
-	| { type: 'sync-failed'; message: string };
+/** `source` names the tab or worker that sent it: a listener skips its own. */
+export type SyncMessage = { type: 'sync-done'; at: number; changes: SyncChanges; source: string };
 
 export type SyncPhase = 'counters' | 'new' | 'state' | 'content' | 'packs' | 'images';
 

@@ -83,15 +83,19 @@ describe('sync engine', () => {
 		expect((await stored(6))?.content).toBe(body(6));
 	});
 
-	it('keeps the newest articles of a pack and marks them as its members', async () => {
+	it('keeps the newest articles of a pack added or changed since the last sync', async () => {
 		const server = syncServer();
 		server.arrive(5, 1);
 		const podcast = server.arrive(30, 9);
 		for (const id of podcast) server.article(id).unread = false;
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
 		await savePacks(ACCOUNT, [
 			{ id: 'feed:9', kind: 'feed', feedId: 9, title: 'Podcasts', limit: 10, enclosures: false }
 		]);
+		server.takeOps();
+		// No counter moved, but the new pack is due.
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		expect(server.takeOps()).toContain('getHeadlines');
 		const newest = podcast.at(-1) ?? 0;
 		expect((await stored(newest))?.packs).toEqual(['feed:9']);
 		expect((await stored(newest))?.content).toBe(body(newest));
@@ -101,9 +105,12 @@ describe('sync engine', () => {
 		await savePacks(ACCOUNT, [
 			{ id: 'feed:9', kind: 'feed', feedId: 9, title: 'Podcasts', limit: 3, enclosures: false }
 		]);
-		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, full: true });
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
 		expect((await stored(newest))?.packs).toEqual(['feed:9']);
 		expect((await stored(newest - 5))?.packs).toBeUndefined();
+		server.takeOps();
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		expect(server.takeOps()).toEqual(['getCounters']);
 	});
 
 	it('fetches bodies of kept articles it has only as rows', async () => {

@@ -97,7 +97,11 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		options.articleCount > state.articleCount ||
 		state.lastFullAt === undefined ||
 		now() - state.lastFullAt >= FULL_SYNC_EVERY_MS;
-	if (!full && state.counters && sameSnapshot(state.counters, snapshot)) {
+	const packs = await loadPacks(account);
+	// A pack's mark names its place's counters and its limit: a new or changed pack is due.
+	const packMark = (pack: OfflinePack): string => `${packCounterOf(counters, pack)}/${pack.limit}`;
+	const packsDue = packs.some((pack) => state.packCounters[pack.id] !== packMark(pack));
+	if (!full && !packsDue && state.counters && sameSnapshot(state.counters, snapshot)) {
 		const at = now();
 		await saveSyncState(account, { ...state, lastSyncAt: at });
 		return { status: 'unchanged', at, counters };
@@ -213,8 +217,8 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	// 4. Offline packs whose place moved (or never synced).
 	report('packs');
 	const packCounters: Record<string, string> = {};
-	for (const pack of await loadPacks(account)) {
-		const sig = packCounterOf(counters, pack);
+	for (const pack of packs) {
+		const sig = packMark(pack);
 		packCounters[pack.id] = sig;
 		if (!full && state.packCounters[pack.id] === sig) continue;
 		await syncPack(pack, readList, keep);

@@ -130,3 +130,18 @@ export async function savePacks(account: string, packs: readonly OfflinePack[]):
 	const db = await openReaderDb();
 	await db.put('sync', parsePacks(packs), packsKey(account));
 }
+
+/** The reader's article count, where the worker can read it (localStorage is the page's only). */
+const ARTICLE_COUNT_KEY = 'prefs.articleCount';
+export const DEFAULT_ARTICLE_COUNT = 500;
+
+export async function saveArticleCount(count: number): Promise<void> {
+	const db = await openReaderDb();
+	await db.put('sync', count, ARTICLE_COUNT_KEY);
+}
+
+export async function loadArticleCount(): Promise<number> {
+	const db = await openReaderDb();
+	const value = await db.get('sync', ARTICLE_COUNT_KEY);
+	return isCount(value) ? value : DEFAULT_ARTICLE_COUNT;
+}

@@ -1,0 +1,41 @@
+/**
+ * The worker's side of the sync engine (src/lib/sync): a Background Sync with the `sync` tag (the
+ * page asks for one when a sync failed for want of a network) and Periodic Background Sync (the
+ * installed app, where the browser offers it) bring the offline copy up to date with every tab
+ * closed. Both keep the worker alive through the sync; the client comes from the stored session.
+ */
+import { clientFromStoredSession } from '../lib/outbox/session-client';
+import { cacheImages } from '../lib/offline/images';
+import { PERIODIC_SYNC_TAG, SYNC_TAG } from '../lib/sync/contract';
+import { runSync } from '../lib/sync/run';
+import { loadArticleCount } from '../lib/sync/state';
+
+const sw = self as unknown as ServiceWorkerGlobalScope;
+
+interface SyncEventLike extends ExtendableEvent {
+	tag: string;
+}
+
+async function syncFromWorker(): Promise<void> {
+	const client = await clientFromStoredSession();
+	if (!client) return;
+	await runSync({
+		client,
+		articleCount: await loadArticleCount(),
+		cacheImages: (urls, signal) => cacheImages(urls, signal)
+	});
+}
+
+/** Wire once from index.ts: `startSync()` at top level. */
+export function startSync(): void {
+	sw.addEventListener('sync', (event) => {
+		const sync = event as SyncEventLike;
+		// Rejecting (no network again) makes the browser fire it later, with its own backoff.
+		if (sync.tag === SYNC_TAG) sync.waitUntil(syncFromWorker());
+	});
+	sw.addEventListener('periodicsync' as keyof ServiceWorkerGlobalScopeEventMap, (event) => {
+		const periodic = event as unknown as SyncEventLike;
+		if (periodic.tag === PERIODIC_SYNC_TAG)
+			periodic.waitUntil(syncFromWorker().catch(() => undefined));
+	});
+}
