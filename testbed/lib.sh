@@ -199,3 +199,53 @@ api_raw() {
 
 # json EXPR <<<JSON -> evaluates EXPR with `c` bound to the JSON read from stdin, prints the result.
 json() { node -e 'const c = JSON.parse(require("fs").readFileSync(0, "utf8")); const v = eval(process.argv[1]); process.stdout.write(typeof v === "string" ? v : JSON.stringify(v));' "$1"; }
+
+# The conditions the server check-up diagnoses (tests/e2e/account-tools.spec.ts), switched on and
+# off for real. reset.sh puts both back: daemon stopped, no feed in error.
+#
+# The update daemon as Debian's tt-rss.service runs it (there is no systemd here). tt-rss reports it
+# running (getConfig's daemon_is_running) while it holds the flock of update_daemon.lock.
+UPDATE_DAEMON_PIDFILE=/tmp/ttrss-update-daemon.pid
+start_update_daemon() {
+  stop_update_daemon
+  (
+    close_inherited_fds
+    cd /usr/share/tt-rss/www &&
+      exec setsid runuser -u www-data -- php update.php --daemon >/dev/null 2>&1 </dev/null
+  ) &
+  echo $! >"$UPDATE_DAEMON_PIDFILE"
+  local i
+  for i in $(seq 1 50); do
+    update_daemon_locked && return 0
+    sleep 0.2
+  done
+  die "the update daemon did not take its lock"
+}
+# Never creates the file: one made by root here would keep the daemon (www-data) from locking it.
+update_daemon_locked() {
+  local f=/var/lib/tt-rss/update_daemon.lock
+  [ -e "$f" ] && ! flock -n "$f" true 2>/dev/null
+}
+stop_update_daemon() {
+  [ -f "$UPDATE_DAEMON_PIDFILE" ] || return 0
+  # setsid made the daemon a process-group leader: end it and the workers it forked.
+  kill -- "-$(cat "$UPDATE_DAEMON_PIDFILE")" 2>/dev/null || true
+  rm -f "$UPDATE_DAEMON_PIDFILE"
+  local i
+  for i in $(seq 1 50); do
+    update_daemon_locked || return 0
+    sleep 0.1
+  done
+  die "the update daemon still holds its lock"
+}
+
+# A feed whose updates fail, the way they fail in real life: its address now answers 404, and the
+# server's own update run records the error (getFeedTree's `error`, getFeeds' `last_error` at 23).
+break_feed() { # $1: the fixture file name of one of reader's feeds, e.g. big.xml
+  pg -d "$DB_NAME" -o /dev/null -v f="/feeds/$1" -v gone="http://$FEEDS_HOST/feeds/gone-$1" <<'SQL'
+UPDATE ttrss_feeds SET feed_url = :'gone', last_updated = NULL, last_error = ''
+ WHERE feed_url LIKE '%' || :'f';
+SQL
+  (cd /usr/share/tt-rss/www && runuser -u www-data -- php update.php --feeds --force-update >/dev/null 2>&1) ||
+    die "update.php failed"
+}

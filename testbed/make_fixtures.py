@@ -408,6 +408,17 @@ def big():
     return rss("Testbed Big Feed (320 items)", "big", f"{BIG_COUNT} items for paging tests", items)
 
 
+def extra():
+    # Served but subscribed by nobody: the OPML import's "new feed" (tests/e2e/account-tools.spec.ts).
+    items = [{
+        "title": f"Extra item {i}",
+        "guid": f"extra-{i}",
+        "date": at(-i, 1),
+        "html": f"<p>Body of extra item {i}.</p>",
+    } for i in range(1, 4)]
+    return rss("Testbed Extra (not subscribed)", "extra", "A feed no test-bed user subscribes to", items)
+
+
 BIG_COUNT = 320
 SIZES = {}
 
@@ -422,6 +433,7 @@ def main():
     write("feeds/big.xml", big())
     corpus_xml, _ = hostile_corpus()
     write("feeds/hostile-corpus.xml", corpus_xml)
+    write("feeds/extra.xml", extra())
 
 
 if __name__ == "__main__":

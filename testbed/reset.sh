@@ -8,6 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "run as root"
 ensure_services
+stop_update_daemon
 live_db_from "$DB_SEED"
 
 # The server looks at some times relative to now: getHeadlines' first_id (and so check_first_id)
