@@ -1,0 +1,111 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signedInPage, type Replies } from './testing/recorded-server';
+
+/** All articles (rows 1, 321, 2, 332, 339), the tree, and the replies to the changes sent. */
+const READER: Replies = {
+	getHeadlines: 'getHeadlines-header',
+	getFeedTree: 'getFeedTree',
+	getCounters: 'getCounters',
+	getConfig: 'getConfig',
+	updateArticle: 'updateArticle',
+	catchupFeed: 'catchupFeed'
+};
+
+/** A reader with All articles open (optionally searched) and the tree loaded. */
+async function page(search = '') {
+	const { server } = await signedInPage(READER);
+	const { headlines, listQueryFor } = await import('./headlines.svelte');
+	const { treeState } = await import('./tree.svelte');
+	const { toasts } = await import('./toasts.svelte');
+	const actions = await import('./actions');
+	const { pendingItems } = await import('$lib/outbox/outbox');
+	const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
+	await Promise.all([treeState.load(), headlines.open({ ...query, search })]);
+	const row = (id: number) => {
+		const found = headlines.find(id);
+		if (!found) throw new Error(`row ${id} is not loaded`);
+		return found;
+	};
+	/** Every queued change has been sent (a test must not leave its replay to the next one). */
+	const sent = () => vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
+	return { server, headlines, treeState, toasts, pendingItems, row, sent, ...actions };
+}
+
+afterEach(() => {
+	vi.doUnmock('$lib/outbox/outbox');
+	vi.unstubAllGlobals();
+});
+
+describe('setFlag', () => {
+	it('shows the change at once, queues it, and the replay sends it', async () => {
+		const { server, headlines, treeState, row, sent, setFlag } = await page();
+		const before = treeState.unread(6);
+		expect(await setFlag([row(321)], 'starred', true)).toBe(true);
+		expect(headlines.find(321)?.marked).toBe(true);
+		// A star is not a read change: the counters stay.
+		expect(treeState.unread(6)).toBe(before);
+		await vi.waitFor(() =>
+			expect(server.sent('updateArticle')).toEqual([
+				expect.objectContaining({ article_ids: '321', mode: '1', field: '0' })
+			])
+		);
+		await sent();
+	});
+
+	it('a read article moves its feed’s counter and All articles’ at once', async () => {
+		const { treeState, row, sent, setFlag } = await page();
+		// Row 1 is in feed 6 (Uncategorized); it is not fresh, so Fresh stays.
+		expect(await setFlag([row(1)], 'unread', false)).toBe(true);
+		expect(treeState.unread(6)).toBe(299);
+		expect(treeState.unread(0, true)).toBe(309);
+		expect(treeState.unread(-4)).toBe(336);
+		expect(treeState.unread(-3)).toBe(337);
+		await sent();
+	});
+
+	it('queues nothing for articles that already have the value', async () => {
+		const { server, pendingItems, row, setFlag } = await page();
+		// Row 1 is starred already.
+		expect(await setFlag([row(1)], 'starred', true)).toBe(true);
+		expect(await pendingItems()).toEqual([]);
+		expect(server.sent('updateArticle')).toEqual([]);
+	});
+
+	it('is undone, with the reason, when the device cannot store the change', async () => {
+		vi.doMock('$lib/outbox/outbox', async (original) => ({
+			...(await original<typeof import('$lib/outbox/outbox')>()),
+			enqueueIntent: () => Promise.reject(new DOMException('full', 'QuotaExceededError'))
+		}));
+		const { headlines, treeState, toasts, row, setFlag } = await page();
+		expect(await setFlag([row(1)], 'unread', false)).toBe(false);
+		expect(headlines.find(1)?.unread).toBe(true);
+		expect(treeState.unread(6)).toBe(300);
+		expect(toasts.items.at(-1)?.kind).toBe('error');
+	});
+});
+
+describe('catchUp', () => {
+	it('marks the loaded rows read and clears the feed’s counter', async () => {
+		const { server, headlines, treeState, sent, catchUp } = await page();
+		expect(await catchUp('feed', -4, 'all')).toBe(true);
+		expect(headlines.items.every((h) => !h.unread)).toBe(true);
+		expect(treeState.unread(-4)).toBe(0);
+		await sent();
+		expect(server.sent('catchupFeed')).toEqual([expect.objectContaining({ feed_id: '-4' })]);
+	});
+
+	it('during a search, marks only the matches and leaves the feed’s counter to the server', async () => {
+		const { server, headlines, treeState, sent, catchUp } = await page('beta');
+		expect(await catchUp('feed', -4, 'all')).toBe(true);
+		expect(headlines.items.every((h) => !h.unread)).toBe(true);
+		// Five matches marked, one by one; not the whole feed.
+		expect(treeState.unread(-4)).toBe(332);
+		await sent();
+		// Level 15 has no search in catchupFeed: the matches are marked read by id instead.
+		expect(server.sent('catchupFeed')).toEqual([]);
+		expect(server.sent('updateArticle')).toEqual([
+			expect.objectContaining({ article_ids: '1,321,2,332,339', mode: '0', field: '2' })
+		]);
+	});
+});

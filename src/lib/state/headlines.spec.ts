@@ -1,0 +1,122 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signedInPage } from './testing/recorded-server';
+
+/** All articles, as the test bed answers it with include_header: rows 1, 321, 2, 332, 339. */
+const ALL = { getHeadlines: 'getHeadlines-header' };
+const RECORDED_IDS = [1, 321, 2, 332, 339];
+
+async function page(replies: Parameters<typeof signedInPage>[0] = ALL) {
+	const { server } = await signedInPage(replies);
+	const state = await import('./headlines.svelte');
+	const query = state.listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
+	return { server, ...state, query };
+}
+
+afterEach(() => {
+	vi.unstubAllGlobals();
+});
+
+describe('opening a list', () => {
+	it('shows the server’s first page, asked for with the first page’s size', async () => {
+		const { server, headlines, query, FIRST_PAGE } = await page();
+		await headlines.open(query);
+		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+		// Five rows where fifty were asked for: the list is complete.
+		expect(headlines.complete).toBe(true);
+		expect(headlines.loading).toBe(false);
+		const [sent] = server.sent('getHeadlines');
+		expect(sent).toMatchObject({
+			feed_id: '-4',
+			limit: String(FIRST_PAGE),
+			skip: '0',
+			include_header: true
+		});
+	});
+
+	it('shows the cached copy when the server cannot be reached, with the reason', async () => {
+		const first = await page();
+		await first.headlines.open(first.query);
+		// The next visit: the same device, the server gone.
+		vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+		first.headlines.reset();
+		await first.headlines.open(first.query);
+		expect(first.headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+		expect(first.headlines.error).toMatch(/./);
+	});
+
+	it('drops a late answer for a list the reader has already left', async () => {
+		let answerAll: () => void = () => undefined;
+		const allAnswered = new Promise<void>((resolve) => (answerAll = resolve));
+		const { server, headlines, query } = await page({
+			getHeadlines: async (r) => {
+				if (r.body.feed_id !== '-4') return 'getHeadlines-starred';
+				await allAnswered;
+				return 'getHeadlines-header';
+			}
+		});
+		const left = headlines.open(query);
+		const starred = { ...query, id: '-1' };
+		await headlines.open(starred);
+		answerAll();
+		await left;
+		expect(server.sent('getHeadlines').map((r) => r.feed_id)).toEqual(['-4', '-1']);
+		expect(headlines.query).toEqual(starred);
+		expect(headlines.items.map((h) => h.id)).not.toContain(321);
+		expect(headlines.items.length).toBeGreaterThan(0);
+	});
+
+	it('opening the same list again asks nothing', async () => {
+		const { server, headlines, query } = await page();
+		await headlines.open(query);
+		await headlines.open({ ...query });
+		expect(server.sent('getHeadlines')).toHaveLength(1);
+	});
+});
+
+describe('refresh', () => {
+	it('in the default order asks only for articles newer than the newest shown', async () => {
+		const { server, headlines, query } = await page();
+		await headlines.open(query);
+		await headlines.refresh();
+		const [, again] = server.sent('getHeadlines');
+		expect(again).toMatchObject({ since_id: '339', skip: '0' });
+		// Nothing new: the rows already shown are not repeated.
+		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+	});
+
+	it('a full refresh asks for the first page again', async () => {
+		const { server, headlines, query } = await page();
+		await headlines.open(query);
+		await headlines.refresh({ full: true });
+		const [, again] = server.sent('getHeadlines');
+		expect(again?.since_id).toBeUndefined();
+	});
+});
+
+describe('patch', () => {
+	it('changes only the named rows', async () => {
+		const { headlines, query } = await page();
+		await headlines.open(query);
+		headlines.patch([321], { unread: false, marked: true });
+		expect(headlines.find(321)).toMatchObject({ unread: false, marked: true });
+		expect(headlines.find(1)).toMatchObject({ unread: true, marked: true });
+		expect(headlines.find(2)).toMatchObject({ unread: true, marked: false });
+	});
+});
+
+describe('listQueryFor', () => {
+	it('sends the default order as the server’s own', async () => {
+		const { listQueryFor } = await page();
+		expect(listQueryFor('cat', '3', { viewMode: 'unread', sortOrder: 'default' })).toMatchObject({
+			kind: 'cat',
+			id: '3',
+			viewMode: 'unread',
+			orderBy: '',
+			search: ''
+		});
+		expect(
+			listQueryFor('tag', 'linux', { viewMode: 'adaptive', sortOrder: 'date_reverse' })
+		).toMatchObject({ orderBy: 'date_reverse' });
+	});
+});
