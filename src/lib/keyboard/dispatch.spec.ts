@@ -1,22 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { keyEvent as key } from './testing';
 import type { ArticleRef } from '$lib/state/actions';
 import { keydownHandler, runCommand, stepPlace, type KeyboardHost } from './dispatch';
-
-const key = (k: string, extra: Partial<KeyboardEvent> = {}): KeyboardEvent =>
-	({
-		key: k,
-		shiftKey: false,
-		ctrlKey: false,
-		metaKey: false,
-		altKey: false,
-		isComposing: false,
-		target: null,
-		defaultPrevented: false,
-		preventDefault(this: { defaultPrevented: boolean }) {
-			this.defaultPrevented = true;
-		},
-		...extra
-	}) as unknown as KeyboardEvent;
 
 const article: ArticleRef & { link?: string } = {
 	id: 12,

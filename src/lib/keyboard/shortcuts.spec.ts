@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { keyEvent as key } from './testing';
 import { commandFor, SHORTCUTS } from './shortcuts';
-
-const key = (k: string, extra: Partial<KeyboardEvent> = {}): KeyboardEvent =>
-	({
-		key: k,
-		shiftKey: false,
-		ctrlKey: false,
-		metaKey: false,
-		altKey: false,
-		isComposing: false,
-		target: null,
-		...extra
-	}) as KeyboardEvent;
 
 describe('keyboard shortcuts', () => {
 	it('maps tt-rss keys to commands', () => {

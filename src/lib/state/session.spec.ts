@@ -8,6 +8,7 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
 import { enqueueIntent } from '$lib/outbox/outbox';
+import { RECORDED_SESSION } from './testing/recorded-server';
 
 /** tt-rss as the Debian test bed answers these ops (tests/fixtures/recorded). */
 const server = fakeFetch((r) => {
@@ -23,15 +24,8 @@ const server = fakeFetch((r) => {
 	}
 });
 
-const first: StoredSession = {
-	apiUrl: 'http://tt.example/api/',
-	user: 'reader',
-	sessionId: 'sid-reader',
-	apiLevel: 15,
-	stayingSignedIn: false,
-	singleUser: false,
-	signedInAt: 1
-};
+/** The first account: the recorded session. */
+const first: StoredSession = RECORDED_SESSION;
 
 const asSecond = {
 	server: 'http://tt.example/',
