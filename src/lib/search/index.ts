@@ -1,16 +1,17 @@
 /**
- * The offline search's public face, imported by the cache and eviction: two hooks that keep the
- * local index current, and the search itself. It stays tiny on purpose: the index and its code
- * (indexer.ts) load lazily, by dynamic import, in idle time after a cache write or when the reader
- * searches, so the first screen never waits for them. See docs/offline-search.md.
+ * The offline search's hooks, imported by the cache and by eviction — which the service worker
+ * bundles too, so this file holds no dynamic import (a classic worker script cannot have one) and
+ * no index code. The hooks queue what changed; the page's side (page.ts) registers where the
+ * queue goes and loads the index lazily. See docs/offline-search.md.
  */
 import type { StoredArticle } from '$lib/db/schema';
-import type { LocalResults, LocalSearchOptions } from './indexer';
 
-export type { LocalResults, LocalSearchOptions } from './indexer';
+/** Where queued changes go: set by the page (page.ts), never in the worker. */
+export type IndexSink = (added: StoredArticle[], removed: number[]) => void;
 
 const added = new Map<number, StoredArticle>();
 const removed = new Set<number>();
+let sink: IndexSink | undefined;
 let scheduled = false;
 
 /**
@@ -19,12 +20,8 @@ let scheduled = false;
  */
 const inPage = (): boolean => typeof document !== 'undefined';
 
-function loadIndexer(): Promise<typeof import('./indexer')> {
-	return import('./indexer');
-}
-
 function flushLater(): void {
-	if (scheduled) return;
+	if (scheduled || !sink) return;
 	scheduled = true;
 	const flush = (): void => {
 		scheduled = false;
@@ -32,14 +29,16 @@ function flushLater(): void {
 		const ids = [...removed];
 		added.clear();
 		removed.clear();
-		void loadIndexer()
-			.then((indexer) => indexer.applyChanges(articles, ids))
-			.catch(() => {
-				// The index is a convenience: the next search mends it from the articles store.
-			});
+		if (articles.length > 0 || ids.length > 0) sink?.(articles, ids);
 	};
 	if (typeof requestIdleCallback === 'function') requestIdleCallback(flush, { timeout: 2000 });
 	else setTimeout(flush, 200);
+}
+
+/** The page's side takes the queued changes from now on (changes made before it included). */
+export function setIndexSink(next: IndexSink): void {
+	sink = next;
+	flushLater();
 }
 
 /**
@@ -63,10 +62,4 @@ export function unindexArticles(ids: readonly number[]): void {
 		added.delete(id);
 	}
 	flushLater();
-}
-
-/** Searches the articles cached on this device (loads the index on first use). */
-export async function searchOnDevice(options: LocalSearchOptions): Promise<LocalResults> {
-	const indexer = await loadIndexer();
-	return indexer.searchLocal(options);
 }

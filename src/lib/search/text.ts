@@ -72,10 +72,13 @@ export function words(text: string): string[] {
 	return out;
 }
 
-/** True when the text holds these words next to each other, in this order. */
-export function hasPhrase(text: string, phrase: readonly string[]): boolean {
+/**
+ * True when the text holds these words next to each other, in this order (with `prefix`, the
+ * last one may be the start of a longer word).
+ */
+export function hasPhrase(text: string, phrase: readonly string[], prefix = false): boolean {
 	if (phrase.length === 0) return true;
-	return ` ${words(text).join(' ')} `.includes(` ${phrase.join(' ')} `);
+	return ` ${words(text).join(' ')} `.includes(` ${phrase.join(' ')}${prefix ? '' : ' '}`);
 }
 
 /** True when a word is written in a script without spaces (it then also needs a phrase check). */

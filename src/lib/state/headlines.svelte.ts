@@ -1,4 +1,4 @@
-import type { FeedId, Headline, SearchMode, ViewMode } from '$lib/api';
+import { isApiError, type FeedId, type Headline, type SearchMode, type ViewMode } from '$lib/api';
 import { afterFirstScreen, firstScreenShown, takeEarlyList } from '$lib/boot/early-reads';
 import {
 	cachedList,
@@ -9,7 +9,9 @@ import {
 	type ListKey
 } from '$lib/cache';
 import { markOnce } from '$lib/perf/marks';
-import { errorMessage } from './tree.svelte';
+import { searchOnDevice, type LocalResults } from '$lib/search/page';
+import { localScope } from '$lib/search/scope';
+import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
 import type { SettingsValues } from './settings.svelte';
 import type { ListKind } from '../../params/kind';
@@ -74,6 +76,20 @@ export function listKey(query: ListQuery): ListKey {
 const sameQuery = (a: ListQuery | undefined, b: ListQuery): boolean =>
 	!!a && JSON.stringify(a) === JSON.stringify(b);
 
+const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/** The server could not be reached (as opposed to answering with an error): search the device. */
+const UNREACHABLE = new Set([
+	'OFFLINE',
+	'NETWORK',
+	'TIMEOUT',
+	'HTTP_STATUS',
+	'HTML_REPLY',
+	'EMPTY_REPLY'
+]);
+const isUnreachable = (error: unknown): boolean =>
+	isApiError(error) && error.kind === 'transport' && UNREACHABLE.has(error.code);
+
 /**
  * The open headline list, paged with `skip` (page size = the server's headline limit). Loaded
  * rows are kept in a plain array that is replaced on change: 10 000 rows stay cheap to update.
@@ -84,6 +100,9 @@ class HeadlineList {
 	#complete = $state(false);
 	#loading = $state(false);
 	#error = $state<string | undefined>();
+	/** The rows are a search of the articles cached on this device, not the server's answer. */
+	#onDevice = $state(false);
+	#local: LocalResults | undefined;
 	#firstId: number | undefined;
 	/** Bumped on every new query, so a late reply for an older one is dropped. */
 	#generation = 0;
@@ -108,6 +127,11 @@ class HeadlineList {
 		return this.#error;
 	}
 
+	/** True while the list shows a search answered from this device (offline, server unreachable). */
+	get onDevice(): boolean {
+		return this.#onDevice;
+	}
+
 	indexOf(articleId: number): number {
 		return this.#items.findIndex((h) => h.id === articleId);
 	}
@@ -125,6 +149,12 @@ class HeadlineList {
 		this.#complete = false;
 		this.#error = undefined;
 		this.#firstId = undefined;
+		this.#onDevice = false;
+		this.#local = undefined;
+		if (query.search && isOffline()) {
+			await this.#searchOnDevice(generation);
+			return;
+		}
 		const key = listKey(query);
 		const early = takeEarlyList(key);
 		const cachedShown = this.#showCached(generation, key, early);
@@ -172,6 +202,10 @@ class HeadlineList {
 	/** The next page, when the reader nears the end of the list. */
 	async loadMore(): Promise<void> {
 		if (this.#loading || this.#complete || !this.#query || this.#error) return;
+		if (this.#local) {
+			await this.#moreOnDevice(this.#local);
+			return;
+		}
 		await this.#fetch(this.#items.length, { replace: false });
 	}
 
@@ -182,6 +216,12 @@ class HeadlineList {
 	async refresh(options: { full?: boolean; forceUpdate?: boolean } = {}): Promise<void> {
 		const query = this.#query;
 		if (!query) return;
+		if (this.#onDevice) {
+			// Back online: the server's answer replaces the device's; still offline: search again.
+			if (isOffline()) await this.#searchOnDevice(this.#generation);
+			else await this.#fetch(0, { replace: true });
+			return;
+		}
 		const newest = this.#items.reduce((max, h) => Math.max(max, h.id), 0);
 		if (!options.full && !options.forceUpdate && query.orderBy === '' && newest > 0) {
 			await this.#fetch(0, { replace: false, sinceId: newest });
@@ -242,6 +282,8 @@ class HeadlineList {
 			}
 			if (skip === 0 && options.sinceId === undefined) this.#firstId = result.header?.firstId;
 			const page = result.headlines;
+			this.#onDevice = false;
+			this.#local = undefined;
 			if (options.sinceId !== undefined) {
 				const known = new Set(this.#items.map((h) => h.id));
 				const fresh = page.filter((h) => !known.has(h.id));
@@ -259,11 +301,58 @@ class HeadlineList {
 			this.#complete = complete;
 			await storeList(listKey(query), skip, page, complete);
 		} catch (error) {
-			if (generation === this.#generation) this.#error = errorMessage(error);
+			if (generation !== this.#generation) return;
+			if (query.search && skip === 0 && isUnreachable(error)) {
+				// The search box still answers: from the articles kept on this device.
+				await this.#searchOnDevice(generation);
+				return;
+			}
+			this.#error = errorMessage(error);
 		} finally {
 			if (generation === this.#generation) this.#loading = false;
 			// A start that found nothing cached paints the server's first page (or its error).
 			if (skip === 0) firstScreenShown();
+		}
+	}
+
+	/** Answers the open search from the local index, scoped like the server's search. */
+	async #searchOnDevice(generation: number): Promise<void> {
+		const query = this.#query;
+		if (!query) return;
+		this.#loading = true;
+		this.#error = undefined;
+		try {
+			const results = await searchOnDevice({
+				query: query.search,
+				...localScope(query, treeState.tree)
+			});
+			const rows = await results.next(FIRST_PAGE);
+			if (generation !== this.#generation) return;
+			this.#local = results;
+			this.#onDevice = true;
+			this.#items = rows;
+			this.#complete = results.done;
+		} catch (error) {
+			if (generation === this.#generation) this.#error = errorMessage(error);
+		} finally {
+			if (generation === this.#generation) this.#loading = false;
+			firstScreenShown();
+		}
+	}
+
+	async #moreOnDevice(results: LocalResults): Promise<void> {
+		const generation = this.#generation;
+		this.#loading = true;
+		try {
+			const rows = await results.next(FIRST_PAGE);
+			if (generation !== this.#generation || results !== this.#local) return;
+			const known = new Set(this.#items.map((h) => h.id));
+			this.#items = [...this.#items, ...rows.filter((h) => !known.has(h.id))];
+			this.#complete = results.done;
+		} catch (error) {
+			if (generation === this.#generation) this.#error = errorMessage(error);
+		} finally {
+			if (generation === this.#generation) this.#loading = false;
 		}
 	}
 
@@ -281,6 +370,8 @@ class HeadlineList {
 		this.#complete = false;
 		this.#loading = false;
 		this.#error = undefined;
+		this.#onDevice = false;
+		this.#local = undefined;
 	}
 }
 
