@@ -94,6 +94,9 @@ async function applyToScreen(
 	counters: Counters | undefined,
 	mark: number
 ): Promise<void> {
+	// A feed subscribed elsewhere: the tree needs it (and the cache then has it offline).
+	if (counters?.feeds.some((f) => treeState.title('feed', f.id) === undefined))
+		await treeState.load();
 	// Counters read while the reader's own changes wait would undo their optimistic counts.
 	if (counters && (await pendingCount()) === 0) await treeState.applyCounters(counters, mark);
 	else if (!counters && changes.articleIds.length > 0 && (await pendingCount()) === 0)
