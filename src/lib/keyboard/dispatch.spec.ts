@@ -160,37 +160,38 @@ describe('article actions', () => {
 });
 
 describe('the keydown handler', () => {
+	/** Presses a key on the host's screen; returns the event as the handler left it. */
+	const press = (h: ReturnType<typeof host>, k: string, extra: Partial<KeyboardEvent> = {}) => {
+		const event = key(k, extra);
+		keydownHandler(h.screen)(event);
+		return event;
+	};
+
 	it('takes a shortcut’s key from the browser and runs it', () => {
 		const h = host();
-		const event = key('r');
-		keydownHandler(h.screen)(event);
-		expect(event.defaultPrevented).toBe(true);
+		expect(press(h, 'r').defaultPrevented).toBe(true);
 		expect(h.refresh).toHaveBeenCalledOnce();
 	});
 
 	it('leaves keys alone while a modal dialog is open', () => {
 		const h = host({ dialogOpen: () => true });
-		const event = key('?', { shiftKey: true });
-		keydownHandler(h.screen)(event);
-		expect(event.defaultPrevented).toBe(false);
+		expect(press(h, '?', { shiftKey: true }).defaultPrevented).toBe(false);
 		expect(h.showHelp).not.toHaveBeenCalled();
 	});
 
 	it('Escape closes an open article, and is left to the page otherwise', () => {
 		const open = host();
-		keydownHandler(open.screen)(key('Escape'));
+		press(open, 'Escape');
 		expect(open.openList).toHaveBeenCalledWith('feed', '3');
 		const closed = host({ articleOpen: () => false });
-		const event = key('Escape');
-		keydownHandler(closed.screen)(event);
-		expect(event.defaultPrevented).toBe(false);
+		expect(press(closed, 'Escape').defaultPrevented).toBe(false);
 		expect(closed.openList).not.toHaveBeenCalled();
 	});
 
 	it('/ and ? reach the search field and the help', () => {
 		const h = host();
-		keydownHandler(h.screen)(key('/'));
-		keydownHandler(h.screen)(key('?', { shiftKey: true }));
+		press(h, '/');
+		press(h, '?', { shiftKey: true });
 		expect(h.focusSearch).toHaveBeenCalledOnce();
 		expect(h.showHelp).toHaveBeenCalledOnce();
 	});
