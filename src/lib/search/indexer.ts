@@ -57,8 +57,13 @@ function isDocRecord(value: unknown): value is DocRecord {
 
 /** Work done between two yields; well below the 50 ms of a long task. */
 const SLICE_MS = 8;
-/** Records read or written per transaction. */
-const BATCH = 100;
+/**
+ * Articles read per transaction while indexing: their bodies are copied out of IndexedDB on the
+ * page's thread, so a batch of long ones must stay far below a long task.
+ */
+const ARTICLE_BATCH = 50;
+/** Index records read per transaction when the index loads (a few hundred bytes each). */
+const RECORD_BATCH = 500;
 
 const now = (): number => performance.now();
 const yieldToPage = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -129,14 +134,14 @@ async function loadRecords(db: ReaderDatabase, index: SearchIndex): Promise<void
 		const range = after ? IDBKeyRange.bound(after, `${DOC_PREFIX}\uffff`, true) : DOC_RANGE();
 		const tx = db.transaction('search', 'readonly');
 		const [keys, values] = await Promise.all([
-			tx.store.getAllKeys(range, BATCH * 5),
-			tx.store.getAll(range, BATCH * 5)
+			tx.store.getAllKeys(range, RECORD_BATCH),
+			tx.store.getAll(range, RECORD_BATCH)
 		]);
 		await tx.done;
 		await sliced(values, (value) => {
 			if (isDocRecord(value)) index.add(fromRecord(value));
 		});
-		if (keys.length < BATCH * 5) return;
+		if (keys.length < RECORD_BATCH) return;
 		after = keys[keys.length - 1];
 	}
 }
@@ -172,8 +177,8 @@ async function reconcile(db: ReaderDatabase, index: SearchIndex): Promise<void> 
 	const gone = [...index.ids()].filter((id) => !stored.has(id));
 	await dropDocs(db, index, gone);
 	const stale = [...stored].filter(([id, at]) => index.get(id)?.storedAt !== at).map(([id]) => id);
-	for (let i = 0; i < stale.length; i += BATCH) {
-		const ids = stale.slice(i, i + BATCH);
+	for (let i = 0; i < stale.length; i += ARTICLE_BATCH) {
+		const ids = stale.slice(i, i + ARTICLE_BATCH);
 		const tx = db.transaction('articles', 'readonly');
 		const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
 		await tx.done;
