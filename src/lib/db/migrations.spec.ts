@@ -5,23 +5,16 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { accountOf } from './account';
 import { migrations } from './migrations';
 import { openReaderDb, resetReaderDbForTests } from './open';
-import { DB_NAME, type ReaderDB, type StoredSession } from './schema';
+import { DB_NAME, type ReaderDB } from './schema';
 import { loadSession } from './session';
+import { storedSession } from './testing';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
 });
 
-const session: StoredSession = {
-	apiUrl: '/tt-rss/api/',
-	user: 'reader',
-	sessionId: 'sid-1',
-	apiLevel: 15,
-	stayingSignedIn: false,
-	singleUser: false,
-	signedInAt: 1
-};
+const session = storedSession({ apiUrl: '/tt-rss/api/', sessionId: 'sid-1' });
 
 describe('migrations', () => {
 	it('v1 → v2 keeps the session and settings and adds the cache and outbox stores', async () => {

@@ -5,8 +5,8 @@ import { fakeFetch, ok } from '$lib/api/testing/fake-fetch';
 import { accountOf, accountOfClient } from '$lib/db/account';
 import { wipeAccount } from '$lib/db/device';
 import { resetReaderDbForTests } from '$lib/db/open';
-import type { StoredSession } from '$lib/db/schema';
 import { loadSession, saveSession, updateSessionId } from '$lib/db/session';
+import { storedSession } from '$lib/db/testing';
 import { clientFromStoredSession } from './session-client';
 
 beforeEach(() => {
@@ -14,16 +14,7 @@ beforeEach(() => {
 	resetReaderDbForTests();
 });
 
-const stored: StoredSession = {
-	apiUrl: 'http://tt.example/api/',
-	user: 'reader',
-	sessionId: 'sid-old',
-	apiLevel: 15,
-	password: 'pw',
-	stayingSignedIn: true,
-	singleUser: false,
-	signedInAt: 1
-};
+const stored = storedSession({ sessionId: 'sid-old', password: 'pw', stayingSignedIn: true });
 
 /** A server whose login answers a new session id. */
 const loginServer = () => fakeFetch((r) => ok(r, { session_id: 'sid-new', api_level: 15 }));

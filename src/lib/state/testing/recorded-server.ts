@@ -9,17 +9,10 @@ import { fakeFetch, ok, recordedContent, type SentRequest } from '$lib/api/testi
 import { storeSessionFor } from '$lib/db/device';
 import { resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
+import { storedSession } from '$lib/db/testing';
 
 /** The session the recordings were made with (level 15: include_header, catch-up modes). */
-export const RECORDED_SESSION: StoredSession = {
-	apiUrl: 'http://tt.example/api/',
-	user: 'reader',
-	sessionId: 'sid-reader',
-	apiLevel: 15,
-	stayingSignedIn: false,
-	singleUser: false,
-	signedInAt: 1
-};
+export const RECORDED_SESSION: StoredSession = storedSession();
 
 /** Which recording answers an op; a function may pick one (or none: the request fails). */
 export type Replies = Record<
