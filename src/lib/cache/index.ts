@@ -6,7 +6,14 @@
  * cached article marked read offline stays read after a reload, even when a refresh from the
  * server arrives before the outbox has been replayed.
  */
-import { SPECIAL_FEED, type Article, type Counters, type FeedTree, type Headline } from '$lib/api';
+import {
+	isLabelFeedId,
+	SPECIAL_FEED,
+	type Article,
+	type Counters,
+	type FeedTree,
+	type Headline
+} from '$lib/api';
 import { belongsTo, mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
@@ -129,17 +136,21 @@ async function readHeadlines(
 
 /**
  * A list nobody opened online yet, made from the cached articles themselves: a feed's own articles
- * (by index), or All / Starred / Published across the cache. Other lists (categories, searches,
- * Fresh, labels) need the server's answer.
+ * (by index), All / Starred / Published across the cache, a label's articles, or a category kept as
+ * an offline pack. Other lists (other categories, searches, Fresh) need the server's answer.
  */
 async function listFromArticles(
 	articles: IDBPObjectStore<ReaderDB, ('lists' | 'articles')[], 'articles', 'readonly'>,
 	key: ListKey
 ): Promise<CachedList | undefined> {
-	if (key.isCat || key.search !== '' || typeof key.feedId !== 'number') return undefined;
+	if (key.search !== '' || typeof key.feedId !== 'number') return undefined;
 	const feedId = key.feedId;
 	let rows: StoredArticle[];
-	if (feedId > 0) rows = await articles.index('byFeed').getAll(feedId);
+	// A category kept as an offline pack (sync/): its articles say so.
+	if (key.isCat) rows = (await articles.getAll()).filter((r) => r.packs?.includes(`cat:${feedId}`));
+	else if (isLabelFeedId(feedId))
+		rows = (await articles.getAll()).filter((r) => r.labels.some((l) => l.id === feedId));
+	else if (feedId > 0) rows = await articles.index('byFeed').getAll(feedId);
 	else if (
 		feedId === SPECIAL_FEED.all ||
 		feedId === SPECIAL_FEED.starred ||
@@ -153,6 +164,10 @@ async function listFromArticles(
 	if (key.viewMode === 'unread' || (key.viewMode === 'adaptive' && unread.length > 0))
 		rows = unread;
 	else if (key.viewMode === 'marked') rows = rows.filter((r) => r.marked);
+	else if (key.viewMode === 'published') rows = rows.filter((r) => r.published);
+	else if (key.viewMode === 'has_note') rows = rows.filter((r) => !!r.note);
+	// The server's `is_updated`: changed at the source after it was read.
+	else if (key.viewMode === 'updated') rows = rows.filter((r) => r.isUpdated);
 	if (rows.length === 0) return undefined;
 	const oldestFirst = key.orderBy === 'date_reverse';
 	rows.sort((a, b) => (oldestFirst ? a.updated - b.updated : b.updated - a.updated));

@@ -9,6 +9,7 @@ import {
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
 import { cachedTree, storeTree } from '$lib/cache';
 import { unreadCounterFeeds } from '$lib/outbox/effect';
+import { loadSyncState } from '$lib/sync/state';
 import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
 import { parentsOf, titlesOf } from './tree-index';
 import { session } from './session.svelte';
@@ -128,6 +129,11 @@ class TreeState {
 				this.#tree = cached.tree;
 				if (cached.counters) this.#counts = countsFrom(cached.counters);
 			}
+			// Icons and custom sorts offline: the configuration the last full sync kept.
+			if (!this.#config && session.account)
+				this.#config = await loadSyncState(session.account)
+					.then((state) => state.config)
+					.catch(() => undefined);
 			const client = session.client;
 			const [tree, counters, config] = await Promise.all([
 				client.loadFeedTree(),
