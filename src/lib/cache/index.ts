@@ -247,7 +247,7 @@ export async function storeArticles(articles: readonly Article[]): Promise<void>
  */
 export async function storeOfflineHeadlines(
 	headlines: readonly Headline[],
-	{ pack }: { pack?: string } = {}
+	{ pack, account }: { pack?: string } & SyncedFor = {}
 ): Promise<void> {
 	await writeInTx(
 		headlines.map((h) => {
@@ -255,12 +255,24 @@ export async function storeOfflineHeadlines(
 			record.offline = record.hasContent;
 			if (pack !== undefined) record.packs = [pack];
 			return record;
-		})
+		}),
+		account
 	);
 }
 
+/**
+ * The account a sync fetched for: its writes are dropped, in the writing transaction, when the
+ * cache has meanwhile passed to another account (a sign-in as someone else during a sync).
+ */
+export interface SyncedFor {
+	account?: string;
+}
+
 /** Bodies from getArticle for rows already kept (their headline fields stay as they are). */
-export async function storeArticleBodies(articles: readonly Article[]): Promise<void> {
+export async function storeArticleBodies(
+	articles: readonly Article[],
+	{ account }: SyncedFor = {}
+): Promise<void> {
 	const db = await openReaderDb();
 	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
@@ -285,7 +297,7 @@ export async function storeArticleBodies(articles: readonly Article[]): Promise<
 						: fresh
 				);
 			}
-			written = await writeArticles(stores, records);
+			written = await writeArticles(stores, records, account);
 			await tx.done;
 		} catch (error) {
 			abortQuietly(tx);
@@ -315,7 +327,8 @@ export type KeptFlag = 'unread' | 'marked' | 'published';
  */
 export async function clearFlagOutside(
 	flag: KeptFlag,
-	kept: ReadonlySet<number>
+	kept: ReadonlySet<number>,
+	{ account }: SyncedFor = {}
 ): Promise<number[]> {
 	const db = await openReaderDb();
 	const changed: number[] = [];
@@ -326,12 +339,13 @@ export async function clearFlagOutside(
 			const stale = (await tx.objectStore('articles').getAll()).filter(
 				(r) => r[flag] && !kept.has(r.id)
 			);
-			await writeArticles(
+			const written = await writeArticles(
 				storesOf(tx),
-				stale.map((r) => ({ ...r, [flag]: false }))
+				stale.map((r) => ({ ...r, [flag]: false })),
+				account
 			);
 			await tx.done;
-			changed.push(...stale.map((r) => r.id));
+			changed.push(...written.map((r) => r.id));
 		} catch (error) {
 			abortQuietly(tx);
 			throw error;
@@ -341,10 +355,18 @@ export async function clearFlagOutside(
 }
 
 /** A pack now holds exactly these ids: the others leave it (eviction may then drop them). */
-export async function setPackMembers(pack: string, members: ReadonlySet<number>): Promise<void> {
+export async function setPackMembers(
+	pack: string,
+	members: ReadonlySet<number>,
+	{ account }: SyncedFor = {}
+): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction('articles', 'readwrite');
-	let cursor = await tx.store.openCursor();
+	const tx = db.transaction(['articles', 'settings'], 'readwrite');
+	if (!ownedBy(await tx.objectStore('settings').get(CACHE_OWNER_KEY), account)) {
+		await tx.done;
+		return;
+	}
+	let cursor = await tx.objectStore('articles').openCursor();
 	while (cursor) {
 		const record = cursor.value;
 		if (record.packs?.includes(pack) && !members.has(record.id)) {
@@ -359,13 +381,13 @@ export async function setPackMembers(pack: string, members: ReadonlySet<number>)
 	await tx.done;
 }
 
-async function writeInTx(records: StoredArticle[]): Promise<void> {
+async function writeInTx(records: StoredArticle[], account?: string): Promise<void> {
 	const db = await openReaderDb();
 	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
-			written = await writeArticles(storesOf(tx), records);
+			written = await writeArticles(storesOf(tx), records, account);
 			await tx.done;
 		} catch (error) {
 			abortQuietly(tx);
@@ -373,6 +395,12 @@ async function writeInTx(records: StoredArticle[]): Promise<void> {
 		}
 	});
 	indexArticles(written);
+}
+
+function ownedBy(owner: unknown, account: string | undefined): boolean {
+	return (
+		mayWriteCache(owner) && (account === undefined || owner === undefined || owner === account)
+	);
 }
 
 // ------------------------------------------------------------------ records
@@ -409,12 +437,14 @@ function storesOf(tx: CacheWriteTx): WriteStores {
  */
 async function writeArticles(
 	stores: WriteStores,
-	fresh: StoredArticle[]
+	fresh: StoredArticle[],
+	/** The account the records were fetched for, where the caller knows it (sync/). */
+	account?: string
 ): Promise<StoredArticle[]> {
 	// Only the changes of the account this cache belongs to: another account's kept changes are
 	// for its own articles, which may carry the same ids (on another server).
 	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
-	if (!mayWriteCache(owner)) return [];
+	if (!ownedBy(owner, account)) return [];
 	const pending = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;

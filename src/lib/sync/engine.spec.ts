@@ -113,6 +113,15 @@ describe('sync engine', () => {
 		expect(server.takeOps()).toEqual(['getCounters']);
 	});
 
+	it('writes nothing once the cache belongs to another account (a sign-in meanwhile)', async () => {
+		const server = syncServer();
+		server.arrive(3);
+		const db = await openReaderDb();
+		await db.put('settings', 'someone-else@http://tt.example/api/', 'cache.owner');
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		expect(await db.count('articles')).toBe(0);
+	});
+
 	it('fetches bodies of kept articles it has only as rows', async () => {
 		const server = syncServer();
 		server.arrive(3);

@@ -113,7 +113,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const report = (phase: SyncPhase): void => options.onProgress?.({ phase, stored });
 	const keep = async (rows: Headline[], pack?: string): Promise<void> => {
 		if (rows.length === 0) return;
-		await storeOfflineHeadlines(rows, pack === undefined ? {} : { pack });
+		await storeOfflineHeadlines(rows, pack === undefined ? { account } : { pack, account });
 		for (const h of rows) {
 			changed.add(h.id);
 			if (h.content) images.push(...imageUrls(h.content, h.link));
@@ -176,7 +176,8 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		// Without a newest id, step 1 read the unread set itself (with bodies).
 		if (flag === 'unread' && !state.newestId) {
 			if (firstRead.complete)
-				for (const id of await clearFlagOutside('unread', firstRead.ids)) changed.add(id);
+				for (const id of await clearFlagOutside('unread', firstRead.ids, { account }))
+					changed.add(id);
 			continue;
 		}
 		const { ids, complete } = await readList(
@@ -193,7 +194,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		);
 		ids.forEach((id) => keptIds.add(id));
 		// Only a set read whole says which cached copies lost the flag.
-		if (complete) for (const id of await clearFlagOutside(flag, ids)) changed.add(id);
+		if (complete) for (const id of await clearFlagOutside(flag, ids, { account })) changed.add(id);
 	}
 
 	// 3. Bodies of kept articles that have none.
@@ -205,7 +206,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 			{ articleIds: missing.slice(i, i + BODY_BATCH), sanitize: true },
 			op
 		);
-		await storeArticleBodies(articles);
+		await storeArticleBodies(articles, { account });
 		for (const a of articles) {
 			changed.add(a.id);
 			images.push(...imageUrls(a.content, a.link));
@@ -221,7 +222,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		const sig = packMark(pack);
 		packCounters[pack.id] = sig;
 		if (!full && state.packCounters[pack.id] === sig) continue;
-		await syncPack(pack, readList, keep);
+		await syncPack(pack, readList, keep, account);
 		report('packs');
 	}
 
@@ -259,7 +260,8 @@ async function syncPack(
 		max: number,
 		onPage: (rows: Headline[]) => Promise<void>
 	) => Promise<{ ids: Set<number>; complete: boolean }>,
-	keep: (rows: Headline[], pack?: string) => Promise<void>
+	keep: (rows: Headline[], pack?: string) => Promise<void>,
+	account: string
 ): Promise<void> {
 	const { ids } = await readList(
 		{
@@ -272,5 +274,5 @@ async function syncPack(
 		pack.limit,
 		(rows) => keep(rows, pack.id)
 	);
-	await setPackMembers(pack.id, ids);
+	await setPackMembers(pack.id, ids, { account });
 }
