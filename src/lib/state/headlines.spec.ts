@@ -120,3 +120,37 @@ describe('listQueryFor', () => {
 		).toMatchObject({ orderBy: 'date_reverse' });
 	});
 });
+
+describe('a search the server cannot answer', () => {
+	it('is answered from the articles cached on this device, scoped like the server’s', async () => {
+		const { headlines, query } = await page();
+		await headlines.open(query);
+		vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+		await headlines.open({ ...query, search: 'big -gamma', searchMode: 'all_feeds' });
+		expect(headlines.onDevice).toBe(true);
+		expect(headlines.error).toBeUndefined();
+		expect(headlines.items.map((h) => h.id)).toEqual([1]);
+		// In the open feed only (Starred): item 002 is not starred, the Japanese article is.
+		await headlines.open({
+			...query,
+			id: '-1',
+			search: 'title:東京 item',
+			searchMode: 'this_feed'
+		});
+		expect(headlines.items.map((h) => h.id)).toEqual([]);
+		await headlines.open({ ...query, id: '-1', search: 'title:東京', searchMode: 'this_feed' });
+		expect(headlines.items.map((h) => h.id)).toEqual([332]);
+	});
+
+	it('is the server’s again when it answers', async () => {
+		const { server, headlines, query } = await page();
+		await headlines.open(query);
+		vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+		await headlines.open({ ...query, search: 'big' });
+		expect(headlines.onDevice).toBe(true);
+		vi.stubGlobal('fetch', server.fetch);
+		await headlines.refresh();
+		expect(headlines.onDevice).toBe(false);
+		expect(server.sent('getHeadlines').at(-1)).toMatchObject({ search: 'big' });
+	});
+});
