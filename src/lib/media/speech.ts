@@ -12,8 +12,8 @@ export interface UtteranceLike {
 	lang: string;
 	rate: number;
 	voice: SpeechSynthesisVoice | null;
-	onend: ((this: never, ev: never) => unknown) | null;
-	onerror: ((this: never, ev: never) => unknown) | null;
+	onend: ((ev: never) => unknown) | null;
+	onerror: ((ev: never) => unknown) | null;
 }
 
 /** The parts of speechSynthesis used here. */
