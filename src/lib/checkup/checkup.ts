@@ -67,6 +67,17 @@ function otherSite(apiUrl: string, origin: string): string | undefined {
 	}
 }
 
+/** The check-up needs the server; offline it can only say so. */
+export function offlineFinding(): Finding {
+	return {
+		id: 'unreachable',
+		verdict: 'problem',
+		title: 'This device is offline',
+		detail: 'The check-up needs a connection to the tt-rss server.',
+		fix: 'Connect to the internet, then run the check-up again.'
+	};
+}
+
 /** What a failed sign-in or call says about the server and the account. */
 export function diagnoseFailure(error: unknown, context: FailureContext): Finding {
 	if (!isApiError(error)) {
@@ -80,9 +91,10 @@ export function diagnoseFailure(error: unknown, context: FailureContext): Findin
 	}
 	const details = error.details ?? {};
 	switch (error.code) {
+		case 'OFFLINE':
+			return offlineFinding();
 		case 'NETWORK':
-		case 'TIMEOUT':
-		case 'OFFLINE': {
+		case 'TIMEOUT': {
 			const site = otherSite(context.apiUrl, context.origin);
 			if (site && error.code === 'NETWORK') {
 				return {
@@ -97,19 +109,11 @@ export function diagnoseFailure(error: unknown, context: FailureContext): Findin
 				id: 'unreachable',
 				verdict: 'problem',
 				title:
-					error.code === 'OFFLINE'
-						? 'This device is offline'
-						: error.code === 'TIMEOUT'
-							? 'The server did not answer in time'
-							: 'The server cannot be reached',
-				detail:
-					error.code === 'OFFLINE'
-						? 'The check-up needs a connection to the tt-rss server.'
-						: `Nothing answered at ${context.apiUrl}.`,
-				fix:
-					error.code === 'OFFLINE'
-						? 'Connect to the internet, then run the check-up again.'
-						: 'Check the address (it is the address of tt-rss, such as https://example.org/tt-rss/), that the web server is running, and that this device can reach it.'
+					error.code === 'TIMEOUT'
+						? 'The server did not answer in time'
+						: 'The server cannot be reached',
+				detail: `Nothing answered at ${context.apiUrl}.`,
+				fix: 'Check the address (it is the address of tt-rss, such as https://example.org/tt-rss/), that the web server is running, and that this device can reach it.'
 			};
 		}
 		case 'HTTP_STATUS': {
@@ -119,8 +123,8 @@ export function diagnoseFailure(error: unknown, context: FailureContext): Findin
 					id: 'http-auth',
 					verdict: 'problem',
 					title: 'The web server asks for HTTP authentication',
-					detail: `The server in front of tt-rss answered 401 and asks for "${details.authScheme}" authentication before any request reaches tt-rss. This app cannot pass it.`,
-					fix: 'Exempt the tt-rss API path (/tt-rss/api/) from HTTP authentication in the web server or proxy configuration (tt-rss has its own sign-in), or open the address in this browser and sign in there first.'
+					detail: `The server in front of tt-rss answered 401 and asks for "${details.authScheme}" authentication: no request reaches tt-rss until this browser has the right user name and password for it (the browser asks for them; cancelled or wrong, this is the result).`,
+					fix: 'Open the server address in this browser and give that user name and password when asked, or exempt the tt-rss API path (/tt-rss/api/) from HTTP authentication in the web server or proxy configuration: tt-rss has its own sign-in.'
 				};
 			}
 			if (status === 401 || status === 403 || status === 407) {
@@ -296,7 +300,7 @@ export function daemonFinding(daemonIsRunning: boolean): Finding {
 				title: 'The update daemon is not running',
 				detail:
 					'tt-rss reports that its update daemon is not running. Unless the server updates feeds with a scheduled job, no new articles arrive.',
-				fix: 'On the server, start the daemon: `systemctl enable --now tt-rss` (Debian’s package), the updater container (Docker), or run `php update.php --daemon` as the web server user; or run `php update.php --feeds` from cron every few minutes.'
+				fix: 'On the server, start the daemon: “systemctl enable --now tt-rss” (Debian’s package), start the updater container (Docker), or run “php update.php --daemon” as the web server user; or run “php update.php --feeds” from cron every few minutes.'
 			};
 }
 

@@ -108,15 +108,16 @@ describe('readOpml', () => {
 });
 
 describe('writeOpml', () => {
+	const feed: fc.Arbitrary<OpmlNode> = fc.record({
+		kind: fc.constant('feed' as const),
+		title: fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),
+		xmlUrl: fc.webUrl({ validSchemes: ['http', 'https'] })
+	});
 	const node: fc.Memo<OpmlNode> = fc.memo((depth) =>
 		depth <= 1
-			? fc.record({
-					kind: fc.constant('feed' as const),
-					title: fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),
-					xmlUrl: fc.webUrl({ validSchemes: ['http', 'https'] })
-				})
+			? feed
 			: fc.oneof(
-					node(1),
+					feed,
 					fc.record({
 						kind: fc.constant('category' as const),
 						title: fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),

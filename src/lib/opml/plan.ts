@@ -86,3 +86,11 @@ export function chooseForMissing(
 			: feed
 	);
 }
+
+/** Feeds grouped by the category they will go to, groups in order of first appearance. */
+export function groupByCategory(feeds: readonly PlannedFeed[]): [number, PlannedFeed[]][] {
+	const groups = new Map<number, PlannedFeed[]>();
+	for (const feed of feeds)
+		groups.set(feed.categoryId, [...(groups.get(feed.categoryId) ?? []), feed]);
+	return [...groups.entries()];
+}
