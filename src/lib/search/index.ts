@@ -18,7 +18,13 @@ let scheduled = false;
  * Only a page keeps the index: in the service worker a change is left for the page, which finds
  * it by comparing the index with the articles store (indexer.ts).
  */
-const inPage = (): boolean => typeof document !== 'undefined';
+const inPage = (): boolean => 'document' in globalThis;
+
+/** Typed structurally: the worker's program (webworker lib, no DOM) type-checks this file too. */
+// Bound: a detached requestIdleCallback throws "Illegal invocation".
+const idle = (
+	globalThis as { requestIdleCallback?: (f: () => void, o: { timeout: number }) => void }
+).requestIdleCallback?.bind(globalThis);
 
 function flushLater(): void {
 	if (scheduled || !sink) return;
@@ -31,7 +37,7 @@ function flushLater(): void {
 		removed.clear();
 		if (articles.length > 0 || ids.length > 0) sink?.(articles, ids);
 	};
-	if (typeof requestIdleCallback === 'function') requestIdleCallback(flush, { timeout: 2000 });
+	if (idle) idle(flush, { timeout: 2000 });
 	else setTimeout(flush, 200);
 }
 
