@@ -13,6 +13,7 @@ import {
 	isEvictedFirst,
 	IMAGE_CACHE,
 	protectedArticleIds,
+	requestPersistentStorage,
 	storageEstimate,
 	type StorageEstimateInfo
 } from './storage';
@@ -302,12 +303,27 @@ function articleImageUrls(article: StoredArticle): string[] {
 	return urls;
 }
 
+let askedToKeep = false;
+
+/**
+ * The offline copy (and the outbox) is worth keeping: once per page, after a sync filled it, ask
+ * the browser not to clear it under pressure. Chromium decides by itself without asking the reader;
+ * Firefox asks once and remembers; where persist() is missing (older WebKit, the worker) nothing
+ * happens.
+ */
+function askToKeepOnce(): void {
+	if (askedToKeep || typeof document === 'undefined') return;
+	askedToKeep = true;
+	void requestPersistentStorage();
+}
+
 /**
  * Keeps the offline copy inside the reader's budget: measures, plans (planEviction) and drops.
  * Called by the sync engine after each sync and by the storage page when the budget changes.
  */
 export async function enforceBudget(db?: ReaderDatabase, budget?: number): Promise<EvictionReport> {
 	const database = db ?? (await openReaderDb());
+	askToKeepOnce();
 	const limit = budget ?? (await budgetBytes(database));
 	const [articles, images, outboxIds] = await Promise.all([
 		database.getAll('articles'),
