@@ -1,6 +1,7 @@
 import type { ClientInit } from '@sveltejs/kit';
 import { resolve } from '$app/paths';
 import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
+import { keepSnapshot, releaseSnapshot } from '$lib/boot/snapshot';
 import { updateDatePatterns } from '$lib/format/format';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
@@ -27,6 +28,12 @@ export const init: ClientInit = () => {
 	startEarlyReads(
 		kind && id !== undefined ? listKey(listQueryFor(kind, id, settings.values)) : undefined
 	);
+	// The worker's copy of the last screen (boot/snapshot.ts) goes once the app's own rows are
+	// painted under it; from then on the app keeps that copy current for the next start.
+	void afterFirstScreen().then(() => {
+		releaseSnapshot();
+		keepSnapshot(resolve('/').slice(0, -1));
+	});
 	// The date patterns of the next start, when the browser is idle after this one's first screen.
 	void afterFirstScreen().then(() => {
 		if (typeof requestIdleCallback === 'function') requestIdleCallback(() => updateDatePatterns());

@@ -4,6 +4,7 @@
  * the app (the tt-rss API under /tt-rss/, other paths, other origins) are never touched.
  */
 import { base, build, files, prerendered, version } from '$service-worker';
+import { withSnapshot } from './snapshot';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -172,7 +173,9 @@ export function handleFetch(event: FetchEvent): boolean {
 	// A route of the single-page app (no file extension in the last segment): serve the shell.
 	const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
 	if (request.mode === 'navigate' && !last.includes('.')) {
-		event.respondWith(fromPrecache(SHELL, request));
+		event.respondWith(
+			fromPrecache(SHELL, request).then((shell) => withSnapshot(shell, url.pathname))
+		);
 		return true;
 	}
 	return false;

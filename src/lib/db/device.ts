@@ -6,6 +6,7 @@
  * account sends them or the reader discards them.
  */
 import type { StoreNames } from 'idb';
+import { forgetSnapshot } from '$lib/boot/snapshot-contract';
 import { IMAGE_CACHE } from '$lib/offline/storage';
 import { REPLAY_STATUS_KEY } from '$lib/outbox/contract';
 import { accountOf, belongsTo } from './account';
@@ -26,10 +27,13 @@ function cacheStores(db: ReaderDatabase): Store[] {
 	return [...db.objectStoreNames].filter((name) => !NOT_CACHE.has(name));
 }
 
-/** Drops the article images kept for offline reading (Cache Storage, shared by page and worker). */
-export async function forgetImages(): Promise<void> {
+/**
+ * Drops what the account left in Cache Storage (shared by page and worker): the article images kept
+ * for offline reading and the start snapshot of its last screen.
+ */
+export async function forgetAccountCaches(): Promise<void> {
 	if (typeof caches === 'undefined') return;
-	await caches.delete(IMAGE_CACHE);
+	await Promise.all([caches.delete(IMAGE_CACHE), forgetSnapshot()]);
 }
 
 /**
@@ -53,7 +57,7 @@ export async function storeSessionFor(session: StoredSession): Promise<boolean> 
 	}
 	await tx.objectStore('session').put(record, 'current');
 	await tx.done;
-	if (switched) await forgetImages();
+	if (switched) await forgetAccountCaches();
 	return switched;
 }
 
@@ -121,5 +125,5 @@ export async function wipeAccount(account: string): Promise<void> {
 		(item) => item.account !== undefined && !belongsTo(item, account),
 		everythingElse
 	);
-	await forgetImages();
+	await forgetAccountCaches();
 }

@@ -1,0 +1,139 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { inertCopy } from './snapshot';
+import {
+	inertStyle,
+	insertSnapshot,
+	parseRootAttributes,
+	SNAPSHOT_ELEMENT_ID
+} from './snapshot-contract';
+
+function copyOf(html: string): string {
+	const source = document.createElement('div');
+	source.innerHTML = html;
+	return inertCopy(source, document);
+}
+
+const SHELL =
+	'<!doctype html><html lang="en"><head><title>Reader</title></head><body data-x="1"><div style="display: contents"><script src="/_app/immutable/bootstrap.js"></script></div></body></html>';
+
+describe('the inert copy of a screen', () => {
+	it('keeps text, layout classes, inline layout styles and the app’s own links', () => {
+		const out = copyOf(
+			'<nav class="tree svelte-1"><a href="/feed/-4" class="x" aria-current="page">All articles</a></nav>' +
+				'<div class="viewport"><div class="sizer" style="height: 1200px"><div class="row" style="transform: translateY(44px)">' +
+				'<div class="headline svelte-2" data-article-id="42" lang="ja" dir="ltr"><span class="title">国際 &amp; <b>news</b></span><time datetime="2026-10-01">1 Oct</time></div></div></div></div>'
+		);
+		expect(out).toContain('<a href="/feed/-4" class="x" aria-current="page">All articles</a>');
+		expect(out).toContain('style="height: 1200px"');
+		expect(out).toContain('data-article-id="42"');
+		expect(out).toContain('国際 &amp; <b>news</b>');
+		expect(out).toContain('<time datetime="2026-10-01">');
+	});
+
+	it('drops what could run, load or point elsewhere; images become boxes', () => {
+		const out = copyOf(
+			'<script>alert(1)</script><style>body{}</style><iframe src="https://evil.test"></iframe>' +
+				'<img class="icon" src="https://tracker.test/p.gif" onerror="alert(1)" style="width: 16px">' +
+				'<a href="https://evil.test/" onclick="alert(1)">out</a><a href="//evil.test/">proto</a>' +
+				'<a href="javascript:alert(1)">js</a><div style="background: url(https://t.test/x)">bg</div>' +
+				'<input type="search" value="secret words" name="q" id="search"><form action="/x"><p>in form</p></form>' +
+				'<div id="x" aria-labelledby="x" tabindex="0">ids</div><svg viewBox="0 0 1 1" onload="alert(1)"><path d="M0 0" /><foreignObject><p>fo</p></foreignObject></svg>' +
+				'<template><p>t</p></template><dialog open><p>toast</p></dialog>'
+		);
+		for (const bad of [
+			'script',
+			'alert',
+			'<style',
+			'iframe',
+			'<img',
+			'tracker.test',
+			'evil.test',
+			'javascript:',
+			'url(',
+			'secret words',
+			'name=',
+			'id=',
+			'aria-labelledby',
+			'tabindex',
+			'foreignObject',
+			'<form',
+			'in form',
+			'>t<',
+			'toast'
+		]) {
+			expect(out).not.toContain(bad);
+		}
+		expect(out).toContain('<span class="icon" style="width: 16px"></span>');
+		expect(out).toContain('<input type="search">');
+		expect(out).toContain('<path d="M0 0"></path>');
+	});
+
+	it('never carries a script, an event handler, a frame or a foreign URL, whatever the screen held', () => {
+		fc.assert(
+			fc.property(fc.string({ maxLength: 300 }), fc.webUrl(), (junk, url) => {
+				const out = copyOf(
+					`<div class="a">${junk}<img src="${url}"><a href="${url}">l</a><iframe src="${url}"></iframe><svg><script>x</script><a href="${url}">s</a></svg><div onclick="${junk}">${junk}</div></div>`
+				);
+				const parsed = document.createElement('div');
+				parsed.innerHTML = out;
+				for (const element of parsed.querySelectorAll('*')) {
+					expect(['script', 'iframe', 'img', 'style', 'object', 'embed']).not.toContain(
+						element.localName
+					);
+					for (const attribute of element.attributes) {
+						expect(attribute.name.startsWith('on')).toBe(false);
+						if (attribute.name === 'href') expect(attribute.value).toMatch(/^\/(?!\/)/);
+					}
+				}
+			}),
+			{ numRuns: 100 }
+		);
+	}, 30_000);
+
+	it('leaves out a snapshot already in the page', () => {
+		expect(copyOf(`<div id="${SNAPSHOT_ELEMENT_ID}"><p>old</p></div><p>new</p>`)).toBe(
+			'<p>new</p>'
+		);
+	});
+});
+
+describe('the shell with a snapshot', () => {
+	it('puts the snapshot first in the body, inert and hidden from assistive technology', () => {
+		const out = insertSnapshot(SHELL, '<p>rows</p>', {});
+		expect(out).toContain(
+			`<body data-x="1"><div id="${SNAPSHOT_ELEMENT_ID}" class="start-snapshot" aria-hidden="true" inert><p>rows</p></div><div style="display: contents">`
+		);
+		expect(out.startsWith('<!doctype html><html lang="en"><head>')).toBe(true);
+	});
+
+	it('carries the reader’s theme and text size to <html>, and nothing that loads', () => {
+		expect(
+			insertSnapshot(SHELL, '', { 'data-theme': 'dark', style: '--text-size: 112%' })
+		).toContain('<html lang="en" data-theme="dark" style="--text-size: 112%">');
+		expect(
+			insertSnapshot(SHELL, '', { 'data-theme': '"><script>x</script>', style: 'x: url(a)' })
+		).toContain('<html lang="en" data-theme="&quot;>&lt;script>x&lt;/script>">');
+	});
+
+	it('leaves a shell without <html> or <body> as it is', () => {
+		expect(insertSnapshot('<p>no shell</p>', '<p>rows</p>', {})).toBe('<p>no shell</p>');
+	});
+
+	it('reads the root attributes header defensively', () => {
+		expect(parseRootAttributes(null)).toEqual({});
+		expect(parseRootAttributes('not json')).toEqual({});
+		expect(parseRootAttributes('[1]')).toEqual({});
+		expect(parseRootAttributes('{"data-theme":"dark","onload":"x","style":3}')).toEqual({
+			'data-theme': 'dark'
+		});
+	});
+
+	it('accepts only styles that cannot load anything', () => {
+		expect(inertStyle('height: 44px; transform: translateY(88px)')).toBe(true);
+		for (const bad of ['background:url(x)', 'b: URL (x)', 'b: image-set("a" 1x)', '@import "x"'])
+			expect(inertStyle(bad)).toBe(false);
+		expect(inertStyle('b: u\\72l(x)')).toBe(false);
+	});
+});
