@@ -13,6 +13,7 @@ import { afterFirstScreen } from '$lib/boot/early-reads';
 import { cachedRows } from '$lib/cache';
 import { cacheImagesViaWorker } from '$lib/offline/images';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
+import { runReplay } from '$lib/offline/triggers';
 import { pendingCount } from '$lib/outbox/outbox';
 import { headlines, pickPatch } from '$lib/state/headlines.svelte';
 import { session } from '$lib/state/session.svelte';
@@ -58,6 +59,9 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 	if (!session.signedIn || session.ended || !navigator.onLine) return undefined;
 	const account = session.account;
 	if (account === undefined) return undefined;
+	// The reader's own changes first (this joins a replay already running): the sync then reads a
+	// server that has them, and never competes with their sending for a connection coming back.
+	if ((await pendingCount()) > 0 && (await runReplay())?.stopped === 'offline') return undefined;
 	const mark = treeState.changeMark();
 	syncStatus.begin();
 	try {
