@@ -6,7 +6,7 @@
 //   npm run bench -- --runs 3     fewer runs
 //   npm run bench -- --quick      items 1–4 and 9 only (no bench database, no replay)
 //   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay,
-//                                         search (bench/search.js)
+//                                         search (bench/search.js), sync (bench/sync.js)
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -26,6 +26,7 @@ import {
 } from './scenarios.js';
 import { BENCH_FEEDS, BIG_ARTICLE_TITLE } from './make-feeds.js';
 import { offlineSearch, searchRows } from './search.js';
+import { syncBench, syncRows } from './sync.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = 4273;
@@ -168,7 +169,7 @@ async function main() {
 		runs: RUNS
 	});
 	log(`machine: ${JSON.stringify(results.machine)}`);
-	const needBenchDb = want('list') || want('article') || want('offline');
+	const needBenchDb = want('list') || want('article') || want('offline') || want('sync');
 	if (needBenchDb) {
 		log('bench database (bench/setup.sh; skipped when current)');
 		run('bash', ['bench/setup.sh']);
@@ -261,6 +262,14 @@ async function main() {
 				results.offlineSearch = await offlineSearch(browser, { log });
 			} catch (e) {
 				results.offlineSearch = { error: String(e) };
+			}
+		}
+		if (want('sync')) {
+			log('sync engine: first full sync, idle sync, 200 new articles (bench/sync.js)');
+			try {
+				results.sync = await syncBench(browser, ORIGIN, { log });
+			} catch (e) {
+				results.sync = { error: String(e) };
 			}
 		}
 		if (want('replay')) {
@@ -440,6 +449,7 @@ function table(r) {
 		);
 	}
 	for (const row of searchRows(r.offlineSearch)) add(...row);
+	for (const row of syncRows(r.sync)) add(...row);
 	const widths =
 		rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
 	const line = (/** @type {string[]} */ row) =>

@@ -1,0 +1,291 @@
+// `npm run bench -- --only sync`: the sync engine (src/lib/sync) in the built app, in Chromium,
+// against the bench database (bench/setup.sh: the seed + 10,000 short and 1,200 content articles,
+// all unread). Three scenarios, one signed-in context:
+//   1. the first full sync after sign-in, 1,000 unread articles kept (the article count setting):
+//      time, requests, bytes, storage, long tasks on the page meanwhile;
+//   2. an idle sync (nothing changed): requests and bytes (budget: 1 request, ≤ 5 KB);
+//   3. the sync after 200 new articles arrived (a feed tt-rss really fetches with update.php):
+//      requests, bytes, time, long tasks.
+// Syncs are timed by the app's own bookkeeping (IndexedDB store `sync`, `lastSyncAt`), which the
+// engine writes as its last step; the page's interval is shortened through localStorage.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { addProbe, countRequests, summarize, testbed } from './browser.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const FEED_NAME = 'bench-sync-200.xml';
+const FEED_DIR = '/tmp/ttrss-bench-sync';
+const LINK = `${ROOT}testbed/fixtures/feeds/${FEED_NAME}`;
+export const SYNC_ARTICLES = 1000;
+const ARRIVALS = 200;
+const INTERVAL_MS = 3000;
+
+/** @param {string} op @param {Record<string, unknown>} params */
+async function api(op, params) {
+	const r = await fetch(testbed.apiUrl, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ op, ...params })
+	});
+	const body = await r.json();
+	if (body.status !== 0) throw new Error(`${op}: ${JSON.stringify(body.content)}`);
+	return body.content;
+}
+
+/** 200 new items of ~1.5 KB with an image each, fetched by tt-rss (as bench/setup.sh does). */
+function articlesArrive() {
+	const items = Array.from({ length: ARRIVALS }, (_, i) => {
+		const n = String(i + 1).padStart(3, '0');
+		const text = `<p>Arrival ${n}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(24)}</p>`;
+		return `<item><title>Bench arrival ${n}</title><guid isPermaLink="false">bench-arrival-${n}</guid>
+<pubDate>${new Date(Date.UTC(2026, 10, 20, 0, i)).toUTCString()}</pubDate>
+<description><![CDATA[${text}<img src="http://${testbed.feedsHost}/media/gradient-320x200.png?n=${n}">]]></description></item>`;
+	}).join('\n');
+	mkdirSync(FEED_DIR, { recursive: true });
+	writeFileSync(
+		`${FEED_DIR}/${FEED_NAME}`,
+		`<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Bench arrivals</title><link>http://${testbed.feedsHost}/</link><description>200 new items</description>\n${items}</channel></rss>`
+	);
+	chmodSync(FEED_DIR, 0o755);
+	chmodSync(`${FEED_DIR}/${FEED_NAME}`, 0o644);
+	rmSync(LINK, { force: true });
+	// Symlinked only while tt-rss fetches it: the test bed's seed hash counts regular files only.
+	symlinkSync(`${FEED_DIR}/${FEED_NAME}`, LINK);
+	return (async () => {
+		try {
+			const { session_id: sid } = await api('login', {
+				user: testbed.user,
+				password: testbed.password
+			});
+			const reply = await api('subscribeToFeed', {
+				sid,
+				feed_url: `http://${testbed.feedsHost}/feeds/${FEED_NAME}`
+			});
+			const id = reply.status?.feed_id;
+			if (!id) throw new Error(`subscribe: ${JSON.stringify(reply)}`);
+			execFileSync(
+				'runuser',
+				['-u', 'www-data', '--', 'php', 'update.php', '--update-feed', `${id}`],
+				{
+					cwd: '/usr/share/tt-rss/www',
+					stdio: 'ignore'
+				}
+			);
+		} finally {
+			rmSync(LINK, { force: true });
+		}
+	})();
+}
+
+/** The app's last successful sync (ms), from its own database; 0 before the first.
+ * @param {import('@playwright/test').Page} page */
+function lastSyncAt(page) {
+	return page.evaluate(
+		() =>
+			new Promise((resolve) => {
+				const open = indexedDB.open('ttrss-reader');
+				open.onerror = () => resolve(0);
+				open.onsuccess = () => {
+					const db = open.result;
+					if (!db.objectStoreNames.contains('sync')) return resolve(0);
+					const req = db.transaction('sync').objectStore('sync').getAll();
+					req.onsuccess = () => {
+						db.close();
+						resolve(
+							Math.max(
+								0,
+								...req.result.map((/** @type {any} */ r) =>
+									r && typeof r === 'object' ? (r.lastSyncAt ?? 0) : 0
+								)
+							)
+						);
+					};
+					req.onerror = () => resolve(0);
+				};
+			})
+	);
+}
+
+/** Waits until the app's last sync is later than `after`; returns its time.
+ * @param {import('@playwright/test').Page} page @param {number} after */
+async function nextSync(page, after, timeout = 300_000) {
+	const end = Date.now() + timeout;
+	for (;;) {
+		const at = /** @type {number} */ (await lastSyncAt(page));
+		if (at > after) return at;
+		if (Date.now() > end) throw new Error('no sync came');
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
+
+/** @param {import('@playwright/test').Page} page @param {number} t0 @param {number} t1 */
+function longTasks(page, t0, t1) {
+	return page.evaluate((/** @type {[number, number]} */ [a, b]) => {
+		const tasks = /** @type {any} */ (window).__bench.longTasks.filter(
+			(/** @type {any} */ t) => t.start >= a && t.start <= b
+		);
+		return {
+			count: tasks.length,
+			sumMs: tasks.reduce((/** @type {number} */ s, /** @type {any} */ t) => s + t.duration, 0),
+			longestMs: Math.max(0, ...tasks.map((/** @type {any} */ t) => t.duration))
+		};
+	}, /** @type {[number, number]} */ ([t0, t1]));
+}
+
+/** @param {any[]} reqs */
+function apiOps(reqs) {
+	return reqs
+		.filter((r) => r.op && (r.source === 'network' || r.source === 'pending'))
+		.map((r) => r.op);
+}
+
+/**
+ * @param {import('@playwright/test').Browser} browser
+ * @param {string} origin
+ * @param {{ log?: (m: string) => void }} [opts]
+ */
+export async function syncBench(browser, origin, { log = () => {} } = {}) {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	await addProbe(context, { target: 'body' });
+	const page = await context.newPage();
+	try {
+		await page.goto(`${origin}/login`);
+		await page.evaluate(
+			([interval, count]) => {
+				localStorage.setItem('reader.settings', JSON.stringify({ offlineArticles: count }));
+				localStorage.setItem('reader.syncIntervalMs', String(interval));
+			},
+			[INTERVAL_MS, SYNC_ARTICLES]
+		);
+		await page.reload();
+		const counter = await countRequests(context, page);
+		// The sync's first request: the first getHeadlines with bodies (the lists ask for excerpts).
+		let syncStart = 0;
+		page.on('request', (request) => {
+			if (syncStart || !request.url().includes('/tt-rss/api/')) return;
+			const body = JSON.parse(request.postData() ?? '{}');
+			if (body.op === 'getHeadlines' && body.show_content === true) syncStart = Date.now();
+		});
+
+		// 1. The first full sync, from the sign-in click to the sync's last write.
+		log(`sync: first full sync of ${SYNC_ARTICLES} unread articles`);
+		await page.getByLabel('User name', { exact: true }).fill(testbed.user);
+		await page.getByLabel('Password', { exact: true }).fill(testbed.password);
+		const t0 = Date.now();
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		const first = await nextSync(page, 0);
+		const t1 = Date.now();
+		const firstReqs = counter.between(t0, t1);
+		const storage = await page.evaluate(async () => {
+			const estimate = await navigator.storage.estimate();
+			const images = await caches
+				.open('images-v1')
+				.then((c) => c.keys())
+				.catch(() => []);
+			return { usage: estimate.usage ?? 0, images: images.length };
+		});
+		const full = {
+			ms: t1 - t0,
+			...summarize(firstReqs),
+			ops: countOps(apiOps(firstReqs)),
+			usageBytes: storage.usage,
+			images: storage.images,
+			// Sign-in and the first screen's render are in the window; the sync's own part is this:
+			syncMs: t1 - syncStart,
+			longTasks: await longTasks(page, t0, t1),
+			longTasksDuringSync: await longTasks(page, syncStart, t1)
+		};
+
+		// 2. Idle: the syncs after it (each every INTERVAL_MS) find nothing moved.
+		log('sync: idle syncs');
+		const a = await nextSync(page, first);
+		const b = await nextSync(page, a);
+		const idleReqs = counter.between(a, b);
+		const idle = { ...summarize(idleReqs), ops: apiOps(idleReqs) };
+
+		// 3. 200 new articles arrive on the server; the next sync brings them.
+		log(`sync: ${ARRIVALS} new articles arrive (update.php)`);
+		const before = await lastSyncAt(page);
+		await articlesArrive();
+		let after = /** @type {number} */ (before);
+		let reqs = [];
+		// The first sync that asks for headlines is the one that found them. Its window starts
+		// where the sync before it ended (it may have begun while update.php was still running).
+		for (let i = 0; i < 5; i++) {
+			const at = await nextSync(page, after);
+			const window = counter.between(after, at);
+			after = at;
+			if (apiOps(window).includes('getHeadlines')) {
+				reqs = window;
+				break;
+			}
+		}
+		const started = Math.min(...reqs.map((r) => r.start));
+		const arrivals = {
+			ms: after - started,
+			...summarize(reqs),
+			ops: countOps(apiOps(reqs)),
+			longTasks: await longTasks(page, started, after)
+		};
+		counter.stop();
+		return { articles: SYNC_ARTICLES, arrivals: ARRIVALS, full, idle, afterArrivals: arrivals };
+	} finally {
+		await context.close();
+	}
+}
+
+/** @param {string[]} ops */
+function countOps(ops) {
+	/** @type {Record<string, number>} */
+	const out = {};
+	for (const op of ops) out[op] = (out[op] ?? 0) + 1;
+	return out;
+}
+
+/**
+ * Lines for run.js's table.
+ * @param {any} s results.sync
+ * @returns {string[][]}
+ */
+export function syncRows(s) {
+	if (!s) return [];
+	if (s.error) return [['sync', '', s.error, '', '']];
+	const kb = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KB`;
+	const mb = (/** @type {number} */ n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+	const tasks = (/** @type {any} */ t) =>
+		`${t.count} long tasks, longest ${Math.round(t.longestMs)} ms`;
+	return [
+		[
+			'sync: idle (nothing changed)',
+			'',
+			`${s.idle.requests} req, ${kb(s.idle.bytes)}`,
+			'',
+			'1 req, ≤ 5 KB'
+		],
+		[
+			`sync: after ${s.arrivals} new articles`,
+			'',
+			`${s.afterArrivals.requests} req, ${kb(s.afterArrivals.bytes)}, ${Math.round(s.afterArrivals.ms)} ms`,
+			'',
+			''
+		],
+		['   long tasks', '', tasks(s.afterArrivals.longTasks), '', 'none > 50 ms'],
+		[
+			`sync: first full, ${s.articles} unread (sign-in to done)`,
+			'',
+			`${(s.full.ms / 1000).toFixed(1)} s, ${s.full.requests} req, ${mb(s.full.bytes)}`,
+			'',
+			''
+		],
+		['   storage used / images kept', '', `${mb(s.full.usageBytes)} / ${s.full.images}`, '', ''],
+		['   long tasks, sign-in to done', '', tasks(s.full.longTasks), '', ''],
+		[
+			`   the sync's own part (${(s.full.syncMs / 1000).toFixed(1)} s)`,
+			'',
+			tasks(s.full.longTasksDuringSync),
+			'',
+			'none > 50 ms'
+		]
+	];
+}
