@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Turns a condition of the server on for a test, for real (see lib.sh):
 #   condition.sh daemon on|off     the update daemon runs / stops
-#   condition.sh feed-error FILE   reader's feed FILE (e.g. big.xml) fails to update
+#   condition.sh feed-error FILE   reader's feed FILE (e.g. big.xml) fails to update; break it
+#                                  before starting the daemon, whose own run could fetch the old
+#                                  address meanwhile
 # reset.sh turns everything off again.
 set -euo pipefail
 # shellcheck source=lib.sh
