@@ -312,7 +312,7 @@ let askedToKeep = false;
  * happens.
  */
 function askToKeepOnce(): void {
-	if (askedToKeep || typeof document === 'undefined') return;
+	if (askedToKeep) return;
 	askedToKeep = true;
 	void requestPersistentStorage();
 }
