@@ -309,6 +309,26 @@ describe('a full quota (evictCache)', () => {
 	});
 });
 
+describe("enforceBudget with the browser's figure", () => {
+	afterEach(() => {
+		vi.unstubAllGlobals();
+	});
+
+	it('measures nothing when the browser says the app uses less than the budget', async () => {
+		const db = await openReaderDb();
+		await putAll(db, [stored(1, { unread: false, content: 'x'.repeat(50_000) })]);
+		const usage = (used: number) => ({
+			storage: { estimate: () => Promise.resolve({ usage: used, quota: 10 ** 9 }) }
+		});
+		vi.stubGlobal('navigator', usage(1000));
+		expect(await enforceBudget(db, 2000)).toMatchObject({ articles: [], before: 1000, met: true });
+		expect(await db.count('articles')).toBe(1);
+		// Over it by the browser's figure: measured, and the read article goes.
+		vi.stubGlobal('navigator', usage(5000));
+		expect((await enforceBudget(db, 2000)).articles).toEqual([1]);
+	});
+});
+
 describe('clearing by hand', () => {
 	async function seed(db: ReaderDatabase): Promise<FakeCache> {
 		await putAll(db, [

@@ -57,10 +57,12 @@ export function defaultBudgetMB(estimate: Pick<StorageEstimateInfo, 'quota'>): n
 	return Math.min(1024, Math.max(50, Math.round(tenth / 10) * 10));
 }
 
-export async function budgetBytes(db?: ReaderDatabase): Promise<number> {
-	const policy = await readStoragePolicy(db);
-	const mb = policy.budgetMB ?? defaultBudgetMB(await storageEstimate());
-	return mb * MB;
+/** The budget in bytes: the reader's, else the automatic one. */
+export function budgetOf(
+	policy: StoragePolicy,
+	estimate: Pick<StorageEstimateInfo, 'quota'>
+): number {
+	return (policy.budgetMB ?? defaultBudgetMB(estimate)) * MB;
 }
 
 // ------------------------------------------------------------------ measuring
@@ -184,7 +186,7 @@ export async function measureStorage(db?: ReaderDatabase): Promise<StorageReport
 		if (outboxIds.has(article.id)) counts.neededByOutbox++;
 	}
 	const imageBytes = images.reduce((sum, image) => sum + image.bytes, 0);
-	const budget = (policy.budgetMB ?? defaultBudgetMB(estimate)) * MB;
+	const budget = budgetOf(policy, estimate);
 	return {
 		articles: counts,
 		images: {
@@ -205,7 +207,10 @@ export interface EvictionReport {
 	/** Article ids dropped, in the order they were dropped. */
 	articles: number[];
 	images: number;
-	/** Bytes kept before and after (the estimates of measureStorage). */
+	/**
+	 * Bytes kept before and after: the estimates of measureStorage, or the browser's usage when
+	 * that alone showed the copy within the budget (nothing was measured or dropped then).
+	 */
 	before: number;
 	after: number;
 	budget: number;
@@ -324,7 +329,20 @@ function askToKeepOnce(): void {
 export async function enforceBudget(db?: ReaderDatabase, budget?: number): Promise<EvictionReport> {
 	const database = db ?? (await openReaderDb());
 	askToKeepOnce();
-	const limit = budget ?? (await budgetBytes(database));
+	const [policy, estimate] = await Promise.all([readStoragePolicy(database), storageEstimate()]);
+	const limit = budget ?? budgetOf(policy, estimate);
+	// The browser's own figure covers all the app keeps: within the budget, reading every article
+	// to measure it (after each sync) would be work for nothing.
+	if (estimate.usage !== undefined && estimate.usage <= limit) {
+		return {
+			articles: [],
+			images: 0,
+			before: estimate.usage,
+			after: estimate.usage,
+			budget: limit,
+			met: true
+		};
+	}
 	const [articles, images, outboxIds] = await Promise.all([
 		database.getAll('articles'),
 		keptImages(),
