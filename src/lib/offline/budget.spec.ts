@@ -7,20 +7,22 @@ import type { StoredArticle } from '$lib/db/schema';
 import { headline } from '$lib/outbox/testing/fake-server';
 import {
 	articleBytes,
-	batchSize,
 	clearStored,
-	decideImages,
 	defaultBudgetMB,
 	enforceBudget,
-	imagesAllowed,
 	measureStorage,
-	parsePolicy,
 	planEviction,
-	readStoragePolicy,
-	writeStoragePolicy,
-	type ConnectionHints,
 	type KeptImage
 } from './budget';
+import {
+	batchSize,
+	decideImages,
+	imagesAllowed,
+	parsePolicy,
+	readStoragePolicy,
+	writeStoragePolicy,
+	type ConnectionHints
+} from './policy';
 import { evictCache, IMAGE_CACHE, isEvictedFirst } from './storage';
 import { unindexArticles } from '$lib/search';
 

@@ -20,24 +20,8 @@ import {
 import { imageUrls } from './images';
 import { readStoragePolicy, type StoragePolicy } from './policy';
 
-export {
-	batchSize,
-	connectionHints,
-	decideImages,
-	DEFAULT_POLICY,
-	imagesAllowed,
-	IMAGES_SETTINGS,
-	MAX_BUDGET_MB,
-	MIN_BUDGET_MB,
-	parsePolicy,
-	readStoragePolicy,
-	STORAGE_POLICY_KEY,
-	writeStoragePolicy,
-	type ConnectionHints,
-	type ImagesDecision,
-	type ImagesSetting,
-	type StoragePolicy
-} from './policy';
+// The sync engine's calls in one module with enforceBudget.
+export { batchSize, imagesAllowed } from './policy';
 
 // ------------------------------------------------------------------ the budget
 
