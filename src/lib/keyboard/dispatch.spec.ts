@@ -22,6 +22,7 @@ function host(over: Partial<KeyboardHost> = {}) {
 	const mocks = {
 		loadMore: vi.fn<() => Promise<void>>(() => Promise.resolve()),
 		setFlag: vi.fn<KeyboardHost['setFlag']>(() => Promise.resolve(true)),
+		markBesideRead: vi.fn<KeyboardHost['markBesideRead']>(() => Promise.resolve(true)),
 		openList: vi.fn<KeyboardHost['openList']>(() => Promise.resolve()),
 		openArticle: vi.fn<KeyboardHost['openArticle']>(() => Promise.resolve()),
 		openOriginal: vi.fn<KeyboardHost['openOriginal']>(),
@@ -47,6 +48,7 @@ function host(over: Partial<KeyboardHost> = {}) {
 		],
 		article: () => article,
 		setFlag: mocks.setFlag,
+		markBesideRead: mocks.markBesideRead,
 		openList: mocks.openList,
 		openArticle: mocks.openArticle,
 		openOriginal: mocks.openOriginal,
@@ -149,6 +151,16 @@ describe('article actions', () => {
 		expect(h.openOriginal).not.toHaveBeenCalled();
 	});
 
+	it('Shift+↑ and Shift+↓ mark the rows above and below the open article read', async () => {
+		const h = host();
+		await runCommand(h.screen, 'markAboveRead');
+		await runCommand(h.screen, 'markBelowRead');
+		expect(h.markBesideRead.mock.calls).toEqual([
+			[12, 'above'],
+			[12, 'below']
+		]);
+	});
+
 	it('o opens the original only through the URL rule', async () => {
 		const h = host();
 		await runCommand(h.screen, 'openOriginal');
@@ -186,6 +198,15 @@ describe('the keydown handler', () => {
 		const closed = host({ articleOpen: () => false });
 		expect(press(closed, 'Escape').defaultPrevented).toBe(false);
 		expect(closed.openList).not.toHaveBeenCalled();
+	});
+
+	it('Shift+↓ is left to the page (text selection) while no article is open', () => {
+		const closed = host({ articleOpen: () => false });
+		expect(press(closed, 'ArrowDown', { shiftKey: true }).defaultPrevented).toBe(false);
+		expect(closed.markBesideRead).not.toHaveBeenCalled();
+		const open = host();
+		expect(press(open, 'ArrowDown', { shiftKey: true }).defaultPrevented).toBe(true);
+		expect(open.markBesideRead).toHaveBeenCalledWith(12, 'below');
 	});
 
 	it('/ and ? reach the search field and the help', () => {

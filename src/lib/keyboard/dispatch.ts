@@ -5,7 +5,7 @@
  * an open article, a modal dialog keeps its keys) are unit tested without a page.
  */
 import type { ArticleFlag } from '$lib/outbox/intent';
-import type { ArticleRef } from '$lib/state/actions';
+import type { ArticleRef, Side } from '$lib/state/actions';
 import type { ListKind } from '$lib/state/headlines.svelte';
 import { commandFor, type Command } from './shortcuts';
 
@@ -35,6 +35,8 @@ export interface KeyboardHost {
 	/** The open article, when one is. */
 	article(): (ArticleRef & { link?: string }) | undefined;
 	setFlag(refs: ArticleRef[], flag: ArticleFlag, value: boolean): Promise<unknown>;
+	/** Marks read the unread loaded rows on one side of an article (state/actions.ts). */
+	markBesideRead(articleId: number, side: Side): Promise<unknown>;
 	openList(kind: ListKind, id: string): Promise<void>;
 	openArticle(kind: ListKind, id: string, articleId: number): Promise<void>;
 	/** Opens the article's original page, already checked by the URL rule, in a new tab. */
@@ -118,6 +120,12 @@ export async function runCommand(host: KeyboardHost, command: Command): Promise<
 			if (host.articleOpen() && kind && id) await host.openList(kind, id);
 			return;
 		}
+		case 'markAboveRead':
+		case 'markBelowRead':
+			if (article && host.inList()) {
+				await host.markBesideRead(article.id, command === 'markAboveRead' ? 'above' : 'below');
+			}
+			return;
 		case 'help':
 			host.showHelp();
 			return;
@@ -130,7 +138,9 @@ export function keydownHandler(host: KeyboardHost): (event: KeyboardEvent) => vo
 		if (host.dialogOpen()) return;
 		const command = commandFor(event);
 		if (!command) return;
-		if (command === 'closeArticle' && !host.articleOpen()) return;
+		// Without an open article these keys are the browser's (Shift+↑/↓ select text).
+		const needsArticle = ['closeArticle', 'markAboveRead', 'markBelowRead'].includes(command);
+		if (needsArticle && !host.articleOpen()) return;
 		event.preventDefault();
 		void runCommand(host, command);
 	};

@@ -11,12 +11,17 @@ describe('keyboard shortcuts', () => {
 		expect(commandFor(key('P', { shiftKey: true }))).toBe('togglePublished');
 		expect(commandFor(key('?', { shiftKey: true }))).toBe('help');
 		expect(commandFor(key('s'))).toBe('toggleStar');
+		expect(commandFor(key('ArrowUp', { shiftKey: true }))).toBe('markAboveRead');
+		expect(commandFor(key('ArrowDown', { shiftKey: true }))).toBe('markBelowRead');
+		expect(commandFor(key('Escape', { shiftKey: true }))).toBe('closeArticle');
 	});
 
 	it('ignores modified keys and unknown ones', () => {
 		expect(commandFor(key('j', { ctrlKey: true }))).toBeUndefined();
 		expect(commandFor(key('r', { metaKey: true }))).toBeUndefined();
 		expect(commandFor(key('x'))).toBeUndefined();
+		// A bare arrow scrolls, as the browser does.
+		expect(commandFor(key('ArrowDown'))).toBeUndefined();
 	});
 
 	it('lists every key once', () => {

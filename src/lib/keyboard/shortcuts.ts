@@ -13,6 +13,8 @@ export type Command =
 	| 'refresh'
 	| 'search'
 	| 'closeArticle'
+	| 'markAboveRead'
+	| 'markBelowRead'
 	| 'help';
 
 export interface Shortcut {
@@ -38,6 +40,16 @@ export const SHORTCUTS: readonly Shortcut[] = [
 	{ keys: ['r'], command: 'refresh', description: 'Refresh the headlines' },
 	{ keys: ['/'], command: 'search', description: 'Search' },
 	{ keys: ['Escape'], command: 'closeArticle', description: 'Back to the headlines' },
+	{
+		keys: ['Shift+ArrowUp'],
+		command: 'markAboveRead',
+		description: 'Mark the articles above the open one read'
+	},
+	{
+		keys: ['Shift+ArrowDown'],
+		command: 'markBelowRead',
+		description: 'Mark the articles below the open one read'
+	},
 	{ keys: ['?'], command: 'help', description: 'Show these shortcuts' }
 ];
 
@@ -62,5 +74,7 @@ export function commandFor(event: KeyboardEvent): Command | undefined {
 	if (isTyping(event.target)) return undefined;
 	const key = event.key;
 	if (key.length === 1 && /[A-Z]/.test(key) && event.shiftKey) return BY_KEY.get(`Shift+${key}`);
+	// Named keys (arrows) with Shift are their own shortcuts, as tt-rss's Shift+↑/↓.
+	if (key.length > 1 && event.shiftKey) return BY_KEY.get(`Shift+${key}`) ?? BY_KEY.get(key);
 	return BY_KEY.get(key);
 }

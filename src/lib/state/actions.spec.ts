@@ -109,3 +109,37 @@ describe('catchUp', () => {
 		]);
 	});
 });
+
+describe('mark above / below as read', () => {
+	it('names only the unread rows on that side, in list order', async () => {
+		const { headlines, unreadBeside } = await page();
+		expect(headlines.items.map((h) => h.id)).toEqual([1, 321, 2, 332, 339]);
+		const ids = (side: 'above' | 'below', id: number) =>
+			unreadBeside(headlines.items, id, side).map((h) => h.id);
+		expect(ids('above', 1)).toEqual([]);
+		expect(ids('below', 339)).toEqual([]);
+		expect(ids('above', 404)).toEqual([]);
+		expect(ids('above', 332)).toEqual(
+			headlines.items.slice(0, 3).flatMap((h) => (h.unread ? [h.id] : []))
+		);
+	});
+
+	it('sends one flag change with exactly those ids and moves the counters by that many', async () => {
+		const { server, treeState, row, sent, setFlag, markBesideRead } = await page();
+		// One row below 321 already read: it must not be named again.
+		expect(await setFlag([row(332)], 'unread', false)).toBe(true);
+		await sent();
+		const all = treeState.unread(-4);
+		const above = [1, 321].map((id) => row(id).unread);
+		expect(await markBesideRead(321, 'below')).toBe(true);
+		expect([2, 332, 339].map((id) => row(id).unread)).toEqual([false, false, false]);
+		// The rows above stay as they were.
+		expect([1, 321].map((id) => row(id).unread)).toEqual(above);
+		expect(treeState.unread(-4)).toBe((all ?? 0) - 2);
+		await sent();
+		expect(server.sent('updateArticle').slice(1)).toEqual([
+			expect.objectContaining({ article_ids: '2,339', mode: '0', field: '2' })
+		]);
+		expect(server.sent('catchupFeed')).toEqual([]);
+	});
+});

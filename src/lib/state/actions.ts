@@ -98,6 +98,28 @@ export async function setFlag(
 	return apply(changesOf(intent, targets), intent);
 }
 
+/** Which side of an article "mark above / below as read" covers. */
+export type Side = 'above' | 'below';
+
+/**
+ * The unread rows before (`above`) or after (`below`) an article in the list as shown and
+ * loaded: exactly the ones "mark above / below as read" names (never widened to a catch-up).
+ */
+export function unreadBeside<T extends ArticleRef>(
+	rows: readonly T[],
+	articleId: number,
+	side: Side
+): T[] {
+	const index = rows.findIndex((r) => r.id === articleId);
+	if (index === -1) return [];
+	return (side === 'above' ? rows.slice(0, index) : rows.slice(index + 1)).filter((r) => r.unread);
+}
+
+/** Marks read the unread loaded rows above or below an article: one flag intent, those ids. */
+export async function markBesideRead(articleId: number, side: Side): Promise<boolean> {
+	return setFlag(unreadBeside(headlines.items, articleId, side), 'unread', false);
+}
+
 export async function setNote(ref: ArticleRef, note: string): Promise<boolean> {
 	const intent: Intent = { type: 'note', articleId: ref.id, note: note.trim() };
 	return apply(changesOf(intent, [ref]), intent);
