@@ -6,6 +6,7 @@
  */
 import { clientFromStoredSession } from '../lib/outbox/session-client';
 import { cacheImages } from '../lib/offline/images';
+import { replayOutbox } from '../lib/outbox/replay';
 import { PERIODIC_SYNC_TAG, SYNC_TAG } from '../lib/sync/contract';
 import { runSync } from '../lib/sync/run';
 import { loadArticleCount } from '../lib/sync/state';
@@ -17,6 +18,10 @@ interface SyncEventLike extends ExtendableEvent {
 }
 
 async function syncFromWorker(): Promise<void> {
+	// The reader's own changes first (joining a replay already running): the sync then reads a
+	// server that has them, and never takes the first requests of a connection coming back.
+	const replay = await replayOutbox({ client: () => clientFromStoredSession() });
+	if (replay.stopped === 'offline') throw new Error('sync: server unreachable, retry later');
 	const client = await clientFromStoredSession();
 	if (!client) return;
 	await runSync({
