@@ -19,4 +19,14 @@ describe('parseSettings', () => {
 		expect(parsed.textSize).toBe(120);
 		expect(parsed.hideEmpty).toBe(true);
 	});
+
+	it('keeps a playback speed the player offers, and the mark-read-when-played choice', () => {
+		expect(DEFAULT_SETTINGS.markReadWhenPlayed).toBe(true);
+		const parsed = parseSettings(JSON.stringify({ playbackRate: 1.5, markReadWhenPlayed: false }));
+		expect(parsed.playbackRate).toBe(1.5);
+		expect(parsed.markReadWhenPlayed).toBe(false);
+		for (const bad of [0, 0.1, 16, 'fast', null]) {
+			expect(parseSettings(JSON.stringify({ playbackRate: bad })).playbackRate).toBe(1);
+		}
+	});
 });
