@@ -88,7 +88,9 @@ function probe(cfg) {
 		}
 		if (cfg.click && !rec.clicked) {
 			const link = document.querySelector(cfg.click);
-			if (link instanceof HTMLElement) {
+			// Never a link of the start snapshot (inert, before the app runs): a reader cannot click
+			// it, and a programmatic click would navigate to the same page again, without end.
+			if (link instanceof HTMLElement && !link.closest('[inert]')) {
 				rec.clicked = true;
 				link.click();
 			}

@@ -282,7 +282,12 @@ async function main() {
 		stopPreview();
 		log('test bed: back to the seeded state');
 		run('bash', ['testbed/reset.sh']);
-		save(results);
+		try {
+			save(results);
+		} catch (e) {
+			// Printing the table must never hide why a measurement stopped.
+			console.error('bench: could not print the results:', e);
+		}
 	}
 }
 

@@ -1,7 +1,7 @@
 import type { ClientInit } from '@sveltejs/kit';
 import { resolve } from '$app/paths';
 import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
-import { keepSnapshot, releaseSnapshot } from '$lib/boot/snapshot';
+import { releaseSnapshot } from '$lib/boot/snapshot-release';
 import { updateDatePatterns } from '$lib/format/format';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
@@ -32,7 +32,9 @@ export const init: ClientInit = () => {
 	// painted under it; from then on the app keeps that copy current for the next start.
 	void afterFirstScreen().then(() => {
 		releaseSnapshot();
-		keepSnapshot(resolve('/').slice(0, -1));
+		void import('$lib/boot/snapshot').then(({ keepSnapshot }) =>
+			keepSnapshot(resolve('/').slice(0, -1))
+		);
 	});
 	// The date patterns of the next start, when the browser is idle after this one's first screen.
 	void afterFirstScreen().then(() => {

@@ -2,7 +2,8 @@
  * The page's half of the start snapshot (see snapshot-contract.ts): after a list screen has
  * rendered and settled, and when the app is hidden, an inert copy of the screen is written to Cache
  * Storage; at the next start the service worker puts it into the shell, and `releaseSnapshot`
- * removes it once the app's own rows are on screen.
+ * (snapshot-release.ts) removes it once the app's own rows are on screen. Loaded after the first
+ * screen (hooks.client.ts): none of this is on a start's path.
  *
  * The copy keeps only an allowlist of elements and attributes: text, layout classes, the app's own
  * links. Images become empty boxes of the same class, and anything that could load, run or point
@@ -174,11 +175,6 @@ export async function captureSnapshot(basePath: string): Promise<boolean> {
 		// Storage full or unavailable: the next start is simply not instant.
 		return false;
 	}
-}
-
-/** Removes the snapshot from the page, once the app's own screen is there. */
-export function releaseSnapshot(): void {
-	document.getElementById(SNAPSHOT_ELEMENT_ID)?.remove();
 }
 
 /**
