@@ -183,3 +183,36 @@ test('the app syncs by itself: new articles and state changed elsewhere are ther
 	await expect(page.locator('article')).toContainText('Body of sync arrival 12');
 	expect(await page.evaluate(() => navigator.onLine)).toBe(false);
 });
+
+test('an offline pack kept from Settings holds its read articles too, with their bodies', async ({
+	context,
+	page
+}) => {
+	// Read articles show in the list only with "All articles" (adaptive shows the unread ones).
+	await page.addInitScript(() =>
+		localStorage.setItem('reader.settings', JSON.stringify({ viewMode: 'all_articles' }))
+	);
+	await signIn(page);
+	await page.getByRole('link', { name: 'Settings' }).click();
+	await page.getByLabel('Category, feed or label').selectOption({ label: 'Testbed Podcast' });
+	await page.getByLabel('Newest articles').fill('5');
+	await page.getByRole('button', { name: 'Keep offline' }).click();
+	await expect(page.getByRole('list', { name: 'Offline packs' })).toContainText('Testbed Podcast');
+	// "Episode 5" is read: only the pack keeps it. The pack syncs at once, by itself.
+	const episode = await serverIdOf('Episode 5');
+	await expect
+		.poll(async () => (await cachedArticle(page, episode))?.content ?? '', { timeout: 30_000 })
+		.not.toBe('');
+
+	await cutNetwork(context);
+	await page.reload();
+	await page
+		.locator('nav[aria-label="Feeds"]')
+		.getByRole('link', { name: /Testbed Podcast/ })
+		.click();
+	await page
+		.getByRole('link', { name: /Episode 5/ })
+		.first()
+		.click();
+	await expect(page.locator('article')).toContainText('Episode 5');
+});

@@ -45,10 +45,28 @@ export function syncInterval(): number {
 }
 
 let running: Promise<SyncOutcome | undefined> | undefined;
+let again = false;
 
-/** Syncs from the page now (joins one already running here); quiet when offline or signed out. */
-export function syncFromPage(options: { full?: boolean } = {}): Promise<SyncOutcome | undefined> {
-	running ??= doSync(options).finally(() => {
+/**
+ * Syncs from the page now (joins one already running here); quiet when offline or signed out.
+ * `again`: what the reader just changed (a new pack) must be in it: a sync already running began
+ * before, so one more follows it.
+ */
+export function syncFromPage(
+	options: { full?: boolean; again?: boolean } = {}
+): Promise<SyncOutcome | undefined> {
+	if (running) {
+		again ||= options.again === true;
+		return running;
+	}
+	running = (async () => {
+		let outcome: SyncOutcome | undefined;
+		do {
+			again = false;
+			outcome = await doSync(options);
+		} while (again);
+		return outcome;
+	})().finally(() => {
 		running = undefined;
 	});
 	return running;
