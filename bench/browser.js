@@ -19,6 +19,22 @@ const guardArgs = [
 	`--proxy-bypass-list=${testbed.feedsHost}`
 ];
 
+/**
+ * One tt-rss API call straight to the test bed (a session id in `params` where the op needs one);
+ * the bench's own set-up, never the app's path.
+ * @param {string} op @param {Record<string, unknown>} params
+ */
+export async function api(op, params) {
+	const r = await fetch(testbed.apiUrl, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ op, ...params })
+	});
+	const body = await r.json();
+	if (body.status !== 0) throw new Error(`${op}: ${JSON.stringify(body.content)}`);
+	return body.content;
+}
+
 /** @param {import('@playwright/test').BrowserType} chromium */
 export function launch(chromium) {
 	return chromium.launch({

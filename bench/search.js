@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { percentile, testbed } from './browser.js';
+import { api, percentile, testbed } from './browser.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SEARCH_ARTICLES = 10_000;
@@ -45,18 +45,6 @@ export const SEARCH_QUERIES = [
 	'zzzz nothing matches',
 	'update -update'
 ];
-
-/** @param {string} op @param {Record<string, unknown>} params */
-async function api(op, params) {
-	const r = await fetch(testbed.apiUrl, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ op, ...params })
-	});
-	const body = await r.json();
-	if (body.status !== 0) throw new Error(`${op}: ${JSON.stringify(body.content)}`);
-	return body.content;
-}
 
 /** Every article of the test bed's reader, with its body, as the server sends it. */
 async function testbedArticles() {

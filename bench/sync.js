@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { addProbe, countRequests, summarize, testbed } from './browser.js';
+import { addProbe, api, countRequests, summarize, testbed } from './browser.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FEED_NAME = 'bench-sync-200.xml';
@@ -20,18 +20,6 @@ const LINK = `${ROOT}testbed/fixtures/feeds/${FEED_NAME}`;
 export const SYNC_ARTICLES = 1000;
 const ARRIVALS = 200;
 const INTERVAL_MS = 3000;
-
-/** @param {string} op @param {Record<string, unknown>} params */
-async function api(op, params) {
-	const r = await fetch(testbed.apiUrl, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ op, ...params })
-	});
-	const body = await r.json();
-	if (body.status !== 0) throw new Error(`${op}: ${JSON.stringify(body.content)}`);
-	return body.content;
-}
 
 /** 200 new items of ~1.5 KB with an image each, fetched by tt-rss (as bench/setup.sh does). */
 function articlesArrive() {
