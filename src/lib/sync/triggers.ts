@@ -27,7 +27,7 @@ import {
 	type SyncChanges
 } from './contract';
 import type { SyncOutcome } from './engine';
-import { onSyncMessage, runSync } from './run';
+import { onSyncMessage } from './channel';
 import { loadSyncState, saveArticleCount } from './state';
 import { syncStatus } from './status.svelte';
 
@@ -85,6 +85,8 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 	try {
 		const articleCount = settings.values.offlineArticles;
 		await saveArticleCount(articleCount);
+		// The engine is loaded at the first sync, not with the first screen.
+		const { runSync } = await import('./run');
 		const outcome = await runSync({
 			client: session.client,
 			account,
