@@ -42,9 +42,12 @@ test('"Update this feed now" updates the feed once', async ({ page }) => {
 		(b) => b.op === 'updateFeed' || (b.op === 'getHeadlines' && b.force_update === true)
 	);
 	expect(updates).toEqual([expect.objectContaining({ op: 'updateFeed', feed_id: '1' })]);
-	// The list is still read again, once, to show what the update brought. (The sync engine may
-	// read the starred and published sets meanwhile: those are other feeds.)
-	expect(bodies.filter((b) => b.op === 'getHeadlines' && b.feed_id === '1')).toHaveLength(1);
+	// The list is read again to show what the update brought: once, or twice when the start's sync
+	// ends meanwhile and the open list takes its new rows too (the sync's reads of the starred and
+	// published sets are other feeds').
+	const reads = bodies.filter((b) => b.op === 'getHeadlines' && b.feed_id === '1').length;
+	expect(reads).toBeGreaterThanOrEqual(1);
+	expect(reads).toBeLessThanOrEqual(2);
 });
 
 test('the Sort menu is shown where the server honours order_by (level 15)', async ({ page }) => {
