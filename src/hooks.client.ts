@@ -28,16 +28,14 @@ export const init: ClientInit = () => {
 	startEarlyReads(
 		kind && id !== undefined ? listKey(listQueryFor(kind, id, settings.values)) : undefined
 	);
-	// The worker's copy of the last screen (boot/snapshot.ts) goes once the app's own rows are
-	// painted under it; from then on the app keeps that copy current for the next start.
 	void afterFirstScreen().then(() => {
+		// The worker's copy of the last screen (boot/snapshot.ts) goes once the app's own rows are
+		// painted under it; from then on the app keeps that copy current for the next start.
 		releaseSnapshot();
 		void import('$lib/boot/snapshot').then(({ keepSnapshot }) =>
 			keepSnapshot(resolve('/').slice(0, -1))
 		);
-	});
-	// The date patterns of the next start, when the browser is idle after this one's first screen.
-	void afterFirstScreen().then(() => {
+		// The date patterns of the next start, when the browser is idle after this first screen.
 		if (typeof requestIdleCallback === 'function') requestIdleCallback(() => updateDatePatterns());
 		else setTimeout(updateDatePatterns, 0);
 	});
