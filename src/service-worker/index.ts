@@ -8,9 +8,11 @@
 // - messaging.ts: SKIP_WAITING / GET_VERSION from pages
 // - images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
 // - sync.ts: the offline copy brought up to date on Background Sync and Periodic Background Sync
+// - alerts.ts: a tap on a new-article alert opens the article (or its list)
 // - replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
 //   activation is done, never inside it
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
+import { startAlerts } from './alerts';
 import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from './cache';
 import { handleImageFetch, handleImageMessage, startImageCache } from './images';
 import { handleMessage } from './messaging';
@@ -36,6 +38,8 @@ startReplay();
 startSync();
 
 startImageCache();
+
+startAlerts();
 
 sw.addEventListener('fetch', (event) => {
 	if (!handleFetch(event)) handleImageFetch(event);

@@ -2,11 +2,14 @@
  * One sync as the page and the worker run it: the engine, then a word on the sync channel so
  * every open tab refreshes its screen and its "Updated" time, whoever synced.
  */
+import { alertAfterSync } from '$lib/alerts/notify';
 import { announceSync } from './channel';
 import { syncNow, type SyncOptions, type SyncOutcome } from './engine';
 
 export async function runSync(options: SyncOptions): Promise<SyncOutcome> {
 	const outcome = await syncNow(options);
+	// New-article alerts (src/lib/alerts), before any tab shows the new rows and so has seen them.
+	await alertAfterSync(options, outcome);
 	if (outcome.status === 'synced')
 		announceSync({ type: 'sync-done', at: outcome.at, changes: outcome.changes });
 	else if (outcome.status === 'unchanged')

@@ -1,0 +1,137 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { wipeAccount } from '$lib/db/device';
+import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { runSync } from '$lib/sync/run';
+import { syncServer } from '$lib/sync/testing';
+import { addAlertRule, loadAlertMemory, saveAlertSettings } from './rules';
+
+const ACCOUNT = 'reader@http://tt.example/api/';
+
+interface Shown {
+	title: string;
+	options: NotificationOptions;
+}
+
+let shown: Shown[];
+
+beforeEach(() => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+	shown = [];
+	// The worker's globals: its registration and a granted permission.
+	vi.stubGlobal('Notification', { permission: 'granted' });
+	vi.stubGlobal('registration', {
+		scope: 'http://app.example/',
+		showNotification: (title: string, options: NotificationOptions) => {
+			shown.push({ title, options });
+			return Promise.resolve();
+		}
+	});
+});
+
+afterEach(() => {
+	vi.unstubAllGlobals();
+});
+
+const sync = (server: ReturnType<typeof syncServer>) =>
+	runSync({ client: server.client, account: ACCOUNT, articleCount: 500 });
+
+describe('alerts after a sync', () => {
+	it('new articles of a watched feed give one grouped notice, once; what was there before never', async () => {
+		const server = syncServer();
+		server.arrive(5, 4);
+		await sync(server);
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		const ids = server.arrive(3, 4);
+		server.arrive(2, 1);
+		await sync(server);
+		expect(shown).toHaveLength(1);
+		expect(shown[0]?.title).toBe('3 new in Podcasts');
+		expect(shown[0]?.options.tag).toBe('alert:feed:4');
+		expect(shown[0]?.options.data).toEqual({
+			path: 'feed/4',
+			account: ACCOUNT,
+			articleIds: [...ids].reverse()
+		});
+		// The next syncs (nothing new; then a full comparison) say nothing more.
+		await sync(server);
+		await runSync({ client: server.client, account: ACCOUNT, articleCount: 500, full: true });
+		expect(shown).toHaveLength(1);
+	});
+
+	it('a rule made before the first sync starts with what that sync stores', async () => {
+		const server = syncServer();
+		server.arrive(5, 4);
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		await sync(server);
+		expect(shown).toEqual([]);
+		server.arrive(1, 4);
+		await sync(server);
+		expect(shown.map((s) => s.title)).toEqual(['New in Podcasts']);
+	});
+
+	it('an article in a list the reader had open was seen: no alert for it', async () => {
+		const server = syncServer();
+		server.arrive(2, 4);
+		await sync(server);
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		const [seen, unseen] = server.arrive(2, 4);
+		const db = await openReaderDb();
+		await db.put('lists', { key: 'open', ids: [seen ?? 0], complete: true, fetchedAt: 1 });
+		await sync(server);
+		expect(shown[0]?.options.data).toMatchObject({ path: `feed/4/${unseen}` });
+	});
+
+	it('quiet hours: nothing shown, then summed up by the first sync after them', async () => {
+		// Only Date is faked: IndexedDB and the engine keep their real timers.
+		vi.useFakeTimers({ toFake: ['Date'] });
+		vi.setSystemTime(new Date(2026, 10, 23, 23, 30));
+		const server = syncServer();
+		server.arrive(1, 4);
+		await sync(server);
+		const rule = { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' } as const;
+		await addAlertRule(ACCOUNT, rule);
+		await saveAlertSettings(ACCOUNT, {
+			rules: [rule],
+			quiet: { enabled: true, start: '22:00', end: '07:00' }
+		});
+		const ids = server.arrive(2, 4);
+		await sync(server);
+		expect(shown).toEqual([]);
+		expect((await loadAlertMemory(ACCOUNT)).pending['feed:4']).toEqual(ids);
+		// Morning: no new article on the server; the next sync sums up the night's.
+		vi.setSystemTime(new Date(2026, 10, 24, 7, 5));
+		await sync(server);
+		expect(shown.map((s) => [s.title, s.options.body])).toEqual([
+			['2 new in Podcasts', `Arrived during quiet hours:\nArticle ${ids[1]}\nArticle ${ids[0]}`]
+		]);
+		vi.useRealTimers();
+	});
+
+	it('remembers per account, and sign-out forgets it', async () => {
+		const server = syncServer();
+		server.arrive(1, 4);
+		await sync(server);
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		expect((await loadAlertMemory(ACCOUNT)).last['feed:4']).toBe(1);
+		expect((await loadAlertMemory('other@http://tt.example/api/')).last).toEqual({});
+		await wipeAccount(ACCOUNT);
+		expect((await loadAlertMemory(ACCOUNT)).last).toEqual({});
+	});
+
+	it('without the permission nothing is shown, and the articles are not announced later', async () => {
+		vi.stubGlobal('Notification', { permission: 'default' });
+		const server = syncServer();
+		server.arrive(1, 4);
+		await sync(server);
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		server.arrive(1, 4);
+		await sync(server);
+		expect(shown).toEqual([]);
+		vi.stubGlobal('Notification', { permission: 'granted' });
+		await sync(server);
+		expect(shown).toEqual([]);
+	});
+});

@@ -1,0 +1,113 @@
+/**
+ * New-article alerts after a sync, in the page or the service worker (whichever synced): the
+ * sync engine's one hook (src/lib/sync/run.ts). Reads the rules, the articles newer than they
+ * have considered and the lists the reader had open, lets plan.ts decide, shows one notification
+ * per rule (a later one of the same rule replaces it: same tag) and remembers how far it got.
+ * Quiet and cheap when there is no rule: one read. Never fails a sync: errors end here.
+ */
+import type { TtrssClient } from '$lib/api';
+import { accountOfClient } from '$lib/db/account';
+import { openReaderDb } from '$lib/db/open';
+import { parentsOf } from '$lib/state/tree-index';
+import { planAlerts, type AlertArticle, type AlertNotice } from './plan';
+import { isQuiet } from './quiet';
+import { loadAlertMemory, loadAlertSettings, newestStoredId, saveAlertMemory } from './rules';
+
+/** One alert run at a time across tabs and the worker (two syncs may end together). */
+const ALERT_LOCK = 'ttrss-alerts';
+
+/** Whether this browser can show notifications at all (the page or the worker). */
+export function notificationsSupported(): boolean {
+	return typeof Notification !== 'undefined';
+}
+
+export function notificationsGranted(): boolean {
+	return notificationsSupported() && Notification.permission === 'granted';
+}
+
+/** The worker's own registration, or the page's: showNotification lives there in both. */
+async function registrationHere(): Promise<ServiceWorkerRegistration | undefined> {
+	const own = (globalThis as { registration?: ServiceWorkerRegistration }).registration;
+	if (own) return own;
+	if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return undefined;
+	return navigator.serviceWorker.getRegistration();
+}
+
+export async function showNotice(
+	registration: ServiceWorkerRegistration,
+	notice: AlertNotice,
+	account: string
+): Promise<void> {
+	const options: NotificationOptions & { renotify?: boolean } = {
+		body: notice.body,
+		tag: notice.tag,
+		// The same tag replaces the last notice of the rule; renotify makes the new one heard.
+		renotify: true,
+		icon: new URL('icons/icon-192.png', registration.scope).href,
+		data: { path: notice.path, account, articleIds: notice.articleIds }
+	};
+	await registration.showNotification(notice.title, options);
+}
+
+async function withLock(run: () => Promise<void>): Promise<void> {
+	const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+	if (locks?.request) await locks.request(ALERT_LOCK, () => run());
+	else await run();
+}
+
+/** Runs the alerts for an account after its sync; `now` for tests. */
+export async function alertNewArticles(account: string, now = new Date()): Promise<AlertNotice[]> {
+	let shown: AlertNotice[] = [];
+	await withLock(async () => {
+		const settings = await loadAlertSettings(account);
+		if (settings.rules.length === 0) return;
+		const memory = await loadAlertMemory(account);
+		const newest = await newestStoredId();
+		const starts = [
+			...Object.values(memory.last),
+			...Object.values(memory.pending).flatMap((ids) => ids.map((id) => id - 1))
+		];
+		const lower = starts.length > 0 ? Math.min(...starts) : newest;
+		const db = await openReaderDb();
+		const tx = db.transaction(['articles', 'lists', 'tree'], 'readonly');
+		const [rows, lists, tree] = await Promise.all([
+			tx.objectStore('articles').getAll(IDBKeyRange.lowerBound(lower, true)),
+			tx.objectStore('lists').getAll(),
+			tx.objectStore('tree').get('current')
+		]);
+		await tx.done;
+		const articles = new Map<number, AlertArticle>(rows.map((r) => [r.id, r]));
+		const seen = new Set(lists.flatMap((list) => list.ids));
+		const parents = parentsOf(tree?.tree);
+		const plan = planAlerts({
+			rules: settings.rules,
+			memory,
+			articles,
+			newest,
+			seen,
+			categoriesOf: (feedId) => parents.get(feedId),
+			quiet: isQuiet(settings.quiet, now)
+		});
+		// Remembered first: a notice that fails to show is lost, never shown twice.
+		await saveAlertMemory(account, plan.memory);
+		if (plan.notices.length === 0 || !notificationsGranted()) return;
+		const registration = await registrationHere();
+		if (!registration) return;
+		for (const notice of plan.notices) await showNotice(registration, notice, account);
+		shown = plan.notices;
+	});
+	return shown;
+}
+
+/** The sync's hook: after any sync that ran (not one another tab was running). */
+export async function alertAfterSync(
+	options: { client: TtrssClient; account?: string },
+	outcome: { status: string }
+): Promise<void> {
+	if (outcome.status === 'busy') return;
+	try {
+		await alertNewArticles(options.account ?? accountOfClient(options.client) ?? '');
+	} catch {
+		// An alert is never worth a failed sync; the next sync runs them again.
+	}
+}

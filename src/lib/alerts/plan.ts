@@ -1,0 +1,130 @@
+/**
+ * Which alerts a sync gives, decided without any I/O (notify.ts reads and shows): the articles
+ * newer than each rule's last considered id that the rule matches, still unread and not already
+ * in a list the reader had on screen, grouped into one notice per rule. Each article goes to the
+ * first rule that matches it, and every rule then moves past the newest id: no article is ever
+ * announced twice. In quiet hours nothing is shown; what matched waits and is summed up in the
+ * first notice after them.
+ */
+import type { AlertMemory, AlertRule } from './rules';
+import { matchingWord, type WordTarget } from './words';
+
+/** What the plan reads of a stored article. */
+export interface AlertArticle extends WordTarget {
+	id: number;
+	feedId: number | null;
+	unread: boolean;
+	/** Unix seconds (newest titles first). */
+	updated: number;
+}
+
+export interface AlertNotice {
+	ruleId: string;
+	/** The notification's tag: a later notice of the same rule replaces it. */
+	tag: string;
+	title: string;
+	body: string;
+	/** Where a tap leads, relative to the app's base: the article, or the list when several. */
+	path: string;
+	articleIds: number[];
+}
+
+export interface PlanInput {
+	rules: readonly AlertRule[];
+	memory: AlertMemory;
+	/** Stored articles (any order): every one newer than a rule's last id, and the pending ones. */
+	articles: ReadonlyMap<number, AlertArticle>;
+	/** The newest article id stored: where a rule without a start begins. */
+	newest: number;
+	/** Ids in a list the reader had open: seen already. */
+	seen: ReadonlySet<number>;
+	/** The categories a feed sits in, innermost first (state/tree-index.ts `parentsOf`). */
+	categoriesOf: (feedId: number) => readonly number[] | undefined;
+	quiet: boolean;
+}
+
+export interface Plan {
+	notices: AlertNotice[];
+	memory: AlertMemory;
+}
+
+/** Newest titles listed in a notice; the rest are counted. */
+export const LISTED_TITLES = 3;
+
+export function ruleMatches(
+	rule: AlertRule,
+	article: AlertArticle,
+	categoriesOf: PlanInput['categoriesOf']
+): boolean {
+	if (rule.kind === 'feed') return article.feedId === rule.feedId;
+	if (rule.kind === 'cat')
+		return article.feedId !== null && (categoriesOf(article.feedId)?.includes(rule.catId) ?? false);
+	return matchingWord(article, rule.words, { content: rule.content }) !== undefined;
+}
+
+/** The rule's own list, for a tap on a notice of several articles. */
+function listPath(rule: AlertRule): string {
+	if (rule.kind === 'feed') return `feed/${rule.feedId}`;
+	if (rule.kind === 'cat') return `cat/${rule.catId}`;
+	// Words have no list of their own: All articles, where they are newest.
+	return 'feed/-4';
+}
+
+function articlePath(rule: AlertRule, article: AlertArticle): string {
+	if (rule.kind === 'words') return `feed/${article.feedId ?? -4}/${article.id}`;
+	return `${listPath(rule)}/${article.id}`;
+}
+
+export function ruleLabel(rule: AlertRule): string {
+	if (rule.kind === 'words') return rule.words.map((w) => `“${w}”`).join(', ');
+	return rule.title || (rule.kind === 'feed' ? 'a feed' : 'a category');
+}
+
+function noticeOf(rule: AlertRule, articles: AlertArticle[], afterQuiet: boolean): AlertNotice {
+	const newest = [...articles].sort((a, b) => b.updated - a.updated || b.id - a.id);
+	const n = newest.length;
+	const label = ruleLabel(rule);
+	const lines = newest.slice(0, LISTED_TITLES).map((a) => a.title || '(untitled)');
+	if (n > LISTED_TITLES) lines.push(`and ${n - LISTED_TITLES} more`);
+	if (afterQuiet) lines.unshift('Arrived during quiet hours:');
+	const first = newest[0];
+	return {
+		ruleId: rule.id,
+		tag: `alert:${rule.id}`,
+		title: n === 1 ? `New in ${label}` : `${n} new in ${label}`,
+		body: lines.join('\n'),
+		path: n === 1 && first ? articlePath(rule, first) : listPath(rule),
+		articleIds: newest.map((a) => a.id)
+	};
+}
+
+export function planAlerts(input: PlanInput): Plan {
+	const { rules, memory, articles, newest, seen, categoriesOf, quiet } = input;
+	const next: AlertMemory = { last: {}, pending: {} };
+	const notices: AlertNotice[] = [];
+	const taken = new Set<number>();
+	// Oldest first, so the first rule to match an article is the same in every run.
+	const byId = [...articles.values()].sort((a, b) => a.id - b.id);
+	const fresh = (a: AlertArticle | undefined): a is AlertArticle =>
+		a !== undefined && a.unread && !seen.has(a.id) && !taken.has(a.id);
+	for (const rule of rules) {
+		const start = memory.last[rule.id];
+		next.last[rule.id] = Math.max(start ?? 0, newest);
+		// A rule without a start (made before anything was stored): what is there now is not news.
+		if (start === undefined) continue;
+		const waiting = (memory.pending[rule.id] ?? []).map((id) => articles.get(id)).filter(fresh);
+		waiting.forEach((a) => taken.add(a.id));
+		const matched = byId.filter(
+			(a) => a.id > start && fresh(a) && ruleMatches(rule, a, categoriesOf)
+		);
+		matched.forEach((a) => taken.add(a.id));
+		if (quiet) {
+			const held = [...waiting, ...matched].map((a) => a.id);
+			if (held.length > 0) next.pending[rule.id] = held;
+			continue;
+		}
+		const all = [...waiting, ...matched];
+		if (all.length > 0) notices.push(noticeOf(rule, all, waiting.length > 0));
+	}
+	return { notices, memory: next };
+}

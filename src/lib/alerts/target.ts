@@ -1,0 +1,13 @@
+/**
+ * Where a tap on an alert leads, decided by the worker from the notice's data: a path of the
+ * app's own list or article routes (plan.ts writes them), resolved inside the worker's scope.
+ * Anything else is refused, so a notice can never send the reader off the app.
+ */
+const APP_PATH = /^(feed|cat)\/-?\d+(\/\d+)?$/;
+
+export function alertTarget(data: unknown, scope: string): string | undefined {
+	if (typeof data !== 'object' || data === null) return undefined;
+	const path = (data as { path?: unknown }).path;
+	if (typeof path !== 'string' || !APP_PATH.test(path)) return undefined;
+	return new URL(path, scope).href;
+}
