@@ -7,6 +7,7 @@
 // - cache.ts: precache of this build (cache named from the version) and the offline shell
 // - messaging.ts: SKIP_WAITING / GET_VERSION from pages
 // - images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
+// - media.ts: enclosures of offline packs (CACHE_MEDIA), served with Range support
 // - sync.ts: the offline copy brought up to date on Background Sync and Periodic Background Sync
 // - alerts.ts: a tap on a new-article alert opens the article (or its list)
 // - replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
@@ -15,6 +16,7 @@
 import { startAlerts } from './alerts';
 import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from './cache';
 import { handleImageFetch, handleImageMessage, startImageCache } from './images';
+import { handleMediaFetch, handleMediaMessage, startMediaCache } from './media';
 import { handleMessage } from './messaging';
 import { replayAfterActivation, startReplay } from './replay';
 import { startSync } from './sync';
@@ -41,11 +43,14 @@ startImageCache();
 
 startAlerts();
 
+startMediaCache();
+
 sw.addEventListener('fetch', (event) => {
-	if (!handleFetch(event)) handleImageFetch(event);
+	if (!handleFetch(event) && !handleMediaFetch(event)) handleImageFetch(event);
 });
 
 sw.addEventListener('message', (event) => {
 	handleMessage(event);
 	handleImageMessage(event);
+	handleMediaMessage(event);
 });

@@ -10,6 +10,7 @@ import { replayOutbox } from '../lib/outbox/replay';
 import { PERIODIC_SYNC_TAG, SYNC_TAG } from '../lib/sync/contract';
 import { runSync } from '../lib/sync/run';
 import { loadArticleCount } from '../lib/sync/state';
+import { cacheEnclosuresHere } from './media';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -27,7 +28,8 @@ async function syncFromWorker(): Promise<void> {
 	await runSync({
 		client,
 		articleCount: await loadArticleCount(),
-		cacheImages: (urls, signal) => cacheImages(urls, signal)
+		cacheImages: (urls, signal) => cacheImages(urls, signal),
+		cacheEnclosures: (urls, signal) => cacheEnclosuresHere(urls, signal)
 	});
 }
 

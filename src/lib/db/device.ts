@@ -7,7 +7,7 @@
  */
 import type { StoreNames } from 'idb';
 import { forgetSnapshot } from '$lib/boot/snapshot-contract';
-import { IMAGE_CACHE } from '$lib/offline/storage';
+import { IMAGE_CACHE, MEDIA_CACHE } from '$lib/offline/storage';
 import { REPLAY_STATUS_KEY } from '$lib/outbox/contract';
 import { accountOf, belongsTo } from './account';
 import { CACHE_OWNER_KEY } from './keys';
@@ -28,12 +28,12 @@ function cacheStores(db: ReaderDatabase): Store[] {
 }
 
 /**
- * Drops what the account left in Cache Storage (shared by page and worker): the article images kept
- * for offline reading and the start snapshot of its last screen.
+ * Drops what the account left in Cache Storage (shared by page and worker): the article images and
+ * pack enclosures kept for offline reading and the start snapshot of its last screen.
  */
 export async function forgetAccountCaches(): Promise<void> {
 	if (typeof caches === 'undefined') return;
-	await Promise.all([caches.delete(IMAGE_CACHE), forgetSnapshot()]);
+	await Promise.all([caches.delete(IMAGE_CACHE), caches.delete(MEDIA_CACHE), forgetSnapshot()]);
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 	writeStoragePolicy,
 	type ConnectionHints
 } from './policy';
-import { evictCache, IMAGE_CACHE, isEvictedFirst } from './storage';
+import { evictCache, IMAGE_CACHE, isEvictedFirst, MEDIA_CACHE } from './storage';
 import { unindexArticles } from '$lib/search';
 
 vi.mock('$lib/search', () => ({ unindexArticles: vi.fn() }));
@@ -50,6 +50,7 @@ class FakeCache {
 
 const cacheStore = new Map<string, FakeCache>();
 const fakeCaches = {
+	has: (name: string): Promise<boolean> => Promise.resolve(cacheStore.has(name)),
 	open: (name: string): Promise<FakeCache> => {
 		let cache = cacheStore.get(name);
 		if (!cache) cacheStore.set(name, (cache = new FakeCache()));
@@ -174,7 +175,24 @@ const articleArb = fc.record({
 	storedAt: fc.integer({ min: 0, max: 50 }),
 	size: fc.integer({ min: 0, max: 4000 }),
 	image: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+	enclosure: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
 	named: fc.boolean()
+});
+
+const enclosureUrl = (n: number): string => `http://feeds.test/e${n}.mp3`;
+const withEnclosure = (url: string): Pick<StoredArticle, 'attachments'> => ({
+	attachments: [
+		{
+			id: 1,
+			contentUrl: url,
+			contentType: 'audio/mpeg',
+			title: '',
+			duration: undefined,
+			width: undefined,
+			height: undefined,
+			postId: undefined
+		}
+	]
 });
 
 describe('eviction order (property)', () => {
@@ -184,7 +202,8 @@ describe('eviction order (property)', () => {
 				fc.array(articleArb, { maxLength: 30 }),
 				fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 8 }),
 				fc.integer({ min: -1000, max: 200_000 }),
-				(specs, imageIds, bytesToFree) => {
+				fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 5 }),
+				(specs, imageIds, bytesToFree, mediaIds) => {
 					const articles = specs.map((s, i) =>
 						stored(i + 1, {
 							unread: s.unread,
@@ -194,17 +213,30 @@ describe('eviction order (property)', () => {
 							content:
 								'x'.repeat(s.size) +
 								(s.image === undefined ? '' : `<img src="http://feeds.test/i${s.image}.png">`),
-							...(s.inPack ? { packs: ['p'] } : {})
+							...(s.inPack ? { packs: ['p'] } : {}),
+							...(s.enclosure === undefined ? {} : withEnclosure(enclosureUrl(s.enclosure)))
 						})
 					);
+					const media: KeptImage[] = [...new Set(mediaIds)].map((n) => ({
+						url: enclosureUrl(n),
+						bytes: 5000 * (n + 1),
+						estimated: false
+					}));
 					const outboxIds = new Set(specs.flatMap((s, i) => (s.named ? [i + 1] : [])));
 					const images: KeptImage[] = [...new Set(imageIds)].map((n) => ({
 						url: `http://feeds.test/i${n}.png`,
 						bytes: 1000 * (n + 1),
 						estimated: false
 					}));
-					const plan = planEviction(articles, images, outboxIds, bytesToFree);
+					const plan = planEviction(articles, images, outboxIds, bytesToFree, media);
 					const dropped = new Set(plan.articles);
+					// An enclosure goes only with the last article that has it (or when none has it).
+					for (const url of plan.media) {
+						const users = specs.flatMap((s, i) =>
+							s.enclosure !== undefined && enclosureUrl(s.enclosure) === url ? [i + 1] : []
+						);
+						for (const id of users) expect(dropped.has(id)).toBe(true);
+					}
 					const byId = new Map(articles.map((a) => [a.id, a]));
 
 					for (const id of dropped) expect(outboxIds.has(id)).toBe(false);
@@ -225,7 +257,19 @@ describe('eviction order (property)', () => {
 						articles
 							.filter((a) => !outboxIds.has(a.id))
 							.reduce((sum, a) => sum + articleBytes(a), 0) +
-						images.reduce((sum, image) => sum + image.bytes, 0);
+						images.reduce((sum, image) => sum + image.bytes, 0) +
+						// An enclosure of an article the outbox keeps stays with it.
+						media
+							.filter(
+								(file) =>
+									!specs.some(
+										(s, i) =>
+											s.enclosure !== undefined &&
+											enclosureUrl(s.enclosure) === file.url &&
+											outboxIds.has(i + 1)
+									)
+							)
+							.reduce((sum, file) => sum + file.bytes, 0);
 					if (bytesToFree <= droppable) expect(plan.freed).toBeGreaterThanOrEqual(bytesToFree);
 					else expect(plan.freed).toBe(droppable);
 					expect(new Set(plan.images).size).toBe(plan.images.length);
@@ -292,6 +336,49 @@ describe('enforceBudget', () => {
 	});
 });
 
+describe('enclosures of offline packs', () => {
+	const episode = 'http://feeds.test/media/episode.mp3';
+
+	it('are measured, and dropped with their article, never before it', async () => {
+		const db = await openReaderDb();
+		await putAll(db, [
+			stored(1, { unread: false }),
+			stored(2, { unread: false, packs: ['feed:4'], ...withEnclosure(episode) })
+		]);
+		const media = await fakeCaches.open(MEDIA_CACHE);
+		await media.put(episode, new Response('', { headers: { 'content-length': '900000' } }));
+		await media.put('http://feeds.test/media/orphan.mp3', new Response(new Uint8Array(1000)));
+		const report = await measureStorage(db);
+		expect(report.media).toEqual({ count: 2, bytes: 901_000, estimated: false });
+		expect(report.bytes).toBe(report.articles.bytes + 901_000);
+
+		// Over by a little: the read article, then the file no article has; the episode stays.
+		const first = await enforceBudget(db, report.bytes - 1200);
+		expect(first.articles).toEqual([1]);
+		expect(first.media).toBe(1);
+		expect([...media.entries.keys()]).toEqual([episode]);
+		// Over by more than the episode: it goes only together with its pack article.
+		const second = await enforceBudget(db, 1000);
+		expect(second.articles).toEqual([2]);
+		expect(media.entries.size).toBe(0);
+	});
+
+	it('"media" clears the files and keeps every article; clearing articles takes their files', async () => {
+		const db = await openReaderDb();
+		await putAll(db, [
+			stored(1, { unread: false, ...withEnclosure(episode) }),
+			stored(2, { unread: true, packs: ['feed:4'], ...withEnclosure(`${episode}?2`) })
+		]);
+		const media = await fakeCaches.open(MEDIA_CACHE);
+		await media.put(episode, new Response('a'));
+		await media.put(`${episode}?2`, new Response('b'));
+		expect(await clearStored('read', db)).toEqual({ articles: 1, images: 0, media: 1 });
+		expect([...media.entries.keys()]).toEqual([`${episode}?2`]);
+		expect(await clearStored('media', db)).toEqual({ articles: 0, images: 0, media: 1 });
+		expect(await db.count('articles')).toBe(1);
+	});
+});
+
 describe('a full quota (evictCache)', () => {
 	it('uses the same order: read ones first, never what the outbox names', async () => {
 		const db = await openReaderDb();
@@ -349,7 +436,7 @@ describe('clearing by hand', () => {
 	it('"read" drops read unprotected articles and the images only they showed', async () => {
 		const db = await openReaderDb();
 		const cache = await seed(db);
-		expect(await clearStored('read', db)).toEqual({ articles: 1, images: 1 });
+		expect(await clearStored('read', db)).toEqual({ articles: 1, images: 1, media: 0 });
 		expect(await db.getAllKeys('articles')).toEqual([2, 3, 4]);
 		expect([...cache.entries.keys()]).toEqual(['http://feeds.test/b.png']);
 	});
@@ -357,10 +444,10 @@ describe('clearing by hand', () => {
 	it('"articles" keeps only what the outbox names; "images" keeps every article', async () => {
 		const db = await openReaderDb();
 		const cache = await seed(db);
-		expect(await clearStored('images', db)).toEqual({ articles: 0, images: 2 });
+		expect(await clearStored('images', db)).toEqual({ articles: 0, images: 2, media: 0 });
 		expect(await db.count('articles')).toBe(4);
 		expect(cache.entries.size).toBe(0);
-		expect(await clearStored('articles', db)).toEqual({ articles: 3, images: 0 });
+		expect(await clearStored('articles', db)).toEqual({ articles: 3, images: 0, media: 0 });
 		expect(await db.getAllKeys('articles')).toEqual([3]);
 		expect(await db.count('outbox')).toBe(1);
 	});

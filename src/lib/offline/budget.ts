@@ -10,14 +10,17 @@ import {
 	dropArticles,
 	dropImages,
 	evictionOrder,
+	dropCached,
 	isEvictedFirst,
 	IMAGE_CACHE,
+	MEDIA_CACHE,
 	protectedArticleIds,
 	requestPersistentStorage,
 	storageEstimate,
 	type StorageEstimateInfo
 } from './storage';
 import { imageUrls } from './images';
+import { enclosureUrls, OPAQUE_MEDIA_BYTES } from './media';
 import { readStoragePolicy, type StoragePolicy } from './policy';
 
 // The sync engine's calls in one module with enforceBudget.
@@ -90,17 +93,28 @@ export interface KeptImage {
 }
 
 /** The kept images in insertion order (oldest first), each with its size. */
-export async function keptImages(): Promise<KeptImage[]> {
+export function keptImages(): Promise<KeptImage[]> {
+	return keptEntries(IMAGE_CACHE, OPAQUE_IMAGE_BYTES);
+}
+
+/** The kept enclosures of offline packs (media.ts), oldest first, each with its size. */
+export function keptMedia(): Promise<KeptImage[]> {
+	return keptEntries(MEDIA_CACHE, OPAQUE_MEDIA_BYTES);
+}
+
+async function keptEntries(cacheName: string, opaqueBytes: number): Promise<KeptImage[]> {
 	if (typeof caches === 'undefined') return [];
 	try {
-		const cache = await caches.open(IMAGE_CACHE);
+		// Opening creates: ask first, so measuring leaves no empty cache behind.
+		if (!(await caches.has(cacheName))) return [];
+		const cache = await caches.open(cacheName);
 		const requests = await cache.keys();
-		const images: KeptImage[] = [];
+		const entries: KeptImage[] = [];
 		for (const request of requests) {
 			const response = await cache.match(request);
-			images.push({ url: request.url, ...(await responseBytes(response)) });
+			entries.push({ url: request.url, ...(await responseBytes(response, opaqueBytes)) });
 		}
-		return images;
+		return entries;
 	} catch {
 		// Cache Storage unavailable (private mode): nothing is kept there.
 		return [];
@@ -108,16 +122,16 @@ export async function keptImages(): Promise<KeptImage[]> {
 }
 
 async function responseBytes(
-	response: Response | undefined
+	response: Response | undefined,
+	opaqueBytes: number
 ): Promise<{ bytes: number; estimated: boolean }> {
-	if (!response || response.type === 'opaque')
-		return { bytes: OPAQUE_IMAGE_BYTES, estimated: true };
+	if (!response || response.type === 'opaque') return { bytes: opaqueBytes, estimated: true };
 	const length = Number(response.headers.get('content-length'));
 	if (Number.isFinite(length) && length > 0) return { bytes: length, estimated: false };
 	try {
 		return { bytes: (await response.blob()).size, estimated: false };
 	} catch {
-		return { bytes: OPAQUE_IMAGE_BYTES, estimated: true };
+		return { bytes: opaqueBytes, estimated: true };
 	}
 }
 
@@ -136,7 +150,9 @@ export interface StorageReport {
 		bytes: number;
 	};
 	images: { count: number; bytes: number; estimated: boolean };
-	/** Articles and images together, in bytes (the figure the budget is compared with). */
+	/** Enclosures of offline packs (audio, video). */
+	media: { count: number; bytes: number; estimated: boolean };
+	/** Articles, images and media together, in bytes (the figure the budget is compared with). */
 	bytes: number;
 	budget: number;
 	policy: StoragePolicy;
@@ -145,10 +161,11 @@ export interface StorageReport {
 
 export async function measureStorage(db?: ReaderDatabase): Promise<StorageReport> {
 	const database = db ?? (await openReaderDb());
-	const [articles, outboxIds, images, policy, estimate] = await Promise.all([
+	const [articles, outboxIds, images, media, policy, estimate] = await Promise.all([
 		database.getAll('articles'),
 		protectedArticleIds(database),
 		keptImages(),
+		keptMedia(),
 		readStoragePolicy(database),
 		storageEstimate()
 	]);
@@ -169,7 +186,8 @@ export async function measureStorage(db?: ReaderDatabase): Promise<StorageReport
 		if (isEvictedFirst(article)) counts.read++;
 		if (outboxIds.has(article.id)) counts.neededByOutbox++;
 	}
-	const imageBytes = images.reduce((sum, image) => sum + image.bytes, 0);
+	const imageBytes = sumBytes(images);
+	const mediaBytes = sumBytes(media);
 	const budget = budgetOf(policy, estimate);
 	return {
 		articles: counts,
@@ -178,12 +196,20 @@ export async function measureStorage(db?: ReaderDatabase): Promise<StorageReport
 			bytes: imageBytes,
 			estimated: images.some((image) => image.estimated)
 		},
-		bytes: counts.bytes + imageBytes,
+		media: {
+			count: media.length,
+			bytes: mediaBytes,
+			estimated: media.some((file) => file.estimated)
+		},
+		bytes: counts.bytes + imageBytes + mediaBytes,
 		budget,
 		policy,
 		estimate
 	};
 }
+
+const sumBytes = (entries: readonly KeptImage[]): number =>
+	entries.reduce((sum, entry) => sum + entry.bytes, 0);
 
 // ------------------------------------------------------------------ eviction
 
@@ -191,6 +217,8 @@ export interface EvictionReport {
 	/** Article ids dropped, in the order they were dropped. */
 	articles: number[];
 	images: number;
+	/** Enclosures dropped (with their articles, or kept by no article). */
+	media: number;
 	/**
 	 * Bytes kept before and after: the estimates of measureStorage, or the browser's usage when
 	 * that alone showed the copy within the budget (nothing was measured or dropped then).
@@ -206,54 +234,74 @@ interface Candidate {
 	id: number;
 	bytes: number;
 	imageUrls: string[];
+	mediaUrls: string[];
+}
+
+export interface EvictionPlan {
+	articles: number[];
+	images: string[];
+	media: string[];
+	freed: number;
 }
 
 /**
  * What to drop to fit `bytesToFree`, in order: read articles in no pack and not starred or
- * published, oldest stored first, each with its images; then images no kept article uses; then the
- * images of kept articles, oldest first; only then unread, starred and pack articles, oldest first.
- * Articles an outbox or failed item names are never dropped. Pure: the property test drives it.
+ * published, oldest stored first, each with its images and enclosures; then images and enclosures
+ * no kept article uses; then the images of kept articles, oldest first; only then unread, starred
+ * and pack articles, oldest first, each with its images and enclosures. An enclosure never goes
+ * before its article: the reader kept the pack for it. Articles an outbox or failed item names are
+ * never dropped. Pure: the property test drives it.
  */
 export function planEviction(
 	articles: readonly StoredArticle[],
 	images: readonly KeptImage[],
 	outboxIds: ReadonlySet<number>,
-	bytesToFree: number
-): { articles: number[]; images: string[]; freed: number } {
-	const plan = { articles: [] as number[], images: [] as string[], freed: 0 };
+	bytesToFree: number,
+	media: readonly KeptImage[] = []
+): EvictionPlan {
+	const plan: EvictionPlan = { articles: [], images: [], media: [], freed: 0 };
 	if (bytesToFree <= 0) return plan;
-	const imageBytes = new Map(images.map((image) => [image.url, image.bytes]));
-	const droppedImages = new Set<string>();
-	const dropImage = (url: string): void => {
-		const bytes = imageBytes.get(url);
-		if (bytes === undefined || droppedImages.has(url)) return;
-		droppedImages.add(url);
-		plan.images.push(url);
-		plan.freed += bytes;
+	const dropper = (entries: readonly KeptImage[], into: string[]) => {
+		const sizes = new Map(entries.map((entry) => [entry.url, entry.bytes]));
+		const dropped = new Set<string>();
+		return (url: string): void => {
+			const bytes = sizes.get(url);
+			if (bytes === undefined || dropped.has(url)) return;
+			dropped.add(url);
+			into.push(url);
+			plan.freed += bytes;
+		};
 	};
+	const dropImage = dropper(images, plan.images);
+	const dropMedia = dropper(media, plan.media);
 	const ordered = evictionOrder(articles, outboxIds);
 	const candidates = (list: readonly StoredArticle[]): Candidate[] =>
 		list.map((article) => ({
 			id: article.id,
 			bytes: articleBytes(article),
-			imageUrls: articleImageUrls(article)
+			imageUrls: articleImageUrls(article),
+			mediaUrls: enclosureUrls(article)
 		}));
 	const first = candidates(ordered.readFirst);
 	const later = candidates(ordered.thenOthers);
 	const dropArticle = (candidate: Candidate): void => {
 		plan.articles.push(candidate.id);
 		plan.freed += candidate.bytes;
-		// An image another kept article shows stays until that article goes.
+		// A file another kept article shows stays until that article goes.
 		for (const url of candidate.imageUrls) if (!usedByKept.has(url)) dropImage(url);
+		for (const url of candidate.mediaUrls) if (!usedByKept.has(url)) dropMedia(url);
 	};
-	// How many kept articles show each image: an image goes with the last of them.
+	// How many kept articles show each file: a file goes with the last of them.
 	const users = new Map<string, number>();
+	const filesOf = (candidate: Candidate): string[] => [
+		...new Set([...candidate.imageUrls, ...candidate.mediaUrls])
+	];
 	for (const candidate of [...first, ...later, ...candidates(ordered.kept)]) {
-		for (const url of candidate.imageUrls) users.set(url, (users.get(url) ?? 0) + 1);
+		for (const url of filesOf(candidate)) users.set(url, (users.get(url) ?? 0) + 1);
 	}
 	const usedByKept = new Set<string>();
 	const release = (candidate: Candidate): void => {
-		for (const url of candidate.imageUrls) {
+		for (const url of filesOf(candidate)) {
 			const left = (users.get(url) ?? 1) - 1;
 			users.set(url, left);
 			if (left > 0) usedByKept.add(url);
@@ -268,7 +316,11 @@ export function planEviction(
 		release(candidate);
 		dropArticle(candidate);
 	}
-	// Images no kept article shows (their articles went earlier, or were never cached).
+	// Files no kept article shows (their articles went earlier, or were never cached).
+	for (const file of media) {
+		if (done()) return plan;
+		if (!users.get(file.url)) dropMedia(file.url);
+	}
 	for (const image of images) {
 		if (done()) return plan;
 		if (!users.get(image.url)) dropImage(image.url);
@@ -321,27 +373,32 @@ export async function enforceBudget(db?: ReaderDatabase, budget?: number): Promi
 		return {
 			articles: [],
 			images: 0,
+			media: 0,
 			before: estimate.usage,
 			after: estimate.usage,
 			budget: limit,
 			met: true
 		};
 	}
-	const [articles, images, outboxIds] = await Promise.all([
+	const [articles, images, media, outboxIds] = await Promise.all([
 		database.getAll('articles'),
 		keptImages(),
+		keptMedia(),
 		protectedArticleIds(database)
 	]);
 	const before =
 		articles.reduce((sum, article) => sum + articleBytes(article), 0) +
-		images.reduce((sum, image) => sum + image.bytes, 0);
-	const plan = planEviction(articles, images, outboxIds, before - limit);
+		sumBytes(images) +
+		sumBytes(media);
+	const plan = planEviction(articles, images, outboxIds, before - limit, media);
 	const dropped = await dropArticles(database, plan.articles);
 	await dropImages(plan.images);
+	await dropCached(MEDIA_CACHE, plan.media);
 	const after = before - plan.freed;
 	return {
 		articles: dropped,
 		images: plan.images.length,
+		media: plan.media.length,
 		before,
 		after,
 		budget: limit,
@@ -352,23 +409,28 @@ export async function enforceBudget(db?: ReaderDatabase, budget?: number): Promi
 // ------------------------------------------------------------------ clearing by hand
 
 /** What the storage page clears: never the outbox or the failed list, nor what they name. */
-export type ClearKind = 'read' | 'images' | 'articles';
+export type ClearKind = 'read' | 'images' | 'media' | 'articles';
 
 export interface ClearResult {
 	articles: number;
 	images: number;
+	media: number;
 }
 
 /**
- * The storage page's "Clear": read articles (as eviction would drop first), images, or every
- * cached article but those a queued or refused change names. Images no remaining article shows
- * go with their articles.
+ * The storage page's "Clear": read articles (as eviction would drop first), images, enclosures,
+ * or every cached article but those a queued or refused change names. Images and enclosures no
+ * remaining article shows go with their articles.
  */
 export async function clearStored(kind: ClearKind, db?: ReaderDatabase): Promise<ClearResult> {
 	const database = db ?? (await openReaderDb());
-	const images = await keptImages();
+	const [images, media] = await Promise.all([keptImages(), keptMedia()]);
+	const urls = (entries: readonly KeptImage[]): string[] => entries.map((entry) => entry.url);
 	if (kind === 'images') {
-		return { articles: 0, images: await dropImages(images.map((image) => image.url)) };
+		return { articles: 0, images: await dropImages(urls(images)), media: 0 };
+	}
+	if (kind === 'media') {
+		return { articles: 0, images: 0, media: await dropCached(MEDIA_CACHE, urls(media)) };
 	}
 	const [articles, outboxIds] = await Promise.all([
 		database.getAll('articles'),
@@ -382,9 +444,15 @@ export async function clearStored(kind: ClearKind, db?: ReaderDatabase): Promise
 			chosen.map((article) => article.id)
 		)
 	);
+	const left = articles.filter((article) => !dropped.has(article.id));
 	const shown = new Set(
-		articles.filter((article) => !dropped.has(article.id)).flatMap(articleImageUrls)
+		left.flatMap((article) => [...articleImageUrls(article), ...enclosureUrls(article)])
 	);
-	const orphans = images.map((image) => image.url).filter((url) => !shown.has(url));
-	return { articles: dropped.size, images: await dropImages(orphans) };
+	const orphans = (entries: readonly KeptImage[]): string[] =>
+		urls(entries).filter((url) => !shown.has(url));
+	return {
+		articles: dropped.size,
+		images: await dropImages(orphans(images)),
+		media: await dropCached(MEDIA_CACHE, orphans(media))
+	};
 }

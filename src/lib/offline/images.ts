@@ -110,14 +110,23 @@ export interface CacheImagesMessage {
 }
 
 function askWorker(worker: ServiceWorker, urls: string[]): Promise<ImageCacheResult> {
+	const message: CacheImagesMessage = { type: 'CACHE_IMAGES', urls };
+	return askWorkerTo<ImageCacheResult>(worker, message, WORKER_ANSWER_MS);
+}
+
+/** Posts a message to the worker with a reply port; rejects when no answer comes in time. */
+export function askWorkerTo<T>(
+	worker: ServiceWorker,
+	message: unknown,
+	timeoutMs: number
+): Promise<T> {
 	return new Promise((resolve, reject) => {
 		const channel = new MessageChannel();
-		const timer = setTimeout(() => reject(new Error('no answer')), WORKER_ANSWER_MS);
-		channel.port1.onmessage = (event: MessageEvent<ImageCacheResult>) => {
+		const timer = setTimeout(() => reject(new Error('no answer')), timeoutMs);
+		channel.port1.onmessage = (event: MessageEvent<T>) => {
 			clearTimeout(timer);
 			resolve(event.data);
 		};
-		const message: CacheImagesMessage = { type: 'CACHE_IMAGES', urls };
 		worker.postMessage(message, [channel.port2]);
 	});
 }

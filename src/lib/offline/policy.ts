@@ -118,25 +118,44 @@ export interface ImagesDecision {
 export function decideImages(setting: ImagesSetting, hints: ConnectionHints): ImagesDecision {
 	if (setting === 'never') return { allowed: false, reason: 'Images are never downloaded.' };
 	if (setting === 'always') return { allowed: true, reason: 'Images are always downloaded.' };
+	return onWifiOnly('images', hints);
+}
+
+/**
+ * Enclosures of the packs that keep them (offline/media.ts): audio and video are tens of MB each,
+ * so they follow the Wi-Fi rule whatever the images setting says, "Always" included. The pack's
+ * own "keep enclosures" is the reader's "never".
+ */
+export function decideEnclosures(hints: ConnectionHints): ImagesDecision {
+	return onWifiOnly('enclosures', hints);
+}
+
+/** The "Wi-Fi only" rule, one place for images and enclosures. */
+function onWifiOnly(what: 'images' | 'enclosures', hints: ConnectionHints): ImagesDecision {
 	if (hints.saveData) {
-		return { allowed: false, reason: 'Data Saver is on: images are not downloaded.' };
+		return { allowed: false, reason: `Data Saver is on: ${what} are not downloaded.` };
 	}
 	if (hints.type !== undefined && UNMETERED_TYPES.has(hints.type)) {
-		return { allowed: true, reason: 'On Wi-Fi: images are downloaded.' };
+		return { allowed: true, reason: `On Wi-Fi: ${what} are downloaded.` };
 	}
 	if (hints.type !== undefined && METERED_TYPES.has(hints.type)) {
-		return { allowed: false, reason: 'Not on Wi-Fi: images wait for Wi-Fi.' };
+		return { allowed: false, reason: `Not on Wi-Fi: ${what} wait for Wi-Fi.` };
 	}
 	if (hints.metered) {
-		return { allowed: false, reason: 'The connection is metered: images wait for Wi-Fi.' };
+		return { allowed: false, reason: `The connection is metered: ${what} wait for Wi-Fi.` };
 	}
 	if (hints.effectiveType !== undefined && SLOW_LINKS.has(hints.effectiveType)) {
-		return { allowed: false, reason: 'The connection is slow: images wait for Wi-Fi.' };
+		return { allowed: false, reason: `The connection is slow: ${what} wait for Wi-Fi.` };
 	}
 	return {
 		allowed: true,
-		reason: 'The browser does not say whether this is Wi-Fi: images are downloaded.'
+		reason: `The browser does not say whether this is Wi-Fi: ${what} are downloaded.`
 	};
+}
+
+/** For the sync engine: may enclosures be fetched now? */
+export function enclosuresAllowed(): boolean {
+	return decideEnclosures(connectionHints()).allowed;
 }
 
 /** For the sync engine and the offline download: may images be fetched now? */

@@ -8,6 +8,8 @@ import type { FailedItem, OutboxItem, StoredArticle } from '$lib/db/schema';
 import type { Intent } from '$lib/outbox/intent';
 
 export const IMAGE_CACHE = 'images-v1';
+/** Enclosures of the packs that keep them (media.ts); one account's, like the images. */
+export const MEDIA_CACHE = 'media-v1';
 
 export class StorageFullError extends Error {
 	readonly userMessage =
@@ -175,10 +177,15 @@ export async function evictImages(share: number): Promise<void> {
 }
 
 /** Drops these images from the image cache; returns how many were there. */
-export async function dropImages(urls: readonly string[]): Promise<number> {
+export function dropImages(urls: readonly string[]): Promise<number> {
+	return dropCached(IMAGE_CACHE, urls);
+}
+
+/** Drops these URLs from one Cache Storage cache; returns how many were there. */
+export async function dropCached(cacheName: string, urls: readonly string[]): Promise<number> {
 	if (urls.length === 0 || typeof caches === 'undefined') return 0;
 	try {
-		const cache = await caches.open(IMAGE_CACHE);
+		const cache = await caches.open(cacheName);
 		const results = await Promise.all(urls.map((url) => cache.delete(url)));
 		return results.filter(Boolean).length;
 	} catch {

@@ -3,9 +3,16 @@
  * (rows, the open article, counters), then hands the intent to the outbox seam; if that throws,
  * the change is undone and the reason shown. Counters are read again from the server (one
  * getCounters call) once the outbox has sent the change, so they never drift from tt-rss.
+ *
+ * Undoable actions (`{ undo: text }`: catch-ups, mark above/below, swipes, bulk actions) are held
+ * in the outbox while an Undo toast shows (state/undo.svelte.ts); Undo puts back the rows, the
+ * open article and the counters, except what the reader changed since.
  */
 import { readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
+import { cachedTree } from '$lib/cache';
+import { itemKey } from '$lib/outbox/apply';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
+import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
 import { submitIntent } from '$lib/offline/submit';
 import { articleState } from './article.svelte';
@@ -13,6 +20,12 @@ import { refreshCountersWhenSent } from './counter-sync';
 import { headlines, type ArticlePatch } from './headlines.svelte';
 import { toasts } from './toasts.svelte';
 import { treeState } from './tree.svelte';
+import { undo as undoState } from './undo.svelte';
+
+/** An action the reader can take back: the Undo toast's text (e.g. "Marked 12 articles read."). */
+export interface UndoOptions {
+	undo?: string;
+}
 
 /** The parts of an article an action needs (a headline row or the open article). */
 export interface ArticleRef {
@@ -48,39 +61,69 @@ function failureText(error: unknown): string {
 	return readerText(error, 'The change could not be saved. Try again in a moment.');
 }
 
-/** Applies patches everywhere, sends the intent, and undoes everything if it is refused. */
+/** The outbox key a change to this article makes (a catch-up's is its read flag). */
+function keyOf(intent: Intent, id: number): string {
+	return intent.type === 'flag' || intent.type === 'label' || intent.type === 'note'
+		? itemKey(intent, id)
+		: `flag:unread:${id}`;
+}
+
+/**
+ * Applies patches everywhere, sends the intent, and undoes everything if it is refused. With
+ * `undoText`, the change is held while the Undo toast shows; `onUndone` then runs after the rows
+ * are put back (a catch-up's counters).
+ */
 async function apply(
 	changes: { ref: ArticleRef; patch: ArticlePatch }[],
-	intent: Intent
+	intent: Intent,
+	undoText?: string,
+	onUndone?: () => Promise<void>
 ): Promise<boolean> {
-	if (changes.length === 0) return true;
-	const undo: { ref: ArticleRef; before: ArticlePatch }[] = [];
+	if (changes.length === 0 && intent.type !== 'catchup') return true;
+	const saved: { ref: ArticleRef; before: ArticlePatch; patch: ArticlePatch }[] = [];
 	for (const { ref, patch } of changes) {
 		const before: ArticlePatch = {};
 		for (const key of Object.keys(patch) as (keyof ArticlePatch)[]) {
 			Object.assign(before, { [key]: ref[key] });
 		}
-		undo.push({ ref, before });
+		saved.push({ ref, before, patch });
 		headlines.patch([ref.id], patch);
 		articleState.patch(ref.id, patch);
 		if (patch.unread !== undefined && patch.unread !== ref.unread) {
 			treeState.adjust(ref, patch.unread ? 1 : -1);
 		}
 	}
-	try {
-		await submitIntent(intent);
-	} catch (error) {
-		for (const { ref, before } of undo) {
+	const revert = (which: typeof saved): void => {
+		for (const { ref, before, patch } of which) {
 			headlines.patch([ref.id], before);
 			articleState.patch(ref.id, before);
-		}
-		for (const { ref, patch } of changes) {
 			if (patch.unread !== undefined && patch.unread !== ref.unread) {
 				treeState.adjust(ref, patch.unread ? -1 : 1);
 			}
 		}
+	};
+	const hold = undoText ? await undoState.begin() : undefined;
+	try {
+		await submitIntent(intent, hold);
+	} catch (error) {
+		revert(saved);
 		toasts.show(failureText(error), 'error');
 		return false;
+	}
+	if (hold && undoText) {
+		undoState.offer(hold, undoText, async (undone: Undone) => {
+			// What the reader changed since stays; a key replaced by a later change is not taken back.
+			revert(
+				saved.filter(({ ref }) => {
+					const key = keyOf(intent, ref.id);
+					return (
+						(intent.type === 'catchup' || undone.keys.has(key)) && !undone.changedSince.has(key)
+					);
+				})
+			);
+			await onUndone?.();
+			void refreshCountersWhenSent();
+		});
 	}
 	void refreshCountersWhenSent();
 	return true;
@@ -90,13 +133,33 @@ async function apply(
 export async function setFlag(
 	refs: readonly ArticleRef[],
 	field: ArticleFlag,
-	value: boolean
+	value: boolean,
+	options: UndoOptions = {}
 ): Promise<boolean> {
 	const prop = FLAG_PROP[field];
 	const targets = refs.filter((r) => r[prop] !== value);
 	const intent: Intent = { type: 'flag', field, articleIds: targets.map((r) => r.id), value };
-	return apply(changesOf(intent, targets), intent);
+	return apply(changesOf(intent, targets), intent, options.undo);
 }
+
+/** Adds or removes a label on each article that differs (bulk actions pass `undo`). */
+export async function setLabels(
+	refs: readonly ArticleRef[],
+	label: Label,
+	assign: boolean,
+	options: UndoOptions = {}
+): Promise<boolean> {
+	const targets = refs.filter((r) => r.labels.some((l) => l.id === label.id) !== assign);
+	const intent: Intent = {
+		type: 'label',
+		articleIds: targets.map((r) => r.id),
+		labelId: label.id,
+		assign
+	};
+	return apply(changesOf(intent, targets, label), intent, options.undo);
+}
+
+const count = (n: number): string => (n === 1 ? '1 article' : `${n} articles`);
 
 /** Which side of an article "mark above / below as read" covers. */
 export type Side = 'above' | 'below';
@@ -117,7 +180,8 @@ export function unreadBeside<T extends ArticleRef>(
 
 /** Marks read the unread loaded rows above or below an article: one flag intent, those ids. */
 export async function markBesideRead(articleId: number, side: Side): Promise<boolean> {
-	return setFlag(unreadBeside(headlines.items, articleId, side), 'unread', false);
+	const refs = unreadBeside(headlines.items, articleId, side);
+	return setFlag(refs, 'unread', false, { undo: `Marked ${count(refs.length)} ${side} as read.` });
 }
 
 export async function setNote(ref: ArticleRef, note: string): Promise<boolean> {
@@ -126,22 +190,21 @@ export async function setNote(ref: ArticleRef, note: string): Promise<boolean> {
 }
 
 export async function setLabel(ref: ArticleRef, label: Label, assign: boolean): Promise<boolean> {
-	const has = ref.labels.some((l) => l.id === label.id);
-	if (has === assign) return true;
-	const intent: Intent = { type: 'label', articleIds: [ref.id], labelId: label.id, assign };
-	return apply(changesOf(intent, [ref], label), intent);
+	return setLabels([ref], label, assign);
 }
 
 /**
  * "Mark as read" for a feed or category: the loaded rows it covers, then the server. The intent
  * records what the reader could see (the highest loaded id, the time, the list's search and its
  * loaded matches), so the server gets exactly that however late it is sent (outbox/replay.ts);
- * the rows use the same rule (withinCatchup) as the cache and the replay.
+ * the rows use the same rule (withinCatchup) as the cache and the replay. Undoable: `description`
+ * is the Undo toast's text.
  */
 export async function catchUp(
 	kind: 'feed' | 'cat' | 'tag',
 	feedId: FeedId,
-	mode: CatchupMode
+	mode: CatchupMode,
+	description = 'Marked as read.'
 ): Promise<boolean> {
 	const query = headlines.query;
 	const sameList = query && query.kind === kind && query.id === String(feedId);
@@ -162,25 +225,19 @@ export async function catchUp(
 			: {})
 	};
 	const refs = rows.filter((h) => h.unread && withinCatchup(intent, h));
+	const clears = mode === 'all' && !search && typeof feedId === 'number';
 	const ok = await apply(
 		refs.map((ref) => ({ ref, patch: { unread: false } })),
-		intent
-	);
-	if (refs.length === 0) {
-		// No loaded rows were touched, so apply() sent nothing: send the catch-up itself.
-		try {
-			await submitIntent(intent);
-		} catch (error) {
-			toasts.show(failureText(error), 'error');
-			return false;
+		intent,
+		description,
+		// The feed's counter was zeroed: the cache has it as it was (outbox/hold.ts put it back).
+		async () => {
+			const cached = clears ? await cachedTree().catch(() => undefined) : undefined;
+			if (cached?.counters) await treeState.applyCounters(cached.counters, treeState.changeMark());
 		}
-		void refreshCountersWhenSent();
-		return true;
-	}
+	);
 	// With a search only the matches were marked: the feed's counter stays as the server says.
-	if (ok && mode === 'all' && !search && typeof feedId === 'number') {
-		treeState.clear(kind === 'cat' ? 'cat' : 'feed', feedId);
-	}
+	if (ok && clears) treeState.clear(kind === 'cat' ? 'cat' : 'feed', feedId);
 	return ok;
 }
 

@@ -32,7 +32,7 @@ export interface SyncChanges {
 /** `source` names the tab or worker that sent it: a listener skips its own. */
 export type SyncMessage = { type: 'sync-done'; at: number; changes: SyncChanges; source: string };
 
-export type SyncPhase = 'counters' | 'new' | 'state' | 'content' | 'packs' | 'images';
+export type SyncPhase = 'counters' | 'new' | 'state' | 'content' | 'packs' | 'media' | 'images';
 
 /** localStorage key (page only) for a shorter interval between syncs while visible, for tests. */
 export const SYNC_INTERVAL_KEY = 'reader.syncIntervalMs';

@@ -113,6 +113,30 @@ describe('sync engine', () => {
 		expect(server.takeOps()).toEqual(['getCounters']);
 	});
 
+	it("keeps the enclosures of a pack's articles once the pack keeps them, and only then", async () => {
+		const server = syncServer();
+		const podcast = server.arrive(4, 9);
+		for (const id of podcast) server.enclose(id, `http://feeds.test/media/${id}.wav`);
+		server.arrive(2, 1);
+		const asked: string[][] = [];
+		const cacheEnclosures = (urls: string[]): Promise<void> => {
+			asked.push(urls);
+			return Promise.resolve();
+		};
+		const pack = { id: 'feed:9', kind: 'feed', feedId: 9, title: 'Podcasts', limit: 2 } as const;
+		await savePacks(ACCOUNT, [{ ...pack, enclosures: false }]);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, cacheEnclosures });
+		expect(asked).toEqual([]);
+
+		// Turning enclosures on makes the pack due, though no counter moved.
+		await savePacks(ACCOUNT, [{ ...pack, enclosures: true }]);
+		server.takeOps();
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, cacheEnclosures });
+		expect(server.takeOps()).toContain('getHeadlines');
+		const newest = podcast.slice(-2).map((id) => `http://feeds.test/media/${id}.wav`);
+		expect(asked).toEqual([newest]);
+	});
+
 	it('writes nothing once the cache belongs to another account (a sign-in meanwhile)', async () => {
 		const server = syncServer();
 		server.arrive(3);

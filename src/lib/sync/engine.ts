@@ -8,7 +8,7 @@
  *    published), read again as rows without bodies in bounded pages; cached copies outside a set
  *    read whole lose the flag (outbox changes still waiting are applied again over all of it);
  * 3. bodies for kept articles that have none (getArticle, in batches);
- * 4. the offline packs whose counters moved;
+ * 4. the offline packs whose counters moved, then the enclosures of those that keep them;
  * 5. images (by the storage policy), then the storage budget.
  * Everything is stored through the cache module (src/lib/cache), which re-applies the outbox.
  */
@@ -30,6 +30,7 @@ import {
 import { accountOfClient } from '$lib/db/account';
 import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
 import { imageUrls } from '$lib/offline/images';
+import { keepPackEnclosures } from '$lib/offline/media';
 import { SYNC_LOCK, type SyncChanges, type SyncPhase } from './contract';
 import { counterMoves, packCounterOf, sameSnapshot, snapshotOf } from './counters';
 import { loadPacks, loadSyncState, saveSyncState, type OfflinePack, type SyncState } from './state';
@@ -55,6 +56,8 @@ export interface SyncOptions {
 	onProgress?: (progress: SyncProgress) => void;
 	/** Stores image URLs for offline reading (page: via the worker; worker: itself). */
 	cacheImages?: (urls: string[], signal?: AbortSignal) => Promise<unknown>;
+	/** Keeps the enclosures of packs that keep them (page: via the worker; worker: itself). */
+	cacheEnclosures?: (urls: string[], signal?: AbortSignal) => Promise<unknown>;
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
 	now?: () => number;
@@ -98,8 +101,10 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		state.lastFullAt === undefined ||
 		now() - state.lastFullAt >= FULL_SYNC_EVERY_MS;
 	const packs = await loadPacks(account);
-	// A pack's mark names its place's counters and its limit: a new or changed pack is due.
-	const packMark = (pack: OfflinePack): string => `${packCounterOf(counters, pack)}/${pack.limit}`;
+	// A pack's mark names its place's counters, its limit and whether it keeps enclosures: a new
+	// or changed pack is due.
+	const packMark = (pack: OfflinePack): string =>
+		`${packCounterOf(counters, pack)}/${pack.limit}${pack.enclosures ? '/enclosures' : ''}`;
 	const packsDue = packs.some((pack) => state.packCounters[pack.id] !== packMark(pack));
 	if (!full && !packsDue && state.counters && sameSnapshot(state.counters, snapshot)) {
 		const at = now();
@@ -225,6 +230,10 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		await syncPack(pack, readList, keep, account);
 		report('packs');
 	}
+	// Enclosures follow their packs' members (kept, or dropped when no pack keeps them now).
+	const enclosurePacks = new Set(packs.filter((pack) => pack.enclosures).map((pack) => pack.id));
+	if (enclosurePacks.size > 0) report('media');
+	await keepPackEnclosures(enclosurePacks, options.cacheEnclosures, signal);
 
 	// 5. Images by the reader's policy, then the budget.
 	if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {

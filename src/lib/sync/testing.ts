@@ -13,9 +13,19 @@ export function body(id: number): string {
 	return `<p>Body ${id}</p><img src="http://feeds.test/img/${id}.png">`;
 }
 
+/** An attachment as the Debian server sends it (getHeadlines-podcast.json), at `url`. */
+function recordedAttachment(url: string): Record<string, unknown> {
+	const rows = recordedContent('getHeadlines-podcast') as {
+		attachments: Record<string, unknown>[];
+	}[];
+	return { ...rows[0]?.attachments[0], 1: url, content_url: url };
+}
+
 export function syncServer() {
 	const server = fakeTtrss();
 	const sent: SentRequest[] = [];
+	/** Article id → its enclosure URL (sent with bodies, as `include_attachments` gives them). */
+	const enclosures = new Map<number, string>();
 	const countersOf = (articles: Map<number, ServerArticle>): unknown[] => {
 		const all = [...articles.values()];
 		const feeds = new Map<number, { unread: number; marked: number }>();
@@ -101,7 +111,12 @@ export function syncServer() {
 						? envelope.content[1]
 						: envelope.content
 				) as Record<string, unknown>[];
-				for (const row of rows) row.content = body(Number(row.id));
+				for (const row of rows) {
+					row.content = body(Number(row.id));
+					const enclosure = enclosures.get(Number(row.id));
+					if (enclosure && request.include_attachments === true)
+						row.attachments = [recordedAttachment(enclosure)];
+				}
 				return new Response(JSON.stringify(envelope), {
 					headers: { 'Content-Type': 'text/json' }
 				});
@@ -125,6 +140,10 @@ export function syncServer() {
 			const ops = sent.map((r) => String(r.body.op));
 			sent.length = 0;
 			return ops;
+		},
+		/** Gives an article an audio enclosure at `url`. */
+		enclose(id: number, url: string): void {
+			enclosures.set(id, url);
 		},
 		/** Adds `n` unread articles after the newest one, in feed `feedId`. */
 		arrive(n: number, feedId = 1): number[] {

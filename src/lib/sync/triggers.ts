@@ -12,6 +12,7 @@ import { isApiError, readerText, type Counters } from '$lib/api';
 import { afterFirstScreen } from '$lib/boot/early-reads';
 import { cachedRows } from '$lib/cache';
 import { cacheImagesViaWorker } from '$lib/offline/images';
+import { cacheEnclosuresViaWorker } from '$lib/offline/media';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
 import { runReplay } from '$lib/offline/triggers';
 import { pendingCount } from '$lib/outbox/outbox';
@@ -93,7 +94,8 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			articleCount,
 			full,
 			onProgress: (progress) => syncStatus.report(progress),
-			cacheImages: (urls, signal) => cacheImagesViaWorker(urls, signal)
+			cacheImages: (urls, signal) => cacheImagesViaWorker(urls, signal),
+			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, signal)
 		});
 		if (outcome.status === 'busy') {
 			syncStatus.end();

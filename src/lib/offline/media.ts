@@ -1,0 +1,247 @@
+/**
+ * Enclosures (podcast audio, video, attached images) of the offline packs that keep them, in
+ * Cache Storage (`media-v1`, one account's: dropped at sign-out and at another account's sign-in,
+ * src/lib/db/device.ts). The Cache Storage cache is the only record: what it holds is what is
+ * kept, so nothing can disagree with it. See docs/storage.md.
+ *
+ * Decisions:
+ * - Which: the attachments of articles in a pack with "keep enclosures", typed audio/, video/ or
+ *   image/, through the one URL rule (`safeUrl(…, 'media')`). Kept while their article is kept
+ *   and its pack keeps enclosures; pruned at the next sync otherwise.
+ * - When: on Wi-Fi only (policy.ts `decideEnclosures`), whatever the images setting: a file is
+ *   tens of MB.
+ * - How: fetched with CORS first, so the copy can be read and answered by range
+ *   (src/service-worker/media.ts, range.ts). A host that sends no CORS headers still gets a copy,
+ *   fetched `no-cors`: it is opaque, so it is answered whole (it plays offline; seeking works in
+ *   what the player has loaded), its size cannot be read (counted as OPAQUE_MEDIA_BYTES) and the
+ *   size cap cannot be checked.
+ * - Large files are streamed into the cache (`cache.put` reads the body as it arrives), never held
+ *   in memory; a file over MAX_MEDIA_FILE_BYTES is refused by its Content-Length, or cut off while
+ *   streaming when the host sends none.
+ */
+import type { ArticleBase } from '$lib/api';
+import { safeUrl } from '$lib/content/url';
+import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
+import { enclosuresAllowed } from './policy';
+import { askWorkerTo } from './images';
+import { answerRange, contentRange } from './range';
+import { dropCached, MEDIA_CACHE } from './storage';
+
+const MB = 1024 * 1024;
+/** The largest file kept: an hour of video at a phone's quality, or 3 h of audio at 128 kbps. */
+export const MAX_MEDIA_FILE_BYTES = 200 * MB;
+/** What an opaque copy (a host without CORS) counts for: its size cannot be read. */
+export const OPAQUE_MEDIA_BYTES = 50 * MB;
+
+const KEPT_TYPES = /^(audio|video|image)\//i;
+
+/** The enclosure URLs of an article that a pack may keep, in the order the server sent them. */
+export function enclosureUrls(article: Pick<ArticleBase, 'attachments' | 'link'>): string[] {
+	const urls = new Set<string>();
+	for (const attachment of article.attachments ?? []) {
+		if (!KEPT_TYPES.test(attachment.contentType)) continue;
+		const url = safeUrl(attachment.contentUrl, 'media', article.link);
+		if (url && /^https?:/.test(url)) urls.add(url);
+	}
+	return [...urls];
+}
+
+/** Enclosures of the cached articles held by these packs: what should be kept. */
+export async function wantedEnclosures(
+	packIds: ReadonlySet<string>,
+	db?: ReaderDatabase
+): Promise<Set<string>> {
+	const wanted = new Set<string>();
+	if (packIds.size === 0) return wanted;
+	const database = db ?? (await openReaderDb());
+	for (const article of await database.getAll('articles')) {
+		if (!article.packs?.some((pack) => packIds.has(pack))) continue;
+		for (const url of enclosureUrls(article)) wanted.add(url);
+	}
+	return wanted;
+}
+
+export interface MediaCacheResult {
+	stored: number;
+	skipped: number;
+	/** Refused for being larger than MAX_MEDIA_FILE_BYTES. */
+	tooLarge: number;
+}
+
+/** Passes a body on, failing once it grows past the cap (a host that gave no length). */
+function capped(
+	body: ReadableStream<Uint8Array>,
+	cap: number
+): { stream: ReadableStream<Uint8Array>; over: () => boolean } {
+	let total = 0;
+	const stream = body.pipeThrough(
+		new TransformStream<Uint8Array, Uint8Array>({
+			transform(chunk, controller) {
+				total += chunk.byteLength;
+				if (total > cap) controller.error(new Error('enclosure larger than the cap'));
+				else controller.enqueue(chunk);
+			}
+		})
+	);
+	return { stream, over: () => total > cap };
+}
+
+/** Fetches one enclosure: readable (CORS) when the host allows it, else opaque. */
+async function fetchEnclosure(url: string, signal?: AbortSignal): Promise<Response> {
+	try {
+		return await fetch(url, { mode: 'cors', credentials: 'omit', signal });
+	} catch (error) {
+		if (signal?.aborted) throw error;
+		// No CORS headers (or a network error, which the second try meets again).
+		return await fetch(url, { mode: 'no-cors', credentials: 'omit', signal });
+	}
+}
+
+/**
+ * Keeps these enclosures that are not kept yet, one at a time (each streamed into the cache).
+ * Asks the connection itself (Wi-Fi only), so whoever asks, the rule holds.
+ */
+export async function cacheEnclosures(
+	urls: readonly string[],
+	signal?: AbortSignal,
+	cap = MAX_MEDIA_FILE_BYTES
+): Promise<MediaCacheResult> {
+	const result: MediaCacheResult = { stored: 0, skipped: 0, tooLarge: 0 };
+	if (typeof caches === 'undefined' || !enclosuresAllowed()) {
+		return { ...result, skipped: urls.length };
+	}
+	const cache = await caches.open(MEDIA_CACHE);
+	for (const url of urls) {
+		signal?.throwIfAborted();
+		let tooLarge: (() => boolean) | undefined;
+		try {
+			if (await cache.match(url)) continue;
+			const response = await fetchEnclosure(url, signal);
+			if (response.type === 'opaque') {
+				await cache.put(url, response);
+				result.stored++;
+				continue;
+			}
+			if (response.status !== 200 || !response.body) {
+				await response.body?.cancel();
+				result.skipped++;
+				continue;
+			}
+			const length = Number(response.headers.get('content-length'));
+			if (length > cap) {
+				await response.body.cancel();
+				result.tooLarge++;
+				continue;
+			}
+			const limited = length > 0 ? undefined : capped(response.body, cap);
+			tooLarge = limited?.over;
+			const copy = limited
+				? new Response(limited.stream, { status: 200, headers: response.headers })
+				: response;
+			await cache.put(url, copy);
+			result.stored++;
+		} catch (error) {
+			if (signal?.aborted) throw error;
+			if (tooLarge?.()) result.tooLarge++;
+			else result.skipped++;
+			// A body cut off half-way leaves nothing behind.
+			await cache.delete(url).catch(() => false);
+		}
+	}
+	return result;
+}
+
+/** Drops every kept enclosure not in `wanted`; returns how many went. */
+export async function pruneMedia(wanted: ReadonlySet<string>): Promise<number> {
+	if (typeof caches === 'undefined' || !(await caches.has(MEDIA_CACHE))) return 0;
+	const keys = await (await caches.open(MEDIA_CACHE)).keys();
+	return dropCached(
+		MEDIA_CACHE,
+		keys.map((request) => request.url).filter((url) => !wanted.has(url))
+	);
+}
+
+/**
+ * The sync's step for enclosures: drops those no pack keeps any more (a pack removed or turned
+ * off, an article gone), then keeps what the packs want, by `cache` (the page asks the worker;
+ * the worker fetches itself). Returns how many files are wanted.
+ */
+export async function keepPackEnclosures(
+	packIds: ReadonlySet<string>,
+	cache: ((urls: string[], signal?: AbortSignal) => Promise<unknown>) | undefined,
+	signal?: AbortSignal
+): Promise<number> {
+	const wanted = await wantedEnclosures(packIds);
+	await pruneMedia(wanted);
+	if (wanted.size > 0 && cache && enclosuresAllowed()) await cache([...wanted], signal);
+	return wanted.size;
+}
+
+/**
+ * The answer to a request for a kept enclosure, ranges included: media elements ask for
+ * `bytes=0-` and seek with ranges. An opaque copy cannot be read, so it is answered whole. The
+ * body is sliced from the cached blob, which the browser keeps on disk: no second copy in memory.
+ */
+export async function answerFromCopy(copy: Response, range: string | null): Promise<Response> {
+	if (copy.type === 'opaque' || !range) return copy;
+	const blob = await copy.blob();
+	const size = blob.size;
+	const answer = answerRange(range, size);
+	const type = copy.headers.get('content-type') ?? blob.type;
+	const headers = new Headers({ 'Accept-Ranges': 'bytes' });
+	if (type) headers.set('Content-Type', type);
+	if (answer.kind === 'unsatisfiable') {
+		headers.set('Content-Range', contentRange(answer, size) ?? '');
+		return new Response(null, { status: 416, statusText: 'Range Not Satisfiable', headers });
+	}
+	if (answer.kind === 'whole') {
+		headers.set('Content-Length', String(size));
+		return new Response(blob, { status: 200, headers });
+	}
+	headers.set('Content-Range', contentRange(answer, size) ?? '');
+	headers.set('Content-Length', String(answer.end - answer.start + 1));
+	return new Response(blob.slice(answer.start, answer.end + 1), {
+		status: 206,
+		statusText: 'Partial Content',
+		headers
+	});
+}
+
+/** For the worker's fetch handler: the answer from a kept copy, or undefined when none is kept. */
+export async function cachedEnclosure(request: Request): Promise<Response | undefined> {
+	const cache = await caches.open(MEDIA_CACHE);
+	const copy = await cache.match(request.url);
+	return copy ? answerFromCopy(copy, request.headers.get('range')) : undefined;
+}
+
+export interface CacheMediaMessage {
+	type: 'CACHE_MEDIA';
+	urls: string[];
+}
+
+/** One file can take minutes on a slow link; a worker stopped mid-way never answers. */
+const MEDIA_ANSWER_MS = 10 * 60_000;
+
+/**
+ * Asks the controlling service worker to keep these enclosures, one file per message: the
+ * worker's fetch may reach feed hosts (its own policy), and a cancel takes effect between files.
+ */
+export async function cacheEnclosuresViaWorker(
+	urls: readonly string[],
+	signal?: AbortSignal
+): Promise<MediaCacheResult> {
+	const worker = typeof navigator === 'undefined' ? null : navigator.serviceWorker?.controller;
+	const total: MediaCacheResult = { stored: 0, skipped: 0, tooLarge: 0 };
+	if (!worker) return { ...total, skipped: urls.length };
+	for (const url of urls) {
+		signal?.throwIfAborted();
+		const message: CacheMediaMessage = { type: 'CACHE_MEDIA', urls: [url] };
+		const result = await askWorkerTo<MediaCacheResult>(worker, message, MEDIA_ANSWER_MS).catch(
+			() => ({ stored: 0, skipped: 1, tooLarge: 0 })
+		);
+		total.stored += result.stored;
+		total.skipped += result.skipped;
+		total.tooLarge += result.tooLarge;
+	}
+	return total;
+}

@@ -1,0 +1,61 @@
+/**
+ * Enclosures of the offline packs that keep them (src/lib/offline/media.ts). Pages ask the worker
+ * to fetch and keep them (CACHE_MEDIA, one file per message), because the worker's own policy may
+ * reach feed hosts; the worker then answers requests for exactly those URLs from the cache, with
+ * Range support (206 Partial Content, 416), so a podcast plays and seeks offline. Every other
+ * request goes to the network untouched.
+ */
+import { cacheEnclosures, cachedEnclosure, type CacheMediaMessage } from '$lib/offline/media';
+import { MEDIA_CACHE } from '$lib/offline/storage';
+
+/** URLs in the cache, known synchronously: respondWith must be decided inside the event. */
+const kept = new Set<string>();
+
+async function reloadKept(): Promise<void> {
+	const keys = await (await caches.open(MEDIA_CACHE)).keys();
+	kept.clear();
+	for (const request of keys) kept.add(request.url);
+}
+
+/** Call once at worker start. */
+export function startMediaCache(): void {
+	void reloadKept().catch(() => undefined);
+}
+
+export function handleMediaFetch(event: FetchEvent): boolean {
+	const { request } = event;
+	if (request.method !== 'GET' || !kept.has(request.url)) return false;
+	// A copy dropped since (eviction, a pruned pack, sign-out): the network, as if never kept.
+	event.respondWith(cachedEnclosure(request).then((answer) => answer ?? fetch(request)));
+	return true;
+}
+
+function isCacheMediaMessage(data: unknown): data is CacheMediaMessage {
+	if (typeof data !== 'object' || data === null) return false;
+	const { type, urls } = data as { type?: unknown; urls?: unknown };
+	return (
+		type === 'CACHE_MEDIA' &&
+		Array.isArray(urls) &&
+		urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))
+	);
+}
+
+export function handleMediaMessage(event: ExtendableMessageEvent): void {
+	const data: unknown = event.data;
+	if (!isCacheMediaMessage(data)) return;
+	event.waitUntil(
+		(async () => {
+			const result = await cacheEnclosures(data.urls);
+			await reloadKept();
+			event.ports[0]?.postMessage(result);
+		})().catch(() => {
+			event.ports[0]?.postMessage({ stored: 0, skipped: data.urls.length, tooLarge: 0 });
+		})
+	);
+}
+
+/** For the worker's own sync (sync.ts): keep, then know what is kept. */
+export async function cacheEnclosuresHere(urls: string[], signal?: AbortSignal): Promise<void> {
+	await cacheEnclosures(urls, signal);
+	await reloadKept();
+}
