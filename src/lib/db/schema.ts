@@ -1,5 +1,6 @@
 import type { DBSchema } from 'idb';
 import type { Counters, FeedTree, Headline } from '$lib/api';
+import type { HoldUndo } from '$lib/outbox/hold';
 import type { Intent } from '$lib/outbox/intent';
 
 /** Who is signed in where. The password is kept only when the reader chose "stay signed in". */
@@ -94,6 +95,15 @@ export interface OutboxItem {
 	attemptedAt?: number;
 	/** v3: the account it was made in (db/account.ts `accountOf`); only that account sends it. */
 	account?: string;
+	/**
+	 * Held while the reader can still undo it (outbox/hold.ts): not sent before this time (ms).
+	 * Not a back-off (`notBefore`): an expired hold is simply sendable, by the page or the worker.
+	 */
+	heldUntil?: number;
+	/** The undoable action it belongs to (one id for all its items). */
+	undoId?: string;
+	/** What undoing it puts back (outbox/hold.ts); dropped when the hold is released. */
+	undo?: HoldUndo;
 }
 
 /** An intent the server refused for good: shown to the reader, who retries or discards it. */

@@ -5,6 +5,7 @@
  * app layout starts the triggers (offline/triggers.ts `startReplayTriggers`).
  */
 import { enqueueIntent } from '$lib/outbox/outbox';
+import type { Hold } from '$lib/outbox/hold';
 import type { Intent } from '$lib/outbox/intent';
 import { requestReplay } from './triggers';
 
@@ -14,8 +15,9 @@ import { requestReplay } from './triggers';
  * now or when the server is reachable again. Never throws for network or server trouble: the change
  * is safe in the outbox. It throws only when IndexedDB itself cannot store it (then the caller
  * should undo its local change). The caller has already applied the change to what the reader sees.
+ * With `hold`, it waits while the reader can undo it (state/undo.svelte.ts).
  */
-export async function submitIntent(intent: Intent): Promise<void> {
-	await enqueueIntent(intent);
+export async function submitIntent(intent: Intent, hold?: Hold): Promise<void> {
+	await enqueueIntent(intent, Date.now(), hold);
 	requestReplay();
 }

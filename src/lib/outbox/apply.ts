@@ -27,23 +27,38 @@ export interface ItemDraft {
 
 let uniqueCounter = 0;
 
+/** The outbox key of an article intent's change to one article (what coalesces). */
+export function itemKey(
+	intent: Extract<Intent, { type: 'flag' | 'label' | 'note' }>,
+	id: number
+): string {
+	switch (intent.type) {
+		case 'flag':
+			return `flag:${intent.field}:${id}`;
+		case 'label':
+			return `label:${id}:${intent.labelId}`;
+		case 'note':
+			return `note:${id}`;
+	}
+}
+
 /** One item per article and field (coalescing key); catch-ups and shares are unique barriers. */
 export function splitIntent(intent: Intent, now: number): ItemDraft[] {
 	switch (intent.type) {
 		case 'flag':
 			return unique(intent.articleIds).map((id) => ({
-				key: `flag:${intent.field}:${id}`,
+				key: itemKey(intent, id),
 				articleId: id,
 				intent: { type: 'flag', field: intent.field, articleIds: [id], value: intent.value }
 			}));
 		case 'label':
 			return unique(intent.articleIds).map((id) => ({
-				key: `label:${id}:${intent.labelId}`,
+				key: itemKey(intent, id),
 				articleId: id,
 				intent: { type: 'label', articleIds: [id], labelId: intent.labelId, assign: intent.assign }
 			}));
 		case 'note':
-			return [{ key: `note:${intent.articleId}`, articleId: intent.articleId, intent }];
+			return [{ key: itemKey(intent, intent.articleId), articleId: intent.articleId, intent }];
 		case 'catchup':
 			return [
 				{ key: `catchup:${now}:${uniqueCounter++}`, intent: { ...intent, at: intent.at ?? now } }

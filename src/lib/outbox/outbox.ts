@@ -16,6 +16,7 @@ import {
 	inCatchupScope,
 	splitIntent
 } from './apply';
+import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
 import { titlesOf } from '$lib/state/tree-index';
 import { OUTBOX_CHANNEL, type OutboxChangedMessage } from './contract';
 import type { Intent, IntentNames } from './intent';
@@ -60,8 +61,10 @@ type CacheTx = IDBPTransaction<ReaderDB, ('outbox' | 'articles' | 'tree')[], 're
  * applies it to the cached articles and counters, all in one transaction. Resolves once durable.
  * A full quota first frees cache room; if the cache still cannot be written, the intent is kept
  * in the outbox alone (the reader's change matters more than the cached copy).
+ * With `hold`, the change waits while the reader can undo it (outbox/hold.ts), keeping what
+ * undoing it must put back.
  */
-export async function enqueueIntent(intent: Intent, now = Date.now()): Promise<void> {
+export async function enqueueIntent(intent: Intent, now = Date.now(), hold?: Hold): Promise<void> {
 	const db = await openReaderDb();
 	const account = await accountOfNewChanges();
 	const drafts = splitIntent(
@@ -69,9 +72,9 @@ export async function enqueueIntent(intent: Intent, now = Date.now()): Promise<v
 		now
 	);
 	try {
-		await withQuotaRetry(db, () => writeItems(db, drafts, now, true, account));
+		await withQuotaRetry(db, () => writeItems(db, drafts, now, true, account, hold));
 	} catch {
-		await writeItems(db, drafts, now, false, account);
+		await writeItems(db, drafts, now, false, account, hold);
 	}
 	announceOutboxChange();
 }
@@ -82,17 +85,23 @@ async function writeItems(
 	now: number,
 	applyToCache: boolean,
 	/** The account the change was made in: only its session ever sends it. */
-	account: string | undefined
+	account: string | undefined,
+	hold: Hold | undefined
 ): Promise<void> {
 	const stores = applyToCache ? (['outbox', 'articles', 'tree'] as const) : (['outbox'] as const);
 	const tx = db.transaction([...stores], 'readwrite');
 	try {
 		const outbox = tx.objectStore('outbox');
-		for (const draft of drafts) {
+		const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
+		if (applyToCache) await applyDraftsToCache(tx, drafts, undo);
+		for (const [index, draft] of drafts.entries()) {
 			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
-			// within one account: the same article id in another account is another article.
+			// within one account: the same article id in another account is another article. A held
+			// change keeps what it replaced: undoing it puts that back.
 			for (const older of await outbox.index('byKey').getAll(draft.key)) {
-				if (older.seq !== undefined && older.account === account) await outbox.delete(older.seq);
+				if (older.seq === undefined || older.account !== account) continue;
+				await outbox.delete(older.seq);
+				undo?.[index]?.replaced.push(older);
 			}
 			const item: OutboxItem = {
 				key: draft.key,
@@ -100,11 +109,11 @@ async function writeItems(
 				createdAt: now,
 				attempts: 0,
 				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
-				...(account !== undefined ? { account } : {})
+				...(account !== undefined ? { account } : {}),
+				...(hold ? { heldUntil: hold.until, undoId: hold.id, undo: undo?.[index] } : {})
 			};
 			await outbox.add(item);
 		}
-		if (applyToCache) await applyDraftsToCache(tx, drafts);
 		await tx.done;
 	} catch (error) {
 		abortQuietly(tx);
@@ -120,16 +129,19 @@ export function abortQuietly(tx: { abort(): void }): void {
 	}
 }
 
+/** Applies the drafts to the cache; with `undo`, notes for each what undoing it puts back. */
 async function applyDraftsToCache(
 	tx: CacheTx,
-	drafts: ReturnType<typeof splitIntent>
+	drafts: ReturnType<typeof splitIntent>,
+	undo: HoldUndo[] | undefined
 ): Promise<void> {
 	const treeStore = tx.objectStore('tree');
 	const stored: StoredTree | undefined = await treeStore.get('current');
 	const articles = tx.objectStore('articles');
 	let countersChanged = false;
-	for (const draft of drafts) {
+	for (const [index, draft] of drafts.entries()) {
 		const intent = draft.intent;
+		const record = undo?.[index];
 		const targets =
 			draft.articleId !== undefined
 				? [await articles.get(draft.articleId)]
@@ -138,15 +150,19 @@ async function applyDraftsToCache(
 					: [];
 		for (const article of targets) {
 			if (!article) continue;
+			if (record && draft.articleId !== undefined) record.inverse = inverseOf(intent, article);
 			const delta = applyToArticle(article, intent, stored?.tree);
 			await articles.put(article);
 			if (delta !== 0) {
 				adjustCounters(stored?.counters, stored?.tree, article, delta);
 				countersChanged = true;
+				if (record && intent.type === 'catchup') (record.markedRead ??= []).push(article.id);
 			}
 		}
 		if (intent.type === 'catchup') {
+			const before = record ? counterValues(stored?.counters) : [];
 			applyCatchupToCounters(stored?.counters, stored?.tree, intent);
+			if (record) record.counters = changedCounters(before, stored?.counters);
 			countersChanged = true;
 		}
 	}

@@ -24,6 +24,8 @@
 import {
 	ApiError,
 	ArticleField,
+	LABELS_CATEGORY,
+	SPECIAL_CATEGORY,
 	SPECIAL_FEED,
 	UpdateMode,
 	type Headline,
@@ -35,6 +37,7 @@ import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { withQuotaRetry } from '$lib/offline/storage';
 import { withinCatchup } from './effect';
+import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
 import { announceOutboxChange } from './outbox';
 import { updateReplayStatus, type ReplayStatus } from './status';
@@ -122,11 +125,16 @@ interface Call {
 	send: (client: TtrssClient) => Promise<unknown>;
 }
 
-/** Groups the items into calls, oldest stretch first; deferred items stop it at the next barrier. */
+/**
+ * Groups the items into calls, oldest stretch first; deferred items stop it at the next barrier.
+ * Held items (outbox/hold.ts: the reader may still undo them) wait like deferred ones, but a held
+ * catch-up does not stop everything: only what it could reach waits behind it (`mayOvertake`).
+ */
 export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 	const calls: Call[] = [];
 	let group = new Map<string, OutboxItem[]>();
 	let deferredInStretch = false;
+	const heldCatchups: CatchupIntent[] = [];
 	const flush = (): void => {
 		for (const members of group.values()) calls.push(...callsFor(members, now));
 		group = new Map();
@@ -135,6 +143,15 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 		if (item.notBefore !== undefined && item.notBefore > now) {
 			// A put-off catch-up is still a barrier: nothing queued after it may overtake it.
 			if (item.intent.type === 'catchup') break;
+			deferredInStretch = true;
+			continue;
+		}
+		if (heldCatchups.some((held) => !mayOvertake(item.intent, held))) {
+			deferredInStretch = true;
+			continue;
+		}
+		if (isHeld(item, now)) {
+			if (item.intent.type === 'catchup') heldCatchups.push(item.intent);
 			deferredInStretch = true;
 			continue;
 		}
@@ -153,6 +170,35 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 	}
 	flush();
 	return calls;
+}
+
+/**
+ * Whether a change queued after a held catch-up may reach the server before it: only when the
+ * catch-up could not touch it, so that the server ends as the reader did things, whether the
+ * catch-up is then sent or undone. A later read/unread change could be one of its articles (the
+ * catch-up would overwrite it); a star, publish or label change could move an article into or out
+ * of a scope defined by that flag (Starred, Published, a label, the Special and Labels
+ * categories, a search, which can name any flag); catch-ups and shares keep their order. Notes
+ * never change a catch-up's scope outside a search.
+ */
+export function mayOvertake(later: Intent, held: CatchupIntent): boolean {
+	if (later.type === 'catchup' || later.type === 'share') return false;
+	if (held.search || typeof held.feedId !== 'number') return later.type === 'note' && !held.search;
+	const feed = held.isCat ? undefined : held.feedId;
+	const special = held.isCat && held.feedId === SPECIAL_CATEGORY;
+	const labels = held.isCat && held.feedId === LABELS_CATEGORY;
+	switch (later.type) {
+		case 'note':
+			return true;
+		case 'flag':
+			if (later.field === 'unread') return false;
+			if (special) return false;
+			return later.field === 'starred'
+				? feed !== SPECIAL_FEED.starred
+				: feed !== SPECIAL_FEED.published;
+		case 'label':
+			return !labels && feed !== later.labelId;
+	}
 }
 
 function groupKey(intent: Intent, item: OutboxItem): string {

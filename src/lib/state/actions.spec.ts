@@ -20,6 +20,7 @@ async function page(search = '') {
 	const { toasts } = await import('./toasts.svelte');
 	const actions = await import('./actions');
 	const { pendingItems } = await import('$lib/outbox/outbox');
+	const { undo } = await import('./undo.svelte');
 	const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
 	await Promise.all([treeState.load(), headlines.open({ ...query, search })]);
 	const row = (id: number) => {
@@ -27,9 +28,15 @@ async function page(search = '') {
 		if (!found) throw new Error(`row ${id} is not loaded`);
 		return found;
 	};
-	/** Every queued change has been sent (a test must not leave its replay to the next one). */
-	const sent = () => vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
-	return { server, headlines, treeState, toasts, pendingItems, row, sent, ...actions };
+	/**
+	 * Every queued change has been sent (a test must not leave its replay to the next one); an
+	 * undoable change is committed first, as when its toast goes away.
+	 */
+	const sent = async () => {
+		await undo.commit();
+		await vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
+	};
+	return { server, headlines, treeState, toasts, pendingItems, row, sent, undo, ...actions };
 }
 
 afterEach(() => {
@@ -141,5 +148,69 @@ describe('mark above / below as read', () => {
 			expect.objectContaining({ article_ids: '2,339', mode: '0', field: '2' })
 		]);
 		expect(server.sent('catchupFeed')).toEqual([]);
+	});
+});
+
+describe('undo', () => {
+	it('takes a catch-up back before anything is sent: rows, counters, outbox', async () => {
+		const { server, headlines, treeState, toasts, pendingItems, undo, catchUp } = await page();
+		const unreadBefore = headlines.items.map((h) => h.unread);
+		const counter = treeState.unread(-4);
+		expect(await catchUp('feed', -4, 'all', 'Marked “All articles” as read.')).toBe(true);
+		expect(treeState.unread(-4)).toBe(0);
+		expect(toasts.items.at(-1)?.text).toBe('Marked “All articles” as read.');
+		expect(toasts.items.at(-1)?.action?.label).toBe('Undo');
+		// Held: the replay the change asked for leaves it alone.
+		expect((await pendingItems()).map((i) => i.intent.type)).toEqual(['catchup']);
+		expect(await undo.undo()).toBe(true);
+		expect(headlines.items.map((h) => h.unread)).toEqual(unreadBefore);
+		expect(treeState.unread(-4)).toBe(counter);
+		expect(await pendingItems()).toEqual([]);
+		expect(server.sent('catchupFeed')).toEqual([]);
+		expect(server.sent('updateArticle')).toEqual([]);
+	});
+
+	it('keeps what the reader changed after the held change', async () => {
+		const { server, headlines, pendingItems, row, undo, sent, catchUp, setFlag } = await page();
+		expect(await catchUp('feed', -4, 'all')).toBe(true);
+		// Opened afterwards and marked unread again: that stays, and waits behind the catch-up.
+		expect(await setFlag([row(2)], 'unread', true)).toBe(true);
+		expect((await pendingItems()).map((i) => i.key)).toEqual([
+			expect.stringMatching(/^catchup:/),
+			'flag:unread:2'
+		]);
+		expect(server.sent('updateArticle')).toEqual([]);
+		expect(await undo.undo()).toBe(true);
+		expect(headlines.find(2)?.unread).toBe(true);
+		await sent();
+		expect(server.sent('catchupFeed')).toEqual([]);
+		expect(server.sent('updateArticle')).toEqual([
+			expect.objectContaining({ article_ids: '2', mode: '1', field: '2' })
+		]);
+	});
+
+	it('a new undoable change sends the previous one; undo takes back only the last', async () => {
+		const { server, row, undo, sent, setFlag } = await page();
+		expect(await setFlag([row(1)], 'unread', false, { undo: 'Marked read.' })).toBe(true);
+		expect(await setFlag([row(2)], 'unread', false, { undo: 'Marked read.' })).toBe(true);
+		expect(await undo.undo()).toBe(true);
+		expect(row(1).unread).toBe(false);
+		expect(row(2).unread).toBe(true);
+		// Nothing left to undo.
+		expect(await undo.undo()).toBe(false);
+		await sent();
+		expect(server.sent('updateArticle')).toEqual([
+			expect.objectContaining({ article_ids: '1', mode: '0', field: '2' })
+		]);
+	});
+
+	it('mark below, undone, sends nothing', async () => {
+		const { server, row, undo, pendingItems, markBesideRead } = await page();
+		const before = [2, 332, 339].map((id) => row(id).unread);
+		expect(await markBesideRead(321, 'below')).toBe(true);
+		expect(await undo.undo()).toBe(true);
+		expect([2, 332, 339].map((id) => row(id).unread)).toEqual(before);
+		expect(await pendingItems()).toEqual([]);
+		expect(server.sent('updateArticle')).toEqual([]);
 	});
 });

@@ -1,9 +1,27 @@
-/** Short messages for the reader (an action the server refused, a subscription added…). */
+/**
+ * Short messages for the reader (an action the server refused, a subscription added…), and the
+ * Undo offer after a change the reader can take back (state/undo.svelte.ts).
+ */
+export interface ToastAction {
+	label: string;
+	run: () => void;
+}
+
 export interface Toast {
 	id: number;
 	text: string;
 	kind: 'info' | 'error';
+	/** A button in the toast (Undo). */
+	action?: ToastAction;
 }
+
+export interface ToastOptions {
+	action?: ToastAction;
+	/** How long an info toast stays (ms); the owner of an action may dismiss it itself instead. */
+	ms?: number;
+}
+
+export const TOAST_MS = 5000;
 
 class Toasts {
 	#items = $state.raw<Toast[]>([]);
@@ -13,11 +31,20 @@ class Toasts {
 		return this.#items;
 	}
 
-	show(text: string, kind: Toast['kind'] = 'info'): void {
-		const toast = { id: this.#next++, text, kind };
+	/** Shows a toast; returns its id (for `dismiss`). */
+	show(text: string, kind: Toast['kind'] = 'info', options: ToastOptions = {}): number {
+		const toast: Toast = {
+			id: this.#next++,
+			text,
+			kind,
+			...(options.action ? { action: options.action } : {})
+		};
 		this.#items = [...this.#items.slice(-2), toast];
 		// Errors stay until dismissed: the reader must be able to read why an action was undone.
-		if (kind === 'info') setTimeout(() => this.dismiss(toast.id), 5000);
+		if (kind === 'info' && options.ms !== Infinity) {
+			setTimeout(() => this.dismiss(toast.id), options.ms ?? TOAST_MS);
+		}
+		return toast.id;
 	}
 
 	dismiss(id: number): void {

@@ -1,0 +1,213 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import type { OutboxItem, StoredArticle } from '$lib/db/schema';
+import { cancelHold, releaseHold, type Hold } from './hold';
+import type { Intent } from './intent';
+import { enqueueIntent, pendingItems } from './outbox';
+import { mayOvertake, planCalls, replayOutbox } from './replay';
+import { fakeTtrss, headline } from './testing/fake-server';
+
+beforeEach(() => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+});
+
+const T = 1_800_000_000_000;
+const hold = (id: string, until = T + 6_000): Hold => ({ id, until });
+const read = (ids: number[], value = false): Intent => ({
+	type: 'flag',
+	field: 'unread',
+	articleIds: ids,
+	value
+});
+const catchup = (feedId: number, isCat = false): Extract<Intent, { type: 'catchup' }> => ({
+	type: 'catchup',
+	feedId,
+	isCat,
+	mode: 'all'
+});
+
+async function cacheArticles(ids: number[]): Promise<void> {
+	const db = await openReaderDb();
+	for (const id of ids) {
+		const article: StoredArticle = {
+			...headline(id),
+			comments: '',
+			hasContent: false,
+			storedAt: 1,
+			offline: false
+		};
+		await db.put('articles', article);
+	}
+}
+
+async function cached(id: number): Promise<StoredArticle | undefined> {
+	return (await openReaderDb()).get('articles', id);
+}
+
+const opsOf = (items: OutboxItem[], now: number) =>
+	planCalls(items, now).map((c) => [c.op, c.items.map((i) => i.key)]);
+
+describe('a held change', () => {
+	it('is not sent while held, and exactly once after the hold expired (no release needed)', async () => {
+		const server = fakeTtrss();
+		await enqueueIntent(read([1, 2]), T, hold('a'));
+		let now = T + 1_000;
+		await replayOutbox({ client: server.client(), now: () => now });
+		expect(server.calls()).toEqual([]);
+		expect(await pendingItems()).toHaveLength(2);
+		// The page died: nobody released it. Any replay (the worker's) sends it once it expired.
+		now = T + 6_000;
+		await replayOutbox({ client: server.client(), now: () => now });
+		await replayOutbox({ client: server.client(), now: () => now });
+		expect(server.calls()).toEqual(['updateArticle']);
+		expect(server.article(1).unread).toBe(false);
+		expect(await pendingItems()).toEqual([]);
+	});
+
+	it('is sent at once when released', async () => {
+		const server = fakeTtrss();
+		await enqueueIntent(read([1]), T, hold('a'));
+		expect(await releaseHold('a')).toBe(1);
+		await replayOutbox({ client: server.client(), now: () => T + 1 });
+		expect(server.article(1).unread).toBe(false);
+	});
+
+	it('undone: nothing is sent, the cache is put back, and the change it replaced comes back in its place', async () => {
+		const server = fakeTtrss();
+		await cacheArticles([1, 2, 3]);
+		await enqueueIntent(read([3], true), T);
+		await enqueueIntent(read([1]), T); // earlier, queued: "1 read"
+		const before = (await pendingItems()).map((i) => [i.seq, i.key, i.intent]);
+		await enqueueIntent({ ...read([1, 2]), value: true }, T, hold('a')); // held: 1, 2 unread
+		expect((await pendingItems()).map((i) => i.key)).toEqual([
+			'flag:unread:3',
+			'flag:unread:1',
+			'flag:unread:2'
+		]);
+		expect(await cancelHold('a', T + 1_000)).toEqual({
+			keys: new Set(['flag:unread:1', 'flag:unread:2']),
+			changedSince: new Set()
+		});
+		// The state before it: "1 read" queued again, with its own place in the queue.
+		expect((await pendingItems()).map((i) => [i.seq, i.key, i.intent])).toEqual(before);
+		expect((await cached(1))?.unread).toBe(false);
+		expect((await cached(2))?.unread).toBe(true);
+		await replayOutbox({ client: server.client(), now: () => T + 10_000 });
+		expect(server.article(1).unread).toBe(false);
+		expect(server.article(2).unread).toBe(true);
+		expect(server.article(3).unread).toBe(true);
+	});
+
+	it('cannot be undone once its hold is gone: released or expired', async () => {
+		await enqueueIntent(read([1]), T, hold('a'));
+		expect(await cancelHold('a', T + 6_000)).toBeUndefined();
+		await enqueueIntent(read([2]), T, hold('b'));
+		await releaseHold('b');
+		expect(await cancelHold('b', T + 1)).toBeUndefined();
+		expect((await pendingItems()).map((i) => i.key)).toEqual(['flag:unread:1', 'flag:unread:2']);
+	});
+
+	it('a later hold that replaced it does not bring it back once it was undone', async () => {
+		await enqueueIntent(read([1]), T, hold('a'));
+		await enqueueIntent(read([1], true), T, hold('b'));
+		// "a" was replaced: nothing of it is left to undo.
+		expect(await cancelHold('a', T + 1)).toBeUndefined();
+		expect(await cancelHold('b', T + 1)).toBeDefined();
+		expect((await pendingItems()).map((i) => [i.key, i.undoId])).toEqual([['flag:unread:1', 'a']]);
+	});
+
+	it('undoing the first of two stacked holds, then the second, leaves nothing of either', async () => {
+		await enqueueIntent(read([1]), T); // queued, not held
+		await enqueueIntent(read([1], true), T, hold('a'));
+		await enqueueIntent(read([2]), T, hold('a2'));
+		expect(await cancelHold('a2', T + 1)).toBeDefined();
+		expect(await cancelHold('a', T + 1)).toBeDefined();
+		expect((await pendingItems()).map((i) => [i.key, i.intent])).toEqual([
+			['flag:unread:1', read([1])]
+		]);
+	});
+
+	it('a catch-up undone puts the cached rows back unread, except those changed since', async () => {
+		await cacheArticles([1, 2, 3]);
+		await enqueueIntent(catchup(-4), T, hold('c'));
+		expect((await cached(2))?.unread).toBe(false);
+		await enqueueIntent(read([2], true), T); // reopened as unread afterwards
+		await enqueueIntent(read([3]), T); // read afterwards
+		const undone = await cancelHold('c', T + 1);
+		expect(undone?.changedSince).toEqual(new Set(['flag:unread:2', 'flag:unread:3']));
+		expect((await cached(1))?.unread).toBe(true);
+		expect((await cached(2))?.unread).toBe(true);
+		expect((await cached(3))?.unread).toBe(false);
+		expect((await pendingItems()).map((i) => i.key)).toEqual(['flag:unread:2', 'flag:unread:3']);
+	});
+});
+
+describe('replay order around a held catch-up', () => {
+	const item = (seq: number, intent: Intent, extra: Partial<OutboxItem> = {}): OutboxItem => ({
+		seq,
+		key: `k${seq}`,
+		intent,
+		createdAt: T,
+		attempts: 0,
+		...extra
+	});
+	const heldCatchup = (feedId: number, isCat = false) =>
+		item(1, catchup(feedId, isCat), { heldUntil: T + 5_000, undoId: 'c' });
+
+	it('keeps later read changes, catch-ups and shares behind it, lets the rest go', () => {
+		const items = [
+			heldCatchup(6),
+			item(2, read([5], true)),
+			item(3, { type: 'flag', field: 'starred', articleIds: [5], value: true }),
+			item(4, { type: 'note', articleId: 5, note: 'n' }),
+			item(5, { type: 'label', articleIds: [5], labelId: -1026, assign: true }),
+			item(6, catchup(7)),
+			item(7, { type: 'share', title: 't', url: 'http://feeds.test/s', content: '' })
+		];
+		expect(opsOf(items, T + 1)).toEqual([
+			['updateArticle', ['k3']],
+			['updateArticle', ['k4']],
+			['setArticleLabel', ['k5']]
+		]);
+		// Expired (or released): everything, in the reader's order.
+		expect(opsOf(items, T + 5_000).map(([op]) => op)).toEqual([
+			'catchupFeed',
+			'updateArticle',
+			'updateArticle',
+			'updateArticle',
+			'setArticleLabel',
+			'catchupFeed',
+			'shareToPublished'
+		]);
+	});
+
+	it('keeps what could move an article into or out of its scope behind it', () => {
+		const star: Intent = { type: 'flag', field: 'starred', articleIds: [5], value: false };
+		const publish: Intent = { type: 'flag', field: 'published', articleIds: [5], value: true };
+		const label: Intent = { type: 'label', articleIds: [5], labelId: -1026, assign: false };
+		expect(mayOvertake(star, catchup(-1))).toBe(false);
+		expect(mayOvertake(publish, catchup(-1))).toBe(true);
+		expect(mayOvertake(publish, catchup(-2))).toBe(false);
+		expect(mayOvertake(star, catchup(-1, true))).toBe(false); // the Special category
+		expect(mayOvertake(label, catchup(-1026))).toBe(false);
+		expect(mayOvertake(label, catchup(-1027))).toBe(true);
+		expect(mayOvertake(label, catchup(-2, true))).toBe(false); // the Labels category
+		// A search can name any flag; a tag's scope is the server's.
+		expect(mayOvertake(star, { ...catchup(6), search: 'star:true' })).toBe(false);
+		expect(
+			mayOvertake({ type: 'note', articleId: 5, note: '' }, { ...catchup(6), search: 'x' })
+		).toBe(false);
+	});
+
+	it('a held swipe keeps a later catch-up waiting, not unrelated changes', () => {
+		const items = [
+			item(1, read([5]), { heldUntil: T + 5_000, undoId: 's' }),
+			item(2, { type: 'flag', field: 'starred', articleIds: [6], value: true }),
+			item(3, catchup(6))
+		];
+		expect(opsOf(items, T + 1)).toEqual([['updateArticle', ['k2']]]);
+	});
+});

@@ -1,0 +1,204 @@
+/**
+ * Holding a change while the reader can still undo it (issue 14). An undoable action's items are
+ * queued with `heldUntil` and one `undoId` (enqueueIntent's `hold`); replay leaves them, and what
+ * must not overtake them (replay.ts `planCalls`), until the hold is
+ * - released (the Undo toast went away): sent as any change;
+ * - expired (the page died or went away before releasing it): any replay, the worker's too, sends
+ *   it, so a hold never outlives its toast and a change is never lost;
+ * - cancelled (Undo): its items leave the outbox unsent, the older queued changes they replaced
+ *   (coalesced) come back to their place in the queue, and the cached articles and counters are
+ *   put back as they were, except what the reader changed since.
+ *
+ * The API (helpers calling it: see state/undo.svelte.ts for the page's side):
+ *   enqueueIntent(intent, now, { id, until })   outbox.ts: queue held
+ *   releaseHold(id)                             commit: send it now
+ *   cancelHold(id, now)                         undo: undefined when too late (sent or sending)
+ */
+import type { Counters, FeedTree } from '$lib/api';
+import { openReaderDb } from '$lib/db/open';
+import type { OutboxItem, StoredArticle } from '$lib/db/schema';
+import { adjustCounters, applyToArticle } from './apply';
+import type { Intent } from './intent';
+import { announceOutboxChange } from './outbox';
+
+/** Which undoable action, and until when its items wait (ms). */
+export interface Hold {
+	id: string;
+	until: number;
+}
+
+type CounterList = 'feeds' | 'special' | 'labels' | 'categories';
+
+/** One cached counter's value before a catch-up zeroed it. */
+export interface CounterValue {
+	list: CounterList;
+	id: number;
+	unread: number;
+}
+
+/** What cancelling a held item puts back. */
+export interface HoldUndo {
+	/** Older queued changes of the same key it replaced: they return with their own `seq`. */
+	replaced: OutboxItem[];
+	/** The intent that puts its cached article back (flags, labels, notes). */
+	inverse?: Intent;
+	/** A catch-up: the cached articles it marked read. */
+	markedRead?: number[];
+	/** A catch-up: the cached counters it zeroed, as they were just before. */
+	counters?: CounterValue[];
+}
+
+export function isHeld(item: Pick<OutboxItem, 'heldUntil'>, now: number): boolean {
+	return item.heldUntil !== undefined && item.heldUntil > now;
+}
+
+const FLAG_PROP = { unread: 'unread', starred: 'marked', published: 'published' } as const;
+
+/** The intent that puts this cached article back as it is now, for the key `intent` changes. */
+export function inverseOf(intent: Intent, article: StoredArticle): Intent | undefined {
+	switch (intent.type) {
+		case 'flag':
+			return {
+				type: 'flag',
+				field: intent.field,
+				articleIds: [article.id],
+				value: article[FLAG_PROP[intent.field]]
+			};
+		case 'label':
+			return {
+				type: 'label',
+				articleIds: [article.id],
+				labelId: intent.labelId,
+				assign: article.labels.some((l) => l.id === intent.labelId)
+			};
+		case 'note':
+			return { type: 'note', articleId: article.id, note: article.note ?? '' };
+		default:
+			return undefined;
+	}
+}
+
+const LISTS: readonly CounterList[] = ['feeds', 'special', 'labels', 'categories'];
+
+/** The counters' unread values, to compare after a catch-up zeroed some. */
+export function counterValues(counters: Counters | undefined): CounterValue[] {
+	if (!counters) return [];
+	return LISTS.flatMap((list) => counters[list].map((c) => ({ list, id: c.id, unread: c.unread })));
+}
+
+/** The values of `before` that differ in `counters` now. */
+export function changedCounters(
+	before: readonly CounterValue[],
+	counters: Counters | undefined
+): CounterValue[] {
+	const now = new Map(counterValues(counters).map((c) => [`${c.list}:${c.id}`, c.unread]));
+	return before.filter((c) => now.get(`${c.list}:${c.id}`) !== c.unread);
+}
+
+function restoreCounters(counters: Counters | undefined, values: readonly CounterValue[]): void {
+	if (!counters) return;
+	for (const value of values) {
+		for (const c of counters[value.list]) if (c.id === value.id) c.unread = value.unread;
+	}
+}
+
+/** Drops a cancelled hold's items from a replaced list, putting back what they replaced. */
+function withoutHold(list: readonly OutboxItem[], undoId: string): OutboxItem[] {
+	return list.flatMap((item) =>
+		item.undoId === undoId ? withoutHold(item.undo?.replaced ?? [], undoId) : [item]
+	);
+}
+
+/** Sends a held change now (its toast went away): it stays queued, no longer held. */
+export async function releaseHold(undoId: string): Promise<number> {
+	const db = await openReaderDb();
+	const tx = db.transaction('outbox', 'readwrite');
+	let released = 0;
+	for (const item of await tx.store.getAll()) {
+		if (item.undoId !== undoId) continue;
+		delete item.heldUntil;
+		delete item.undo;
+		await tx.store.put(item);
+		released++;
+	}
+	await tx.done;
+	if (released > 0) announceOutboxChange();
+	return released;
+}
+
+export interface Undone {
+	/** The keys of the items taken back (a key a later change replaced is not among them). */
+	keys: Set<string>;
+	/** Keys the reader changed after the held action (still queued): these stay as they are now. */
+	changedSince: Set<string>;
+}
+
+/**
+ * Undo: takes a held action's items out of the outbox unsent and puts back what they replaced
+ * and the cache as it was. Undefined when it is too late: nothing of it is held any more (sent,
+ * being sent, released, expired, or discarded), and then nothing changes.
+ */
+export async function cancelHold(undoId: string, now = Date.now()): Promise<Undone | undefined> {
+	const db = await openReaderDb();
+	const tx = db.transaction(['outbox', 'articles', 'tree'], 'readwrite');
+	const outbox = tx.objectStore('outbox');
+	const all = await outbox.getAll();
+	const group = all.filter((i) => i.undoId === undoId).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+	if (group.length === 0 || group.some((i) => !isHeld(i, now))) {
+		await tx.done;
+		return undefined;
+	}
+	const first = group[0]?.seq ?? 0;
+	const others = all.filter((i) => i.undoId !== undoId);
+	const changedSince = new Set(others.filter((i) => (i.seq ?? 0) > first).map((i) => i.key));
+	const treeStore = tx.objectStore('tree');
+	const stored = await treeStore.get('current');
+	const articles = tx.objectStore('articles');
+	let countersChanged = false;
+	const revert = async (
+		id: number,
+		intent: Intent,
+		tree: FeedTree | undefined
+	): Promise<StoredArticle | undefined> => {
+		const article = await articles.get(id);
+		if (!article) return undefined;
+		const delta = applyToArticle(article, intent, tree);
+		await articles.put(article);
+		if (delta !== 0) {
+			adjustCounters(stored?.counters, tree, article, delta);
+			countersChanged = true;
+		}
+		return article;
+	};
+	// Newest first: the reverse of the order they were applied in.
+	for (const item of [...group].reverse()) {
+		if (item.seq !== undefined) await outbox.delete(item.seq);
+		const undo = item.undo;
+		if (undo?.inverse && item.articleId !== undefined) {
+			await revert(item.articleId, undo.inverse, stored?.tree);
+		}
+		if (undo?.counters?.length) {
+			restoreCounters(stored?.counters, undo.counters);
+			countersChanged = true;
+		}
+		for (const id of undo?.markedRead ?? []) {
+			if (changedSince.has(`flag:unread:${id}`)) continue;
+			await revert(
+				id,
+				{ type: 'flag', field: 'unread', articleIds: [id], value: true },
+				stored?.tree
+			);
+		}
+		for (const older of undo?.replaced ?? []) await outbox.put(older);
+	}
+	// A later hold that replaced one of these must not bring it back if that one is undone too.
+	for (const item of others) {
+		const replaced = item.undo?.replaced;
+		if (!replaced?.some((r) => r.undoId === undoId)) continue;
+		await outbox.put({ ...item, undo: { ...item.undo, replaced: withoutHold(replaced, undoId) } });
+	}
+	if (stored && countersChanged) await treeStore.put(stored, 'current');
+	await tx.done;
+	announceOutboxChange();
+	return { keys: new Set(group.map((i) => i.key)), changedSince };
+}

@@ -1,0 +1,129 @@
+/**
+ * Undo on the page (issue 14): after a change to several articles or a swipe, an "Undo" toast
+ * shows for UNDO_MS while the change waits in the outbox (outbox/hold.ts), so an undone change is
+ * never sent at all. One offer at a time: a new undoable change commits (sends) the previous one,
+ * as does the page going hidden or away (`commit`), so nothing waits on a page nobody sees; if
+ * the page dies before that, the hold expires by itself shortly after the toast would have gone.
+ *
+ * For actions (state/actions.ts does this; bulk actions use its `setFlag`/`setLabels` with
+ * `{ undo: 'the toast text' }`):
+ *   const hold = await undo.begin();          // commits the previous offer first
+ *   apply on screen, then submitIntent(intent, hold);
+ *   undo.offer(hold, text, (undone) => …);    // puts the screen back when the reader undoes it
+ */
+import { cancelHold, releaseHold, type Hold, type Undone } from '$lib/outbox/hold';
+import { requestReplay } from '$lib/offline/triggers';
+import { toasts, TOAST_MS } from './toasts.svelte';
+
+/** How long the Undo toast shows. */
+export const UNDO_MS = TOAST_MS;
+/** The hold outlasts the toast a little: Undo pressed at its last moment still finds it held. */
+export const HOLD_GRACE_MS = 1500;
+
+interface Offer {
+	hold: Hold;
+	text: string;
+	toast: number;
+	timer: ReturnType<typeof setTimeout>;
+	revert: (undone: Undone) => void | Promise<void>;
+}
+
+function newId(): string {
+	return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+		? crypto.randomUUID()
+		: `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+class UndoState {
+	#offer = $state.raw<Offer | undefined>();
+
+	/** The change the reader can undo now, by its toast's text. */
+	get pending(): string | undefined {
+		return this.#offer?.text;
+	}
+
+	/** A hold for a new undoable change; the previous offer is committed first. */
+	async begin(now = Date.now()): Promise<Hold> {
+		await this.commit();
+		return { id: newId(), until: now + UNDO_MS + HOLD_GRACE_MS };
+	}
+
+	/** Shows the Undo toast for a change queued with `hold`. */
+	offer(hold: Hold, text: string, revert: Offer['revert']): void {
+		const toast = toasts.show(text, 'info', {
+			ms: Infinity,
+			action: { label: 'Undo', run: () => void this.undo() }
+		});
+		const timer = setTimeout(() => void this.commit(), UNDO_MS);
+		this.#offer = { hold, text, toast, timer, revert };
+	}
+
+	#take(): Offer | undefined {
+		const offer = this.#offer;
+		if (!offer) return undefined;
+		this.#offer = undefined;
+		clearTimeout(offer.timer);
+		toasts.dismiss(offer.toast);
+		return offer;
+	}
+
+	/** The toast went away (or the page is going): the change is sent. */
+	async commit(): Promise<void> {
+		const offer = this.#take();
+		if (!offer) return;
+		try {
+			await releaseHold(offer.hold.id);
+		} finally {
+			requestReplay();
+		}
+	}
+
+	/** Takes back the offered change: nothing of it is sent, the screen shows what was before. */
+	async undo(): Promise<boolean> {
+		const offer = this.#take();
+		if (!offer) return false;
+		let undone: Undone | undefined;
+		try {
+			undone = await cancelHold(offer.hold.id);
+		} catch {
+			undone = undefined;
+		}
+		if (!undone) {
+			toasts.show('Too late to undo: the change is already on its way to the server.');
+			requestReplay();
+			return false;
+		}
+		await offer.revert(undone);
+		toasts.show('Undone.');
+		// Older changes the undone one had replaced are queued again.
+		requestReplay();
+		return true;
+	}
+
+	/** Test hook. */
+	reset(): void {
+		const offer = this.#offer;
+		if (offer) clearTimeout(offer.timer);
+		this.#offer = undefined;
+	}
+}
+
+export const undo = new UndoState();
+
+/**
+ * Commits the offer when the page goes hidden or away (a closed tab, another app on a phone):
+ * what the reader left with must be sent, not wait on a page nobody sees. Returns the stop function.
+ */
+export function commitUndoWhenHidden(): () => void {
+	if (typeof document === 'undefined') return () => undefined;
+	const hidden = (): void => {
+		if (document.visibilityState === 'hidden') void undo.commit();
+	};
+	const away = (): void => void undo.commit();
+	document.addEventListener('visibilitychange', hidden);
+	window.addEventListener('pagehide', away);
+	return () => {
+		document.removeEventListener('visibilitychange', hidden);
+		window.removeEventListener('pagehide', away);
+	};
+}
