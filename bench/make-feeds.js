@@ -19,7 +19,7 @@ const WORDS =
 	);
 
 /** @param {number} seed @param {number} count */
-function words(seed, count) {
+export function words(seed, count) {
 	const out = [];
 	for (let i = 0; i < count; i++) out.push(WORDS[(seed * 7 + i * 13) % WORDS.length]);
 	return out.join(' ');
@@ -55,7 +55,7 @@ export function articleHtml(/** @type {number} */ seed, /** @type {number} */ by
  * @param {{ title: string, file: string }} feed
  * @param {{ title: string, guid: string, date: Date, html: string }[]} items
  */
-function rss(feed, items) {
+export function rss(feed, items) {
 	const body = items
 		.map(
 			(it) =>
