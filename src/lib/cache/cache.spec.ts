@@ -232,4 +232,29 @@ describe('lists never opened online', () => {
 		expect(await cachedList({ ...key, isCat: true })).toBeUndefined();
 		expect(await cachedList({ ...key, search: 'x' })).toBeUndefined();
 	});
+
+	it('keep only published articles, or those with a note, in those view modes', async () => {
+		await storeOfflineHeadlines([
+			headline(1, { published: true, unread: false }),
+			headline(2, { note: 'read this first' }),
+			headline(3, { note: undefined, unread: false }),
+			headline(4, { published: true, feedId: 2, updated: 1_790_000_100 })
+		]);
+		const ids = async (patch: Partial<ListKey>) =>
+			(await cachedList({ ...key, ...patch }))?.headlines.map((h) => h.id);
+		expect(await ids({ viewMode: 'published' })).toEqual([1]);
+		expect(await ids({ viewMode: 'has_note' })).toEqual([2]);
+		expect(await ids({ feedId: -4, viewMode: 'published' })).toEqual([4, 1]);
+	});
+
+	it('of a tag are the cached articles carrying it, whatever its case', async () => {
+		await storeOfflineHeadlines([
+			headline(1, { tags: ['Web', 'pwa'] }),
+			headline(2, { tags: ['tech'] }),
+			headline(3, { tags: ['web'], unread: false, updated: 1_790_000_100 })
+		]);
+		const list = await cachedList({ ...key, feedId: 'web', viewMode: 'all_articles' });
+		expect(list?.headlines.map((h) => h.id)).toEqual([3, 1]);
+		expect(await cachedList({ ...key, feedId: 'nothing' })).toBeUndefined();
+	});
 });

@@ -9,6 +9,7 @@
 import {
 	isLabelFeedId,
 	SPECIAL_FEED,
+	viewModeKeeps,
 	type Article,
 	type Counters,
 	type FeedTree,
@@ -143,11 +144,15 @@ async function listFromArticles(
 	articles: IDBPObjectStore<ReaderDB, ('lists' | 'articles')[], 'articles', 'readonly'>,
 	key: ListKey
 ): Promise<CachedList | undefined> {
-	if (key.search !== '' || typeof key.feedId !== 'number') return undefined;
+	if (key.search !== '') return undefined;
 	const feedId = key.feedId;
 	let rows: StoredArticle[];
-	// A category kept as an offline pack (sync/): its articles say so.
-	if (key.isCat) rows = (await articles.getAll()).filter((r) => r.packs?.includes(`cat:${feedId}`));
+	if (typeof feedId === 'string') {
+		// A tag feed: the cached articles carrying the tag (tt-rss matches tags without case).
+		const tag = feedId.toLowerCase();
+		rows = (await articles.getAll()).filter((r) => r.tags.some((t) => t.toLowerCase() === tag));
+	} else if (key.isCat)
+		rows = (await articles.getAll()).filter((r) => r.packs?.includes(`cat:${feedId}`));
 	else if (isLabelFeedId(feedId))
 		rows = (await articles.getAll()).filter((r) => r.labels.some((l) => l.id === feedId));
 	else if (feedId > 0) rows = await articles.index('byFeed').getAll(feedId);
@@ -160,14 +165,8 @@ async function listFromArticles(
 	else return undefined;
 	if (feedId === SPECIAL_FEED.starred) rows = rows.filter((r) => r.marked);
 	if (feedId === SPECIAL_FEED.published) rows = rows.filter((r) => r.published);
-	const unread = rows.filter((r) => r.unread);
-	if (key.viewMode === 'unread' || (key.viewMode === 'adaptive' && unread.length > 0))
-		rows = unread;
-	else if (key.viewMode === 'marked') rows = rows.filter((r) => r.marked);
-	else if (key.viewMode === 'published') rows = rows.filter((r) => r.published);
-	else if (key.viewMode === 'has_note') rows = rows.filter((r) => !!r.note);
-	// The server's `is_updated`: changed at the source after it was read.
-	else if (key.viewMode === 'updated') rows = rows.filter((r) => r.isUpdated);
+	const keep = viewModeKeeps(key.viewMode, { feedId, anyUnread: rows.some((r) => r.unread) });
+	if (keep) rows = rows.filter(keep);
 	if (rows.length === 0) return undefined;
 	const oldestFirst = key.orderBy === 'date_reverse';
 	rows.sort((a, b) => (oldestFirst ? a.updated - b.updated : b.updated - a.updated));

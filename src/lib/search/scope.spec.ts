@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedTree } from '$lib/api';
 import { headline } from '$lib/outbox/testing/fake-server';
-import { localScope, type ScopeQuery } from './scope';
+import { localScope, searchTarget, type ScopeQuery } from './scope';
 
 const tree: FeedTree = {
 	categories: [
@@ -43,6 +43,19 @@ describe('localScope', () => {
 		expect(localScope(q({ kind: 'cat', id: '11' }), tree).feeds).toEqual(new Set([2]));
 		expect(localScope(q({ searchMode: 'all_feeds' }), tree)).toEqual({ oldestFirst: false });
 		expect(localScope(q({ id: '-4' }), tree)).toEqual({ oldestFirst: false });
+	});
+
+	it('"this category" from a feed is the feed\'s category with the ones inside it', () => {
+		expect(localScope(q({ searchMode: 'this_cat' }), tree).feeds).toEqual(new Set([1, 2]));
+		expect(localScope(q({ id: '2', searchMode: 'this_cat' }), tree).feeds).toEqual(new Set([2]));
+		// A feed the tree does not know: the feed itself, never more.
+		expect(localScope(q({ id: '9', searchMode: 'this_cat' }), tree).feeds).toEqual(new Set([9]));
+		expect(searchTarget(q({ searchMode: 'this_cat' }), tree)).toEqual({ kind: 'cat', id: '10' });
+		expect(searchTarget(q({ searchMode: 'all_feeds' }), tree)).toEqual({ kind: 'feed', id: '-4' });
+		expect(searchTarget(q({ kind: 'cat', id: '11', searchMode: 'this_cat' }), tree)).toEqual({
+			kind: 'cat',
+			id: '11'
+		});
 	});
 
 	it('keeps the rows a special feed, a label, a tag or the view mode would show', () => {

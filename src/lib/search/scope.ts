@@ -1,11 +1,13 @@
 /**
  * Where an offline search looks: the same place the server's search would (the open feed, the
- * open category with the categories inside it, a label, a special feed, a tag — or every feed),
- * in the list's view mode and order, told from the cached articles themselves.
+ * open category with the categories inside it, the open feed's category, a label, a special
+ * feed, a tag — or every feed), in the list's view mode and order, told from the cached articles
+ * themselves.
  */
 import {
 	isLabelFeedId,
 	SPECIAL_FEED,
+	viewModeKeeps,
 	type FeedTree,
 	type Headline,
 	type TreeCategory
@@ -24,16 +26,42 @@ export interface ScopeQuery {
 
 export type LocalScope = Omit<LocalSearchOptions, 'query'>;
 
+function findCategory(
+	categories: readonly TreeCategory[],
+	wanted: (c: TreeCategory) => boolean
+): TreeCategory | undefined {
+	for (const c of categories) {
+		if (wanted(c)) return c;
+		const inner = findCategory(c.categories, wanted);
+		if (inner) return inner;
+	}
+	return undefined;
+}
+
+/** The category a feed is filed in (0 = Uncategorized), if the tree knows the feed. */
+export function categoryOfFeed(tree: FeedTree | undefined, feedId: number): number | undefined {
+	return findCategory(tree?.categories ?? [], (c) => c.feeds.some((f) => f.id === feedId))?.id;
+}
+
+/**
+ * The list a search looks through, for the server and this device alike: the open list, the open
+ * feed's category ("this_cat"), or All articles ("all_feeds"). Servers do not read `search_mode`
+ * (the 2021 one ignores it), so the scope is sent as the feed or category searched.
+ */
+export function searchTarget(
+	query: Pick<ScopeQuery, 'kind' | 'id' | 'searchMode'>,
+	tree: FeedTree | undefined
+): { kind: 'feed' | 'cat' | 'tag'; id: string } {
+	if (query.searchMode === 'all_feeds') return { kind: 'feed', id: String(SPECIAL_FEED.all) };
+	if (query.searchMode === 'this_cat' && query.kind === 'feed') {
+		const catId = categoryOfFeed(tree, Number(query.id));
+		if (catId !== undefined) return { kind: 'cat', id: String(catId) };
+	}
+	return { kind: query.kind, id: query.id };
+}
+
 function feedsIn(tree: FeedTree | undefined, catId: number): Set<number> | undefined {
-	const find = (categories: readonly TreeCategory[]): TreeCategory | undefined => {
-		for (const c of categories) {
-			if (c.id === catId) return c;
-			const inner = find(c.categories);
-			if (inner) return inner;
-		}
-		return undefined;
-	};
-	const category = find(tree?.categories ?? []);
+	const category = findCategory(tree?.categories ?? [], (c) => c.id === catId);
 	if (!category) return undefined;
 	const feeds = new Set<number>();
 	const walk = (c: TreeCategory): void => {
@@ -42,15 +70,6 @@ function feedsIn(tree: FeedTree | undefined, catId: number): Set<number> | undef
 	};
 	walk(category);
 	return feeds;
-}
-
-function viewFilter(viewMode: string): ((row: Headline) => boolean) | undefined {
-	if (viewMode === 'unread') return (row) => row.unread;
-	if (viewMode === 'marked') return (row) => row.marked;
-	if (viewMode === 'published') return (row) => row.published;
-	if (viewMode === 'has_note') return (row) => !!row.note;
-	// adaptive, all_articles, updated: every match (tt-rss's "updated" filters nothing either).
-	return undefined;
 }
 
 /** What a feed id keeps, for the feeds that are not ordinary ones. */
@@ -76,21 +95,24 @@ export function localScope(
 	now = Date.now()
 ): LocalScope {
 	const scope: LocalScope = { oldestFirst: query.orderBy === 'date_reverse' };
-	let keep = viewFilter(query.viewMode);
-	if (query.searchMode !== 'all_feeds') {
-		const id = Number(query.id);
-		if (query.kind === 'tag') {
-			const tag = query.id.toLowerCase();
-			keep = both(keep, (row) => row.tags.some((t) => t.toLowerCase() === tag));
-		} else if (query.kind === 'cat') {
-			// Special (-1) and Labels (-2) hold no feeds of their own: every feed, as All articles.
-			const feeds = id >= 0 ? feedsIn(tree, id) : undefined;
-			if (feeds) scope.feeds = feeds;
-		} else if (id > 0) {
-			scope.feeds = new Set([id]);
-		} else {
-			keep = both(keep, specialFilter(id, now));
-		}
+	const target = searchTarget(query, tree);
+	const id = Number(target.id);
+	// Every local scope is a search: "adaptive" keeps every match, as the server's search does.
+	let keep: ((row: Headline) => boolean) | undefined = viewModeKeeps(query.viewMode, {
+		searching: true,
+		...(target.kind === 'feed' ? { feedId: id } : {})
+	});
+	if (target.kind === 'tag') {
+		const tag = target.id.toLowerCase();
+		keep = both(keep, (row) => row.tags.some((t) => t.toLowerCase() === tag));
+	} else if (target.kind === 'cat') {
+		// Special (-1) and Labels (-2) hold no feeds of their own: every feed, as All articles.
+		const feeds = id >= 0 ? feedsIn(tree, id) : undefined;
+		if (feeds) scope.feeds = feeds;
+	} else if (id > 0) {
+		scope.feeds = new Set([id]);
+	} else {
+		keep = both(keep, specialFilter(id, now));
 	}
 	if (keep) scope.keep = keep;
 	return scope;

@@ -15,9 +15,10 @@ import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/ef
 import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
 import { submitIntent } from '$lib/offline/submit';
+import { searchTarget } from '$lib/search/scope';
 import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
-import { headlines, type ArticlePatch } from './headlines.svelte';
+import { feedIdOf, headlines, type ArticlePatch } from './headlines.svelte';
 import { toasts } from './toasts.svelte';
 import { treeState } from './tree.svelte';
 import { undo as undoState } from './undo.svelte';
@@ -210,19 +211,20 @@ export async function catchUp(
 	const sameList = query && query.kind === kind && query.id === String(feedId);
 	const rows = sameList ? headlines.items : [];
 	const search = sameList && query.search ? query.search : undefined;
+	// A search covers the list it looked through (its category, All articles): the same target
+	// as the one asked (search/scope.ts), so the server marks what the reader saw.
+	const target = search && query ? searchTarget(query, treeState.tree) : undefined;
 	const intent: CatchupIntent = {
 		type: 'catchup',
-		feedId,
-		isCat: kind === 'cat',
+		feedId: target ? feedIdOf(target) : feedId,
+		isCat: target ? target.kind === 'cat' : kind === 'cat',
 		mode,
 		at: Date.now(),
 		...(rows.length > 0 ? { maxId: rows.reduce((max, h) => Math.max(max, h.id), 0) } : {}),
 		...(!search && typeof feedId === 'number'
 			? { unreadSeen: treeState.unread(feedId, kind === 'cat') }
 			: {}),
-		...(search && query
-			? { search, searchMode: query.searchMode, seenIds: rows.map((h) => h.id) }
-			: {})
+		...(search && query ? { search, searchMode: 'this_feed', seenIds: rows.map((h) => h.id) } : {})
 	};
 	const refs = rows.filter((h) => h.unread && withinCatchup(intent, h));
 	const clears = mode === 'all' && !search && typeof feedId === 'number';

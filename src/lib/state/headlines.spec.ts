@@ -121,6 +121,30 @@ describe('listQueryFor', () => {
 	});
 });
 
+describe('a search', () => {
+	it('is sent as the list it looks through: the feed, its category, or All articles', async () => {
+		const { server, headlines, query } = await page({
+			...ALL,
+			getFeedTree: 'getFeedTree',
+			getCounters: 'getCounters'
+		});
+		const { treeState } = await import('./tree.svelte');
+		await treeState.load();
+		const feed2 = { ...query, id: '2', search: 'title:web' };
+		await headlines.open({ ...feed2, searchMode: 'this_feed' });
+		await headlines.open({ ...feed2, searchMode: 'this_cat' });
+		await headlines.open({ ...feed2, searchMode: 'all_feeds' });
+		const sent = server.sent('getHeadlines').map((b) => [b.feed_id, b.is_cat ?? false]);
+		// Testbed Web Dev (2) is filed in Web (category 2); the server ignores search_mode.
+		expect(sent).toEqual([
+			['2', false],
+			['2', true],
+			['-4', false]
+		]);
+		expect(server.sent('getHeadlines').every((b) => !('search_mode' in b))).toBe(true);
+	});
+});
+
 describe('a search the server cannot answer', () => {
 	it('is answered from the articles cached on this device, scoped like the server’s', async () => {
 		const { headlines, query } = await page();

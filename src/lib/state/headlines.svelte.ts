@@ -10,7 +10,8 @@ import {
 } from '$lib/cache';
 import { markOnce } from '$lib/perf/marks';
 import { searchOnDevice, type LocalResults } from '$lib/search/page';
-import { localScope } from '$lib/search/scope';
+import { localScope, searchTarget } from '$lib/search/scope';
+import { feedPrefs } from './feed-prefs.svelte';
 import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
 import type { SettingsValues } from './settings.svelte';
@@ -47,12 +48,16 @@ export function feedIdOf(query: Pick<ListQuery, 'kind' | 'id'>): FeedId {
 	return query.kind === 'tag' ? query.id : Number(query.id);
 }
 
-/** The list a route shows before any search, in the reader's view mode and order. */
+/**
+ * The list a route shows before any search: in the view mode and order chosen for that list
+ * (feed-prefs.svelte.ts), else in the reader's defaults (`values`).
+ */
 export function listQueryFor(
 	kind: ListKind,
 	id: string,
-	values: Pick<SettingsValues, 'viewMode' | 'sortOrder'>
+	defaults: Pick<SettingsValues, 'viewMode' | 'sortOrder'>
 ): ListQuery {
+	const values = feedPrefs.viewOf(kind, id, defaults);
 	return {
 		kind,
 		id,
@@ -248,15 +253,18 @@ class HeadlineList {
 		try {
 			const client = session.client;
 			const caps = await client.detectCapabilities();
+			// A search's scope is sent as the feed or category it looks through (search/scope.ts),
+			// never as `search_mode`, which the 2021 server ignores.
+			const target = query.search ? searchTarget(query, treeState.tree) : query;
 			const pageSize =
 				skip === 0 && this.#items.length === 0
 					? Math.min(FIRST_PAGE, caps.headlineLimit)
 					: caps.headlineLimit;
 			const result = await client
 				.getHeadlines({
-					feedId: feedIdOf(query),
-					isCat: query.kind === 'cat',
-					includeNested: query.kind === 'cat',
+					feedId: feedIdOf(target),
+					isCat: target.kind === 'cat',
+					includeNested: target.kind === 'cat',
 					limit: pageSize,
 					skip: options.sinceId === undefined ? skip : 0,
 					sinceId: options.sinceId,
@@ -269,7 +277,6 @@ class HeadlineList {
 					sanitize: true,
 					forceUpdate: options.forceUpdate,
 					search: query.search || undefined,
-					searchMode: query.search ? query.searchMode : undefined,
 					includeHeader: caps.includeHeader,
 					checkFirstId: skip > 0 ? this.#firstId : undefined
 				})

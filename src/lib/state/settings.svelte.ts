@@ -5,8 +5,8 @@
 import type { ViewMode as ApiViewMode } from '$lib/api';
 
 export type Theme = 'system' | 'light' | 'dark';
-/** The API's view modes the reader can choose as a default (not Published or With a note). */
-export type ViewMode = Exclude<ApiViewMode, 'published' | 'has_note'>;
+/** What a list shows: every one of the API's view modes (state/feed-prefs.svelte.ts per list). */
+export type ViewMode = ApiViewMode;
 export type SortOrder = 'default' | 'date_reverse' | 'feed_dates' | (string & {});
 
 export interface SettingsValues {
@@ -15,6 +15,9 @@ export interface SettingsValues {
 	textSize: number;
 	hideEmpty: boolean;
 	markReadOnScroll: boolean;
+	/** Opening an article leaves it unread (tt-rss's reader marks it read; so does this by default). */
+	keepUnreadOnOpen: boolean;
+	/** The default of lists without a view mode or order of their own. */
 	viewMode: ViewMode;
 	sortOrder: SortOrder;
 	/** How many unread articles "Make available offline" downloads. */
@@ -30,6 +33,7 @@ export const DEFAULT_SETTINGS: SettingsValues = {
 	textSize: 100,
 	hideEmpty: false,
 	markReadOnScroll: false,
+	keepUnreadOnOpen: false,
 	viewMode: 'adaptive',
 	sortOrder: 'default',
 	offlineArticles: 500,
@@ -39,7 +43,15 @@ export const DEFAULT_SETTINGS: SettingsValues = {
 
 const STORAGE_KEY = 'reader.settings';
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
-const VIEW_MODES: readonly ViewMode[] = ['all_articles', 'unread', 'adaptive', 'marked', 'updated'];
+const VIEW_MODES: readonly ViewMode[] = [
+	'all_articles',
+	'unread',
+	'adaptive',
+	'marked',
+	'updated',
+	'published',
+	'has_note'
+];
 
 /** localStorage is outside input too: keep only values of the right type and range. */
 export function parseSettings(raw: string | null): SettingsValues {
@@ -63,6 +75,7 @@ export function parseSettings(raw: string | null): SettingsValues {
 		),
 		hideEmpty: pick('hideEmpty', isBool),
 		markReadOnScroll: pick('markReadOnScroll', isBool),
+		keepUnreadOnOpen: pick('keepUnreadOnOpen', isBool),
 		viewMode: pick('viewMode', (v): v is ViewMode => VIEW_MODES.includes(v as ViewMode)),
 		sortOrder: pick('sortOrder', (v): v is SortOrder => typeof v === 'string' && v.length < 64),
 		offlineArticles: pick(

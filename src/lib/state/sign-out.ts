@@ -3,6 +3,7 @@ import { offlineStatus } from '$lib/offline/status.svelte';
 import { describeIntent } from '$lib/outbox/intent';
 import { setAppBadge } from '$lib/pwa/badge';
 import { articleState } from './article.svelte';
+import { feedPrefs } from './feed-prefs.svelte';
 import { headlines } from './headlines.svelte';
 import { session } from './session.svelte';
 import { settings } from './settings.svelte';
@@ -31,6 +32,8 @@ export async function forgetShownAccount(): Promise<void> {
 	treeState.reset();
 	headlines.reset();
 	articleState.close();
+	// Each list's view mode and order were the account's choices.
+	feedPrefs.reset();
 	toasts.reset();
 	offlineStatus.reset();
 	await setAppBadge(0);

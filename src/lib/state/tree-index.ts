@@ -30,3 +30,30 @@ export function titlesOf(tree: FeedTree | undefined): ReadonlyMap<string, string
 	walk(tree.categories);
 	return titles;
 }
+
+/**
+ * Where each category's contents start among the tree's rows (special feeds, then categories and
+ * their feeds depth first, then uncategorized feeds and labels), and the rows in all: the tree
+ * builds a big account's 1,000 feeds a screenful at a time, a category once the rows before it are
+ * built.
+ */
+export function rowOffsets(tree: FeedTree | undefined): {
+	categories: ReadonlyMap<number, number>;
+	feeds: number;
+	total: number;
+} {
+	const categories = new Map<number, number>();
+	if (!tree) return { categories, feeds: 0, total: 0 };
+	let rows = tree.special.length;
+	const walk = (list: readonly TreeCategory[]): void => {
+		for (const c of list) {
+			rows++;
+			categories.set(c.id, rows);
+			walk(c.categories);
+			rows += c.feeds.length;
+		}
+	};
+	walk(tree.categories);
+	const feeds = rows;
+	return { categories, feeds, total: rows + tree.feeds.length + tree.labels.length };
+}

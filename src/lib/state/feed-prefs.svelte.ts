@@ -1,0 +1,118 @@
+/**
+ * The view mode and order the reader chose in one feed, category or tag, kept for that list as
+ * tt-rss keeps them per feed; a list without a choice of its own opens with the defaults in
+ * settings. In localStorage, like settings, because the start's first list (hooks.client.ts) is
+ * decided before IndexedDB answers. They are the signed-in account's: forgotten at sign-out and
+ * when another account signs in (sign-out.ts `forgetShownAccount`).
+ */
+import type { ListKind } from '../../params/kind';
+import {
+	parseSettings,
+	type SettingsValues,
+	type SortOrder,
+	type ViewMode
+} from './settings.svelte';
+
+export interface ListPrefs {
+	viewMode?: ViewMode;
+	sortOrder?: SortOrder;
+}
+
+export type ListView = Pick<SettingsValues, 'viewMode' | 'sortOrder'>;
+
+/** The view modes as the reader reads them, in the menus' order (toolbar and settings). */
+export const VIEW_MODE_CHOICES: readonly { value: ViewMode; label: string }[] = [
+	{ value: 'adaptive', label: 'Adaptive' },
+	{ value: 'all_articles', label: 'All articles' },
+	{ value: 'unread', label: 'Unread' },
+	{ value: 'marked', label: 'Starred' },
+	{ value: 'published', label: 'Published' },
+	{ value: 'has_note', label: 'With a note' },
+	{ value: 'updated', label: 'Updated' }
+];
+
+/** The orders every server knows; newer ones add their own (`custom_sort_types`). */
+export const BUILT_IN_ORDERS: readonly { value: string; label: string }[] = [
+	{ value: 'default', label: 'Default' },
+	{ value: 'date_reverse', label: 'Oldest first' },
+	{ value: 'feed_dates', label: 'By feed date' }
+];
+
+const STORAGE_KEY = 'reader.listPrefs';
+/** Enough for every feed of a large account; the oldest choices go first beyond it. */
+export const MAX_LISTS = 1000;
+
+const listName = (kind: ListKind, id: string): string => `${kind}:${id}`;
+
+/** localStorage is outside input: each choice is checked by the settings' own rules. */
+export function parseListPrefs(raw: string | null): Record<string, ListPrefs> {
+	let stored: unknown;
+	try {
+		stored = raw ? JSON.parse(raw) : {};
+	} catch {
+		return {};
+	}
+	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return {};
+	const lists: Record<string, ListPrefs> = {};
+	for (const [name, value] of Object.entries(stored).slice(-MAX_LISTS)) {
+		if (!/^(feed|cat|tag):/.test(name) || !value || typeof value !== 'object') continue;
+		const given = value as Record<string, unknown>;
+		// A value the settings would not accept comes back as the default: keep only valid ones.
+		const checked = parseSettings(JSON.stringify(given));
+		const prefs: ListPrefs = {};
+		if (given.viewMode !== undefined && checked.viewMode === given.viewMode)
+			prefs.viewMode = checked.viewMode;
+		if (given.sortOrder !== undefined && checked.sortOrder === given.sortOrder)
+			prefs.sortOrder = checked.sortOrder;
+		if (prefs.viewMode !== undefined || prefs.sortOrder !== undefined) lists[name] = prefs;
+	}
+	return lists;
+}
+
+class FeedPrefs {
+	#lists = $state.raw<Record<string, ListPrefs>>({});
+
+	constructor() {
+		if (typeof localStorage !== 'undefined') {
+			this.#lists = parseListPrefs(localStorage.getItem(STORAGE_KEY));
+		}
+	}
+
+	/** The list's own choices (none when it follows the defaults). */
+	of(kind: ListKind, id: string): ListPrefs {
+		return this.#lists[listName(kind, id)] ?? {};
+	}
+
+	/** What a list opens with: its own choices over the reader's defaults. */
+	viewOf(kind: ListKind, id: string, defaults: ListView): ListView {
+		const own = this.of(kind, id);
+		return {
+			viewMode: own.viewMode ?? defaults.viewMode,
+			sortOrder: own.sortOrder ?? defaults.sortOrder
+		};
+	}
+
+	set(kind: ListKind, id: string, patch: ListPrefs): void {
+		const name = listName(kind, id);
+		const { [name]: old, ...others } = this.#lists;
+		// Re-inserted last: the most recent choice is the last to go when the list is full.
+		this.#lists = parseListPrefs(JSON.stringify({ ...others, [name]: { ...old, ...patch } }));
+		try {
+			localStorage.setItem(STORAGE_KEY, JSON.stringify(this.#lists));
+		} catch {
+			// Storage refused or full: the choice holds for this visit.
+		}
+	}
+
+	/** Sign-out, another account, tests. */
+	reset(): void {
+		this.#lists = {};
+		try {
+			localStorage.removeItem(STORAGE_KEY);
+		} catch {
+			// Nothing was kept.
+		}
+	}
+}
+
+export const feedPrefs = new FeedPrefs();
