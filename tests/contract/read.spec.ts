@@ -135,6 +135,13 @@ describe('read ops (real server)', () => {
 		}
 	});
 
+	it('getHeadlines of a tag feed (a string id) at level 15: the articles carrying the tag', async () => {
+		const { headlines } = await client.getHeadlines({ feedId: 'pwa', limit: 50 });
+		expect(headlines.length).toBeGreaterThan(0);
+		expect(headlines.every((h) => h.tags.includes('pwa'))).toBe(true);
+		expect(headlines.map((h) => h.title)).toContain('Web dev 01: IndexedDB');
+	});
+
 	it('getHeadlines of the starred feed: labels as objects, notes as strings', async () => {
 		const { headlines } = await client.getHeadlines({ feedId: -1, limit: 50 });
 		const first = headlines.find((h) => h.title.startsWith('Tech news 01'));

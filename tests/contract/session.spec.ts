@@ -31,7 +31,7 @@ describe('session and server facts (real server)', () => {
 			feedTree: true,
 			catchupMode: true,
 			loginConfig: false,
-			tagFeeds: false,
+			tagFeeds: true,
 			legacyLabelIds: false
 		});
 	});

@@ -25,8 +25,9 @@ describe('capabilities', () => {
 		[5, { headlineLimit: 60, feedTree: true, subscribe: true, orderBy: true, includeEmpty: true }],
 		[6, { headlineLimit: 200, sanitizeHeadlines: false }],
 		[12, { checkFirstId: true, includeHeader: true, sanitizeArticle: false }],
-		[15, { catchupMode: true, scoreField: false, loginConfig: false }],
-		[17, { loginConfig: true, tagFeeds: false }],
+		[14, { catchupMode: false, tagFeeds: false }],
+		[15, { catchupMode: true, scoreField: false, loginConfig: false, tagFeeds: true }],
+		[17, { loginConfig: true }],
 		[18, { tagFeeds: true, feedIcon: false }],
 		[20, { sanitizeShare: true, siteUrl: false }],
 		[23, { siteUrl: true, catchupSearch: true, feedErrors: true }]

@@ -50,7 +50,10 @@ export interface Capabilities {
 	scoreField: boolean;
 	/** `config` object in the login reply, `custom_sort_types` (level 17). */
 	loginConfig: boolean;
-	/** string tag feed ids in getHeadlines (level 18). */
+	/**
+	 * String tag feed ids in getHeadlines. Documented from level 18, but the Debian 21.02 server
+	 * (level 15) answers them (tests/contract/read.spec.ts): from 15.
+	 */
 	tagFeeds: boolean;
 	/** getFeedIcon (level 19). */
 	feedIcon: boolean;
@@ -122,7 +125,7 @@ export function deriveCapabilities(apiLevel: number, version?: string): Capabili
 		catchupMode: at(15),
 		scoreField: at(16),
 		loginConfig: at(17),
-		tagFeeds: at(18),
+		tagFeeds: at(15),
 		feedIcon: at(19),
 		sanitizeShare: at(20),
 		siteUrl: at(21),

@@ -255,7 +255,7 @@ describe('capabilities', () => {
 			(await caught(client.updateArticle({ articleIds: [1], field: ArticleField.Score, data: 5 })))
 				.code
 		).toBe('UNSUPPORTED');
-		expect((await caught(client.getHeadlines({ feedId: 'linux' }))).code).toBe('UNSUPPORTED');
+		// Tag feeds below 15: "getHeadlines from level 15…" below.
 		expect(fake.requests).toHaveLength(0);
 	});
 
@@ -410,10 +410,14 @@ describe('request parameters', () => {
 		expect(body).toMatchObject({ include_header: true, check_first_id: '42', has_sandbox: true });
 	});
 
-	it('getHeadlines at level 18 sends tag feed ids as strings', async () => {
-		const { fake, client } = clientAt(18);
+	it('getHeadlines from level 15 sends tag feed ids as strings; below, refuses them', async () => {
+		const { fake, client } = clientAt(15);
 		await client.getHeadlines({ feedId: 'linux' });
 		expect(fake.requests[0]?.body.feed_id).toBe('linux');
+		const older = clientAt(14);
+		await expect(older.client.getHeadlines({ feedId: 'linux' })).rejects.toMatchObject({
+			code: 'UNSUPPORTED'
+		});
 	});
 
 	it('updateArticle: ids joined, numbers quoted', async () => {

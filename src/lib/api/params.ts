@@ -9,7 +9,7 @@ import { compact, wireIds, wireNumber, type WireValue } from './wire';
 
 type Wire = Record<string, string | boolean>;
 
-/** A feed id: a number, or (level 18+, getHeadlines) a tag name for tag feeds. */
+/** A feed id: a number, or (level 15+, getHeadlines) a tag name for tag feeds. */
 export type FeedId = number | string;
 
 export type ViewMode =
@@ -57,9 +57,9 @@ const DEFAULT_EXCERPT_LENGTH = 100;
 
 function feedIdToWire(id: FeedId, caps: Capabilities, op: string): string {
 	if (typeof id === 'string') {
-		// Tag feeds (string ids) exist from level 18; numeric strings are plain ids.
+		// Tag feeds (string ids) are answered from level 15 (capabilities.ts); numeric strings are plain ids.
 		if (!/^-?\d+$/.test(id) && !caps.tagFeeds) {
-			throw clientError(op, 'UNSUPPORTED', { details: { needsApiLevel: 18 } });
+			throw clientError(op, 'UNSUPPORTED', { details: { needsApiLevel: 15 } });
 		}
 		return /^-?\d+$/.test(id) ? String(labelIdToWire(Number(id), caps)) : id;
 	}

@@ -4,13 +4,15 @@ import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';
 import { session } from './session.svelte';
 import { errorMessage } from './tree.svelte';
 
-/** An article as the reader sees it: the body from getArticle, tags from its headline. */
+/** An article as the reader sees it: the body from getArticle, tags and comment count from its headline. */
 export interface OpenArticle extends Article {
 	tags: string[];
+	/** 0 when unknown (getArticle does not send it). */
+	commentsCount: number;
 }
 
 function fromHeadline(h: Headline): OpenArticle {
-	return { ...h, comments: h.commentsLink, tags: h.tags };
+	return { ...h, comments: h.commentsLink, tags: h.tags, commentsCount: h.commentsCount };
 }
 
 /** The open article; its flags follow the headline row when the row is loaded. */
@@ -28,7 +30,9 @@ class ArticleState {
 		const article = this.#article;
 		if (!article) return undefined;
 		const row = headlines.find(article.id);
-		return row ? { ...article, ...pickPatch(row), tags: row.tags } : article;
+		return row
+			? { ...article, ...pickPatch(row), tags: row.tags, commentsCount: row.commentsCount }
+			: article;
 	}
 
 	get error(): string | undefined {
@@ -43,7 +47,12 @@ class ArticleState {
 		const row = headlines.find(id);
 		this.#article = row ? fromHeadline(row) : undefined;
 		const cached = await cachedArticle(id);
-		if (cached && this.#id === id) this.#article = { ...cached, tags: this.#article?.tags ?? [] };
+		if (cached && this.#id === id)
+			this.#article = {
+				...cached,
+				tags: this.#article?.tags ?? [],
+				commentsCount: this.#article?.commentsCount ?? 0
+			};
 		try {
 			const [fresh] = await session.client.getArticle({ articleIds: [id], sanitize: true });
 			if (this.#id !== id) return;
@@ -51,7 +60,12 @@ class ArticleState {
 				this.#error = 'This article is no longer on the server.';
 				return;
 			}
-			this.#article = { ...fresh, tags: this.#article?.tags ?? headlines.find(id)?.tags ?? [] };
+			const row = headlines.find(id);
+			this.#article = {
+				...fresh,
+				tags: this.#article?.tags ?? row?.tags ?? [],
+				commentsCount: this.#article?.commentsCount ?? row?.commentsCount ?? 0
+			};
 			await storeArticles([fresh]);
 		} catch (error) {
 			if (this.#id === id) this.#error = errorMessage(error);
