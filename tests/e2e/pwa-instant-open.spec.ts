@@ -33,12 +33,37 @@ test('a start paints the last list from the worker before any script runs; sign-
 	// Once the screen has settled the app keeps an inert copy of it for the next start.
 	await expect.poll(() => snapshotFor(page), { timeout: 15_000 }).toBe('/feed/-4');
 
+	// Rows the list rendered past the fold (its overscan) are not in the copy: a start lays out only
+	// what its first frame shows.
+	const rendered = await page.locator('.headline[data-article-id]').evaluateAll((els) =>
+		els.map((el) => ({
+			id: el.getAttribute('data-article-id'),
+			below: el.getBoundingClientRect().top >= window.innerHeight
+		}))
+	);
+	const below = rendered.filter((row) => row.below).map((row) => row.id);
+	const inView = rendered.filter((row) => !row.below).map((row) => row.id);
+	expect(below.length).toBeGreaterThan(0);
+	// The copy taken once this screen settled (a sync may have refreshed it since the first one).
+	await expect
+		.poll(
+			() =>
+				page.evaluate(async () => {
+					const kept = await (await caches.open('start-snapshot')).match('/__start-snapshot');
+					return (await kept?.text()) ?? '';
+				}),
+			{ timeout: 15_000 }
+		)
+		.toContain(`data-article-id="${inView[inView.length - 1]}"`);
+
 	const response = await page.reload();
 	expect(response?.fromServiceWorker()).toBe(true);
 	const html = (await response?.text()) ?? '';
 	const copy = html.slice(html.indexOf('id="start-snapshot"'), html.indexOf('display: contents'));
 	expect(copy).toContain('aria-hidden="true" inert');
 	expect(copy).toContain(title.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
+	for (const id of inView) expect(copy).toContain(`data-article-id="${id}"`);
+	for (const id of below) expect(copy).not.toContain(`data-article-id="${id}"`);
 	// Nothing in it runs or loads: the shell's one bootstrap script is the only script.
 	expect(copy).not.toMatch(/<script|<img|<iframe|<style|\son[a-z]+=|url\(/i);
 	expect(html.match(/<script\b/g)).toHaveLength(1);

@@ -32,6 +32,15 @@ describe('the inert copy of a screen', () => {
 		expect(out).toContain('<time datetime="2026-10-01">');
 	});
 
+	it('leaves out what the first frame would not paint, with its content', () => {
+		const source = document.createElement('div');
+		source.innerHTML =
+			'<ul><li class="feed">Shown</li><li class="feed" data-fold="below">Past the fold<b>deep</b></li></ul>' +
+			'<div class="menu" data-fold="below"><button>Mark all read</button></div><p>After</p>';
+		const out = inertCopy(source, document, (element) => !element.hasAttribute('data-fold'));
+		expect(out).toBe('<ul><li class="feed">Shown</li></ul><p>After</p>');
+	});
+
 	it('drops what could run, load or point elsewhere; images become boxes', () => {
 		const out = copyOf(
 			'<script>alert(1)</script><style>body{}</style><iframe src="https://evil.test"></iframe>' +

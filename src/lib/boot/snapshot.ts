@@ -77,8 +77,30 @@ function keepAttribute(element: Element, name: string, value: string, svg: boole
 	return svg && SVG_ATTRIBUTES.has(name);
 }
 
-/** An inert copy of `source`'s content, as HTML; `doc` makes the new nodes (the live document). */
-export function inertCopy(source: Element, doc: Document): string {
+/**
+ * Whether an element of the live screen shows anything at start: not when it is not rendered
+ * (`display: none`: closed menus, hidden panes) or lies wholly below the window (rows and feeds past
+ * the fold). Leaving those out keeps the copy to what the first frame paints, so a start parses and
+ * lays out a few dozen rows, not a whole tree of a thousand feeds. Nothing above the fold is left
+ * out, so what remains keeps its place.
+ */
+export function onScreen(element: Element): boolean {
+	if (element.getClientRects().length === 0) {
+		// No boxes: `display: none`, or `display: contents` whose children have boxes.
+		return getComputedStyle(element).display === 'contents';
+	}
+	return element.getBoundingClientRect().top < window.innerHeight;
+}
+
+/**
+ * An inert copy of `source`'s content, as HTML; `doc` makes the new nodes (the live document).
+ * `shown` leaves out elements (and their content) that the first frame would not paint.
+ */
+export function inertCopy(
+	source: Element,
+	doc: Document,
+	shown: (element: Element) => boolean = () => true
+): string {
 	const container = doc.createElement('div');
 	const copy = (from: Node, into: Node): void => {
 		for (const child of from.childNodes) {
@@ -88,7 +110,7 @@ export function inertCopy(source: Element, doc: Document): string {
 			}
 			if (child.nodeType !== 1) continue;
 			const element = child as Element;
-			if (element.id === SNAPSHOT_ELEMENT_ID) continue;
+			if (element.id === SNAPSHOT_ELEMENT_ID || !shown(element)) continue;
 			const name = element.localName;
 			const svg = element.namespaceURI === 'http://www.w3.org/2000/svg';
 			if (AS_BOX.has(name)) {
@@ -148,7 +170,7 @@ export async function captureSnapshot(basePath: string): Promise<boolean> {
 	const root = appRoot();
 	if (!account || !path || !root) return false;
 	if (!root.querySelector('.headline[data-article-id]') || !atTop(root)) return false;
-	const html = inertCopy(root, document);
+	const html = inertCopy(root, document, onScreen);
 	if (html.length > MAX_SNAPSHOT_CHARS) return false;
 	const rootAttributes: Record<string, string> = {};
 	for (const name of ROOT_ATTRIBUTES) {
@@ -168,8 +190,11 @@ export async function captureSnapshot(basePath: string): Promise<boolean> {
 				}
 			})
 		);
-		// Signed out (or another account) while it was written: it must not outlive that.
-		if (shownAccount() !== account) await caches.delete(SNAPSHOT_CACHE);
+		// Signed out (or another account) while it was written, or the reader moved on (a start at
+		// `/` resumes where they are now: state/resume.ts): it must not outlive that.
+		if (shownAccount() !== account || listScreen(basePath) !== path || !atTop(root)) {
+			await caches.delete(SNAPSHOT_CACHE);
+		}
 		return true;
 	} catch {
 		// Storage full or unavailable: the next start is simply not instant.
