@@ -51,13 +51,22 @@ async function longTaskSum(page, /** @type {number} */ t0, /** @type {number} */
 const settle = (ms = 800) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * The window of a start: a desktop, or a phone's one-pane layout (390 × 844 CSS px, at scale 1 so
+ * the figures compare with the desktop's; the phone's slower CPU is the 4× slow-down).
+ * @param {boolean} phone
+ */
+export function viewportOf(phone) {
+	return phone ? { width: 390, height: 844 } : { width: 1280, height: 800 };
+}
+
+/**
  * tt-rss's own web UI: login form → first headline of "All articles". tt-rss opens "Fresh" (-3)
  * by default; the probe sets its own deep link `#f=-4&c=0` before its scripts run, so it opens
  * All articles directly, the same list the app is measured on.
- * @param {Browser} browser @param {{ cpu: number }} opts
+ * @param {Browser} browser @param {{ cpu: number, phone?: boolean }} opts
  */
-export async function ttrssCold(browser, { cpu }) {
-	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function ttrssCold(browser, { cpu, phone = false }) {
+	const context = await browser.newContext({ viewport: viewportOf(phone) });
 	await addProbe(context, {
 		target: TTRSS_HEADLINE,
 		hash: '#f=-4&c=0',
@@ -99,10 +108,10 @@ export async function ttrssCold(browser, { cpu }) {
  * submit → the app's start screen → "All articles" (/feed/-4, clicked by the probe as soon as the
  * link exists) → first headline row. Then, in the same profile: warm start (a new tab opening
  * /feed/-4 with the worker and caches filled) and offline start (the same with the network cut).
- * @param {Browser} browser @param {{ cpu: number, origin: string }} opts
+ * @param {Browser} browser @param {{ cpu: number, origin: string, phone?: boolean }} opts
  */
-export async function appStarts(browser, { cpu, origin }) {
-	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function appStarts(browser, { cpu, origin, phone = false }) {
+	const context = await browser.newContext({ viewport: viewportOf(phone) });
 	await addProbe(context, {
 		target: APP_HEADLINE,
 		click: APP_ALL_ARTICLES,
