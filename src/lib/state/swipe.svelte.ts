@@ -1,0 +1,159 @@
+/**
+ * What a swipe on a headline does, as the reader chose in Settings (issue 14): for each side one
+ * of read, star, publish, a label, or nothing. Kept in localStorage like the other display
+ * preferences (state/settings.svelte.ts), under its own key, so a side is known before any data.
+ * Every swipe is undoable (state/undo.svelte.ts).
+ */
+import type { Headline, Label } from '$lib/api';
+import { setFlag, setLabels } from './actions';
+import { treeState } from './tree.svelte';
+
+/** `label:<feed-style id>` names one label. */
+export type SwipeAction = 'read' | 'star' | 'publish' | 'none' | `label:${number}`;
+/** The side the row moves to: a swipe left moves it left. */
+export type SwipeSide = 'left' | 'right';
+
+export interface SwipeSettings {
+	left: SwipeAction;
+	right: SwipeAction;
+}
+
+export const DEFAULT_SWIPES: SwipeSettings = { left: 'read', right: 'star' };
+
+const STORAGE_KEY = 'reader.swipes';
+
+export function isSwipeAction(value: unknown): value is SwipeAction {
+	return (
+		value === 'read' ||
+		value === 'star' ||
+		value === 'publish' ||
+		value === 'none' ||
+		(typeof value === 'string' && /^label:-\d+$/.test(value))
+	);
+}
+
+/** localStorage is outside input: only known actions, else the defaults. */
+export function parseSwipes(raw: string | null): SwipeSettings {
+	let stored: Record<string, unknown> = {};
+	try {
+		const value: unknown = raw ? JSON.parse(raw) : {};
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			stored = value as Record<string, unknown>;
+		}
+	} catch {
+		// Defaults.
+	}
+	return {
+		left: isSwipeAction(stored.left) ? stored.left : DEFAULT_SWIPES.left,
+		right: isSwipeAction(stored.right) ? stored.right : DEFAULT_SWIPES.right
+	};
+}
+
+/** How the row shows a side's action while it is swiped: words, a symbol, a tone (colour). */
+export interface SwipeHint {
+	text: string;
+	icon: string;
+	tone: 'read' | 'star' | 'publish' | 'label';
+}
+
+type Row = Pick<Headline, 'id' | 'title' | 'unread' | 'marked' | 'published' | 'labels'>;
+
+function labelOf(action: SwipeAction, labels: readonly Label[] = []): Label | undefined {
+	if (!action.startsWith('label:')) return undefined;
+	const id = Number(action.slice('label:'.length));
+	const known = treeState.tree?.labels.find((l) => l.id === id);
+	if (known)
+		return { id, caption: known.title, fgColor: known.fgColor ?? '', bgColor: known.bgColor ?? '' };
+	// A label the tree does not list (not loaded yet, or deleted): only the row's own copy.
+	return labels.find((l) => l.id === id);
+}
+
+class Swipes {
+	#values = $state<SwipeSettings>(DEFAULT_SWIPES);
+
+	constructor() {
+		if (typeof localStorage !== 'undefined') {
+			this.#values = parseSwipes(localStorage.getItem(STORAGE_KEY));
+		}
+	}
+
+	get values(): SwipeSettings {
+		return this.#values;
+	}
+
+	update(patch: Partial<SwipeSettings>): void {
+		this.#values = parseSwipes(JSON.stringify({ ...this.#values, ...patch }));
+		if (typeof localStorage !== 'undefined') {
+			localStorage.setItem(STORAGE_KEY, JSON.stringify(this.#values));
+		}
+	}
+
+	/** The hint for a side on this row; undefined when that side does nothing. */
+	hint(side: SwipeSide, row: Row): SwipeHint | undefined {
+		const action = this.#values[side];
+		switch (action) {
+			case 'none':
+				return undefined;
+			case 'read':
+				return row.unread
+					? { text: 'Mark read', icon: '✓', tone: 'read' }
+					: { text: 'Mark unread', icon: '●', tone: 'read' };
+			case 'star':
+				return row.marked
+					? { text: 'Unstar', icon: '☆', tone: 'star' }
+					: { text: 'Star', icon: '★', tone: 'star' };
+			case 'publish':
+				return row.published
+					? { text: 'Unpublish', icon: '⇩', tone: 'publish' }
+					: { text: 'Publish', icon: '⇪', tone: 'publish' };
+			default: {
+				const label = labelOf(action, row.labels);
+				if (!label) return undefined;
+				const has = row.labels.some((l) => l.id === label.id);
+				return {
+					text: has ? `Remove “${label.caption}”` : `Label “${label.caption}”`,
+					icon: '🏷',
+					tone: 'label'
+				};
+			}
+		}
+	}
+
+	/** Does what the side is set to, undoable. */
+	async run(side: SwipeSide, row: Headline): Promise<boolean> {
+		const action = this.#values[side];
+		const title = `“${row.title || '(untitled)'}”`;
+		switch (action) {
+			case 'none':
+				return false;
+			case 'read':
+				return setFlag([row], 'unread', !row.unread, {
+					undo: `${title} marked as ${row.unread ? 'read' : 'unread'}.`
+				});
+			case 'star':
+				return setFlag([row], 'starred', !row.marked, {
+					undo: `${title} ${row.marked ? 'unstarred' : 'starred'}.`
+				});
+			case 'publish':
+				return setFlag([row], 'published', !row.published, {
+					undo: `${title} ${row.published ? 'unpublished' : 'published'}.`
+				});
+			default: {
+				const label = labelOf(action, row.labels);
+				if (!label) return false;
+				const assign = !row.labels.some((l) => l.id === label.id);
+				return setLabels([row], label, assign, {
+					undo: `Label “${label.caption}” ${assign ? 'added to' : 'removed from'} ${title}.`
+				});
+			}
+		}
+	}
+
+	/** Test hook. */
+	reset(): void {
+		this.#values = DEFAULT_SWIPES;
+		if (typeof localStorage !== 'undefined') localStorage.removeItem(STORAGE_KEY);
+	}
+}
+
+export const swipes = new Swipes();
