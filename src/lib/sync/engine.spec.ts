@@ -137,6 +137,20 @@ describe('sync engine', () => {
 		expect(asked).toEqual([newest]);
 	});
 
+	it("keeps as many unread articles as the reader's article count, and fills up when it grows", async () => {
+		const server = syncServer();
+		const ids = server.arrive(30);
+		const count = async (): Promise<number> => (await openReaderDb()).count('articles');
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 10 });
+		expect(await count()).toBe(10);
+		// The newest ones (the server's default order is newest first).
+		expect(await stored(ids.at(-1) ?? 0)).toBeDefined();
+		expect(await stored(ids[0] ?? 0)).toBeUndefined();
+		// A larger count: compared in full again, though no counter moved.
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 25 });
+		expect(await count()).toBe(25);
+	});
+
 	it('writes nothing once the cache belongs to another account (a sign-in meanwhile)', async () => {
 		const server = syncServer();
 		server.arrive(3);
