@@ -81,7 +81,7 @@ describe('a held change', () => {
 		await enqueueIntent(read([3], true), T);
 		await enqueueIntent(read([1]), T); // earlier, queued: "1 read"
 		const before = (await pendingItems()).map((i) => [i.seq, i.key, i.intent]);
-		await enqueueIntent({ ...read([1, 2]), value: true }, T, hold('a')); // held: 1, 2 unread
+		await enqueueIntent(read([1, 2], true), T, hold('a')); // held: 1, 2 unread
 		expect((await pendingItems()).map((i) => i.key)).toEqual([
 			'flag:unread:3',
 			'flag:unread:1',

@@ -21,6 +21,7 @@ import {
 	emptyFigures,
 	FAULTS,
 	runSchedule,
+	type Action,
 	type Instance,
 	type Instances,
 	type World
@@ -40,14 +41,15 @@ const SEED =
 /** A fresh copy of every module: what a separate page, tab or worker holds in memory. */
 async function loadInstance(): Promise<Instance> {
 	vi.resetModules();
-	const [outbox, replay, sessionClient, open, device, cache, account] = await Promise.all([
+	const [outbox, replay, sessionClient, open, device, cache, account, hold] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
 		import('./session-client'),
 		import('$lib/db/open'),
 		import('$lib/db/device'),
 		import('$lib/cache'),
-		import('$lib/db/account')
+		import('$lib/db/account'),
+		import('./hold')
 	]);
 	return {
 		enqueueIntent: outbox.enqueueIntent,
@@ -58,6 +60,8 @@ async function loadInstance(): Promise<Instance> {
 		storeSessionFor: device.storeSessionFor,
 		setShownAccount: account.setShownAccount,
 		retryFailed: outbox.retryFailed,
+		cancelHold: hold.cancelHold,
+		releaseHold: hold.releaseHold,
 		wipeAccount: device.wipeAccount,
 		discardChangesNotOf: device.discardChangesNotOf,
 		storeList: cache.storeList,
@@ -98,7 +102,8 @@ const FULL_WORLD: World = {
 	poison: true,
 	strictCatchups: false,
 	disjointIds: false,
-	maxActions: 25
+	maxActions: 25,
+	holds: true
 };
 
 /**
@@ -192,6 +197,96 @@ describe('the checks themselves', () => {
 			expect.stringMatching(/^lost: flag:starred:1 of reader@/),
 			expect.stringMatching(/^leaked or widened: flag:starred:1 of second@/)
 		]);
+	});
+});
+
+describe('undo (held changes)', () => {
+	const world: World = { ...WORLD, faults: [], arrivals: false, accountSwitches: false };
+	const quiet = emptyFigures();
+	const run = (actions: Action[], sabotage?: Parameters<typeof runSchedule>[2]['sabotage']) =>
+		runSchedule(actions, world, {
+			instances,
+			freshDatabase,
+			figures: quiet,
+			...(sabotage ? { sabotage } : {})
+		});
+	const heldRead: Action = {
+		kind: 'flag',
+		tab: 'page',
+		field: 'unread',
+		ids: [1, 2],
+		value: false,
+		hold: true,
+		quota: 0
+	};
+	const replay: Action = {
+		kind: 'replay',
+		who: ['page', 'worker'],
+		faults: [],
+		during: [],
+		quota: 0
+	};
+	const writes = (ops: string[]) =>
+		ops.filter((op) => op === 'updateArticle' || op === 'catchupFeed');
+
+	it('held then undone: nothing is sent, and the server keeps what it had', async () => {
+		const { violations, ops } = await run([heldRead, replay, { kind: 'undo', tab: 'page' }]);
+		expect(violations).toEqual([]);
+		expect(writes(ops)).toEqual([]);
+	});
+
+	it('held then expired (the page died): sent exactly once, by whichever replay comes', async () => {
+		const { violations, ops } = await run([
+			heldRead,
+			replay,
+			{ kind: 'wait', ms: 7_000 },
+			replay,
+			replay,
+			{ kind: 'undo', tab: 'page' }
+		]);
+		expect(violations).toEqual([]);
+		expect(writes(ops)).toEqual(['updateArticle']);
+	});
+
+	it('a held catch-up keeps a later read change behind it, sent or undone', async () => {
+		const catchup: Action = {
+			kind: 'catchup',
+			tab: 'page',
+			scope: { feedId: 1, isCat: false },
+			mode: 'all',
+			hold: true,
+			quota: 0
+		};
+		const unread: Action = {
+			kind: 'flag',
+			tab: 'tab2',
+			field: 'unread',
+			ids: [1],
+			value: true,
+			quota: 0
+		};
+		for (const end of [
+			{ kind: 'undo', tab: 'page' },
+			{ kind: 'wait', ms: 7_000 }
+		] as Action[]) {
+			const { violations } = await run([catchup, unread, replay, end, replay]);
+			expect(violations).toEqual([]);
+		}
+	});
+
+	it('the checks find an undone change that reached the server', async () => {
+		// An outbox that says "undone" but keeps the change queued: the drain sends it.
+		const real = instances.page.cancelHold;
+		instances.page.cancelHold = () =>
+			Promise.resolve({ keys: new Set<string>(), changedSince: new Set<string>() });
+		try {
+			const { violations } = await run([heldRead, { kind: 'undo', tab: 'page' }]);
+			expect(violations).toContainEqual(
+				expect.stringMatching(/^leaked or widened: flag:unread:[12] of reader@/)
+			);
+		} finally {
+			instances.page.cancelHold = real;
+		}
 	});
 });
 

@@ -73,9 +73,10 @@ class UndoState {
 		if (!offer) return;
 		try {
 			await releaseHold(offer.hold.id);
-		} finally {
-			requestReplay();
+		} catch {
+			// Storage refused the write (full): the hold expires by itself a moment later.
 		}
+		requestReplay();
 	}
 
 	/** Takes back the offered change: nothing of it is sent, the screen shows what was before. */

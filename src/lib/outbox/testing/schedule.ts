@@ -7,6 +7,11 @@
  * the faults gone and compares each account's server state with a simple model: the last intent per
  * article and field, catch-ups limited to what the reader could see, each share once, nothing in
  * another account, and the failed list explaining whatever was not applied.
+ *
+ * Undo (issue 14): a reader action may be held (`hold`: its Undo toast shows), then undone,
+ * released (the toast went away) or left to expire (a wait; the page died). The model forgets an
+ * undone change (every key it last wrote goes back to what it was before), so a held change that
+ * reached the server anyway, or an undo that lost a change made since, shows up as a violation.
  */
 import fc from 'fast-check';
 import type { CatchupMode, FeedTree } from '$lib/api';
@@ -44,6 +49,9 @@ export interface Instance {
 	setShownAccount: typeof import('$lib/db/account').setShownAccount;
 	/** "Try again" in the failed list. */
 	retryFailed: typeof import('../outbox').retryFailed;
+	/** Undo and the toast going away (outbox/hold.ts). */
+	cancelHold: typeof import('../hold').cancelHold;
+	releaseHold: typeof import('../hold').releaseHold;
 	/** Sign-out's wipe of one account's everything. */
 	wipeAccount: typeof import('$lib/db/device').wipeAccount;
 	/** The login page's "discard" answer for the earlier account's changes. */
@@ -67,11 +75,12 @@ export interface Scope {
 	isCat: boolean;
 }
 
+/** `hold`: undoable (an Undo toast shows): queued held, see outbox/hold.ts. */
 export type ReaderAction =
-	| { kind: 'flag'; tab: Tab; field: ArticleFlag; ids: number[]; value: boolean }
+	| { kind: 'flag'; tab: Tab; field: ArticleFlag; ids: number[]; value: boolean; hold?: boolean }
 	| { kind: 'note'; tab: Tab; id: number; text: string }
-	| { kind: 'label'; tab: Tab; ids: number[]; label: number; assign: boolean }
-	| { kind: 'catchup'; tab: Tab; scope: Scope; mode: CatchupMode }
+	| { kind: 'label'; tab: Tab; ids: number[]; label: number; assign: boolean; hold?: boolean }
+	| { kind: 'catchup'; tab: Tab; scope: Scope; mode: CatchupMode; hold?: boolean }
 	| { kind: 'share'; tab: Tab };
 
 export type Action =
@@ -87,6 +96,9 @@ export type Action =
 			quota: number;
 	  }
 	| { kind: 'reload'; tab: Tab }
+	/** Undo pressed in this tab (its newest offer), or its toast went away (release). */
+	| { kind: 'undo'; tab: Tab }
+	| { kind: 'release'; tab: Tab }
 	| { kind: 'expire' }
 	| { kind: 'wait'; ms: number }
 	/** "Try again" on one of the failed changes. */
@@ -124,6 +136,8 @@ export interface World {
 	strictCatchups: boolean;
 	/** Actions per schedule. */
 	maxActions: number;
+	/** Undoable actions: held, then undone, released or left to expire. */
+	holds: boolean;
 }
 
 export const ACCOUNTS: readonly AccountRef[] = [
@@ -176,13 +190,15 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 				{ weight: 1, arbitrary: fc.constantFrom(1, 2, 50) }
 			)
 		: fc.constant(0);
+	const hold = world.holds ? fc.boolean() : fc.constant(false);
 	const reader: fc.Arbitrary<ReaderAction>[] = [
 		fc.record({
 			kind: fc.constant('flag' as const),
 			tab,
 			field: fc.constantFrom<ArticleFlag>('unread', 'starred', 'published'),
 			ids,
-			value: fc.boolean()
+			value: fc.boolean(),
+			hold
 		}),
 		fc.record({
 			kind: fc.constant('note' as const),
@@ -195,13 +211,15 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			tab,
 			ids,
 			label: fc.constantFrom(...LABELS),
-			assign: fc.boolean()
+			assign: fc.boolean(),
+			hold
 		}),
 		fc.record({
 			kind: fc.constant('catchup' as const),
 			tab,
 			scope,
-			mode: fc.constantFrom<CatchupMode>('all', 'all', '1day', '1week', '2week')
+			mode: fc.constantFrom<CatchupMode>('all', 'all', '1day', '1week', '2week'),
+			hold
 		})
 	];
 	if (world.shares) reader.push(fc.record({ kind: fc.constant('share' as const), tab }));
@@ -242,6 +260,15 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 		fc.record({ kind: fc.constant('wait' as const), ms: fc.constantFrom(60_000, 3_600_000) }),
 		fc.record({ kind: fc.constant('retry' as const), pick: fc.nat({ max: 3 }) })
 	];
+	if (world.holds) {
+		steps.push(
+			fc.record({ kind: fc.constant('undo' as const), tab }),
+			fc.record({ kind: fc.constant('undo' as const), tab }),
+			fc.record({ kind: fc.constant('release' as const), tab }),
+			// Shorter than a hold: some replays happen while it is still held.
+			fc.record({ kind: fc.constant('wait' as const), ms: fc.constantFrom(2_000, 7_000) })
+		);
+	}
 	if (world.arrivals) {
 		steps.push(
 			fc.record({
@@ -331,6 +358,8 @@ interface ModelArticle {
 
 interface AccountModel {
 	articles: Map<number, ModelArticle>;
+	/** The held action that last wrote each key (absent: a change not held, or none). */
+	writer: Map<string, string>;
 	/** Field keys (`flag:unread:3`, `note:3`, `label:3:-1025`) the reader changed here. */
 	touched: Set<string>;
 	shares: Set<string>;
@@ -388,6 +417,8 @@ export interface RunOptions {
 
 export interface Outcome {
 	violations: string[];
+	/** The ops the server received, in order (logins and reads included). */
+	ops: string[];
 }
 
 /** Runs one schedule and checks the end state; returns what went wrong (nothing, ideally). */
@@ -418,6 +449,7 @@ export async function runSchedule(
 		}
 		models.set(key, {
 			articles,
+			writer: new Map(),
 			touched: new Set(),
 			shares: new Set(),
 			catchups: [],
@@ -428,6 +460,22 @@ export async function runSchedule(
 	/** The account each tab's page session works for (the other tab keeps its own till reload). */
 	const tabAccount: Record<Tab, number> = { page: 0, tab2: 0 };
 	let shareCounter = 0;
+	/**
+	 * The Undo offers each tab shows, newest last: the hold, the account's model, and each key's
+	 * value, touched and don't-care state before the held action.
+	 */
+	interface Offer {
+		id: string;
+		model: AccountModel;
+		before: Map<string, { value: ModelArticle | undefined; touched: boolean; dontCare: boolean }>;
+		/** For each key it wrote, the held action that had written it before (if any). */
+		prevWriter: Map<string, string | undefined>;
+		catchup?: AccountModel['catchups'][number];
+	}
+	const offers: Record<Tab, Offer[]> = { page: [], tab2: [] };
+	let holdCounter = 0;
+	/** The hold id applyIntent stamps on the keys it writes (undefined: not held). */
+	let writing: string | undefined;
 	/** Changes the reader discarded at a sign-in as another account. */
 	const discarded: { account?: string; key: string; intent: Intent }[] = [];
 	const violations: string[] = [];
@@ -572,8 +620,12 @@ export async function runSchedule(
 		}
 		const intent = intentOf(action);
 		const visible = action.kind === 'catchup' ? await visibleIds(action.tab, action.scope) : [];
+		const held = 'hold' in action && action.hold === true;
+		// As the page does (state/undo.svelte.ts): a new undoable change sends the tab's previous one.
+		if (held) await release(action.tab);
+		const hold = held ? { id: `hold-${++holdCounter}`, until: clock + 6_000 } : undefined;
 		try {
-			await instances[action.tab].enqueueIntent(intent, clock);
+			await instances[action.tab].enqueueIntent(intent, clock, hold);
 		} catch (error) {
 			// Refused (full storage; a stale tab's catch-up): the reader is told, nothing is made.
 			if (error instanceof Error && error.name === 'RefusedError') figures.refusedStaleTab++;
@@ -582,7 +634,85 @@ export async function runSchedule(
 		}
 		figures.readerChanges++;
 		const bound = visible.length > 0 ? Math.max(...visible) : Infinity;
+		if (!hold) {
+			applyIntent(model, intent, bound, clock, true);
+			return;
+		}
+		// Everything this action may write, as it was: undoing puts back what it still owns.
+		const before: Offer['before'] = new Map();
+		for (const [id, a] of model.articles) {
+			for (const key of fieldKeys(id)) {
+				before.set(key, {
+					value: { ...a, labels: new Set(a.labels) },
+					touched: model.touched.has(key),
+					dontCare: model.dontCare.has(key)
+				});
+			}
+		}
+		const catchups = model.catchups.length;
+		const writerBefore = new Map(model.writer);
+		writing = hold.id;
 		applyIntent(model, intent, bound, clock, true);
+		writing = undefined;
+		const prevWriter = new Map<string, string | undefined>();
+		for (const [key, writer] of model.writer) {
+			if (writer === hold.id) prevWriter.set(key, writerBefore.get(key));
+		}
+		offers[action.tab].push({
+			id: hold.id,
+			model,
+			before,
+			prevWriter,
+			...(model.catchups.length > catchups ? { catchup: model.catchups.at(-1) } : {})
+		});
+	}
+
+	/** Undo in a tab: the outbox takes the change back unless too late; so does the model. */
+	async function undo(tab: Tab): Promise<void> {
+		const offer = offers[tab].pop();
+		if (!offer) return;
+		// Too late (sent, released, expired or discarded), or storage refused it: the change stands.
+		const undone = await instances[tab].cancelHold(offer.id, clock).catch(() => undefined);
+		if (!undone) return;
+		const { model } = offer;
+		for (const [key, was] of offer.before) {
+			if (model.writer.get(key) !== offer.id) continue;
+			model.writer.delete(key);
+			const id = Number(key.split(':')[key.startsWith('flag:') ? 2 : 1]);
+			const a = model.articles.get(id);
+			if (!a || !was.value) continue;
+			const old = was.value;
+			const [kind, field, label] = key.split(':');
+			if (kind === 'flag') {
+				if (field === 'unread') a.unread = old.unread;
+				else if (field === 'starred') a.marked = old.marked;
+				else a.published = old.published;
+			} else if (kind === 'note') a.note = old.note;
+			else if (old.labels.has(Number(label))) a.labels.add(Number(label));
+			else a.labels.delete(Number(label));
+			if (was.touched) model.touched.add(key);
+			else model.touched.delete(key);
+			if (was.dontCare) model.dontCare.add(key);
+			else model.dontCare.delete(key);
+		}
+		if (offer.catchup) model.catchups = model.catchups.filter((c) => c !== offer.catchup);
+		// A later held action that overwrote one of its keys now undoes to what was before this
+		// one (outbox/hold.ts: the undone items leave the later one's replaced list).
+		for (const other of [...offers.page, ...offers.tab2]) {
+			for (const [key, writer] of other.prevWriter) {
+				if (writer !== offer.id) continue;
+				const was = offer.before.get(key);
+				if (was) other.before.set(key, was);
+				other.prevWriter.set(key, offer.prevWriter.get(key));
+			}
+		}
+	}
+
+	/** The toast went away: the change is sent as any. */
+	async function release(tab: Tab): Promise<void> {
+		const offer = offers[tab].pop();
+		// Storage may refuse it (full): the hold then expires by itself.
+		if (offer) await instances[tab].releaseHold(offer.id).catch(() => 0);
 	}
 
 	/**
@@ -605,6 +735,8 @@ export async function runSchedule(
 			change(a);
 			model.touched.add(key);
 			model.dontCare.delete(key);
+			if (writing) model.writer.set(key, writing);
+			else model.writer.delete(key);
 		};
 		switch (intent.type) {
 			case 'flag':
@@ -643,7 +775,10 @@ export async function runSchedule(
 					if (!inScope(a.feedId, scope) || !old(a)) continue;
 					if (id > bound) {
 						// Unseen: covered only if the catch-up is sent within FRESH_MS (lenient model).
-						if (mayBeFresh && !world.strictCatchups) model.dontCare.add(`flag:unread:${id}`);
+						if (mayBeFresh && !world.strictCatchups) {
+							model.dontCare.add(`flag:unread:${id}`);
+							if (writing) model.writer.set(`flag:unread:${id}`, writing);
+						}
 						continue;
 					}
 					set(id, `flag:unread:${id}`, (m) => {
@@ -777,9 +912,17 @@ export async function runSchedule(
 					break;
 				}
 				case 'reload':
-					// A reloaded tab forgets what it held and restores the kept session.
+					// A reloaded tab forgets what it held and restores the kept session; its Undo offers
+					// are gone with it (their holds expire by themselves).
 					instances[action.tab].resetReaderDbForTests();
+					offers[action.tab] = [];
 					await restore(action.tab);
+					break;
+				case 'undo':
+					await undo(action.tab);
+					break;
+				case 'release':
+					await release(action.tab);
 					break;
 				case 'expire':
 					server.endSessions(accountKey(ACCOUNTS[current] as AccountRef));
@@ -886,7 +1029,7 @@ export async function runSchedule(
 	for (const [fault, n] of server.injected)
 		figures.faults[fault] = (figures.faults[fault] ?? 0) + n;
 	figures.quotaWriteFailures = quota.failed;
-	return { violations };
+	return { violations, ops: server.log.map((r) => r.op) };
 }
 
 export { FAULTS };
