@@ -8,7 +8,9 @@ export type StartMark =
 	| 'app:session-restored'
 	| 'headlines:cache-read'
 	| 'headlines:cache-shown'
-	| 'app:first-headline';
+	| 'app:first-headline'
+	/** The worker's start snapshot was on screen and the app has just taken over from it. */
+	| 'app:snapshot-released';
 
 const seen = new Set<StartMark>();
 
