@@ -1,0 +1,221 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+	anchorAt,
+	forgetResume,
+	listPathOf,
+	parseResume,
+	readResume,
+	RESUME_KEY,
+	ResumeWriter,
+	resumeFor,
+	SCROLL_WRITE_MS,
+	seekStep,
+	startTarget
+} from './resume';
+
+const ACCOUNT = 'reader@http://localhost/tt-rss/api/';
+
+class MemoryStorage {
+	#map = new Map<string, string>();
+	getItem(key: string): string | null {
+		return this.#map.get(key) ?? null;
+	}
+	setItem(key: string, value: string): void {
+		this.#map.set(key, value);
+	}
+	removeItem(key: string): void {
+		this.#map.delete(key);
+	}
+	clear(): void {
+		this.#map.clear();
+	}
+}
+
+beforeEach(() => {
+	vi.stubGlobal('localStorage', new MemoryStorage());
+});
+
+afterEach(() => {
+	vi.useRealTimers();
+	vi.unstubAllGlobals();
+});
+
+describe('parseResume', () => {
+	it('keeps a valid record', () => {
+		const record = {
+			account: ACCOUNT,
+			path: '/feed/-4/123',
+			anchor: { id: 77, offset: 40 },
+			scroll: 900
+		};
+		expect(parseResume(JSON.stringify(record))).toEqual(record);
+		expect(parseResume(JSON.stringify({ account: ACCOUNT, path: '/' }))).toEqual({
+			account: ACCOUNT,
+			path: '/'
+		});
+	});
+
+	it('drops broken, foreign or hostile values', () => {
+		for (const raw of [
+			null,
+			'',
+			'not json',
+			'[1]',
+			'{"path":"/feed/1"}',
+			JSON.stringify({ account: ACCOUNT, path: 'https://evil.example/' }),
+			JSON.stringify({ account: ACCOUNT, path: '//evil.example/feed/1' }),
+			JSON.stringify({ account: ACCOUNT, path: '/settings' }),
+			JSON.stringify({ account: ACCOUNT, path: '/feed/1/abc' }),
+			JSON.stringify({ account: 7, path: '/feed/1' })
+		]) {
+			expect(parseResume(raw)).toBeUndefined();
+		}
+		// Positions that do not fit the place (or are not numbers) are left out, the place kept.
+		expect(
+			parseResume(
+				JSON.stringify({
+					account: ACCOUNT,
+					path: '/feed/1',
+					anchor: { id: 'x', offset: -1 },
+					scroll: 50
+				})
+			)
+		).toEqual({ account: ACCOUNT, path: '/feed/1' });
+		expect(
+			parseResume(JSON.stringify({ account: ACCOUNT, path: '/', anchor: { id: 3, offset: 0 } }))
+		).toEqual({ account: ACCOUNT, path: '/' });
+	});
+});
+
+describe('startTarget', () => {
+	const record = { account: ACCOUNT, path: '/cat/3/55', anchor: { id: 9, offset: 0 }, scroll: 10 };
+
+	it('sends a start at the start address to the stored place, with its positions', () => {
+		expect(startTarget('/', record)).toEqual({ path: '/cat/3/55', restore: record });
+	});
+
+	it('lets any other start address win (share target, notification, typed URL)', () => {
+		expect(startTarget('/share', record)).toEqual({ path: '/share', restore: undefined });
+		expect(startTarget('/feed/2/8', record)).toEqual({ path: '/feed/2/8', restore: undefined });
+		// The same list with another article: that article, and no old positions.
+		expect(startTarget('/cat/3/56', record).restore).toBeUndefined();
+	});
+
+	it('restores a reload of the stored place itself, and does nothing without a record', () => {
+		expect(startTarget('/cat/3/55', record).restore).toBe(record);
+		expect(startTarget('/', undefined)).toEqual({ path: '/', restore: undefined });
+	});
+});
+
+describe('resumeFor / forgetResume', () => {
+	it('applies only the account’s own record, and forgets it', () => {
+		localStorage.setItem(RESUME_KEY, JSON.stringify({ account: ACCOUNT, path: '/feed/1' }));
+		expect(resumeFor(ACCOUNT)?.path).toBe('/feed/1');
+		expect(resumeFor('second@http://localhost/tt-rss/api/')).toBeUndefined();
+		expect(resumeFor(undefined)).toBeUndefined();
+		forgetResume();
+		expect(readResume()).toBeUndefined();
+	});
+});
+
+describe('anchorAt / listPathOf', () => {
+	it('names the headline at the top edge and the pixels past its top', () => {
+		const ids = [10, 11, 12, 13];
+		expect(anchorAt(0, 100, (i) => ids[i])).toBeUndefined();
+		expect(anchorAt(250, 100, (i) => ids[i])).toEqual({ id: 12, offset: 50 });
+		expect(anchorAt(900, 100, (i) => ids[i])).toBeUndefined();
+	});
+
+	it('finds the list of a place', () => {
+		expect(listPathOf('/feed/-4/12')).toBe('/feed/-4');
+		expect(listPathOf('/tag/linux')).toBe('/tag/linux');
+		expect(listPathOf('/')).toBeUndefined();
+	});
+});
+
+describe('seekStep', () => {
+	const rows = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ id: from + i }));
+	const list = {
+		items: rows(50),
+		loading: false,
+		complete: false,
+		error: undefined,
+		answered: true
+	};
+
+	it('scrolls to the row once it is loaded; only the server’s answer makes it final', () => {
+		expect(seekStep({ ...list, answered: false }, 20)).toEqual({
+			type: 'scroll',
+			index: 19,
+			final: false
+		});
+		expect(seekStep(list, 20)).toEqual({ type: 'scroll', index: 19, final: true });
+		expect(seekStep({ ...list, loading: true }, 20)).toMatchObject({ final: false });
+	});
+
+	it('loads more pages until the row is found, within the bound', () => {
+		expect(seekStep(list, 500)).toEqual({ type: 'more' });
+		expect(seekStep({ ...list, loading: true }, 500)).toEqual({ type: 'wait' });
+		expect(seekStep({ ...list, answered: false }, 500)).toEqual({ type: 'wait' });
+		expect(seekStep({ ...list, items: rows(1000) }, 5000)).toEqual({ type: 'give-up' });
+		expect(seekStep({ ...list, complete: true }, 500)).toEqual({ type: 'give-up' });
+	});
+
+	it('waits for cached rows when the server cannot be reached', () => {
+		expect(seekStep({ ...list, error: 'offline' }, 500)).toEqual({ type: 'wait' });
+	});
+});
+
+describe('ResumeWriter', () => {
+	it('writes the place at once and positions only once scrolling stops', () => {
+		vi.useFakeTimers();
+		const elsewhere = vi.fn();
+		const writer = new ResumeWriter(elsewhere);
+		writer.start(ACCOUNT);
+		writer.place('/feed/-4');
+		expect(readResume()).toEqual({ account: ACCOUNT, path: '/feed/-4' });
+		expect(elsewhere).toHaveBeenCalledTimes(1);
+
+		const setItem = vi.spyOn(localStorage, 'setItem');
+		for (let i = 1; i <= 20; i++) writer.listScrolled({ id: 100 + i, offset: i });
+		expect(setItem).not.toHaveBeenCalled();
+		vi.advanceTimersByTime(SCROLL_WRITE_MS);
+		expect(setItem).toHaveBeenCalledTimes(1);
+		expect(readResume()?.anchor).toEqual({ id: 120, offset: 20 });
+		// Deep in the list: the start snapshot (a list at its top) is no longer where the reader is.
+		expect(elsewhere).toHaveBeenCalledTimes(2);
+
+		// An article of the same list keeps the list's position; its own scroll is added.
+		writer.place('/feed/-4/120');
+		writer.articleScrolled(640.4);
+		writer.flush();
+		expect(readResume()).toEqual({
+			account: ACCOUNT,
+			path: '/feed/-4/120',
+			anchor: { id: 120, offset: 20 },
+			scroll: 640
+		});
+
+		// Another list starts at its top; screens that are not places are not kept.
+		writer.place('/cat/3');
+		writer.place('/settings');
+		expect(readResume()).toEqual({ account: ACCOUNT, path: '/cat/3' });
+		writer.listScrolled(undefined);
+		writer.flush();
+		expect(readResume()?.anchor).toBeUndefined();
+	});
+
+	it('starts from the account’s record, never another account’s, and stops at sign-out', () => {
+		localStorage.setItem(
+			RESUME_KEY,
+			JSON.stringify({ account: 'second@http://localhost/tt-rss/api/', path: '/feed/9' })
+		);
+		const writer = new ResumeWriter();
+		writer.start(ACCOUNT);
+		expect(writer.record).toEqual({ account: ACCOUNT, path: '/' });
+		writer.stop();
+		writer.place('/feed/1');
+		writer.flush();
+		expect(readResume()?.account).not.toBe(ACCOUNT);
+	});
+});
