@@ -66,9 +66,11 @@ class Mute {
 		this.#showHidden = value;
 	}
 
-	/** Reads the account's words (again only when the account changed). */
+	/**
+	 * Reads the account's words: each time a list layout or the settings screen opens (one small
+	 * read), so words wiped by a sign-out never outlive it in memory.
+	 */
 	async load(account: string | undefined): Promise<void> {
-		if (account === this.#account) return;
 		this.#account = account;
 		if (account === undefined) {
 			this.#settings = NO_MUTE;
