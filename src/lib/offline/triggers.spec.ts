@@ -3,7 +3,9 @@ import type { ReplayResult } from '$lib/outbox/replay';
 
 // The page's session, the replay and the status are stand-ins: this tests when the page replays.
 const replayOutbox = vi.fn<() => Promise<ReplayResult>>();
-const pendingItems = vi.fn(() => Promise.resolve([] as { notBefore?: number }[]));
+const pendingItems = vi.fn(() =>
+	Promise.resolve([] as { notBefore?: number; heldUntil?: number }[])
+);
 vi.mock('$lib/outbox/replay', () => ({ replayOutbox }));
 vi.mock('$lib/outbox/outbox', () => ({ pendingItems }));
 vi.mock('$lib/state/session.svelte', () => ({
@@ -67,6 +69,17 @@ describe('retries while changes wait (no Background Sync)', () => {
 		pendingItems.mockResolvedValue([{ notBefore: now + 30_000 }]);
 		await runReplay();
 		await vi.advanceTimersByTimeAsync(29_000);
+		expect(replayOutbox).toHaveBeenCalledTimes(1);
+		replayOutbox.mockResolvedValue(done);
+		await vi.advanceTimersByTimeAsync(1_000);
+		expect(replayOutbox).toHaveBeenCalledTimes(2);
+	});
+	it('wakes when a change held for an Undo expires (its tab may be gone)', async () => {
+		const now = Date.now();
+		replayOutbox.mockResolvedValue({ calls: 0, sent: 0, failed: 0, remaining: 1 });
+		pendingItems.mockResolvedValue([{ heldUntil: now + 6_000 }]);
+		await runReplay();
+		await vi.advanceTimersByTimeAsync(5_000);
 		expect(replayOutbox).toHaveBeenCalledTimes(1);
 		replayOutbox.mockResolvedValue(done);
 		await vi.advanceTimersByTimeAsync(1_000);

@@ -73,10 +73,11 @@ async function planRetry(result: ReplayResult | undefined, now: number): Promise
 		cancelRetry();
 		return;
 	}
-	// Everything sendable went out; what remains was put off after a server failure.
+	// Everything sendable went out; what remains was put off after a server failure, or is held
+	// for an Undo (outbox/hold.ts) that may have been offered by a tab that is gone since.
 	const due = (await pendingItems())
-		.map((item) => item.notBefore)
-		.filter((t): t is number => t !== undefined);
+		.map((item) => Math.max(item.notBefore ?? 0, item.heldUntil ?? 0))
+		.filter((t) => t > 0);
 	if (due.length === 0) cancelRetry();
 	else retryIn(Math.min(RETRY_MAX_MS, Math.max(1_000, Math.min(...due) - now)));
 }
