@@ -6,7 +6,8 @@
 //   npm run bench -- --runs 3     fewer runs
 //   npm run bench -- --quick      items 1–4 and 9 only (no bench database, no replay)
 //   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay,
-//                                         search (bench/search.js), sync (bench/sync.js)
+//                                         search (bench/search.js), sync (bench/sync.js),
+//                                         big (bench/big-bench.js; needs bench/big-setup.sh first)
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -27,14 +28,25 @@ import {
 import { BENCH_FEEDS, BIG_ARTICLE_TITLE } from './make-feeds.js';
 import { offlineSearch, searchRows } from './search.js';
 import { syncBench, syncRows } from './sync.js';
+import { bigAvailable, bigBench, bigRows } from './big-bench.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = 4273;
+/** The start passes: [CPU slow-down, phone window]. */
+const START_PASSES = /** @type {const} */ ([
+	[1, false],
+	[4, false],
+	[4, true]
+]);
+/** @param {number} cpu @param {boolean} phone */
+const startKey = (cpu, phone) => `cpu${cpu}${phone ? 'phone' : ''}`;
 const ORIGIN = `http://localhost:${PORT}`;
 // Inside .svelte-kit/ (ignored by git, eslint and prettier), apart from the test suite's build/.
+// BENCH_BUILD=name: .svelte-kit/name-build instead, to compare two builds (or keep another run's).
+const BUILD_NAME = process.env.BENCH_BUILD ?? 'bench';
 const BUILD_ENV = {
-	BUILD_DIR: '.svelte-kit/bench-build',
-	SVELTEKIT_OUT_DIR: '.svelte-kit/bench'
+	BUILD_DIR: `.svelte-kit/${BUILD_NAME}-build`,
+	SVELTEKIT_OUT_DIR: `.svelte-kit/${BUILD_NAME}`
 };
 const BUILD_DIR = `${ROOT}${BUILD_ENV.BUILD_DIR}`;
 const LOCK = '/tmp/e2e-run.lock';
@@ -64,8 +76,11 @@ function run(cmd, argv, env = {}) {
 
 if (!args.includes('--locked')) {
 	// The build happens before taking the lock: others' test runs need not wait for it.
-	log('building the app into .svelte-kit/bench-build');
-	run('npx', ['vite', 'build'], BUILD_ENV);
+	if (args.includes('--no-build')) log(`using the build in ${BUILD_ENV.BUILD_DIR}`);
+	else {
+		log(`building the app into ${BUILD_ENV.BUILD_DIR}`);
+		run('npx', ['vite', 'build'], BUILD_ENV);
+	}
 	log(`waiting for ${LOCK} (the test bed is shared)`);
 	const r = spawnSync(
 		'flock',
@@ -208,15 +223,16 @@ async function main() {
 		results.machine.chromium = `${results.machine.chromium} (Playwright: ${browser.version()})`;
 
 		// Items 1–3 and 9: interleaved runs, tt-rss then the app, unthrottled then 4× CPU.
-		for (const cpu of want('starts') ? [1, 4] : []) {
+		// Then a phone's window at 4× CPU (the issue's "what a phone feels").
+		for (const [cpu, phone] of want('starts') ? START_PASSES : []) {
 			const tt = [];
 			const app = [];
 			for (let i = 0; i < RUNS; i++) {
-				log(`starts, CPU ${cpu}×, run ${i + 1}/${RUNS}`);
-				tt.push(await ttrssCold(browser, { cpu }));
-				app.push(await appStarts(browser, { cpu, origin: ORIGIN }));
+				log(`starts, CPU ${cpu}×${phone ? ', phone' : ''}, run ${i + 1}/${RUNS}`);
+				tt.push(await ttrssCold(browser, { cpu, phone }));
+				app.push(await appStarts(browser, { cpu, origin: ORIGIN, phone }));
 			}
-			results[`cpu${cpu}`] = { ttrss: tt, app };
+			results[startKey(cpu, phone)] = { ttrss: tt, app };
 		}
 
 		// Item 4: the JS the first screen (warm start of /feed/-4) loaded, and the build.
@@ -270,6 +286,19 @@ async function main() {
 				results.sync = await syncBench(browser, ORIGIN, { log });
 			} catch (e) {
 				results.sync = { error: String(e) };
+			}
+		}
+		if (want('big')) {
+			if (bigAvailable()) {
+				log('big account (bench/big-bench.js)');
+				try {
+					results.big = await bigBench(browser, ORIGIN, { runs: RUNS, log });
+				} catch (e) {
+					results.big = { error: String(e) };
+				}
+			} else {
+				results.big = { skipped: 'skipped: no ttrss_big database (run bash bench/big-setup.sh)' };
+				log(`big account ${results.big.skipped}`);
 			}
 		}
 		if (want('replay')) {
@@ -335,10 +364,10 @@ function table(r) {
 	const rows = [['item', 'tt-rss web UI', 'app', 'tt-rss / app', 'budget']];
 	/** @param {string[]} row */
 	const add = (...row) => rows.push(row);
-	for (const cpu of [1, 4]) {
-		const d = r[`cpu${cpu}`];
+	for (const [cpu, phone] of START_PASSES) {
+		const d = r[startKey(cpu, phone)];
 		if (!d) continue;
-		const tag = cpu === 1 ? '' : ' (CPU 4×)';
+		const tag = `${cpu === 1 ? '' : ' (CPU 4×'}${phone ? ', phone' : ''}${cpu === 1 ? '' : ')'}`;
 		const ttCold = med(d.ttrss, 'cold.ms');
 		const appCold = med(d.app, 'cold.ms');
 		add(
@@ -360,7 +389,7 @@ function table(r) {
 			`${ms(med(d.ttrss, 'warm.ms'))} (${num(med(d.ttrss, 'warm.requests'))} req)`,
 			`${ms(med(d.app, 'warm.ms'))} (${num(med(d.app, 'warm.requests'))} req)`,
 			`${(med(d.ttrss, 'warm.ms') / med(d.app, 'warm.ms')).toFixed(1)}×`,
-			cpu === 1 ? '≤300 ms' : '≤800 ms'
+			cpu === 1 ? '≤130 ms, ≥10×' : '≤400 ms'
 		);
 		add(
 			`3. offline start${tag}`,
@@ -455,6 +484,7 @@ function table(r) {
 	}
 	for (const row of searchRows(r.offlineSearch)) add(...row);
 	for (const row of syncRows(r.sync)) add(...row);
+	for (const row of bigRows(r.big, r)) add(...row);
 	const widths =
 		rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
 	const line = (/** @type {string[]} */ row) =>
