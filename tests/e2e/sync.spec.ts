@@ -182,6 +182,46 @@ test('the app syncs by itself: new articles and state changed elsewhere are ther
 		.click();
 	await expect(page.locator('article')).toContainText('Body of sync arrival 12');
 	expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+
+	// And the search box finds them offline, in the local index the sync kept current.
+	await page.goto(`/feed/${feedId}`);
+	await page.getByLabel('Search headlines').fill('kept for offline reading');
+	await page.getByLabel('Search in').selectOption({ label: 'This feed' });
+	await page.getByRole('button', { name: 'Search', exact: true }).click();
+	await expect(page.getByText(/Results on this device/)).toBeVisible();
+	await expect(page.getByRole('button', { name: /^Star “Sync arrival \d\d/ })).toHaveCount(
+		ARRIVALS
+	);
+});
+
+test('state changed elsewhere reaches the open list at the next sync, without a reload', async ({
+	page
+}) => {
+	await page.addInitScript(() => localStorage.setItem('reader.syncIntervalMs', '1000'));
+	await signIn(page);
+	await expect.poll(() => lastSyncAt(page), { timeout: 30_000 }).toBeGreaterThan(0);
+	await page
+		.locator('nav[aria-label="Feeds"]')
+		.getByRole('link', { name: /^Testbed Tech News/ })
+		.click();
+	const star = page.getByRole('button', { name: /^Star “Tech news 03/ });
+	await expect(star).toHaveAttribute('aria-pressed', 'false');
+
+	// Another device stars it: the open list shows it at the next sync, the reader's place kept.
+	const id = await serverIdOf('Tech news 03');
+	const client = await serverClient();
+	await client.updateArticle({
+		articleIds: [id],
+		field: ArticleField.Starred,
+		mode: UpdateMode.True
+	});
+	await expect(star).toHaveAttribute('aria-pressed', 'true', { timeout: 30_000 });
+	expect(page.url()).toMatch(/\/feed\/1$/);
+	await client.updateArticle({
+		articleIds: [id],
+		field: ArticleField.Starred,
+		mode: UpdateMode.False
+	});
 });
 
 test('an offline pack kept from Settings holds its read articles too, with their bodies', async ({
