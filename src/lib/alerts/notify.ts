@@ -69,13 +69,12 @@ export async function alertNewArticles(account: string, now = new Date()): Promi
 		];
 		const lower = starts.length > 0 ? Math.min(...starts) : newest;
 		const db = await openReaderDb();
-		const tx = db.transaction(['articles', 'lists', 'tree'], 'readonly');
-		const [rows, lists, tree] = await Promise.all([
-			tx.objectStore('articles').getAll(IDBKeyRange.lowerBound(lower, true)),
-			tx.objectStore('lists').getAll(),
-			tx.objectStore('tree').get('current')
-		]);
-		await tx.done;
+		const rows = await db.getAll('articles', IDBKeyRange.lowerBound(lower, true));
+		// An idle sync (nothing newer, nothing waiting) reads no more than that.
+		const [lists, tree] =
+			rows.length === 0
+				? [[], undefined]
+				: await Promise.all([db.getAll('lists'), db.get('tree', 'current')]);
 		const articles = new Map<number, AlertArticle>(rows.map((r) => [r.id, r]));
 		const seen = new Set(lists.flatMap((list) => list.ids));
 		const parents = parentsOf(tree?.tree);
