@@ -5,6 +5,7 @@ import { releaseSnapshot } from '$lib/boot/snapshot-release';
 import { updateDatePatterns } from '$lib/format/format';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
+import { resumeAtStart } from '$lib/state/resume';
 import { settings } from '$lib/state/settings.svelte';
 
 /** `/feed/-4`, `/cat/3/1234` (an article in it), `/tag/linux`: the list in the address bar. */
@@ -16,7 +17,15 @@ const LIST_PATH = /^\/(feed|cat|tag)\/([^/]+)(?:\/\d+)?\/?$/;
  */
 export const init: ClientInit = () => {
 	markOnce('app:init');
-	const path = location.pathname.slice(resolve('/').length - 1);
+	const base = resolve('/').slice(0, -1);
+	let path = location.pathname.slice(base.length);
+	// The start address (`/`) resumes where the reader left off (state/resume.ts); any other
+	// address wins. Changed before the router reads it, so the first screen is the resumed one.
+	const resumed = location.search || location.hash ? path : resumeAtStart(path);
+	if (resumed !== path) {
+		history.replaceState(history.state, '', base + resumed);
+		path = resumed;
+	}
 	const match = LIST_PATH.exec(path);
 	let id: string | undefined;
 	try {
@@ -32,9 +41,7 @@ export const init: ClientInit = () => {
 		// The worker's copy of the last screen (boot/snapshot.ts) goes once the app's own rows are
 		// painted under it; from then on the app keeps that copy current for the next start.
 		releaseSnapshot();
-		void import('$lib/boot/snapshot').then(({ keepSnapshot }) =>
-			keepSnapshot(resolve('/').slice(0, -1))
-		);
+		void import('$lib/boot/snapshot').then(({ keepSnapshot }) => keepSnapshot(base));
 		// The date patterns of the next start, when the browser is idle after this first screen.
 		if (typeof requestIdleCallback === 'function') requestIdleCallback(() => updateDatePatterns());
 		else setTimeout(updateDatePatterns, 0);

@@ -1,7 +1,9 @@
 /**
  * Serves the start snapshot (src/lib/boot/snapshot-contract.ts): a navigation to the list the app
  * last showed gets the shell with that screen's inert copy inside, so its headlines paint before any
- * JavaScript runs. Any other navigation, or any failure, gets the shell as it is.
+ * JavaScript runs. So does a navigation to the start address (`/`), which the app resumes at the
+ * place the reader left (state/resume.ts): the page deletes the copy as soon as the reader is
+ * anywhere else than that list's top. Any other navigation, or any failure, gets the shell as it is.
  */
 import { base } from '$service-worker';
 import {
@@ -19,7 +21,8 @@ export async function withSnapshot(shell: Response, pathname: string): Promise<R
 		const cache = await caches.open(SNAPSHOT_CACHE);
 		const snapshot = await cache.match(`${base}${SNAPSHOT_PATH}`);
 		const wanted = pathname.replace(/\/$/, '');
-		if (!snapshot || snapshot.headers.get(SNAPSHOT_FOR_HEADER)?.replace(/\/$/, '') !== wanted) {
+		const shows = snapshot?.headers.get(SNAPSHOT_FOR_HEADER)?.replace(/\/$/, '');
+		if (!snapshot || (shows !== wanted && wanted !== base)) {
 			return shell;
 		}
 		const [html, body] = await Promise.all([shell.clone().text(), snapshot.text()]);

@@ -264,8 +264,9 @@ for (const layout of [
 		await page.locator('h1:focus').evaluate((el) => (el as HTMLElement).blur());
 		await page.screenshot({ path: `docs/screenshots/player-${layout.name}.png` });
 
-		// From the start page: on a phone the feed list is its own screen.
-		await page.goto('/');
+		// From the home screen (the brand link: a start at `/` would resume the open article): on a
+		// phone the feed list is its own screen.
+		await page.getByRole('link', { name: 'Reader', exact: true }).click();
 		await openArticle(page, /^Testbed Tech News/, /Tech news 01/);
 		const image = page.getByRole('button', { name: 'View image: Gradient 1' });
 		await image.click();

@@ -118,4 +118,43 @@ describe.each(ENGINES)('%s', (engine) => {
 			)
 		);
 	});
+
+	test('a start at `/` resumes the list at the headline it left, past the first page', async () => {
+		const { browser, server } = session;
+		await openFeed(session, /^Testbed Big Feed/);
+		// Row 60 (the first page is 50 rows): scrolled until the rows are there, then written.
+		const TOP = 116 * 60 + 20;
+		const left = await poll(
+			'the list scrolled past its first page and the place written',
+			() =>
+				browser.evaluate((top: number) => {
+					const viewport = document.querySelector('[aria-label^="Headlines of"]')?.parentElement;
+					if (!viewport) return null;
+					viewport.scrollTop = top;
+					const raw = localStorage.getItem('reader.resume');
+					const record = raw
+						? (JSON.parse(raw) as { anchor?: { id: number; offset: number } })
+						: {};
+					return viewport.scrollTop === top && record.anchor?.offset === 20
+						? record.anchor.id
+						: null;
+				}, TOP),
+			browser
+		);
+		await browser.goto(server.url);
+		await waitFor(
+			browser,
+			'the big feed again, with that headline at the top',
+			(id: number, top: number) => {
+				const viewport = document.querySelector('[aria-label^="Headlines of"]')?.parentElement;
+				return (
+					location.pathname === '/feed/6' &&
+					viewport?.scrollTop === top &&
+					document.querySelector(`[data-article-id="${id}"]`) !== null
+				);
+			},
+			left,
+			TOP
+		);
+	});
 });

@@ -217,3 +217,39 @@ describe('the keydown handler', () => {
 		expect(h.showHelp).toHaveBeenCalledOnce();
 	});
 });
+
+describe('selection keys', () => {
+	const press = (h: ReturnType<typeof host>, k: string) => {
+		const event = key(k);
+		keydownHandler(h.screen)(event);
+		return event;
+	};
+
+	function picking(active = false) {
+		const state = { active, toggle: vi.fn<(id: number) => void>(), clear: vi.fn<() => void>() };
+		return state;
+	}
+
+	it('x picks the focused row, else the open article', async () => {
+		const selection = picking();
+		const focused = host({ selection, focusedArticle: () => 13 });
+		await runCommand(focused.screen, 'toggleSelect');
+		const open = host({ selection, focusedArticle: () => undefined });
+		await runCommand(open.screen, 'toggleSelect');
+		expect(selection.toggle.mock.calls).toEqual([[13], [12]]);
+		const nothing = host({ selection, articleOpen: () => false, focusedArticle: () => undefined });
+		await runCommand(nothing.screen, 'toggleSelect');
+		expect(selection.toggle).toHaveBeenCalledTimes(2);
+	});
+
+	it('Escape clears a selection before it closes the article, with or without one open', () => {
+		const selection = picking(true);
+		const open = host({ selection });
+		press(open, 'Escape');
+		expect(selection.clear).toHaveBeenCalledOnce();
+		expect(open.openList).not.toHaveBeenCalled();
+		const closed = host({ selection, articleOpen: () => false });
+		expect(press(closed, 'Escape').defaultPrevented).toBe(true);
+		expect(selection.clear).toHaveBeenCalledTimes(2);
+	});
+});

@@ -49,6 +49,10 @@ export interface KeyboardHost {
 	dialogOpen(): boolean;
 	/** The URL rule for links (content/url.ts `safeUrl`). */
 	safeLink(url: string | undefined): string | undefined;
+	/** The headline row holding the keyboard's focus, if any (`x` picks it before the open one). */
+	focusedArticle?(): number | undefined;
+	/** The rows picked for a bulk action (state/selection.svelte.ts); Escape clears them first. */
+	selection?: { readonly active: boolean; toggle(id: number): void; clear(): void };
 }
 
 /** The place `direction` steps from the current one, wrapping around the tree. */
@@ -116,6 +120,10 @@ export async function runCommand(host: KeyboardHost, command: Command): Promise<
 			host.focusSearch();
 			return;
 		case 'closeArticle': {
+			if (host.selection?.active) {
+				host.selection.clear();
+				return;
+			}
 			const { kind, id } = host.where();
 			if (host.articleOpen() && kind && id) await host.openList(kind, id);
 			return;
@@ -126,6 +134,11 @@ export async function runCommand(host: KeyboardHost, command: Command): Promise<
 				await host.markBesideRead(article.id, command === 'markAboveRead' ? 'above' : 'below');
 			}
 			return;
+		case 'toggleSelect': {
+			const target = host.focusedArticle?.() ?? article?.id;
+			if (target !== undefined && host.inList()) host.selection?.toggle(target);
+			return;
+		}
 		case 'help':
 			host.showHelp();
 			return;
@@ -140,7 +153,8 @@ export function keydownHandler(host: KeyboardHost): (event: KeyboardEvent) => vo
 		if (!command) return;
 		// Without an open article these keys are the browser's (Shift+↑/↓ select text).
 		const needsArticle = ['closeArticle', 'markAboveRead', 'markBelowRead'].includes(command);
-		if (needsArticle && !host.articleOpen()) return;
+		const clearsSelection = command === 'closeArticle' && host.selection?.active === true;
+		if (needsArticle && !host.articleOpen() && !clearsSelection) return;
 		event.preventDefault();
 		void runCommand(host, command);
 	};

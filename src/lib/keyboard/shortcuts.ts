@@ -15,6 +15,7 @@ export type Command =
 	| 'closeArticle'
 	| 'markAboveRead'
 	| 'markBelowRead'
+	| 'toggleSelect'
 	| 'help';
 
 export interface Shortcut {
@@ -39,7 +40,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
 	{ keys: ['o', 'v'], command: 'openOriginal', description: 'Open the original page' },
 	{ keys: ['r'], command: 'refresh', description: 'Refresh the headlines' },
 	{ keys: ['/'], command: 'search', description: 'Search' },
-	{ keys: ['Escape'], command: 'closeArticle', description: 'Back to the headlines' },
+	{
+		keys: ['Escape'],
+		command: 'closeArticle',
+		description: 'Leave the selection, else back to the headlines'
+	},
 	{
 		keys: ['Shift+ArrowUp'],
 		command: 'markAboveRead',
@@ -49,6 +54,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
 		keys: ['Shift+ArrowDown'],
 		command: 'markBelowRead',
 		description: 'Mark the articles below the open one read'
+	},
+	{
+		keys: ['x'],
+		command: 'toggleSelect',
+		description: 'Select or unselect the focused (or open) article for a bulk action'
 	},
 	{ keys: ['?'], command: 'help', description: 'Show these shortcuts' }
 ];

@@ -107,6 +107,8 @@ class HeadlineList {
 	#error = $state<string | undefined>();
 	/** The rows are a search of the articles cached on this device, not the server's answer. */
 	#onDevice = $state(false);
+	/** The server answered this list (or failed to), or the device's search did: past the cache. */
+	#answered = $state(false);
 	#local: LocalResults | undefined;
 	#firstId: number | undefined;
 	/** Bumped on every new query, so a late reply for an older one is dropped. */
@@ -137,6 +139,11 @@ class HeadlineList {
 		return this.#onDevice;
 	}
 
+	/** False while the rows shown are only the cache's (a start's resume waits for the server's). */
+	get answered(): boolean {
+		return this.#answered;
+	}
+
 	indexOf(articleId: number): number {
 		return this.#items.findIndex((h) => h.id === articleId);
 	}
@@ -155,6 +162,7 @@ class HeadlineList {
 		this.#error = undefined;
 		this.#firstId = undefined;
 		this.#onDevice = false;
+		this.#answered = false;
 		this.#local = undefined;
 		if (query.search && isOffline()) {
 			await this.#searchOnDevice(generation);
@@ -316,7 +324,10 @@ class HeadlineList {
 			}
 			this.#error = errorMessage(error);
 		} finally {
-			if (generation === this.#generation) this.#loading = false;
+			if (generation === this.#generation) {
+				this.#loading = false;
+				this.#answered = true;
+			}
 			// A start that found nothing cached paints the server's first page (or its error).
 			if (skip === 0) firstScreenShown();
 		}
@@ -342,7 +353,10 @@ class HeadlineList {
 		} catch (error) {
 			if (generation === this.#generation) this.#error = errorMessage(error);
 		} finally {
-			if (generation === this.#generation) this.#loading = false;
+			if (generation === this.#generation) {
+				this.#loading = false;
+				this.#answered = true;
+			}
 			firstScreenShown();
 		}
 	}
@@ -378,6 +392,7 @@ class HeadlineList {
 		this.#loading = false;
 		this.#error = undefined;
 		this.#onDevice = false;
+		this.#answered = false;
 		this.#local = undefined;
 	}
 }
