@@ -11,6 +11,7 @@
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,8 @@ import { chromium } from '@playwright/test';
 import { launch, median, testbed } from './browser.js';
 import {
 	appStarts,
+	FLOOR_HTML,
+	floorStart,
 	bigArticle,
 	buildSize,
 	jsSizes,
@@ -32,6 +35,25 @@ import { bigAvailable, bigBench, bigRows } from './big-bench.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = 4273;
+/** Serves FLOOR_HTML on a free loopback port (once), for the floor row of each start pass. */
+let floorServer;
+/** @returns {Promise<string>} */
+async function floorUrl() {
+	if (!floorServer) {
+		const server = createServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+			res.end(FLOOR_HTML);
+		});
+		floorServer = new Promise((resolve) =>
+			server.listen(0, '127.0.0.1', () => {
+				server.unref();
+				resolve(`http://127.0.0.1:${/** @type {any} */ (server.address()).port}/`);
+			})
+		);
+	}
+	return floorServer;
+}
+
 /** The start passes: [CPU slow-down, phone window]. */
 const START_PASSES = /** @type {const} */ ([
 	[1, false],
@@ -227,12 +249,14 @@ async function main() {
 		for (const [cpu, phone] of want('starts') ? START_PASSES : []) {
 			const tt = [];
 			const app = [];
+			const floor = [];
 			for (let i = 0; i < RUNS; i++) {
 				log(`starts, CPU ${cpu}×${phone ? ', phone' : ''}, run ${i + 1}/${RUNS}`);
 				tt.push(await ttrssCold(browser, { cpu, phone }));
 				app.push(await appStarts(browser, { cpu, origin: ORIGIN, phone }));
+				floor.push(await floorStart(browser, { cpu, phone, url: await floorUrl() }));
 			}
-			results[startKey(cpu, phone)] = { ttrss: tt, app };
+			results[startKey(cpu, phone)] = { ttrss: tt, app, floor };
 		}
 
 		// Item 4: the JS the first screen (warm start of /feed/-4) loaded, and the build.
@@ -391,6 +415,7 @@ function table(r) {
 			`${(med(d.ttrss, 'warm.ms') / med(d.app, 'warm.ms')).toFixed(1)}×`,
 			cpu === 1 ? '≤130 ms, ≥10×' : '≤400 ms'
 		);
+		add(`   floor${tag}: a one-headline page, new tab`, '', ms(med(d.floor ?? [], 'ms')), '', '');
 		add(
 			`3. offline start${tag}`,
 			'n/a',

@@ -235,6 +235,31 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 	return { cold, warm, offline };
 }
 
+/** A page with one headline row and nothing else: the floor under any start on this machine. */
+export const FLOOR_HTML =
+	'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ' +
+	'content="width=device-width, initial-scale=1"><title>Reader</title></head><body>' +
+	'<div class="headline" data-article-id="1">A headline</div></body></html>';
+
+/**
+ * The same probe on FLOOR_HTML in a new tab: what a browser tab, the harness's per-document work
+ * and a first frame cost here before any app does anything (tt-rss and the app both pay it).
+ * @param {Browser} browser @param {{ cpu: number, url: string, phone?: boolean }} opts
+ */
+export async function floorStart(browser, { cpu, url, phone = false }) {
+	const context = await browser.newContext({ viewport: viewportOf(phone) });
+	await addProbe(context, { target: APP_HEADLINE });
+	const page = await context.newPage();
+	const counter = await countRequests(context, page);
+	await throttle(page, counter.cdp, cpu);
+	await page.goto(url);
+	const painted = await waitPainted(page);
+	const timeOrigin = await page.evaluate(() => performance.timeOrigin);
+	counter.stop();
+	await context.close();
+	return { ms: painted - timeOrigin };
+}
+
 /**
  * Item 4: gzip and brotli sizes of the JS files the first screen loaded (read from the build),
  * and the whole build's size.
