@@ -89,7 +89,19 @@ test('1,000 feeds: the first paint holds a screenful, then every feed is built',
 			as.map((a) => Number(a.getAttribute('href')?.split('/').pop())).filter((id) => id >= 10_001)
 		);
 	expect(links).toHaveLength(CATEGORIES * PER_CATEGORY);
-	// And a built feed works like any other.
-	await tree.getByRole('link', { name: `Big feed ${last}` }).scrollIntoViewIfNeeded();
-	await expect(tree.getByRole('link', { name: `Big feed ${last}` })).toBeVisible();
+	// And a built feed works like any other: opened, it is the one current row.
+	const lastLink = tree.getByRole('link', { name: `Big feed ${last}` });
+	await lastLink.scrollIntoViewIfNeeded();
+	await lastLink.click();
+	await expect(page).toHaveURL(new RegExp(`/feed/${last}$`));
+	await expect(lastLink).toHaveAttribute('aria-current', 'page');
+	await expect(tree.locator('[aria-current="page"]')).toHaveCount(1);
+	await tree.getByRole('link', { name: /^All articles/ }).click();
+	await expect(page).toHaveURL(/\/feed\/-4$/);
+	await expect(lastLink).not.toHaveAttribute('aria-current', 'page');
+	await expect(tree.locator('[aria-current="page"]')).toHaveCount(1);
+	await expect(tree.getByRole('link', { name: /^All articles/ })).toHaveAttribute(
+		'aria-current',
+		'page'
+	);
 });
