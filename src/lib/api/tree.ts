@@ -20,6 +20,8 @@ function treeFeed(node: FeedTreeNode): TreeFeed {
 	const feed: TreeFeed = { id: node.id, title: node.name, unread: node.unread, error: node.error };
 	if (node.fgColor !== undefined) feed.fgColor = node.fgColor;
 	if (node.bgColor !== undefined) feed.bgColor = node.bgColor;
+	// tt-rss sends every real feed's icon path, or false when it has none (Feeds::_get_icon).
+	if (node.type === 'feed' && node.id > 0) feed.hasIcon = node.icon !== undefined;
 	return feed;
 }
 
@@ -98,6 +100,7 @@ export function treeFromLists(
 			unread: feed.unread,
 			error: feed.lastError
 		};
+		if (feed.id > 0) item.hasIcon = feed.hasIcon;
 		if (feed.catId === LABELS_CATEGORY) {
 			const label = labels.find((l) => l.id === feed.id);
 			if (label) {

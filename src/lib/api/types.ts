@@ -223,6 +223,8 @@ export interface TreeFeed {
 	/** Labels only (from getFeedTree, or getLabels in the fallback). */
 	fgColor?: string;
 	bgColor?: string;
+	/** False when the server said it has no icon for this feed (nothing to ask it for). */
+	hasIcon?: boolean;
 }
 
 export interface TreeCategory {
