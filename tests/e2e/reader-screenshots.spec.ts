@@ -52,3 +52,31 @@ for (const shot of [
 		await page.screenshot({ path: `docs/screenshots/${shot.name}.png` });
 	});
 }
+
+// A swipe's hint, armed (mid-swipe), then the Undo toast after letting go, desktop and phone.
+for (const shot of [
+	{ name: 'desktop', viewport: { width: 1440, height: 900 } },
+	{ name: 'phone', viewport: { width: 390, height: 844 } }
+]) {
+	test(`screenshot: swipe hint and undo toast, ${shot.name}`, async ({ page }) => {
+		await page.setViewportSize(shot.viewport);
+		await page.emulateMedia({ colorScheme: 'light' });
+		await signIn(page);
+		await page.goto('/feed/1');
+		const link = headlineLink(page, /Tech news 04/);
+		const box = await link.boundingBox();
+		if (!box) throw new Error('row not visible');
+		const y = box.y + box.height / 2;
+		const x = box.x + box.width / 2;
+		await page.mouse.move(x, y);
+		await page.mouse.down();
+		await page.mouse.move(x - 110, y, { steps: 6 });
+		await expect(page.locator('[data-swipe-hint]')).toHaveClass(/\barmed\b/);
+		await page.screenshot({ path: `docs/screenshots/swipe-hint-${shot.name}.png` });
+		await page.mouse.up();
+		await expect(
+			page.getByRole('status', { name: 'Notifications' }).getByRole('button', { name: 'Undo' })
+		).toBeVisible();
+		await page.screenshot({ path: `docs/screenshots/undo-toast-${shot.name}.png` });
+	});
+}
