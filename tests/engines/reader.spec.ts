@@ -101,6 +101,17 @@ describe.each(ENGINES)('%s', (engine) => {
 			async () => (await serverArticle(client, ARTICLE)).unread
 		);
 
+		// Undone first: held while its toast shows, the catch-up is taken back before it is sent.
+		await click(browser, { css: 'summary', name: /^Mark read/ });
+		await click(browser, button('All articles'));
+		await click(browser, button('Undo'));
+		await waitFor(
+			browser,
+			'the unread headlines back',
+			() => document.querySelectorAll('[aria-label^="Headlines of"] .headline.unread').length > 0
+		);
+		expect(await serverUnread(client, 1)).toBeGreaterThan(0);
+
 		await click(browser, { css: 'summary', name: /^Mark read/ });
 		await click(browser, button('All articles'));
 		await poll(
