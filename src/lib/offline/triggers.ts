@@ -10,7 +10,7 @@
 import { afterFirstScreen } from '$lib/boot/early-reads';
 import { OUTBOX_SYNC_TAG } from '$lib/outbox/contract';
 import { pendingItems } from '$lib/outbox/outbox';
-import { replayOutbox, type ReplayResult } from '$lib/outbox/replay';
+import type { ReplayResult } from '$lib/outbox/replay';
 import { session } from '$lib/state/session.svelte';
 import { inPage, onVisible, onWindow } from './page-events';
 import { offlineStatus } from './status.svelte';
@@ -88,6 +88,8 @@ export async function runReplay(): Promise<ReplayResult | undefined> {
 	if (!session.signedIn) return undefined;
 	let result: ReplayResult | undefined;
 	try {
+		// Loaded at the first replay, not with the first screen (the worker has its own copy).
+		const { replayOutbox } = await import('$lib/outbox/replay');
 		result = await replayOutbox({ client: session.client });
 		return result;
 	} catch {
