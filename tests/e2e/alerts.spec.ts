@@ -285,6 +285,18 @@ test('the alerts screen: axe clean, screenshots on phone and desktop', async ({ 
 				44
 			);
 		}
+		// Nothing wider than the screen (a long feed title in the select once was).
+		expect(
+			await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+		).toBeLessThanOrEqual(0);
+		for (const control of [
+			page.getByLabel('Feed or category'),
+			...(await page.getByRole('button', { name: /^Remove the alert/ }).all())
+		]) {
+			const box = await control.boundingBox();
+			expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(shot.viewport.width);
+		}
+		await page.getByRole('heading', { level: 1 }).scrollIntoViewIfNeeded();
 		await page.screenshot({ path: `docs/screenshots/alerts-${shot.name}.png`, fullPage: true });
 	}
 });
