@@ -52,7 +52,8 @@ link_feeds() {
     [[ " ${LINKS[*]} " == *" $l "* ]] || LINKS+=("$l")
   done
 }
-trap 'rm -f "${LINKS[@]}"' EXIT
+# fetch() runs in a pipeline's subshell: its links are not in LINKS here, so both places again.
+trap 'rm -f "${LINKS[@]}" "$FIXTURES_DIR/feeds/big" "$(cat "$HTTP_PIDFILE.dir" 2>/dev/null)/feeds/big"' EXIT
 
 # A run that stopped half way (the feed host gone, say) left its database: go on with it.
 work_want="work for $want"
