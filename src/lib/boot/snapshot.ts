@@ -79,17 +79,19 @@ function keepAttribute(element: Element, name: string, value: string, svg: boole
 
 /**
  * Whether an element of the live screen shows anything at start: not when it is not rendered
- * (`display: none`: closed menus, hidden panes) or lies wholly below the window (rows and feeds past
- * the fold). Leaving those out keeps the copy to what the first frame paints, so a start parses and
- * lays out a few dozen rows, not a whole tree of a thousand feeds. Nothing above the fold is left
- * out, so what remains keeps its place.
+ * (`display: none`: closed menus, hidden panes) or lies wholly outside the window (rows and feeds
+ * past the fold, or scrolled out above it). Leaving those out keeps the copy to what the first frame
+ * paints, so a start parses and lays out a few dozen rows, not a whole tree of a thousand feeds.
  */
 export function onScreen(element: Element): boolean {
 	if (element.getClientRects().length === 0) {
 		// No boxes: `display: none`, or `display: contents` whose children have boxes.
 		return getComputedStyle(element).display === 'contents';
 	}
-	return element.getBoundingClientRect().top < window.innerHeight;
+	const box = element.getBoundingClientRect();
+	// Scrolled out above (a feed tree scrolled down): left out too, so the copy's pane, which
+	// starts unscrolled, shows the rows the reader saw. A box of no height may hold positioned rows.
+	return box.top < window.innerHeight && (box.height === 0 || box.bottom > 0);
 }
 
 /**
