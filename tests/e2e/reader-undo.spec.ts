@@ -98,7 +98,9 @@ test('catch-up left alone is sent once, when its toast goes', async ({ context, 
 	await expect(undoButton(page)).toBeHidden();
 	await expect.poll(() => outboxCount(page)).toBe(0);
 	expect(await unreadOnServer(WEB_DEV_ID)).toBe(0);
-	expect(readWrites(calls).map((c) => c.op)).toEqual(['catchupFeed']);
+	// Sent by the page or, when its Background Sync wins the race, by the worker (whose requests
+	// this recorder may not see): at most once from here, never twice.
+	expect(readWrites(calls).length).toBeLessThanOrEqual(1);
 });
 
 test('mark above, Undo (and z): the rows are unread again and nothing was sent', async ({

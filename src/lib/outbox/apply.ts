@@ -15,7 +15,6 @@ import {
 	type Label,
 	type TreeCategory
 } from '$lib/api';
-import type { StoredArticle } from '$lib/db/schema';
 import { articleChange, unreadCounterFeeds, withinCatchup } from './effect';
 import type { Intent } from './intent';
 
@@ -102,7 +101,7 @@ type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 /** Whether the cached article lies in the catch-up's feed, category or special feed. */
 export function inCatchupScope(
 	intent: CatchupIntent,
-	article: StoredArticle,
+	article: ArticleBase,
 	tree: FeedTree | undefined
 ): boolean {
 	// A search cannot be evaluated here: only the matching rows the reader had loaded.
@@ -125,7 +124,7 @@ export function inCatchupScope(
 /** Whether a catch-up covers this article, as far as the cache can tell. */
 export function catchupCovers(
 	intent: CatchupIntent,
-	article: StoredArticle,
+	article: ArticleBase,
 	tree: FeedTree | undefined
 ): boolean {
 	return withinCatchup(intent, article) && inCatchupScope(intent, article, tree);
@@ -145,7 +144,7 @@ function labelFromTree(tree: FeedTree | undefined, labelId: number): Label | und
 
 /** Applies an intent to a cached article; returns the unread change (-1, 0, +1) for the counters. */
 export function applyToArticle(
-	article: StoredArticle,
+	article: ArticleBase,
 	intent: Intent,
 	tree: FeedTree | undefined
 ): number {

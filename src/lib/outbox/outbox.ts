@@ -5,7 +5,8 @@
 import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { RefusedError } from '$lib/api';
+import { RefusedError, type Headline } from '$lib/api';
+import { belongsTo } from '$lib/db/account';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/offline/storage';
@@ -253,6 +254,32 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
 	const tree = (await tx.objectStore('tree').get('current'))?.tree;
 	await tx.done;
 	return { articles, titles: titlesOf(tree) };
+}
+
+/**
+ * Rows from the server as the reader's queued changes leave them, by the rule the cache applies
+ * when it stores them: a change still waiting (or held for an Undo) must not be undone on screen
+ * by a page the server answered before the change was sent.
+ */
+export async function withQueuedChanges<T extends Headline>(rows: readonly T[]): Promise<T[]> {
+	try {
+		const db = await openReaderDb();
+		const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
+		const owner = (await tx.objectStore('settings').get(CACHE_OWNER_KEY)) as string | undefined;
+		const pending = (await tx.objectStore('outbox').getAll()).filter((i) => belongsTo(i, owner));
+		const tree =
+			pending.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
+		await tx.done;
+		if (pending.length === 0) return [...rows];
+		return rows.map((row) => {
+			const copy: T = { ...row, labels: [...row.labels] };
+			for (const item of pending) applyToArticle(copy, item.intent, tree);
+			return copy;
+		});
+	} catch {
+		// Unreadable: the server's rows as they are.
+		return [...rows];
+	}
 }
 
 export async function pendingItems(): Promise<OutboxItem[]> {

@@ -214,3 +214,16 @@ describe('undo', () => {
 		expect(server.sent('updateArticle')).toEqual([]);
 	});
 });
+
+describe('a list answered while a change waits', () => {
+	it('keeps the held catch-up on screen when the server’s page arrives after it', async () => {
+		const { headlines, undo, catchUp } = await page();
+		expect(await catchUp('feed', -4, 'all')).toBe(true);
+		expect(headlines.items.every((h) => !h.unread)).toBe(true);
+		// The server still has them unread (the catch-up is held): its page must not undo it.
+		await headlines.refresh({ full: true });
+		expect(headlines.items.length).toBeGreaterThan(0);
+		expect(headlines.items.every((h) => !h.unread)).toBe(true);
+		await undo.undo();
+	});
+});

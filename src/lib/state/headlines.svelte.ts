@@ -8,6 +8,7 @@ import {
 	type CachedList,
 	type ListKey
 } from '$lib/cache';
+import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
 import { searchOnDevice, type LocalResults } from '$lib/search/page';
 import { localScope, searchTarget } from '$lib/search/scope';
@@ -296,7 +297,9 @@ class HeadlineList {
 				return;
 			}
 			if (skip === 0 && options.sinceId === undefined) this.#firstId = result.header?.firstId;
-			const page = result.headlines;
+			// A change not sent yet (held for an Undo, or offline) stays on screen.
+			const page = await withQueuedChanges(result.headlines);
+			if (generation !== this.#generation) return;
 			this.#onDevice = false;
 			this.#local = undefined;
 			if (options.sinceId !== undefined) {
