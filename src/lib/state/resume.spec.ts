@@ -157,8 +157,11 @@ describe('seekStep', () => {
 		expect(seekStep(list, 500)).toEqual({ type: 'more' });
 		expect(seekStep({ ...list, loading: true }, 500)).toEqual({ type: 'wait' });
 		expect(seekStep({ ...list, answered: false }, 500)).toEqual({ type: 'wait' });
-		expect(seekStep({ ...list, items: rows(1000) }, 5000)).toEqual({ type: 'give-up' });
+		expect(seekStep({ ...list, items: rows(1000) }, 5000, 0)).toEqual({ type: 'give-up' });
 		expect(seekStep({ ...list, complete: true }, 500)).toEqual({ type: 'give-up' });
+		// A list whose paging starts over (new articles at the top) never grows: pages are counted.
+		expect(seekStep(list, 500, 7)).toEqual({ type: 'more' });
+		expect(seekStep(list, 500, 8)).toEqual({ type: 'give-up' });
 	});
 
 	it('waits for cached rows when the server cannot be reached', () => {

@@ -16,6 +16,8 @@ export const RESUME_KEY = 'reader.resume';
 export const SCROLL_WRITE_MS = 300;
 /** A start looks at most this many rows deep for the headline it left at, then stays at the top. */
 export const MAX_SEEK_ROWS = 1000;
+/** …and asks the server for at most this many more pages (a list that restarts its paging). */
+export const MAX_SEEK_PAGES = 8;
 
 /** A headline list, or an article in one, as the address shows it (without the base path). */
 const PLACE = /^\/(feed|cat|tag)\/([^/?#]+)(?:\/(\d+))?\/?$/;
@@ -157,6 +159,7 @@ export function seekStep(
 		answered: boolean;
 	},
 	anchorId: number,
+	pagesAsked = 0,
 	maxRows = MAX_SEEK_ROWS
 ): SeekStep {
 	const index = list.items.findIndex((h) => h.id === anchorId);
@@ -165,7 +168,9 @@ export function seekStep(
 	if (!settled) return { type: 'wait' };
 	// Offline: the cached rows are all there is; they may still be arriving.
 	if (list.error) return { type: 'wait' };
-	if (list.complete || list.items.length >= maxRows) return { type: 'give-up' };
+	if (list.complete || list.items.length >= maxRows || pagesAsked >= MAX_SEEK_PAGES) {
+		return { type: 'give-up' };
+	}
 	return { type: 'more' };
 }
 
