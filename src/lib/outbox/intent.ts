@@ -18,6 +18,8 @@ export type Intent =
 			mode: CatchupMode;
 			/** When the reader caught up (ms); set by submitIntent. Scopes `1day`… on both sides. */
 			at?: number;
+			/** Made while the device was offline: never sent as "fresh" (outbox/replay.ts). */
+			offline?: boolean;
 			/**
 			 * The highest article id the reader could see in that scope when they caught up (set by
 			 * enqueueIntent from the cache and the rows on screen). A catch-up sent late covers these and,

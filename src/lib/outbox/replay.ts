@@ -302,11 +302,11 @@ async function sendCatchup(
 	made: CatchupIntent,
 	now: number
 ): Promise<void> {
-	// A catch-up held for an Undo was never tried while it waited (offline, say): the reader's
-	// list may not have been current, so it is bounded by what they saw, as a late one.
+	// Made offline, the reader's list may not have been current (and a held one was not even
+	// tried while it waited): bounded by what they saw, as a late one.
 	const fresh =
 		now - (made.at ?? now) < FRESH_MS &&
-		item.undoId === undefined &&
+		made.offline !== true &&
 		item.attemptedAt === undefined &&
 		(await attemptedAt(item)) === undefined;
 	await markAttempted(item);

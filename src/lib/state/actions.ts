@@ -220,6 +220,7 @@ export async function catchUp(
 		isCat: target ? target.kind === 'cat' : kind === 'cat',
 		mode,
 		at: Date.now(),
+		...(typeof navigator !== 'undefined' && navigator.onLine === false ? { offline: true } : {}),
 		...(rows.length > 0 ? { maxId: rows.reduce((max, h) => Math.max(max, h.id), 0) } : {}),
 		...(!search && typeof feedId === 'number'
 			? { unreadSeen: treeState.unread(feedId, kind === 'cat') }
