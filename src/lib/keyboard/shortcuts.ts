@@ -1,6 +1,10 @@
 /**
  * Keyboard shortcuts in tt-rss's habits. Pure: the app layout maps each command to an action.
  */
+import { isTyping } from './typing';
+
+export { isTyping };
+
 export type Command =
 	| 'nextArticle'
 	| 'previousArticle'
@@ -66,17 +70,6 @@ export const SHORTCUTS: readonly Shortcut[] = [
 const BY_KEY: ReadonlyMap<string, Command> = new Map(
 	SHORTCUTS.flatMap((s) => s.keys.map((k) => [k, s.command] as const))
 );
-
-/** Typing in a field (or a dialog's controls) is never a shortcut. */
-export function isTyping(target: EventTarget | null): boolean {
-	if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
-	if (target.isContentEditable) return true;
-	const tag = target.tagName;
-	if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
-	if (tag !== 'INPUT') return false;
-	const type = (target as HTMLInputElement).type;
-	return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range'].includes(type);
-}
 
 /** The command a key press means, or undefined (modifiers other than Shift never are). */
 export function commandFor(event: KeyboardEvent): Command | undefined {

@@ -9,7 +9,6 @@ import {
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
 import { cachedTree, storeTree } from '$lib/cache';
 import { unreadCounterFeeds } from '$lib/outbox/effect';
-import { loadSyncState } from '$lib/sync/state';
 import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
 import { parentsOf, titlesOf } from './tree-index';
 import { session } from './session.svelte';
@@ -131,7 +130,9 @@ class TreeState {
 			}
 			// Icons and custom sorts offline: the configuration the last full sync kept.
 			if (!this.#config && session.account)
-				this.#config = await loadSyncState(session.account)
+				// Loaded here, not with the first screen: this waits for the network anyway.
+				this.#config = await import('$lib/sync/state')
+					.then(({ loadSyncState }) => loadSyncState(session.account ?? ''))
 					.then((state) => state.config)
 					.catch(() => undefined);
 			const client = session.client;
