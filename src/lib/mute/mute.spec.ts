@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Headline } from '$lib/api';
 import { wipeAccount } from '$lib/db/device';
 import { resetReaderDbForTests } from '$lib/db/open';
-import { mute, parseMuteSettings, splitMuted } from './mute.svelte';
+import { parseMuteSettings, splitMuted } from './match';
+import { mute } from './mute.svelte';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();

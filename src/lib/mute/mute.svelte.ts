@@ -8,7 +8,10 @@
  */
 import type { Headline } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
-import { matchingWord, parseStoredWords } from '$lib/alerts/words';
+
+// The matcher (mute/match.ts, with the word rules of alerts/words.ts and search/text.ts) is loaded
+// only for an account that has muted words: a list without any needs none of it at start.
+type Matcher = typeof import('./match');
 
 export interface MuteSettings {
 	words: string[];
@@ -20,37 +23,12 @@ export interface MuteSettings {
 
 export const NO_MUTE: MuteSettings = { words: [], content: false, markRead: false };
 
-export function parseMuteSettings(value: unknown): MuteSettings {
-	if (typeof value !== 'object' || value === null) return { ...NO_MUTE };
-	const v = value as Record<string, unknown>;
-	return {
-		words: parseStoredWords(v.words),
-		content: v.content === true,
-		markRead: v.markRead === true
-	};
-}
-
-/** The rows a list shows and the ones the muted words hide, each in the list's order. */
-export function splitMuted(
-	rows: readonly Headline[],
-	settings: MuteSettings
-): { shown: Headline[]; hidden: Headline[] } {
-	if (settings.words.length === 0) return { shown: [...rows], hidden: [] };
-	const shown: Headline[] = [];
-	const hidden: Headline[] = [];
-	for (const row of rows)
-		(matchingWord(row, settings.words, { content: settings.content }) === undefined
-			? shown
-			: hidden
-		).push(row);
-	return { shown, hidden };
-}
-
 const key = (account: string): string => `mute:${account}`;
 
 class Mute {
 	#account: string | undefined;
 	#settings = $state.raw<MuteSettings>(NO_MUTE);
+	#matcher: Matcher | undefined;
 	#showHidden = $state(false);
 
 	get settings(): MuteSettings {
@@ -77,12 +55,30 @@ class Mute {
 			return;
 		}
 		const db = await openReaderDb();
-		const stored = parseMuteSettings(await db.get('sync', key(account)));
-		if (this.#account === account) this.#settings = stored;
+		const raw: unknown = await db.get('sync', key(account));
+		const words = (raw as { words?: unknown } | undefined)?.words;
+		if (!Array.isArray(words) || words.length === 0) {
+			if (this.#account === account) this.#settings = NO_MUTE;
+			return;
+		}
+		const matcher = await this.#load();
+		if (this.#account === account) this.#settings = matcher.parseMuteSettings(raw);
+	}
+
+	/** The rows a list shows and the ones the muted words hide (mute/match.ts `splitMuted`). */
+	split(rows: readonly Headline[]): { shown: Headline[]; hidden: Headline[] } {
+		const settings = this.#settings;
+		if (settings.words.length === 0 || !this.#matcher) return { shown: [...rows], hidden: [] };
+		return this.#matcher.splitMuted(rows, settings);
+	}
+
+	async #load(): Promise<Matcher> {
+		this.#matcher ??= await import('./match');
+		return this.#matcher;
 	}
 
 	async save(account: string, settings: MuteSettings): Promise<void> {
-		const next = parseMuteSettings(settings);
+		const next = (await this.#load()).parseMuteSettings(settings);
 		const db = await openReaderDb();
 		await db.put('sync', next, key(account));
 		this.#account = account;
