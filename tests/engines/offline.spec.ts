@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ENGINES } from './support/engines';
-import { openFeed, serverArticle, signIn, useEngine } from './support/session';
+import { openFeed, serverArticle, signIn, useEngine, waitSyncIdle } from './support/session';
 import { button, click, headline, link, poll, waitFor } from './support/ui';
 
 const TITLE = 'Tech news 05';
@@ -88,11 +88,13 @@ describe.each(ENGINES)('%s', (engine) => {
 					document.querySelector('[data-testid="last-sync"]')?.textContent ?? 'not yet'
 				)
 		);
+		await waitSyncIdle(browser);
 		await browser.goto(server.url);
 		await openFeed(session, /^Testbed Web Dev/);
 		const feedUrl = await browser.evaluate(() => location.href);
 
 		server.reachability = 'down';
+		await waitSyncIdle(browser);
 		await browser.goto(feedUrl);
 		await waitFor(
 			browser,

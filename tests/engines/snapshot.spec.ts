@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ENGINES } from './support/engines';
-import { openFeed, signIn, useEngine } from './support/session';
+import { openFeed, signIn, useEngine, waitSyncIdle } from './support/session';
 import { button, click, poll, waitFor } from './support/ui';
 
 describe.each(ENGINES)('%s', (engine) => {
@@ -29,6 +29,7 @@ describe.each(ENGINES)('%s', (engine) => {
 			});
 		await poll('the snapshot of this list', async () => (await kept()) === path, browser, 20_000);
 
+		await waitSyncIdle(browser);
 		await browser.reload();
 		await waitFor(
 			browser,
@@ -44,6 +45,7 @@ describe.each(ENGINES)('%s', (engine) => {
 		expect(await browser.evaluate(() => document.getElementById('start-snapshot'))).toBeNull();
 
 		// Another list starts from the plain shell.
+		await waitSyncIdle(browser);
 		await browser.goto(`${server.url}feed/-1`);
 		await waitFor(
 			browser,

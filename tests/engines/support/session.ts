@@ -115,3 +115,17 @@ export async function serverUnread(client: TtrssClient, feedId: number): Promise
 	const counters = await client.getCounters();
 	return [...counters.feeds, ...counters.special].find((c) => c.id === feedId)?.unread ?? 0;
 }
+
+/**
+ * Waits until no sync runs in the page (its Web Lock `ttrss-sync` is free). WebKitGTK: a page left
+ * (reload, another address) while the sync writes to IndexedDB can leave the next page's first
+ * reads waiting for those writes; the tests that change pages let the sync finish first (see
+ * docs/engines.md, "IndexedDB writes across a page change").
+ */
+export async function waitSyncIdle(browser: EngineBrowser): Promise<void> {
+	await waitFor(browser, 'no sync running', async () => {
+		if (!navigator.locks) return true;
+		const { held = [], pending = [] } = await navigator.locks.query();
+		return ![...held, ...pending].some((lock) => lock.name === 'ttrss-sync');
+	});
+}
