@@ -3,6 +3,7 @@
  * in localStorage (synchronous) rather than IndexedDB. They are not secrets.
  */
 import type { ViewMode as ApiViewMode } from '$lib/api';
+import { StoredValues } from './stored.svelte';
 
 export type Theme = 'system' | 'light' | 'dark';
 /** What a list shows: every one of the API's view modes (state/feed-prefs.svelte.ts per list). */
@@ -90,27 +91,9 @@ export function parseSettings(raw: string | null): SettingsValues {
 	};
 }
 
-class Settings {
-	#values = $state<SettingsValues>(DEFAULT_SETTINGS);
-
+class Settings extends StoredValues<SettingsValues> {
 	constructor() {
-		if (typeof localStorage !== 'undefined') {
-			this.#values = parseSettings(localStorage.getItem(STORAGE_KEY));
-		}
-	}
-
-	get values(): SettingsValues {
-		return this.#values;
-	}
-
-	update(patch: Partial<SettingsValues>): void {
-		this.#values = parseSettings(JSON.stringify({ ...this.#values, ...patch }));
-		localStorage.setItem(STORAGE_KEY, JSON.stringify(this.#values));
-	}
-
-	reset(): void {
-		this.#values = DEFAULT_SETTINGS;
-		localStorage.removeItem(STORAGE_KEY);
+		super(STORAGE_KEY, parseSettings, DEFAULT_SETTINGS);
 	}
 }
 

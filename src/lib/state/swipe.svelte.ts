@@ -6,6 +6,7 @@
  */
 import type { Headline, Label } from '$lib/api';
 import { setFlag, setLabels } from './actions';
+import { StoredValues } from './stored.svelte';
 import { treeState } from './tree.svelte';
 
 /** `label:<feed-style id>` names one label. */
@@ -68,29 +69,14 @@ function labelOf(action: SwipeAction, labels: readonly Label[] = []): Label | un
 	return labels.find((l) => l.id === id);
 }
 
-class Swipes {
-	#values = $state<SwipeSettings>(DEFAULT_SWIPES);
-
+class Swipes extends StoredValues<SwipeSettings> {
 	constructor() {
-		if (typeof localStorage !== 'undefined') {
-			this.#values = parseSwipes(localStorage.getItem(STORAGE_KEY));
-		}
-	}
-
-	get values(): SwipeSettings {
-		return this.#values;
-	}
-
-	update(patch: Partial<SwipeSettings>): void {
-		this.#values = parseSwipes(JSON.stringify({ ...this.#values, ...patch }));
-		if (typeof localStorage !== 'undefined') {
-			localStorage.setItem(STORAGE_KEY, JSON.stringify(this.#values));
-		}
+		super(STORAGE_KEY, parseSwipes, DEFAULT_SWIPES);
 	}
 
 	/** The hint for a side on this row; undefined when that side does nothing. */
 	hint(side: SwipeSide, row: Row): SwipeHint | undefined {
-		const action = this.#values[side];
+		const action = this.values[side];
 		switch (action) {
 			case 'none':
 				return undefined;
@@ -121,7 +107,7 @@ class Swipes {
 
 	/** Does what the side is set to, undoable. */
 	async run(side: SwipeSide, row: Headline): Promise<boolean> {
-		const action = this.#values[side];
+		const action = this.values[side];
 		const title = `“${row.title || '(untitled)'}”`;
 		switch (action) {
 			case 'none':
@@ -147,12 +133,6 @@ class Swipes {
 				});
 			}
 		}
-	}
-
-	/** Test hook. */
-	reset(): void {
-		this.#values = DEFAULT_SWIPES;
-		if (typeof localStorage !== 'undefined') localStorage.removeItem(STORAGE_KEY);
 	}
 }
 
