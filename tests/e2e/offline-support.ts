@@ -24,6 +24,8 @@ export async function signIn(page: Page, stayingSignedIn = true): Promise<void> 
 export async function openFeed(page: Page, title = BIG_FEED): Promise<void> {
 	await page.locator('nav[aria-label="Feeds"]').getByRole('link', { name: title }).click();
 	await expect(starButtons(page).first()).toBeVisible();
+	// The server's answer replaces the cached rows (their order may differ): wait for it.
+	await expect(page.locator('section.list-pane')).toHaveAttribute('aria-busy', 'false');
 }
 
 export function starButtons(page: Page) {

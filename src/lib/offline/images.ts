@@ -82,7 +82,7 @@ export async function cacheImagesViaWorker(
 	signal?: AbortSignal,
 	onOne?: (result: ImageCacheResult) => void
 ): Promise<ImageCacheResult> {
-	const worker = typeof navigator === 'undefined' ? null : navigator.serviceWorker?.controller;
+	const worker = await controllingWorker();
 	const wanted = urls.slice(0, MAX_IMAGES);
 	if (!worker) return { stored: 0, skipped: wanted.length };
 	const total: ImageCacheResult = { stored: 0, skipped: 0 };
@@ -112,6 +112,34 @@ export interface CacheImagesMessage {
 function askWorker(worker: ServiceWorker, urls: string[]): Promise<ImageCacheResult> {
 	const message: CacheImagesMessage = { type: 'CACHE_IMAGES', urls };
 	return askWorkerTo<ImageCacheResult>(worker, message, WORKER_ANSWER_MS);
+}
+
+/** How long a sync waits for a worker still installing (a first visit) to take control. */
+const CONTROL_WAIT_MS = 10_000;
+
+/**
+ * The worker controlling this page. On a first visit the sync can start before the worker has
+ * installed and claimed the page: wait (briefly) for that, so the first sync's images and files
+ * are kept too — a later sync does not fetch those articles' bodies again.
+ */
+export async function controllingWorker(waitMs = CONTROL_WAIT_MS): Promise<ServiceWorker | null> {
+	const container = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
+	if (!container) return null;
+	if (container.controller) return container.controller;
+	const registration = await container.getRegistration().catch(() => undefined);
+	if (!registration) return null;
+	// An active worker that left this page alone (a hard reload) will not take it now.
+	const settled = !registration.installing && !registration.waiting;
+	if (settled && registration.active?.state === 'activated') return null;
+	return new Promise((resolve) => {
+		const done = (): void => {
+			clearTimeout(timer);
+			container.removeEventListener('controllerchange', done);
+			resolve(container.controller);
+		};
+		const timer = setTimeout(done, waitMs);
+		container.addEventListener('controllerchange', done);
+	});
 }
 
 /** Posts a message to the worker with a reply port; rejects when no answer comes in time. */

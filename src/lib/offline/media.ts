@@ -23,7 +23,7 @@ import type { ArticleBase } from '$lib/api';
 import { safeUrl } from '$lib/content/url';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import { enclosuresAllowed } from './policy';
-import { askWorkerTo } from './images';
+import { askWorkerTo, controllingWorker } from './images';
 import { answerRange, contentRange } from './range';
 import { dropCached, MEDIA_CACHE } from './storage';
 
@@ -230,7 +230,7 @@ export async function cacheEnclosuresViaWorker(
 	urls: readonly string[],
 	signal?: AbortSignal
 ): Promise<MediaCacheResult> {
-	const worker = typeof navigator === 'undefined' ? null : navigator.serviceWorker?.controller;
+	const worker = await controllingWorker();
 	const total: MediaCacheResult = { stored: 0, skipped: 0, tooLarge: 0 };
 	if (!worker) return { ...total, skipped: urls.length };
 	for (const url of urls) {
