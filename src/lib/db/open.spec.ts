@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openReaderDb, resetReaderDbForTests } from './open';
+import { abortLiveTransactions, openReaderDb, resetReaderDbForTests } from './open';
 import { DB_NAME } from './schema';
 
 beforeEach(() => {
@@ -30,5 +30,29 @@ describe('openReaderDb', () => {
 	it('shares one connection between callers', async () => {
 		const [a, b] = await Promise.all([openReaderDb(), openReaderDb()]);
 		expect(a).toBe(b);
+	});
+});
+
+describe('abortLiveTransactions (a page going into the back/forward cache)', () => {
+	it('aborts the transactions still running, through idb too, and leaves finished ones alone', async () => {
+		const db = await openReaderDb();
+		const first = db.transaction('settings', 'readwrite');
+		void first.store.put('kept', 'before');
+		await first.done;
+		expect(abortLiveTransactions()).toBe(0);
+
+		// A write in flight, made through idb's shortcut and through a transaction of its own.
+		const tx = db.transaction(['settings', 'outbox'], 'readwrite');
+		const during = tx.objectStore('settings').put('lost', 'during');
+		const shortcut = db.put('settings', 'lost too', 'shortcut');
+		expect(abortLiveTransactions()).toBe(2);
+		await expect(tx.done).rejects.toThrow();
+		await expect(during).rejects.toThrow();
+		await expect(shortcut).rejects.toThrow();
+
+		// The database answers afterwards, without what was aborted.
+		expect(await db.get('settings', 'during')).toBeUndefined();
+		expect(await db.get('settings', 'shortcut')).toBeUndefined();
+		expect(await db.get('settings', 'before')).toBe('kept');
 	});
 });

@@ -1,4 +1,4 @@
-import { openDB, type IDBPDatabase } from 'idb';
+import { openDB, unwrap, type IDBPDatabase } from 'idb';
 import { DB_NAME, type ReaderDB } from './schema';
 import { migrations } from './migrations';
 import { markOnce } from '$lib/perf/marks';
@@ -28,6 +28,7 @@ export function openReaderDb(): Promise<ReaderDatabase> {
 	}).then(
 		(db) => {
 			markOnce('db:open');
+			trackTransactions(unwrap(db));
 			return db;
 		},
 		(error: unknown) => {
@@ -39,7 +40,55 @@ export function openReaderDb(): Promise<ReaderDatabase> {
 	return attempt;
 }
 
+/**
+ * WebKit (Safari, every iPhone browser; WebKitGTK here) keeps a page it leaves for another address
+ * in its back/forward cache with its IndexedDB transactions frozen mid-way: a write transaction
+ * waiting for the page's next request then holds its stores for good, and every later transaction
+ * on the database — the next page's start included, in any tab — waits forever (until the browser
+ * restarts). Reproduced in WebKitGTK 2.4x with one write transaction in flight at the page change;
+ * aborting it on `pagehide` avoids it (docs/engines.md, "IndexedDB writes across a page change").
+ * So this page's transactions are tracked, and those still running when the page goes into that
+ * cache are aborted: the sync and the cache write again next time; a change the reader made in
+ * that instant was not saved yet and says so if the page comes back. A plain unload (reload,
+ * close) is left alone: every engine finishes or aborts those itself.
+ */
+const live = new Set<IDBTransaction>();
+
+function trackTransactions(native: IDBDatabase): void {
+	const begin = native.transaction.bind(native);
+	native.transaction = ((...args: Parameters<IDBDatabase['transaction']>) => {
+		const tx = begin(...args);
+		live.add(tx);
+		const done = (): void => void live.delete(tx);
+		tx.addEventListener('complete', done);
+		tx.addEventListener('abort', done);
+		return tx;
+	}) as IDBDatabase['transaction'];
+}
+
+/** Aborts this page's unfinished transactions; returns how many. */
+export function abortLiveTransactions(): number {
+	let aborted = 0;
+	for (const tx of live) {
+		try {
+			tx.abort();
+			aborted++;
+		} catch {
+			// Finished in the meantime.
+		}
+	}
+	live.clear();
+	return aborted;
+}
+
+if (typeof window !== 'undefined') {
+	window.addEventListener('pagehide', (event) => {
+		if (event.persisted) abortLiveTransactions();
+	});
+}
+
 /** For tests: forget the cached connection. */
 export function resetReaderDbForTests(): void {
 	opening = undefined;
+	live.clear();
 }

@@ -1,0 +1,53 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Page functions in this file run in the browser: they need the DOM's types whatever the program's lib.
+/**
+ * Leaving the app for another address while it writes to IndexedDB must not leave the database
+ * waiting. WebKit keeps the page left in its back/forward cache with its transactions frozen; a
+ * write transaction caught mid-way then blocks every later one, the next start included, until the
+ * browser restarts (docs/engines.md, "IndexedDB writes across a page change"). The page aborts its
+ * unfinished transactions when it goes into that cache (src/lib/db/open.ts). Here: pages changed
+ * while the sync is writing its full copy, three times, and each next start reads the database.
+ */
+import { describe, expect, test } from 'vitest';
+import { ENGINES } from './support/engines';
+import { signIn, useEngine } from './support/session';
+import { button, click, waitFor } from './support/ui';
+
+describe.each(ENGINES)('%s', (engine) => {
+	const session = useEngine(engine);
+
+	test('another address opened while the sync writes: the next start still reads its database', async () => {
+		const { browser, server } = session;
+		await signIn(session);
+		for (let round = 0; round < 3; round++) {
+			await browser.goto(`${server.url}settings`);
+			await click(browser, button('Sync now'));
+			// Writing: at least one batch of articles is being saved.
+			await waitFor(browser, 'the sync writing', () =>
+				/saved\)/.test(document.querySelector('[data-testid="sync-progress"]')?.textContent ?? '')
+			);
+			await browser.goto(`${server.url}feed/-4`);
+			await waitFor(
+				browser,
+				`the next start's first headline (round ${round + 1})`,
+				() => performance.getEntriesByName('app:first-headline').length === 1
+			);
+			const read = await browser.evaluate(
+				() =>
+					new Promise<string>((resolve) => {
+						setTimeout(() => resolve('no answer'), 5_000);
+						const open = indexedDB.open('ttrss-reader');
+						open.onsuccess = () => {
+							const request = open.result
+								.transaction(['articles', 'outbox'], 'readonly')
+								.objectStore('articles')
+								.count();
+							request.onsuccess = () => resolve('answered');
+						};
+					})
+			);
+			expect(read, `round ${round + 1}`).toBe('answered');
+		}
+	});
+});
