@@ -1,0 +1,49 @@
+/**
+ * A start whose first read of IndexedDB never answers tells the reader so, with what to do,
+ * instead of a blank screen. WebKit can leave the database in that state after a page was closed
+ * while it wrote (docs/engines.md); here another tab holds the `session` store with a write
+ * transaction that never ends, which blocks the start's read the same way, in Chromium.
+ */
+import { expect, test } from './support/fixtures';
+import { resetTestbed } from '../support/testbed';
+import { signIn } from './offline-support';
+
+test.beforeAll(() => {
+	resetTestbed();
+});
+
+test('a start the browser storage never answers says so; once it answers, Try again opens the app', async ({
+	context,
+	page
+}) => {
+	await signIn(page);
+
+	const holder = await context.newPage();
+	await holder.goto('/login');
+	await holder.evaluate(
+		() =>
+			new Promise<void>((resolve, reject) => {
+				const open = indexedDB.open('ttrss-reader');
+				open.onerror = () => reject(new Error('open failed'));
+				open.onsuccess = () => {
+					const store = open.result.transaction('session', 'readwrite').objectStore('session');
+					// A request after each answer: the transaction never commits.
+					const spin = (): void => {
+						store.get('nothing').onsuccess = spin;
+					};
+					spin();
+					resolve();
+				};
+			})
+	);
+
+	await page.reload();
+	const alert = page.getByRole('alert');
+	await expect(alert).toContainText("Waiting for this browser's storage", { timeout: 15_000 });
+	await expect(alert).toContainText('Close every tab and window of this app');
+
+	await holder.close();
+	await page.getByRole('button', { name: 'Try again' }).click();
+	await expect(page.locator('nav[aria-label="Feeds"]')).toBeVisible();
+	await expect(page.getByRole('alert').filter({ hasText: 'storage' })).toHaveCount(0);
+});
