@@ -45,7 +45,7 @@ describe('parseResume', () => {
 		const record = {
 			account: ACCOUNT,
 			path: '/feed/-4/123',
-			anchor: { id: 77, offset: 40 },
+			anchor: { id: 77, offset: 40, next: [78, 80] },
 			scroll: 900
 		};
 		expect(parseResume(JSON.stringify(record))).toEqual(record);
@@ -84,6 +84,14 @@ describe('parseResume', () => {
 		expect(
 			parseResume(JSON.stringify({ account: ACCOUNT, path: '/', anchor: { id: 3, offset: 0 } }))
 		).toEqual({ account: ACCOUNT, path: '/' });
+		// The rows below the top one: a list of ids, not too many; else the anchor stands alone.
+		for (const next of ['78', [78, 'x'], [1.5], Array.from({ length: 11 }, (_, i) => i), []]) {
+			expect(
+				parseResume(
+					JSON.stringify({ account: ACCOUNT, path: '/feed/1', anchor: { id: 3, offset: 0, next } })
+				)
+			).toEqual({ account: ACCOUNT, path: '/feed/1', anchor: { id: 3, offset: 0 } });
+		}
 	});
 });
 
@@ -122,8 +130,14 @@ describe('anchorAt / listPathOf', () => {
 	it('names the headline at the top edge and the pixels past its top', () => {
 		const ids = [10, 11, 12, 13];
 		expect(anchorAt(0, 100, (i) => ids[i])).toBeUndefined();
-		expect(anchorAt(250, 100, (i) => ids[i])).toEqual({ id: 12, offset: 50 });
+		expect(anchorAt(250, 100, (i) => ids[i])).toEqual({ id: 12, offset: 50, next: [13] });
+		expect(anchorAt(350, 100, (i) => ids[i])).toEqual({ id: 13, offset: 50 });
 		expect(anchorAt(900, 100, (i) => ids[i])).toBeUndefined();
+		// The rows below it, at most ten.
+		const many = Array.from({ length: 30 }, (_, i) => 100 + i);
+		expect(anchorAt(100, 100, (i) => many[i])?.next).toEqual([
+			102, 103, 104, 105, 106, 107, 108, 109, 110, 111
+		]);
 	});
 
 	it('finds the list of a place', () => {
@@ -135,6 +149,7 @@ describe('anchorAt / listPathOf', () => {
 
 describe('seekStep', () => {
 	const rows = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ id: from + i }));
+	const at = (id: number) => ({ id, offset: 30 });
 	const list = {
 		items: rows(50),
 		loading: false,
@@ -144,28 +159,42 @@ describe('seekStep', () => {
 	};
 
 	it('scrolls to the row once it is loaded; only the server’s answer makes it final', () => {
-		expect(seekStep({ ...list, answered: false }, 20)).toEqual({
+		expect(seekStep({ ...list, answered: false }, at(20))).toEqual({
 			type: 'scroll',
 			index: 19,
+			offset: 30,
 			final: false
 		});
-		expect(seekStep(list, 20)).toEqual({ type: 'scroll', index: 19, final: true });
-		expect(seekStep({ ...list, loading: true }, 20)).toMatchObject({ final: false });
+		expect(seekStep(list, at(20))).toEqual({ type: 'scroll', index: 19, offset: 30, final: true });
+		expect(seekStep({ ...list, loading: true }, at(20))).toMatchObject({ final: false });
+	});
+
+	it('puts the first row that followed a headline gone from the list in its place', () => {
+		// Opened there, the article is read now: a list of unread ones no longer holds it.
+		const left = { id: 20, offset: 30, next: [21, 22, 23] };
+		const answer = { ...list, items: list.items.filter((h) => h.id !== 20 && h.id !== 21) };
+		expect(seekStep(answer, left)).toEqual({ type: 'scroll', index: 19, offset: 0, final: true });
+		// Cached rows are not the server's word that it is gone.
+		expect(seekStep({ ...answer, answered: false }, left)).toEqual({ type: 'wait' });
+		// The headline itself, where it is still there.
+		expect(seekStep(list, left)).toEqual({ type: 'scroll', index: 19, offset: 30, final: true });
+		// Neither it nor the rows below it yet: more pages.
+		expect(seekStep(list, { id: 500, offset: 30, next: [501] })).toEqual({ type: 'more' });
 	});
 
 	it('loads more pages until the row is found, within the bound', () => {
-		expect(seekStep(list, 500)).toEqual({ type: 'more' });
-		expect(seekStep({ ...list, loading: true }, 500)).toEqual({ type: 'wait' });
-		expect(seekStep({ ...list, answered: false }, 500)).toEqual({ type: 'wait' });
-		expect(seekStep({ ...list, items: rows(1000) }, 5000, 0)).toEqual({ type: 'give-up' });
-		expect(seekStep({ ...list, complete: true }, 500)).toEqual({ type: 'give-up' });
+		expect(seekStep(list, at(500))).toEqual({ type: 'more' });
+		expect(seekStep({ ...list, loading: true }, at(500))).toEqual({ type: 'wait' });
+		expect(seekStep({ ...list, answered: false }, at(500))).toEqual({ type: 'wait' });
+		expect(seekStep({ ...list, items: rows(1000) }, at(5000), 0)).toEqual({ type: 'give-up' });
+		expect(seekStep({ ...list, complete: true }, at(500))).toEqual({ type: 'give-up' });
 		// A list whose paging starts over (new articles at the top) never grows: pages are counted.
-		expect(seekStep(list, 500, 7)).toEqual({ type: 'more' });
-		expect(seekStep(list, 500, 8)).toEqual({ type: 'give-up' });
+		expect(seekStep(list, at(500), 7)).toEqual({ type: 'more' });
+		expect(seekStep(list, at(500), 8)).toEqual({ type: 'give-up' });
 	});
 
 	it('waits for cached rows when the server cannot be reached', () => {
-		expect(seekStep({ ...list, error: 'offline' }, 500)).toEqual({ type: 'wait' });
+		expect(seekStep({ ...list, error: 'offline' }, at(500))).toEqual({ type: 'wait' });
 	});
 });
 

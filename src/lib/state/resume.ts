@@ -18,6 +18,11 @@ export const SCROLL_WRITE_MS = 300;
 export const MAX_SEEK_ROWS = 1000;
 /** …and asks the server for at most this many more pages (a list that restarts its paging). */
 export const MAX_SEEK_PAGES = 8;
+/**
+ * The rows below the top one that are kept too: the place when that headline has left the list
+ * (read in a list of unread articles, unstarred in Starred, gone from the server).
+ */
+export const ANCHOR_NEXT_ROWS = 10;
 
 /** A headline list, or an article in one, as the address shows it (without the base path). */
 const PLACE = /^\/(feed|cat|tag)\/([^/?#]+)(?:\/(\d+))?\/?$/;
@@ -28,9 +33,17 @@ export interface ResumeRecord {
 	/** `/` (home), `/feed/-4` (a list) or `/feed/-4/123` (an article in it). */
 	path: string;
 	/** The list's first visible headline and the pixels scrolled past its top; absent at the top. */
-	anchor?: { id: number; offset: number };
+	anchor?: ListAnchor;
 	/** The open article's scroll, in pixels. */
 	scroll?: number;
+}
+
+/** Where a list was left: its top headline, how far into it, and the headlines that followed it. */
+export interface ListAnchor {
+	id: number;
+	offset: number;
+	/** The next rows' ids, nearest first (at most ANCHOR_NEXT_ROWS). */
+	next?: number[];
 }
 
 /** Whether a path is a place a start may resume: home, a list, an article in a list. */
@@ -69,6 +82,15 @@ export function parseResume(raw: string | null): ResumeRecord | undefined {
 		isCount(anchor.offset)
 	) {
 		record.anchor = { id: anchor.id as number, offset: anchor.offset };
+		const next = anchor.next;
+		if (
+			Array.isArray(next) &&
+			next.length > 0 &&
+			next.length <= ANCHOR_NEXT_ROWS &&
+			next.every((n) => Number.isInteger(n))
+		) {
+			record.anchor.next = next as number[];
+		}
 	}
 	if (PLACE.exec(v.path)?.[3] !== undefined && isCount(v.scroll)) record.scroll = v.scroll;
 	return record;
@@ -124,21 +146,33 @@ export function startTarget(
 	return { path, restore: path === record.path ? record : undefined };
 }
 
-/** The list position of a scroll offset: the headline at the top edge and how far into it. */
+/**
+ * The list position of a scroll offset: the headline at the top edge, how far into it, and the
+ * headlines below it.
+ */
 export function anchorAt(
 	scrollTop: number,
 	rowHeight: number,
 	idAt: (index: number) => number | undefined
-): { id: number; offset: number } | undefined {
+): ListAnchor | undefined {
 	if (scrollTop <= 1) return undefined;
 	const index = Math.floor(scrollTop / rowHeight);
 	const id = idAt(index);
-	return id === undefined ? undefined : { id, offset: Math.round(scrollTop - index * rowHeight) };
+	if (id === undefined) return undefined;
+	const anchor: ListAnchor = { id, offset: Math.round(scrollTop - index * rowHeight) };
+	const next: number[] = [];
+	for (let i = index + 1; i <= index + ANCHOR_NEXT_ROWS; i++) {
+		const below = idAt(i);
+		if (below === undefined) break;
+		next.push(below);
+	}
+	if (next.length > 0) anchor.next = next;
+	return anchor;
 }
 
 /** What seeking the stored headline does next, from the list as it stands. */
 export type SeekStep =
-	| { type: 'scroll'; index: number; final: boolean }
+	| { type: 'scroll'; index: number; offset: number; final: boolean }
 	| { type: 'wait' }
 	| { type: 'more' }
 	| { type: 'give-up' };
@@ -146,8 +180,10 @@ export type SeekStep =
 /**
  * One step of a start's search for the headline it left at. Rows shown from the cache are used at
  * once (no jump later when they hold it), but only the server's answer ends the search (its first
- * page replaces the cached rows). Bounded: past `maxRows`, or at the list's end, it stays at the
- * top and says nothing.
+ * page replaces the cached rows). A headline that has left the list (the article opened there is
+ * read now, and the list shows unread ones) gives its place to the first of the rows that followed
+ * it, at that row's top. Bounded: past `maxRows`, or at the list's end, it stays at the top and
+ * says nothing.
  */
 export function seekStep(
 	list: {
@@ -158,13 +194,21 @@ export function seekStep(
 		/** The server's answer (or an error, or a search on the device) has replaced cached rows. */
 		answered: boolean;
 	},
-	anchorId: number,
+	anchor: ListAnchor,
 	pagesAsked = 0,
 	maxRows = MAX_SEEK_ROWS
 ): SeekStep {
-	const index = list.items.findIndex((h) => h.id === anchorId);
 	const settled = list.answered && !list.loading;
-	if (index >= 0) return { type: 'scroll', index, final: settled };
+	const index = list.items.findIndex((h) => h.id === anchor.id);
+	if (index >= 0) return { type: 'scroll', index, offset: anchor.offset, final: settled };
+	// Only the server's answer says the headline is gone: cached rows may be older than it.
+	if (settled && anchor.next) {
+		const indexes = new Map(list.items.map((h, i) => [h.id, i]));
+		for (const id of anchor.next) {
+			const below = indexes.get(id);
+			if (below !== undefined) return { type: 'scroll', index: below, offset: 0, final: true };
+		}
+	}
 	if (!settled) return { type: 'wait' };
 	// Offline: the cached rows are all there is; they may still be arriving.
 	if (list.error) return { type: 'wait' };
@@ -215,7 +259,7 @@ export class ResumeWriter {
 	}
 
 	/** The list scrolled (every scroll event: only remembered, written once scrolling stops). */
-	listScrolled(anchor: { id: number; offset: number } | undefined): void {
+	listScrolled(anchor: ListAnchor | undefined): void {
 		const record = this.#record;
 		if (!record || !listPathOf(record.path)) return;
 		const rest: ResumeRecord = { ...record };
