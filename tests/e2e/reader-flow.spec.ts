@@ -21,7 +21,9 @@ test('reads a feed: open, star, publish, note, labels, mark unread, catch up', a
 	await signIn(page);
 
 	// Walk the tree: Tech › Web is nested, the feed sits inside.
-	await expect(feeds(page).locator('details details summary', { hasText: 'Web' })).toBeVisible();
+	await expect(
+		feeds(page).locator('li[aria-level="2"]').getByRole('button', { name: 'Web feeds' })
+	).toBeVisible();
 	const techUnread = await serverUnread(server, 1);
 	await feeds(page)
 		.getByRole('link', { name: /^Testbed Tech News/ })

@@ -20,9 +20,11 @@ describe.each(ENGINES)('%s', (engine) => {
 		await signIn(session);
 		const { browser } = session;
 		const nested = await browser.evaluate(() =>
-			[...document.querySelectorAll('nav[aria-label="Feeds"] details details summary')].map((s) =>
-				(s.textContent ?? '').trim()
-			)
+			[
+				...document.querySelectorAll(
+					'nav[aria-label="Feeds"] li[aria-level="2"] button .visually-hidden'
+				)
+			].map((s) => (s.textContent ?? '').trim())
 		);
 		expect(nested.some((text) => text.startsWith('Web'))).toBe(true);
 		// Neither engine has Background Sync: the app must not depend on it (see offline.spec.ts).
