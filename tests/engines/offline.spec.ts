@@ -76,43 +76,37 @@ describe.each(ENGINES)('%s', (engine) => {
 		);
 	});
 
-	// WebKitGTK: skipped while its start can wait forever on IndexedDB after a page change (open
-	// problem, docs/engines.md "IndexedDB writes across a page change"); sync.spec.ts covers the
-	// same offline reading there without a second page load.
-	test.skipIf(engine === 'webkit')(
-		'articles the sync kept by itself (no Background Sync here) open with nothing reachable',
-		async () => {
-			const { browser, server } = session;
-			await browser.goto(`${server.url}settings`);
-			// Nobody asks: the page syncs once its first screen is shown, without Background Sync.
-			await waitFor(
-				browser,
-				'a sync by itself',
-				() =>
-					!/not yet/.test(
-						document.querySelector('[data-testid="last-sync"]')?.textContent ?? 'not yet'
-					)
-			);
-			await waitSyncIdle(browser);
-			await browser.goto(server.url);
-			await openFeed(session, /^Testbed Web Dev/);
-			const feedUrl = await browser.evaluate(() => location.href);
+	test('articles the sync kept by itself (no Background Sync here) open with nothing reachable', async () => {
+		const { browser, server } = session;
+		await browser.goto(`${server.url}settings`);
+		// Nobody asks: the page syncs once its first screen is shown, without Background Sync.
+		await waitFor(
+			browser,
+			'a sync by itself',
+			() =>
+				!/not yet/.test(
+					document.querySelector('[data-testid="last-sync"]')?.textContent ?? 'not yet'
+				)
+		);
+		await waitSyncIdle(browser);
+		await browser.goto(server.url);
+		await openFeed(session, /^Testbed Web Dev/);
+		const feedUrl = await browser.evaluate(() => location.href);
 
-			server.reachability = 'down';
-			await waitSyncIdle(browser);
-			await browser.goto(feedUrl);
-			await waitFor(
-				browser,
-				'cached headlines from the worker',
-				() => document.querySelector('[aria-label^="Headlines of"] a') !== null
-			);
-			await click(browser, headline(/Web dev 03/));
-			await waitFor(
-				browser,
-				'the cached article body',
-				() => (document.querySelector('.article-content')?.textContent ?? '').trim().length > 20
-			);
-			server.reachability = 'online';
-		}
-	);
+		server.reachability = 'down';
+		await waitSyncIdle(browser);
+		await browser.goto(feedUrl);
+		await waitFor(
+			browser,
+			'cached headlines from the worker',
+			() => document.querySelector('[aria-label^="Headlines of"] a') !== null
+		);
+		await click(browser, headline(/Web dev 03/));
+		await waitFor(
+			browser,
+			'the cached article body',
+			() => (document.querySelector('.article-content')?.textContent ?? '').trim().length > 20
+		);
+		server.reachability = 'online';
+	});
 });

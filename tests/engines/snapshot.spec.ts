@@ -14,56 +14,50 @@ import { button, click, poll, waitFor } from './support/ui';
 describe.each(ENGINES)('%s', (engine) => {
 	const session = useEngine(engine);
 
-	// WebKitGTK: skipped while its start can wait forever on IndexedDB after a page change (open
-	// problem, docs/engines.md "IndexedDB writes across a page change").
-	test.skipIf(engine === 'webkit')(
-		'a start of the last list begins with its snapshot; sign-out deletes it',
-		async () => {
-			const { browser, server } = session;
-			await signIn(session);
-			await openFeed(session, /^Testbed Tech News/);
-			const path = await browser.evaluate(() => location.pathname);
-			expect(path).toMatch(/^\/feed\/\d+$/);
+	test('a start of the last list begins with its snapshot; sign-out deletes it', async () => {
+		const { browser, server } = session;
+		await signIn(session);
+		await openFeed(session, /^Testbed Tech News/);
+		const path = await browser.evaluate(() => location.pathname);
+		expect(path).toMatch(/^\/feed\/\d+$/);
 
-			const kept = () =>
-				browser.evaluate(async () => {
-					if (!(await caches.has('start-snapshot'))) return null;
-					const copy = await (await caches.open('start-snapshot')).match('/__start-snapshot');
-					return copy?.headers.get('x-snapshot-for') ?? null;
-				});
-			await poll('the snapshot of this list', async () => (await kept()) === path, browser, 20_000);
+		const kept = () =>
+			browser.evaluate(async () => {
+				if (!(await caches.has('start-snapshot'))) return null;
+				const copy = await (await caches.open('start-snapshot')).match('/__start-snapshot');
+				return copy?.headers.get('x-snapshot-for') ?? null;
+			});
+		await poll('the snapshot of this list', async () => (await kept()) === path, browser, 20_000);
 
-			await waitSyncIdle(browser);
-			await browser.reload();
-			await waitFor(
-				browser,
-				'the headlines',
-				() =>
-					document.querySelector('[aria-label^="Headlines of "] .headline[data-article-id]') !==
-					null
-			);
-			await waitFor(
-				browser,
-				'the app taking over from the snapshot',
-				() => performance.getEntriesByName('app:snapshot-released').length === 1
-			);
-			expect(await browser.evaluate(() => document.getElementById('start-snapshot'))).toBeNull();
+		await waitSyncIdle(browser);
+		await browser.reload();
+		await waitFor(
+			browser,
+			'the headlines',
+			() =>
+				document.querySelector('[aria-label^="Headlines of "] .headline[data-article-id]') !== null
+		);
+		await waitFor(
+			browser,
+			'the app taking over from the snapshot',
+			() => performance.getEntriesByName('app:snapshot-released').length === 1
+		);
+		expect(await browser.evaluate(() => document.getElementById('start-snapshot'))).toBeNull();
 
-			// Another list starts from the plain shell.
-			await waitSyncIdle(browser);
-			await browser.goto(`${server.url}feed/-1`);
-			await waitFor(
-				browser,
-				'the starred list',
-				() => document.querySelector('[aria-label^="Headlines of "]') !== null
-			);
-			expect(
-				await browser.evaluate(() => performance.getEntriesByName('app:snapshot-released').length)
-			).toBe(0);
+		// Another list starts from the plain shell.
+		await waitSyncIdle(browser);
+		await browser.goto(`${server.url}feed/-1`);
+		await waitFor(
+			browser,
+			'the starred list',
+			() => document.querySelector('[aria-label^="Headlines of "]') !== null
+		);
+		expect(
+			await browser.evaluate(() => performance.getEntriesByName('app:snapshot-released').length)
+		).toBe(0);
 
-			await click(browser, button('Sign out'));
-			await waitFor(browser, 'the sign-in page', () => location.pathname.endsWith('/login'));
-			expect(await kept()).toBeNull();
-		}
-	);
+		await click(browser, button('Sign out'));
+		await waitFor(browser, 'the sign-in page', () => location.pathname.endsWith('/login'));
+		expect(await kept()).toBeNull();
+	});
 });

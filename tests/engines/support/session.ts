@@ -117,10 +117,9 @@ export async function serverUnread(client: TtrssClient, feedId: number): Promise
 }
 
 /**
- * Waits until no sync runs in the page (its Web Lock `ttrss-sync` is free). WebKitGTK: a page left
- * (reload, another address) while the sync writes to IndexedDB can leave the next page's first
- * reads waiting for those writes; the tests that change pages let the sync finish first (see
- * docs/engines.md, "IndexedDB writes across a page change").
+ * Waits until no sync runs in the page (its Web Lock `ttrss-sync` is free): a test that checks
+ * what the offline copy holds after a page change lets the sync finish writing it first. (A page
+ * change during the sync's writes is tested on its own: page-change.spec.ts.)
  */
 export async function waitSyncIdle(browser: EngineBrowser): Promise<void> {
 	await waitFor(browser, 'no sync running', async () => {
