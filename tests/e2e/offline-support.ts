@@ -6,6 +6,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { TtrssClient, type Headline } from '../../src/lib/api';
 import { testbed } from '../support/testbed';
 import { expect } from './support/fixtures';
+import { listAnswered } from './reader-support';
 
 export const BIG_FEED = 'Testbed Big Feed (320 items)';
 export const BIG_FEED_ID = 6;
@@ -24,8 +25,7 @@ export async function signIn(page: Page, stayingSignedIn = true): Promise<void> 
 export async function openFeed(page: Page, title = BIG_FEED): Promise<void> {
 	await page.locator('nav[aria-label="Feeds"]').getByRole('link', { name: title }).click();
 	await expect(starButtons(page).first()).toBeVisible();
-	// The server's answer replaces the cached rows (their order may differ): wait for it.
-	await expect(page.locator('section.list-pane')).toHaveAttribute('aria-busy', 'false');
+	await listAnswered(page);
 }
 
 export function starButtons(page: Page) {

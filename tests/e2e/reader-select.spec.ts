@@ -8,8 +8,8 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import {
-	feeds,
 	headlineList,
+	openFeedTitles,
 	seriousA11yViolations,
 	serverClient,
 	serverHeadline,
@@ -25,14 +25,6 @@ const SENT = { timeout: 30_000 };
 
 function bar(page: Page) {
 	return page.getByRole('group', { name: 'Selected articles' });
-}
-
-/** Opens a feed and returns its rows' titles in list order. */
-async function openFeed(page: Page, name: RegExp): Promise<string[]> {
-	await feeds(page).getByRole('link', { name }).click();
-	const rows = headlineList(page).locator('[data-article-id] .title');
-	await expect(rows.first()).toBeVisible();
-	return rows.allTextContents();
 }
 
 async function serverFlags(titles: string[]): Promise<{ unread: boolean; marked: boolean }[]> {
@@ -55,7 +47,7 @@ test.describe('desktop', () => {
 	}) => {
 		await signIn(page);
 		// International: 7 articles, all unread, one starred (the Japanese one).
-		const titles = await openFeed(page, /^Testbed International/);
+		const titles = await openFeedTitles(page, /^Testbed International/);
 		expect(titles).toHaveLength(7);
 		const before = await serverFlags(titles);
 
@@ -101,7 +93,7 @@ test.describe('desktop', () => {
 		page
 	}) => {
 		await signIn(page);
-		const titles = await openFeed(page, /^Testbed Big Feed/);
+		const titles = await openFeedTitles(page, /^Testbed Big Feed/);
 		const first = titles[0] ?? '';
 		await row(page, first).locator('a.link').focus();
 		await page.keyboard.press('x');
@@ -135,7 +127,7 @@ test.describe('phone', () => {
 	}) => {
 		await signIn(page);
 		await page.goto('/');
-		const titles = await openFeed(page, /^Testbed International/);
+		const titles = await openFeedTitles(page, /^Testbed International/);
 		const target = row(page, titles[2] ?? '').locator('a.link');
 		const box = await target.boundingBox();
 		if (!box) throw new Error('row not on screen');

@@ -53,6 +53,24 @@ export function headlineList(page: Page) {
 	return page.getByRole('list', { name: /^Headlines of/ });
 }
 
+/**
+ * Waits until the open list shows the server's answer: it shows the cached rows first, which may
+ * be fewer or in another order (tt-rss orders equal dates arbitrarily), and says `aria-busy` until
+ * the server answered.
+ */
+export async function listAnswered(page: Page): Promise<void> {
+	await expect(page.locator('section.list-pane')).toHaveAttribute('aria-busy', 'false');
+}
+
+/** Opens a feed and returns its rows' titles in list order, as the server answered them. */
+export async function openFeedTitles(page: Page, name: RegExp): Promise<string[]> {
+	await feeds(page).getByRole('link', { name }).click();
+	const rows = headlineList(page).locator('[data-article-id] .title');
+	await expect(rows.first()).toBeVisible();
+	await listAnswered(page);
+	return rows.allTextContents();
+}
+
 /** A row link of the headline list by (part of) its title. */
 export function headlineLink(page: Page, title: string | RegExp) {
 	return headlineList(page).getByRole('link', { name: title });
