@@ -1,4 +1,12 @@
-import { isApiError, type FeedId, type Headline, type SearchMode, type ViewMode } from '$lib/api';
+import {
+	isApiError,
+	viewModeKeeps,
+	type FeedId,
+	type Headline,
+	type SearchMode,
+	type ViewMode,
+	type ViewModeRow
+} from '$lib/api';
 import { afterFirstScreen, firstScreenShown, takeEarlyList } from '$lib/boot/early-reads';
 import {
 	cachedList,
@@ -112,6 +120,13 @@ class HeadlineList {
 	#answered = $state(false);
 	#local: LocalResults | undefined;
 	#firstId: number | undefined;
+	/**
+	 * The rows the server's view keeps (unread ones, say), as its first page showed; undefined when
+	 * it keeps all. A row read here leaves that list on the server: the next page's `skip` counts
+	 * only the loaded rows it still lists, as tt-rss's own web UI does (Headlines.loadMore), or the
+	 * next page would start that many rows late and the rows skipped would never be shown.
+	 */
+	#serverKeeps: ((row: ViewModeRow) => boolean) | undefined;
 	/** Bumped on every new query, so a late reply for an older one is dropped. */
 	#generation = 0;
 
@@ -162,6 +177,7 @@ class HeadlineList {
 		this.#complete = false;
 		this.#error = undefined;
 		this.#firstId = undefined;
+		this.#serverKeeps = undefined;
 		this.#onDevice = false;
 		this.#answered = false;
 		this.#local = undefined;
@@ -220,7 +236,9 @@ class HeadlineList {
 			await this.#moreOnDevice(this.#local);
 			return;
 		}
-		await this.#fetch(this.#items.length, { replace: false });
+		const keeps = this.#serverKeeps;
+		const skip = keeps ? this.#items.filter(keeps).length : this.#items.length;
+		await this.#fetch(skip, { replace: false, at: this.#items.length });
 	}
 
 	/**
@@ -250,6 +268,8 @@ class HeadlineList {
 			replace: boolean;
 			sinceId?: number;
 			forceUpdate?: boolean;
+			/** The page's place in the loaded rows (the cache's), when it is not `skip`. */
+			at?: number;
 			/** The answer (or failure) is taken only after this settles. */
 			applyAfter?: Promise<void>;
 		}
@@ -297,6 +317,16 @@ class HeadlineList {
 				return;
 			}
 			if (skip === 0 && options.sinceId === undefined) this.#firstId = result.header?.firstId;
+			if (options.replace) {
+				// Judged from the server's own answer (before changes still queued here).
+				const keeps = viewModeKeeps(query.viewMode, {
+					feedId: feedIdOf(target),
+					searching: !!query.search,
+					anyUnread: true
+				});
+				const rows = result.headlines;
+				this.#serverKeeps = keeps && rows.length > 0 && rows.every(keeps) ? keeps : undefined;
+			}
 			// A change not sent yet (held for an Undo, or offline) stays on screen.
 			const page = await withQueuedChanges(result.headlines);
 			if (generation !== this.#generation) return;
@@ -314,10 +344,13 @@ class HeadlineList {
 				this.#items = page;
 			} else {
 				const known = new Set(this.#items.map((h) => h.id));
-				this.#items = [...this.#items, ...page.filter((h) => !known.has(h.id))];
+				const fresh = page.filter((h) => !known.has(h.id));
+				// Nothing new (rows read here that the server lists till the change reaches it): the
+				// same rows again would ask for the same page again at once.
+				if (fresh.length > 0) this.#items = [...this.#items, ...fresh];
 			}
 			this.#complete = complete;
-			await storeList(listKey(query), skip, page, complete);
+			await storeList(listKey(query), options.at ?? skip, page, complete);
 		} catch (error) {
 			if (generation !== this.#generation) return;
 			if (query.search && skip === 0 && isUnreachable(error)) {
@@ -397,6 +430,7 @@ class HeadlineList {
 		this.#onDevice = false;
 		this.#answered = false;
 		this.#local = undefined;
+		this.#serverKeeps = undefined;
 	}
 }
 
