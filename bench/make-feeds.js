@@ -6,12 +6,64 @@
 // snapshot database ttrss_bench, never in the repository.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 
 export const BENCH_FEEDS = {
 	long: { file: 'bench-10k.xml', title: 'Bench 10k headlines', items: 10_000 },
 	content: { file: 'bench-content.xml', title: 'Bench content', items: 1_200 }
 };
 export const BIG_ARTICLE_TITLE = 'Bench article of 100 KB';
+/**
+ * Each content article shows one photo-sized image (its own address, so each is fetched and kept
+ * once): the first full sync's figure is "1,000 unread articles with images". The file is written
+ * by bench/sync.js while it runs (`benchPhoto()`), served by the feed host under /media/.
+ */
+export const BENCH_PHOTO = 'bench-photo.png';
+
+/**
+ * A deterministic 160×120 PNG of noise (~57 KB: noise does not compress), about the size of a
+ * feed's resized photo.
+ */
+export function benchPhoto() {
+	const width = 160;
+	const height = 120;
+	const raw = Buffer.alloc((width * 3 + 1) * height);
+	let x = 12345;
+	for (let i = 0; i < raw.length; i++) {
+		if (i % (width * 3 + 1) === 0) continue; // filter byte 0
+		x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+		raw[i] = x >>> 24;
+	}
+	const chunk = (/** @type {string} */ type, /** @type {Buffer} */ data) => {
+		const head = Buffer.alloc(8);
+		head.writeUInt32BE(data.length, 0);
+		head.write(type, 4, 'latin1');
+		const crc = Buffer.alloc(4);
+		crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+		return Buffer.concat([head, data, crc]);
+	};
+	const ihdr = Buffer.alloc(13);
+	ihdr.writeUInt32BE(width, 0);
+	ihdr.writeUInt32BE(height, 4);
+	ihdr[8] = 8; // bit depth
+	ihdr[9] = 2; // RGB
+	return Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		chunk('IHDR', ihdr),
+		chunk('IDAT', deflateSync(raw)),
+		chunk('IEND', Buffer.alloc(0))
+	]);
+}
+
+/** @param {Buffer} bytes */
+function crc32(bytes) {
+	let crc = ~0;
+	for (const byte of bytes) {
+		crc ^= byte;
+		for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+	}
+	return ~crc >>> 0;
+}
 
 const WORDS =
 	'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo consequat'.split(
@@ -102,7 +154,9 @@ export function writeBenchFeeds(dir) {
 			title: `Bench article ${pad(n)} ${words(n, 4)}`,
 			guid: `bench-content-${pad(n)}`,
 			date: new Date(cbase + n * 60_000),
-			html: articleHtml(n, 1_200 + (n % 5) * 150)
+			html:
+				`<p><img src="http://feeds.test/media/${BENCH_PHOTO}?n=${n}" width="160" height="120" alt=""></p>` +
+				articleHtml(n, 1_200 + (n % 5) * 150)
 		});
 	}
 	writeFileSync(join(dir, BENCH_FEEDS.content.file), rss(BENCH_FEEDS.content, content));

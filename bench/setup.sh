@@ -18,7 +18,7 @@ BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$BENCH_DIR/../testbed/lib.sh"
 
 BENCH_DB="${DB_NAME}_bench"
-BENCH_VERSION=1
+BENCH_VERSION=2
 FEEDS_TMP=/tmp/ttrss-bench-feeds
 LINKS=("$FIXTURES_DIR/feeds/bench-10k.xml" "$FIXTURES_DIR/feeds/bench-content.xml")
 

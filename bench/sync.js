@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { addProbe, api, countRequests, summarize, testbed } from './browser.js';
+import { BENCH_PHOTO, benchPhoto } from './make-feeds.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FEED_NAME = 'bench-sync-200.xml';
@@ -20,6 +21,22 @@ const LINK = `${ROOT}testbed/fixtures/feeds/${FEED_NAME}`;
 export const SYNC_ARTICLES = 1000;
 const ARRIVALS = 200;
 const INTERVAL_MS = 3000;
+const PHOTO_DIR = '/tmp/ttrss-bench-media';
+const PHOTO_LINK = `${ROOT}testbed/fixtures/media/${BENCH_PHOTO}`;
+
+/**
+ * The content articles' photo (make-feeds.js), served by the feed host while the bench runs:
+ * symlinked, as the test bed's seed hash counts regular files only. Returns the clean-up.
+ */
+function servePhoto() {
+	mkdirSync(PHOTO_DIR, { recursive: true });
+	chmodSync(PHOTO_DIR, 0o755);
+	writeFileSync(`${PHOTO_DIR}/${BENCH_PHOTO}`, benchPhoto());
+	chmodSync(`${PHOTO_DIR}/${BENCH_PHOTO}`, 0o644);
+	rmSync(PHOTO_LINK, { force: true });
+	symlinkSync(`${PHOTO_DIR}/${BENCH_PHOTO}`, PHOTO_LINK);
+	return () => rmSync(PHOTO_LINK, { force: true });
+}
 
 /** 200 new items of ~1.5 KB with an image each, fetched by tt-rss (as bench/setup.sh does). */
 function articlesArrive() {
@@ -137,6 +154,7 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 	await addProbe(context, { target: 'body' });
 	const page = await context.newPage();
+	const unservePhoto = servePhoto();
 	try {
 		await page.goto(`${origin}/login`);
 		await page.evaluate(
@@ -167,11 +185,15 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 		const firstReqs = counter.between(t0, t1);
 		const storage = await page.evaluate(async () => {
 			const estimate = await navigator.storage.estimate();
-			const images = await caches
-				.open('images-v1')
-				.then((c) => c.keys())
-				.catch(() => []);
-			return { usage: estimate.usage ?? 0, images: images.length };
+			const cache = await caches.open('images-v1');
+			const keys = await cache.keys();
+			let imageBytes = 0;
+			for (const key of keys) {
+				const response = await cache.match(key);
+				// Opaque (no-CORS) answers have no readable body: counted by the estimate only.
+				if (response && response.type !== 'opaque') imageBytes += (await response.blob()).size;
+			}
+			return { usage: estimate.usage ?? 0, images: keys.length, imageBytes };
 		});
 		const full = {
 			ms: t1 - t0,
@@ -179,6 +201,7 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 			ops: countOps(apiOps(firstReqs)),
 			usageBytes: storage.usage,
 			images: storage.images,
+			imageBytes: storage.imageBytes,
 			// Sign-in and the first screen's render are in the window; the sync's own part is this:
 			syncMs: t1 - syncStart,
 			longTasks: await longTasks(page, t0, t1),
@@ -219,6 +242,7 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 		counter.stop();
 		return { articles: SYNC_ARTICLES, arrivals: ARRIVALS, full, idle, afterArrivals: arrivals };
 	} finally {
+		unservePhoto();
 		await context.close();
 	}
 }
@@ -266,7 +290,13 @@ export function syncRows(s) {
 			'',
 			''
 		],
-		['   storage used / images kept', '', `${mb(s.full.usageBytes)} / ${s.full.images}`, '', ''],
+		[
+			'   storage used / images kept',
+			'',
+			`${mb(s.full.usageBytes)} / ${s.full.images} (${mb(s.full.imageBytes ?? 0)} readable)`,
+			'',
+			''
+		],
 		['   long tasks, sign-in to done', '', tasks(s.full.longTasks), '', ''],
 		[
 			`   the sync's own part (${(s.full.syncMs / 1000).toFixed(1)} s)`,
