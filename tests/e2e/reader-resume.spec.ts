@@ -4,11 +4,14 @@
  * the top, the same open article and its scroll; the start address `/` (the installed app's start)
  * goes there too, offline as well; a start at any other address (a shared page, a notification's
  * article) wins. Desktop (both panes) and phone (one pane at a time).
+ *
+ * The lists show unread articles (the default view): the article opened at the top of the list is
+ * read by then, and the server's list no longer holds it. The row that followed it takes its place.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
-import { cutNetwork, restoreNetwork, signIn } from './offline-support';
+import { cutNetwork, readStore, restoreNetwork, signIn } from './offline-support';
 import { feeds, headlineList, serverClient } from './reader-support';
 
 const ROW_HEIGHT = 116;
@@ -19,9 +22,9 @@ test.beforeAll(() => {
 	resetTestbed();
 });
 
-// The big feed's items were all entered at one moment: in the server's default order (score, then
-// entry time) their order is a tie that each page request may break differently. By the feed's
-// own dates the order is the same on every request.
+// Sorted by the feed's own dates. (In the server's default order a refresh asks only for ids above
+// the highest shown (`since_id`), and this feed's first fetch stored its newest item first: older
+// rows would come in above the ones shown. A problem of its own; see reader-paging.spec.ts.)
 test.beforeEach(async ({ page }) => {
 	await page.addInitScript(() =>
 		localStorage.setItem('reader.settings', JSON.stringify({ sortOrder: 'feed_dates' }))
@@ -48,6 +51,23 @@ function viewport(page: Page) {
 	return headlineList(page).locator('xpath=..');
 }
 
+/** The id of the list's row at `index`, once it is built (it must be on screen or near it). */
+async function rowIdAt(page: Page, index: number): Promise<number> {
+	let id = NaN;
+	await expect
+		.poll(async () => {
+			id = await viewport(page).evaluate((el, i) => {
+				const row = [...el.querySelectorAll<HTMLElement>('[role="listitem"]')].find(
+					(r) => r.getAttribute('aria-posinset') === String(i + 1)
+				);
+				return Number(row?.querySelector('[data-article-id]')?.getAttribute('data-article-id'));
+			}, index);
+			return id;
+		})
+		.toBeGreaterThan(0);
+	return id;
+}
+
 /** The id of the headline at the list's top edge and the pixels scrolled past its top. */
 async function topRow(page: Page): Promise<{ id: number; offset: number }> {
 	return viewport(page).evaluate((el, rowHeight) => {
@@ -57,6 +77,29 @@ async function topRow(page: Page): Promise<{ id: number; offset: number }> {
 		const id = Number(row?.querySelector('[data-article-id]')?.getAttribute('data-article-id'));
 		return { id, offset: Math.round(el.scrollTop - index * rowHeight) };
 	}, ROW_HEIGHT);
+}
+
+/** The big feed's unread articles as the server lists them now, in the order the tests use. */
+async function serverUnreadIds(): Promise<number[]> {
+	const client = await serverClient();
+	const ids: number[] = [];
+	for (let skip = 0; ; skip += 200) {
+		const { headlines } = await client.getHeadlines({
+			feedId: 6,
+			viewMode: 'unread',
+			orderBy: 'feed_dates',
+			limit: 200,
+			skip
+		});
+		ids.push(...headlines.map((h) => h.id));
+		if (headlines.length < 200) return ids;
+	}
+}
+
+/** Whether the big feed's list as kept on the device (IndexedDB `lists`) holds this article. */
+async function cachedListHolds(page: Page, id: number): Promise<boolean> {
+	const lists = await readStore<{ key: string; ids: number[] }[]>(page, 'lists');
+	return lists.some((list) => list.key.startsWith('[6,') && list.ids.includes(id));
 }
 
 async function storedRecord(page: Page): Promise<{
@@ -72,8 +115,7 @@ async function storedRecord(page: Page): Promise<{
 
 /**
  * The headline at the top as written for the next start, once it is what the screen shows: written
- * when scrolling stops (and again if rows arrive or leave above it; the server's order of
- * articles entered at the same moment may differ from one page request to the next).
+ * when scrolling stops (and again if rows arrive or leave above it).
  */
 async function leftAt(page: Page): Promise<{ id: number; offset: number }> {
 	let shown: { id: number; offset: number } | undefined;
@@ -86,7 +128,8 @@ async function leftAt(page: Page): Promise<{ id: number; offset: number }> {
 	await expect
 		.poll(async () => {
 			shown = await topRow(page);
-			return JSON.stringify((await storedRecord(page))?.anchor) === JSON.stringify(shown);
+			const anchor = (await storedRecord(page))?.anchor;
+			return anchor?.id === shown.id && anchor.offset === shown.offset;
 		})
 		.toBe(true);
 	if (!shown) throw new Error('no headline at the top');
@@ -113,25 +156,29 @@ async function scrollDeep(page: Page): Promise<{ id: number; offset: number }> {
 test.describe('desktop', () => {
 	test.use({ viewport: { width: 1280, height: 420 } });
 
-	// FIXME (issue 14, open): in Chromium the list comes back at its top, not at the headline deep
-	// in the big feed (the place and the open article do come back); the search for the anchor row
-	// across server pages does not land. Kept as the target; not run until fixed.
-	test.fixme('a reload deep in a list comes back to the same headline, article and scroll; so does `/`, offline too', async ({
+	test('a reload deep in a list comes back to the same headline, article and scroll; so does `/`, offline too', async ({
 		page,
 		context
 	}) => {
 		await signIn(page);
 		const deep = await scrollDeep(page);
+		await page.reload();
+		await expect(page).toHaveURL(/\/feed\/6$/);
+		await expect.poll(() => topRow(page)).toEqual(deep);
 
-		// An article opened from there (the click may scroll its row fully into view); its pane
+		// An article opened from there (the click scrolls its row fully into view); its pane
 		// scrolled.
 		await headlineList(page).locator(`[data-article-id="${deep.id}"] a.link`).click();
 		await expect(page).toHaveURL(new RegExp(`/feed/6/${deep.id}$`));
-		const top = await leftAt(page);
+		const left = await leftAt(page);
+		expect(left.id).toBe(deep.id);
 		const pane = page.locator('section.article-pane');
 		await expect(pane.locator('article')).toBeVisible();
-		const scroll = await scrollArticle(page, 150);
+		const scroll = await scrollArticle(page, 40);
 		await expect.poll(async () => (await storedRecord(page))?.scroll).toBe(scroll);
+		// Read now, the article leaves the server's list of unread ones: the row below it comes up.
+		const top = { id: await rowIdAt(page, DEEP_ROW + 1), offset: 0 };
+		await expect.poll(() => serverUnreadIds()).not.toContain(deep.id);
 
 		for (const start of ['reload', '/', 'offline /'] as const) {
 			if (start === 'reload') await page.reload();
@@ -143,6 +190,10 @@ test.describe('desktop', () => {
 			await expect(pane.locator('article')).toBeVisible();
 			await expect.poll(() => topRow(page), { message: start }).toEqual(top);
 			await expect.poll(() => pane.evaluate((el) => el.scrollTop), { message: start }).toBe(scroll);
+			// The next start shows the device's copy of the list first: the server's answer written
+			// there (a page left at once can lose that write; offline, the older copy would still
+			// hold the read article, and the list keeps the open article's row in view).
+			await expect.poll(() => cachedListHolds(page, deep.id), { message: start }).toBe(false);
 		}
 		await restoreNetwork(context);
 	});
@@ -172,11 +223,15 @@ test.describe('desktop', () => {
 });
 
 test.describe('phone', () => {
-	// Short enough that an article of the big feed scrolls.
-	test.use({ viewport: { width: 390, height: 420 }, hasTouch: true, isMobile: true });
+	// Short enough that an article of the big feed scrolls, by more than the app bar's height: the
+	// bar is taller while its status line says "updating" (it wraps), which leaves the pane
+	// shorter and the article more to scroll than after the next start.
+	test.use({ viewport: { width: 390, height: 360 }, hasTouch: true, isMobile: true });
 
-	// FIXME (issue 14, open): the article's scroll comes back short (19 of 120 px) when its row is
-	// not among the first rows loaded: the same anchor search as above.
+	// FIXME (issue 14, open): passes 9 of 11 runs. In the other two the list, once back at its
+	// headline, is shown a moment later at about row 50, as if replaced by a first page of 50 rows
+	// (the cause is not found yet). The article's scroll, which came back short, is fixed: the app
+	// bar's status line wrapped, so the pane was taller at the next start.
 	test.fixme('the list position and the article view come back after a start at `/`', async ({
 		page
 	}) => {
@@ -188,6 +243,7 @@ test.describe('phone', () => {
 		await page.goto('/');
 		await expect(page).toHaveURL(/\/feed\/6$/);
 		await expect.poll(() => topRow(page)).toEqual(top);
+		const below = await rowIdAt(page, DEEP_ROW + 1);
 
 		// An article, read part way: the start opens it at that point, and Back finds the list
 		// where it was.
@@ -196,7 +252,7 @@ test.describe('phone', () => {
 		await expect(page).toHaveURL(new RegExp(`/feed/6/${top.id}$`));
 		const pane = page.locator('section.article-pane');
 		await expect(pane.locator('article')).toBeVisible();
-		const scroll = await scrollArticle(page, 120);
+		const scroll = await scrollArticle(page, 50);
 		await expect.poll(async () => (await storedRecord(page))?.scroll).toBe(scroll);
 
 		await page.goto('/');
@@ -204,6 +260,7 @@ test.describe('phone', () => {
 		await expect.poll(() => pane.evaluate((el) => el.scrollTop)).toBe(scroll);
 		await page.getByRole('link', { name: 'Back' }).click();
 		await expect(page).toHaveURL(/\/feed\/6$/);
-		await expect.poll(() => topRow(page)).toEqual(top);
+		// The article is read: gone from the list of unread ones, the row below it is at the top.
+		await expect.poll(() => topRow(page)).toEqual({ id: below, offset: 0 });
 	});
 });
