@@ -142,6 +142,9 @@ export async function runCommand(host: KeyboardHost, command: Command): Promise<
 		case 'help':
 			host.showHelp();
 			return;
+		case 'undo':
+			// The toast offering the Undo takes the key itself (Toasts.svelte).
+			return;
 	}
 }
 
@@ -150,7 +153,7 @@ export function keydownHandler(host: KeyboardHost): (event: KeyboardEvent) => vo
 	return (event) => {
 		if (host.dialogOpen()) return;
 		const command = commandFor(event);
-		if (!command) return;
+		if (!command || command === 'undo') return;
 		// Without an open article these keys are the browser's (Shift+↑/↓ select text).
 		const needsArticle = ['closeArticle', 'markAboveRead', 'markBelowRead'].includes(command);
 		const clearsSelection = command === 'closeArticle' && host.selection?.active === true;

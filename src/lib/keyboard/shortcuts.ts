@@ -20,6 +20,7 @@ export type Command =
 	| 'markAboveRead'
 	| 'markBelowRead'
 	| 'toggleSelect'
+	| 'undo'
 	| 'help';
 
 export interface Shortcut {
@@ -63,6 +64,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
 		keys: ['x'],
 		command: 'toggleSelect',
 		description: 'Select or unselect the focused (or open) article for a bulk action'
+	},
+	{
+		// Taken by the toast that offers it (Toasts.svelte), which also takes Ctrl+Z and ⌘Z.
+		keys: ['z'],
+		command: 'undo',
+		description: 'Undo the change the toast offers (also Ctrl+Z, ⌘Z)'
 	},
 	{ keys: ['?'], command: 'help', description: 'Show these shortcuts' }
 ];
