@@ -10,7 +10,14 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ENGINES } from './support/engines';
-import { openFeed, serverArticle, signIn, useEngine, waitSyncIdle } from './support/session';
+import {
+	openFeed,
+	serverArticle,
+	signIn,
+	useEngine,
+	waitSyncedOnce,
+	waitSyncIdle
+} from './support/session';
 import { button, click, headline, link, poll, waitFor } from './support/ui';
 
 const TITLE = 'Tech news 05';
@@ -80,14 +87,7 @@ describe.each(ENGINES)('%s', (engine) => {
 		const { browser, server } = session;
 		await browser.goto(`${server.url}settings`);
 		// Nobody asks: the page syncs once its first screen is shown, without Background Sync.
-		await waitFor(
-			browser,
-			'a sync by itself',
-			() =>
-				!/not yet/.test(
-					document.querySelector('[data-testid="last-sync"]')?.textContent ?? 'not yet'
-				)
-		);
+		await waitSyncedOnce(browser);
 		await waitSyncIdle(browser);
 		await browser.goto(server.url);
 		await openFeed(session, /^Testbed Web Dev/);

@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ENGINES } from './support/engines';
-import { openFeed, signIn, useEngine } from './support/session';
+import { openFeed, signIn, useEngine, waitSyncedOnce } from './support/session';
 import { button, click, fill, headline, input, waitFor } from './support/ui';
 
 describe.each(ENGINES)('%s', (engine) => {
@@ -28,14 +28,7 @@ describe.each(ENGINES)('%s', (engine) => {
 
 		// Nobody asks: the page syncs once its first screen is shown.
 		await click(browser, { css: 'a', name: 'Settings' });
-		await waitFor(
-			browser,
-			'a sync by itself',
-			() =>
-				!/not yet/.test(
-					document.querySelector('[data-testid="last-sync"]')?.textContent ?? 'not yet'
-				)
-		);
+		await waitSyncedOnce(browser);
 
 		// Nothing reachable: the app from the worker, the list and the article from the sync's copy.
 		server.reachability = 'down';

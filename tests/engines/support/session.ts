@@ -116,6 +116,16 @@ export async function serverUnread(client: TtrssClient, feedId: number): Promise
 	return [...counters.feeds, ...counters.special].find((c) => c.id === feedId)?.unread ?? 0;
 }
 
+/** On the settings screen: waits until it shows a last sync (the page synced by itself). */
+export async function waitSyncedOnce(browser: EngineBrowser): Promise<void> {
+	await waitFor(
+		browser,
+		'a sync by itself',
+		() =>
+			!/not yet/.test(document.querySelector('[data-testid="last-sync"]')?.textContent ?? 'not yet')
+	);
+}
+
 /**
  * Waits until no sync runs in the page (its Web Lock `ttrss-sync` is free): a test that checks
  * what the offline copy holds after a page change lets the sync finish writing it first. (A page
