@@ -81,8 +81,13 @@ export function abortLiveTransactions(): number {
 	return aborted;
 }
 
-if (typeof window !== 'undefined') {
-	window.addEventListener('pagehide', (event) => {
+// Pages only (this module also runs in the service worker, which has no pagehide).
+const page = globalThis as unknown as {
+	document?: unknown;
+	addEventListener?: (type: 'pagehide', listener: (event: { persisted: boolean }) => void) => void;
+};
+if (page.document !== undefined && page.addEventListener) {
+	page.addEventListener('pagehide', (event) => {
 		if (event.persisted) abortLiveTransactions();
 	});
 }
