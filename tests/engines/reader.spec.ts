@@ -132,60 +132,54 @@ describe.each(ENGINES)('%s', (engine) => {
 		);
 	});
 
-	// Skipped in WebKitGTK: the row past the first page is not found again (as in Chromium's
-	// reader-resume.spec.ts, fixme) and its start can wait on IndexedDB (docs/engines.md).
-	test.skipIf(engine === 'webkit')(
-		'a start at `/` resumes the list at the headline it left, past the first page',
-		async () => {
-			const { browser, server } = session;
-			// The big feed's items share one entry time, a tie each page request of the default order
-			// may break differently: sorted by their own dates, every request agrees.
-			await browser.evaluate(() =>
-				localStorage.setItem('reader.settings', JSON.stringify({ sortOrder: 'feed_dates' }))
-			);
-			// Opened by its address: with an article open a narrow window shows no feed tree.
-			await browser.goto(`${server.url}feed/6`);
-			await waitFor(
-				browser,
-				'the big feed',
-				() =>
-					document.querySelector('[aria-label^="Headlines of "] .headline[data-article-id]') !==
-					null
-			);
-			// Row 60 (the first page is 50 rows): scrolled until the rows are there, then written.
-			const TOP = 116 * 60 + 20;
-			const left = await poll(
-				'the list scrolled past its first page and the place written',
-				() =>
-					browser.evaluate((top: number) => {
-						const viewport = document.querySelector('[aria-label^="Headlines of"]')?.parentElement;
-						if (!viewport) return null;
-						viewport.scrollTop = top;
-						const raw = localStorage.getItem('reader.resume');
-						const record = raw
-							? (JSON.parse(raw) as { anchor?: { id: number; offset: number } })
-							: {};
-						return viewport.scrollTop === top && record.anchor?.offset === 20
-							? record.anchor.id
-							: null;
-					}, TOP),
-				browser
-			);
-			await browser.goto(server.url);
-			await waitFor(
-				browser,
-				'the big feed again, with that headline at the top',
-				(id: number, top: number) => {
+	test('a start at `/` resumes the list at the headline it left, past the first page', async () => {
+		const { browser, server } = session;
+		// The big feed's items share one entry time, a tie each page request of the default order
+		// may break differently: sorted by their own dates, every request agrees.
+		await browser.evaluate(() =>
+			localStorage.setItem('reader.settings', JSON.stringify({ sortOrder: 'feed_dates' }))
+		);
+		// Opened by its address: with an article open a narrow window shows no feed tree.
+		await browser.goto(`${server.url}feed/6`);
+		await waitFor(
+			browser,
+			'the big feed',
+			() =>
+				document.querySelector('[aria-label^="Headlines of "] .headline[data-article-id]') !== null
+		);
+		// Row 60 (the first page is 50 rows): scrolled until the rows are there, then written.
+		const TOP = 116 * 60 + 20;
+		const left = await poll(
+			'the list scrolled past its first page and the place written',
+			() =>
+				browser.evaluate((top: number) => {
 					const viewport = document.querySelector('[aria-label^="Headlines of"]')?.parentElement;
-					return (
-						location.pathname === '/feed/6' &&
-						viewport?.scrollTop === top &&
-						document.querySelector(`[data-article-id="${id}"]`) !== null
-					);
-				},
-				left,
-				TOP
-			);
-		}
-	);
+					if (!viewport) return null;
+					viewport.scrollTop = top;
+					const raw = localStorage.getItem('reader.resume');
+					const record = raw
+						? (JSON.parse(raw) as { anchor?: { id: number; offset: number } })
+						: {};
+					return viewport.scrollTop === top && record.anchor?.offset === 20
+						? record.anchor.id
+						: null;
+				}, TOP),
+			browser
+		);
+		await browser.goto(server.url);
+		await waitFor(
+			browser,
+			'the big feed again, with that headline at the top',
+			(id: number, top: number) => {
+				const viewport = document.querySelector('[aria-label^="Headlines of"]')?.parentElement;
+				return (
+					location.pathname === '/feed/6' &&
+					viewport?.scrollTop === top &&
+					document.querySelector(`[data-article-id="${id}"]`) !== null
+				);
+			},
+			left,
+			TOP
+		);
+	});
 });
