@@ -34,9 +34,7 @@ test('articles read on the first page of an unread list do not hide rows of the 
 	page
 }) => {
 	await signIn(page);
-	// The first sync over: finding new articles, it refreshes the open list with `since_id`, which
-	// puts this feed's older rows (higher ids: a feed's first fetch stores its newest item first)
-	// above the ones shown (a problem of its own, not this test's).
+	// The first sync over: the list this test counts is the one it opened.
 	await expect(page.getByTestId('last-updated')).toHaveText(/just now/);
 	await expect(page.getByTestId('sync-running')).toHaveCount(0);
 	await feeds(page)
@@ -75,4 +73,32 @@ test('articles read on the first page of an unread list do not hide rows of the 
 	] as const) {
 		await expect.poll(() => titleAt(page, index)).toMatch(new RegExp(`^Big feed item ${n} `));
 	}
+});
+
+test('a refresh keeps the server’s order: the feed’s older rows, with higher ids, stay below', async ({
+	page
+}) => {
+	await signIn(page);
+	await expect(page.getByTestId('last-updated')).toHaveText(/just now/);
+	await feeds(page)
+		.getByRole('link', { name: /^Testbed Big Feed/ })
+		.click();
+	await expect(headlineList(page)).toHaveAttribute('data-count', '50');
+	const firstTitles = () =>
+		headlineList(page)
+			.locator('.title')
+			.evaluateAll((titles) => titles.slice(0, 3).map((t) => t.textContent?.slice(0, 17)));
+	const before = await firstTitles();
+	expect(before[0]).toMatch(/^Big feed item \d{3}/);
+
+	// The feed's first fetch stored its newest item first: the rows below the first page have
+	// higher ids than every row shown, and `since_id` finds them as if they were new.
+	const refreshed = page.waitForResponse(
+		(r) => r.url().includes('/api/') && (r.request().postData() ?? '').includes('"since_id"')
+	);
+	await page.getByRole('button', { name: 'Refresh headlines' }).click();
+	await refreshed;
+	await expect(page.getByRole('button', { name: 'Refresh headlines' })).toBeEnabled();
+	expect(await firstTitles()).toEqual(before);
+	await expect(headlineList(page)).toHaveAttribute('data-count', '50');
 });

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signedInPage } from './testing/recorded-server';
+import { pagedHeadlines, signedInPage } from './testing/recorded-server';
 
 /** All articles, as the test bed answers it with include_header: rows 1, 321, 2, 332, 339. */
 const ALL = { getHeadlines: 'getHeadlines-header' };
@@ -83,6 +83,46 @@ describe('refresh', () => {
 		expect(again).toMatchObject({ since_id: '339', skip: '0' });
 		// Nothing new: the rows already shown are not repeated.
 		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+	});
+
+	// The recording's order is the server's: 321 above 2, though its id is higher. Rows 321, 332
+	// and 339 arrive after the list was opened.
+	const arrivals = () => {
+		let arrived = false;
+		const reply = pagedHeadlines('getHeadlines-header', (id) => arrived || id === 1 || id === 2);
+		return { reply, arrive: () => (arrived = true) };
+	};
+
+	it('puts rows that arrived where the server’s order has them, not all on top', async () => {
+		const { reply, arrive } = arrivals();
+		const { server, headlines, query, FIRST_PAGE } = await page({ getHeadlines: reply });
+		await headlines.open(query);
+		expect(headlines.items.map((h) => h.id)).toEqual([1, 2]);
+		arrive();
+		await headlines.refresh();
+		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+		const [, since, top] = server.sent('getHeadlines');
+		expect(since).toMatchObject({ since_id: '2', skip: '0' });
+		// The first rows of the list, as many as a first page and the new rows.
+		expect(top).toMatchObject({ skip: '0', limit: String(FIRST_PAGE + 3) });
+		expect(top?.since_id).toBeUndefined();
+		expect(headlines.complete).toBe(true);
+	});
+
+	it('in an order of the reader’s, merges the server’s first rows into the loaded ones', async () => {
+		const { reply, arrive } = arrivals();
+		const { server, headlines, query } = await page({ getHeadlines: reply });
+		const byDates = { ...query, orderBy: 'feed_dates' };
+		await headlines.open(byDates);
+		headlines.patch([2], { marked: true });
+		arrive();
+		await headlines.refresh();
+		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+		// A loaded row keeps its own copy (a change made here).
+		expect(headlines.find(2)?.marked).toBe(true);
+		const [, again] = server.sent('getHeadlines');
+		expect(again).toMatchObject({ skip: '0', order_by: 'feed_dates' });
+		expect(again?.since_id).toBeUndefined();
 	});
 
 	it('a full refresh asks for the first page again', async () => {

@@ -21,6 +21,7 @@ import { markOnce } from '$lib/perf/marks';
 import { searchOnDevice, type LocalResults } from '$lib/search/page';
 import { localScope, searchTarget } from '$lib/search/scope';
 import { feedPrefs } from './feed-prefs.svelte';
+import { mergeTop, topIsEnough } from './list-merge';
 import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
 import type { SettingsValues } from './settings.svelte';
@@ -52,6 +53,9 @@ export const EXCERPT_LENGTH = 200;
  * of ~70 ms, 124 KB), and the first headline waits for it; the rest follows as the reader scrolls.
  */
 export const FIRST_PAGE = 50;
+
+/** A refresh asks for at most this many pages to place new rows among the loaded ones. */
+const MERGE_PAGES = 8;
 
 export function feedIdOf(query: Pick<ListQuery, 'kind' | 'id'>): FeedId {
 	return query.kind === 'tag' ? query.id : Number(query.id);
@@ -86,6 +90,13 @@ export function listKey(query: ListQuery): ListKey {
 		search: query.search ? `${query.searchMode}:${query.search}` : ''
 	};
 }
+
+/**
+ * What a list asks the server for: a search's scope is sent as the feed or category it looks
+ * through (search/scope.ts), never as `search_mode`, which the 2021 server ignores.
+ */
+const targetOf = (query: ListQuery): Pick<ListQuery, 'kind' | 'id'> =>
+	query.search ? searchTarget(query, treeState.tree) : query;
 
 const sameQuery = (a: ListQuery | undefined, b: ListQuery): boolean =>
 	!!a && JSON.stringify(a) === JSON.stringify(b);
@@ -242,8 +253,10 @@ class HeadlineList {
 	}
 
 	/**
-	 * Reloads the list. In the server's default order (newest first) only articles newer than the
-	 * newest one shown are asked for (`since_id`), unless `full` is set.
+	 * Brings the list up to date in place: rows that arrived go where the server's order puts
+	 * them, and the pages loaded below stay (list-merge.ts says why new rows cannot simply go on
+	 * top). In the server's default order a first request asks only for articles with higher ids
+	 * (`since_id`): nothing new, nothing more. `full` and `forceUpdate` load the first page anew.
 	 */
 	async refresh(options: { full?: boolean; forceUpdate?: boolean } = {}): Promise<void> {
 		const query = this.#query;
@@ -254,19 +267,112 @@ class HeadlineList {
 			else await this.#fetch(0, { replace: true });
 			return;
 		}
-		const newest = this.#items.reduce((max, h) => Math.max(max, h.id), 0);
-		if (!options.full && !options.forceUpdate && query.orderBy === '' && newest > 0) {
-			await this.#fetch(0, { replace: false, sinceId: newest });
+		if (options.full || options.forceUpdate || this.#items.length === 0) {
+			await this.#fetch(0, { replace: true, forceUpdate: options.forceUpdate });
 			return;
 		}
-		await this.#fetch(0, { replace: true, forceUpdate: options.forceUpdate });
+		await this.#refreshInPlace(query);
+	}
+
+	async #refreshInPlace(query: ListQuery): Promise<void> {
+		const generation = this.#generation;
+		const current = () => generation === this.#generation;
+		this.#loading = true;
+		this.#error = undefined;
+		try {
+			const client = session.client;
+			const { headlineLimit } = await client.detectCapabilities();
+			// New rows have higher ids: in the server's default order one cheap request finds them
+			// all (unless more arrived than one answer holds), and says whether anything did.
+			let arrived: Set<number> | undefined;
+			let firstLimit = Math.min(headlineLimit, Math.max(FIRST_PAGE, this.#items.length));
+			if (query.orderBy === '') {
+				const sinceId = this.#items.reduce((max, h) => Math.max(max, h.id), 0);
+				const answer = await this.#ask(query, { skip: 0, limit: headlineLimit, sinceId });
+				if (!current()) return;
+				const loaded = new Set(this.#items.map((h) => h.id));
+				const fresh = answer.headlines.map((h) => h.id).filter((id) => !loaded.has(id));
+				if (fresh.length === 0) return;
+				if (answer.headlines.length < headlineLimit) {
+					arrived = new Set(fresh);
+					firstLimit = Math.min(headlineLimit, FIRST_PAGE + fresh.length);
+				}
+			}
+			const listed = this.#serverKeeps;
+			const top: Headline[] = [];
+			let firstId: number | undefined;
+			let ended = false;
+			for (let n = 0; n < MERGE_PAGES; n++) {
+				const limit = n === 0 ? firstLimit : headlineLimit;
+				const result = await this.#ask(query, { skip: top.length, limit, checkFirstId: firstId });
+				if (!current()) return;
+				if (result.header?.firstIdChanged) {
+					await this.#fetch(0, { replace: true });
+					return;
+				}
+				if (n === 0) firstId = result.header?.firstId;
+				top.push(...result.headlines);
+				ended = result.headlines.length < limit;
+				if (ended || topIsEnough(this.#items, top, { arrived, listed })) break;
+			}
+			const rows = await withQueuedChanges(top);
+			if (!current()) return;
+			this.#items = mergeTop(this.#items, rows);
+			this.#firstId = firstId;
+			// The server's whole list is here; or rows may have arrived below the loaded ones (an
+			// order of the reader's, say oldest first): the end of the list asks again.
+			if (ended) this.#complete = true;
+			else if (!arrived) this.#complete = false;
+			await storeList(listKey(query), 0, this.#items, this.#complete);
+		} catch (error) {
+			if (current()) this.#error = errorMessage(error);
+		} finally {
+			if (current()) {
+				this.#loading = false;
+				this.#answered = true;
+			}
+		}
+	}
+
+	/** One `getHeadlines` request for the open list (its search scope, view mode and order). */
+	async #ask(
+		query: ListQuery,
+		page: {
+			skip: number;
+			limit: number;
+			sinceId?: number;
+			forceUpdate?: boolean;
+			checkFirstId?: number;
+		}
+	) {
+		const client = session.client;
+		const caps = await client.detectCapabilities();
+		const target = targetOf(query);
+		return client.getHeadlines({
+			feedId: feedIdOf(target),
+			isCat: target.kind === 'cat',
+			includeNested: target.kind === 'cat',
+			limit: page.limit,
+			skip: page.skip,
+			sinceId: page.sinceId,
+			viewMode: query.viewMode,
+			orderBy: query.orderBy || undefined,
+			showExcerpt: true,
+			excerptLength: EXCERPT_LENGTH,
+			includeAttachments: true,
+			hasSandbox: true,
+			sanitize: true,
+			forceUpdate: page.forceUpdate,
+			search: query.search || undefined,
+			includeHeader: caps.includeHeader,
+			checkFirstId: page.skip > 0 ? page.checkFirstId : undefined
+		});
 	}
 
 	async #fetch(
 		skip: number,
 		options: {
 			replace: boolean;
-			sinceId?: number;
 			forceUpdate?: boolean;
 			/** The page's place in the loaded rows (the cache's), when it is not `skip`. */
 			at?: number;
@@ -280,47 +386,28 @@ class HeadlineList {
 		this.#loading = true;
 		this.#error = undefined;
 		try {
-			const client = session.client;
-			const caps = await client.detectCapabilities();
-			// A search's scope is sent as the feed or category it looks through (search/scope.ts),
-			// never as `search_mode`, which the 2021 server ignores.
-			const target = query.search ? searchTarget(query, treeState.tree) : query;
+			const caps = await session.client.detectCapabilities();
 			const pageSize =
 				skip === 0 && this.#items.length === 0
 					? Math.min(FIRST_PAGE, caps.headlineLimit)
 					: caps.headlineLimit;
-			const result = await client
-				.getHeadlines({
-					feedId: feedIdOf(target),
-					isCat: target.kind === 'cat',
-					includeNested: target.kind === 'cat',
-					limit: pageSize,
-					skip: options.sinceId === undefined ? skip : 0,
-					sinceId: options.sinceId,
-					viewMode: query.viewMode,
-					orderBy: query.orderBy || undefined,
-					showExcerpt: true,
-					excerptLength: EXCERPT_LENGTH,
-					includeAttachments: true,
-					hasSandbox: true,
-					sanitize: true,
-					forceUpdate: options.forceUpdate,
-					search: query.search || undefined,
-					includeHeader: caps.includeHeader,
-					checkFirstId: skip > 0 ? this.#firstId : undefined
-				})
-				.finally(() => options.applyAfter);
+			const result = await this.#ask(query, {
+				skip,
+				limit: pageSize,
+				forceUpdate: options.forceUpdate,
+				checkFirstId: this.#firstId
+			}).finally(() => options.applyAfter);
 			if (generation !== this.#generation) return;
 			if (result.header?.firstIdChanged) {
 				// New articles arrived at the top while paging: start again from the top.
 				await this.#fetch(0, { replace: true });
 				return;
 			}
-			if (skip === 0 && options.sinceId === undefined) this.#firstId = result.header?.firstId;
+			if (skip === 0) this.#firstId = result.header?.firstId;
 			if (options.replace) {
 				// Judged from the server's own answer (before changes still queued here).
 				const keeps = viewModeKeeps(query.viewMode, {
-					feedId: feedIdOf(target),
+					feedId: feedIdOf(targetOf(query)),
 					searching: !!query.search,
 					anyUnread: true
 				});
@@ -332,13 +419,6 @@ class HeadlineList {
 			if (generation !== this.#generation) return;
 			this.#onDevice = false;
 			this.#local = undefined;
-			if (options.sinceId !== undefined) {
-				const known = new Set(this.#items.map((h) => h.id));
-				const fresh = page.filter((h) => !known.has(h.id));
-				this.#items = [...fresh, ...this.#items];
-				await storeList(listKey(query), 0, this.#items, this.#complete);
-				return;
-			}
 			const complete = page.length < pageSize;
 			if (options.replace) {
 				this.#items = page;

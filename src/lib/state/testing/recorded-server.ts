@@ -5,7 +5,13 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { vi } from 'vitest';
-import { fakeFetch, ok, recordedContent, type SentRequest } from '$lib/api/testing/fake-fetch';
+import {
+	clone,
+	fakeFetch,
+	ok,
+	recordedContent,
+	type SentRequest
+} from '$lib/api/testing/fake-fetch';
 import { storeSessionFor } from '$lib/db/device';
 import { resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
@@ -14,11 +20,37 @@ import { storedSession } from '$lib/db/testing';
 /** The session the recordings were made with (level 15: include_header, catch-up modes). */
 export const RECORDED_SESSION: StoredSession = storedSession();
 
-/** Which recording answers an op; a function may pick one (or none: the request fails). */
+/** A recording's content as the server would cut it for one request (see `pagedHeadlines`). */
+interface Cut {
+	content: unknown;
+}
+
+/**
+ * Which recording answers an op; a function may pick one, or cut one (`pagedHeadlines`), or none:
+ * the request fails.
+ */
 export type Replies = Record<
 	string,
-	string | ((request: SentRequest) => string | undefined | Promise<string | undefined>)
+	string | ((request: SentRequest) => string | Cut | undefined | Promise<string | Cut | undefined>)
 >;
+
+/**
+ * getHeadlines answered from a recording the way the server pages its list: of the recorded rows,
+ * in the recorded (server's) order, those `listed` now, above `since_id`, then `skip` and `limit`.
+ */
+export function pagedHeadlines(
+	name: string,
+	listed: (id: number) => boolean = () => true
+): (request: SentRequest) => Cut {
+	return (request) => {
+		const [header, rows] = clone(recordedContent(name)) as [object, { id: number }[]];
+		const since = Number(request.body.since_id ?? 0);
+		const skip = Number(request.body.skip ?? 0);
+		const limit = Number(request.body.limit ?? 200);
+		const list = rows.filter((row) => listed(row.id) && row.id > since);
+		return { content: [header, list.slice(skip, skip + limit)] };
+	};
+}
 
 /** The server: `replies` names the recording of each op; `hold` keeps an op's answer back. */
 export function recordedServer(replies: Replies) {
@@ -27,8 +59,9 @@ export function recordedServer(replies: Replies) {
 		const op = String(request.body.op);
 		await held.get(op);
 		const reply = replies[op];
-		const name = typeof reply === 'function' ? await reply(request) : reply;
-		return name === undefined ? undefined : ok(request, recordedContent(name));
+		const answer = typeof reply === 'function' ? await reply(request) : reply;
+		if (answer === undefined) return undefined;
+		return ok(request, typeof answer === 'string' ? recordedContent(answer) : answer.content);
 	});
 	return {
 		...server,
