@@ -24,6 +24,12 @@ import {
 const LIST_SCREEN = /^\/(feed|cat|tag)\/[^/]+\/?$/;
 /** Quiet time after the screen last changed before it is copied. */
 const SETTLE_MS = 1500;
+/**
+ * At most this long after a change the screen is copied even if it never goes quiet: a big
+ * account's first sync keeps the status line changing for minutes, and a screen copied only when
+ * the app is hidden is lost when the app is closed outright.
+ */
+const MAX_WAIT_MS = 5000;
 /** A copy larger than this is not kept (a huge list should not slow every start). */
 const MAX_SNAPSHOT_CHARS = 200_000;
 
@@ -205,24 +211,50 @@ export async function captureSnapshot(basePath: string): Promise<boolean> {
 }
 
 /**
- * Keeps the snapshot current: a copy once the screen has been quiet for a moment after a change,
- * and one when the app is hidden (the screen the reader left is the one to show next).
+ * Calls `settled` once changes (`changed()`) have stopped for `quietMs`, or `maxWaitMs` after the
+ * first change since the last call, whichever comes first.
+ */
+export function settleTimer(
+	settled: () => void,
+	{ quietMs, maxWaitMs }: { quietMs: number; maxWaitMs: number }
+): { changed(): void } {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let firstChange: number | undefined;
+	const fire = (): void => {
+		timer = undefined;
+		firstChange = undefined;
+		settled();
+	};
+	return {
+		changed() {
+			const now = Date.now();
+			firstChange ??= now;
+			if (timer !== undefined) clearTimeout(timer);
+			timer = setTimeout(fire, Math.max(0, Math.min(quietMs, firstChange + maxWaitMs - now)));
+		}
+	};
+}
+
+/**
+ * Keeps the snapshot current: a copy once the screen has been quiet for a moment after a change
+ * (or has kept changing for a few seconds), and one when the app is hidden (the screen the reader
+ * left is the one to show next).
  */
 export function keepSnapshot(basePath: string): void {
 	if (typeof caches === 'undefined' || typeof MutationObserver === 'undefined') return;
-	let timer: ReturnType<typeof setTimeout> | undefined;
 	const capture = (): void => {
-		timer = undefined;
 		const run = (): void => void captureSnapshot(basePath);
 		if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
 		else run();
 	};
 	const root = appRoot();
 	if (!root) return;
-	new MutationObserver(() => {
-		if (timer !== undefined) clearTimeout(timer);
-		timer = setTimeout(capture, SETTLE_MS);
-	}).observe(root, { childList: true, subtree: true, characterData: true });
+	const timer = settleTimer(capture, { quietMs: SETTLE_MS, maxWaitMs: MAX_WAIT_MS });
+	new MutationObserver(() => timer.changed()).observe(root, {
+		childList: true,
+		subtree: true,
+		characterData: true
+	});
 	document.addEventListener('visibilitychange', () => {
 		if (document.visibilityState === 'hidden') void captureSnapshot(basePath);
 	});
