@@ -99,11 +99,14 @@ async function heapAfterGc(page) {
 }
 
 /**
- * Runs `fn` under the V8 CPU profiler (CDP) and returns its result with the ten functions of most
- * self time: where a slow step's time went.
+ * With BENCH_PROFILE=1, runs `fn` under the V8 CPU profiler (CDP) and returns its result with the
+ * ten functions of most self time: where a slow step's time went.
  * @template T @param {Page} page @param {() => Promise<T>} fn
  */
 async function profiled(page, fn) {
+	// Off unless asked for: a profiler sampling every 0.2 ms slows the page's own code several times
+	// over, and tt-rss's steps run without one.
+	if (!process.env.BENCH_PROFILE) return { result: await fn(), top: [] };
 	const cdp = await page.context().newCDPSession(page);
 	await cdp.send('Profiler.enable');
 	await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -283,7 +286,12 @@ async function treeApp(browser, origin, /** @type {number} */ hotCat) {
 	);
 	counter.stop();
 	await context.close();
-	return { firstPaint, startLongTasks: tasks, scroll: frameStats(scroll), scrollProfile: top };
+	return {
+		firstPaint,
+		startLongTasks: tasks,
+		scroll: frameStats(scroll),
+		scrollProfile: top
+	};
 }
 
 /** Click on the category in the tree → the frame with its first headline. */
