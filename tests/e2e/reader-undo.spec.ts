@@ -127,6 +127,8 @@ test('mark above, Undo (and z): the rows are unread again and nothing was sent',
 		.click();
 	await headlineList(page).getByRole('button', { name: 'Mark below read' }).click();
 	await expect(rows(page).and(page.locator('.unread'))).toHaveCount(4);
+	// The rows change first; z undoes once the toast offers it.
+	await expect(notices(page)).toContainText('Marked 3 articles below as read.');
 	await page.keyboard.press('z');
 	await expect(rows(page).and(page.locator('.unread'))).toHaveCount(7);
 	expect(await outboxCount(page)).toBe(0);

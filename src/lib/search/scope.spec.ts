@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedTree } from '$lib/api';
 import { headline } from '$lib/outbox/testing/fake-server';
-import { localScope, searchTarget, type ScopeQuery } from './scope';
+import { localScope } from './local-scope';
+import { searchTarget, type ScopeQuery } from './scope';
 
 const tree: FeedTree = {
 	categories: [

@@ -19,7 +19,7 @@ import {
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
 import { searchOnDevice, type LocalResults } from '$lib/search/page';
-import { localScope, searchTarget } from '$lib/search/scope';
+import { searchTarget } from '$lib/search/scope';
 import { feedPrefs } from './feed-prefs.svelte';
 import { mergeTop, topIsEnough } from './list-merge';
 import { errorMessage, treeState } from './tree.svelte';
@@ -456,6 +456,8 @@ class HeadlineList {
 		this.#loading = true;
 		this.#error = undefined;
 		try {
+			// The device's scope rules load with the first search here, not with the first screen.
+			const { localScope } = await import('$lib/search/local-scope');
 			const results = await searchOnDevice({
 				query: query.search,
 				...localScope(query, treeState.tree)

@@ -3,7 +3,7 @@
  * marked read, in one batch once the scrolling pauses, so a fling past fifty rows is one change in
  * the outbox rather than fifty.
  */
-import { setFlag } from './actions';
+import { setFlagSoon } from './act';
 import { headlines } from './headlines.svelte';
 import { settings } from './settings.svelte';
 
@@ -25,7 +25,7 @@ export function readOnScroll(): (firstVisible: number) => void {
 			scrolledPast.clear();
 			// Read again: a row marked by hand meanwhile is not marked a second time.
 			const refs = headlines.items.filter((h) => ids.has(h.id) && h.unread);
-			if (refs.length > 0) void setFlag(refs, 'unread', false);
+			if (refs.length > 0) void setFlagSoon(refs, 'unread', false);
 		}, READ_ON_SCROLL_PAUSE_MS);
 	};
 }

@@ -5,7 +5,7 @@
  * Every swipe is undoable (state/undo.svelte.ts).
  */
 import type { Headline, Label } from '$lib/api';
-import { setFlag, setLabels } from './actions';
+import { loadActions } from './act';
 import { StoredValues } from './stored.svelte';
 import { treeState } from './tree.svelte';
 
@@ -69,7 +69,7 @@ function labelOf(action: SwipeAction, labels: readonly Label[] = []): Label | un
 	return labels.find((l) => l.id === id);
 }
 
-class Swipes extends StoredValues<SwipeSettings> {
+export class Swipes extends StoredValues<SwipeSettings> {
 	constructor() {
 		super(STORAGE_KEY, parseSwipes, DEFAULT_SWIPES);
 	}
@@ -108,10 +108,10 @@ class Swipes extends StoredValues<SwipeSettings> {
 	/** Does what the side is set to, undoable. */
 	async run(side: SwipeSide, row: Headline): Promise<boolean> {
 		const action = this.values[side];
+		if (action === 'none') return false;
 		const title = `“${row.title || '(untitled)'}”`;
+		const { setFlag, setLabels } = await loadActions();
 		switch (action) {
-			case 'none':
-				return false;
 			case 'read':
 				return setFlag([row], 'unread', !row.unread, {
 					undo: `${title} marked as ${row.unread ? 'read' : 'unread'}.`
