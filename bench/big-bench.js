@@ -167,16 +167,25 @@ function armRowWait(page, rowSelector, idAttr, /** @type {number[]} */ ids) {
 function scrollThrough(page, selector, rowSelector) {
 	return page.evaluate(
 		async ({ sel, rowSel }) => {
-			// The tree's scroll box: the nearest ancestor of its first row that scrolls.
-			let box = document.querySelector(sel);
-			while (
-				box instanceof HTMLElement &&
-				!(
-					box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY)
+			// The tree's scroll box: the nearest ancestor of its first row that scrolls (once the tree
+			// has rows enough to scroll: tt-rss's fills in after its first row is shown).
+			const scroller = () => {
+				let el = document.querySelector(sel);
+				while (
+					el instanceof HTMLElement &&
+					!(el.scrollHeight > el.clientHeight && /auto|scroll/.test(getComputedStyle(el).overflowY))
 				)
-			)
-				box = box.parentElement;
-			if (!(box instanceof HTMLElement)) throw new Error(`nothing scrolls around ${sel}`);
+					el = el.parentElement;
+				return el instanceof HTMLElement ? el : undefined;
+			};
+			const waitedFrom = performance.now();
+			let found = scroller();
+			while (!found && performance.now() - waitedFrom < 10_000) {
+				await new Promise((resolve) => setTimeout(resolve, 100));
+				found = scroller();
+			}
+			if (!found) throw new Error(`nothing scrolls around ${sel}`);
+			const box = found;
 			box.scrollTop = 0;
 			const rec = /** @type {any} */ (window).__bench;
 			const lt = rec.longTasks.length;

@@ -352,6 +352,8 @@ function save(results) {
 	if (ONLY && existsSync(path)) {
 		const previous = JSON.parse(readFileSync(path, 'utf8'));
 		const { date, machine: m, runs, ...measured } = results;
+		// The big account's steps run one by one (BENCH_BIG_STEPS): a step keeps the others'.
+		if (measured.big && previous.big) measured.big = { ...previous.big, ...measured.big };
 		out = { ...previous, ...measured, updated: { items: [...ONLY], date, machine: m, runs } };
 	}
 	mkdirSync(`${ROOT}bench-results`, { recursive: true });
