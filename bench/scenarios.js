@@ -163,13 +163,19 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 		const p = await context.newPage();
 		const c = await countRequests(context, p);
 		await throttle(p, c.cdp, cpu);
-		// BENCH_TRACE=file.json: a Chromium trace of the warm start, to see where its time goes.
-		const trace = !offline ? process.env.BENCH_TRACE : undefined;
+		// BENCH_TRACE=file.json: a Chromium trace of the warm start, to see where its time goes
+		// (BENCH_TRACE_CPU=1: of the unthrottled start only; BENCH_TRACE_MS=n: n ms past the paint).
+		const traceCpu = process.env.BENCH_TRACE_CPU;
+		const trace =
+			!offline && (!traceCpu || Number(traceCpu) === cpu) ? process.env.BENCH_TRACE : undefined;
 		if (trace) await browser.startTracing(p, { path: trace });
 		const start = Date.now();
 		await p.goto(`${origin}/feed/-4`);
 		const done = await waitPainted(p);
-		if (trace) await browser.stopTracing();
+		if (trace) {
+			await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_TRACE_MS ?? 0)));
+			await browser.stopTracing();
+		}
 		const timeOrigin = await p.evaluate(() => performance.timeOrigin);
 		// Where the time goes: document, scripts (served by the worker), first paint.
 		const phases = await p.evaluate(() => {
