@@ -12,6 +12,7 @@
  *   undo.offer(hold, text, (undone) => …);    // puts the screen back when the reader undoes it
  */
 import { cancelHold, releaseHold, type Hold, type Undone } from '$lib/outbox/hold';
+import { isTyping } from '$lib/keyboard/typing';
 import { requestReplay } from '$lib/offline/triggers';
 import { toasts, TOAST_MS } from './toasts.svelte';
 
@@ -50,6 +51,7 @@ class UndoState {
 
 	/** Shows the Undo toast for a change queued with `hold`. */
 	offer(hold: Hold, text: string, revert: Offer['revert']): void {
+		listenOnce();
 		const toast = toasts.show(text, 'info', {
 			ms: Infinity,
 			action: { label: 'Undo', run: () => void this.undo() }
@@ -111,20 +113,30 @@ class UndoState {
 
 export const undo = new UndoState();
 
+/** `z` or Ctrl+Z (⌘Z) takes back the offered change, unless the reader is typing. */
+function undoKey(event: KeyboardEvent): void {
+	if (event.key !== 'z' && event.key !== 'Z') return;
+	if (event.altKey || event.shiftKey || event.isComposing || isTyping(event.target)) return;
+	const plain = !event.ctrlKey && !event.metaKey;
+	const command = event.ctrlKey !== event.metaKey;
+	if (!(plain || command) || undo.pending === undefined) return;
+	event.preventDefault();
+	void undo.undo();
+}
+
+let listening = false;
+
 /**
- * Commits the offer when the page goes hidden or away (a closed tab, another app on a phone):
- * what the reader left with must be sent, not wait on a page nobody sees. Returns the stop function.
+ * From the first offer on (this module loads with the reader's actions, after the first screen):
+ * the Undo keys, and the offer committed when the page goes hidden or away (a closed tab, another
+ * app on a phone) — what the reader left with must be sent, not wait on a page nobody sees.
  */
-export function commitUndoWhenHidden(): () => void {
-	if (typeof document === 'undefined') return () => undefined;
-	const hidden = (): void => {
+function listenOnce(): void {
+	if (listening || typeof document === 'undefined') return;
+	listening = true;
+	window.addEventListener('keydown', undoKey);
+	document.addEventListener('visibilitychange', () => {
 		if (document.visibilityState === 'hidden') void undo.commit();
-	};
-	const away = (): void => void undo.commit();
-	document.addEventListener('visibilitychange', hidden);
-	window.addEventListener('pagehide', away);
-	return () => {
-		document.removeEventListener('visibilitychange', hidden);
-		window.removeEventListener('pagehide', away);
-	};
+	});
+	window.addEventListener('pagehide', () => void undo.commit());
 }
