@@ -15,7 +15,8 @@ import {
 	type FeedTree,
 	type Headline
 } from '$lib/api';
-import { belongsTo, mayWriteCache } from '$lib/db/account';
+import { mayWriteCache } from '$lib/db/account';
+import { changesNotIn } from '$lib/outbox/sent-log';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
@@ -184,7 +185,9 @@ export async function storeList(
 	key: ListKey,
 	skip: number,
 	headlines: readonly Headline[],
-	complete: boolean
+	complete: boolean,
+	/** When the rows were asked for (see writeArticles). */
+	readAt?: number
 ): Promise<void> {
 	const db = await openReaderDb();
 	const listKey = listKeyString(key);
@@ -204,7 +207,9 @@ export async function storeList(
 					tree: tx.objectStore('tree'),
 					settings: tx.objectStore('settings')
 				},
-				headlines.map(fromHeadline)
+				headlines.map(fromHeadline),
+				undefined,
+				readAt
 			);
 			await tx.done;
 		} catch (error) {
@@ -246,7 +251,7 @@ export async function storeArticles(articles: readonly Article[]): Promise<void>
  */
 export async function storeOfflineHeadlines(
 	headlines: readonly Headline[],
-	{ pack, account }: { pack?: string } & SyncedFor = {}
+	{ pack, account, readAt }: { pack?: string } & SyncedFor = {}
 ): Promise<void> {
 	await writeInTx(
 		headlines.map((h) => {
@@ -255,7 +260,8 @@ export async function storeOfflineHeadlines(
 			if (pack !== undefined) record.packs = [pack];
 			return record;
 		}),
-		account
+		account,
+		readAt
 	);
 }
 
@@ -265,12 +271,14 @@ export async function storeOfflineHeadlines(
  */
 export interface SyncedFor {
 	account?: string;
+	/** When the sync began asking: changes the server confirmed since then are put back on. */
+	readAt?: number;
 }
 
 /** Bodies from getArticle for rows already kept (their headline fields stay as they are). */
 export async function storeArticleBodies(
 	articles: readonly Article[],
-	{ account }: SyncedFor = {}
+	{ account, readAt }: SyncedFor = {}
 ): Promise<void> {
 	const db = await openReaderDb();
 	let written: StoredArticle[] = [];
@@ -296,7 +304,7 @@ export async function storeArticleBodies(
 						: fresh
 				);
 			}
-			written = await writeArticles(stores, records, account);
+			written = await writeArticles(stores, records, account, readAt);
 			await tx.done;
 		} catch (error) {
 			abortQuietly(tx);
@@ -327,7 +335,7 @@ export type KeptFlag = 'unread' | 'marked' | 'published';
 export async function clearFlagOutside(
 	flag: KeptFlag,
 	kept: ReadonlySet<number>,
-	{ account }: SyncedFor = {}
+	{ account, readAt }: SyncedFor = {}
 ): Promise<number[]> {
 	const db = await openReaderDb();
 	const changed: number[] = [];
@@ -341,7 +349,8 @@ export async function clearFlagOutside(
 			const written = await writeArticles(
 				storesOf(tx),
 				stale.map((r) => ({ ...r, [flag]: false })),
-				account
+				account,
+				readAt
 			);
 			await tx.done;
 			changed.push(...written.map((r) => r.id));
@@ -380,13 +389,17 @@ export async function setPackMembers(
 	await tx.done;
 }
 
-async function writeInTx(records: StoredArticle[], account?: string): Promise<void> {
+async function writeInTx(
+	records: StoredArticle[],
+	account?: string,
+	readAt?: number
+): Promise<void> {
 	const db = await openReaderDb();
 	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
-			written = await writeArticles(storesOf(tx), records, account);
+			written = await writeArticles(storesOf(tx), records, account, readAt);
 			await tx.done;
 		} catch (error) {
 			abortQuietly(tx);
@@ -438,13 +451,15 @@ async function writeArticles(
 	stores: WriteStores,
 	fresh: StoredArticle[],
 	/** The account the records were fetched for, where the caller knows it (sync/). */
-	account?: string
+	account?: string,
+	/** When the records were asked for: changes the server confirmed since are put back on. */
+	readAt?: number
 ): Promise<StoredArticle[]> {
 	// Only the changes of the account this cache belongs to: another account's kept changes are
 	// for its own articles, which may carry the same ids (on another server).
 	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
 	if (!ownedBy(owner, account)) return [];
-	const pending = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
+	const pending = await changesNotIn(stores, owner, readAt);
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;
 	for (const record of fresh) {

@@ -9,6 +9,7 @@ import type { StoreNames } from 'idb';
 import { forgetSnapshot } from '$lib/boot/snapshot-contract';
 import { IMAGE_CACHE, MEDIA_CACHE } from '$lib/offline/storage';
 import { REPLAY_STATUS_KEY } from '$lib/outbox/contract';
+import { SENT_LOG_KEY } from '$lib/outbox/sent-log';
 import { accountOf, belongsTo } from './account';
 import { CACHE_OWNER_KEY } from './keys';
 import { openReaderDb, type ReaderDatabase } from './open';
@@ -53,6 +54,8 @@ export async function storeSessionFor(session: StoredSession): Promise<boolean> 
 		for (const name of stores) await tx.objectStore(name).clear();
 		// The replay's last outcome (outbox/status.ts) speaks of the earlier account's session.
 		await settings.delete(REPLAY_STATUS_KEY);
+		// So does the log of changes it had sent lately (outbox/sent-log.ts).
+		await settings.delete(SENT_LOG_KEY);
 		await settings.put(account, CACHE_OWNER_KEY);
 	}
 	await tx.objectStore('session').put(record, 'current');

@@ -6,7 +6,6 @@ import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
 import { RefusedError, type Headline } from '$lib/api';
-import { belongsTo } from '$lib/db/account';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/offline/storage';
@@ -17,6 +16,7 @@ import {
 	inCatchupScope,
 	splitIntent
 } from './apply';
+import { changesNotIn } from './sent-log';
 import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
 import { titlesOf } from '$lib/state/tree-index';
 import { OUTBOX_CHANNEL, type OutboxChangedMessage } from './contract';
@@ -261,12 +261,21 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
  * when it stores them: a change still waiting (or held for an Undo) must not be undone on screen
  * by a page the server answered before the change was sent.
  */
-export async function withQueuedChanges<T extends Headline>(rows: readonly T[]): Promise<T[]> {
+export async function withQueuedChanges<T extends Headline>(
+	rows: readonly T[],
+	/** When the rows were asked for: changes the server confirmed since are applied too. */
+	readAt?: number
+): Promise<T[]> {
 	try {
 		const db = await openReaderDb();
 		const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
-		const owner = (await tx.objectStore('settings').get(CACHE_OWNER_KEY)) as string | undefined;
-		const pending = (await tx.objectStore('outbox').getAll()).filter((i) => belongsTo(i, owner));
+		const settings = tx.objectStore('settings');
+		const owner = (await settings.get(CACHE_OWNER_KEY)) as string | undefined;
+		const pending = await changesNotIn(
+			{ settings, outbox: tx.objectStore('outbox') },
+			owner,
+			readAt
+		);
 		const tree =
 			pending.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
 		await tx.done;

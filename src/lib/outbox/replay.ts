@@ -33,13 +33,14 @@ import {
 	type UpdateArticleParams
 } from '$lib/api';
 import { accountOfClient, belongsTo } from '$lib/db/account';
-import { openReaderDb } from '$lib/db/open';
+import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { withQuotaRetry } from '$lib/offline/storage';
 import { withinCatchup } from './effect';
 import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
 import { announceOutboxChange } from './outbox';
+import { SENT_LOG_KEY, withSent } from './sent-log';
 import { updateReplayStatus, type ReplayStatus } from './status';
 
 export const MAX_ATTEMPTS = 5;
@@ -614,7 +615,24 @@ async function confirm(items: readonly OutboxItem[], at: number): Promise<void> 
 	const tx = db.transaction('outbox', 'readwrite');
 	for (const item of items) if (item.seq !== undefined) void tx.store.delete(item.seq);
 	await tx.done;
+	await noteSent(db, items, at);
 	await noteStatus({ lastSentAt: at });
+}
+
+/** Best effort, like the status: a read answered with older data may then show it a moment. */
+async function noteSent(
+	db: ReaderDatabase,
+	items: readonly OutboxItem[],
+	at: number
+): Promise<void> {
+	try {
+		const tx = db.transaction('settings', 'readwrite');
+		const log = await tx.store.get(SENT_LOG_KEY);
+		await tx.store.put(withSent(log, items, at), SENT_LOG_KEY);
+		await tx.done;
+	} catch {
+		// Storage full or closing: nothing else depends on it.
+	}
 }
 
 async function deferItem(item: OutboxItem, now: number): Promise<void> {

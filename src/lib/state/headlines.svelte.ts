@@ -275,6 +275,7 @@ class HeadlineList {
 	}
 
 	async #refreshInPlace(query: ListQuery): Promise<void> {
+		const askedAt = Date.now();
 		const generation = this.#generation;
 		const current = () => generation === this.#generation;
 		this.#loading = true;
@@ -315,7 +316,7 @@ class HeadlineList {
 				ended = result.headlines.length < limit;
 				if (ended || topIsEnough(this.#items, top, { arrived, listed })) break;
 			}
-			const rows = await withQueuedChanges(top);
+			const rows = await withQueuedChanges(top, askedAt);
 			if (!current()) return;
 			this.#items = mergeTop(this.#items, rows);
 			this.#firstId = firstId;
@@ -323,7 +324,7 @@ class HeadlineList {
 			// order of the reader's, say oldest first): the end of the list asks again.
 			if (ended) this.#complete = true;
 			else if (!arrived) this.#complete = false;
-			await storeList(listKey(query), 0, this.#items, this.#complete);
+			await storeList(listKey(query), 0, this.#items, this.#complete, askedAt);
 		} catch (error) {
 			if (current()) this.#error = errorMessage(error);
 		} finally {
@@ -386,6 +387,7 @@ class HeadlineList {
 		this.#loading = true;
 		this.#error = undefined;
 		try {
+			const askedAt = Date.now();
 			const caps = await session.client.detectCapabilities();
 			const pageSize =
 				skip === 0 && this.#items.length === 0
@@ -414,8 +416,9 @@ class HeadlineList {
 				const rows = result.headlines;
 				this.#serverKeeps = keeps && rows.length > 0 && rows.every(keeps) ? keeps : undefined;
 			}
-			// A change not sent yet (held for an Undo, or offline) stays on screen.
-			const page = await withQueuedChanges(result.headlines);
+			// A change not sent yet (held for an Undo, or offline), or sent after the request, stays
+			// on screen.
+			const page = await withQueuedChanges(result.headlines, askedAt);
 			if (generation !== this.#generation) return;
 			this.#onDevice = false;
 			this.#local = undefined;
@@ -430,7 +433,7 @@ class HeadlineList {
 				if (fresh.length > 0) this.#items = [...this.#items, ...fresh];
 			}
 			this.#complete = complete;
-			await storeList(listKey(query), options.at ?? skip, page, complete);
+			await storeList(listKey(query), options.at ?? skip, page, complete, askedAt);
 		} catch (error) {
 			if (generation !== this.#generation) return;
 			if (query.search && skip === 0 && isUnreachable(error)) {

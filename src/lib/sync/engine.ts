@@ -91,6 +91,9 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const now = options.now ?? Date.now;
 	const account = options.account ?? accountOfClient(client) ?? '';
 	const op = signal ? { signal } : {};
+	// What this sync writes was asked for from now on: a change the server confirms meanwhile (the
+	// reader opened an article) is put back on over it (outbox/sent-log.ts).
+	const synced = { account, readAt: now() };
 	const counters = await client.getCounters({}, op);
 	const snapshot = snapshotOf(counters);
 	const state = await loadSyncState(account);
@@ -118,7 +121,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const report = (phase: SyncPhase): void => options.onProgress?.({ phase, stored });
 	const keep = async (rows: Headline[], pack?: string): Promise<void> => {
 		if (rows.length === 0) return;
-		await storeOfflineHeadlines(rows, pack === undefined ? { account } : { pack, account });
+		await storeOfflineHeadlines(rows, pack === undefined ? synced : { pack, ...synced });
 		for (const h of rows) {
 			changed.add(h.id);
 			if (h.content) images.push(...imageUrls(h.content, h.link));
@@ -181,8 +184,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		// Without a newest id, step 1 read the unread set itself (with bodies).
 		if (flag === 'unread' && !state.newestId) {
 			if (firstRead.complete)
-				for (const id of await clearFlagOutside('unread', firstRead.ids, { account }))
-					changed.add(id);
+				for (const id of await clearFlagOutside('unread', firstRead.ids, synced)) changed.add(id);
 			continue;
 		}
 		const { ids, complete } = await readList(
@@ -199,7 +201,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		);
 		ids.forEach((id) => keptIds.add(id));
 		// Only a set read whole says which cached copies lost the flag.
-		if (complete) for (const id of await clearFlagOutside(flag, ids, { account })) changed.add(id);
+		if (complete) for (const id of await clearFlagOutside(flag, ids, synced)) changed.add(id);
 	}
 
 	// 3. Bodies of kept articles that have none.
@@ -211,7 +213,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 			{ articleIds: missing.slice(i, i + BODY_BATCH), sanitize: true },
 			op
 		);
-		await storeArticleBodies(articles, { account });
+		await storeArticleBodies(articles, synced);
 		for (const a of articles) {
 			changed.add(a.id);
 			images.push(...imageUrls(a.content, a.link));
