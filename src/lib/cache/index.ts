@@ -228,13 +228,17 @@ export function cachedArticle(id: number): Promise<Article | undefined> {
 	});
 }
 
-export async function storeArticles(articles: readonly Article[]): Promise<void> {
+export async function storeArticles(
+	articles: readonly Article[],
+	/** When they were asked for (see writeArticles). */
+	readAt?: number
+): Promise<void> {
 	const db = await openReaderDb();
 	let written: StoredArticle[] = [];
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
-			written = await writeArticles(storesOf(tx), articles.map(fromArticle));
+			written = await writeArticles(storesOf(tx), articles.map(fromArticle), undefined, readAt);
 			await tx.done;
 		} catch (error) {
 			abortQuietly(tx);

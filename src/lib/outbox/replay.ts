@@ -612,10 +612,11 @@ async function sendCalls(
  */
 async function confirm(items: readonly OutboxItem[], at: number): Promise<void> {
 	const db = await openReaderDb();
+	// Logged before they leave the outbox: a write in between finds them one way or the other.
+	await noteSent(db, items, at);
 	const tx = db.transaction('outbox', 'readwrite');
 	for (const item of items) if (item.seq !== undefined) void tx.store.delete(item.seq);
 	await tx.done;
-	await noteSent(db, items, at);
 	await noteStatus({ lastSentAt: at });
 }
 

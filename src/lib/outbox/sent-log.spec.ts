@@ -3,6 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearFlagOutside, storeOfflineHeadlines } from '$lib/cache';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import type { Intent } from './intent';
 import { enqueueIntent, withQueuedChanges } from './outbox';
 import { replayOutbox } from './replay';
 import { SENT_LOG_MS, sentSince, withSent } from './sent-log';
@@ -15,8 +16,12 @@ beforeEach(() => {
 
 const cached = async (id: number) => (await openReaderDb()).get('articles', id);
 
-const read = (id: number) =>
-	({ type: 'flag', field: 'unread', articleIds: [id], value: false }) as const;
+const read = (id: number): Intent => ({
+	type: 'flag',
+	field: 'unread',
+	articleIds: [id],
+	value: false
+});
 
 describe('the log of changes the server confirmed', () => {
 	it('keeps them for a while, for their own account only', () => {

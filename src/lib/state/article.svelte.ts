@@ -54,6 +54,7 @@ class ArticleState {
 				commentsCount: this.#article?.commentsCount ?? 0
 			};
 		try {
+			const askedAt = Date.now();
 			const [fresh] = await session.client.getArticle({ articleIds: [id], sanitize: true });
 			if (this.#id !== id) return;
 			if (!fresh) {
@@ -66,7 +67,7 @@ class ArticleState {
 				tags: this.#article?.tags ?? row?.tags ?? [],
 				commentsCount: this.#article?.commentsCount ?? row?.commentsCount ?? 0
 			};
-			await storeArticles([fresh]);
+			await storeArticles([fresh], askedAt);
 		} catch (error) {
 			if (this.#id === id) this.#error = errorMessage(error);
 		}

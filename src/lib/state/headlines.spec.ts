@@ -145,6 +145,28 @@ describe('patch', () => {
 	});
 });
 
+describe('patchRead', () => {
+	it('applies what was read, except to rows the reader changed since', async () => {
+		const { headlines, query } = await page();
+		await headlines.open(query);
+		const readAt = Date.now();
+		// The reader marks 321 read after the read began; 2 was starred elsewhere.
+		headlines.patch([321], { unread: false });
+		headlines.patchRead(
+			[
+				{ id: 321, unread: true, marked: false },
+				{ id: 2, unread: true, marked: true }
+			],
+			readAt
+		);
+		expect(headlines.find(321)?.unread).toBe(false);
+		expect(headlines.find(2)?.marked).toBe(true);
+		// A read begun after the change is the state as it is.
+		headlines.patchRead([{ id: 321, unread: true }], Date.now() + 1);
+		expect(headlines.find(321)?.unread).toBe(true);
+	});
+});
+
 describe('listQueryFor', () => {
 	it('sends the default order as the server’s own', async () => {
 		const { listQueryFor } = await page();

@@ -140,6 +140,8 @@ class HeadlineList {
 	#serverKeeps: ((row: ViewModeRow) => boolean) | undefined;
 	/** Bumped on every new query, so a late reply for an older one is dropped. */
 	#generation = 0;
+	/** When the reader last changed each row here (`patch`), for `patchRead`. */
+	#changedAt = new Map<number, number>();
 
 	get query(): ListQuery | undefined {
 		return this.#query;
@@ -498,10 +500,30 @@ class HeadlineList {
 		}
 	}
 
-	/** Applies a change to the loaded rows with these ids. */
+	/** Applies the reader's change to the loaded rows with these ids. */
 	patch(ids: readonly number[], patch: ArticlePatch): void {
+		const at = Date.now();
+		for (const id of ids) this.#changedAt.set(id, at);
 		const wanted = new Set(ids);
 		this.#items = this.#items.map((h) => (wanted.has(h.id) ? { ...h, ...patch } : h));
+	}
+
+	/**
+	 * Applies stored or server state read at `readAt` to the loaded rows it names, except rows the
+	 * reader changed since: the read does not know that change (a sync's rows read from the cache
+	 * while the reader opened an article would mark it unread again on screen).
+	 */
+	patchRead(rows: readonly (ArticlePatch & { id: number })[], readAt: number): void {
+		const wanted = new Map(
+			rows
+				.filter((row) => (this.#changedAt.get(row.id) ?? -Infinity) < readAt)
+				.map((row) => [row.id, pickPatch(row)])
+		);
+		if (wanted.size === 0) return;
+		this.#items = this.#items.map((h) => {
+			const patch = wanted.get(h.id);
+			return patch ? { ...h, ...patch } : h;
+		});
 	}
 
 	/** Test and sign-out hook. */

@@ -16,7 +16,7 @@ import { cacheEnclosuresViaWorker } from '$lib/offline/media';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
 import { runReplay } from '$lib/offline/triggers';
 import { pendingCount } from '$lib/outbox/outbox';
-import { headlines, pickPatch } from '$lib/state/headlines.svelte';
+import { headlines } from '$lib/state/headlines.svelte';
 import { session } from '$lib/state/session.svelte';
 import { settings } from '$lib/state/settings.svelte';
 import { treeState } from '$lib/state/tree.svelte';
@@ -129,7 +129,8 @@ async function applyToScreen(
 		await treeState.refreshCounters();
 	const shown = new Set(headlines.items.map((h) => h.id));
 	const onScreen = changes.articleIds.filter((id) => shown.has(id));
-	for (const row of await cachedRows(onScreen)) headlines.patch([row.id], pickPatch(row));
+	const readAt = Date.now();
+	headlines.patchRead(await cachedRows(onScreen), readAt);
 	if (changes.newArticles && headlines.query) await headlines.refresh();
 }
 
