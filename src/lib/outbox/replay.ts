@@ -628,6 +628,7 @@ async function noteSent(
 ): Promise<void> {
 	try {
 		const tx = db.transaction('settings', 'readwrite');
+		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
 		const log = await tx.store.get(SENT_LOG_KEY);
 		await tx.store.put(withSent(log, items, at), SENT_LOG_KEY);
 		await tx.done;
