@@ -139,7 +139,19 @@ export async function isPresent(browser: EngineBrowser, query: Query): Promise<b
 }
 
 export async function click(browser: EngineBrowser, query: Query): Promise<void> {
-	await browser.click(await find(browser, query));
+	const deadline = Date.now() + 5_000;
+	for (;;) {
+		try {
+			await browser.click(await find(browser, query));
+			return;
+		} catch (error) {
+			// Found, then without a box the moment the driver asked for its point (laid out anew,
+			// seen in Firefox while a sync updates the screen): found and clicked again, for a while.
+			if (Date.now() > deadline || !/not clickable|not an Element/i.test(String(error)))
+				throw error;
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	}
 }
 
 export async function fill(browser: EngineBrowser, query: Query, text: string): Promise<void> {
