@@ -242,6 +242,15 @@ describe('selection keys', () => {
 		expect(selection.toggle).toHaveBeenCalledTimes(2);
 	});
 
+	it('x acts on the row where it was pressed, even when handled later (keys held until load)', async () => {
+		const selection = picking();
+		const where = vi.fn((from?: EventTarget | null) => (from === pressedOn ? 21 : 13));
+		const pressedOn = new EventTarget();
+		const h = host({ selection, focusedArticle: where });
+		await runCommand(h.screen, 'toggleSelect', pressedOn);
+		expect(selection.toggle).toHaveBeenCalledWith(21);
+	});
+
 	it('Escape clears a selection before it closes the article, with or without one open', () => {
 		const selection = picking(true);
 		const open = host({ selection });

@@ -49,8 +49,11 @@ export interface KeyboardHost {
 	dialogOpen(): boolean;
 	/** The URL rule for links (content/url.ts `safeUrl`). */
 	safeLink(url: string | undefined): string | undefined;
-	/** The headline row holding the keyboard's focus, if any (`x` picks it before the open one). */
-	focusedArticle?(): number | undefined;
+	/**
+	 * The headline row holding `from` (the key's target; else the keyboard's focus), if any: `x`
+	 * picks it before the open one.
+	 */
+	focusedArticle?(from?: EventTarget | null): number | undefined;
 	/** The rows picked for a bulk action (state/selection.svelte.ts); Escape clears them first. */
 	selection?: { readonly active: boolean; toggle(id: number): void; clear(): void };
 }
@@ -89,7 +92,12 @@ async function stepFeed(host: KeyboardHost, direction: 1 | -1): Promise<void> {
 }
 
 /** Carries out one command on the host's screen. */
-export async function runCommand(host: KeyboardHost, command: Command): Promise<void> {
+export async function runCommand(
+	host: KeyboardHost,
+	command: Command,
+	/** Where the key was pressed: a key held until the shortcuts load is acted on where it was. */
+	from?: EventTarget | null
+): Promise<void> {
 	const article = host.articleOpen() ? host.article() : undefined;
 	switch (command) {
 		case 'nextArticle':
@@ -135,7 +143,7 @@ export async function runCommand(host: KeyboardHost, command: Command): Promise<
 			}
 			return;
 		case 'toggleSelect': {
-			const target = host.focusedArticle?.() ?? article?.id;
+			const target = host.focusedArticle?.(from) ?? article?.id;
 			if (target !== undefined && host.inList()) host.selection?.toggle(target);
 			return;
 		}
@@ -159,6 +167,6 @@ export function keydownHandler(host: KeyboardHost): (event: KeyboardEvent) => vo
 		const clearsSelection = command === 'closeArticle' && host.selection?.active === true;
 		if (needsArticle && !host.articleOpen() && !clearsSelection) return;
 		event.preventDefault();
-		void runCommand(host, command);
+		void runCommand(host, command, event.target);
 	};
 }
