@@ -15,6 +15,7 @@ import {
 	type Label,
 	type TreeCategory
 } from '$lib/api';
+import { findCategory } from '$lib/search/scope';
 import { articleChange, unreadCounterFeeds, withinCatchup } from './effect';
 import type { Intent } from './intent';
 
@@ -76,16 +77,7 @@ export function feedsInCategory(
 	tree: FeedTree | undefined,
 	catId: number
 ): Set<number> | undefined {
-	if (!tree) return undefined;
-	const find = (cats: TreeCategory[]): TreeCategory | undefined => {
-		for (const c of cats) {
-			if (c.id === catId) return c;
-			const inner = find(c.categories);
-			if (inner) return inner;
-		}
-		return undefined;
-	};
-	const cat = find(tree.categories);
+	const cat = findCategory(tree?.categories ?? [], (c) => c.id === catId);
 	if (!cat) return undefined;
 	const ids = new Set<number>();
 	const walk = (c: TreeCategory): void => {

@@ -4,31 +4,13 @@
  * feed, a tag — or every feed), in the list's view mode and order, told from the cached articles
  * themselves. Loaded with the first search on this device, not with the first screen.
  */
-import {
-	isLabelFeedId,
-	SPECIAL_FEED,
-	viewModeKeeps,
-	type FeedTree,
-	type Headline,
-	type TreeCategory
-} from '$lib/api';
+import { isLabelFeedId, SPECIAL_FEED, viewModeKeeps, type FeedTree, type Headline } from '$lib/api';
+import { feedsInCategory } from '$lib/outbox/apply';
 import { isFresh } from '$lib/outbox/effect';
 import type { LocalSearchOptions } from './indexer';
-import { findCategory, searchTarget, type ScopeQuery } from './scope';
+import { searchTarget, type ScopeQuery } from './scope';
 
 export type LocalScope = Omit<LocalSearchOptions, 'query'>;
-
-function feedsIn(tree: FeedTree | undefined, catId: number): Set<number> | undefined {
-	const category = findCategory(tree?.categories ?? [], (c) => c.id === catId);
-	if (!category) return undefined;
-	const feeds = new Set<number>();
-	const walk = (c: TreeCategory): void => {
-		for (const f of c.feeds) feeds.add(f.id);
-		c.categories.forEach(walk);
-	};
-	walk(category);
-	return feeds;
-}
 
 /** What a feed id keeps, for the feeds that are not ordinary ones. */
 function specialFilter(id: number, now: number): ((row: Headline) => boolean) | undefined {
@@ -65,7 +47,7 @@ export function localScope(
 		keep = both(keep, (row) => row.tags.some((t) => t.toLowerCase() === tag));
 	} else if (target.kind === 'cat') {
 		// Special (-1) and Labels (-2) hold no feeds of their own: every feed, as All articles.
-		const feeds = id >= 0 ? feedsIn(tree, id) : undefined;
+		const feeds = id >= 0 ? feedsInCategory(tree, id) : undefined;
 		if (feeds) scope.feeds = feeds;
 	} else if (id > 0) {
 		scope.feeds = new Set([id]);
