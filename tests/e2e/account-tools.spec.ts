@@ -13,7 +13,7 @@ import { staticSite } from '../../deploy/static-site.js';
 import { freePort } from '../support/free-port';
 import { resetTestbed, testbed } from '../support/testbed';
 import { expect, test } from './support/fixtures';
-import { seriousA11yViolations, serverClient, signIn } from './reader-support';
+import { feeds, seriousA11yViolations, serverClient, signIn } from './reader-support';
 
 const FEEDS = `http://${testbed.feedsHost}/feeds`;
 
@@ -209,10 +209,24 @@ test('check-up in Settings: old level, daemon stopped then running, a feed that 
 	await expect(finding(page, 'daemon')).toHaveAttribute('data-verdict', 'ok');
 	await expect(finding(page, 'feed-errors')).toHaveAttribute('data-verdict', 'problem');
 	await expect(finding(page, 'feed-errors')).toContainText(
-		'Testbed Big Feed (320 items): HTTP/1.0 404 File not found'
+		'Testbed Big Feed (320 items): The feed’s address no longer exists on its site (HTTP 404). The server said: HTTP/1.0 404 File not found'
 	);
 	await expect(finding(page, 'feed-errors')).toContainText('Preferences → Feeds');
 	condition('daemon', 'off');
+
+	// The same words in the tree (a warning on the row) and in the feed's own menu.
+	await page.reload();
+	const broken = feeds(page).getByRole('link', {
+		name: /^Testbed Big Feed.*fails to update: The feed’s address no longer exists/
+	});
+	await broken.click();
+	await page.locator('summary[aria-label="More feed actions"]').click();
+	const health = page.getByTestId('feed-health');
+	await expect(health).toContainText(
+		'Updates fail: The feed’s address no longer exists on its site (HTTP 404).'
+	);
+	await expect(health).toContainText('Its newest article is from');
+	await expect(health).toContainText('The server said: “HTTP/1.0 404 File not found”');
 });
 
 async function failSignIn(page: Page, server: string, user: string, password: string) {

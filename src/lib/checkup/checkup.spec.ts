@@ -147,7 +147,9 @@ describe('checkAccount on the recorded level-15 server', () => {
 			id: 'feed-errors',
 			verdict: 'problem',
 			title: '1 feed fails to update',
-			items: ['Testbed Tech News: HTTP/1.0 404 File not found']
+			items: [
+				'Testbed Tech News: The feed’s address no longer exists on its site (HTTP 404). The server said: HTTP/1.0 404 File not found'
+			]
 		});
 	});
 

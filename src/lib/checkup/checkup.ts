@@ -9,10 +9,10 @@ import {
 	isApiError,
 	type Capabilities,
 	type FeedTree,
-	type TreeCategory,
-	type TreeFeed,
 	type TtrssClient
 } from '$lib/api';
+import { plainFeedError } from '$lib/format/feed-health';
+import { realFeeds } from '$lib/tree/walk';
 
 /** The newest API level this app knows (current upstream tt-rss, 2026). */
 export const LATEST_API_LEVEL = 23;
@@ -304,14 +304,8 @@ export function daemonFinding(daemonIsRunning: boolean): Finding {
 			};
 }
 
-function feedsIn(category: TreeCategory): TreeFeed[] {
-	return [...category.feeds, ...category.categories.flatMap(feedsIn)];
-}
-
 export function feedErrorsFinding(tree: FeedTree): Finding {
-	const broken = [...tree.categories.flatMap(feedsIn), ...tree.feeds].filter(
-		(feed) => feed.id > 0 && feed.error
-	);
+	const broken = realFeeds(tree).filter((feed) => feed.error);
 	if (broken.length === 0) {
 		return {
 			id: 'feed-errors',
@@ -325,7 +319,10 @@ export function feedErrorsFinding(tree: FeedTree): Finding {
 		verdict: 'problem',
 		title: `${broken.length} ${broken.length === 1 ? 'feed fails' : 'feeds fail'} to update`,
 		detail: 'The server could not update these feeds the last time it tried:',
-		items: broken.map((feed) => `${feed.title}: ${feed.error ?? ''}`),
+		items: broken.map(
+			(feed) =>
+				`${feed.title}: ${plainFeedError(feed.error ?? '')} The server said: ${feed.error ?? ''}`
+		),
 		fix: 'In the tt-rss web interface, open Preferences → Feeds and edit each of these feeds: check its address (the site may have moved its feed), or unsubscribe from it.'
 	};
 }

@@ -5,6 +5,8 @@
  * headlines, the counters or the feed tree. Screens call these and only show the outcome.
  */
 import type { SubscribeResult } from '$lib/api';
+import type { FeedHealthFacts } from '$lib/format/feed-health';
+import { findFeed } from '$lib/tree/walk';
 import { headlines } from './headlines.svelte';
 import { session } from './session.svelte';
 import { toasts } from './toasts.svelte';
@@ -51,4 +53,31 @@ export async function subscribeTo(feedUrl: string, categoryId: number): Promise<
 	const result = await session.client.subscribeToFeed({ feedUrl, categoryId });
 	if (result.status === 'added') await treeState.load();
 	return result;
+}
+
+/**
+ * What is known of a feed's updates: the tree's last error, and on servers of level 23 the time of
+ * the server's last attempt and its interval (getFeeds; asked only for a feed in error, when its
+ * menu opens). The newest article the reader has of the feed says when it last brought news.
+ */
+export async function feedHealth(feedId: number): Promise<FeedHealthFacts> {
+	const error = findFeed(treeState.tree, feedId)?.error;
+	if (!error) return {};
+	const newestArticle = headlines.items
+		.filter((article) => article.feedId === feedId)
+		.reduce((newest, article) => Math.max(newest, article.updated), 0);
+	const facts: FeedHealthFacts = { error, newestArticle };
+	if (!session.client.capabilities?.feedErrors) return facts;
+	try {
+		const feed = (await session.client.getFeeds({ catId: -4 })).find((f) => f.id === feedId);
+		if (!feed) return facts;
+		return {
+			...facts,
+			error: feed.lastError || error,
+			lastTried: feed.lastUpdated,
+			updateInterval: feed.updateInterval
+		};
+	} catch {
+		return facts; // offline or refused: what the tree said is still true
+	}
 }

@@ -1,0 +1,68 @@
+/**
+ * A feed's update health in plain words. tt-rss stores the last fetch error as the library's own
+ * text: "HTTP Code: 404 Not Found" (2021 servers, cURL), "HTTP/1.1 404 Not Found" or "cURL error 6:
+ * Could not resolve host: …" (current servers, Guzzle), or a parser's message. The tree's warning,
+ * the feed's menu and the server check-up all say it through this one function.
+ */
+import { longDate } from './format';
+
+/** The server's error text in words a reader understands; the server's own text is kept apart. */
+export function plainFeedError(raw: string): string {
+	// The server's text is stored per feed and can be long; nothing here needs more than its start.
+	const text = raw.slice(0, 500);
+	const status = /HTTP(?:\/\d(?:\.\d)?| Code:)\s*(\d{3})\b/i.exec(text)?.[1];
+	if (status) {
+		const code = Number(status);
+		if (code === 404 || code === 410)
+			return `The feed’s address no longer exists on its site (HTTP ${code}).`;
+		if (code === 401 || code === 403)
+			return `The site refuses to let the server read this feed (HTTP ${code}).`;
+		if (code === 429)
+			return 'The site asked the server to fetch less often (HTTP 429); it will try again later.';
+		if (code >= 500) return `The feed’s site had an error of its own (HTTP ${code}).`;
+		return `The feed’s site answered with HTTP ${code} instead of the feed.`;
+	}
+	if (/resolve host|failed to resolve|name or service not known|getaddrinfo/i.test(text))
+		return 'The site’s name could not be found: its domain may have moved or expired.';
+	if (/extended validation|loopback/i.test(text))
+		return 'The server refuses to fetch this address (a local or private address).';
+	if (/timed? ?out/i.test(text)) return 'The site took too long to answer.';
+	if (/ssl|certificate|tls/i.test(text))
+		return 'The site’s secure connection could not be verified (its certificate).';
+	if (/connection refused|failed to connect|couldn'?t connect/i.test(text))
+		return 'The site refused the connection.';
+	if (/no content/i.test(text)) return 'The site answered with nothing.';
+	if (/pars|xml|feed type|not a (valid )?feed/i.test(text))
+		return 'The address does not give a feed the server can read (not valid RSS or Atom).';
+	return 'The server could not update this feed.';
+}
+
+export interface FeedHealthFacts {
+	/** The server's last error text; empty or missing when the last update worked. */
+	error?: string;
+	/**
+	 * Unix seconds of the server's last attempt (getFeeds `last_updated`: tt-rss sets it on failures
+	 * too, and the API has no time of the last success); 0 or missing: unknown.
+	 */
+	lastTried?: number;
+	/** Unix seconds of the newest article the reader has of this feed: when it last brought news. */
+	newestArticle?: number;
+	/** Minutes between updates (getFeeds `update_interval`, level 23); 0: the server's default. */
+	updateInterval?: number;
+}
+
+/** The sentences the feed's menu shows; empty when there is nothing wrong to say. */
+export function feedHealthLines(facts: FeedHealthFacts): string[] {
+	if (!facts.error) return [];
+	const lines = [`Updates fail: ${plainFeedError(facts.error)}`];
+	if (facts.newestArticle && facts.newestArticle > 0)
+		lines.push(`Its newest article is from ${longDate(facts.newestArticle)}.`);
+	if (facts.lastTried && facts.lastTried > 0)
+		lines.push(`Last tried ${longDate(facts.lastTried)}.`);
+	if (facts.updateInterval && facts.updateInterval > 0)
+		lines.push(
+			`The server tries every ${facts.updateInterval} minute${facts.updateInterval === 1 ? '' : 's'}.`
+		);
+	lines.push(`The server said: “${facts.error.slice(0, 200)}”`);
+	return lines;
+}
