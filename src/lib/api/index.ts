@@ -21,6 +21,7 @@ export {
 	type ClientErrorCode,
 	type ServerErrorCode
 } from './errors';
+export { feedIconUrl } from './icons';
 export {
 	deriveCapabilities,
 	isLabelFeedId,

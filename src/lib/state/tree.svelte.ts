@@ -1,4 +1,5 @@
 import {
+	feedIconUrl,
 	readerText,
 	type ArticleBase,
 	type Counters,
@@ -11,6 +12,7 @@ import { cachedTree, storeTree } from '$lib/cache';
 import { unreadCounterFeeds } from '$lib/outbox/effect';
 import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
 import { parentsOf, titlesOf } from './tree-index';
+import { fetchedIcon, resetTreeIcons } from './tree-icons.svelte';
 import { session } from './session.svelte';
 
 /** One place a reader can open: a feed (special and label feeds too) or a category. */
@@ -65,13 +67,11 @@ class TreeState {
 		return this.#titles.get(`${kind}:${id}`);
 	}
 
-	/** The feed's icon on the server (2021 servers: `<icons_url>/<id>.ico` under tt-rss's base). */
+	/** The feed's icon on the server (api/icons.ts: both servers' forms, on the API's origin). */
 	iconUrl(feedId: number): string | undefined {
 		const iconsUrl = this.#config?.iconsUrl;
-		if (feedId <= 0 || !iconsUrl || !session.signedIn) return undefined;
-		const base = session.apiUrl.replace(/api\/?$/, '');
-		const dir = /^(https?:)?\//.test(iconsUrl) ? iconsUrl : `${base}${iconsUrl}`;
-		return `${dir.replace(/\/$/, '')}/${feedId}.ico`;
+		if (!iconsUrl || !session.signedIn) return undefined;
+		return fetchedIcon(feedId) ?? feedIconUrl(iconsUrl, session.apiUrl, feedId);
 	}
 
 	/** Every feed and category in tree order, for "next/previous feed". */
@@ -197,6 +197,7 @@ class TreeState {
 		this.#counts = NO_COUNTS;
 		this.#config = undefined;
 		this.#error = undefined;
+		resetTreeIcons();
 	}
 }
 
