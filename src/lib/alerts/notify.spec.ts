@@ -6,6 +6,7 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { runSync } from '$lib/sync/run';
 import { syncServer } from '$lib/sync/testing';
 import { addAlertRule, loadAlertMemory, saveAlertSettings } from './rules';
+import { ownCacheForTests } from '$lib/db/testing';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
 
@@ -16,9 +17,11 @@ interface Shown {
 
 let shown: Shown[];
 
-beforeEach(() => {
+beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	// Written as the signed-in account's, as in the app.
+	await ownCacheForTests();
 	shown = [];
 	// The worker's globals: its registration and a granted permission.
 	vi.stubGlobal('Notification', { permission: 'granted' });
