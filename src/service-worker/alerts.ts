@@ -4,7 +4,8 @@
  * navigated there; with none, a new one is opened. The path comes from our own notice's data and
  * is resolved inside the worker's scope (src/lib/alerts/target.ts).
  */
-import { alertTarget } from '../lib/alerts/target';
+import { alertIsFor, alertTarget } from '../lib/alerts/target';
+import { keptAccount } from '../lib/db/session';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -12,6 +13,9 @@ export async function openAlert(data: unknown): Promise<void> {
 	const scope = sw.registration.scope;
 	const url = alertTarget(data, scope);
 	if (!url) return;
+	// A notice of another account (left from before a sign-out or a switch): its article ids mean
+	// other articles here, so the tap opens nothing.
+	if (!alertIsFor(data, await keptAccount().catch(() => undefined))) return;
 	const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
 	const open = windows.find((w) => w.url.startsWith(scope));
 	if (open) {

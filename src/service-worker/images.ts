@@ -37,9 +37,10 @@ export function handleImageFetch(event: FetchEvent): boolean {
 
 function isCacheImagesMessage(data: unknown): data is CacheImagesMessage {
 	if (typeof data !== 'object' || data === null) return false;
-	const { type, urls } = data as { type?: unknown; urls?: unknown };
+	const { type, urls, account } = data as { type?: unknown; urls?: unknown; account?: unknown };
 	return (
 		type === 'CACHE_IMAGES' &&
+		typeof account === 'string' &&
 		Array.isArray(urls) &&
 		urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))
 	);
@@ -50,7 +51,7 @@ export function handleImageMessage(event: ExtendableMessageEvent): void {
 	if (!isCacheImagesMessage(data)) return;
 	event.waitUntil(
 		(async () => {
-			const result = await cacheImages(data.urls);
+			const result = await cacheImages(data.urls, data.account);
 			await reloadKept();
 			event.ports[0]?.postMessage(result);
 		})().catch(() => {

@@ -32,9 +32,10 @@ export function handleMediaFetch(event: FetchEvent): boolean {
 
 function isCacheMediaMessage(data: unknown): data is CacheMediaMessage {
 	if (typeof data !== 'object' || data === null) return false;
-	const { type, urls } = data as { type?: unknown; urls?: unknown };
+	const { type, urls, account } = data as { type?: unknown; urls?: unknown; account?: unknown };
 	return (
 		type === 'CACHE_MEDIA' &&
+		typeof account === 'string' &&
 		Array.isArray(urls) &&
 		urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))
 	);
@@ -45,7 +46,7 @@ export function handleMediaMessage(event: ExtendableMessageEvent): void {
 	if (!isCacheMediaMessage(data)) return;
 	event.waitUntil(
 		(async () => {
-			const result = await cacheEnclosures(data.urls);
+			const result = await cacheEnclosures(data.urls, data.account);
 			await reloadKept();
 			event.ports[0]?.postMessage(result);
 		})().catch(() => {
@@ -55,7 +56,11 @@ export function handleMediaMessage(event: ExtendableMessageEvent): void {
 }
 
 /** For the worker's own sync (sync.ts): keep, then know what is kept. */
-export async function cacheEnclosuresHere(urls: string[], signal?: AbortSignal): Promise<void> {
-	await cacheEnclosures(urls, signal);
+export async function cacheEnclosuresHere(
+	urls: string[],
+	account: string | undefined,
+	signal?: AbortSignal
+): Promise<void> {
+	await cacheEnclosures(urls, account, signal);
 	await reloadKept();
 }

@@ -9,22 +9,30 @@ import { base } from '$service-worker';
 import {
 	insertSnapshot,
 	parseRootAttributes,
+	SNAPSHOT_ACCOUNT_HEADER,
 	SNAPSHOT_CACHE,
 	SNAPSHOT_FOR_HEADER,
 	SNAPSHOT_PATH,
-	SNAPSHOT_ROOT_HEADER
+	SNAPSHOT_ROOT_HEADER,
+	snapshotServes
 } from '$lib/boot/snapshot-contract';
+import { keptAccount } from '$lib/db/session';
 
 export async function withSnapshot(shell: Response, pathname: string): Promise<Response> {
 	try {
 		if (!shell.ok || !(await caches.has(SNAPSHOT_CACHE))) return shell;
-		const cache = await caches.open(SNAPSHOT_CACHE);
-		const snapshot = await cache.match(`${base}${SNAPSHOT_PATH}`);
+		// The signed-in account is read beside the copy: one small IndexedDB read.
+		const [snapshot, account] = await Promise.all([
+			caches.open(SNAPSHOT_CACHE).then((cache) => cache.match(`${base}${SNAPSHOT_PATH}`)),
+			keptAccount()
+		]);
 		const wanted = pathname.replace(/\/$/, '');
 		const shows = snapshot?.headers.get(SNAPSHOT_FOR_HEADER)?.replace(/\/$/, '');
 		if (!snapshot || (shows !== wanted && wanted !== base)) {
 			return shell;
 		}
+		// Only the signed-in account's own screen (not one a tab of a signed-out account wrote).
+		if (!snapshotServes(snapshot.headers.get(SNAPSHOT_ACCOUNT_HEADER), account)) return shell;
 		const [html, body] = await Promise.all([shell.clone().text(), snapshot.text()]);
 		const root = parseRootAttributes(snapshot.headers.get(SNAPSHOT_ROOT_HEADER));
 		return new Response(insertSnapshot(html, body, root), {

@@ -5,6 +5,7 @@
  * closed. Both keep the worker alive through the sync; the client comes from the stored session.
  */
 import { clientFromStoredSession } from '../lib/outbox/session-client';
+import { accountOfClient } from '../lib/db/account';
 import { cacheImages } from '../lib/offline/images';
 import { replayOutbox } from '../lib/outbox/replay';
 import { PERIODIC_SYNC_TAG, SYNC_TAG } from '../lib/sync/contract';
@@ -25,11 +26,13 @@ async function syncFromWorker(): Promise<void> {
 	if (replay.stopped === 'offline') throw new Error('sync: server unreachable, retry later');
 	const client = await clientFromStoredSession();
 	if (!client) return;
+	// What the sync fetches is kept only while the cache is still this account's.
+	const account = accountOfClient(client);
 	await runSync({
 		client,
 		articleCount: await loadArticleCount(),
-		cacheImages: (urls, signal) => cacheImages(urls, signal),
-		cacheEnclosures: (urls, signal) => cacheEnclosuresHere(urls, signal)
+		cacheImages: (urls, signal) => cacheImages(urls, account, signal),
+		cacheEnclosures: (urls, signal) => cacheEnclosuresHere(urls, account, signal)
 	});
 }
 

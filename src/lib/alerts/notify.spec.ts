@@ -3,9 +3,13 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { wipeAccount } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { syncNow } from '$lib/sync/engine';
 import { runSync } from '$lib/sync/run';
+import { alertNewArticles } from './notify';
 import { syncServer } from '$lib/sync/testing';
 import { addAlertRule, loadAlertMemory, saveAlertSettings } from './rules';
+import { ownCacheForTests } from '$lib/db/testing';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
 
@@ -16,9 +20,11 @@ interface Shown {
 
 let shown: Shown[];
 
-beforeEach(() => {
+beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	// Written as the signed-in account's, as in the app.
+	await ownCacheForTests();
 	shown = [];
 	// The worker's globals: its registration and a granted permission.
 	vi.stubGlobal('Notification', { permission: 'granted' });
@@ -59,6 +65,19 @@ describe('alerts after a sync', () => {
 		await sync(server);
 		await runSync({ client: server.client, account: ACCOUNT, articleCount: 500, full: true });
 		expect(shown).toHaveLength(1);
+	});
+
+	it('a sync that outlives the sign-out shows nothing', async () => {
+		const server = syncServer();
+		server.arrive(5, 4);
+		await sync(server);
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		server.arrive(3, 4);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		// The sign-out ends the sign-in (the cache's owner goes first) before the sync's alerts.
+		await (await openReaderDb()).delete('settings', CACHE_OWNER_KEY);
+		expect(await alertNewArticles(ACCOUNT)).toEqual([]);
+		expect(shown).toEqual([]);
 	});
 
 	it('a rule made before the first sync starts with what that sync stores', async () => {

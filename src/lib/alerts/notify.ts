@@ -7,6 +7,7 @@
  */
 import type { TtrssClient } from '$lib/api';
 import { accountOfClient } from '$lib/db/account';
+import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb } from '$lib/db/open';
 import { parentsOf } from '$lib/state/tree-index';
 import { planAlerts, type AlertArticle, type AlertNotice } from './plan';
@@ -90,6 +91,8 @@ export async function alertNewArticles(account: string, now = new Date()): Promi
 		// Remembered first: a notice that fails to show is lost, never shown twice.
 		await saveAlertMemory(account, plan.memory);
 		if (plan.notices.length === 0 || !notificationsGranted()) return;
+		// Signed out (or another account signed in) while the sync ran: nothing of it is shown.
+		if (!(await cacheOwnedBy(account))) return;
 		const registration = await registrationHere();
 		if (!registration) return;
 		for (const notice of plan.notices) await showNotice(registration, notice, account);

@@ -11,3 +11,9 @@ export function alertTarget(data: unknown, scope: string): string | undefined {
 	if (typeof path !== 'string' || !APP_PATH.test(path)) return undefined;
 	return new URL(path, scope).href;
 }
+
+/** Whether a notice was shown for `account` (its data names it: notify.ts `showNotice`). */
+export function alertIsFor(data: unknown, account: string | undefined): boolean {
+	if (account === undefined || typeof data !== 'object' || data === null) return false;
+	return (data as { account?: unknown }).account === account;
+}

@@ -98,6 +98,12 @@ export interface TtrssClientOptions {
 	capabilities?: Capabilities;
 	/** Told whenever the session id changes (login, re-login, logout, session ended). */
 	onSessionChange?: (sessionId: string | undefined) => void;
+	/**
+	 * Asked before every request but a logout, and after a login: false means the sign-in this
+	 * client was made for is over (signed out, or signed in again). Nothing more is sent then, and
+	 * a session just opened is ended at once.
+	 */
+	stillSignedIn?: () => boolean | Promise<boolean>;
 }
 
 export interface OpOptions {
@@ -124,6 +130,7 @@ export class TtrssClient {
 	private readonly transport: Transport;
 	private readonly credentials: CredentialsProvider | undefined;
 	private readonly onSessionChange: ((sessionId: string | undefined) => void) | undefined;
+	private readonly stillSignedIn: (() => boolean | Promise<boolean>) | undefined;
 	private sid: string | undefined;
 	private caps: Capabilities | undefined;
 	private capsPending: Promise<Capabilities> | undefined;
@@ -138,6 +145,7 @@ export class TtrssClient {
 		this.transport = new Transport(options);
 		this.credentials = options.credentials;
 		this.onSessionChange = options.onSessionChange;
+		this.stillSignedIn = options.stillSignedIn;
 		this.sid = options.sessionId;
 		this.caps = options.capabilities;
 	}
@@ -166,6 +174,9 @@ export class TtrssClient {
 		params: Record<string, unknown> = {},
 		opts: OpOptions = {}
 	): Promise<unknown> {
+		// Not awaited when answered at once: a call's first request goes out as before.
+		const signedIn = op === 'logout' || this.isSignedIn();
+		if (signedIn !== true && !(await signedIn)) throw sessionEndedError(op);
 		const sent = this.sid;
 		try {
 			return await this.transport.call(op, params, { ...opts, sid: sent });
@@ -174,6 +185,7 @@ export class TtrssClient {
 				throw error;
 			}
 			await this.renewSession(op, sent, error, opts);
+			await this.checkSignedIn(op);
 			try {
 				return await this.transport.call(op, params, { ...opts, sid: this.sid });
 			} catch (retryError) {
@@ -184,6 +196,16 @@ export class TtrssClient {
 				throw retryError;
 			}
 		}
+	}
+
+	/** The sign-in is over: this client sends nothing more (the session is not its to end). */
+	private async checkSignedIn(op: string): Promise<void> {
+		if (!(await this.isSignedIn())) throw sessionEndedError(op);
+	}
+
+	/** Whether the sign-in is still on; a synchronous answer is taken without waiting. */
+	private isSignedIn(): boolean | Promise<boolean> {
+		return this.stillSignedIn ? this.stillSignedIn() : true;
 	}
 
 	/** Logs in again, once for all calls that found the same session dead. */
@@ -244,8 +266,16 @@ export class TtrssClient {
 		const params: Record<string, unknown> = {};
 		if (credentials.user !== undefined) params.user = credentials.user;
 		if (credentials.password !== undefined) params.password = credentials.password;
+		await this.checkSignedIn('login');
 		const content = await this.transport.call('login', params, { ...opts, phase: 'login' });
 		const result = parseReply('login', content, parseLogin);
+		if (!(await this.isSignedIn())) {
+			// Signed out while the login was on its way: the session it opened is nobody's.
+			await this.transport
+				.call('logout', {}, { ...opts, sid: result.sessionId })
+				.catch(() => undefined);
+			throw sessionEndedError('login');
+		}
 		this.setSession(result.sessionId);
 		// Level 5+ needs no version to know its capabilities; below, detect lazily.
 		if (result.apiLevel !== undefined && result.apiLevel >= 5) {

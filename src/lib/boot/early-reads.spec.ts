@@ -16,6 +16,7 @@ import {
 	takeEarlySession,
 	takeEarlyTree
 } from './early-reads';
+import { ownCacheForTests } from '$lib/db/testing';
 
 const key: ListKey = { feedId: -4, isCat: false, viewMode: 'adaptive', orderBy: '', search: '' };
 
@@ -59,6 +60,7 @@ describe('early reads', () => {
 	});
 
 	it('gives the start list to the list that matches it', async () => {
+		await ownCacheForTests();
 		await storeList(key, 0, [headline(1), headline(2)], true);
 		startEarlyReads(key);
 		const read = takeEarlyList({ ...key });

@@ -4,7 +4,8 @@
  * runs), put into the shell for a navigation to that same list so the first headlines paint before
  * any JavaScript has run. The app removes it once its own rows are on screen (boot/snapshot.ts).
  * It lives in Cache Storage (a worker reads it in a few milliseconds, without opening IndexedDB)
- * and is deleted with the account's other data at sign-out and at another account's sign-in.
+ * and is deleted with the account's other data at sign-out and at another account's sign-in. It
+ * names its account (`SNAPSHOT_ACCOUNT_HEADER`), and the worker serves it to that account only.
  */
 
 export const SNAPSHOT_CACHE = 'start-snapshot';
@@ -12,6 +13,20 @@ export const SNAPSHOT_CACHE = 'start-snapshot';
 export const SNAPSHOT_PATH = '/__start-snapshot';
 /** The app path the snapshot shows (`/feed/-4`): it is served for a navigation to that path only. */
 export const SNAPSHOT_FOR_HEADER = 'x-snapshot-for';
+/**
+ * The account whose screen it is (db/account.ts `accountOf`): served only while that account is
+ * the one signed in, so a copy written by a tab of an account that has since signed out (between
+ * the wipe and its reload) is never shown to anyone.
+ */
+export const SNAPSHOT_ACCOUNT_HEADER = 'x-snapshot-account';
+
+/** Whether a snapshot stamped `stamped` may be shown while `signedIn` is signed in. */
+export function snapshotServes(
+	stamped: string | null | undefined,
+	signedIn: string | undefined
+): boolean {
+	return signedIn !== undefined && stamped === signedIn;
+}
 /** The root element's attributes at capture (`data-theme`, the text-size style), JSON. */
 export const SNAPSHOT_ROOT_HEADER = 'x-snapshot-root';
 export const SNAPSHOT_ELEMENT_ID = 'start-snapshot';

@@ -1,12 +1,15 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { inertCopy, settleTimer } from './snapshot';
+import { setShownAccount } from '$lib/db/account';
+import { captureSnapshot, inertCopy, settleTimer } from './snapshot';
 import {
 	inertStyle,
 	insertSnapshot,
 	parseRootAttributes,
-	SNAPSHOT_ELEMENT_ID
+	SNAPSHOT_ACCOUNT_HEADER,
+	SNAPSHOT_ELEMENT_ID,
+	snapshotServes
 } from './snapshot-contract';
 
 function copyOf(html: string): string {
@@ -170,5 +173,43 @@ describe('when the screen is copied', () => {
 			vi.advanceTimersByTime(1000);
 		}
 		expect(settled).toHaveBeenCalledTimes(3);
+	});
+});
+
+describe('the snapshot belongs to one account', () => {
+	const reader = 'reader@http://tt.example/api/';
+	const second = 'second@http://tt.example/api/';
+
+	afterEach(() => {
+		setShownAccount(undefined);
+		vi.unstubAllGlobals();
+		document.body.innerHTML = '';
+	});
+
+	it('is shown only while the account it names is the one signed in', () => {
+		expect(snapshotServes(reader, reader)).toBe(true);
+		expect(snapshotServes(reader, second)).toBe(false);
+		// Signed out: nobody's screen is shown.
+		expect(snapshotServes(reader, undefined)).toBe(false);
+		// Written before snapshots named their account.
+		expect(snapshotServes(null, reader)).toBe(false);
+	});
+
+	it('is stamped with the account of the tab that wrote it', async () => {
+		const puts: Response[] = [];
+		vi.stubGlobal('caches', {
+			open: () => Promise.resolve({ put: (_key: string, r: Response) => puts.push(r) }),
+			delete: () => Promise.resolve(true)
+		});
+		history.replaceState(null, '', '/feed/-4');
+		document.body.innerHTML =
+			'<div style="display: contents"><div class="headline" data-article-id="1">A</div></div>';
+		setShownAccount(reader);
+		expect(await captureSnapshot('')).toBe(true);
+		expect(puts.map((r) => r.headers.get(SNAPSHOT_ACCOUNT_HEADER))).toEqual([reader]);
+		// A tab whose account signed out (another tab said so) writes none.
+		setShownAccount(undefined);
+		expect(await captureSnapshot('')).toBe(false);
+		expect(puts).toHaveLength(1);
 	});
 });

@@ -13,6 +13,7 @@ import { shownAccount } from '$lib/db/account';
 import {
 	inertStyle,
 	ROOT_ATTRIBUTES,
+	SNAPSHOT_ACCOUNT_HEADER,
 	SNAPSHOT_CACHE,
 	SNAPSHOT_ELEMENT_ID,
 	SNAPSHOT_FOR_HEADER,
@@ -194,6 +195,7 @@ export async function captureSnapshot(basePath: string): Promise<boolean> {
 				headers: {
 					'content-type': 'text/html; charset=utf-8',
 					[SNAPSHOT_FOR_HEADER]: `${basePath}${path}`,
+					[SNAPSHOT_ACCOUNT_HEADER]: account,
 					[SNAPSHOT_ROOT_HEADER]: JSON.stringify(rootAttributes)
 				}
 			})

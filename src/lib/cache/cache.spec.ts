@@ -17,10 +17,13 @@ import {
 	storeTree,
 	type ListKey
 } from './index';
+import { ownCacheForTests } from '$lib/db/testing';
 
-beforeEach(() => {
+beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	// Written as the signed-in account's, as in the app.
+	await ownCacheForTests();
 });
 
 const key: ListKey = { feedId: 1, isCat: false, viewMode: 'adaptive', orderBy: '', search: '' };

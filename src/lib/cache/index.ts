@@ -413,10 +413,9 @@ async function writeInTx(
 	indexArticles(written);
 }
 
+/** Whether records fetched for `account` (this page's, when not named) may be written. */
 function ownedBy(owner: unknown, account: string | undefined): boolean {
-	return (
-		mayWriteCache(owner) && (account === undefined || owner === undefined || owner === account)
-	);
+	return mayWriteCache(owner, account);
 }
 
 // ------------------------------------------------------------------ records

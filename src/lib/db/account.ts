@@ -52,9 +52,14 @@ export function shownAccount(): string | undefined {
 	return shown;
 }
 
-/** Whether data fetched here may go into a cache owned by `owner` (anything, where unset). */
-export function mayWriteCache(owner: unknown): boolean {
-	return shown === undefined || owner === shown;
+/**
+ * Whether data fetched for `account` (by default the account this page works for) may go into a
+ * cache owned by `owner`: only into that same account's cache, and only while this page works for
+ * it too. Nothing when the cache has no owner (signed out: the wipe has run or is about to) or the
+ * account a write was fetched for is unknown (the worker names it: it shows no account).
+ */
+export function mayWriteCache(owner: unknown, account: string | undefined = shown): boolean {
+	return owner !== undefined && owner === account && (shown === undefined || shown === owner);
 }
 
 const clientAccounts = new WeakMap<object, string>();

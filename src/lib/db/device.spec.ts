@@ -1,12 +1,13 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { storeArticles, storeList, storeTree } from '$lib/cache';
+import { storeArticles, storeList, storeOfflineHeadlines, storeTree } from '$lib/cache';
+import { savePosition } from '$lib/media/positions';
 import { enqueueIntent, failedItems, pendingItems } from '$lib/outbox/outbox';
 import { replayOutbox } from '$lib/outbox/replay';
 import { clientFromStoredSession } from '$lib/outbox/session-client';
 import { fakeTtrss, headline } from '$lib/outbox/testing/fake-server';
-import { accountOf, bindAccount, setShownAccount } from './account';
+import { accountOf, bindAccount, mayWriteCache, setShownAccount } from './account';
 import { changesByAccount, discardChangesNotOf, storeSessionFor, wipeAccount } from './device';
 import { openReaderDb, resetReaderDbForTests } from './open';
 import type { StoredArticle, StoredSession } from './schema';
@@ -101,6 +102,7 @@ describe('the cache belongs to one account', () => {
 		await enqueueIntent({ type: 'note', articleId: 6, note: 'first account note' });
 		// The same user on another server: its article 6 is another article.
 		await storeSessionFor(otherServer);
+		setShownAccount(accountOf(otherServer));
 		await storeArticles([{ ...article(6), marked: false, note: undefined }]);
 		const db = await openReaderDb();
 		const cached = await db.get('articles', 6);
@@ -176,5 +178,52 @@ describe('the cache belongs to one account', () => {
 		// A change the reader makes there is the first account's, never sent as the second's.
 		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [1], value: true });
 		expect((await pendingItems()).map((i) => i.account)).toEqual([accountOf(first)]);
+	});
+});
+
+describe('a signed-out device', () => {
+	it('holds none of the account it signed out, even what was in flight for it', async () => {
+		const account = accountOf(first);
+		await storeSessionFor(first);
+		setShownAccount(account);
+		// session.signOut(): the shown account cleared, then the wipe.
+		setShownAccount(undefined);
+		await wipeAccount(account);
+		// A sync, a list page and a player save that were already on their way for it now finish.
+		await storeOfflineHeadlines([{ ...headline(7), title: 'Private title' }], { account });
+		await storeList(
+			{ feedId: 1, isCat: false, viewMode: 'adaptive', orderBy: '', search: '' },
+			0,
+			[{ ...headline(8), title: 'Another private title' }],
+			true
+		);
+		await savePosition('https://podcasts.example/episode.mp3', {
+			position: 42,
+			duration: 100,
+			finished: false
+		});
+		const db = await openReaderDb();
+		const left = {
+			articles: (await db.getAll('articles')).map((r) => r.title),
+			lists: await db.count('lists'),
+			media: await db.getAllKeys('media'),
+			settings: await db.getAllKeys('settings')
+		};
+		expect(left).toEqual({ articles: [], lists: 0, media: [], settings: [] });
+	});
+
+	it('a write needs an owner equal to the account it was fetched for', () => {
+		const a = accountOf(first);
+		const b = accountOf(second);
+		// The worker shows no account: a write names its own.
+		expect(mayWriteCache(a, a)).toBe(true);
+		expect(mayWriteCache(undefined, a)).toBe(false);
+		expect(mayWriteCache(b, a)).toBe(false);
+		expect(mayWriteCache(a, undefined)).toBe(false);
+		// A page writes for the account it shows, and only that one.
+		setShownAccount(a);
+		expect(mayWriteCache(a)).toBe(true);
+		expect(mayWriteCache(undefined)).toBe(false);
+		expect(mayWriteCache(a, b)).toBe(false);
 	});
 });

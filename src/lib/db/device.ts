@@ -8,12 +8,13 @@
 import type { StoreNames } from 'idb';
 import { forgetSnapshot } from '$lib/boot/snapshot-contract';
 import { IMAGE_CACHE, MEDIA_CACHE } from '$lib/offline/storage';
-import { REPLAY_STATUS_KEY } from '$lib/outbox/contract';
+import { REPLAY_LOCK, REPLAY_STATUS_KEY } from '$lib/outbox/contract';
 import { SENT_LOG_KEY } from '$lib/outbox/sent-log';
+import { SYNC_LOCK } from '$lib/sync/contract';
 import { accountOf, belongsTo } from './account';
 import { CACHE_OWNER_KEY } from './keys';
 import { openReaderDb, type ReaderDatabase } from './open';
-import type { FailedItem, OutboxItem, ReaderDB, StoredSession } from './schema';
+import type { FailedItem, OutboxItem, ReaderDB, SessionRecord, StoredSession } from './schema';
 import { sessionRecord } from './session';
 
 type Store = StoreNames<ReaderDB>;
@@ -35,6 +36,21 @@ function cacheStores(db: ReaderDatabase): Store[] {
 export async function forgetAccountCaches(): Promise<void> {
 	if (typeof caches === 'undefined') return;
 	await Promise.all([caches.delete(IMAGE_CACHE), caches.delete(MEDIA_CACHE), forgetSnapshot()]);
+}
+
+/**
+ * Whether the cache is (still) `account`'s: asked before each Cache Storage write of the account's
+ * images and enclosures, whoever fetched them (the worker shows no account), so a fetch that
+ * outlives a sign-out or a switch stores nothing.
+ */
+export async function cacheOwnedBy(account: string | undefined): Promise<boolean> {
+	if (account === undefined) return false;
+	try {
+		const db = await openReaderDb();
+		return (await db.get('settings', CACHE_OWNER_KEY)) === account;
+	} catch {
+		return false;
+	}
 }
 
 /**
@@ -129,4 +145,50 @@ export async function wipeAccount(account: string): Promise<void> {
 		everythingElse
 	);
 	await forgetAccountCaches();
+}
+
+/**
+ * A sign-out's first step: the kept session (its password with it) and the cache's owner go, in
+ * one transaction. From then on no tab or worker logs in or sends with that sign-in (outbox/
+ * session-client.ts) and no write of a fetched record lands in the cache (`mayWriteCache` needs
+ * an owner). Returns the record removed: the worker may have stored a newer session id in it.
+ */
+export async function endSignIn(): Promise<SessionRecord | undefined> {
+	const db = await openReaderDb();
+	const tx = db.transaction(['session', 'settings'], 'readwrite');
+	const kept = await tx.objectStore('session').get('current');
+	await tx.objectStore('session').delete('current');
+	await tx.objectStore('settings').delete(CACHE_OWNER_KEY);
+	await tx.done;
+	return kept;
+}
+
+/** How long a sign-out waits for a running replay or sync to stop before it wipes anyway. */
+export const STOP_WAIT_MS = 10_000;
+
+/**
+ * Runs `work` holding the outbox replay's and the sync's Web Locks (across tabs and the worker):
+ * a replay or sync running now ends first — with its sign-in over, its next request is refused.
+ * One that has not ended within `waitMs` is not waited for: it can send and write nothing more.
+ */
+export async function withReplayAndSyncStopped<T>(
+	work: () => Promise<T>,
+	waitMs = STOP_WAIT_MS
+): Promise<T> {
+	const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+	if (!locks?.request) return work();
+	const signal = AbortSignal.timeout(waitMs);
+	let started = false;
+	const run = (): Promise<T> => {
+		started = true;
+		return work();
+	};
+	try {
+		return await locks.request(REPLAY_LOCK, { signal }, () =>
+			locks.request(SYNC_LOCK, { signal }, run)
+		);
+	} catch (error) {
+		if (started) throw error;
+		return run();
+	}
 }

@@ -17,6 +17,11 @@ export interface StoredSession {
 	stayingSignedIn: boolean;
 	singleUser: boolean;
 	signedInAt: number;
+	/**
+	 * Names this sign-in (random, new at each sign-in): a client made for it never logs in with
+	 * a later sign-in's password, nor after a sign-out (db/session.ts `sameSignIn`).
+	 */
+	signInId?: string;
 }
 
 /** A password sealed with the device's non-extractable AES-GCM key (see db/secret.ts). */

@@ -45,6 +45,38 @@ export async function sessionRecord(
 	return canSeal() ? { ...rest, sealedPassword: await seal(db, password) } : { ...rest, password };
 }
 
+/** The parts of a session that name one sign-in of one account. */
+export type SignInParts = Pick<StoredSession, 'apiUrl' | 'user' | 'signedInAt' | 'signInId'>;
+
+/** Whether two sessions are the same sign-in of the same account (not a later one, not another's). */
+export function sameSignIn(a: SignInParts, b: SignInParts): boolean {
+	return (
+		accountOf(a) === accountOf(b) && a.signedInAt === b.signedInAt && a.signInId === b.signInId
+	);
+}
+
+/** A fresh name for a sign-in (StoredSession `signInId`). */
+export function newSignInId(): string {
+	const bytes = crypto.getRandomValues(new Uint8Array(16));
+	return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The kept session, password included, only while it is still this sign-in: undefined after a
+ * sign-out or another sign-in. Read anew at each login, so nothing logs in with what it read before.
+ */
+export async function sessionOfSignIn(signIn: SignInParts): Promise<StoredSession | undefined> {
+	const current = await loadSession();
+	return current && sameSignIn(current, signIn) ? current : undefined;
+}
+
+/** Whether this sign-in is still the kept one (one read, the password left sealed). */
+export async function isCurrentSignIn(signIn: SignInParts): Promise<boolean> {
+	const db = await openReaderDb();
+	const current = await db.get('session', 'current');
+	return current !== undefined && sameSignIn(current, signIn);
+}
+
 export async function saveSession(session: StoredSession): Promise<void> {
 	const db = await openReaderDb();
 	const record = await sessionRecord(db, session);
@@ -75,14 +107,17 @@ export async function updateSessionId(
 	return ours;
 }
 
+/** The account signed in on this device (the kept session's), or undefined when signed out. */
+export async function keptAccount(): Promise<string | undefined> {
+	const db = await openReaderDb();
+	const record = await db.get('session', 'current');
+	return record ? accountOf(record) : undefined;
+}
+
 /**
  * The account a change made now belongs to (outbox enqueue stamps it): this page's, else (the
  * worker, tests) the kept session's.
  */
 export async function accountOfNewChanges(): Promise<string | undefined> {
-	const here = shownAccount();
-	if (here !== undefined) return here;
-	const db = await openReaderDb();
-	const record = await db.get('session', 'current');
-	return record ? accountOf(record) : undefined;
+	return shownAccount() ?? (await keptAccount());
 }

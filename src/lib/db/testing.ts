@@ -3,6 +3,9 @@
  * (API level 15, the level of the recorded replies in tests/fixtures/recorded), with the fields
  * a test is about given as overrides.
  */
+import { setShownAccount } from './account';
+import { CACHE_OWNER_KEY } from './keys';
+import { openReaderDb } from './open';
 import type { StoredSession } from './schema';
 
 export function storedSession(overrides: Partial<StoredSession> = {}): StoredSession {
@@ -16,4 +19,17 @@ export function storedSession(overrides: Partial<StoredSession> = {}): StoredSes
 		signedInAt: 1,
 		...overrides
 	};
+}
+
+/** The account of `storedSession()`: `reader@http://tt.example/api/`. */
+export const TEST_ACCOUNT = 'reader@http://tt.example/api/';
+
+/**
+ * Makes the cache `account`'s and this test's page work for it, as a sign-in does: a write into
+ * the cache needs an owner equal to the account it was fetched for (db/account.ts mayWriteCache).
+ */
+export async function ownCacheForTests(account: string = TEST_ACCOUNT): Promise<void> {
+	setShownAccount(account);
+	const db = await openReaderDb();
+	await db.put('settings', account, CACHE_OWNER_KEY);
 }

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { setShownAccount } from '$lib/db/account';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { ownCacheForTests } from '$lib/db/testing';
 import { loadPosition, parseMediaPosition, resumeAt, savePosition } from './positions';
 
 const URL_A = 'http://feeds.test/media/tone.wav';
@@ -16,6 +17,7 @@ beforeEach(() => {
 
 describe('enclosure positions', () => {
 	it('keeps a position per URL across a new connection (a reload)', async () => {
+		await ownCacheForTests();
 		await savePosition(URL_A, { position: 12.5, duration: 60, finished: false });
 		resetReaderDbForTests();
 		const saved = await loadPosition(URL_A);

@@ -11,6 +11,7 @@
  * depends on it. Whatever asks, nothing is fetched when the reader's images setting and the
  * connection say no (policy.ts `imagesAllowed`): this is the one place images are fetched.
  */
+import { cacheOwnedBy } from '$lib/db/device';
 import { imagesAllowed } from './policy';
 import { IMAGE_CACHE } from './storage';
 
@@ -39,9 +40,13 @@ export interface ImageCacheResult {
 	skipped: number;
 }
 
-/** Fetches and stores images not cached yet; evicts the oldest beyond MAX_IMAGES. */
+/**
+ * Fetches and stores images not cached yet; evicts the oldest beyond MAX_IMAGES. `account` is the
+ * one they were asked for: each is stored only while the cache is still that account's.
+ */
 export async function cacheImages(
 	urls: readonly string[],
+	account: string | undefined,
 	signal?: AbortSignal,
 	onOne?: (result: ImageCacheResult) => void
 ): Promise<ImageCacheResult> {
@@ -55,6 +60,12 @@ export async function cacheImages(
 		try {
 			if (await cache.match(url)) continue;
 			const response = await fetch(url, { mode: 'no-cors', credentials: 'omit', signal });
+			if (!(await cacheOwnedBy(account))) {
+				// Signed out (or another account) meanwhile: nothing more is kept.
+				result.skipped++;
+				await response.body?.cancel();
+				break;
+			}
 			await cache.put(url, response);
 			result.stored++;
 		} catch (error) {
@@ -79,6 +90,7 @@ export async function cachedImage(request: Request): Promise<Response | undefine
 /** Asks the controlling service worker to keep these images; chunked so a cancel takes effect. */
 export async function cacheImagesViaWorker(
 	urls: readonly string[],
+	account: string,
 	signal?: AbortSignal,
 	onOne?: (result: ImageCacheResult) => void
 ): Promise<ImageCacheResult> {
@@ -89,7 +101,7 @@ export async function cacheImagesViaWorker(
 	for (let i = 0; i < wanted.length; i += IMAGE_CHUNK) {
 		signal?.throwIfAborted();
 		const chunk = wanted.slice(i, i + IMAGE_CHUNK);
-		const result = await askWorker(worker, chunk).catch(() => ({
+		const result = await askWorker(worker, chunk, account).catch(() => ({
 			stored: 0,
 			skipped: chunk.length
 		}));
@@ -107,10 +119,16 @@ const WORKER_ANSWER_MS = 60_000;
 export interface CacheImagesMessage {
 	type: 'CACHE_IMAGES';
 	urls: string[];
+	/** The account they were asked for: the worker keeps them only while the cache is its. */
+	account: string;
 }
 
-function askWorker(worker: ServiceWorker, urls: string[]): Promise<ImageCacheResult> {
-	const message: CacheImagesMessage = { type: 'CACHE_IMAGES', urls };
+function askWorker(
+	worker: ServiceWorker,
+	urls: string[],
+	account: string
+): Promise<ImageCacheResult> {
+	const message: CacheImagesMessage = { type: 'CACHE_IMAGES', urls, account };
 	return askWorkerTo<ImageCacheResult>(worker, message, WORKER_ANSWER_MS);
 }
 

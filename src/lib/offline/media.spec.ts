@@ -1,5 +1,9 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Attachment } from '$lib/api';
+import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { answerFromCopy, cacheEnclosures, enclosureUrls, pruneMedia } from './media';
 import { decideEnclosures } from './policy';
 import { MEDIA_CACHE } from './storage';
@@ -98,8 +102,14 @@ describe('cacheEnclosures', () => {
 		keys: () => Promise.resolve([...store.keys()].map((url) => new Request(url)))
 	};
 
-	beforeEach(() => {
+	/** The account the files are fetched for, and the cache's owner. */
+	const account = 'reader@http://tt.example/api/';
+
+	beforeEach(async () => {
 		store.clear();
+		globalThis.indexedDB = new IDBFactory();
+		resetReaderDbForTests();
+		await (await openReaderDb()).put('settings', account, CACHE_OWNER_KEY);
 		vi.stubGlobal('caches', {
 			open: (name: string) => {
 				expect(name).toBe(MEDIA_CACHE);
@@ -139,7 +149,7 @@ describe('cacheEnclosures', () => {
 			'fetch',
 			vi.fn((url: string) => Promise.resolve(replies[url]!()))
 		);
-		const result = await cacheEnclosures(Object.keys(replies), undefined, 1000);
+		const result = await cacheEnclosures(Object.keys(replies), account, undefined, 1000);
 		expect(result).toEqual({ stored: 2, skipped: 1, tooLarge: 2 });
 		expect([...store.keys()].sort()).toEqual([
 			'http://feeds.test/a.mp3',
@@ -147,14 +157,35 @@ describe('cacheEnclosures', () => {
 		]);
 		// Kept already: not fetched again.
 		vi.mocked(fetch).mockClear();
-		await cacheEnclosures(['http://feeds.test/a.mp3'], undefined, 1000);
+		await cacheEnclosures(['http://feeds.test/a.mp3'], account, undefined, 1000);
 		expect(fetch).not.toHaveBeenCalled();
+	});
+
+	it('stores nothing once the cache is no longer the account it was fetched for', async () => {
+		const db = await openReaderDb();
+		vi.stubGlobal(
+			'fetch',
+			vi.fn(async (url: string) => {
+				// The reader signs out while the first file is on its way.
+				if (url.endsWith('a.mp3')) await db.delete('settings', CACHE_OWNER_KEY);
+				return new Response(new Uint8Array(10), { headers: { 'content-length': '10' } });
+			})
+		);
+		await cacheEnclosures(['http://feeds.test/a.mp3', 'http://feeds.test/b.mp3'], account);
+		// Another account's cache takes none of them either.
+		await db.put('settings', 'someone@http://tt.example/api/', CACHE_OWNER_KEY);
+		await cacheEnclosures(['http://feeds.test/c.mp3'], account);
+		expect([...store.keys()]).toEqual([]);
+		expect(vi.mocked(fetch).mock.calls.map(([url]) => url)).toEqual([
+			'http://feeds.test/a.mp3',
+			'http://feeds.test/c.mp3'
+		]);
 	});
 
 	it('fetches nothing off Wi-Fi', async () => {
 		vi.stubGlobal('navigator', { connection: { type: 'cellular' } });
 		vi.stubGlobal('fetch', vi.fn());
-		expect(await cacheEnclosures(['http://feeds.test/a.mp3'])).toEqual({
+		expect(await cacheEnclosures(['http://feeds.test/a.mp3'], account)).toEqual({
 			stored: 0,
 			skipped: 1,
 			tooLarge: 0

@@ -21,6 +21,7 @@
  */
 import type { ArticleBase } from '$lib/api';
 import { safeUrl } from '$lib/content/url';
+import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import { enclosuresAllowed } from './policy';
 import { askWorkerTo, controllingWorker } from './images';
@@ -103,6 +104,8 @@ async function fetchEnclosure(url: string, signal?: AbortSignal): Promise<Respon
  */
 export async function cacheEnclosures(
 	urls: readonly string[],
+	/** The account they were asked for: each is stored only while the cache is still its. */
+	account: string | undefined,
 	signal?: AbortSignal,
 	cap = MAX_MEDIA_FILE_BYTES
 ): Promise<MediaCacheResult> {
@@ -117,6 +120,12 @@ export async function cacheEnclosures(
 		try {
 			if (await cache.match(url)) continue;
 			const response = await fetchEnclosure(url, signal);
+			if (!(await cacheOwnedBy(account))) {
+				// Signed out (or another account) meanwhile: nothing more is kept.
+				await response.body?.cancel();
+				result.skipped++;
+				break;
+			}
 			if (response.type === 'opaque') {
 				await cache.put(url, response);
 				result.stored++;
@@ -217,6 +226,8 @@ export async function cachedEnclosure(request: Request): Promise<Response | unde
 export interface CacheMediaMessage {
 	type: 'CACHE_MEDIA';
 	urls: string[];
+	/** The account they were asked for: the worker keeps them only while the cache is its. */
+	account: string;
 }
 
 /** One file can take minutes on a slow link; a worker stopped mid-way never answers. */
@@ -228,6 +239,7 @@ const MEDIA_ANSWER_MS = 10 * 60_000;
  */
 export async function cacheEnclosuresViaWorker(
 	urls: readonly string[],
+	account: string,
 	signal?: AbortSignal
 ): Promise<MediaCacheResult> {
 	const worker = await controllingWorker();
@@ -235,7 +247,7 @@ export async function cacheEnclosuresViaWorker(
 	if (!worker) return { ...total, skipped: urls.length };
 	for (const url of urls) {
 		signal?.throwIfAborted();
-		const message: CacheMediaMessage = { type: 'CACHE_MEDIA', urls: [url] };
+		const message: CacheMediaMessage = { type: 'CACHE_MEDIA', urls: [url], account };
 		const result = await askWorkerTo<MediaCacheResult>(worker, message, MEDIA_ANSWER_MS).catch(
 			() => ({ stored: 0, skipped: 1, tooLarge: 0 })
 		);

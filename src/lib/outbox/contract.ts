@@ -18,3 +18,6 @@ export interface OutboxChangedMessage {
 
 /** The `settings` store key of the replay's last outcome (outbox/status.ts `ReplayStatus`). */
 export const REPLAY_STATUS_KEY = 'outbox.status';
+
+/** The Web Lock one replay at a time holds, across tabs and the worker (outbox/replay.ts). */
+export const REPLAY_LOCK = 'outbox-replay';

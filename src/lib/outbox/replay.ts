@@ -39,6 +39,7 @@ import { withQuotaRetry } from '$lib/offline/storage';
 import { withinCatchup } from './effect';
 import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
+import { REPLAY_LOCK } from './contract';
 import { announceOutboxChange } from './outbox';
 import { SENT_LOG_KEY, withSent } from './sent-log';
 import { updateReplayStatus, type ReplayStatus } from './status';
@@ -50,7 +51,6 @@ export const MAX_IDS_PER_CALL = 500;
 export const MAX_CATCHUP_PAGES = 50;
 /** A catch-up sent within this time of being made covers its scope as it is (see sendCatchup). */
 export const FRESH_MS = 60_000;
-const LOCK_NAME = 'outbox-replay';
 
 const FLAG_FIELD: Record<ArticleFlag, ArticleField> = {
 	unread: ArticleField.Unread,
@@ -115,7 +115,7 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
 	const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
 	if (!locks?.request) return work();
 	// Another tab or the worker replaying: wait, then find what it left (usually nothing).
-	return locks.request(LOCK_NAME, { mode: 'exclusive' }, work) as Promise<T>;
+	return locks.request(REPLAY_LOCK, { mode: 'exclusive' }, work) as Promise<T>;
 }
 
 // ------------------------------------------------------------------ the plan

@@ -8,10 +8,14 @@ import { enqueueIntent, withQueuedChanges } from './outbox';
 import { replayOutbox } from './replay';
 import { SENT_LOG_MS, sentSince, withSent } from './sent-log';
 import { fakeTtrss, headline } from './testing/fake-server';
+import { bindAccount } from '$lib/db/account';
+import { ownCacheForTests, TEST_ACCOUNT } from '$lib/db/testing';
 
-beforeEach(() => {
+beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	// Written as the signed-in account's, as in the app.
+	await ownCacheForTests();
 });
 
 const cached = async (id: number) => (await openReaderDb()).get('articles', id);
@@ -44,7 +48,10 @@ describe('server data asked for before a change was confirmed', () => {
 		const askedAt = 10_000;
 		// The reader opens the article (marked read); it is sent before the answer is written.
 		await enqueueIntent(read(1), askedAt + 100);
-		await replayOutbox({ client: server.client(), now: () => askedAt + 200 });
+		await replayOutbox({
+			client: bindAccount(server.client(), TEST_ACCOUNT),
+			now: () => askedAt + 200
+		});
 		expect(server.article(1).unread).toBe(false);
 		return { askedAt, sentAt: askedAt + 200 };
 	}

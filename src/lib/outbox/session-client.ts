@@ -3,11 +3,16 @@
  * (state/session.svelte.ts) and the service worker's replay alike: the stored session id and API
  * level, a new login by itself only when the reader chose "stay signed in", and the client bound to
  * the session's account, so the replay gives it only that account's changes.
+ *
+ * A client belongs to one sign-in. The password for a new login is read from storage each time,
+ * and only while that sign-in is still the kept one; before every request the client asks the
+ * same. So a replay or sync still running when the reader signs out (or signs in again) sends
+ * nothing more and never logs in again (db/session.ts `sameSignIn`).
  */
 import { deriveCapabilities, TtrssClient, type Credentials, type FetchLike } from '$lib/api';
 import { accountOf, bindAccount } from '$lib/db/account';
 import type { StoredSession } from '$lib/db/schema';
-import { loadSession, updateSessionId } from '$lib/db/session';
+import { isCurrentSignIn, loadSession, sessionOfSignIn, updateSessionId } from '$lib/db/session';
 
 /** What a stored session lets a client log in again with; null: ask the reader. */
 export function storedCredentials(stored: StoredSession): Credentials | null {
@@ -18,10 +23,13 @@ export function storedCredentials(stored: StoredSession): Credentials | null {
 
 export interface SessionClientOptions {
 	fetch?: FetchLike;
-	/** Read at each new login (the page's session may have changed since). */
-	credentials: () => Credentials | null;
 	/** A new session id, or undefined when the session ended and no new login was possible. */
 	onSessionChange: (sessionId: string | undefined) => void;
+	/**
+	 * Whether the sign-in is still on, asked before every request. By default the kept session is
+	 * read (the worker); the page answers from memory, which hears other tabs' sign-outs.
+	 */
+	stillSignedIn?: () => boolean | Promise<boolean>;
 }
 
 /** A client for `stored`, bound to its account. */
@@ -34,7 +42,11 @@ export function clientForSession(
 		...(options.fetch ? { fetch: options.fetch } : {}),
 		sessionId: stored.sessionId || undefined,
 		capabilities: deriveCapabilities(stored.apiLevel, stored.version),
-		credentials: options.credentials,
+		credentials: async () => {
+			const current = await sessionOfSignIn(stored);
+			return current ? storedCredentials(current) : null;
+		},
+		stillSignedIn: options.stillSignedIn ?? (() => isCurrentSignIn(stored)),
 		onSessionChange: options.onSessionChange
 	});
 	return bindAccount(client, accountOf(stored));
@@ -48,7 +60,6 @@ export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssC
 	let known = stored.sessionId;
 	return clientForSession(stored, {
 		...(fetch ? { fetch } : {}),
-		credentials: () => storedCredentials(stored),
 		onSessionChange: (sessionId) => {
 			// Only into this account's record, and only over the id this client knew, checked and
 			// written in one transaction: the page may have signed out, signed in as someone else,

@@ -13,10 +13,13 @@ import {
 	searchLocal,
 	type LocalSearchOptions
 } from './indexer';
+import { ownCacheForTests } from '$lib/db/testing';
 
-beforeEach(() => {
+beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	// Written as the signed-in account's, as in the app.
+	await ownCacheForTests();
 	resetIndexerForTests();
 });
 

@@ -10,6 +10,8 @@
  */
 import type { Headline } from '$lib/api';
 import { cachedRows } from '$lib/cache';
+import { mayWriteCache } from '$lib/db/account';
+import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
 import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './engine';
@@ -206,14 +208,18 @@ async function writeDocs(
 ): Promise<boolean> {
 	const docs: IndexedDoc[] = [];
 	await sliced(articles, (article) => docs.push(docOf(article)));
-	const tx = db.transaction('search', 'readwrite');
-	const meta = (await tx.store.get(META_KEY)) as MetaRecord | undefined;
-	if (meta?.version !== INDEX_VERSION) {
+	const tx = db.transaction(['search', 'settings'], 'readwrite');
+	const store = tx.objectStore('search');
+	const meta = (await store.get(META_KEY)) as MetaRecord | undefined;
+	// Cleared meanwhile, or the cache is no longer this page's account's (signed out, or another
+	// account signed in): its words stay out of the index.
+	const owner = await tx.objectStore('settings').get(CACHE_OWNER_KEY);
+	if (meta?.version !== INDEX_VERSION || !mayWriteCache(owner)) {
 		await tx.done;
 		forget();
 		return false;
 	}
-	for (const doc of docs) void tx.store.put(toRecord(doc), `${DOC_PREFIX}${doc.id}`);
+	for (const doc of docs) void store.put(toRecord(doc), `${DOC_PREFIX}${doc.id}`);
 	await tx.done;
 	if (index) await sliced(docs, (doc) => index.add(doc));
 	return true;

@@ -84,6 +84,17 @@ describe('signing in as another account', () => {
 		expect(server.ops()).toContain('logout');
 	});
 
+	it("closes the earlier account's notifications; the same account's stay", async () => {
+		const notice = { close: vi.fn() };
+		const registration = { getNotifications: () => Promise.resolve([notice]) };
+		vi.stubGlobal('navigator', { serviceWorker: { getRegistration: () => registration } });
+		const session = await freshSession();
+		await session.signIn({ ...asSecond, user: 'Reader', password: 'pw' });
+		expect(notice.close).not.toHaveBeenCalled();
+		await session.signIn(asSecond, () => Promise.resolve('keep'));
+		expect(notice.close).toHaveBeenCalledOnce();
+	});
+
 	it('the same account signing in again is not asked', async () => {
 		const session = await freshSession();
 		const decide = vi.fn(() => Promise.resolve('discard' as const));

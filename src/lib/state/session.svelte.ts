@@ -1,14 +1,17 @@
 import { isApiError, TtrssClient, type Credentials } from '$lib/api';
 import { takeEarlySession } from '$lib/boot/early-reads';
-import { accountOf, setShownAccount } from '$lib/db/account';
+import { accountOf, setShownAccount, shownAccount } from '$lib/db/account';
+import { closeNotices } from '$lib/alerts/close';
 import {
 	changesByAccount,
 	discardChangesNotOf,
+	endSignIn,
 	storeSessionFor,
 	wipeAccount,
+	withReplayAndSyncStopped,
 	type Changes
 } from '$lib/db/device';
-import { loadSession, updateSessionId } from '$lib/db/session';
+import { loadSession, newSignInId, sameSignIn, updateSessionId } from '$lib/db/session';
 import type { StoredSession } from '$lib/db/schema';
 import { clientForSession, storedCredentials } from '$lib/outbox/session-client';
 import { apiUrlFor } from './server-address';
@@ -131,7 +134,8 @@ class Session {
 			}
 			if (choice === 'discard') await discardChangesNotOf(account);
 		}
-		await storeSessionFor(stored);
+		// Another account's alerts must not stay on screen (nor a tap on one open this account).
+		if (await storeSessionFor(stored)) await closeNotices();
 		this.#adopt(stored);
 		// This session is the one: a read made before it (at start) must not replace it.
 		void takeEarlySession();
@@ -152,7 +156,13 @@ class Session {
 		this.#adopt(stored);
 	}
 
-	/** Ends the server session when reachable, and always wipes this account's data on this device. */
+	/**
+	 * Ends the server session when reachable, and always wipes this account's data on this device.
+	 * In order: the kept session and the cache's owner go first (from then on no tab or worker
+	 * logs in, sends or writes anything of this sign-in), the other tabs are told (they drop the
+	 * account before the wipe), the server sessions end, and the wipe runs once the replay or sync
+	 * still running has stopped (their Web Locks).
+	 */
 	async signOut(): Promise<void> {
 		const client = this.#client;
 		const stored = this.#stored;
@@ -160,14 +170,27 @@ class Session {
 		this.#stored = undefined;
 		this.#ended = false;
 		setShownAccount(undefined);
+		if (!stored) {
+			this.#announce(undefined);
+			return;
+		}
+		const account = accountOf(stored);
 		try {
+			const kept = await endSignIn();
+			this.#announce(undefined);
 			await client?.logout({ timeoutMs: 5_000 });
+			// The worker may have logged in again meanwhile: its session ends too.
+			if (kept?.sessionId && kept.sessionId !== stored.sessionId) {
+				await new TtrssClient({ apiUrl: stored.apiUrl, sessionId: kept.sessionId }).logout({
+					timeoutMs: 5_000
+				});
+			}
 		} catch (error) {
 			// Offline or already ended: the local wipe below is what protects the reader.
 			if (!isApiError(error)) throw error;
 		} finally {
-			if (stored) await wipeAccount(accountOf(stored));
-			this.#announce(undefined);
+			await withReplayAndSyncStopped(() => wipeAccount(account));
+			await closeNotices();
 		}
 	}
 
@@ -200,6 +223,7 @@ class Session {
 			stayingSignedIn: wanted.stayingSignedIn,
 			singleUser: wanted.singleUser,
 			signedInAt: Date.now(),
+			signInId: newSignInId(),
 			...(caps.version !== undefined ? { version: caps.version } : {}),
 			...(wanted.stayingSignedIn && !wanted.singleUser ? { password: wanted.password } : {})
 		};
@@ -212,7 +236,12 @@ class Session {
 		const account = accountOf(stored);
 		setShownAccount(account);
 		this.#client = clientForSession(stored, {
-			credentials: () => this.#credentials(),
+			// This sign-in, still shown here: a sign-out here or in another tab (its message clears
+			// the shown account before the wipe) stops every request of this client.
+			stillSignedIn: () =>
+				this.#stored !== undefined &&
+				sameSignIn(this.#stored, stored) &&
+				shownAccount() === account,
 			onSessionChange: (sessionId) => {
 				// A client of an account no longer signed in here says nothing.
 				if (!this.#stored || this.account !== account) return;
@@ -248,6 +277,8 @@ class Session {
 			if (event.data.type !== 'account') return;
 			if (this.#stored ? event.data.account === this.account : event.data.account === undefined)
 				return;
+			// Nothing more of this account is written here (cache, start snapshot) before the reload.
+			setShownAccount(undefined);
 			location.reload();
 		};
 	}

@@ -6,7 +6,10 @@ import { storeSessionFor } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
+import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { REPLAY_LOCK } from '$lib/outbox/contract';
 import { enqueueIntent } from '$lib/outbox/outbox';
+import { installWebLocks } from '$lib/outbox/testing/locks';
 
 /** Node has no Web Storage: a minimal one, so sign-out's clearing can be seen. */
 class MemoryStorage {
@@ -115,5 +118,83 @@ describe('signOut', () => {
 		expect(await db.count('failed')).toBe(0);
 		expect(deletedCaches).toContain('images-v1');
 		expect(localStorage.length).toBe(0);
+	});
+});
+
+/** Notifications the app's registration shows; `closed` once closed. */
+function shownNotices(count: number) {
+	const notices = Array.from({ length: count }, () => ({ close: vi.fn() }));
+	const registration = { getNotifications: () => Promise.resolve(notices) };
+	return { notices, registration };
+}
+
+describe('a sign-out stops what runs for the account', () => {
+	it('waits for the running replay (its lock) before it wipes; the sign-in is over at once', async () => {
+		await signedInWithChanges();
+		installWebLocks();
+		// A replay (this tab's, another's or the worker's) holds the lock.
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		let replaying!: () => void;
+		const started = new Promise<void>((resolve) => (replaying = resolve));
+		void navigator.locks.request(REPLAY_LOCK, () => {
+			replaying();
+			return held;
+		});
+		await started;
+		const { session } = await import('./session.svelte');
+		const { signOut } = await import('./sign-out');
+		await session.restore();
+		let done = false;
+		const out = signOut(() => true).then(() => (done = true));
+		// The kept session (the password with it) goes first: nothing logs in or sends again.
+		await vi.waitFor(async () => expect(await loadSession()).toBeUndefined());
+		const db = await openReaderDb();
+		expect(await db.get('settings', CACHE_OWNER_KEY)).toBeUndefined();
+		// The wipe waits for the replay to end.
+		expect({ done, outbox: await db.count('outbox') }).toEqual({ done: false, outbox: 1 });
+		release();
+		await out;
+		expect(await db.count('outbox')).toBe(0);
+	});
+
+	it('closes the notifications it showed', async () => {
+		await signedInWithChanges();
+		const { notices, registration } = shownNotices(2);
+		vi.stubGlobal('navigator', { serviceWorker: { getRegistration: () => registration } });
+		const { session } = await import('./session.svelte');
+		const { signOut } = await import('./sign-out');
+		await session.restore();
+		await signOut(() => true);
+		expect(notices.map((n) => n.close.mock.calls.length)).toEqual([1, 1]);
+	});
+
+	it('tells the other tabs before the wipe, once nothing of the sign-in is kept', async () => {
+		await signedInWithChanges();
+		const told: { message: unknown; session: unknown; outbox: number }[] = [];
+		class Channel {
+			onmessage: unknown = null;
+			postMessage(message: unknown): void {
+				// What a tab reloading at this message would find.
+				void (async () => {
+					const db = await openReaderDb();
+					const [session, outbox] = await Promise.all([
+						db.get('session', 'current'),
+						db.count('outbox')
+					]);
+					told.push({ message, session, outbox });
+				})();
+			}
+		}
+		vi.stubGlobal('BroadcastChannel', Channel);
+		vi.stubGlobal('location', { href: 'http://localhost/', reload: vi.fn() });
+		const { session } = await import('./session.svelte');
+		const { signOut } = await import('./sign-out');
+		await session.restore();
+		await signOut(() => true);
+		await vi.waitFor(() => expect(told).toHaveLength(1));
+		expect(told).toEqual([
+			{ message: { type: 'account', account: undefined }, session: undefined, outbox: 1 }
+		]);
 	});
 });

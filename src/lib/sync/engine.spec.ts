@@ -6,10 +6,13 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { syncNow } from './engine';
 import { savePacks, loadSyncState } from './state';
 import { body, syncServer } from './testing';
+import { ownCacheForTests } from '$lib/db/testing';
 
-beforeEach(() => {
+beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	// Written as the signed-in account's, as in the app.
+	await ownCacheForTests();
 });
 
 const ACCOUNT = 'reader@http://tt.example/api/';

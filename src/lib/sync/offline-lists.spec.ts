@@ -4,10 +4,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { cachedList, storeOfflineHeadlines, type ListKey } from '$lib/cache';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { headline } from '$lib/outbox/testing/fake-server';
+import { ownCacheForTests } from '$lib/db/testing';
 
-beforeEach(() => {
+beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	// Written as the signed-in account's, as in the app.
+	await ownCacheForTests();
 });
 
 const key: ListKey = { feedId: 1, isCat: false, viewMode: 'all_articles', orderBy: '', search: '' };

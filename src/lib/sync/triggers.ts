@@ -94,8 +94,8 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			articleCount,
 			full,
 			onProgress: (progress) => syncStatus.report(progress),
-			cacheImages: (urls, signal) => cacheImagesViaWorker(urls, signal),
-			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, signal)
+			cacheImages: (urls, signal) => cacheImagesViaWorker(urls, account, signal),
+			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, account, signal)
 		});
 		if (outcome.status === 'busy') {
 			syncStatus.end();
