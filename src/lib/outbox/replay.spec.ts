@@ -498,6 +498,35 @@ describe('shares', () => {
 	});
 });
 
+describe('catch-up freshness', () => {
+	it('is judged when the catch-up is sent, not when the pass was planned (a slow call before it)', async () => {
+		const T = 1_800_000_000_000;
+		let now = T + 1_000;
+		// The server is slow: the call before the catch-up takes 61 s, and meanwhile article 4
+		// arrives in feed 1 (after the catch-up was made: the reader never saw it).
+		const server = fakeTtrss({
+			failAt: (_index, r) => {
+				if (r.body.op === 'updateArticle' && now < T + 61_000) {
+					now = T + 61_000;
+					server.article(4).feedId = 1;
+				}
+				return undefined;
+			}
+		});
+		for (const id of [1, 2, 3]) server.article(id);
+		await cacheArticles([1, 2, 3]);
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [2], value: true }, T);
+		await enqueueIntent({ type: 'catchup', feedId: 1, isCat: false, mode: 'all' }, T);
+		expect((await pendingItems()).at(-1)?.intent).toMatchObject({ maxId: 3, at: T });
+
+		await replayOutbox({ client: server.client(), now: () => now });
+
+		expect([1, 2, 3].map((id) => server.article(id).unread)).toEqual([false, false, false]);
+		// Sent 61 s after it was made: article 4 (arrived since) stays unread.
+		expect(server.article(4).unread).toBe(true);
+	});
+});
+
 describe('catch-ups made offline', () => {
 	/** Replayed an hour after the catch-up: only what the reader could see then counts. */
 	const later = (): number => Date.now() + 3_600_000;

@@ -123,7 +123,8 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
 interface Call {
 	op: 'updateArticle' | 'setArticleLabel' | 'catchupFeed' | 'shareToPublished';
 	items: OutboxItem[];
-	send: (client: TtrssClient) => Promise<unknown>;
+	/** `now` is the time it is sent at: a catch-up judges its freshness then, not when planned. */
+	send: (client: TtrssClient, now: number) => Promise<unknown>;
 }
 
 /**
@@ -137,7 +138,7 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 	let deferredInStretch = false;
 	const heldCatchups: CatchupIntent[] = [];
 	const flush = (): void => {
-		for (const members of group.values()) calls.push(...callsFor(members, now));
+		for (const members of group.values()) calls.push(...callsFor(members));
 		group = new Map();
 	};
 	for (const item of [...items].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
@@ -148,6 +149,9 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 			continue;
 		}
 		if (heldCatchups.some((held) => !mayOvertake(item.intent, held))) {
+			// A catch-up put off behind a held one is a barrier of its own: what it could reach
+			// waits behind it too, as behind a catch-up that is sent in order.
+			if (item.intent.type === 'catchup') heldCatchups.push(item.intent);
 			deferredInStretch = true;
 			continue;
 		}
@@ -161,7 +165,7 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 			flush();
 			// A deferred change before this catch-up must reach the server first.
 			if (deferredInStretch) return calls;
-			calls.push(callsFor([item], now)[0] as Call);
+			calls.push(callsFor([item])[0] as Call);
 			continue;
 		}
 		const key = groupKey(intent, item);
@@ -239,7 +243,7 @@ function updateCalls(
 	}));
 }
 
-function callsFor(members: OutboxItem[], now: number): Call[] {
+function callsFor(members: OutboxItem[]): Call[] {
 	const first = members[0]?.intent;
 	if (!first) return [];
 	switch (first.type) {
@@ -266,7 +270,7 @@ function callsFor(members: OutboxItem[], now: number): Call[] {
 				{
 					op: 'catchupFeed',
 					items: members,
-					send: (client) => sendCatchup(client, members[0] as OutboxItem, first, now)
+					send: (client, now) => sendCatchup(client, members[0] as OutboxItem, first, now)
 				}
 			];
 		case 'share':
@@ -563,7 +567,7 @@ async function sendCalls(
 	for (const call of calls) {
 		let verdict: Verdict | undefined;
 		try {
-			await call.send(client);
+			await call.send(client, now());
 		} catch (error) {
 			verdict = judge(error);
 		}
@@ -583,7 +587,7 @@ async function sendCalls(
 		if (verdict.kind === 'stop') return verdict;
 		if (call.items.length > 1) {
 			// One bad article must not sink its batch: send each alone to find it.
-			const singles = call.items.flatMap((item) => callsFor([item], now()));
+			const singles = call.items.flatMap((item) => callsFor([item]));
 			const stop = await sendCalls(client, singles, result, options, now);
 			if (stop) return stop;
 			continue;
