@@ -17,6 +17,7 @@ import {
 } from '$lib/api';
 import { mayWriteCache } from '$lib/db/account';
 import { changesNotIn } from '$lib/outbox/sent-log';
+import { noteHeldRead } from '$lib/outbox/hold';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
@@ -426,7 +427,7 @@ interface WriteStores {
 		get(id: number): Promise<StoredArticle | undefined>;
 		put(value: StoredArticle): Promise<number>;
 	};
-	outbox: { getAll(): Promise<OutboxItem[]> };
+	outbox: { getAll(): Promise<OutboxItem[]>; put(value: OutboxItem): Promise<number> };
 	tree: { get(key: 'current'): Promise<StoredTree | undefined> };
 	settings: { get(key: string): Promise<unknown> };
 }
@@ -466,6 +467,7 @@ async function writeArticles(
 	const pending = await changesNotIn(stores, owner, readAt);
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;
+	const heldNoted = new Set<OutboxItem>();
 	for (const record of fresh) {
 		const old = await store.get(record.id);
 		if (old && !record.hasContent && old.hasContent) {
@@ -479,9 +481,15 @@ async function writeArticles(
 		// Pack membership is only ever taken away by setPackMembers.
 		const packs = [...new Set([...(old?.packs ?? []), ...(record.packs ?? [])])];
 		if (packs.length > 0) record.packs = packs;
-		for (const item of pending) applyToArticle(record, item.intent, tree);
+		for (const item of pending) {
+			// A held catch-up that marks this one read must put it back if it is undone.
+			if (applyToArticle(record, item.intent, tree) < 0 && noteHeldRead(item, record.id)) {
+				heldNoted.add(item as OutboxItem);
+			}
+		}
 		await store.put(record);
 	}
+	for (const item of heldNoted) await stores.outbox.put(item);
 	return fresh;
 }
 

@@ -48,6 +48,19 @@ export interface HoldUndo {
 	counters?: CounterValue[];
 }
 
+/**
+ * A cache write applied a held catch-up to an article stored during the hold (a sync, a list
+ * page) and so marked it read: undoing the hold must put that one back too. Returns whether the
+ * item's record changed (the caller writes it back in the same transaction).
+ */
+export function noteHeldRead(item: Partial<OutboxItem>, articleId: number): boolean {
+	if (item.intent?.type !== 'catchup' || !item.undo || item.seq === undefined) return false;
+	const marked = (item.undo.markedRead ??= []);
+	if (marked.includes(articleId)) return false;
+	marked.push(articleId);
+	return true;
+}
+
 export function isHeld(item: Pick<OutboxItem, 'heldUntil'>, now: number): boolean {
 	return item.heldUntil !== undefined && item.heldUntil > now;
 }

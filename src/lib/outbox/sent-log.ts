@@ -65,7 +65,7 @@ export async function changesNotIn(
 	},
 	owner: string | undefined,
 	readAt?: number
-): Promise<{ intent: Intent }[]> {
+): Promise<(Partial<OutboxItem> & { intent: Intent })[]> {
 	const sent =
 		readAt === undefined ? [] : sentSince(await stores.settings.get(SENT_LOG_KEY), owner, readAt);
 	const queued = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
