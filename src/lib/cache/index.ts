@@ -464,7 +464,7 @@ async function writeArticles(
 	// for its own articles, which may carry the same ids (on another server).
 	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
 	if (!ownedBy(owner, account)) return [];
-	const pending = await changesNotIn(stores, owner, readAt);
+	const { changes: pending, unknown } = await changesNotIn(stores, owner, readAt);
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;
 	const heldNoted = new Set<OutboxItem>();
@@ -478,6 +478,10 @@ async function writeArticles(
 			record.comments = record.comments || old.comments;
 		}
 		if (old?.offline) record.offline = true;
+		// Asked for before the sent log's horizon: the answer may predate a change of the reader's
+		// the log no longer names, so the cached copy keeps its own state (the next sync's read,
+		// asked for after, brings the server's).
+		if (old && unknown) Object.assign(record, readerState(old));
 		// Pack membership is only ever taken away by setPackMembers.
 		const packs = [...new Set([...(old?.packs ?? []), ...(record.packs ?? [])])];
 		if (packs.length > 0) record.packs = packs;
@@ -491,6 +495,16 @@ async function writeArticles(
 	}
 	for (const item of heldNoted) await stores.outbox.put(item);
 	return fresh;
+}
+
+function readerState(a: StoredArticle): Partial<StoredArticle> {
+	return {
+		unread: a.unread,
+		marked: a.marked,
+		published: a.published,
+		labels: a.labels,
+		note: a.note
+	};
 }
 
 function fromHeadline(h: Headline): StoredArticle {

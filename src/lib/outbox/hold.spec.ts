@@ -235,7 +235,10 @@ describe('replay order around a held catch-up', () => {
 		// Tab 2: catch-up of Starred (article 9 is the only starred one), toast gone: not held.
 		await enqueueIntent(catchup(-1), T + 500);
 		// Then the reader stars article 5.
-		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [5], value: true }, T + 1_000);
+		await enqueueIntent(
+			{ type: 'flag', field: 'starred', articleIds: [5], value: true },
+			T + 1_000
+		);
 		await replayOutbox({ client: server.client(), now: () => T + 1_500 });
 		await replayOutbox({ client: server.client(), now: () => T + 7_000 });
 		expect(await pendingItems()).toEqual([]);

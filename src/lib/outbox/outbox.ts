@@ -271,7 +271,7 @@ export async function withQueuedChanges<T extends Headline>(
 		const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
 		const settings = tx.objectStore('settings');
 		const owner = (await settings.get(CACHE_OWNER_KEY)) as string | undefined;
-		const pending = await changesNotIn(
+		const { changes: pending } = await changesNotIn(
 			{ settings, outbox: tx.objectStore('outbox') },
 			owner,
 			readAt

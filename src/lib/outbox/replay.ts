@@ -40,7 +40,7 @@ import { withinCatchup } from './effect';
 import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
 import { announceOutboxChange } from './outbox';
-import { SENT_LOG_KEY, withSent } from './sent-log';
+import { SENT_HORIZON_KEY, SENT_LOG_KEY, withSent } from './sent-log';
 import { updateReplayStatus, type ReplayStatus } from './status';
 
 export const MAX_ATTEMPTS = 5;
@@ -633,8 +633,15 @@ async function noteSent(
 	try {
 		const tx = db.transaction('settings', 'readwrite');
 		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
-		const log = await tx.store.get(SENT_LOG_KEY);
-		await tx.store.put(withSent(log, items, at), SENT_LOG_KEY);
+		const horizon = await tx.store.get(SENT_HORIZON_KEY);
+		const next = withSent(
+			await tx.store.get(SENT_LOG_KEY),
+			items,
+			at,
+			typeof horizon === 'number' ? horizon : undefined
+		);
+		await tx.store.put(next.log, SENT_LOG_KEY);
+		if (next.horizon !== undefined) await tx.store.put(next.horizon, SENT_HORIZON_KEY);
 		await tx.done;
 	} catch {
 		// Storage full or closing: nothing else depends on it.
