@@ -16,6 +16,12 @@ beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
 });
+/** The worker's module (by a variable: its types are the worker's, checked by its own tsconfig). */
+const workerReplay = (): Promise<{ startReplay: () => void }> => {
+	const path = '../../service-worker/replay';
+	return import(/* @vite-ignore */ path) as Promise<{ startReplay: () => void }>;
+};
+
 afterEach(() => {
 	vi.unstubAllGlobals();
 	vi.useRealTimers();
@@ -40,7 +46,7 @@ it('the worker sends a held change once its hold has expired, with no page left 
 		addEventListener: (type: string, fn: (event: unknown) => void) => listeners.set(type, fn),
 		registration: { sync: { register } }
 	});
-	const { startReplay } = await import('../../service-worker/replay');
+	const { startReplay } = await workerReplay();
 	startReplay();
 	// Only the worker's own wait is driven by the clock here (IndexedDB uses setImmediate).
 	vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -98,7 +104,7 @@ it('a change put off for longer than the event may wait makes the event fail, to
 		registration: { sync: { register } }
 	});
 	vi.resetModules();
-	const { startReplay } = await import('../../service-worker/replay');
+	const { startReplay } = await workerReplay();
 	startReplay();
 	// Held for an hour (a backed-off change waits like this too).
 	await enqueueIntent({ type: 'catchup', feedId: 1, isCat: false, mode: 'all' }, Date.now(), {
