@@ -250,6 +250,17 @@ describe('replay order around a held catch-up', () => {
 });
 
 describe('undo of a held catch-up', () => {
+	it('leaves read what a later catch-up (queued, not held) covers, in the cache and on screen', async () => {
+		await cacheArticles([1, 2]);
+		await enqueueIntent(catchup(1), T, hold('c', T + 6_500));
+		// Another tab catches up the same feed, without an Undo (found by the model test).
+		await enqueueIntent(catchup(1), T + 500);
+		const undone = await cancelHold('c', T + 2_000);
+		expect(undone?.changedSince.has('flag:unread:1')).toBe(true);
+		expect([(await cached(1))?.unread, (await cached(2))?.unread]).toEqual([false, false]);
+		expect(await pendingItems()).toHaveLength(1);
+	});
+
 	it('puts back every cached article the hold marked read, including ones stored during the hold', async () => {
 		await cacheArticles([10]);
 		await enqueueIntent(catchup(1), T, hold('c', T + 6_500));

@@ -17,7 +17,7 @@
 import type { Counters, FeedTree } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem, StoredArticle } from '$lib/db/schema';
-import { adjustCounters, applyToArticle } from './apply';
+import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
 import type { Intent } from './intent';
 import { announceOutboxChange } from './outbox';
 
@@ -163,7 +163,10 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 	}
 	const first = group[0]?.seq ?? 0;
 	const others = all.filter((i) => i.undoId !== undoId);
-	const changedSince = new Set(others.filter((i) => (i.seq ?? 0) > first).map((i) => i.key));
+	const later = others.filter((i) => (i.seq ?? 0) > first);
+	const changedSince = new Set(later.map((i) => i.key));
+	/** Catch-ups queued after it: what they cover stays read (they are sent all the same). */
+	const laterCatchups = later.flatMap((i) => (i.intent.type === 'catchup' ? [i.intent] : []));
 	const treeStore = tx.objectStore('tree');
 	const stored = await treeStore.get('current');
 	const articles = tx.objectStore('articles');
@@ -192,10 +195,19 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 		}
 		if (undo?.counters?.length) {
 			restoreCounters(stored?.counters, undo.counters);
+			for (const intent of laterCatchups) {
+				applyCatchupToCounters(stored?.counters, stored?.tree, intent);
+			}
 			countersChanged = true;
 		}
 		for (const id of undo?.markedRead ?? []) {
 			if (changedSince.has(`flag:unread:${id}`)) continue;
+			const article = await articles.get(id);
+			if (article && laterCatchups.some((c) => catchupCovers(c, article, stored?.tree))) {
+				// A later catch-up marks it read: it stays so, here and on screen.
+				changedSince.add(`flag:unread:${id}`);
+				continue;
+			}
 			await revert(
 				id,
 				{ type: 'flag', field: 'unread', articleIds: [id], value: true },
