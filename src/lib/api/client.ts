@@ -103,6 +103,11 @@ export interface TtrssClientOptions {
 export interface OpOptions {
 	signal?: AbortSignal;
 	timeoutMs?: number;
+	/**
+	 * Called after a re-login, before the op is sent again; throwing abandons the retry with that
+	 * error (the replay's catch-up: a call judged fresh may no longer be, outbox/replay.ts).
+	 */
+	beforeRetry?: () => void;
 }
 
 export interface PageHeadlinesOptions extends OpOptions {
@@ -174,6 +179,7 @@ export class TtrssClient {
 				throw error;
 			}
 			await this.renewSession(op, sent, error, opts);
+			opts.beforeRetry?.();
 			try {
 				return await this.transport.call(op, params, { ...opts, sid: this.sid });
 			} catch (retryError) {

@@ -527,6 +527,33 @@ describe('catch-up freshness', () => {
 	});
 });
 
+describe('catch-up freshness after a re-login', () => {
+	it('a fresh catch-up whose session ended is sent again after the re-login only if still in time', async () => {
+		const T = 1_800_000_000_000;
+		let now = T + 1_000;
+		const server = fakeTtrss({
+			password: 'pw',
+			failAt: (_index, r) => {
+				// The session has ended; the server is slow to say so (61 s), and article 4 arrives.
+				if (r.body.op === 'catchupFeed' && now < T + 61_000) {
+					now = T + 61_000;
+					server.article(4).feedId = 1;
+					server.sessions.clear();
+				}
+				return undefined;
+			}
+		});
+		for (const id of [1, 2, 3]) server.article(id);
+		await cacheArticles([1, 2, 3]);
+		await enqueueIntent({ type: 'catchup', feedId: 1, isCat: false, mode: 'all' }, T);
+		await replayOutbox({ client: server.client({ withPassword: true }), now: () => now });
+		expect(await pendingItems()).toEqual([]);
+		expect([1, 2, 3].map((id) => server.article(id).unread)).toEqual([false, false, false]);
+		// Found by the model test: the client's own retry after the re-login was unbounded.
+		expect(server.article(4).unread).toBe(true);
+	});
+});
+
 describe('catch-ups made offline', () => {
 	/** Replayed an hour after the catch-up: only what the reader could see then counts. */
 	const later = (): number => Date.now() + 3_600_000;

@@ -123,8 +123,8 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
 interface Call {
 	op: 'updateArticle' | 'setArticleLabel' | 'catchupFeed' | 'shareToPublished';
 	items: OutboxItem[];
-	/** `now` is the time it is sent at: a catch-up judges its freshness then, not when planned. */
-	send: (client: TtrssClient, now: number) => Promise<unknown>;
+	/** `now` tells the time it is sent at: a catch-up judges its freshness then, not when planned. */
+	send: (client: TtrssClient, now: () => number) => Promise<unknown>;
 }
 
 /**
@@ -305,12 +305,14 @@ async function sendCatchup(
 	client: TtrssClient,
 	item: OutboxItem,
 	made: CatchupIntent,
-	now: number
+	now: () => number
 ): Promise<void> {
+	const madeAt = made.at ?? now();
+	const inTime = (): boolean => now() - madeAt < FRESH_MS;
 	// Made offline, the reader's list may not have been current (and a held one was not even
 	// tried while it waited): bounded by what they saw, as a late one.
 	const fresh =
-		now - (made.at ?? now) < FRESH_MS &&
+		inTime() &&
 		made.offline !== true &&
 		item.attemptedAt === undefined &&
 		(await attemptedAt(item)) === undefined;
@@ -340,12 +342,29 @@ async function sendCatchup(
 				})
 			).headlines.length === 0;
 		if (exact) {
-			await client.catchupFeed({
-				feedId: intent.feedId,
-				isCat: intent.isCat,
-				mode: 'all',
-				...(intent.search ? { searchQuery: intent.search } : {})
-			});
+			try {
+				await client.catchupFeed(
+					{
+						feedId: intent.feedId,
+						isCat: intent.isCat,
+						mode: 'all',
+						...(intent.search ? { searchQuery: intent.search } : {})
+					},
+					// Judged fresh, then the session had ended: sent again after the re-login only if
+					// still in time.
+					fresh
+						? {
+								beforeRetry: () => {
+									if (!inTime()) throw new LateCatchup();
+								}
+							}
+						: {}
+				);
+			} catch (error) {
+				// Attempted now: bounded by what the reader saw, as any late one.
+				if (error instanceof LateCatchup) return sendCatchup(client, item, made, now);
+				throw error;
+			}
 			return;
 		}
 	}
@@ -368,6 +387,9 @@ async function sendCatchup(
 		});
 	}
 }
+
+/** A fresh catch-up whose call was to be sent again (after a re-login) past FRESH_MS. */
+class LateCatchup extends Error {}
 
 /**
  * Which of the scope's unread articles existed when the reader caught up: those up to `maxId`
@@ -567,7 +589,7 @@ async function sendCalls(
 	for (const call of calls) {
 		let verdict: Verdict | undefined;
 		try {
-			await call.send(client, now());
+			await call.send(client, now);
 		} catch (error) {
 			verdict = judge(error);
 		}
