@@ -17,12 +17,11 @@ import {
 } from '$lib/api';
 import { mayWriteCache } from '$lib/db/account';
 import { changesNotIn } from '$lib/outbox/sent-log';
-import { noteHeldRead } from '$lib/outbox/hold';
+import { applyNotingHold } from '$lib/outbox/hold';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { applyToArticle } from '$lib/outbox/apply';
 import { abortQuietly } from '$lib/outbox/outbox';
 import { withQuotaRetry } from '$lib/offline/storage';
 import { indexArticles } from '$lib/search';
@@ -486,10 +485,8 @@ async function writeArticles(
 		const packs = [...new Set([...(old?.packs ?? []), ...(record.packs ?? [])])];
 		if (packs.length > 0) record.packs = packs;
 		for (const item of pending) {
-			// A held catch-up that marks this one read must put it back if it is undone.
-			if (applyToArticle(record, item.intent, tree) < 0 && noteHeldRead(item, record.id)) {
-				heldNoted.add(item as OutboxItem);
-			}
+			// A held change applied here must be put back here too if it is undone.
+			if (applyNotingHold(item, record, tree)) heldNoted.add(item as OutboxItem);
 		}
 		await store.put(record);
 	}

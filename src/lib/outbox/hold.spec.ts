@@ -249,6 +249,22 @@ describe('replay order around a held catch-up', () => {
 	});
 });
 
+describe('undo of a held change to an article stored during the hold', () => {
+	it('puts back the state the write stored (the article was not cached when it was held)', async () => {
+		await enqueueIntent(
+			{ type: 'label', articleIds: [7], labelId: -1025, assign: true },
+			T,
+			hold('l', T + 6_500)
+		);
+		// A sync stores article 7 (without the label on the server) during the toast.
+		await storeOfflineHeadlines([headline(7)]);
+		expect((await cached(7))?.labels.map((l) => l.id)).toEqual([-1025]);
+		expect(await cancelHold('l', T + 2_000)).toBeDefined();
+		// Found by the model test: the label stayed in the cache while the server never had it.
+		expect((await cached(7))?.labels).toEqual([]);
+	});
+});
+
 describe('undo of a held catch-up', () => {
 	it('leaves read what a later catch-up (queued, not held) covers, in the cache and on screen', async () => {
 		await cacheArticles([1, 2]);

@@ -49,15 +49,32 @@ export interface HoldUndo {
 }
 
 /**
- * A cache write applied a held catch-up to an article stored during the hold (a sync, a list
- * page) and so marked it read: undoing the hold must put that one back too. Returns whether the
- * item's record changed (the caller writes it back in the same transaction).
+ * Applies a queued item to an article a cache write stores (a sync, a list page). When the item is
+ * held and the article was not cached when it was queued, notes what undoing it must put back for
+ * this article too: the article's state before it (flags, labels, notes), or that a catch-up
+ * marked it read. Returns whether the item's record changed (the caller writes it back in the
+ * same transaction).
  */
-export function noteHeldRead(item: Partial<OutboxItem>, articleId: number): boolean {
-	if (item.intent?.type !== 'catchup' || !item.undo || item.seq === undefined) return false;
-	const marked = (item.undo.markedRead ??= []);
-	if (marked.includes(articleId)) return false;
-	marked.push(articleId);
+export function applyNotingHold(
+	item: Partial<OutboxItem> & { intent: Intent },
+	article: StoredArticle,
+	tree: FeedTree | undefined
+): boolean {
+	const undo = item.seq !== undefined ? item.undo : undefined;
+	const inverse =
+		undo && item.articleId === article.id && undo.inverse === undefined
+			? inverseOf(item.intent, article)
+			: undefined;
+	const delta = applyToArticle(article, item.intent, tree);
+	if (!undo) return false;
+	if (inverse) {
+		undo.inverse = inverse;
+		return true;
+	}
+	if (item.intent.type !== 'catchup' || delta >= 0) return false;
+	const marked = (undo.markedRead ??= []);
+	if (marked.includes(article.id)) return false;
+	marked.push(article.id);
 	return true;
 }
 
