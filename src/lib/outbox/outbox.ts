@@ -55,7 +55,11 @@ export function watchOutbox(listener: () => void): () => void {
 	};
 }
 
-type CacheTx = IDBPTransaction<ReaderDB, ('outbox' | 'articles' | 'tree')[], 'readwrite'>;
+type CacheTx = IDBPTransaction<
+	ReaderDB,
+	('outbox' | 'articles' | 'tree' | 'settings')[],
+	'readwrite'
+>;
 
 /**
  * Writes an intent to the outbox, replacing older items for the same article and field, and
@@ -89,12 +93,20 @@ async function writeItems(
 	account: string | undefined,
 	hold: Hold | undefined
 ): Promise<void> {
-	const stores = applyToCache ? (['outbox', 'articles', 'tree'] as const) : (['outbox'] as const);
+	const stores = applyToCache
+		? (['outbox', 'articles', 'tree', 'settings'] as const)
+		: (['outbox'] as const);
 	const tx = db.transaction([...stores], 'readwrite');
 	try {
 		const outbox = tx.objectStore('outbox');
 		const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
-		if (applyToCache) await applyDraftsToCache(tx, drafts, undo);
+		// A tab left open for an earlier account queues its change for that account; the cache is
+		// another account's now (the same ids name other articles there): it stays as it is.
+		const owner = applyToCache
+			? await (tx as CacheTx).objectStore('settings').get(CACHE_OWNER_KEY)
+			: undefined;
+		const ownCache = account === undefined || owner === undefined || owner === account;
+		if (applyToCache && ownCache) await applyDraftsToCache(tx as CacheTx, drafts, undo);
 		for (const [index, draft] of drafts.entries()) {
 			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
 			// within one account: the same article id in another account is another article. A held
@@ -147,7 +159,7 @@ async function applyDraftsToCache(
 			draft.articleId !== undefined
 				? [await articles.get(draft.articleId)]
 				: intent.type === 'catchup'
-					? await articlesForCatchup(tx, intent)
+					? await articlesForCatchup(tx.objectStore('articles'), intent)
 					: [];
 		for (const article of targets) {
 			if (!article) continue;
@@ -196,7 +208,7 @@ async function withVisibleBound(
 	try {
 		const tx = db.transaction(['articles', 'tree'], 'readonly');
 		const tree = (await tx.objectStore('tree').get('current'))?.tree;
-		for (const article of await articlesForCatchup(tx, intent)) {
+		for (const article of await articlesForCatchup(tx.objectStore('articles'), intent)) {
 			if (inCatchupScope(intent, article, tree) && (maxId === undefined || article.id > maxId)) {
 				maxId = article.id;
 			}
@@ -227,10 +239,12 @@ async function cacheIsOf(db: ReaderDatabase, account: string): Promise<boolean> 
 }
 
 async function articlesForCatchup(
-	tx: IDBPTransaction<ReaderDB, ('articles' | 'tree' | 'outbox')[], 'readonly' | 'readwrite'>,
+	articles: {
+		getAll(): Promise<StoredArticle[]>;
+		index(name: 'byFeed'): { getAll(feedId: number): Promise<StoredArticle[]> };
+	},
 	intent: CatchupIntent
 ): Promise<StoredArticle[]> {
-	const articles = tx.objectStore('articles');
 	if (!intent.isCat && typeof intent.feedId === 'number' && intent.feedId > 0) {
 		return articles.index('byFeed').getAll(intent.feedId);
 	}

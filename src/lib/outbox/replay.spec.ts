@@ -763,6 +763,25 @@ describe('catch-ups made offline', () => {
 });
 
 describe('accounts', () => {
+	it('a tab left open for an earlier account queues its change without touching the new account’s cache', async () => {
+		const { setShownAccount } = await import('$lib/db/account');
+		const { CACHE_OWNER_KEY } = await import('$lib/db/keys');
+		const db = await openReaderDb();
+		await db.put('settings', 'https://b.example/tt-rss/api/\nsecond', CACHE_OWNER_KEY);
+		await cacheArticles([1]);
+		try {
+			// The stale tab's page session still works for the earlier account (found by the model).
+			setShownAccount('https://a.example/tt-rss/api/\nreader');
+			await enqueueIntent({ type: 'note', articleId: 1, note: 'mine' });
+		} finally {
+			setShownAccount(undefined);
+		}
+		expect((await pendingItems()).map((i) => i.account)).toEqual([
+			'https://a.example/tt-rss/api/\nreader'
+		]);
+		expect((await db.get('articles', 1))?.note).toBe(headline(1).note);
+	});
+
 	it("a change to the same article id in another account never replaces this account's change", async () => {
 		const { setShownAccount } = await import('$lib/db/account');
 		try {
