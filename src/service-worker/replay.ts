@@ -8,21 +8,60 @@
 import { clientFromStoredSession } from '../lib/outbox/session-client';
 import { OUTBOX_SYNC_TAG } from '../lib/outbox/contract';
 import { replayOutbox } from '../lib/outbox/replay';
+import { pendingItems } from '../lib/outbox/outbox';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
 interface SyncEventLike extends ExtendableEvent {
 	tag: string;
+	/** Chromium: the browser will not fire this registration again if the handler rejects. */
+	lastChance?: boolean;
 }
 
 interface SyncManagerLike {
 	register(tag: string): Promise<void>;
 }
 
-async function replayFromWorker(): Promise<void> {
-	const result = await replayOutbox({ client: () => clientFromStoredSession() });
-	// Rejecting tells the browser to fire the sync again later (with its own backoff).
-	if (result.stopped === 'offline') throw new Error('outbox: server unreachable, retry later');
+/**
+ * How long one replay from the worker waits, within its event's lifetime, for a change that is
+ * held for an Undo (6.5 s) or put off after a passing failure (30 s, 1 min) to come due. Browsers
+ * let a sync event run for minutes; this stays well inside that.
+ */
+export const WORKER_WAIT_MS = 60_000;
+
+/** The earliest time a held or put-off change becomes sendable, if one is waiting. */
+async function nextDue(now: number): Promise<number | undefined> {
+	let due: number | undefined;
+	for (const item of await pendingItems()) {
+		for (const at of [item.heldUntil, item.notBefore]) {
+			if (at !== undefined && at > now) due = Math.min(due ?? Infinity, at);
+		}
+	}
+	return due;
+}
+
+/**
+ * Replays, and while a change is still held or put off, waits for it and replays again: once the
+ * page that held it is gone, nothing else would wake the worker for it (Background Sync fires
+ * again only when the handler rejected or a page registers). A wait longer than WORKER_WAIT_MS
+ * rejects instead, so the browser fires the sync again later (with its own backoff); on the last
+ * chance it registers again first.
+ */
+async function replayFromWorker(event?: SyncEventLike): Promise<void> {
+	const started = Date.now();
+	for (;;) {
+		const result = await replayOutbox({ client: () => clientFromStoredSession() });
+		// Rejecting tells the browser to fire the sync again later (with its own backoff).
+		if (result.stopped === 'offline') throw new Error('outbox: server unreachable, retry later');
+		if (result.stopped !== undefined || result.remaining === 0) return;
+		const due = await nextDue(Date.now());
+		if (due === undefined) return;
+		if (due - started > WORKER_WAIT_MS) {
+			if (event?.lastChance) await syncManager()?.register(OUTBOX_SYNC_TAG);
+			throw new Error('outbox: a change waits for later, retry then');
+		}
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+	}
 }
 
 function syncManager(): SyncManagerLike | undefined {
@@ -33,7 +72,7 @@ function syncManager(): SyncManagerLike | undefined {
 export function startReplay(): void {
 	sw.addEventListener('sync', (event) => {
 		const sync = event as SyncEventLike;
-		if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(replayFromWorker());
+		if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(replayFromWorker(sync));
 	});
 	// Without Background Sync the worker still replays whenever it wakes up.
 	if (!syncManager()) void replayFromWorker().catch(() => undefined);

@@ -109,6 +109,11 @@ export interface TtrssClientOptions {
 export interface OpOptions {
 	signal?: AbortSignal;
 	timeoutMs?: number;
+	/**
+	 * Called after a re-login, before the op is sent again; throwing abandons the retry with that
+	 * error (the replay's catch-up: a call judged fresh may no longer be, outbox/replay.ts).
+	 */
+	beforeRetry?: () => void;
 }
 
 export interface PageHeadlinesOptions extends OpOptions {
@@ -186,6 +191,7 @@ export class TtrssClient {
 			}
 			await this.renewSession(op, sent, error, opts);
 			await this.checkSignedIn(op);
+			opts.beforeRetry?.();
 			try {
 				return await this.transport.call(op, params, { ...opts, sid: this.sid });
 			} catch (retryError) {

@@ -17,11 +17,11 @@ import {
 } from '$lib/api';
 import { mayWriteCache } from '$lib/db/account';
 import { changesNotIn } from '$lib/outbox/sent-log';
+import { applyNotingHold } from '$lib/outbox/hold';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { applyToArticle } from '$lib/outbox/apply';
 import { abortQuietly } from '$lib/outbox/outbox';
 import { withQuotaRetry } from '$lib/offline/storage';
 import { indexArticles } from '$lib/search';
@@ -425,7 +425,7 @@ interface WriteStores {
 		get(id: number): Promise<StoredArticle | undefined>;
 		put(value: StoredArticle): Promise<number>;
 	};
-	outbox: { getAll(): Promise<OutboxItem[]> };
+	outbox: { getAll(): Promise<OutboxItem[]>; put(value: OutboxItem): Promise<number> };
 	tree: { get(key: 'current'): Promise<StoredTree | undefined> };
 	settings: { get(key: string): Promise<unknown> };
 }
@@ -462,9 +462,10 @@ async function writeArticles(
 	// for its own articles, which may carry the same ids (on another server).
 	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
 	if (!ownedBy(owner, account)) return [];
-	const pending = await changesNotIn(stores, owner, readAt);
+	const { changes: pending, unknown } = await changesNotIn(stores, owner, readAt);
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
 	const store = stores.articles;
+	const heldNoted = new Set<OutboxItem>();
 	for (const record of fresh) {
 		const old = await store.get(record.id);
 		if (old && !record.hasContent && old.hasContent) {
@@ -475,13 +476,31 @@ async function writeArticles(
 			record.comments = record.comments || old.comments;
 		}
 		if (old?.offline) record.offline = true;
+		// Asked for before the sent log's horizon: the answer may predate a change of the reader's
+		// the log no longer names, so the cached copy keeps its own state (the next sync's read,
+		// asked for after, brings the server's).
+		if (old && unknown) Object.assign(record, readerState(old));
 		// Pack membership is only ever taken away by setPackMembers.
 		const packs = [...new Set([...(old?.packs ?? []), ...(record.packs ?? [])])];
 		if (packs.length > 0) record.packs = packs;
-		for (const item of pending) applyToArticle(record, item.intent, tree);
+		for (const item of pending) {
+			// A held change applied here must be put back here too if it is undone.
+			if (applyNotingHold(item, record, tree)) heldNoted.add(item as OutboxItem);
+		}
 		await store.put(record);
 	}
+	for (const item of heldNoted) await stores.outbox.put(item);
 	return fresh;
+}
+
+function readerState(a: StoredArticle): Partial<StoredArticle> {
+	return {
+		unread: a.unread,
+		marked: a.marked,
+		published: a.published,
+		labels: a.labels,
+		note: a.note
+	};
 }
 
 function fromHeadline(h: Headline): StoredArticle {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { storeList, storeOfflineHeadlines } from '$lib/cache';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { OutboxItem, StoredArticle } from '$lib/db/schema';
 import { cancelHold, releaseHold, type Hold } from './hold';
@@ -209,5 +210,94 @@ describe('replay order around a held catch-up', () => {
 			item(3, catchup(6))
 		];
 		expect(opsOf(items, T + 1)).toEqual([['updateArticle', ['k2']]]);
+	});
+
+	it('a catch-up waiting behind a held one keeps what could reach it behind it too', () => {
+		const items = [
+			// Tab 1: "Mark feed 1 read", its Undo toast still showing.
+			heldCatchup(1),
+			// Tab 2: "Mark Starred read" (released: its toast went away).
+			item(2, { ...catchup(-1), at: T, maxId: 9 }),
+			// Then the reader stars article 5 (it was not in Starred when they caught it up).
+			item(3, { type: 'flag', field: 'starred', articleIds: [5], value: true })
+		];
+		// Sent now, the star would put article 5 into the Starred catch-up that is sent later.
+		expect(opsOf(items, T + 1)).toEqual([]);
+	});
+
+	it('end to end: the Starred catch-up waiting behind it does not mark read what was starred after', async () => {
+		const server = fakeTtrss();
+		for (const id of [1, 2, 3]) server.article(id);
+		server.article(5).feedId = 2;
+		Object.assign(server.article(9), { feedId: 2, marked: true });
+		// Tab 1: catch-up of feed 1, held (its toast shows).
+		await enqueueIntent(catchup(1), T, hold('c', T + 6_500));
+		// Tab 2: catch-up of Starred (article 9 is the only starred one), toast gone: not held.
+		await enqueueIntent(catchup(-1), T + 500);
+		// Then the reader stars article 5.
+		await enqueueIntent(
+			{ type: 'flag', field: 'starred', articleIds: [5], value: true },
+			T + 1_000
+		);
+		await replayOutbox({ client: server.client(), now: () => T + 1_500 });
+		await replayOutbox({ client: server.client(), now: () => T + 7_000 });
+		expect(await pendingItems()).toEqual([]);
+		expect(server.article(9).unread).toBe(false);
+		expect(server.article(5).marked).toBe(true);
+		// Article 5 was not starred when the reader caught up Starred: it stays unread.
+		expect(server.article(5).unread).toBe(true);
+	});
+});
+
+describe('undo of a held change to an article stored during the hold', () => {
+	it('puts back the state the write stored (the article was not cached when it was held)', async () => {
+		await enqueueIntent(
+			{ type: 'label', articleIds: [7], labelId: -1025, assign: true },
+			T,
+			hold('l', T + 6_500)
+		);
+		// A sync stores article 7 (without the label on the server) during the toast.
+		await storeOfflineHeadlines([headline(7)]);
+		expect((await cached(7))?.labels.map((l) => l.id)).toEqual([-1025]);
+		expect(await cancelHold('l', T + 2_000)).toBeDefined();
+		// Found by the model test: the label stayed in the cache while the server never had it.
+		expect((await cached(7))?.labels).toEqual([]);
+	});
+});
+
+describe('undo of a held catch-up', () => {
+	it('leaves read what a later catch-up (queued, not held) covers, in the cache and on screen', async () => {
+		await cacheArticles([1, 2]);
+		await enqueueIntent(catchup(1), T, hold('c', T + 6_500));
+		// Another tab catches up the same feed, without an Undo (found by the model test).
+		await enqueueIntent(catchup(1), T + 500);
+		const undone = await cancelHold('c', T + 2_000);
+		expect(undone?.changedSince.has('flag:unread:1')).toBe(true);
+		expect([(await cached(1))?.unread, (await cached(2))?.unread]).toEqual([false, false]);
+		expect(await pendingItems()).toHaveLength(1);
+	});
+
+	it('puts back every cached article the hold marked read, including ones stored during the hold', async () => {
+		await cacheArticles([10]);
+		await enqueueIntent(catchup(1), T, hold('c', T + 6_500));
+		expect((await cached(10))?.unread).toBe(false);
+		// During the Undo toast: a sync stores article 5 of feed 1 (unread on the server), and the
+		// list loads a page with article 7 (the reader scrolled). Both are below maxId (10).
+		await storeOfflineHeadlines([headline(5)]);
+		await storeList(
+			{ feedId: 1, isCat: false, viewMode: 'adaptive', orderBy: '', search: '' },
+			0,
+			[headline(10), headline(7)],
+			false
+		);
+		expect((await cached(5))?.unread).toBe(false);
+		// Undo: nothing was sent; the server still has 5, 7 and 10 unread.
+		expect(await cancelHold('c', T + 2_000)).toBeDefined();
+		expect(await pendingItems()).toEqual([]);
+		expect((await cached(10))?.unread).toBe(true);
+		expect({ 5: (await cached(5))?.unread, 7: (await cached(7))?.unread }).toEqual({
+			5: true,
+			7: true
+		});
 	});
 });

@@ -17,7 +17,7 @@
 import type { Counters, FeedTree } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem, StoredArticle } from '$lib/db/schema';
-import { adjustCounters, applyToArticle } from './apply';
+import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
 import type { Intent } from './intent';
 import { announceOutboxChange } from './outbox';
 
@@ -46,6 +46,36 @@ export interface HoldUndo {
 	markedRead?: number[];
 	/** A catch-up: the cached counters it zeroed, as they were just before. */
 	counters?: CounterValue[];
+}
+
+/**
+ * Applies a queued item to an article a cache write stores (a sync, a list page). When the item is
+ * held and the article was not cached when it was queued, notes what undoing it must put back for
+ * this article too: the article's state before it (flags, labels, notes), or that a catch-up
+ * marked it read. Returns whether the item's record changed (the caller writes it back in the
+ * same transaction).
+ */
+export function applyNotingHold(
+	item: Partial<OutboxItem> & { intent: Intent },
+	article: StoredArticle,
+	tree: FeedTree | undefined
+): boolean {
+	const undo = item.seq !== undefined ? item.undo : undefined;
+	const inverse =
+		undo && item.articleId === article.id && undo.inverse === undefined
+			? inverseOf(item.intent, article)
+			: undefined;
+	const delta = applyToArticle(article, item.intent, tree);
+	if (!undo) return false;
+	if (inverse) {
+		undo.inverse = inverse;
+		return true;
+	}
+	if (item.intent.type !== 'catchup' || delta >= 0) return false;
+	const marked = (undo.markedRead ??= []);
+	if (marked.includes(article.id)) return false;
+	marked.push(article.id);
+	return true;
 }
 
 export function isHeld(item: Pick<OutboxItem, 'heldUntil'>, now: number): boolean {
@@ -150,7 +180,10 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 	}
 	const first = group[0]?.seq ?? 0;
 	const others = all.filter((i) => i.undoId !== undoId);
-	const changedSince = new Set(others.filter((i) => (i.seq ?? 0) > first).map((i) => i.key));
+	const later = others.filter((i) => (i.seq ?? 0) > first);
+	const changedSince = new Set(later.map((i) => i.key));
+	/** Catch-ups queued after it: what they cover stays read (they are sent all the same). */
+	const laterCatchups = later.flatMap((i) => (i.intent.type === 'catchup' ? [i.intent] : []));
 	const treeStore = tx.objectStore('tree');
 	const stored = await treeStore.get('current');
 	const articles = tx.objectStore('articles');
@@ -179,10 +212,19 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 		}
 		if (undo?.counters?.length) {
 			restoreCounters(stored?.counters, undo.counters);
+			for (const intent of laterCatchups) {
+				applyCatchupToCounters(stored?.counters, stored?.tree, intent);
+			}
 			countersChanged = true;
 		}
 		for (const id of undo?.markedRead ?? []) {
 			if (changedSince.has(`flag:unread:${id}`)) continue;
+			const article = await articles.get(id);
+			if (article && laterCatchups.some((c) => catchupCovers(c, article, stored?.tree))) {
+				// A later catch-up marks it read: it stays so, here and on screen.
+				changedSince.add(`flag:unread:${id}`);
+				continue;
+			}
 			await revert(
 				id,
 				{ type: 'flag', field: 'unread', articleIds: [id], value: true },

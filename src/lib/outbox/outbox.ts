@@ -5,7 +5,7 @@
 import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { RefusedError, type Headline } from '$lib/api';
+import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/offline/storage';
@@ -55,7 +55,11 @@ export function watchOutbox(listener: () => void): () => void {
 	};
 }
 
-type CacheTx = IDBPTransaction<ReaderDB, ('outbox' | 'articles' | 'tree')[], 'readwrite'>;
+type CacheTx = IDBPTransaction<
+	ReaderDB,
+	('outbox' | 'articles' | 'tree' | 'settings')[],
+	'readwrite'
+>;
 
 /**
  * Writes an intent to the outbox, replacing older items for the same article and field, and
@@ -89,12 +93,20 @@ async function writeItems(
 	account: string | undefined,
 	hold: Hold | undefined
 ): Promise<void> {
-	const stores = applyToCache ? (['outbox', 'articles', 'tree'] as const) : (['outbox'] as const);
+	const stores = applyToCache
+		? (['outbox', 'articles', 'tree', 'settings'] as const)
+		: (['outbox'] as const);
 	const tx = db.transaction([...stores], 'readwrite');
 	try {
 		const outbox = tx.objectStore('outbox');
 		const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
-		if (applyToCache) await applyDraftsToCache(tx, drafts, undo);
+		// A tab left open for an earlier account queues its change for that account; the cache is
+		// another account's now (the same ids name other articles there): it stays as it is.
+		const owner = applyToCache
+			? await (tx as CacheTx).objectStore('settings').get(CACHE_OWNER_KEY)
+			: undefined;
+		const ownCache = account === undefined || owner === undefined || owner === account;
+		if (applyToCache && ownCache) await applyDraftsToCache(tx as CacheTx, drafts, undo);
 		for (const [index, draft] of drafts.entries()) {
 			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
 			// within one account: the same article id in another account is another article. A held
@@ -147,7 +159,7 @@ async function applyDraftsToCache(
 			draft.articleId !== undefined
 				? [await articles.get(draft.articleId)]
 				: intent.type === 'catchup'
-					? await articlesForCatchup(tx, intent)
+					? await articlesForCatchup(tx.objectStore('articles'), intent)
 					: [];
 		for (const article of targets) {
 			if (!article) continue;
@@ -196,7 +208,7 @@ async function withVisibleBound(
 	try {
 		const tx = db.transaction(['articles', 'tree'], 'readonly');
 		const tree = (await tx.objectStore('tree').get('current'))?.tree;
-		for (const article of await articlesForCatchup(tx, intent)) {
+		for (const article of await articlesForCatchup(tx.objectStore('articles'), intent)) {
 			if (inCatchupScope(intent, article, tree) && (maxId === undefined || article.id > maxId)) {
 				maxId = article.id;
 			}
@@ -227,10 +239,12 @@ async function cacheIsOf(db: ReaderDatabase, account: string): Promise<boolean> 
 }
 
 async function articlesForCatchup(
-	tx: IDBPTransaction<ReaderDB, ('articles' | 'tree' | 'outbox')[], 'readonly' | 'readwrite'>,
+	articles: {
+		getAll(): Promise<StoredArticle[]>;
+		index(name: 'byFeed'): { getAll(feedId: number): Promise<StoredArticle[]> };
+	},
 	intent: CatchupIntent
 ): Promise<StoredArticle[]> {
-	const articles = tx.objectStore('articles');
 	if (!intent.isCat && typeof intent.feedId === 'number' && intent.feedId > 0) {
 		return articles.index('byFeed').getAll(intent.feedId);
 	}
@@ -256,38 +270,91 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
 	return { articles, titles: titlesOf(tree) };
 }
 
+/** Changes submitted here that are on screen already but not yet committed to the outbox. */
+const beingQueued = new Set<Intent>();
+
 /**
- * Rows from the server as the reader's queued changes leave them, by the rule the cache applies
- * when it stores them: a change still waiting (or held for an Undo) must not be undone on screen
- * by a page the server answered before the change was sent.
+ * Marks an intent as on its way into the outbox: the screen shows it from now on, and a server
+ * answer that arrives before it is queued must not take it back (`withQueuedChanges`). Returns the
+ * function that ends the mark, once the intent is queued or refused.
  */
-export async function withQueuedChanges<T extends Headline>(
+export function markBeingQueued(intent: Intent): () => void {
+	beingQueued.add(intent);
+	return () => beingQueued.delete(intent);
+}
+
+/**
+ * The reader's changes a server answer asked for at `readAt` may not show: those the server
+ * confirmed since (the sent log), those queued or held, and those being queued here, oldest first.
+ */
+async function changesNotShown(
+	readAt: number | undefined,
+	withTree: boolean
+): Promise<{ intents: Intent[]; tree: FeedTree | undefined }> {
+	// Taken before the outbox is read: an intent queued meanwhile is in one or the other.
+	const queuing = [...beingQueued];
+	const db = await openReaderDb();
+	const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
+	const settings = tx.objectStore('settings');
+	const owner = (await settings.get(CACHE_OWNER_KEY)) as string | undefined;
+	const { changes } = await changesNotIn(
+		{ settings, outbox: tx.objectStore('outbox') },
+		owner,
+		readAt
+	);
+	const intents = [...changes.map((c) => c.intent), ...queuing];
+	const tree =
+		withTree && intents.length > 0
+			? (await tx.objectStore('tree').get('current'))?.tree
+			: undefined;
+	await tx.done;
+	return { intents, tree };
+}
+
+/**
+ * Rows (or an opened article) from the server as the reader's changes leave them, by the rule the
+ * cache applies when it stores them: a change still waiting (or held for an Undo, or being
+ * queued) must not be undone on screen by an answer the server gave before the change was sent.
+ */
+export async function withQueuedChanges<T extends ArticleBase>(
 	rows: readonly T[],
 	/** When the rows were asked for: changes the server confirmed since are applied too. */
 	readAt?: number
 ): Promise<T[]> {
 	try {
-		const db = await openReaderDb();
-		const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
-		const settings = tx.objectStore('settings');
-		const owner = (await settings.get(CACHE_OWNER_KEY)) as string | undefined;
-		const pending = await changesNotIn(
-			{ settings, outbox: tx.objectStore('outbox') },
-			owner,
-			readAt
-		);
-		const tree =
-			pending.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
-		await tx.done;
-		if (pending.length === 0) return [...rows];
+		const { intents, tree } = await changesNotShown(readAt, true);
+		if (intents.length === 0) return [...rows];
 		return rows.map((row) => {
 			const copy: T = { ...row, labels: [...row.labels] };
-			for (const item of pending) applyToArticle(copy, item.intent, tree);
+			for (const intent of intents) applyToArticle(copy, intent, tree);
 			return copy;
 		});
 	} catch {
 		// Unreadable: the server's rows as they are.
 		return [...rows];
+	}
+}
+
+/**
+ * The server's counters as the reader's catch-ups not in them leave them (queued, held, being
+ * queued, or confirmed after `readAt`): zero, as when the catch-up was queued. A single article's
+ * read change is not applied: whether the server counted it is not known here; the counters are
+ * read again once the outbox is empty.
+ */
+export async function withQueuedCounters(
+	counters: Counters,
+	tree: FeedTree | undefined,
+	readAt?: number
+): Promise<Counters> {
+	try {
+		const { intents } = await changesNotShown(readAt, false);
+		const catchups = intents.filter((i): i is CatchupIntent => i.type === 'catchup');
+		if (catchups.length === 0) return counters;
+		const copy = structuredClone(counters);
+		for (const intent of catchups) applyCatchupToCounters(copy, tree, intent);
+		return copy;
+	} catch {
+		return counters;
 	}
 }
 

@@ -498,6 +498,62 @@ describe('shares', () => {
 	});
 });
 
+describe('catch-up freshness', () => {
+	it('is judged when the catch-up is sent, not when the pass was planned (a slow call before it)', async () => {
+		const T = 1_800_000_000_000;
+		let now = T + 1_000;
+		// The server is slow: the call before the catch-up takes 61 s, and meanwhile article 4
+		// arrives in feed 1 (after the catch-up was made: the reader never saw it).
+		const server = fakeTtrss({
+			failAt: (_index, r) => {
+				if (r.body.op === 'updateArticle' && now < T + 61_000) {
+					now = T + 61_000;
+					server.article(4).feedId = 1;
+				}
+				return undefined;
+			}
+		});
+		for (const id of [1, 2, 3]) server.article(id);
+		await cacheArticles([1, 2, 3]);
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [2], value: true }, T);
+		await enqueueIntent({ type: 'catchup', feedId: 1, isCat: false, mode: 'all' }, T);
+		expect((await pendingItems()).at(-1)?.intent).toMatchObject({ maxId: 3, at: T });
+
+		await replayOutbox({ client: server.client(), now: () => now });
+
+		expect([1, 2, 3].map((id) => server.article(id).unread)).toEqual([false, false, false]);
+		// Sent 61 s after it was made: article 4 (arrived since) stays unread.
+		expect(server.article(4).unread).toBe(true);
+	});
+});
+
+describe('catch-up freshness after a re-login', () => {
+	it('a fresh catch-up whose session ended is sent again after the re-login only if still in time', async () => {
+		const T = 1_800_000_000_000;
+		let now = T + 1_000;
+		const server = fakeTtrss({
+			password: 'pw',
+			failAt: (_index, r) => {
+				// The session has ended; the server is slow to say so (61 s), and article 4 arrives.
+				if (r.body.op === 'catchupFeed' && now < T + 61_000) {
+					now = T + 61_000;
+					server.article(4).feedId = 1;
+					server.sessions.clear();
+				}
+				return undefined;
+			}
+		});
+		for (const id of [1, 2, 3]) server.article(id);
+		await cacheArticles([1, 2, 3]);
+		await enqueueIntent({ type: 'catchup', feedId: 1, isCat: false, mode: 'all' }, T);
+		await replayOutbox({ client: server.client({ withPassword: true }), now: () => now });
+		expect(await pendingItems()).toEqual([]);
+		expect([1, 2, 3].map((id) => server.article(id).unread)).toEqual([false, false, false]);
+		// Found by the model test: the client's own retry after the re-login was unbounded.
+		expect(server.article(4).unread).toBe(true);
+	});
+});
+
 describe('catch-ups made offline', () => {
 	/** Replayed an hour after the catch-up: only what the reader could see then counts. */
 	const later = (): number => Date.now() + 3_600_000;
@@ -707,6 +763,25 @@ describe('catch-ups made offline', () => {
 });
 
 describe('accounts', () => {
+	it('a tab left open for an earlier account queues its change without touching the new account’s cache', async () => {
+		const { setShownAccount } = await import('$lib/db/account');
+		const { CACHE_OWNER_KEY } = await import('$lib/db/keys');
+		const db = await openReaderDb();
+		await db.put('settings', 'https://b.example/tt-rss/api/\nsecond', CACHE_OWNER_KEY);
+		await cacheArticles([1]);
+		try {
+			// The stale tab's page session still works for the earlier account (found by the model).
+			setShownAccount('https://a.example/tt-rss/api/\nreader');
+			await enqueueIntent({ type: 'note', articleId: 1, note: 'mine' });
+		} finally {
+			setShownAccount(undefined);
+		}
+		expect((await pendingItems()).map((i) => i.account)).toEqual([
+			'https://a.example/tt-rss/api/\nreader'
+		]);
+		expect((await db.get('articles', 1))?.note).toBe(headline(1).note);
+	});
+
 	it("a change to the same article id in another account never replaces this account's change", async () => {
 		const { setShownAccount } = await import('$lib/db/account');
 		try {

@@ -41,7 +41,7 @@ import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
 import { REPLAY_LOCK } from './contract';
 import { announceOutboxChange } from './outbox';
-import { SENT_LOG_KEY, withSent } from './sent-log';
+import { SENT_HORIZON_KEY, SENT_LOG_KEY, withSent } from './sent-log';
 import { updateReplayStatus, type ReplayStatus } from './status';
 
 export const MAX_ATTEMPTS = 5;
@@ -123,7 +123,8 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
 interface Call {
 	op: 'updateArticle' | 'setArticleLabel' | 'catchupFeed' | 'shareToPublished';
 	items: OutboxItem[];
-	send: (client: TtrssClient) => Promise<unknown>;
+	/** `now` tells the time it is sent at: a catch-up judges its freshness then, not when planned. */
+	send: (client: TtrssClient, now: () => number) => Promise<unknown>;
 }
 
 /**
@@ -137,7 +138,7 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 	let deferredInStretch = false;
 	const heldCatchups: CatchupIntent[] = [];
 	const flush = (): void => {
-		for (const members of group.values()) calls.push(...callsFor(members, now));
+		for (const members of group.values()) calls.push(...callsFor(members));
 		group = new Map();
 	};
 	for (const item of [...items].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
@@ -148,6 +149,9 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 			continue;
 		}
 		if (heldCatchups.some((held) => !mayOvertake(item.intent, held))) {
+			// A catch-up put off behind a held one is a barrier of its own: what it could reach
+			// waits behind it too, as behind a catch-up that is sent in order.
+			if (item.intent.type === 'catchup') heldCatchups.push(item.intent);
 			deferredInStretch = true;
 			continue;
 		}
@@ -161,7 +165,7 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 			flush();
 			// A deferred change before this catch-up must reach the server first.
 			if (deferredInStretch) return calls;
-			calls.push(callsFor([item], now)[0] as Call);
+			calls.push(callsFor([item])[0] as Call);
 			continue;
 		}
 		const key = groupKey(intent, item);
@@ -239,7 +243,7 @@ function updateCalls(
 	}));
 }
 
-function callsFor(members: OutboxItem[], now: number): Call[] {
+function callsFor(members: OutboxItem[]): Call[] {
 	const first = members[0]?.intent;
 	if (!first) return [];
 	switch (first.type) {
@@ -266,7 +270,7 @@ function callsFor(members: OutboxItem[], now: number): Call[] {
 				{
 					op: 'catchupFeed',
 					items: members,
-					send: (client) => sendCatchup(client, members[0] as OutboxItem, first, now)
+					send: (client, now) => sendCatchup(client, members[0] as OutboxItem, first, now)
 				}
 			];
 		case 'share':
@@ -301,12 +305,14 @@ async function sendCatchup(
 	client: TtrssClient,
 	item: OutboxItem,
 	made: CatchupIntent,
-	now: number
+	now: () => number
 ): Promise<void> {
+	const madeAt = made.at ?? now();
+	const inTime = (): boolean => now() - madeAt < FRESH_MS;
 	// Made offline, the reader's list may not have been current (and a held one was not even
 	// tried while it waited): bounded by what they saw, as a late one.
 	const fresh =
-		now - (made.at ?? now) < FRESH_MS &&
+		inTime() &&
 		made.offline !== true &&
 		item.attemptedAt === undefined &&
 		(await attemptedAt(item)) === undefined;
@@ -336,12 +342,29 @@ async function sendCatchup(
 				})
 			).headlines.length === 0;
 		if (exact) {
-			await client.catchupFeed({
-				feedId: intent.feedId,
-				isCat: intent.isCat,
-				mode: 'all',
-				...(intent.search ? { searchQuery: intent.search } : {})
-			});
+			try {
+				await client.catchupFeed(
+					{
+						feedId: intent.feedId,
+						isCat: intent.isCat,
+						mode: 'all',
+						...(intent.search ? { searchQuery: intent.search } : {})
+					},
+					// Judged fresh, then the session had ended: sent again after the re-login only if
+					// still in time.
+					fresh
+						? {
+								beforeRetry: () => {
+									if (!inTime()) throw new LateCatchup();
+								}
+							}
+						: {}
+				);
+			} catch (error) {
+				// Attempted now: bounded by what the reader saw, as any late one.
+				if (error instanceof LateCatchup) return sendCatchup(client, item, made, now);
+				throw error;
+			}
 			return;
 		}
 	}
@@ -364,6 +387,9 @@ async function sendCatchup(
 		});
 	}
 }
+
+/** A fresh catch-up whose call was to be sent again (after a re-login) past FRESH_MS. */
+class LateCatchup extends Error {}
 
 /**
  * Which of the scope's unread articles existed when the reader caught up: those up to `maxId`
@@ -563,7 +589,7 @@ async function sendCalls(
 	for (const call of calls) {
 		let verdict: Verdict | undefined;
 		try {
-			await call.send(client);
+			await call.send(client, now);
 		} catch (error) {
 			verdict = judge(error);
 		}
@@ -583,7 +609,7 @@ async function sendCalls(
 		if (verdict.kind === 'stop') return verdict;
 		if (call.items.length > 1) {
 			// One bad article must not sink its batch: send each alone to find it.
-			const singles = call.items.flatMap((item) => callsFor([item], now()));
+			const singles = call.items.flatMap((item) => callsFor([item]));
 			const stop = await sendCalls(client, singles, result, options, now);
 			if (stop) return stop;
 			continue;
@@ -629,8 +655,15 @@ async function noteSent(
 	try {
 		const tx = db.transaction('settings', 'readwrite');
 		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
-		const log = await tx.store.get(SENT_LOG_KEY);
-		await tx.store.put(withSent(log, items, at), SENT_LOG_KEY);
+		const horizon = await tx.store.get(SENT_HORIZON_KEY);
+		const next = withSent(
+			await tx.store.get(SENT_LOG_KEY),
+			items,
+			at,
+			typeof horizon === 'number' ? horizon : undefined
+		);
+		await tx.store.put(next.log, SENT_LOG_KEY);
+		if (next.horizon !== undefined) await tx.store.put(next.horizon, SENT_HORIZON_KEY);
 		await tx.done;
 	} catch {
 		// Storage full or closing: nothing else depends on it.

@@ -14,33 +14,61 @@ import type { OutboxItem } from '$lib/db/schema';
 import type { Intent } from './intent';
 
 export const SENT_LOG_KEY = 'sent-log';
+/**
+ * The newest confirmation time the log dropped (settings, key `sent-log-horizon`): an answer asked
+ * for at or before it may miss changes the log no longer names (see `changesNotIn`).
+ */
+export const SENT_HORIZON_KEY = 'sent-log-horizon';
 /** Longer than any request a read waits for (the API's timeouts are under a minute). */
 export const SENT_LOG_MS = 5 * 60_000;
+/** Older entries beyond this many are dropped (never those of the batch being confirmed). */
 const SENT_LOG_MAX = 500;
 
 export interface SentEntry {
 	intent: Intent;
 	account?: string;
 	sentAt: number;
+	/** When the reader made it (the item's `createdAt`): one action's entries are capped together. */
+	madeAt?: number;
 }
 
 function entries(value: unknown): SentEntry[] {
 	return Array.isArray(value) ? (value as SentEntry[]) : [];
 }
 
-/** The log with these items added as confirmed at `at`, and entries past their time dropped. */
+/**
+ * The log with these items added as confirmed at `at`, older entries past their time (or beyond
+ * SENT_LOG_MAX) dropped, and the horizon moved up to the newest entry dropped. One action of the
+ * reader's ("Select all", Mark read: items made at once, confirmed in calls of MAX_IDS_PER_CALL) is
+ * never cut by the cap, however large.
+ */
 export function withSent(
 	log: unknown,
-	items: readonly Pick<OutboxItem, 'intent' | 'account'>[],
-	at: number
-): SentEntry[] {
-	const kept = entries(log).filter((entry) => entry.sentAt > at - SENT_LOG_MS);
-	const added = items.map((item) => ({
+	items: readonly Pick<OutboxItem, 'intent' | 'account' | 'createdAt'>[],
+	at: number,
+	horizon?: number
+): { log: SentEntry[]; horizon: number | undefined } {
+	const old = entries(log);
+	const added: SentEntry[] = items.map((item) => ({
 		intent: item.intent,
 		sentAt: at,
+		madeAt: item.createdAt,
 		...(item.account !== undefined ? { account: item.account } : {})
 	}));
-	return [...kept, ...added].slice(-SENT_LOG_MAX);
+	const made = new Set(added.map((entry) => entry.madeAt));
+	const recent = old.filter((entry) => entry.sentAt > at - SENT_LOG_MS);
+	let room = SENT_LOG_MAX - added.length - recent.filter((e) => made.has(e.madeAt)).length;
+	// Newest first: the oldest entries beyond the cap go, never one of this action's.
+	const kept = recent
+		.reverse()
+		.filter((entry) => made.has(entry.madeAt) || room-- > 0)
+		.reverse();
+	const keptSet = new Set(kept);
+	let newHorizon = horizon;
+	for (const entry of old) {
+		if (!keptSet.has(entry)) newHorizon = Math.max(newHorizon ?? -Infinity, entry.sentAt);
+	}
+	return { log: [...kept, ...added], horizon: newHorizon };
 }
 
 /**
@@ -56,7 +84,10 @@ export function sentSince(log: unknown, owner: string | undefined, readAt: numbe
 /**
  * The reader's changes a server answer asked for at `readAt` may not show yet, oldest first: those
  * the server confirmed since, then those still queued (or held for an Undo). Without `readAt`, the
- * queued ones only. The one rule for the cache's writes and for rows shown from an answer.
+ * queued ones only. `unknown` when the answer was asked for before the log's horizon (a sync that
+ * ran longer than SENT_LOG_MS while changes were confirmed): the log no longer names every change
+ * it may miss, so its writes keep the cached articles' own state (see cache/index.ts). The one rule
+ * for the cache's writes and for rows shown from an answer.
  */
 export async function changesNotIn(
 	stores: {
@@ -65,9 +96,14 @@ export async function changesNotIn(
 	},
 	owner: string | undefined,
 	readAt?: number
-): Promise<{ intent: Intent }[]> {
-	const sent =
-		readAt === undefined ? [] : sentSince(await stores.settings.get(SENT_LOG_KEY), owner, readAt);
+): Promise<{ changes: (Partial<OutboxItem> & { intent: Intent })[]; unknown: boolean }> {
+	let sent: Intent[] = [];
+	let unknown = false;
+	if (readAt !== undefined) {
+		sent = sentSince(await stores.settings.get(SENT_LOG_KEY), owner, readAt);
+		const horizon = await stores.settings.get(SENT_HORIZON_KEY);
+		unknown = typeof horizon === 'number' && readAt <= horizon;
+	}
 	const queued = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
-	return [...sent.map((intent) => ({ intent })), ...queued];
+	return { changes: [...sent.map((intent) => ({ intent })), ...queued], unknown };
 }

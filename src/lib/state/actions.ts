@@ -14,6 +14,7 @@ import { itemKey } from '$lib/outbox/apply';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
+import { markBeingQueued } from '$lib/outbox/outbox';
 import { submitIntent } from '$lib/offline/submit';
 import { searchTarget } from '$lib/search/scope';
 import { articleState } from './article.svelte';
@@ -81,53 +82,59 @@ async function apply(
 	onUndone?: () => Promise<void>
 ): Promise<boolean> {
 	if (changes.length === 0 && intent.type !== 'catchup') return true;
-	const saved: { ref: ArticleRef; before: ArticlePatch; patch: ArticlePatch }[] = [];
-	for (const { ref, patch } of changes) {
-		const before: ArticlePatch = {};
-		for (const key of Object.keys(patch) as (keyof ArticlePatch)[]) {
-			Object.assign(before, { [key]: ref[key] });
-		}
-		saved.push({ ref, before, patch });
-		headlines.patch([ref.id], patch);
-		articleState.patch(ref.id, patch);
-		if (patch.unread !== undefined && patch.unread !== ref.unread) {
-			treeState.adjust(ref, patch.unread ? 1 : -1);
-		}
-	}
-	const revert = (which: typeof saved): void => {
-		for (const { ref, before, patch } of which) {
-			headlines.patch([ref.id], before);
-			articleState.patch(ref.id, before);
+	// On screen from here: a server answer that arrives before the outbox has it keeps it.
+	const queued = markBeingQueued(intent);
+	try {
+		const saved: { ref: ArticleRef; before: ArticlePatch; patch: ArticlePatch }[] = [];
+		for (const { ref, patch } of changes) {
+			const before: ArticlePatch = {};
+			for (const key of Object.keys(patch) as (keyof ArticlePatch)[]) {
+				Object.assign(before, { [key]: ref[key] });
+			}
+			saved.push({ ref, before, patch });
+			headlines.patch([ref.id], patch);
+			articleState.patch(ref.id, patch);
 			if (patch.unread !== undefined && patch.unread !== ref.unread) {
-				treeState.adjust(ref, patch.unread ? -1 : 1);
+				treeState.adjust(ref, patch.unread ? 1 : -1);
 			}
 		}
-	};
-	const hold = undoText ? await undoState.begin() : undefined;
-	try {
-		await submitIntent(intent, hold);
-	} catch (error) {
-		revert(saved);
-		toasts.show(failureText(error), 'error');
-		return false;
+		const revert = (which: typeof saved): void => {
+			for (const { ref, before, patch } of which) {
+				headlines.patch([ref.id], before);
+				articleState.patch(ref.id, before);
+				if (patch.unread !== undefined && patch.unread !== ref.unread) {
+					treeState.adjust(ref, patch.unread ? -1 : 1);
+				}
+			}
+		};
+		const hold = undoText ? await undoState.begin() : undefined;
+		try {
+			await submitIntent(intent, hold);
+		} catch (error) {
+			revert(saved);
+			toasts.show(failureText(error), 'error');
+			return false;
+		}
+		if (hold && undoText) {
+			undoState.offer(hold, undoText, async (undone: Undone) => {
+				// What the reader changed since stays; a key replaced by a later change is not taken back.
+				revert(
+					saved.filter(({ ref }) => {
+						const key = keyOf(intent, ref.id);
+						return (
+							(intent.type === 'catchup' || undone.keys.has(key)) && !undone.changedSince.has(key)
+						);
+					})
+				);
+				await onUndone?.();
+				void refreshCountersWhenSent();
+			});
+		}
+		void refreshCountersWhenSent();
+		return true;
+	} finally {
+		queued();
 	}
-	if (hold && undoText) {
-		undoState.offer(hold, undoText, async (undone: Undone) => {
-			// What the reader changed since stays; a key replaced by a later change is not taken back.
-			revert(
-				saved.filter(({ ref }) => {
-					const key = keyOf(intent, ref.id);
-					return (
-						(intent.type === 'catchup' || undone.keys.has(key)) && !undone.changedSince.has(key)
-					);
-				})
-			);
-			await onUndone?.();
-			void refreshCountersWhenSent();
-		});
-	}
-	void refreshCountersWhenSent();
-	return true;
 }
 
 /** Sets read/starred/published to an absolute value on each article that differs. */

@@ -84,3 +84,20 @@ describe('opening an article', () => {
 		expect(articleState.article).toBeUndefined();
 	});
 });
+
+describe('an article opened without its row', () => {
+	it('an article opened without its row (a notification, a link) shows the reader’s queued change', async () => {
+		await signedInPage({ getArticle: 'getArticle' });
+		// Queued, not sent yet (offline, or held for an Undo): article 1 unstarred.
+		const { enqueueIntent } = await import('$lib/outbox/outbox');
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [1], value: false });
+		const { articleState } = await import('./article.svelte');
+		await articleState.open(1);
+		expect(articleState.error).toBeUndefined();
+		const { cachedArticle } = await import('$lib/cache');
+		expect({
+			cache: (await cachedArticle(1))?.marked,
+			screen: articleState.article?.marked
+		}).toEqual({ cache: false, screen: false });
+	});
+});

@@ -1,5 +1,6 @@
 import type { Article, Headline } from '$lib/api';
 import { cachedArticle, storeArticles } from '$lib/cache';
+import { withQueuedChanges } from '$lib/outbox/outbox';
 import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';
 import { session } from './session.svelte';
 import { errorMessage } from './tree.svelte';
@@ -55,19 +56,23 @@ class ArticleState {
 			};
 		try {
 			const askedAt = Date.now();
-			const [fresh] = await session.client.getArticle({ articleIds: [id], sanitize: true });
+			const [answered] = await session.client.getArticle({ articleIds: [id], sanitize: true });
 			if (this.#id !== id) return;
-			if (!fresh) {
+			if (!answered) {
 				this.#error = 'This article is no longer on the server.';
 				return;
 			}
+			// Opened without its row (a notification, a link): the reader's changes not sent yet
+			// (or sent after the ask) stay on screen.
+			const [shown = answered] = await withQueuedChanges([answered], askedAt);
+			if (this.#id !== id) return;
 			const row = headlines.find(id);
 			this.#article = {
-				...fresh,
+				...shown,
 				tags: this.#article?.tags ?? row?.tags ?? [],
 				commentsCount: this.#article?.commentsCount ?? row?.commentsCount ?? 0
 			};
-			await storeArticles([fresh], askedAt);
+			await storeArticles([answered], askedAt);
 		} catch (error) {
 			if (this.#id === id) this.#error = errorMessage(error);
 		}

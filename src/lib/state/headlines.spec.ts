@@ -240,3 +240,48 @@ describe('a search the server cannot answer', () => {
 		expect(server.sent('getHeadlines').at(-1)).toMatchObject({ search: 'big' });
 	});
 });
+
+describe('the reader’s change on screen over a server answer', () => {
+	it('a reload of the list answered while an undoable change is being queued keeps the change on screen', async () => {
+		const { server } = await signedInPage({
+			getHeadlines: 'getHeadlines-header',
+			getFeedTree: 'getFeedTree',
+			getCounters: 'getCounters',
+			updateArticle: 'updateArticle'
+		});
+		const { headlines, listQueryFor } = await import('./headlines.svelte');
+		const { treeState } = await import('./tree.svelte');
+		const { setFlag } = await import('./actions');
+		const { undo } = await import('./undo.svelte');
+		const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
+		await Promise.all([treeState.load(), headlines.open(query)]);
+		const row = (id: number) =>
+			headlines.find(id) as NonNullable<ReturnType<typeof headlines.find>>;
+		// Keep the replay from sending anything during the test (the server then still says
+		// "unstarred", as it would until the change is sent).
+		const releaseUpdates = server.hold('updateArticle');
+
+		// An earlier undoable change (its toast still shows).
+		await setFlag([row(2)], 'starred', true, { undo: 'Starred 1 article.' });
+		// The list is reloaded (pull to refresh, "Show" changed…): its answer is on its way.
+		const releaseList = server.hold('getHeadlines');
+		const reload = headlines.refresh({ full: true });
+		// The reader stars 321 with a bulk action (undoable): on screen at once…
+		const star = setFlag([row(321)], 'starred', true, { undo: 'Starred 1 article.' });
+		expect(headlines.find(321)?.marked).toBe(true);
+		// …and the list's answer (asked before the star) arrives meanwhile.
+		releaseList();
+		await Promise.all([reload, star]);
+
+		// The outbox and the cache have the star; only the screen lost it.
+		const { pendingItems } = await import('$lib/outbox/outbox');
+		const { cachedRows } = await import('$lib/cache');
+		expect({
+			queued: (await pendingItems()).some((i) => i.key === 'flag:starred:321'),
+			cached: (await cachedRows([321]))[0]?.marked,
+			screen: headlines.find(321)?.marked
+		}).toEqual({ queued: true, cached: true, screen: true });
+		undo.reset();
+		releaseUpdates();
+	});
+});

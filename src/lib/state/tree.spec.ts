@@ -104,3 +104,38 @@ describe('local changes and counters', () => {
 		expect(treeState.unread(6)).toBe(299);
 	});
 });
+
+describe('counters over a queued catch-up', () => {
+	it('the tree loaded at a start, with a catch-up still queued, keeps the feed caught up', async () => {
+		const replies = {
+			getHeadlines: 'getHeadlines-header',
+			getFeedTree: 'getFeedTree',
+			getCounters: 'getCounters',
+			getConfig: 'getConfig'
+		};
+		const { server } = await signedInPage(replies);
+		const first = await import('./tree.svelte');
+		await first.treeState.load();
+		expect(first.treeState.unread(6)).toBe(300);
+		// Offline, the reader caught up feed 6; the change is queued (applied to the cached counters).
+		const { enqueueIntent, pendingItems } = await import('$lib/outbox/outbox');
+		await enqueueIntent({ type: 'catchup', feedId: 6, isCat: false, mode: 'all', offline: true });
+		const { cachedTree } = await import('$lib/cache');
+		const stored = await cachedTree();
+		expect(stored?.counters?.feeds.find((f) => f.id === 6)?.unread).toBe(0);
+		// The app is opened again (online) before the replay got the change through.
+		vi.resetModules();
+		const { session } = await import('./session.svelte');
+		await session.restore();
+		const again = await import('./tree.svelte');
+		await again.treeState.load();
+		expect(again.treeState.error).toBeUndefined();
+		expect(server.sent('getCounters')).toHaveLength(2);
+		expect(await pendingItems()).toHaveLength(1);
+		const cache = await import('$lib/cache');
+		expect({
+			screen: again.treeState.unread(6),
+			cache: (await cache.cachedTree())?.counters?.feeds.find((f) => f.id === 6)?.unread
+		}).toEqual({ screen: 0, cache: 0 });
+	});
+});

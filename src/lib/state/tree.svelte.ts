@@ -9,6 +9,7 @@ import {
 } from '$lib/api';
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
 import { cachedTree, storeTree } from '$lib/cache';
+import { withQueuedCounters } from '$lib/outbox/outbox';
 import { unreadCounterFeeds } from '$lib/outbox/effect';
 import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
 import { parentsOf, titlesOf } from './tree-index';
@@ -136,12 +137,15 @@ class TreeState {
 					.then((state) => state.config)
 					.catch(() => undefined);
 			const client = session.client;
-			const [tree, counters, config] = await Promise.all([
+			const askedAt = Date.now();
+			const [tree, answered, config] = await Promise.all([
 				client.loadFeedTree(),
 				client.getCounters(),
 				// Icons and custom sort orders only; a server without getConfig still works.
 				this.#config ? Promise.resolve(this.#config) : client.getConfig().catch(() => undefined)
 			]);
+			// A catch-up still queued (or sent after the ask) keeps its counters at zero.
+			const counters = await withQueuedCounters(answered, tree, askedAt);
 			this.#tree = tree;
 			if (changes === this.#localChanges) this.#counts = countsFrom(counters);
 			this.#config = config;
@@ -157,7 +161,9 @@ class TreeState {
 	async refreshCounters(): Promise<void> {
 		const changes = this.#localChanges;
 		try {
-			const counters = await session.client.getCounters();
+			const askedAt = Date.now();
+			const answered = await session.client.getCounters();
+			const counters = await withQueuedCounters(answered, this.#tree, askedAt);
 			if (changes === this.#localChanges) this.#counts = countsFrom(counters);
 			if (this.#tree) await storeTree(this.#tree, counters);
 		} catch (error) {
@@ -171,7 +177,9 @@ class TreeState {
 	}
 
 	/** Counters read elsewhere (a sync), unless a local change came after they were asked for. */
-	async applyCounters(counters: Counters, mark: number): Promise<void> {
+	async applyCounters(answered: Counters, mark: number): Promise<void> {
+		if (mark !== this.#localChanges) return;
+		const counters = await withQueuedCounters(answered, this.#tree);
 		if (mark !== this.#localChanges) return;
 		this.#counts = countsFrom(counters);
 		if (this.#tree) await storeTree(this.#tree, counters);
