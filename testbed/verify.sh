@@ -99,8 +99,23 @@ verify_server() {
   check "$SECOND_USER has its own feed, 5 articles, all unread" 'c.length === 5 && c.every((h) => h.unread)' \
     <<<"$(api "{\"op\":\"getHeadlines\",\"sid\":\"$SID2\",\"feed_id\":-4,\"limit\":-1}")"
   api "{\"op\":\"logout\",\"sid\":\"$SID2\"}" >/dev/null
-  BAD="$(api_raw "{\"op\":\"login\",\"user\":\"$TT_USER\",\"password\":\"wrong\"}")"
+  # The second user: the current server refuses a user's logins for 5 s after a failed one.
+  BAD="$(api_raw "{\"op\":\"login\",\"user\":\"$SECOND_USER\",\"password\":\"wrong\"}")"
   check "wrong password answers LOGIN_ERROR" 'c.status === 1 && c.content.error === "LOGIN_ERROR"' <<<"$BAD"
+
+  if [ "$API_LEVEL" -ge 23 ]; then
+    check "getFeeds (level 23): last_error and update_interval" \
+      'c.filter((f) => f.id > 0).every((f) => f.last_error === "" && f.update_interval === 0)' <<<"$FEEDS"
+  fi
+  if [ -n "$NOBROWSER_USER" ]; then
+    SID3="$(json 'c.session_id' <<<"$(api "{\"op\":\"login\",\"user\":\"$NOBROWSER_USER\",\"password\":\"$NOBROWSER_PASS\"}")")"
+    check "$NOBROWSER_USER: a browser's request (Sec-Fetch-Mode) answers API_DISABLED after a good login" \
+      'c.status === 1 && c.content.error === "API_DISABLED"' \
+      <<<"$(curl_local -H 'Content-Type: application/json' -H 'Sec-Fetch-Mode: cors' --data-binary "{\"op\":\"getUnread\",\"sid\":\"$SID3\"}" "$API_URL")"
+    check "$NOBROWSER_USER: the same request without Sec-Fetch-Mode works" 'c.status === 0' \
+      <<<"$(api_raw "{\"op\":\"getUnread\",\"sid\":\"$SID3\"}")"
+    api "{\"op\":\"logout\",\"sid\":\"$SID3\"}" >/dev/null
+  fi
 }
 
 for server in "${SERVERS[@]}"; do verify_server "$server"; done
