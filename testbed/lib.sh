@@ -208,7 +208,7 @@ CURRENT_LOG_DIR=/var/log/ttrss-current
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 # port_holder PORT -> what listens on PORT ("" when nothing).
-port_holder() { ss -Hltnp "sport = :$1" 2>/dev/null | sed -n 's/.*users:((\("[^"]*"\).*/\1/p' | sort -u | tr '\n' ' '; }
+port_holder() { ss -Hltnp "sport = :$1" 2>/dev/null | sed -n 's/.*users:(("\([^"]*\)".*/\1/p' | sort -u | paste -sd, -; }
 
 current_ok() {
   curl_local --max-time 5 -f -o /dev/null "${TT_URL}public.php?op=healthcheck" 2>/dev/null

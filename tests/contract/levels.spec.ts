@@ -22,7 +22,7 @@ let client: TtrssClient;
 let level: number;
 
 async function feedByFile(file: string): Promise<Feed> {
-	const feed = (await client.getFeeds({ catId: -3 })).find((f) => f.feedUrl.endsWith(`/${file}`));
+	const feed = (await client.getFeeds({ catId: -3 })).find((f) => f.feedUrl?.endsWith(`/${file}`));
 	if (!feed) throw new Error(`no feed ${file}`);
 	return feed;
 }
