@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunch as launch } from './chromium.config.js';
 import { freePort } from './tests/support/free-port';
+import { testbed } from './tests/support/testbed';
 
 // Debian's Chromium and its flags: chromium.config.js (shared with the benchmark).
 export const chromiumLaunch = { executablePath: launch.executablePath, args: [...launch.args] };
@@ -32,6 +33,8 @@ export default defineConfig({
 	],
 	webServer: {
 		command: `npm run build && npx vite preview --port ${port} --strictPort`,
+		// The preview's /tt-rss/ proxy (vite.config.ts) goes to the server under test (TESTBED).
+		env: { TTRSS_URL: testbed.url },
 		url: `http://localhost:${port}/`,
 		// Always a fresh build: a reused server would test whatever build happened to be running.
 		reuseExistingServer: false,

@@ -212,7 +212,7 @@ async function main() {
 		run('bash', ['bench/setup.sh']);
 	}
 	log('test bed: seeded state');
-	run('bash', ['testbed/reset.sh']);
+	run('bash', ['testbed/reset.sh', 'debian']);
 
 	const preview = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], {
 		cwd: ROOT,
@@ -327,14 +327,14 @@ async function main() {
 		}
 		if (want('replay')) {
 			log('item 8: replay of 1,000 intents (bench/replay.bench.spec.ts)');
-			run('bash', ['testbed/reset.sh']);
+			run('bash', ['testbed/reset.sh', 'debian']);
 			results.replay = replayBench();
 		}
 	} finally {
 		await browser.close();
 		stopPreview();
 		log('test bed: back to the seeded state');
-		run('bash', ['testbed/reset.sh']);
+		run('bash', ['testbed/reset.sh', 'debian']);
 		try {
 			save(results);
 		} catch (e) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the app and its tests need on a fresh Debian 12 machine (run as root):
 # Debian's Chromium, Firefox ESR and WebKitGTK (WebKitWebDriver, MiniBrowser, Xvfb) for the
-# cross-engine suite, the npm packages from the lockfile, and the tt-rss test bed.
+# cross-engine suite, the npm packages from the lockfile, and the tt-rss test bed (both servers).
 # Every step is skipped when already done, so running it before each test run costs seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."

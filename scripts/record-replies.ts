@@ -97,7 +97,7 @@ function content(reply: unknown): unknown {
 }
 
 function reset(): void {
-	execFileSync('bash', ['testbed/reset.sh'], { cwd: root, stdio: 'inherit' });
+	execFileSync('bash', ['testbed/reset.sh', 'debian'], { cwd: root, stdio: 'inherit' });
 }
 
 async function main(): Promise<void> {

@@ -7,21 +7,54 @@ FIXTURES_DIR="$TESTBED_DIR/fixtures"
 
 cfg() { node -p "require(process.argv[1])[process.argv[2]]" "$TESTBED_JSON" "$1"; }
 
-# One node start for all values (reset.sh is on the tests' hot path).
-eval "$(node -e '
-  const c = require(process.argv[1]);
-  const q = (v) => "'"'"'" + String(v).replace(/'"'"'/g, "'"'"'\\'"'"''"'"'") + "'"'"'";
-  const map = { TT_URL: "url", API_URL: "apiUrl", TT_USER: "user", TT_PASS: "password",
-    NOAPI_USER: "noApiUser", NOAPI_PASS: "noApiPassword", SECOND_USER: "secondUser",
-    SECOND_PASS: "secondPassword", FEEDS_HOST: "feedsHost",
-    FEEDS_ADDR: "feedsAddress", FEEDS_HOST_ADDR: "feedsHostAddress", NETNS: "feedsNamespace",
-    DB_NAME: "dbName", DB_SEED: "dbSeedName", DB_USER: "dbUser", DB_PASS: "dbPassword" };
-  for (const [k, v] of Object.entries(map)) {
-    if (c[v] === undefined) { console.error(`testbed.json lacks ${v}`); process.exit(1); }
-    console.log(`${k}=${q(c[v])}`);
-  }
-' "$TESTBED_JSON")"
-DB_PRISTINE="${DB_NAME}_pristine"
+# The servers of the test bed: testbed.json's top level holds what they share (users, feeds host)
+# and the Debian server's own values; servers.<name> overrides them for that server.
+TESTBED_SERVERS=(debian current)
+
+# load_server NAME: sets the variables below for one server (one node start: reset.sh is on the
+# tests' hot path). TESTBED picks the server for scripts that serve one (condition.sh).
+load_server() {
+  eval "$(node -e '
+    const c = require(process.argv[1]);
+    const name = process.argv[2];
+    const s = (c.servers || {})[name];
+    if (!s) { console.error(`testbed.json has no server "${name}" (servers: ${Object.keys(c.servers || {})})`); process.exit(1); }
+    const m = { ...c, ...s };
+    const q = (v) => "'"'"'" + String(v).replace(/'"'"'/g, "'"'"'\\'"'"''"'"'") + "'"'"'";
+    const map = { TT_URL: "url", API_URL: "apiUrl", TT_USER: "user", TT_PASS: "password",
+      NOAPI_USER: "noApiUser", NOAPI_PASS: "noApiPassword", SECOND_USER: "secondUser",
+      SECOND_PASS: "secondPassword", FEEDS_HOST: "feedsHost",
+      FEEDS_ADDR: "feedsAddress", FEEDS_HOST_ADDR: "feedsHostAddress", NETNS: "feedsNamespace",
+      DB_NAME: "dbName", DB_SEED: "dbSeedName", DB_USER: "dbUser", DB_PASS: "dbPassword",
+      API_LEVEL: "apiLevel" };
+    for (const [k, v] of Object.entries(map)) {
+      if (m[v] === undefined) { console.error(`testbed.json lacks ${v} for server ${name}`); process.exit(1); }
+      console.log(`${k}=${q(m[v])}`);
+    }
+    // Only some servers have these.
+    const optional = { NOBROWSER_USER: "noBrowserUser", NOBROWSER_PASS: "noBrowserPassword",
+      APP_ROOT: "appRoot", TARBALL: "tarball", TARBALL_SHA: "tarballSha256" };
+    for (const [k, v] of Object.entries(optional)) console.log(`${k}=${q(m[v] ?? "")}`);
+    console.log(`SERVER=${q(name)}`);
+    console.log(`HTTP_PORT=${q(new URL(m.url).port || "80")}`);
+  ' "$TESTBED_JSON" "$1")" || die "cannot read server $1 from $TESTBED_JSON"
+  DB_PRISTINE="${DB_NAME}_pristine"
+  if [ "$SERVER" = debian ]; then
+    TTRSS_WWW=/usr/share/tt-rss/www
+  else
+    TTRSS_WWW="$APP_ROOT/html/tt-rss"
+  fi
+}
+
+# servers_from_args [NAME...|all] -> the names, one a line (none or "all": every server).
+servers_from_args() {
+  if [ $# = 0 ] || [ "$1" = all ]; then printf '%s\n' "${TESTBED_SERVERS[@]}"; return; fi
+  local n
+  for n in "$@"; do
+    [[ " ${TESTBED_SERVERS[*]} " == *" $n "* ]] || die "unknown server $n (known: ${TESTBED_SERVERS[*]} all)"
+    echo "$n"
+  done
+}
 
 VETH_HOST="veth-ttrss0"
 VETH_NS="veth-ttrss1"
@@ -30,6 +63,8 @@ HTTP_LOG="/tmp/ttrss-feeds-http.log"
 
 log() { printf '[testbed %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf '[testbed] ERROR: %s\n' "$*" >&2; exit 1; }
+
+load_server "${TESTBED:-debian}"
 
 # psql as the postgres superuser (peer auth over the socket).
 pg() { PGOPTIONS="-c client_min_messages=warning" runuser -u postgres -- psql -X -q -v ON_ERROR_STOP=1 "$@"; }
@@ -93,8 +128,13 @@ start_feeds_namespace() {
     [ -z "$(tail -c1 /etc/hosts)" ] || echo >>/etc/hosts
     echo "$FEEDS_ADDR $FEEDS_HOST" >>/etc/hosts
   fi
-  # A server started from another checkout (a CI clone, say) serves that checkout's fixtures.
-  if feeds_server_ok && [ "$(cat "$HTTP_PIDFILE.dir" 2>/dev/null)" = "$FIXTURES_DIR" ]; then return 0; fi
+  # A server started from another checkout (a CI clone, say) serves that checkout's fixtures, unless
+  # they are the same files (checkouts taking turns would otherwise restart it under each other).
+  local served
+  served="$(cat "$HTTP_PIDFILE.dir" 2>/dev/null)"
+  if feeds_server_ok && { [ "$served" = "$FIXTURES_DIR" ] || diff -rq "$served" "$FIXTURES_DIR" >/dev/null 2>&1; }; then
+    return 0
+  fi
 
   log "(re)creating network namespace $NETNS and the feeds HTTP server"
   # Tear down whatever half state is left, then build it whole.
@@ -135,9 +175,12 @@ start_feeds_namespace() {
 # hold the lock for its whole life, and the next reset would wait forever (a CI run on a freshly
 # booted machine did).
 TESTBED_LOCK=/tmp/ttrss-testbed.lock
+TESTBED_LOCK_HELD=0
 take_testbed_lock() {
+  [ "$TESTBED_LOCK_HELD" = 1 ] && return 0 # one hold for every server a script handles
   exec 9>"$TESTBED_LOCK"
   flock -w 300 9 || die "$TESTBED_LOCK still held after 300 s by: $(lock_holders)"
+  TESTBED_LOCK_HELD=1
 }
 lock_holders() {
   local fd out=""
@@ -151,12 +194,77 @@ lock_holders() {
 # Ends this script's hold and checks that no process it started kept the lock.
 release_testbed_lock() {
   exec 9>&-
+  TESTBED_LOCK_HELD=0
   flock -w 5 "$TESTBED_LOCK" true || die "a process started here kept $TESTBED_LOCK: $(lock_holders)"
 }
 
+# ------------------------------------------------------------------ the current server's web stack
+# Laid out like its Docker images: php-fpm (a pool of our own, its own master) and nginx with the
+# web-nginx image's nginx.conf, both in the foreground as the images run them, under setsid.
+current_run_dir() { echo "$APP_ROOT/run"; }
+CURRENT_LOG_DIR=/var/log/ttrss-current
+
+# pid_alive PIDFILE: the process named in PIDFILE runs.
+pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# port_holder PORT -> what listens on PORT ("" when nothing).
+port_holder() { ss -Hltnp "sport = :$1" 2>/dev/null | sed -n 's/.*users:(("\([^"]*\)".*/\1/p' | sort -u | paste -sd, -; }
+
+current_ok() {
+  curl_local --max-time 5 -f -o /dev/null "${TT_URL}public.php?op=healthcheck" 2>/dev/null
+}
+
+start_php_fpm() {
+  local run; run="$(current_run_dir)"
+  pid_alive "$run/php-fpm.pid" && [ -S "$run/php-fpm.sock" ] && return 0
+  log "starting php-fpm8.2 (pool ttrss-current, $run/php-fpm.sock)"
+  mkdir -p "$CURRENT_LOG_DIR"
+  (
+    close_inherited_fds
+    exec setsid nohup php-fpm8.2 --nodaemonize --force-stderr --fpm-config "$APP_ROOT/etc/php-fpm.conf" \
+      >>"$CURRENT_LOG_DIR/php-fpm.log" 2>&1 </dev/null
+  ) &
+  local i
+  for i in $(seq 1 50); do
+    [ -S "$run/php-fpm.sock" ] && pid_alive "$run/php-fpm.pid" && return 0
+    sleep 0.1
+  done
+  die "php-fpm did not start (log: $CURRENT_LOG_DIR/php-fpm.log)"
+}
+
+start_nginx() {
+  local run holder; run="$(current_run_dir)"
+  if pid_alive "$run/nginx.pid"; then
+    current_ok && return 0
+    die "nginx runs (pid $(cat "$run/nginx.pid")) but ${TT_URL} does not answer (log: $CURRENT_LOG_DIR/nginx.log)"
+  fi
+  holder="$(port_holder "$HTTP_PORT")"
+  [ -z "$holder" ] ||
+    die "port $HTTP_PORT (servers.$SERVER.url in testbed.json) is taken by $holder; pick a free port there"
+  log "starting nginx on port $HTTP_PORT"
+  mkdir -p "$CURRENT_LOG_DIR"
+  (
+    close_inherited_fds
+    exec setsid nohup nginx -c /etc/nginx/ttrss-current.conf -g 'daemon off;' \
+      >>"$CURRENT_LOG_DIR/nginx.log" 2>&1 </dev/null
+  ) &
+  local i
+  for i in $(seq 1 50); do
+    current_ok && return 0
+    sleep 0.2
+  done
+  die "${TT_URL} does not answer after starting nginx (log: $CURRENT_LOG_DIR/nginx.log)"
+}
+
+# Services of the server loaded by load_server.
 ensure_services() {
   start_postgres
-  start_apache
+  if [ "$SERVER" = debian ]; then
+    start_apache
+  else
+    start_php_fpm
+    start_nginx
+  fi
   start_feeds_namespace
 }
 
@@ -205,15 +313,21 @@ json() { node -e 'const c = JSON.parse(require("fs").readFileSync(0, "utf8")); c
 #
 # The update daemon as Debian's tt-rss.service runs it (there is no systemd here). tt-rss reports it
 # running (getConfig's daemon_is_running) while it holds the flock of update_daemon.lock.
-UPDATE_DAEMON_PIDFILE=/tmp/ttrss-update-daemon.pid
+update_daemon_pidfile() {
+  if [ "$SERVER" = debian ]; then echo /tmp/ttrss-update-daemon.pid; else echo "/tmp/ttrss-$SERVER-update-daemon.pid"; fi
+}
+# Its LOCK_DIRECTORY: Debian's package sets /var/lib/tt-rss, the current server keeps the default lock/.
+update_daemon_lockfile() {
+  if [ "$SERVER" = debian ]; then echo /var/lib/tt-rss/update_daemon.lock; else echo "$TTRSS_WWW/lock/update_daemon.lock"; fi
+}
 start_update_daemon() {
   stop_update_daemon
   (
     close_inherited_fds
-    cd /usr/share/tt-rss/www &&
+    cd "$TTRSS_WWW" &&
       exec setsid runuser -u www-data -- php update.php --daemon >/dev/null 2>&1 </dev/null
   ) &
-  echo $! >"$UPDATE_DAEMON_PIDFILE"
+  echo $! >"$(update_daemon_pidfile)"
   local i
   for i in $(seq 1 50); do
     update_daemon_locked && return 0
@@ -223,14 +337,15 @@ start_update_daemon() {
 }
 # Never creates the file: one made by root here would keep the daemon (www-data) from locking it.
 update_daemon_locked() {
-  local f=/var/lib/tt-rss/update_daemon.lock
+  local f; f="$(update_daemon_lockfile)"
   [ -e "$f" ] && ! flock -n "$f" true 2>/dev/null
 }
 stop_update_daemon() {
-  [ -f "$UPDATE_DAEMON_PIDFILE" ] || return 0
+  local pidfile; pidfile="$(update_daemon_pidfile)"
+  [ -f "$pidfile" ] || return 0
   # setsid made the daemon a process-group leader: end it and the workers it forked.
-  kill -- "-$(cat "$UPDATE_DAEMON_PIDFILE")" 2>/dev/null || true
-  rm -f "$UPDATE_DAEMON_PIDFILE"
+  kill -- "-$(cat "$pidfile")" 2>/dev/null || true
+  rm -f "$pidfile"
   local i
   for i in $(seq 1 50); do
     update_daemon_locked || return 0
@@ -246,6 +361,6 @@ break_feed() { # $1: the fixture file name of one of reader's feeds, e.g. big.xm
 UPDATE ttrss_feeds SET feed_url = :'gone', last_updated = NULL, last_error = ''
  WHERE feed_url LIKE '%' || :'f';
 SQL
-  (cd /usr/share/tt-rss/www && runuser -u www-data -- php update.php --feeds --force-update >/dev/null 2>&1) ||
+  (cd "$TTRSS_WWW" && runuser -u www-data -- php update.php --feeds --force-update >/dev/null 2>&1) ||
     die "update.php failed"
 }

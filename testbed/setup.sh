@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the tt-rss test bed on a Debian 12 machine, as root, without questions.
+# Builds the tt-rss test bed on a Debian 12 machine, as root, without questions: two servers beside
+# each other (testbed.json's servers), Debian's own tt-rss package and the current tt-rss.
 # Idempotent: a second run only checks that everything is up and skips the rest.
-# Run: bash testbed/setup.sh        (FORCE_RESEED=1 to rebuild the seeded database)
+# Run: bash testbed/setup.sh [debian|current|all]   (default all; FORCE_RESEED=1 to rebuild the seed)
 set -euo pipefail
 
 START_TS=$(date +%s)
@@ -10,11 +11,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "run as root"
 
-TTRSS_WWW=/usr/share/tt-rss/www
 TTRSS_CONFIG=/etc/tt-rss/config.php
 TTRSS_DBCONF=/etc/tt-rss/database.php
 SCHEMA_SQL=/usr/share/dbconfig-common/data/tt-rss/install/pgsql
-PACKAGES=(postgresql tt-rss php-pgsql dbconfig-pgsql php-curl apache2 libapache2-mod-php iproute2 curl python3)
+DEBIAN_PACKAGES=(postgresql tt-rss php-pgsql dbconfig-pgsql php-curl apache2 libapache2-mod-php iproute2 curl python3)
 
 # ------------------------------------------------------------------ packages
 
@@ -37,7 +37,7 @@ apt_install() {
 
 install_packages() {
   local missing
-  missing="$(missing_packages "${PACKAGES[@]}")"
+  missing="$(missing_packages "${DEBIAN_PACKAGES[@]}")"
   [ -z "$missing" ] && return 0
   log "installing: $(echo $missing)"
   if ! command -v pg_ctlcluster >/dev/null || [ -n "$(missing_packages postgresql)" ]; then
@@ -58,7 +58,7 @@ tt-rss tt-rss/self_url_path string $TT_URL
 EOF
   # shellcheck disable=SC2086
   apt_install $missing
-  [ -z "$(missing_packages "${PACKAGES[@]}")" ] || die "still missing: $(missing_packages "${PACKAGES[@]}")"
+  [ -z "$(missing_packages "${DEBIAN_PACKAGES[@]}")" ] || die "still missing: $(missing_packages "${DEBIAN_PACKAGES[@]}")"
 }
 
 # ------------------------------------------------------------------ tt-rss config
@@ -85,6 +85,163 @@ configure_ttrss() {
   [ "$before" = "$after" ] || log "updated $TTRSS_CONFIG / $TTRSS_DBCONF"
 }
 
+# ------------------------------------------------------------------ the current server (tt-rss of 2026)
+# The vendored tt-rss (../shared/vendor, never copied into the repository) on Debian 12's own
+# php8.2-fpm, nginx and PostgreSQL, laid out like its Docker images (.docker/app, .docker/web-nginx).
+
+# The PHP extensions of .docker/app/Dockerfile as Debian packages: ctype, exif, fileinfo, iconv, json,
+# openssl, pdo, phar, posix, session, sockets, sodium, tokenizer are in php8.2-common; pcntl in
+# php8.2-cli; dom, simplexml, xml, xmlwriter in php8.2-xml; pecl-apcu is php8.2-apcu. xdebug is left
+# out (a debugger, off in the image too).
+CURRENT_PACKAGES=(postgresql php8.2-fpm php8.2-cli php8.2-common php8.2-curl php8.2-gd php8.2-intl
+  php8.2-mbstring php8.2-pgsql php8.2-xml php8.2-zip php8.2-apcu nginx iproute2 curl python3)
+VENDOR_DIR="${TTRSS_VENDOR_DIR:-$(cd "$TESTBED_DIR/../.." && pwd)/shared/vendor}"
+
+install_current_packages() {
+  local missing
+  missing="$(missing_packages "${CURRENT_PACKAGES[@]}")"
+  if [ -n "$missing" ]; then
+    log "installing: $(echo $missing)"
+    # shellcheck disable=SC2086
+    apt_install $missing
+  fi
+  # nginx must not take port 80 (Apache serves the Debian server there): its default site goes.
+  rm -f /etc/nginx/sites-enabled/default
+  [ -d /etc/postgresql/15/main ] || pg_createcluster 15 main
+}
+
+# write_if_changed FILE: stdin becomes FILE unless FILE already holds exactly that; true if written.
+write_if_changed() {
+  local tmp
+  tmp="$(mktemp)"
+  cat >"$tmp"
+  if [ -f "$1" ] && cmp -s "$tmp" "$1"; then
+    rm -f "$tmp"
+    return 1
+  fi
+  mkdir -p "$(dirname "$1")"
+  mv "$tmp" "$1"
+  chmod 644 "$1"
+  log "wrote $1"
+}
+
+# stop_pid PIDFILE: ends that process (a service of ours whose configuration changed).
+stop_pid() {
+  pid_alive "$1" || return 0
+  local pid i
+  pid="$(cat "$1")"
+  kill "$pid"
+  for i in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  die "process $pid ($1) did not end"
+}
+
+unpack_current() {
+  local tarball="$VENDOR_DIR/$TARBALL" marker="$APP_ROOT/html/.tarball-sha256"
+  [ "$(cat "$marker" 2>/dev/null)" = "$TARBALL_SHA" ] && [ -f "$TTRSS_WWW/update.php" ] && return 0
+  [ -f "$tarball" ] || die "$tarball not found (set TTRSS_VENDOR_DIR to the folder holding it)"
+  [ "$(sha256sum "$tarball" | cut -d' ' -f1)" = "$TARBALL_SHA" ] || die "$tarball does not have sha256 $TARBALL_SHA"
+  log "unpacking $TARBALL into $APP_ROOT/html"
+  rm -rf "$APP_ROOT/html.new"
+  mkdir -p "$APP_ROOT/html.new"
+  tar -xzf "$tarball" -C "$APP_ROOT/html.new"
+  [ -f "$APP_ROOT/html.new/tt-rss/update.php" ] || die "$tarball has no tt-rss/update.php"
+  # What the image's startup.sh makes writable for the app user.
+  local d
+  for d in cache lock cache/export cache/feeds cache/images cache/upload cache/feed-icons; do
+    mkdir -p "$APP_ROOT/html.new/tt-rss/$d"
+  done
+  chown -R www-data:www-data "$APP_ROOT/html.new/tt-rss/cache" "$APP_ROOT/html.new/tt-rss/lock"
+  rm -rf "$APP_ROOT/html"
+  mv "$APP_ROOT/html.new" "$APP_ROOT/html"
+  echo "$TARBALL_SHA" >"$marker"
+}
+
+configure_current() {
+  local run
+  run="$(current_run_dir)"
+  mkdir -p "$run" "$APP_ROOT/etc" "$CURRENT_LOG_DIR"
+  chown www-data:www-data "$CURRENT_LOG_DIR"
+
+  # config.php as config.php-dist describes it: putenv('TTRSS_…') lines, the image's defaults
+  # otherwise (LOG_DESTINATION sql). No outbound checks; the image's plugins but nginx_xaccel,
+  # which its Dockerfile clones from GitHub.
+  write_if_changed "$TTRSS_WWW/config.php" <<PHP || true
+<?php
+	// Written by testbed/setup.sh.
+	putenv('TTRSS_DB_TYPE=pgsql');
+	putenv('TTRSS_DB_HOST=localhost');
+	putenv('TTRSS_DB_PORT=5432');
+	putenv('TTRSS_DB_NAME=$DB_NAME');
+	putenv('TTRSS_DB_USER=$DB_USER');
+	putenv('TTRSS_DB_PASS=$DB_PASS');
+	putenv('TTRSS_SELF_URL_PATH=$TT_URL');
+	putenv('TTRSS_PHP_EXECUTABLE=/usr/bin/php8.2');
+	putenv('TTRSS_PLUGINS=auth_internal, note');
+	putenv('TTRSS_CHECK_FOR_UPDATES=false');
+	putenv('TTRSS_CHECK_FOR_PLUGIN_UPDATES=false');
+	putenv('TTRSS_ENABLE_PLUGIN_INSTALLER=false');
+PHP
+
+  # The image's www.conf changes (clear_env no, error log, memory 256M, 5 children), in a php-fpm
+  # master of our own so Debian's default pool is not involved. nginx's workers run as nobody.
+  if write_if_changed "$APP_ROOT/etc/php-fpm.conf" <<CONF; then stop_pid "$run/php-fpm.pid"; fi
+; Written by testbed/setup.sh: the current tt-rss's own php-fpm (see .docker/app/Dockerfile).
+[global]
+pid = $run/php-fpm.pid
+error_log = $CURRENT_LOG_DIR/php-fpm-master.log
+daemonize = no
+
+[ttrss-current]
+user = www-data
+group = www-data
+listen = $run/php-fpm.sock
+listen.owner = nobody
+listen.group = nogroup
+listen.mode = 0660
+pm = dynamic
+pm.max_children = 5
+pm.start_servers = 2
+pm.min_spare_servers = 1
+pm.max_spare_servers = 3
+clear_env = no
+catch_workers_output = yes
+php_admin_value[memory_limit] = 256M
+php_admin_value[error_log] = $CURRENT_LOG_DIR/php-error.log
+php_admin_flag[log_errors] = on
+CONF
+
+  # The web-nginx image's nginx.conf with its variables filled in as that image's envsubst does
+  # (APP_FASTCGI_PASS is one of them: the pool's socket), plus what a second server on this machine
+  # needs: its own port instead of 80 and its own pid file. Kept in /etc/nginx so its relative
+  # `include fastcgi.conf` finds Debian's.
+  local conf
+  conf="$(tar -xzOf "$VENDOR_DIR/$TARBALL" tt-rss/.docker/web-nginx/nginx.conf)" || die "no nginx.conf in $TARBALL"
+  conf="$(APP_UPSTREAM=127.0.0.1 APP_FASTCGI_PASS="unix:$run/php-fpm.sock" APP_WEB_ROOT="$APP_ROOT/html" \
+    APP_BASE=/tt-rss RESOLVER=127.0.0.1 node -e '
+      const vars = ["APP_UPSTREAM", "APP_FASTCGI_PASS", "APP_WEB_ROOT", "APP_BASE", "RESOLVER"];
+      let c = require("fs").readFileSync(0, "utf8");
+      for (const v of vars) c = c.split("${" + v + "}").join(process.env[v]);
+      const [port, pid] = process.argv.slice(1);
+      const edit = (re, to) => {
+        const before = c;
+        c = c.replace(re, to);
+        if (c === before) { console.error(`nginx.conf: ${re} not found`); process.exit(1); }
+      };
+      edit(/^pid .*;$/m, `pid ${pid};`);
+      edit(/listen 80;/, `listen ${port};`);
+      edit(/listen \[::\]:80;/, `listen [::]:${port};`);
+      process.stdout.write("# Written by testbed/setup.sh from tt-rss/.docker/web-nginx/nginx.conf\n" + c);
+    ' "$HTTP_PORT" "$run/nginx.pid" <<<"$conf")" || die "could not fill in nginx.conf"
+  if write_if_changed /etc/nginx/ttrss-current.conf <<<"$conf"; then
+    nginx -t -c /etc/nginx/ttrss-current.conf >/tmp/testbed-nginx-t.log 2>&1 ||
+      { cat /tmp/testbed-nginx-t.log >&2; die "nginx -t failed for /etc/nginx/ttrss-current.conf"; }
+    stop_pid "$run/nginx.pid"
+  fi
+}
+
 # ------------------------------------------------------------------ databases
 
 db_exists() { [ "$(pg_val -c "select 1 from pg_database where datname='$1'")" = 1 ]; }
@@ -101,6 +258,18 @@ ensure_role() {
 # seeding always starts from it, so a reseed never inherits old state.
 ensure_pristine() {
   db_exists "$DB_PRISTINE" && return 0
+  if [ "$SERVER" != debian ]; then
+    # The current server makes its own schema (as the image's startup.sh does): pg_trgm, then
+    # update.php --update-schema=force-yes as the web user, into the live database's name.
+    log "creating $DB_PRISTINE with update.php --update-schema=force-yes"
+    pg -c "DROP DATABASE IF EXISTS \"$DB_NAME\" WITH (FORCE)"
+    pg -c "CREATE DATABASE \"$DB_NAME\" OWNER \"$DB_USER\""
+    pg -d "$DB_NAME" -c "CREATE EXTENSION IF NOT EXISTS pg_trgm"
+    (cd "$TTRSS_WWW" && runuser -u www-data -- php update.php --update-schema=force-yes) >/tmp/testbed-schema.log 2>&1 ||
+      { tail -30 /tmp/testbed-schema.log >&2; die "update.php --update-schema failed (log: /tmp/testbed-schema.log)"; }
+    recreate_db "$DB_PRISTINE" "$DB_NAME"
+    return 0
+  fi
   log "creating $DB_PRISTINE from $SCHEMA_SQL"
   pg -c "CREATE DATABASE \"$DB_PRISTINE\" OWNER \"$DB_USER\""
   PGPASSWORD="$DB_PASS" PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h localhost -U "$DB_USER" -d "$DB_PRISTINE" \
@@ -117,6 +286,7 @@ recreate_db() { # $1 = target, $2 = template
 seed_hash() {
   (
     cd "$TESTBED_DIR"
+    echo "$SERVER $TARBALL_SHA"
     cat testbed.json setup.sh lib.sh make_fixtures.py
     find fixtures -type f | LC_ALL=C sort | xargs sha256sum
   ) | sha256sum | cut -c1-16
@@ -133,19 +303,39 @@ sql_val() { pg_val -d "$DB_NAME" "$@"; }
 # ------------------------------------------------------------------ seeding
 
 create_users() {
-  # This tt-rss (21~git20210204) checks "MODE2:" || sha256(salt || password) for users
-  # with a salt (include/functions.php encrypt_password, plugins/auth_internal).
-  # Users are inserted directly: its own "add user" code would also subscribe them
-  # to tt-rss.org feeds, which must never be fetched here.
+  # Users are inserted directly: tt-rss's own "add user" code would also subscribe them to
+  # tt-rss.org feeds, which must never be fetched here.
+  # Debian's tt-rss (21~git20210204) checks "MODE2:" || sha256(salt || password) for users with a
+  # salt (include/functions.php encrypt_password, plugins/auth_internal), and keeps preferences in
+  # ttrss_user_prefs. The current one (classes/UserHelper.php hash_password) still accepts MODE2 but
+  # rewrites it at the first login to its first algorithm, "SSHA-512:" || sha512(salt || password):
+  # inserted in that form the seed stays as it is. Its preferences are in ttrss_user_prefs2, and it
+  # has ENABLE_API_ACCESS_BROWSER (off by default): on for every API user but the one that tests it.
+  local algo=MODE2 digest=sha256 prefs=ttrss_user_prefs extra_users="" extra_prefs=""
+  if [ "$SERVER" != debian ]; then
+    algo=SSHA-512 digest=sha512 prefs=ttrss_user_prefs2
+    extra_prefs=",
+             (:'u1', 'ENABLE_API_ACCESS_BROWSER', 'true'),
+             (:'u3', 'ENABLE_API_ACCESS_BROWSER', 'true')"
+  fi
+  if [ -n "$NOBROWSER_USER" ]; then
+    extra_users=",
+             (:'u4', :'p4', 'testbed-salt-' || :'u4', 'No Browser User')"
+    extra_prefs+=",
+             (:'u4', 'ENABLE_API_ACCESS', 'true'),
+             (:'u4', 'ENABLE_API_ACCESS_BROWSER', 'false'),
+             (:'u4', 'PURGE_OLD_DAYS', '0')"
+  fi
   sql_ttrss -v u1="$TT_USER" -v p1="$TT_PASS" -v u2="$NOAPI_USER" -v p2="$NOAPI_PASS" \
-    -v u3="$SECOND_USER" -v p3="$SECOND_PASS" <<'SQL'
+    -v u3="$SECOND_USER" -v p3="$SECOND_PASS" -v u4="$NOBROWSER_USER" -v p4="$NOBROWSER_PASS" \
+    -v algo="$algo" <<SQL
 INSERT INTO ttrss_users (login, pwd_hash, salt, access_level, created, full_name)
-SELECT login, 'MODE2:' || encode(sha256(convert_to(salt || pass, 'UTF8')), 'hex'), salt, 0, NOW(), full_name
+SELECT login, :'algo' || ':' || encode($digest(convert_to(salt || pass, 'UTF8')), 'hex'), salt, 0, NOW(), full_name
 FROM (VALUES (:'u1', :'p1', 'testbed-salt-' || :'u1', 'Test Reader'),
              (:'u2', :'p2', 'testbed-salt-' || :'u2', 'No API User'),
-             (:'u3', :'p3', 'testbed-salt-' || :'u3', 'Second Reader')) AS v(login, pass, salt, full_name);
+             (:'u3', :'p3', 'testbed-salt-' || :'u3', 'Second Reader')$extra_users) AS v(login, pass, salt, full_name);
 
-INSERT INTO ttrss_user_prefs (owner_uid, pref_name, profile, value)
+INSERT INTO $prefs (owner_uid, pref_name, profile, value)
 SELECT u.id, p.pref_name, NULL, p.value
 FROM ttrss_users u
 JOIN (VALUES (:'u1', 'ENABLE_API_ACCESS', 'true'),
@@ -153,7 +343,7 @@ JOIN (VALUES (:'u1', 'ENABLE_API_ACCESS', 'true'),
              (:'u2', 'ENABLE_API_ACCESS', 'false'),
              (:'u2', 'PURGE_OLD_DAYS', '0'),
              (:'u3', 'ENABLE_API_ACCESS', 'true'),
-             (:'u3', 'PURGE_OLD_DAYS', '0')) AS p(login, pref_name, value)
+             (:'u3', 'PURGE_OLD_DAYS', '0')$extra_prefs) AS p(login, pref_name, value)
   ON p.login = u.login;
 SQL
 }
@@ -346,40 +536,75 @@ check_logins() {
   reply="$(api_raw "{\"op\":\"login\",\"user\":\"$NOAPI_USER\",\"password\":\"$NOAPI_PASS\"}")"
   [ "$(json 'c.content && c.content.error' <<<"$reply")" = API_DISABLED ] ||
     die "login as $NOAPI_USER should answer API_DISABLED, got: $reply"
+  [ -n "$NOBROWSER_USER" ] || return 0
+  # Browser API access off: the login works, a request a browser makes (Sec-Fetch-Mode) is refused.
+  sid="$(login "$NOBROWSER_USER" "$NOBROWSER_PASS")"
+  reply="$(curl_local -H 'Content-Type: application/json' -H 'Sec-Fetch-Mode: cors' \
+    --data-binary "{\"op\":\"getApiLevel\",\"sid\":\"$sid\"}" "$API_URL")"
+  [ "$(json 'c.content && c.content.error' <<<"$reply")" = API_DISABLED ] ||
+    die "$NOBROWSER_USER's browser request should answer API_DISABLED, got: $reply"
+  api "{\"op\":\"logout\",\"sid\":\"$sid\"}" >/dev/null
 }
 
 # ------------------------------------------------------------------ main
 
-# Serialize with reset.sh (and another setup.sh).
-take_testbed_lock
+setup_server() { # $1 = server name
+  local started
+  started=$(date +%s)
+  load_server "$1"
+  log "== server $SERVER ($TT_URL)"
+  if [ "$SERVER" = debian ]; then
+    install_packages
+    configure_ttrss
+  else
+    install_current_packages
+    unpack_current
+    configure_current
+  fi
+  # The database first: the current server's health check (ensure_services) reads it.
+  start_postgres
+  ensure_role
+  ensure_pristine
+  ensure_services
 
-install_packages
-configure_ttrss
-ensure_services
-python3 "$TESTBED_DIR/make_fixtures.py"
-ensure_role
-ensure_pristine
+  local hash
+  hash="$(seed_hash)"
+  if [ "${FORCE_RESEED:-0}" != 1 ] && seed_is_current "$hash"; then
+    log "seed database $DB_SEED is current ($hash); skipping seeding"
+    db_exists "$DB_NAME" || recreate_db "$DB_NAME" "$DB_SEED"
+  else
+    seed
+    snapshot "$hash"
+  fi
+  check_logins
 
-HASH="$(seed_hash)"
-if [ "${FORCE_RESEED:-0}" != 1 ] && seed_is_current "$HASH"; then
-  log "seed database $DB_SEED is current ($HASH); skipping seeding"
-  db_exists "$DB_NAME" || recreate_db "$DB_NAME" "$DB_SEED"
-else
-  seed
-  snapshot "$HASH"
-fi
-check_logins
-release_testbed_lock
+  cat <<EOF
 
-cat <<EOF
-
-tt-rss test bed ready in $(( $(date +%s) - START_TS )) s
-  web UI     : $TT_URL
+tt-rss test bed "$SERVER" ready in $(($(date +%s) - started)) s
+  web UI     : $TT_URL   (API level $API_LEVEL)
   API        : $API_URL
   test user  : $TT_USER / $TT_PASS   (API enabled)
   no-API user: $NOAPI_USER / $NOAPI_PASS   (login answers API_DISABLED)
   second user: $SECOND_USER / $SECOND_PASS   (API enabled, its own podcast feed)
+EOF
+  [ -z "$NOBROWSER_USER" ] ||
+    echo "  no-browser : $NOBROWSER_USER / $NOBROWSER_PASS   (API on, browser API access off: API_DISABLED after login)"
+  cat <<EOF
   admin      : $(cfg adminUser) / $(cfg adminPassword)   (server default, API disabled)
+  database   : $DB_NAME (seed snapshot: $DB_SEED; restore with testbed/reset.sh $SERVER)
+EOF
+}
+
+mapfile -t SERVERS < <(servers_from_args "$@")
+
+# Serialize with reset.sh (and another setup.sh).
+take_testbed_lock
+python3 "$TESTBED_DIR/make_fixtures.py"
+for server in "${SERVERS[@]}"; do setup_server "$server"; done
+release_testbed_lock
+
+cat <<EOF
+
+test bed (${SERVERS[*]}) ready in $(($(date +%s) - START_TS)) s
   feeds host : http://$FEEDS_HOST/ ($FEEDS_ADDR, namespace $NETNS, log $HTTP_LOG)
-  database   : $DB_NAME (seed snapshot: $DB_SEED; restore with testbed/reset.sh)
 EOF

@@ -2,8 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** Where the test bed lives and who may sign in: written once, in testbed/testbed.json. */
+/** The servers of the test bed (testbed/testbed.json's `servers`). */
+export const testbedServers = ['debian', 'current'] as const;
+export type TestbedServer = (typeof testbedServers)[number];
+
+/** Where one test-bed server lives and who may sign in: written once, in testbed/testbed.json. */
 export interface Testbed {
+	/** Which server: `debian` (Debian 12's tt-rss, API 15) or `current` (the tt-rss of 2026, API 23). */
+	server: TestbedServer;
+	/** The API level the server is set up to report (tests use the level the server reports). */
+	apiLevel: number;
 	url: string;
 	apiUrl: string;
 	user: string;
@@ -13,6 +21,12 @@ export interface Testbed {
 	/** A second API-enabled user with a feed of its own (two-account tests). */
 	secondUser: string;
 	secondPassword: string;
+	/**
+	 * Only on servers with the browser opt-in (`current`): API access on, browser API access off,
+	 * so a browser's requests answer API_DISABLED after a successful login.
+	 */
+	noBrowserUser?: string;
+	noBrowserPassword?: string;
 	feedsHost: string;
 	feedsAddress: string;
 	dbName: string;
@@ -22,13 +36,35 @@ export interface Testbed {
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-export const testbed: Testbed = JSON.parse(
-	readFileSync(`${root}testbed/testbed.json`, 'utf8')
-) as Testbed;
+type TestbedJson = Omit<Testbed, 'server'> & {
+	servers: Record<TestbedServer, Partial<Omit<Testbed, 'server'>>>;
+};
 
-/** Puts the seeded server state back (a database restored from a template, a few seconds). */
+const json = JSON.parse(readFileSync(`${root}testbed/testbed.json`, 'utf8')) as TestbedJson;
+
+/** The server named by TESTBED (`debian` when unset: the suites' server until the lead moves them). */
+export function testbedServerFromEnv(env: NodeJS.ProcessEnv = process.env): TestbedServer {
+	const name = env.TESTBED ?? 'debian';
+	if (!(testbedServers as readonly string[]).includes(name)) {
+		throw new Error(`TESTBED=${name}: expected one of ${testbedServers.join(', ')}`);
+	}
+	return name as TestbedServer;
+}
+
+/** One server's facts: testbed.json's shared top level with that server's own values over it. */
+export function testbedFor(server: TestbedServer): Testbed {
+	const { servers, ...shared } = json;
+	return { ...shared, ...servers[server], server };
+}
+
+export const testbed: Testbed = testbedFor(testbedServerFromEnv());
+
+/**
+ * Puts the seeded state of the server under test back (a database restored from a template, under
+ * a second).
+ */
 export function resetTestbed(): void {
-	execFileSync('bash', [`${root}testbed/reset.sh`], {
+	execFileSync('bash', [`${root}testbed/reset.sh`, testbed.server], {
 		stdio: ['ignore', 'ignore', 'inherit'],
 		// Synchronous, so no test timeout can end it: a reset that cannot get its lock must end itself.
 		timeout: 180_000,
