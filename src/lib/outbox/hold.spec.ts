@@ -9,6 +9,7 @@ import type { Intent } from './intent';
 import { enqueueIntent, pendingItems } from './outbox';
 import { mayOvertake, planCalls, replayOutbox } from './replay';
 import { fakeTtrss, headline } from './testing/fake-server';
+import { ownCacheForTests } from '$lib/db/testing';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
@@ -250,6 +251,9 @@ describe('replay order around a held catch-up', () => {
 });
 
 describe('undo of a held change to an article stored during the hold', () => {
+	// The writes during the hold are the signed-in account's, as in the app.
+	beforeEach(() => ownCacheForTests());
+
 	it('puts back the state the write stored (the article was not cached when it was held)', async () => {
 		await enqueueIntent(
 			{ type: 'label', articleIds: [7], labelId: -1025, assign: true },
@@ -266,6 +270,9 @@ describe('undo of a held change to an article stored during the hold', () => {
 });
 
 describe('undo of a held catch-up', () => {
+	// The writes during the hold are the signed-in account's, as in the app.
+	beforeEach(() => ownCacheForTests());
+
 	it('leaves read what a later catch-up (queued, not held) covers, in the cache and on screen', async () => {
 		await cacheArticles([1, 2]);
 		await enqueueIntent(catchup(1), T, hold('c', T + 6_500));

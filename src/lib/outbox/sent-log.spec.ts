@@ -125,7 +125,10 @@ describe('the log over long reads and large batches', () => {
 		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: ids, value: false }, T);
 		// A sync asked for the unread set just before the replay sent the change…
 		const readAt = T + 500;
-		await replayOutbox({ client: server.client(), now: () => T + 1_000 });
+		await replayOutbox({
+			client: bindAccount(server.client(), TEST_ACCOUNT),
+			now: () => T + 1_000
+		});
 		expect(ids.every((id) => !server.article(id).unread)).toBe(true);
 		// …and writes that (older) answer after the confirmation.
 		await storeOfflineHeadlines(
@@ -151,14 +154,20 @@ describe('the log over long reads and large batches', () => {
 			{ type: 'flag', field: 'unread', articleIds: [1], value: true },
 			T + 60_000
 		);
-		await replayOutbox({ client: server.client(), now: () => T + 60_000 });
+		await replayOutbox({
+			client: bindAccount(server.client(), TEST_ACCOUNT),
+			now: () => T + 60_000
+		});
 		expect(server.article(1).unread).toBe(true);
 		// Five and a half minutes later the reader stars article 2 (sent and confirmed).
 		await enqueueIntent(
 			{ type: 'flag', field: 'starred', articleIds: [2], value: true },
 			T + 390_000
 		);
-		await replayOutbox({ client: server.client(), now: () => T + 390_000 });
+		await replayOutbox({
+			client: bindAccount(server.client(), TEST_ACCOUNT),
+			now: () => T + 390_000
+		});
 		// The sync (still the same one) finishes the unread set and clears what was not in it.
 		await clearFlagOutside('unread', new Set([2]), { readAt });
 		expect((await cached(1))?.unread).toBe(true);
