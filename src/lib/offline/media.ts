@@ -6,7 +6,7 @@
  *
  * Decisions:
  * - Which: the attachments of articles in a pack with "keep enclosures", typed audio/, video/ or
- *   image/, through the one URL rule (`safeUrl(…, 'media')`). Kept while their article is kept
+ *   image/, through the one URL rule (`fetchableUrl(…, 'media')`). Kept while their article is kept
  *   and its pack keeps enclosures; pruned at the next sync otherwise.
  * - When: on Wi-Fi only (policy.ts `decideEnclosures`), whatever the images setting: a file is
  *   tens of MB.
@@ -24,7 +24,7 @@
  *   at most a week), so a sync does not download the same refused file every time.
  */
 import type { ArticleBase } from '$lib/api';
-import { safeUrl } from '$lib/content/url';
+import { fetchableUrl } from '$lib/content/url';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import { enclosuresAllowed } from './policy';
 import { askWorkerTo, controllingWorker } from './images';
@@ -47,8 +47,8 @@ export function enclosureUrls(article: Pick<ArticleBase, 'attachments' | 'link'>
 	const urls = new Set<string>();
 	for (const attachment of article.attachments ?? []) {
 		if (!KEPT_TYPES.test(attachment.contentType)) continue;
-		const url = safeUrl(attachment.contentUrl, 'media', article.link);
-		if (url && /^https?:/.test(url)) urls.add(url);
+		const url = fetchableUrl(attachment.contentUrl, 'media', article.link);
+		if (url) urls.add(url);
 	}
 	return [...urls];
 }
