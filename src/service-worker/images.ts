@@ -4,7 +4,7 @@
  * the cache. Every other image goes to the network untouched, so browsing online never depends on
  * this cache or on the worker's policy.
  */
-import { cacheImages, type CacheImagesMessage } from '$lib/offline/images';
+import { askedUrls, cacheImages } from '$lib/offline/images';
 import { IMAGE_CACHE } from '$lib/offline/storage';
 
 /** URLs in the cache, known synchronously: respondWith must be decided inside the event. */
@@ -35,27 +35,17 @@ export function handleImageFetch(event: FetchEvent): boolean {
 	return true;
 }
 
-function isCacheImagesMessage(data: unknown): data is CacheImagesMessage {
-	if (typeof data !== 'object' || data === null) return false;
-	const { type, urls, account } = data as { type?: unknown; urls?: unknown; account?: unknown };
-	return (
-		type === 'CACHE_IMAGES' &&
-		typeof account === 'string' &&
-		Array.isArray(urls) &&
-		urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))
-	);
-}
-
 export function handleImageMessage(event: ExtendableMessageEvent): void {
-	const data: unknown = event.data;
-	if (!isCacheImagesMessage(data)) return;
+	const asked = askedUrls(event.data, 'CACHE_IMAGES', 'image');
+	if (!asked) return;
+	const { urls, refused, account } = asked;
 	event.waitUntil(
 		(async () => {
-			const result = await cacheImages(data.urls, data.account);
+			const result = await cacheImages(urls, account);
 			await reloadKept();
-			event.ports[0]?.postMessage(result);
+			event.ports[0]?.postMessage({ ...result, skipped: result.skipped + refused });
 		})().catch(() => {
-			event.ports[0]?.postMessage({ stored: 0, skipped: data.urls.length });
+			event.ports[0]?.postMessage({ stored: 0, skipped: urls.length + refused });
 		})
 	);
 }

@@ -5,7 +5,8 @@
  * Range support (206 Partial Content, 416), so a podcast plays and seeks offline. Every other
  * request goes to the network untouched.
  */
-import { cacheEnclosures, cachedEnclosure, type CacheMediaMessage } from '$lib/offline/media';
+import { askedUrls } from '$lib/offline/images';
+import { cacheEnclosures, cachedEnclosure } from '$lib/offline/media';
 import { MEDIA_CACHE } from '$lib/offline/storage';
 
 /** URLs in the cache, known synchronously: respondWith must be decided inside the event. */
@@ -30,27 +31,17 @@ export function handleMediaFetch(event: FetchEvent): boolean {
 	return true;
 }
 
-function isCacheMediaMessage(data: unknown): data is CacheMediaMessage {
-	if (typeof data !== 'object' || data === null) return false;
-	const { type, urls, account } = data as { type?: unknown; urls?: unknown; account?: unknown };
-	return (
-		type === 'CACHE_MEDIA' &&
-		typeof account === 'string' &&
-		Array.isArray(urls) &&
-		urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))
-	);
-}
-
 export function handleMediaMessage(event: ExtendableMessageEvent): void {
-	const data: unknown = event.data;
-	if (!isCacheMediaMessage(data)) return;
+	const asked = askedUrls(event.data, 'CACHE_MEDIA', 'media');
+	if (!asked) return;
+	const { urls, refused, account } = asked;
 	event.waitUntil(
 		(async () => {
-			const result = await cacheEnclosures(data.urls, data.account);
+			const result = await cacheEnclosures(urls, account);
 			await reloadKept();
-			event.ports[0]?.postMessage(result);
+			event.ports[0]?.postMessage({ ...result, skipped: result.skipped + refused });
 		})().catch(() => {
-			event.ports[0]?.postMessage({ stored: 0, skipped: data.urls.length, tooLarge: 0 });
+			event.ports[0]?.postMessage({ stored: 0, skipped: urls.length + refused, tooLarge: 0 });
 		})
 	);
 }

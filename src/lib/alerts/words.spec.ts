@@ -21,6 +21,16 @@ describe('alert and mute words', () => {
 		expect(matchingWord({ title: 'Trusty tools' }, ['rust'])).toBeUndefined();
 	});
 
+	it('the first entry in the reader’s order wins, in the title or the body', () => {
+		const article = { title: 'About amet', content: '<p>lorem consectetur amet</p>' };
+		const entries = ['nothing', 'consectetur', 'amet'];
+		expect(matchingWord(article, entries, { content: true })).toBe('consectetur');
+		expect(matchingWord(article, entries)).toBe('amet');
+		expect(matchingWord(article, ['', '…', 'lorem consectetur'], { content: true })).toBe(
+			'lorem consectetur'
+		);
+	});
+
 	it('a phrase matches only as that phrase', () => {
 		expect(matchingWord({ title: 'Big feed item 002' }, ['feed item'])).toBe('feed item');
 		expect(matchingWord({ title: 'Item of the big feed' }, ['feed item'])).toBeUndefined();

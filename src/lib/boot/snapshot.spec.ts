@@ -44,6 +44,39 @@ describe('the inert copy of a screen', () => {
 		expect(out).toBe('<ul><li class="feed">Shown</li></ul><p>After</p>');
 	});
 
+	it('keeps a link only when the URL parser puts it on the app’s own origin', () => {
+		const hrefs = (html: string): (string | null)[] => {
+			const out = document.createElement('div');
+			out.innerHTML = copyOf(html);
+			return [...out.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+		};
+		const hostile = [
+			'/\\evil.test/x',
+			'\\\\evil.test/x',
+			'/\t/evil.test/x',
+			'/\n/evil.test/x',
+			'//evil.test/x',
+			' //evil.test/x',
+			'https://evil.test/x',
+			'javascript:alert(1)',
+			'data:text/html,x',
+			'http://[',
+			`${location.protocol}//${location.host}.evil.test/`
+		];
+		for (const href of hostile) {
+			const a = document.createElement('a');
+			a.setAttribute('href', href);
+			expect(hrefs(a.outerHTML), JSON.stringify(href)).toEqual([null]);
+			// What the browser would have followed: another origin, or no http(s) at all.
+			expect(a.origin === location.origin && /^https?:$/.test(a.protocol), href).toBe(false);
+		}
+		// `http:x` on an http page is a path of the page's own origin, for the browser as here.
+		const own = ['/feed/12', '/settings/storage?x=1#top', 'article/5', `${location.origin}/a`];
+		for (const href of [...own, `${location.protocol}x`]) {
+			expect(hrefs(`<a href="${href}">own</a>`)).toEqual([href]);
+		}
+	});
+
 	it('drops what could run, load or point elsewhere; images become boxes', () => {
 		const out = copyOf(
 			'<script>alert(1)</script><style>body{}</style><iframe src="https://evil.test"></iframe>' +
@@ -96,7 +129,9 @@ describe('the inert copy of a screen', () => {
 					);
 					for (const attribute of element.attributes) {
 						expect(attribute.name.startsWith('on')).toBe(false);
-						if (attribute.name === 'href') expect(attribute.value).toMatch(/^\/(?!\/)/);
+						if (attribute.name === 'href') {
+							expect(new URL(attribute.value, location.href).origin).toBe(location.origin);
+						}
 					}
 				}
 			}),

@@ -79,9 +79,20 @@ function keepAttribute(element: Element, name: string, value: string, svg: boole
 	if (name.startsWith('data-')) return value.length <= 200;
 	if (name === 'style') return inertStyle(value);
 	if (name === 'type') return element.localName === 'input' || element.localName === 'button';
-	// The app's own paths only: never another origin, never a scheme.
-	if (name === 'href') return element.localName === 'a' && /^\/(?!\/)/.test(value);
+	if (name === 'href') return element.localName === 'a' && ownOrigin(value);
 	return svg && SVG_ATTRIBUTES.has(name);
+}
+
+/**
+ * A link to the app's own origin, as the browser will read it: by the URL parser, not by its
+ * text (`/\evil.test/x` and `/<tab>/evil.test` are other hosts though they start with one slash).
+ */
+function ownOrigin(href: string): boolean {
+	try {
+		return new URL(href, location.href).origin === location.origin;
+	} catch {
+		return false;
+	}
 }
 
 /**

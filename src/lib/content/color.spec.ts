@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeColor } from './color';
+import { MAX_COLOR_CHARS, safeColor } from './color';
 
 describe('safeColor', () => {
 	it.each([
@@ -41,6 +41,33 @@ describe('safeColor', () => {
 		'   '
 	])('refuses %j', (value) => {
 		expect(safeColor(value)).toBeUndefined();
+	});
+
+	it('refuses a value longer than MAX_COLOR_CHARS before any pattern runs', () => {
+		const long = `rgb(1,${' '.repeat(MAX_COLOR_CHARS)}2, 3)`;
+		expect(safeColor(long)).toBeUndefined();
+		expect(safeColor('r'.repeat(MAX_COLOR_CHARS + 1))).toBeUndefined();
+		expect(safeColor(`#${'f'.repeat(100_000)}`)).toBeUndefined();
+		// Spaces around it are not the value: trimmed first.
+		expect(safeColor(`${' '.repeat(1000)}red${' '.repeat(1000)}`)).toBe('red');
+	});
+
+	it('answers at once for values built to make a pattern backtrack', () => {
+		// Runs of spaces between numbers that never close: 1.2 KB took 1.2 s (cubic) before the cap
+		// and the one-way separators.
+		const spaces = (n: number): string => ' '.repeat(n);
+		const hostile = [
+			(n: number) => `rgb(1${spaces(n)}1${spaces(n)}1${spaces(n)}x`,
+			(n: number) => `rgba(1,${spaces(n)},${spaces(n)}1${spaces(n)}/`,
+			(n: number) => `hsl(${'1 '.repeat(n)}`
+		];
+		for (const make of hostile) {
+			for (const n of [15, 400, 100_000]) {
+				const start = performance.now();
+				expect(safeColor(make(n))).toBeUndefined();
+				expect(performance.now() - start, `${make(2)} × ${n}`).toBeLessThan(50);
+			}
+		}
 	});
 
 	it('refuses what is not a string', () => {

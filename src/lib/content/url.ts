@@ -64,3 +64,16 @@ export function safeUrl(
 ): string | undefined {
 	return raw ? checkUrl(raw, kind, usableBase(baseUrl)) : undefined;
 }
+
+/**
+ * A URL the app fetches by itself to keep (the worker's image and enclosure caches): the one URL
+ * rule above, and http(s) only (a `data:` image needs no copy).
+ */
+export function fetchableUrl(
+	raw: unknown,
+	kind: 'image' | 'media',
+	baseUrl?: string
+): string | undefined {
+	const url = typeof raw === 'string' ? safeUrl(raw, kind, baseUrl) : undefined;
+	return url && /^https?:/.test(url) ? url : undefined;
+}

@@ -7,7 +7,7 @@
  */
 import type { StoreNames } from 'idb';
 import { forgetSnapshot } from '$lib/boot/snapshot-contract';
-import { IMAGE_CACHE, MEDIA_CACHE } from '$lib/offline/storage';
+import { IMAGE_CACHE, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from '$lib/offline/storage';
 import { REPLAY_LOCK, REPLAY_STATUS_KEY } from '$lib/outbox/contract';
 import { SENT_LOG_KEY } from '$lib/outbox/sent-log';
 import { SYNC_LOCK } from '$lib/sync/contract';
@@ -35,7 +35,12 @@ function cacheStores(db: ReaderDatabase): Store[] {
  */
 export async function forgetAccountCaches(): Promise<void> {
 	if (typeof caches === 'undefined') return;
-	await Promise.all([caches.delete(IMAGE_CACHE), caches.delete(MEDIA_CACHE), forgetSnapshot()]);
+	await Promise.all([
+		caches.delete(IMAGE_CACHE),
+		caches.delete(MEDIA_CACHE),
+		caches.delete(MEDIA_FAILURES_CACHE),
+		forgetSnapshot()
+	]);
 }
 
 /**

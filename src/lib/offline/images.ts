@@ -11,13 +11,14 @@
  * depends on it. Whatever asks, nothing is fetched when the reader's images setting and the
  * connection say no (policy.ts `imagesAllowed`): this is the one place images are fetched.
  */
+import { fetchableUrl } from '$lib/content/url';
 import { cacheOwnedBy } from '$lib/db/device';
 import { imagesAllowed } from './policy';
 import { IMAGE_CACHE } from './storage';
 
 export const MAX_IMAGES = 100;
 
-/** Image URLs of an article body (absolute, http/https), in document order. */
+/** Image URLs of an article body (absolute, http/https, by `fetchableUrl`), in document order. */
 export function imageUrls(html: string | undefined, base: string): string[] {
 	if (!html) return [];
 	const urls = new Set<string>();
@@ -25,12 +26,8 @@ export function imageUrls(html: string | undefined, base: string): string[] {
 		/<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi
 	)) {
 		const raw = (match[1] ?? match[2] ?? match[3] ?? '').replace(/&amp;/g, '&');
-		try {
-			const url = new URL(raw, base || undefined);
-			if (url.protocol === 'http:' || url.protocol === 'https:') urls.add(url.href);
-		} catch {
-			// Not a URL: skip.
-		}
+		const url = fetchableUrl(raw, 'image', base);
+		if (url) urls.add(url);
 	}
 	return [...urls];
 }
@@ -115,6 +112,30 @@ export async function cacheImagesViaWorker(
 const IMAGE_CHUNK = 10;
 /** A worker that was stopped mid-way never answers: count the chunk as skipped, go on. */
 const WORKER_ANSWER_MS = 60_000;
+
+/**
+ * The URLs of a message that asks the worker to keep copies (CACHE_IMAGES, CACHE_MEDIA), each
+ * through `fetchableUrl`: those that pass, and how many did not (the answer counts them as
+ * skipped). Undefined for another message. Any page of the origin can post to the worker, which
+ * fetches with its own policy: it applies the one URL rule itself rather than trust the page.
+ */
+export function askedUrls(
+	data: unknown,
+	type: 'CACHE_IMAGES' | 'CACHE_MEDIA',
+	kind: 'image' | 'media'
+): { urls: string[]; refused: number; account: string } | undefined {
+	if (typeof data !== 'object' || data === null) return undefined;
+	const asked = data as { type?: unknown; urls?: unknown; account?: unknown };
+	// Without the account they were asked for, nothing could check the cache is still its.
+	if (asked.type !== type || !Array.isArray(asked.urls) || typeof asked.account !== 'string')
+		return undefined;
+	const urls: string[] = [];
+	for (const raw of asked.urls as unknown[]) {
+		const url = fetchableUrl(raw, kind);
+		if (url !== undefined && !urls.includes(url)) urls.push(url);
+	}
+	return { urls, refused: asked.urls.length - urls.length, account: asked.account };
+}
 
 export interface CacheImagesMessage {
 	type: 'CACHE_IMAGES';

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Attachment } from '$lib/api';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { answerFromCopy, cacheEnclosures, enclosureUrls, pruneMedia } from './media';
+import { answerFromCopy, cacheEnclosures, enclosureUrls, pruneMedia, retryDelay } from './media';
 import { decideEnclosures } from './policy';
-import { MEDIA_CACHE } from './storage';
+import { MEDIA_CACHE, MEDIA_FAILURES_CACHE } from './storage';
 
 const attachment = (contentUrl: string, contentType: string): Attachment => ({
 	id: 1,
@@ -89,18 +89,29 @@ describe('decideEnclosures', () => {
 });
 
 describe('cacheEnclosures', () => {
-	const store = new Map<string, Response>();
-	const fakeCache = {
-		match: (url: string) => Promise.resolve(store.get(url)),
+	/** Marks a response opaque, as a `no-cors` answer is. */
+	const opaque = (response: Response): Response =>
+		Object.defineProperty(response, 'type', { value: 'opaque' });
+	/** A Cache Storage cache in memory; `put` reads the body to its end, as Cache Storage does. */
+	const fakeCacheOf = (store: Map<string, Response>) => ({
+		match: (url: string | Request) =>
+			Promise.resolve(store.get(typeof url === 'string' ? url : url.url)),
 		put: async (url: string, response: Response) => {
-			// Like Cache Storage: the body is read to its end (a failing stream fails the put).
-			const bytes = await response.arrayBuffer();
-			store.set(url, new Response(bytes, { headers: response.headers }));
+			// A failing stream fails the put.
+			const bytes = response.body ? await response.arrayBuffer() : null;
+			const copy = new Response(bytes, { headers: response.headers });
+			store.set(url, response.type === 'opaque' ? opaque(copy) : copy);
 		},
 		delete: (url: string | Request) =>
 			Promise.resolve(store.delete(typeof url === 'string' ? url : url.url)),
 		keys: () => Promise.resolve([...store.keys()].map((url) => new Request(url)))
-	};
+	});
+	const store = new Map<string, Response>();
+	const failures = new Map<string, Response>();
+	const caches = new Map([
+		[MEDIA_CACHE, fakeCacheOf(store)],
+		[MEDIA_FAILURES_CACHE, fakeCacheOf(failures)]
+	]);
 
 	/** The account the files are fetched for, and the cache's owner. */
 	const account = 'reader@http://tt.example/api/';
@@ -110,10 +121,11 @@ describe('cacheEnclosures', () => {
 		globalThis.indexedDB = new IDBFactory();
 		resetReaderDbForTests();
 		await (await openReaderDb()).put('settings', account, CACHE_OWNER_KEY);
+		failures.clear();
 		vi.stubGlobal('caches', {
 			open: (name: string) => {
-				expect(name).toBe(MEDIA_CACHE);
-				return Promise.resolve(fakeCache);
+				expect(caches.has(name)).toBe(true);
+				return Promise.resolve(caches.get(name));
 			},
 			has: () => Promise.resolve(true)
 		});
@@ -121,6 +133,7 @@ describe('cacheEnclosures', () => {
 
 	afterEach(() => {
 		vi.unstubAllGlobals();
+		vi.useRealTimers();
 	});
 
 	/** A streamed body without Content-Length, `chunks` of 100 bytes. */
@@ -193,10 +206,106 @@ describe('cacheEnclosures', () => {
 		expect(fetch).not.toHaveBeenCalled();
 	});
 
-	it('prunes what no pack wants any more', async () => {
+	it('prunes what no pack wants any more, opaque copies of earlier versions, stale failure records', async () => {
 		store.set('http://feeds.test/a.mp3', new Response('a'));
 		store.set('http://feeds.test/b.mp3', new Response('b'));
-		expect(await pruneMedia(new Set(['http://feeds.test/b.mp3']))).toBe(1);
+		store.set('http://feeds.test/o.mp3', opaque(new Response('o')));
+		failures.set('http://feeds.test/gone.mp3', new Response(null));
+		failures.set('http://feeds.test/c.mp3', new Response(null));
+		const wanted = [
+			'http://feeds.test/b.mp3',
+			'http://feeds.test/o.mp3',
+			'http://feeds.test/c.mp3'
+		];
+		expect(await pruneMedia(new Set(wanted))).toBe(2);
 		expect([...store.keys()]).toEqual(['http://feeds.test/b.mp3']);
+		expect([...failures.keys()]).toEqual(['http://feeds.test/c.mp3']);
+	});
+
+	it('keeps nothing from a host without CORS, whatever its size (cap 1 MB, file 64 MB)', async () => {
+		let written = 0;
+		let probe: AbortSignal | undefined;
+		const opaqueBody = (): ReadableStream<Uint8Array> => {
+			let sent = 0;
+			return new ReadableStream({
+				pull(c) {
+					if (sent >= 64) return c.close();
+					sent++;
+					written += 1024 * 1024;
+					c.enqueue(new Uint8Array(1024 * 1024));
+				}
+			});
+		};
+		vi.stubGlobal(
+			'fetch',
+			vi.fn((_url: string, init: RequestInit) => {
+				if (init.mode === 'cors') {
+					return Promise.reject(new TypeError('Failed to fetch (no CORS headers)'));
+				}
+				probe = init.signal ?? undefined;
+				return Promise.resolve({
+					type: 'opaque',
+					status: 0,
+					headers: new Headers(),
+					body: opaqueBody()
+				});
+			})
+		);
+		const result = await cacheEnclosures(
+			['https://evil.example/huge.mp3'],
+			account,
+			undefined,
+			1024 * 1024
+		);
+		expect({ result, kept: [...store.keys()] }).toEqual({
+			result: { stored: 0, skipped: 0, tooLarge: 1 },
+			kept: []
+		});
+		// The probe that told "no CORS" from "no network" was stopped: not downloaded for nothing.
+		expect(probe?.aborted).toBe(true);
+		expect(written).toBeLessThanOrEqual(2 * 1024 * 1024);
+	});
+
+	it('remembers a failure: not fetched again before its backoff ends, then again; cleared once kept', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+		let answer = (): Response => new Response('', { status: 404 });
+		vi.stubGlobal(
+			'fetch',
+			vi.fn(() => Promise.resolve(answer()))
+		);
+		const url = 'http://feeds.test/missing.mp3';
+		const sync = () => cacheEnclosures([url], account, undefined, 1000);
+		expect(await sync()).toEqual({ stored: 0, skipped: 1, tooLarge: 0 });
+		expect(fetch).toHaveBeenCalledTimes(1);
+		// The next syncs within the hour fetch nothing.
+		vi.advanceTimersByTime(retryDelay(1) - 1000);
+		expect(await sync()).toEqual({ stored: 0, skipped: 1, tooLarge: 0 });
+		expect(await sync()).toEqual({ stored: 0, skipped: 1, tooLarge: 0 });
+		expect(fetch).toHaveBeenCalledTimes(1);
+		// After it: tried again, fails again, and now waits four times longer.
+		vi.advanceTimersByTime(1000);
+		await sync();
+		expect(fetch).toHaveBeenCalledTimes(2);
+		vi.advanceTimersByTime(retryDelay(2) - 1000);
+		await sync();
+		expect(fetch).toHaveBeenCalledTimes(2);
+		vi.advanceTimersByTime(1000);
+		answer = () => new Response(new Uint8Array(10), { headers: { 'content-length': '10' } });
+		expect(await sync()).toEqual({ stored: 1, skipped: 0, tooLarge: 0 });
+		expect(failures.has(url)).toBe(false);
+	});
+
+	it('backs off 1 h, then four times longer each time, at most a week', () => {
+		const hour = 60 * 60_000;
+		expect([1, 2, 3, 4, 5, 6, 50].map(retryDelay)).toEqual([
+			hour,
+			4 * hour,
+			16 * hour,
+			64 * hour,
+			168 * hour,
+			168 * hour,
+			168 * hour
+		]);
 	});
 });

@@ -6,32 +6,39 @@
  *
  * Decisions:
  * - Which: the attachments of articles in a pack with "keep enclosures", typed audio/, video/ or
- *   image/, through the one URL rule (`safeUrl(…, 'media')`). Kept while their article is kept
+ *   image/, through the one URL rule (`fetchableUrl(…, 'media')`). Kept while their article is kept
  *   and its pack keeps enclosures; pruned at the next sync otherwise.
  * - When: on Wi-Fi only (policy.ts `decideEnclosures`), whatever the images setting: a file is
  *   tens of MB.
  * - How: fetched with CORS first, so the copy can be read and answered by range
- *   (src/service-worker/media.ts, range.ts). A host that sends no CORS headers still gets a copy,
- *   fetched `no-cors`: it is opaque, so it is answered whole (it plays offline; seeking works in
- *   what the player has loaded), its size cannot be read (counted as OPAQUE_MEDIA_BYTES) and the
- *   size cap cannot be checked.
+ *   (src/service-worker/media.ts, range.ts). A host that sends no CORS headers gets no copy: its
+ *   answer would be opaque, and an opaque body's size cannot be read, so neither the size cap nor
+ *   the storage budget could hold (a 64 MB file would be kept under a 1 MB cap). It is refused
+ *   like a file over the cap (`tooLarge`) and the player streams it from its host. Opaque copies
+ *   kept by earlier versions are dropped at the next sync (`pruneMedia`).
  * - Large files are streamed into the cache (`cache.put` reads the body as it arrives), never held
  *   in memory; a file over MAX_MEDIA_FILE_BYTES is refused by its Content-Length, or cut off while
  *   streaming when the host sends none.
+ * - A file that failed or was refused is remembered (`media-failures-v1`, one header-only entry
+ *   per URL) and not fetched again before its backoff ends (`retryDelay`: 1 h, then 4x each time,
+ *   at most a week), so a sync does not download the same refused file every time.
  */
 import type { ArticleBase } from '$lib/api';
-import { safeUrl } from '$lib/content/url';
+import { fetchableUrl } from '$lib/content/url';
 import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import { enclosuresAllowed } from './policy';
 import { askWorkerTo, controllingWorker } from './images';
 import { answerRange, contentRange } from './range';
-import { dropCached, MEDIA_CACHE } from './storage';
+import { dropCached, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from './storage';
 
 const MB = 1024 * 1024;
 /** The largest file kept: an hour of video at a phone's quality, or 3 h of audio at 128 kbps. */
 export const MAX_MEDIA_FILE_BYTES = 200 * MB;
-/** What an opaque copy (a host without CORS) counts for: its size cannot be read. */
+/**
+ * What an opaque copy counts for in the budget: its size cannot be read. None is kept any more;
+ * this covers a copy kept by an earlier version until the next sync drops it.
+ */
 export const OPAQUE_MEDIA_BYTES = 50 * MB;
 
 const KEPT_TYPES = /^(audio|video|image)\//i;
@@ -41,8 +48,8 @@ export function enclosureUrls(article: Pick<ArticleBase, 'attachments' | 'link'>
 	const urls = new Set<string>();
 	for (const attachment of article.attachments ?? []) {
 		if (!KEPT_TYPES.test(attachment.contentType)) continue;
-		const url = safeUrl(attachment.contentUrl, 'media', article.link);
-		if (url && /^https?:/.test(url)) urls.add(url);
+		const url = fetchableUrl(attachment.contentUrl, 'media', article.link);
+		if (url) urls.add(url);
 	}
 	return [...urls];
 }
@@ -65,7 +72,10 @@ export async function wantedEnclosures(
 export interface MediaCacheResult {
 	stored: number;
 	skipped: number;
-	/** Refused for being larger than MAX_MEDIA_FILE_BYTES. */
+	/**
+	 * Refused for being larger than the cap (MAX_MEDIA_FILE_BYTES), or for a size that cannot be
+	 * checked against it (a host without CORS: an opaque answer).
+	 */
 	tooLarge: number;
 }
 
@@ -87,20 +97,117 @@ function capped(
 	return { stream, over: () => total > cap };
 }
 
-/** Fetches one enclosure: readable (CORS) when the host allows it, else opaque. */
-async function fetchEnclosure(url: string, signal?: AbortSignal): Promise<Response> {
+/** A refused file's first wait; each further failure waits four times longer, up to a week. */
+const RETRY_FIRST_MS = 60 * 60_000;
+const RETRY_MAX_MS = 7 * 24 * 60 * 60_000;
+const FAILURES_HEADER = 'x-failures';
+const RETRY_AT_HEADER = 'x-retry-at';
+
+/** How long to wait before fetching a file again after its `failures`-th failure in a row. */
+export function retryDelay(failures: number): number {
+	return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 4 ** Math.max(0, failures - 1));
+}
+
+interface Failure {
+	failures: number;
+	retryAt: number;
+}
+
+async function failureOf(failed: Cache, url: string): Promise<Failure | undefined> {
+	const record = await failed.match(url);
+	if (!record) return undefined;
+	const failures = Number(record.headers.get(FAILURES_HEADER));
+	const retryAt = Number(record.headers.get(RETRY_AT_HEADER));
+	return Number.isSafeInteger(failures) && failures > 0 && Number.isFinite(retryAt)
+		? { failures, retryAt }
+		: undefined;
+}
+
+/** Remembers one more failure of `url` (a record without a body: two headers). */
+async function recordFailure(
+	failed: Cache,
+	url: string,
+	before: Failure | undefined
+): Promise<void> {
+	const failures = (before?.failures ?? 0) + 1;
+	const headers = {
+		[FAILURES_HEADER]: String(failures),
+		[RETRY_AT_HEADER]: String(Date.now() + retryDelay(failures))
+	};
+	await failed.put(url, new Response(null, { headers }));
+}
+
+type Outcome = 'stored' | 'skipped' | 'tooLarge';
+
+/**
+ * Fetches one enclosure with CORS. When that fails, a `no-cors` request tells a host without CORS
+ * (an opaque answer: refused, its size cannot be checked) from a network error (thrown); it is
+ * aborted as soon as it answers, so the file is not downloaded for nothing.
+ */
+async function fetchEnclosure(url: string, signal?: AbortSignal): Promise<Response | 'opaque'> {
 	try {
 		return await fetch(url, { mode: 'cors', credentials: 'omit', signal });
 	} catch (error) {
 		if (signal?.aborted) throw error;
-		// No CORS headers (or a network error, which the second try meets again).
-		return await fetch(url, { mode: 'no-cors', credentials: 'omit', signal });
+	}
+	const probe = new AbortController();
+	const stop = (): void => probe.abort();
+	signal?.addEventListener('abort', stop, { once: true });
+	try {
+		const answer = await fetch(url, { mode: 'no-cors', credentials: 'omit', signal: probe.signal });
+		await answer.body?.cancel().catch(() => undefined);
+		return answer.type === 'opaque' ? 'opaque' : answer;
+	} finally {
+		probe.abort();
+		signal?.removeEventListener('abort', stop);
+	}
+}
+
+/** Fetches one enclosure into the cache, within the cap; a body cut off half-way leaves nothing. */
+async function keepEnclosure(
+	cache: Cache,
+	url: string,
+	account: string | undefined,
+	signal: AbortSignal | undefined,
+	cap: number
+): Promise<Outcome | 'signedOut'> {
+	let tooLarge: (() => boolean) | undefined;
+	try {
+		const response = await fetchEnclosure(url, signal);
+		if (!(await cacheOwnedBy(account))) {
+			// Signed out (or another account) meanwhile: nothing more is kept.
+			if (response !== 'opaque') await response.body?.cancel();
+			return 'signedOut';
+		}
+		if (response === 'opaque') return 'tooLarge';
+		if (response.status !== 200 || !response.body) {
+			await response.body?.cancel();
+			return 'skipped';
+		}
+		const length = Number(response.headers.get('content-length'));
+		if (length > cap) {
+			await response.body.cancel();
+			return 'tooLarge';
+		}
+		const limited = length > 0 ? undefined : capped(response.body, cap);
+		tooLarge = limited?.over;
+		const copy = limited
+			? new Response(limited.stream, { status: 200, headers: response.headers })
+			: response;
+		await cache.put(url, copy);
+		return 'stored';
+	} catch (error) {
+		// A body cut off half-way leaves nothing behind.
+		await cache.delete(url).catch(() => false);
+		if (signal?.aborted) throw error;
+		return tooLarge?.() ? 'tooLarge' : 'skipped';
 	}
 }
 
 /**
  * Keeps these enclosures that are not kept yet, one at a time (each streamed into the cache).
- * Asks the connection itself (Wi-Fi only), so whoever asks, the rule holds.
+ * A file that failed before waits for its backoff (counted as skipped). Asks the connection
+ * itself (Wi-Fi only), so whoever asks, the rule holds.
  */
 export async function cacheEnclosures(
 	urls: readonly string[],
@@ -114,60 +221,49 @@ export async function cacheEnclosures(
 		return { ...result, skipped: urls.length };
 	}
 	const cache = await caches.open(MEDIA_CACHE);
+	const failed = await caches.open(MEDIA_FAILURES_CACHE);
 	for (const url of urls) {
 		signal?.throwIfAborted();
-		let tooLarge: (() => boolean) | undefined;
-		try {
-			if (await cache.match(url)) continue;
-			const response = await fetchEnclosure(url, signal);
-			if (!(await cacheOwnedBy(account))) {
-				// Signed out (or another account) meanwhile: nothing more is kept.
-				await response.body?.cancel();
-				result.skipped++;
-				break;
-			}
-			if (response.type === 'opaque') {
-				await cache.put(url, response);
-				result.stored++;
-				continue;
-			}
-			if (response.status !== 200 || !response.body) {
-				await response.body?.cancel();
-				result.skipped++;
-				continue;
-			}
-			const length = Number(response.headers.get('content-length'));
-			if (length > cap) {
-				await response.body.cancel();
-				result.tooLarge++;
-				continue;
-			}
-			const limited = length > 0 ? undefined : capped(response.body, cap);
-			tooLarge = limited?.over;
-			const copy = limited
-				? new Response(limited.stream, { status: 200, headers: response.headers })
-				: response;
-			await cache.put(url, copy);
-			result.stored++;
-		} catch (error) {
-			if (signal?.aborted) throw error;
-			if (tooLarge?.()) result.tooLarge++;
-			else result.skipped++;
-			// A body cut off half-way leaves nothing behind.
-			await cache.delete(url).catch(() => false);
+		if (await cache.match(url)) continue;
+		const before = await failureOf(failed, url).catch(() => undefined);
+		if (before && before.retryAt > Date.now()) {
+			result.skipped++;
+			continue;
 		}
+		const outcome = await keepEnclosure(cache, url, account, signal, cap);
+		if (outcome === 'signedOut') {
+			result.skipped++;
+			break;
+		}
+		result[outcome]++;
+		// Remembering is best effort: a full quota must not fail the sync.
+		if (outcome === 'stored') await failed.delete(url).catch(() => false);
+		else await recordFailure(failed, url, before).catch(() => undefined);
 	}
 	return result;
 }
 
-/** Drops every kept enclosure not in `wanted`; returns how many went. */
+/**
+ * Drops every kept enclosure not in `wanted`, and any opaque copy (kept by an earlier version:
+ * its size cannot be known), with the failure records of files no longer wanted; returns how many
+ * files went.
+ */
 export async function pruneMedia(wanted: ReadonlySet<string>): Promise<number> {
-	if (typeof caches === 'undefined' || !(await caches.has(MEDIA_CACHE))) return 0;
-	const keys = await (await caches.open(MEDIA_CACHE)).keys();
-	return dropCached(
-		MEDIA_CACHE,
-		keys.map((request) => request.url).filter((url) => !wanted.has(url))
-	);
+	if (typeof caches === 'undefined') return 0;
+	if (await caches.has(MEDIA_FAILURES_CACHE)) {
+		const failed = await (await caches.open(MEDIA_FAILURES_CACHE)).keys();
+		const stale = failed.map((request) => request.url).filter((url) => !wanted.has(url));
+		await dropCached(MEDIA_FAILURES_CACHE, stale);
+	}
+	if (!(await caches.has(MEDIA_CACHE))) return 0;
+	const cache = await caches.open(MEDIA_CACHE);
+	const drop: string[] = [];
+	for (const request of await cache.keys()) {
+		if (!wanted.has(request.url) || (await cache.match(request))?.type === 'opaque') {
+			drop.push(request.url);
+		}
+	}
+	return dropCached(MEDIA_CACHE, drop);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerRange, contentRange } from './range';
+import { answerRange, contentRange, MAX_RANGE_HEADER_CHARS } from './range';
 
 describe('answerRange', () => {
 	const size = 1000;
@@ -46,6 +46,39 @@ describe('answerRange', () => {
 			'bytes=-5-'
 		]) {
 			expect(answerRange(header, size), header).toEqual({ kind: 'whole' });
+		}
+	});
+});
+
+describe('answerRange on hostile headers', () => {
+	const size = 1000;
+
+	it('ignores a header longer than MAX_RANGE_HEADER_CHARS (the whole file)', () => {
+		expect(answerRange(`bytes=0-${'9'.repeat(MAX_RANGE_HEADER_CHARS)}`, size)).toEqual({
+			kind: 'whole'
+		});
+		expect(answerRange(`bytes=${' '.repeat(MAX_RANGE_HEADER_CHARS)}0-5`, size)).toEqual({
+			kind: 'whole'
+		});
+		// The longest real one still counts.
+		expect(answerRange('bytes=1234567890123456-1234567890123457', 2e16)).toEqual({
+			kind: 'partial',
+			start: 1234567890123456,
+			end: 1234567890123457
+		});
+	});
+
+	it('answers at once for spaces built to make the pattern backtrack', () => {
+		// 10 KB of spaces after the dash took 0.3 s (quadratic) before the cap and the pattern fix.
+		for (const header of [
+			`bytes=0-${' '.repeat(10_000)}x`,
+			`bytes=0-${' '.repeat(60)}x`,
+			`bytes=${' '.repeat(40)}-${' '.repeat(40)}x`,
+			`bytes=${'0'.repeat(90)}-x`
+		]) {
+			const start = performance.now();
+			expect(answerRange(header, size)).toEqual({ kind: 'whole' });
+			expect(performance.now() - start).toBeLessThan(50);
 		}
 	});
 });

@@ -15,11 +15,18 @@ export type RangeAnswer =
 	/** 416 Range Not Satisfiable: the range starts past the end (or asks for nothing). */
 	| { kind: 'unsatisfiable' };
 
-const BYTES = /^bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i;
+/**
+ * The longest header read: `bytes=<first>-<last>` with two 16-digit numbers is 39 characters; a
+ * longer one is ignored (the whole file) before the pattern runs.
+ */
+export const MAX_RANGE_HEADER_CHARS = 100;
+
+/** Matched on the trimmed header; nothing optional sits between two runs of spaces. */
+const BYTES = /^bytes\s*=\s*(\d*)\s*-\s*(\d*)$/i;
 
 /** What to answer for a `Range` header over a file of `size` bytes. */
 export function answerRange(header: string | null | undefined, size: number): RangeAnswer {
-	if (!header) return { kind: 'whole' };
+	if (!header || header.length > MAX_RANGE_HEADER_CHARS) return { kind: 'whole' };
 	const match = BYTES.exec(header.trim());
 	// Another unit, several ranges, or garbage: a server may ignore the header.
 	if (!match) return { kind: 'whole' };

@@ -10,6 +10,8 @@ import type { Intent } from '$lib/outbox/intent';
 export const IMAGE_CACHE = 'images-v1';
 /** Enclosures of the packs that keep them (media.ts); one account's, like the images. */
 export const MEDIA_CACHE = 'media-v1';
+/** Enclosures that failed or were refused, with when to try again (media.ts); the same account's. */
+export const MEDIA_FAILURES_CACHE = 'media-failures-v1';
 
 export class StorageFullError extends Error {
 	readonly userMessage =

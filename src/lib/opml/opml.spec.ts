@@ -69,6 +69,25 @@ describe('readOpml', () => {
 		expect(errorOf(external.replace('ENTITY', 'entity'))).toMatch(/declares XML entities/);
 	});
 
+	it('refuses nesting deeper than MAX_DEPTH (32), titled outlines or not', () => {
+		const feed = '<outline xmlUrl="https://feeds.example/x"/>';
+		const nested = (depth: number, open: (level: number) => string): string =>
+			Array.from({ length: depth }, (_, level) => open(level)).join('') +
+			feed +
+			'</outline>'.repeat(depth);
+		const untitled = (): string => '<outline>';
+		const titled = (level: number): string => `<outline text="c${level}">`;
+		const mixed = (level: number): string => (level % 2 ? untitled() : titled(level));
+		for (const open of [untitled, titled, mixed]) {
+			expect(readOpml(wrap(nested(100, open))).ok).toBe(false);
+			expect(errorOf(wrap(nested(33, open)))).toContain('more than 32 levels deep');
+			expect(readOpml(wrap(nested(32, open))).ok).toBe(true);
+		}
+		// Untitled levels add no category: the feed lands in the titled ones around it.
+		const result = readOpml(wrap(nested(4, mixed)));
+		expect(result.ok && result.feeds[0]?.categoryPath).toEqual(['c0', 'c2']);
+	});
+
 	it('never throws, whatever the text (property)', () => {
 		const xmlish = fc.array(
 			fc.oneof(

@@ -28,7 +28,10 @@ export interface OpmlFeed {
 export const MAX_OPML_BYTES = 5 * 1024 * 1024;
 /** More feeds than anyone subscribes to by hand; beyond this a file is refused. */
 export const MAX_OPML_FEEDS = 5000;
-/** Deeper nesting is no category tree a server could hold. */
+/**
+ * Deeper nesting is no category tree a server could hold. Every outline level counts, titled or
+ * not: an untitled outline adds no category but is still a level of the walk.
+ */
 const MAX_DEPTH = 32;
 
 function escapeXml(text: string): string {
@@ -146,8 +149,8 @@ export function readOpml(text: string, parser: DOMParser = new DOMParser()): Opm
 	const seen = new Set<string>();
 	let tooMany = false;
 	let tooDeep = false;
-	const walk = (parent: Element, path: string[]): void => {
-		if (path.length > MAX_DEPTH) {
+	const walk = (parent: Element, path: string[], depth: number): void => {
+		if (depth > MAX_DEPTH) {
 			tooDeep = true;
 			return;
 		}
@@ -166,12 +169,12 @@ export function readOpml(text: string, parser: DOMParser = new DOMParser()): Opm
 				}
 			} else if (el.children.length > 0) {
 				const name = outlineTitle(el);
-				walk(el, name ? [...path, name] : path);
+				walk(el, name ? [...path, name] : path, depth + 1);
 			}
 			if (tooMany || tooDeep) return;
 		}
 	};
-	walk(body, []);
+	walk(body, [], 0);
 	if (tooMany) {
 		return fail(
 			`This file lists more than ${MAX_OPML_FEEDS} feeds, more than this app imports at once. Split it into smaller files.`
