@@ -47,3 +47,16 @@ test('a user without API access is told what to enable', async ({ page }) => {
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await expect(page.getByRole('alert')).toContainText('Enable API access');
 });
+
+test('browser API access off (current servers): the reader is told the exact setting to turn on', async ({
+	page
+}) => {
+	const { noBrowserUser, noBrowserPassword } = testbed;
+	test.skip(!noBrowserUser || !noBrowserPassword, 'only servers with the browser opt-in');
+	await page.goto('/login');
+	await page.getByLabel('User name', { exact: true }).fill(noBrowserUser ?? '');
+	await page.getByLabel('Password', { exact: true }).fill(noBrowserPassword ?? '');
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	// login succeeds; the next request answers API_DISABLED: the screen names the preference.
+	await expect(page.getByText(/turn on "Enable browser-based API access"/).first()).toBeVisible();
+});

@@ -107,6 +107,14 @@ export function readerText(error: unknown, fallback: string): string {
 /** Where an error happened matters for API_DISABLED: at login vs. after a successful login. */
 export type ErrorPhase = 'login' | 'call';
 
+/**
+ * The current tt-rss (since 2026-06) answers API_DISABLED to a browser after a good login until
+ * this preference is on; its label and place on the server, word for word. The error's message and
+ * the check-up's fix both say it.
+ */
+export const BROWSER_API_SETTING =
+	'In the tt-rss web interface, open Preferences → Preferences → General, turn on "Enable browser-based API access" (next to "Enable API access", which must be on too), click Save configuration, and sign in again.';
+
 const SIGN_IN_AGAIN = 'Your session on the tt-rss server has ended. Please sign in again.';
 
 /** Builds the error for a server error code, with the message a reader can act on. */
@@ -133,7 +141,7 @@ export function serverError(
 				userMessage:
 					phase === 'login'
 						? 'API access is turned off for this account. In tt-rss, open Preferences, turn on "Enable API access" (API access), save, and sign in again.'
-						: 'The tt-rss server refused this app. In tt-rss Preferences, make sure "Enable API access" is on. Newer tt-rss versions also have a separate option that allows API access from web browsers: turn that on too, then try again.',
+						: `Signing in worked, but tt-rss refuses API requests from web browsers for this account. ${BROWSER_API_SETTING}`,
 				retryable: false
 			});
 		case 'INCORRECT_USAGE':

@@ -15,6 +15,7 @@ export {
 	ApiError,
 	isApiError,
 	readerText,
+	BROWSER_API_SETTING,
 	RefusedError,
 	type ApiErrorCode,
 	type ApiErrorKind,

@@ -93,7 +93,7 @@ describe('diagnoseFailure at sign-in', () => {
 		await client.login({ user: 'u', password: 'p' });
 		const [finding] = await checkAccount(client, context);
 		expect(finding).toMatchObject({ id: 'browser-api-disabled', verdict: 'problem' });
-		expect(finding?.fix).toContain('allows API access from web browsers');
+		expect(finding?.fix).toContain('turn on "Enable browser-based API access"');
 	});
 });
 

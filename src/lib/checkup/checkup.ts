@@ -5,6 +5,7 @@
  * the network itself. Used on the sign-in page after a failed sign-in and in Settings.
  */
 import {
+	BROWSER_API_SETTING,
 	deriveCapabilities,
 	isApiError,
 	type Capabilities,
@@ -211,7 +212,7 @@ export function diagnoseFailure(error: unknown, context: FailureContext): Findin
 						title: 'API access from web browsers is off',
 						detail:
 							'Signing in worked, but tt-rss refused the next request from this browser. Newer tt-rss versions refuse API calls made by web browsers unless the account allows them, separately from "Enable API".',
-						fix: `${ENABLE_API} On newer tt-rss versions, also turn on the preference on that page that allows API access from web browsers, save, and sign in again.`
+						fix: BROWSER_API_SETTING
 					};
 		case 'LOGIN_ERROR':
 			return {
