@@ -2,9 +2,11 @@
  * Proof by random fault schedules (issue 11): fast-check drives the real outbox, replay, cache and
  * session code through schedules of reader actions, reloads, a second tab and the worker replaying
  * at the same time, faults on the wire, lost replies, session expiry, full storage and sign-ins as
- * other accounts (testing/schedule.ts), and checks after each drain that the server holds exactly
- * what the reader meant, in the right account, each share once, and that the failed list explains
- * the rest. CI runs a few hundred schedules; `npm run soak` runs 100,000 (SOAK_RUNS) and prints
+ * other accounts, the sync engine's writes with their read time while changes are confirmed (and
+ * syncs longer than the sent log), slow requests with articles arriving meanwhile, undo holds,
+ * bulk (mark above) actions and catch-ups of Starred (testing/schedule.ts), and checks after each
+ * drain that the server holds exactly what the reader meant, in the right account, each share
+ * once, that the failed list explains the rest, and that the cache shows what the server has. CI runs a few hundred schedules; `npm run soak` runs 100,000 (SOAK_RUNS) and prints
  * the figures.
  */
 import 'fake-indexeddb/auto';
@@ -65,7 +67,9 @@ async function loadInstance(): Promise<Instance> {
 		wipeAccount: device.wipeAccount,
 		discardChangesNotOf: device.discardChangesNotOf,
 		storeList: cache.storeList,
-		storeTree: cache.storeTree
+		storeTree: cache.storeTree,
+		storeOfflineHeadlines: cache.storeOfflineHeadlines,
+		clearFlagOutside: cache.clearFlagOutside
 	};
 }
 
@@ -103,7 +107,10 @@ const FULL_WORLD: World = {
 	strictCatchups: false,
 	disjointIds: false,
 	maxActions: 25,
-	holds: true
+	holds: true,
+	syncWrites: true,
+	cacheCheck: true,
+	flagScopes: true
 };
 
 /**
@@ -142,7 +149,8 @@ afterAll(() => {
 		`requests ${figures.requests}; faults injected: ${faults}; storage-full writes ${figures.quotaWriteFailures}`,
 		`changes refused by full storage (reader told) ${figures.refusedByStorage}, stale tabs' catch-ups refused ${figures.refusedStaleTab}; replays that threw ${figures.replayErrors} (${JSON.stringify(figures.replayErrorKinds)})`,
 		`failed items (explained) ${figures.failedItems}`,
-		`changes lost ${figures.lost}, leaked/widened ${figures.leaked}, shares duplicated ${figures.duplicates}, stuck ${figures.stuck}`
+		`changes lost ${figures.lost}, leaked/widened ${figures.leaked}, shares duplicated ${figures.duplicates}, stuck ${figures.stuck}`,
+		`cached articles compared with the server ${figures.cacheCompared}, cache mismatches ${figures.cacheMismatches}`
 	];
 	console.log(`outbox model figures:\n  ${lines.join('\n  ')}`);
 	// The soak runner (scripts/soak.js) sums the figures of its workers.
@@ -168,7 +176,9 @@ describe('the checks themselves', () => {
 			}
 		);
 		expect(violations).toEqual([
-			expect.stringMatching(/^lost: label:2:-1025 of reader@http:\/\/tt\.example\//)
+			expect.stringMatching(/^lost: label:2:-1025 of reader@http:\/\/tt\.example\//),
+			// The cache shows the change the server does not have.
+			expect.stringMatching(/^cache: label:2:-1025 of reader@.*cached true, server false/)
 		]);
 	});
 
@@ -195,7 +205,8 @@ describe('the checks themselves', () => {
 		);
 		expect(violations).toEqual([
 			expect.stringMatching(/^lost: flag:starred:1 of reader@/),
-			expect.stringMatching(/^leaked or widened: flag:starred:1 of second@/)
+			expect.stringMatching(/^leaked or widened: flag:starred:1 of second@/),
+			expect.stringMatching(/^cache: flag:starred:1 of reader@.*cached true, server false/)
 		]);
 	});
 });
@@ -272,6 +283,44 @@ describe('undo (held changes)', () => {
 			const { violations } = await run([catchup, unread, replay, end, replay]);
 			expect(violations).toEqual([]);
 		}
+	});
+
+	it('a catch-up waiting behind a held one keeps a later star behind it (Starred)', async () => {
+		const { violations } = await run([
+			{
+				kind: 'catchup',
+				tab: 'page',
+				scope: { feedId: 1, isCat: false },
+				mode: 'all',
+				hold: true,
+				quota: 0
+			},
+			{ kind: 'catchup', tab: 'tab2', scope: { feedId: -1, isCat: false }, mode: 'all', quota: 0 },
+			{ kind: 'flag', tab: 'tab2', field: 'starred', ids: [5], value: true, quota: 0 },
+			replay,
+			{ kind: 'wait', ms: 7_000 },
+			replay
+		]);
+		expect(violations).toEqual([]);
+	});
+
+	it('undo puts back, in the cache, an article a list page stored during the hold', async () => {
+		const { violations } = await run([
+			{ kind: 'arrive', feedId: 1, ageDays: 0 },
+			{ kind: 'arrive', feedId: 2, ageDays: 0 },
+			{ kind: 'refresh', tab: 'page', scope: { feedId: 2, isCat: false }, quota: 0 },
+			{
+				kind: 'catchup',
+				tab: 'page',
+				scope: { feedId: 1, isCat: true },
+				mode: 'all',
+				hold: true,
+				quota: 0
+			},
+			{ kind: 'refresh', tab: 'page', scope: { feedId: 1, isCat: false }, quota: 0 },
+			{ kind: 'undo', tab: 'page' }
+		]);
+		expect(violations).toEqual([]);
 	});
 
 	it('the checks find an undone change that reached the server', async () => {
