@@ -323,6 +323,16 @@ describe('undo (held changes)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	it('undo of a read change a later catch-up covers leaves the cache as the server ends (soak)', async () => {
+		// The soak's counterexample, as found (seed 631194303).
+		const { violations } = await run(
+			JSON.parse(
+				'[{"kind":"replay","who":["page"],"faults":[],"during":[{"at":0,"action":{"kind":"label","tab":"tab2","ids":[1],"label":-1025,"assign":false,"hold":true}},{"at":0,"action":{"kind":"flag","tab":"page","field":"unread","ids":[1],"value":false,"hold":true}}],"quota":0},{"kind":"catchup","tab":"tab2","scope":{"feedId":1,"isCat":false},"mode":"all","hold":true,"quota":1},{"kind":"undo","tab":"page"},{"kind":"flag","tab":"page","field":"published","ids":[1],"value":false,"hold":false,"quota":0},{"kind":"wait","ms":60000}]'
+			) as Action[]
+		);
+		expect(violations).toEqual([]);
+	});
+
 	it('the checks find an undone change that reached the server', async () => {
 		// An outbox that says "undone" but keeps the change queued: the drain sends it.
 		const real = instances.page.cancelHold;
