@@ -333,6 +333,16 @@ describe('undo (held changes)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	it('a late catch-up checks again for newer articles after a re-login (soak)', async () => {
+		// The soak's counterexample (seed 631548110): checked, session ended, an article arrived.
+		const { violations } = await run(
+			JSON.parse(
+				'[{"kind":"catchup","tab":"page","scope":{"feedId":1,"isCat":false},"mode":"all","hold":false,"quota":0},{"kind":"wait","ms":60000},{"kind":"replay","who":["page"],"faults":["expire"],"during":[],"slow":{"at":1,"ms":2000,"arrive":1},"quota":0}]'
+			) as Action[]
+		);
+		expect(violations).toEqual([]);
+	});
+
 	it('the checks find an undone change that reached the server', async () => {
 		// An outbox that says "undone" but keeps the change queued: the drain sends it.
 		const real = instances.page.cancelHold;
