@@ -81,11 +81,17 @@ console.log(`soak figures (${minutes} min):
   changes lost       ${sum.lost ?? 0}
   leaked or widened  ${sum.leaked ?? 0}
   shares duplicated  ${sum.duplicates ?? 0}
-  stuck in outbox    ${sum.stuck ?? 0}`);
+  stuck in outbox    ${sum.stuck ?? 0}
+  cache checked      ${sum.cacheCompared ?? 0} cached articles against the server, ${sum.cacheMismatches ?? 0} mismatches`);
 
 const broken = results.filter((r) => r.code !== 0 || !r.figures);
 for (const r of broken) {
 	console.log(`\nworker ${r.index} (seed ${baseSeed + r.index}) failed:\n${r.log.slice(-6000)}`);
 }
-const bad = (sum.lost ?? 0) + (sum.leaked ?? 0) + (sum.duplicates ?? 0) + (sum.stuck ?? 0);
+const bad =
+	(sum.lost ?? 0) +
+	(sum.leaked ?? 0) +
+	(sum.duplicates ?? 0) +
+	(sum.stuck ?? 0) +
+	(sum.cacheMismatches ?? 0);
 process.exit(broken.length > 0 || bad > 0 || (sum.schedules ?? 0) < total ? 1 : 0);

@@ -269,6 +269,20 @@ describe('undo of a held change to an article stored during the hold', () => {
 	});
 });
 
+describe('undo of a held change a later held catch-up covers', () => {
+	it('keeps the article read while the catch-up stands, and puts it back when that is undone too', async () => {
+		await cacheArticles([1, 2]);
+		await enqueueIntent(read([1]), T, hold('r', T + 6_500));
+		await enqueueIntent(catchup(1), T + 100, hold('c', T + 6_600));
+		// Found by the soak: undoing the read put article 1 back unread, the catch-up then read it.
+		const first = await cancelHold('r', T + 1_000);
+		expect(first?.changedSince.has('flag:unread:1')).toBe(true);
+		expect((await cached(1))?.unread).toBe(false);
+		expect(await cancelHold('c', T + 1_100)).toBeDefined();
+		expect([(await cached(1))?.unread, (await cached(2))?.unread]).toEqual([true, true]);
+	});
+});
+
 describe('undo of a held catch-up', () => {
 	// The writes during the hold are the signed-in account's, as in the app.
 	beforeEach(() => ownCacheForTests());

@@ -21,6 +21,8 @@ import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers }
 import type { Intent } from './intent';
 import { announceOutboxChange } from './outbox';
 
+type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
+
 /** Which undoable action, and until when its items wait (ms). */
 export interface Hold {
 	id: string;
@@ -183,7 +185,9 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 	const later = others.filter((i) => (i.seq ?? 0) > first);
 	const changedSince = new Set(later.map((i) => i.key));
 	/** Catch-ups queued after it: what they cover stays read (they are sent all the same). */
-	const laterCatchups = later.flatMap((i) => (i.intent.type === 'catchup' ? [i.intent] : []));
+	const laterCatchups = later.filter((i) => i.intent.type === 'catchup');
+	/** Held later catch-ups that now mark an article read in the cache (undoing them puts it back). */
+	const noted = new Set<OutboxItem>();
 	const treeStore = tx.objectStore('tree');
 	const stored = await treeStore.get('current');
 	const articles = tx.objectStore('articles');
@@ -195,7 +199,21 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 	): Promise<StoredArticle | undefined> => {
 		const article = await articles.get(id);
 		if (!article) return undefined;
-		const delta = applyToArticle(article, intent, tree);
+		let delta = applyToArticle(article, intent, tree);
+		const covering = article.unread
+			? laterCatchups.find((c) => catchupCovers(c.intent as CatchupIntent, article, tree))
+			: undefined;
+		if (covering) {
+			// A later catch-up marks it read all the same: it stays read, here and on screen, and
+			// is that catch-up's to put back if it is undone too.
+			article.unread = false;
+			delta -= 1;
+			changedSince.add(`flag:unread:${id}`);
+			if (covering.undo && !covering.undo.markedRead?.includes(id)) {
+				(covering.undo.markedRead ??= []).push(id);
+				noted.add(covering);
+			}
+		}
 		await articles.put(article);
 		if (delta !== 0) {
 			adjustCounters(stored?.counters, tree, article, delta);
@@ -212,19 +230,13 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 		}
 		if (undo?.counters?.length) {
 			restoreCounters(stored?.counters, undo.counters);
-			for (const intent of laterCatchups) {
-				applyCatchupToCounters(stored?.counters, stored?.tree, intent);
+			for (const c of laterCatchups) {
+				applyCatchupToCounters(stored?.counters, stored?.tree, c.intent as CatchupIntent);
 			}
 			countersChanged = true;
 		}
 		for (const id of undo?.markedRead ?? []) {
 			if (changedSince.has(`flag:unread:${id}`)) continue;
-			const article = await articles.get(id);
-			if (article && laterCatchups.some((c) => catchupCovers(c, article, stored?.tree))) {
-				// A later catch-up marks it read: it stays so, here and on screen.
-				changedSince.add(`flag:unread:${id}`);
-				continue;
-			}
 			await revert(
 				id,
 				{ type: 'flag', field: 'unread', articleIds: [id], value: true },
@@ -233,6 +245,7 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 		}
 		for (const older of undo?.replaced ?? []) await outbox.put(older);
 	}
+	for (const item of noted) await outbox.put(item);
 	// A later hold that replaced one of these must not bring it back if that one is undone too.
 	for (const item of others) {
 		const replaced = item.undo?.replaced;

@@ -2,9 +2,11 @@
  * Proof by random fault schedules (issue 11): fast-check drives the real outbox, replay, cache and
  * session code through schedules of reader actions, reloads, a second tab and the worker replaying
  * at the same time, faults on the wire, lost replies, session expiry, full storage and sign-ins as
- * other accounts (testing/schedule.ts), and checks after each drain that the server holds exactly
- * what the reader meant, in the right account, each share once, and that the failed list explains
- * the rest. CI runs a few hundred schedules; `npm run soak` runs 100,000 (SOAK_RUNS) and prints
+ * other accounts, the sync engine's writes with their read time while changes are confirmed (and
+ * syncs longer than the sent log), slow requests with articles arriving meanwhile, undo holds,
+ * bulk (mark above) actions and catch-ups of Starred (testing/schedule.ts), and checks after each
+ * drain that the server holds exactly what the reader meant, in the right account, each share
+ * once, that the failed list explains the rest, and that the cache shows what the server has. CI runs a few hundred schedules; `npm run soak` runs 100,000 (SOAK_RUNS) and prints
  * the figures.
  */
 import 'fake-indexeddb/auto';
@@ -65,7 +67,9 @@ async function loadInstance(): Promise<Instance> {
 		wipeAccount: device.wipeAccount,
 		discardChangesNotOf: device.discardChangesNotOf,
 		storeList: cache.storeList,
-		storeTree: cache.storeTree
+		storeTree: cache.storeTree,
+		storeOfflineHeadlines: cache.storeOfflineHeadlines,
+		clearFlagOutside: cache.clearFlagOutside
 	};
 }
 
@@ -103,14 +107,24 @@ const FULL_WORLD: World = {
 	strictCatchups: false,
 	disjointIds: false,
 	maxActions: 25,
-	holds: true
+	holds: true,
+	syncWrites: true,
+	cacheCheck: true,
+	flagScopes: true
 };
 
 /**
  * Parts of the world that still break a property, each waiting for its fix, with the shortest
- * counterexample found. None today.
+ * counterexample found.
+ *
+ * flagScopes (catch-ups of Starred drawn at random; the deterministic schedule below runs anyway):
+ * - a change that moves an article into or out of Starred is undone after a Starred catch-up made
+ *   while it was held: the catch-up, sent after the undo, covers the scope as it is then, not as
+ *   the reader saw it (`[star 1; tab2: unstar 1, held; catch-up Starred; undo in tab2]`: 1 read);
+ * - the model's own gap: a star discarded at sign-out still counts for a later Starred catch-up in
+ *   the model (`[star 1; sign out and in; catch-up Starred]`).
  */
-const WAITING: Partial<World> = {};
+const WAITING: Partial<World> = { flagScopes: false };
 
 /** MODEL_WORLD (JSON) overrides parts of the world, e.g. '{"shares":true}' to try one fix. */
 const WORLD: World = {
@@ -142,7 +156,8 @@ afterAll(() => {
 		`requests ${figures.requests}; faults injected: ${faults}; storage-full writes ${figures.quotaWriteFailures}`,
 		`changes refused by full storage (reader told) ${figures.refusedByStorage}, stale tabs' catch-ups refused ${figures.refusedStaleTab}; replays that threw ${figures.replayErrors} (${JSON.stringify(figures.replayErrorKinds)})`,
 		`failed items (explained) ${figures.failedItems}`,
-		`changes lost ${figures.lost}, leaked/widened ${figures.leaked}, shares duplicated ${figures.duplicates}, stuck ${figures.stuck}`
+		`changes lost ${figures.lost}, leaked/widened ${figures.leaked}, shares duplicated ${figures.duplicates}, stuck ${figures.stuck}`,
+		`cached articles compared with the server ${figures.cacheCompared}, cache mismatches ${figures.cacheMismatches}`
 	];
 	console.log(`outbox model figures:\n  ${lines.join('\n  ')}`);
 	// The soak runner (scripts/soak.js) sums the figures of its workers.
@@ -168,7 +183,9 @@ describe('the checks themselves', () => {
 			}
 		);
 		expect(violations).toEqual([
-			expect.stringMatching(/^lost: label:2:-1025 of reader@http:\/\/tt\.example\//)
+			expect.stringMatching(/^lost: label:2:-1025 of reader@http:\/\/tt\.example\//),
+			// The cache shows the change the server does not have.
+			expect.stringMatching(/^cache: label:2:-1025 of reader@.*cached true, server false/)
 		]);
 	});
 
@@ -195,7 +212,8 @@ describe('the checks themselves', () => {
 		);
 		expect(violations).toEqual([
 			expect.stringMatching(/^lost: flag:starred:1 of reader@/),
-			expect.stringMatching(/^leaked or widened: flag:starred:1 of second@/)
+			expect.stringMatching(/^leaked or widened: flag:starred:1 of second@/),
+			expect.stringMatching(/^cache: flag:starred:1 of reader@.*cached true, server false/)
 		]);
 	});
 });
@@ -272,6 +290,64 @@ describe('undo (held changes)', () => {
 			const { violations } = await run([catchup, unread, replay, end, replay]);
 			expect(violations).toEqual([]);
 		}
+	});
+
+	it('a catch-up waiting behind a held one keeps a later star behind it (Starred)', async () => {
+		const { violations } = await run([
+			{
+				kind: 'catchup',
+				tab: 'page',
+				scope: { feedId: 1, isCat: false },
+				mode: 'all',
+				hold: true,
+				quota: 0
+			},
+			{ kind: 'catchup', tab: 'tab2', scope: { feedId: -1, isCat: false }, mode: 'all', quota: 0 },
+			{ kind: 'flag', tab: 'tab2', field: 'starred', ids: [5], value: true, quota: 0 },
+			replay,
+			{ kind: 'wait', ms: 7_000 },
+			replay
+		]);
+		expect(violations).toEqual([]);
+	});
+
+	it('undo puts back, in the cache, an article a list page stored during the hold', async () => {
+		const { violations } = await run([
+			{ kind: 'arrive', feedId: 1, ageDays: 0 },
+			{ kind: 'arrive', feedId: 2, ageDays: 0 },
+			{ kind: 'refresh', tab: 'page', scope: { feedId: 2, isCat: false }, quota: 0 },
+			{
+				kind: 'catchup',
+				tab: 'page',
+				scope: { feedId: 1, isCat: true },
+				mode: 'all',
+				hold: true,
+				quota: 0
+			},
+			{ kind: 'refresh', tab: 'page', scope: { feedId: 1, isCat: false }, quota: 0 },
+			{ kind: 'undo', tab: 'page' }
+		]);
+		expect(violations).toEqual([]);
+	});
+
+	it('undo of a read change a later catch-up covers leaves the cache as the server ends (soak)', async () => {
+		// The soak's counterexample, as found (seed 631194303).
+		const { violations } = await run(
+			JSON.parse(
+				'[{"kind":"replay","who":["page"],"faults":[],"during":[{"at":0,"action":{"kind":"label","tab":"tab2","ids":[1],"label":-1025,"assign":false,"hold":true}},{"at":0,"action":{"kind":"flag","tab":"page","field":"unread","ids":[1],"value":false,"hold":true}}],"quota":0},{"kind":"catchup","tab":"tab2","scope":{"feedId":1,"isCat":false},"mode":"all","hold":true,"quota":1},{"kind":"undo","tab":"page"},{"kind":"flag","tab":"page","field":"published","ids":[1],"value":false,"hold":false,"quota":0},{"kind":"wait","ms":60000}]'
+			) as Action[]
+		);
+		expect(violations).toEqual([]);
+	});
+
+	it('a late catch-up checks again for newer articles after a re-login (soak)', async () => {
+		// The soak's counterexample (seed 631548110): checked, session ended, an article arrived.
+		const { violations } = await run(
+			JSON.parse(
+				'[{"kind":"catchup","tab":"page","scope":{"feedId":1,"isCat":false},"mode":"all","hold":false,"quota":0},{"kind":"wait","ms":60000},{"kind":"replay","who":["page"],"faults":["expire"],"during":[],"slow":{"at":1,"ms":2000,"arrive":1},"quota":0}]'
+			) as Action[]
+		);
+		expect(violations).toEqual([]);
 	});
 
 	it('the checks find an undone change that reached the server', async () => {

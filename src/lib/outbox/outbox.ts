@@ -102,11 +102,9 @@ async function writeItems(
 		const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
-		const owner = applyToCache
-			? await (tx as CacheTx).objectStore('settings').get(CACHE_OWNER_KEY)
-			: undefined;
+		const owner = applyToCache ? await tx.objectStore('settings').get(CACHE_OWNER_KEY) : undefined;
 		const ownCache = account === undefined || owner === undefined || owner === account;
-		if (applyToCache && ownCache) await applyDraftsToCache(tx as CacheTx, drafts, undo);
+		if (applyToCache && ownCache) await applyDraftsToCache(tx, drafts, undo);
 		for (const [index, draft] of drafts.entries()) {
 			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
 			// within one account: the same article id in another account is another article. A held

@@ -350,15 +350,13 @@ async function sendCatchup(
 						mode: 'all',
 						...(intent.search ? { searchQuery: intent.search } : {})
 					},
-					// Judged fresh, then the session had ended: sent again after the re-login only if
-					// still in time.
-					fresh
-						? {
-								beforeRetry: () => {
-									if (!inTime()) throw new LateCatchup();
-								}
-							}
-						: {}
+					// The session had ended: after the re-login, a fresh one is sent again only if still
+					// in time, a bounded one only after checking again for newer articles.
+					{
+						beforeRetry: () => {
+							if (!fresh || !inTime()) throw new LateCatchup();
+						}
+					}
 				);
 			} catch (error) {
 				// Attempted now: bounded by what the reader saw, as any late one.
@@ -388,7 +386,10 @@ async function sendCatchup(
 	}
 }
 
-/** A fresh catch-up whose call was to be sent again (after a re-login) past FRESH_MS. */
+/**
+ * A catch-up's one-call shortcut to be sent again after a re-login: fresh, but past FRESH_MS now;
+ * or bounded, and its check for newer articles is older than the re-login.
+ */
 class LateCatchup extends Error {}
 
 /**

@@ -6,7 +6,9 @@
  * worker, sharing one fake IndexedDB) and the multi-account fake server, then drains the outbox with
  * the faults gone and compares each account's server state with a simple model: the last intent per
  * article and field, catch-ups limited to what the reader could see, each share once, nothing in
- * another account, and the failed list explaining whatever was not applied.
+ * another account, and the failed list explaining whatever was not applied. With `cacheCheck`, the
+ * cache too: after the drain every cached article of the cache's account shows the server's state
+ * (issue 22: the model caught only the server's end state before; the cache could disagree).
  *
  * Undo (issue 14): a reader action may be held (`hold`: its Undo toast shows), then undone,
  * released (the toast went away) or left to expire (a wait; the page died). The model forgets an
@@ -14,7 +16,8 @@
  * reached the server anyway, or an undo that lost a change made since, shows up as a violation.
  */
 import fc from 'fast-check';
-import type { CatchupMode, FeedTree } from '$lib/api';
+import type { CatchupMode, FeedTree, Headline } from '$lib/api';
+import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '../intent';
 import { FRESH_MS } from '../replay';
@@ -58,6 +61,9 @@ export interface Instance {
 	discardChangesNotOf: typeof import('$lib/db/device').discardChangesNotOf;
 	storeList: typeof import('$lib/cache').storeList;
 	storeTree: typeof import('$lib/cache').storeTree;
+	/** The sync engine's writes: rows and kept sets read at `readAt` (sync/engine.ts). */
+	storeOfflineHeadlines: typeof import('$lib/cache').storeOfflineHeadlines;
+	clearFlagOutside: typeof import('$lib/cache').clearFlagOutside;
 }
 
 export interface Instances {
@@ -83,8 +89,20 @@ export type ReaderAction =
 	| { kind: 'catchup'; tab: Tab; scope: Scope; mode: CatchupMode; hold?: boolean }
 	| { kind: 'share'; tab: Tab };
 
+/** What happens between a sync's read of the unread set and its writes of that answer. */
+export type SyncStep =
+	| { do: 'act'; action: ReaderAction }
+	| { do: 'replay'; who: Replayer[] }
+	| { do: 'wait'; ms: number };
+
 export type Action =
 	| (ReaderAction & { quota: number })
+	/**
+	 * A sync (sync/engine.ts): reads the unread set at `readAt`, then, after `steps` (the reader's
+	 * changes, replays confirming them, time passing: a sync longer than the sent log keeps its
+	 * entries), writes that answer (storeOfflineHeadlines, clearFlagOutside) with its read time.
+	 */
+	| { kind: 'sync'; steps: SyncStep[] }
 	| { kind: 'refresh'; tab: Tab; scope: Scope; quota: number }
 	| { kind: 'arrive'; feedId: number; ageDays: number }
 	| {
@@ -93,6 +111,8 @@ export type Action =
 			faults: Fault[];
 			/** Reader actions made while a request is in flight (after the server answered it). */
 			during: { at: number; action: ReaderAction }[];
+			/** Time passing during a request (a slow server), an article arriving meanwhile. */
+			slow?: { at: number; ms: number; arrive?: number };
 			quota: number;
 	  }
 	| { kind: 'reload'; tab: Tab }
@@ -138,6 +158,12 @@ export interface World {
 	maxActions: number;
 	/** Undoable actions: held, then undone, released or left to expire. */
 	holds: boolean;
+	/** The sync engine's writes with their read time, slow requests, bulk (mark above) actions. */
+	syncWrites: boolean;
+	/** Check the cache against the server (and the failed list) after the drain, not only the server. */
+	cacheCheck: boolean;
+	/** Catch-ups of Starred, whose scope the reader's own stars change. */
+	flagScopes: boolean;
 }
 
 export const ACCOUNTS: readonly AccountRef[] = [
@@ -177,13 +203,20 @@ const SCOPES: Scope[] = [
 	{ feedId: -4, isCat: false },
 	{ feedId: 1, isCat: true }
 ];
+/** Starred: a scope the reader's own stars move articles into and out of. */
+const STARRED: Scope = { feedId: -1, isCat: false };
 
 export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 	// Ids the reader can act on: the seeded ones and a few that may arrive.
 	const articleId = fc.integer({ min: 1, max: FEEDS.length * PER_FEED + (world.arrivals ? 3 : 0) });
-	const ids = fc.uniqueArray(articleId, { minLength: 1, maxLength: 3 });
+	const few = fc.uniqueArray(articleId, { minLength: 1, maxLength: 3 });
+	// "Select all" / mark above: every article up to one (ids follow the list's default order).
+	const above = articleId.map((n) => Array.from({ length: n }, (_, i) => i + 1));
+	const ids = world.syncWrites
+		? fc.oneof({ weight: 3, arbitrary: few }, { weight: 1, arbitrary: above })
+		: few;
 	const tab = fc.constantFrom<Tab>('page', 'page', 'tab2');
-	const scope = fc.constantFrom(...SCOPES);
+	const scope = world.flagScopes ? fc.constantFrom(...SCOPES, STARRED) : fc.constantFrom(...SCOPES);
 	const quotaWrites = world.quota
 		? fc.oneof(
 				{ weight: 6, arbitrary: fc.constant(0) },
@@ -243,6 +276,18 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			during: fc.array(fc.record({ at: fc.nat({ max: 3 }), action: readerAction }), {
 				maxLength: 2
 			}),
+			...(world.syncWrites
+				? {
+						slow: fc.option(
+							fc.record({
+								at: fc.nat({ max: 3 }),
+								ms: fc.constantFrom(2_000, FRESH_MS + 1_000),
+								arrive: fc.option(fc.constantFrom(...FEEDS), { nil: undefined })
+							}),
+							{ nil: undefined }
+						)
+					}
+				: {}),
 			quota: quotaWrites
 		})
 		.map((step) =>
@@ -267,6 +312,22 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			fc.record({ kind: fc.constant('release' as const), tab }),
 			// Shorter than a hold: some replays happen while it is still held.
 			fc.record({ kind: fc.constant('wait' as const), ms: fc.constantFrom(2_000, 7_000) })
+		);
+	}
+	if (world.syncWrites) {
+		const syncStep: fc.Arbitrary<SyncStep> = fc.oneof(
+			fc.record({ do: fc.constant('act' as const), action: readerAction }),
+			fc.record({
+				do: fc.constant('replay' as const),
+				who: fc.array(fc.constantFrom<Replayer>('page', 'tab2', 'worker'), {
+					minLength: 1,
+					maxLength: 2
+				})
+			}),
+			fc.record({ do: fc.constant('wait' as const), ms: fc.constantFrom(2_000, 400_000) })
+		);
+		steps.push(
+			fc.record({ kind: fc.constant('sync' as const), steps: fc.array(syncStep, { maxLength: 5 }) })
 		);
 	}
 	if (world.arrivals) {
@@ -321,6 +382,10 @@ export interface Figures {
 	duplicates: number;
 	/** Items still queued after the drain. */
 	stuck: number;
+	/** Cached fields that differ from the server after the drain, unexplained. */
+	cacheMismatches: number;
+	/** Cached articles compared with the server after the drain. */
+	cacheCompared: number;
 }
 
 export function emptyFigures(): Figures {
@@ -339,7 +404,9 @@ export function emptyFigures(): Figures {
 		lost: 0,
 		leaked: 0,
 		duplicates: 0,
-		stuck: 0
+		stuck: 0,
+		cacheMismatches: 0,
+		cacheCompared: 0
 	};
 }
 
@@ -367,6 +434,11 @@ interface AccountModel {
 	catchups: { scope: Scope; at: number; unbounded: boolean }[];
 	/** Unread fields of articles that arrived after such a catch-up: read or not, both are right. */
 	dontCare: Set<string>;
+	/**
+	 * Keys whose change was queued while storage refused the cache's part (the outbox keeps the
+	 * change alone: enqueueIntent): the cached copy may lag. `flag:unread:*` for a catch-up.
+	 */
+	cacheLag: Set<string>;
 }
 
 /** With disjointIds: each account's article ids start at its own thousand. */
@@ -379,7 +451,10 @@ function idOffset(key: string): number {
 	);
 }
 
-function inScope(feedId: number, scope: Scope): boolean {
+/** Whether an article is in a scope (Starred: by its star, as the reader sees it then). */
+function inScope(a: { feedId: number | null; marked: boolean }, scope: Scope): boolean {
+	const feedId = a.feedId ?? NaN;
+	if (!scope.isCat && scope.feedId === -1) return a.marked;
 	if (scope.isCat) return CATEGORY_OF[feedId] === scope.feedId;
 	if (scope.feedId === -4) return feedId !== 0;
 	return feedId === scope.feedId;
@@ -393,6 +468,18 @@ function fieldKeys(id: number): string[] {
 		`note:${id}`,
 		...LABELS.map((l) => `label:${id}:${l}`)
 	];
+}
+
+/** Whether a request is a late catch-up's check for newer articles (getHeadlines since its maxId). */
+function isExactCheck(body: unknown): boolean {
+	try {
+		const parsed = JSON.parse(String(body)) as { op?: string; since_id?: unknown; limit?: unknown };
+		return (
+			parsed.op === 'getHeadlines' && parsed.since_id !== undefined && Number(parsed.limit) === 1
+		);
+	} catch {
+		return false;
+	}
 }
 
 function fieldValue(a: ModelArticle | ServerArticle, key: string): string {
@@ -453,7 +540,8 @@ export async function runSchedule(
 			touched: new Set(),
 			shares: new Set(),
 			catchups: [],
-			dontCare: new Set()
+			dontCare: new Set(),
+			cacheLag: new Set()
 		});
 	}
 	let current = 0;
@@ -483,11 +571,19 @@ export async function runSchedule(
 	// Reader actions waiting for a request to be in flight.
 	let requestIndex = 0;
 	const during = new Map<number, ReaderAction[]>();
+	/** Requests answered slowly: the clock moves on meanwhile, and an article may arrive. */
+	const slowAt = new Map<number, { ms: number; arrive?: number }>();
 	const fetch: typeof server.fetch = async (url, init) => {
 		const index = requestIndex++;
 		try {
 			return await server.fetch(url, init);
 		} finally {
+			const slow = slowAt.get(index);
+			if (slow) {
+				slowAt.delete(index);
+				clock += slow.ms;
+				if (slow.arrive !== undefined) arrive(slow.arrive, 0, isExactCheck(init?.body));
+			}
 			const waiting = during.get(index);
 			if (waiting) {
 				during.delete(index);
@@ -560,7 +656,7 @@ export async function runSchedule(
 	async function visibleIds(tab: Tab, scope: Scope): Promise<number[]> {
 		const db = await instances[tab].openReaderDb();
 		const cached: StoredArticle[] = await db.getAll('articles');
-		const inside = cached.filter((a) => a.feedId !== null && inScope(a.feedId, scope));
+		const inside = cached.filter((a) => a.feedId !== null && inScope(a, scope));
 		return (inside.length > 0 ? inside : cached).map((a) => a.id);
 	}
 
@@ -624,6 +720,7 @@ export async function runSchedule(
 		// As the page does (state/undo.svelte.ts): a new undoable change sends the tab's previous one.
 		if (held) await release(action.tab);
 		const hold = held ? { id: `hold-${++holdCounter}`, until: clock + 6_000 } : undefined;
+		const failedBefore = quota.failed;
 		try {
 			await instances[action.tab].enqueueIntent(intent, clock, hold);
 		} catch (error) {
@@ -633,6 +730,14 @@ export async function runSchedule(
 			return;
 		}
 		figures.readerChanges++;
+		if (quota.failed > failedBefore) {
+			// Storage refused the cache's part: the outbox has the change alone.
+			if (intent.type === 'catchup') model.cacheLag.add('flag:unread:*');
+			for (const id of 'articleIds' in intent ? intent.articleIds : []) {
+				for (const key of fieldKeys(id)) model.cacheLag.add(key);
+			}
+			if (intent.type === 'note') model.cacheLag.add(`note:${intent.articleId}`);
+		}
 		const bound = visible.length > 0 ? Math.max(...visible) : Infinity;
 		if (!hold) {
 			applyIntent(model, intent, bound, clock, true);
@@ -772,7 +877,7 @@ export async function runSchedule(
 					unbounded: bound === Infinity
 				});
 				for (const [id, a] of model.articles) {
-					if (!inScope(a.feedId, scope) || !old(a)) continue;
+					if (!inScope(a, scope) || !old(a)) continue;
 					if (id > bound) {
 						// Unseen: covered only if the catch-up is sent within FRESH_MS (lenient model).
 						if (mayBeFresh && !world.strictCatchups) {
@@ -791,6 +896,47 @@ export async function runSchedule(
 				model.shares.add(intent.url);
 				break;
 		}
+	}
+
+	/**
+	 * The cache after the drain: every cached article of the account it belongs to shows what the
+	 * server has (the outbox is empty), except fields the model does not care about, changes the
+	 * failed list explains, and changes whose cached part storage refused.
+	 */
+	async function checkCache(
+		explains: (account: string, key: string) => boolean
+	): Promise<string[]> {
+		const found: string[] = [];
+		const db = await instances.worker.openReaderDb();
+		const owner = (await db.get('settings', CACHE_OWNER_KEY)) as string | undefined;
+		const model = owner === undefined ? undefined : models.get(owner);
+		if (!owner || !model) return found;
+		const onServer = server.articles(owner);
+		const plain = (note: string | undefined): string => (note ?? '').replace(/<[^>]*>/g, '');
+		for (const stored of await db.getAll('articles')) {
+			const actual = onServer.get(stored.id);
+			if (!actual) continue;
+			figures.cacheCompared++;
+			const cached = {
+				unread: stored.unread,
+				marked: stored.marked,
+				published: stored.published,
+				note: plain(stored.note),
+				labels: new Set(stored.labels.map((l) => l.id))
+			};
+			const server = { ...actual, note: plain(actual.note) };
+			for (const field of fieldKeys(stored.id)) {
+				if (fieldValue(cached as ModelArticle, field) === fieldValue(server, field)) continue;
+				if (model.dontCare.has(field) || explains(owner, field)) continue;
+				if (model.cacheLag.has(field)) continue;
+				if (field.startsWith('flag:unread:') && model.cacheLag.has('flag:unread:*')) continue;
+				figures.cacheMismatches++;
+				found.push(
+					`cache: ${field} of ${owner}: cached ${fieldValue(cached as ModelArticle, field)}, server ${fieldValue(server, field)}`
+				);
+			}
+		}
+		return found;
 	}
 
 	/** "Try again" on a failed change: back in the outbox, as the reader's newest intent. */
@@ -821,6 +967,66 @@ export async function runSchedule(
 		discarded.push(...items.filter((item) => item.account === key));
 		await instances.page.wipeAccount(key);
 		await signIn(next, stay, true);
+	}
+
+	/**
+	 * An article arrives on the server (in the signed-in account's server) in this feed.
+	 * `inCheckWindow`: while a late catch-up's check for newer articles was answered and before its
+	 * catchupFeed (replay.ts sendCatchup's one-call shortcut): such an arrival may be read.
+	 */
+	function arrive(feedId: number, ageDays: number, inCheckWindow = false): void {
+		const apiUrl = (ACCOUNTS[current] as AccountRef).apiUrl;
+		const entry = server.arrive(apiUrl, feedId, ageDays);
+		for (const account of ACCOUNTS) {
+			if (account.apiUrl !== apiUrl) continue;
+			const id = server.idOf(accountKey(account), entry);
+			const a = server.articles(accountKey(account)).get(id) as ServerArticle;
+			const model = models.get(accountKey(account)) as AccountModel;
+			model.articles.set(id, { ...a, labels: new Set() });
+			// A catch-up made with nothing visible covers the whole scope, and one sent within
+			// FRESH_MS covers the scope as it is then (replay.ts): such an arrival may be read.
+			const covering = model.catchups.some(
+				(c) =>
+					inScope(a, c.scope) &&
+					(c.unbounded || inCheckWindow || (!world.strictCatchups && clock - c.at < FRESH_MS))
+			);
+			if (covering) {
+				model.dontCare.add(`flag:unread:${id}`);
+			}
+		}
+	}
+
+	/** A sync: reads the unread set, lets `steps` happen, then writes its (older) answer. */
+	async function sync(steps: readonly SyncStep[]): Promise<void> {
+		const client = await clientOf('worker');
+		if (!client) return;
+		const account = accountKey(ACCOUNTS[current] as AccountRef);
+		const readAt = clock;
+		let rows: Headline[];
+		try {
+			({ headlines: rows } = await client.getHeadlines({
+				feedId: -4,
+				isCat: false,
+				viewMode: 'unread',
+				limit: 200
+			}));
+		} catch {
+			return; // offline: the sync ends
+		}
+		for (const sub of steps) {
+			if (sub.do === 'act') await readerAct(sub.action);
+			else if (sub.do === 'replay') await replay(sub.who);
+			else clock += sub.ms;
+		}
+		try {
+			await instances.worker.storeOfflineHeadlines(rows, { account, readAt });
+			await instances.worker.clearFlagOutside('unread', new Set(rows.map((r) => r.id)), {
+				account,
+				readAt
+			});
+		} catch {
+			// Storage full: the sync's writes fail, the cache keeps what it had.
+		}
 	}
 
 	async function replay(who: Replayer[]): Promise<void> {
@@ -875,42 +1081,28 @@ export async function runSchedule(
 					}
 					break;
 				}
-				case 'arrive': {
-					const apiUrl = (ACCOUNTS[current] as AccountRef).apiUrl;
-					const entry = server.arrive(apiUrl, action.feedId, action.ageDays);
-					for (const account of ACCOUNTS) {
-						if (account.apiUrl !== apiUrl) continue;
-						const id = server.idOf(accountKey(account), entry);
-						const a = server.articles(accountKey(account)).get(id) as ServerArticle;
-						const model = models.get(accountKey(account)) as AccountModel;
-						model.articles.set(id, { ...a, labels: new Set() });
-						// A catch-up made with nothing visible covers the whole scope, and one sent within
-						// FRESH_MS covers the scope as it is then (replay.ts): such an arrival may be read.
-						const covering = model.catchups.some(
-							(c) =>
-								inScope(a.feedId, c.scope) &&
-								(c.unbounded || (!world.strictCatchups && clock - c.at < FRESH_MS))
-						);
-						if (covering) {
-							model.dontCare.add(`flag:unread:${id}`);
-						}
-					}
+				case 'arrive':
+					arrive(action.feedId, action.ageDays);
 					break;
-				}
 				case 'replay': {
 					server.queueFaults(action.faults);
+					if (action.slow) slowAt.set(requestIndex + action.slow.at, action.slow);
 					for (const d of action.during) {
 						const at = requestIndex + d.at;
 						during.set(at, [...(during.get(at) ?? []), d.action]);
 					}
 					await replay(action.who);
 					server.clearFaults();
+					slowAt.clear();
 					// Actions whose request never came are made after the replay.
 					const left = [...during.entries()].sort((a, b) => a[0] - b[0]);
 					during.clear();
 					for (const [, list] of left) for (const a of list) await readerAct(a);
 					break;
 				}
+				case 'sync':
+					await sync(action.steps);
+					break;
 				case 'reload':
 					// A reloaded tab forgets what it held and restores the kept session; its Undo offers
 					// are gone with it (their holds expire by themselves).
@@ -1024,6 +1216,7 @@ export async function runSchedule(
 			}
 		}
 	}
+	if (world.cacheCheck) violations.push(...(await checkCache(explains)));
 	figures.schedules++;
 	figures.requests += server.log.length;
 	for (const [fault, n] of server.injected)
