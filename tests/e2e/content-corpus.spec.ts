@@ -152,7 +152,9 @@ test('the server paths deliver what this suite claims', () => {
 	// The server's own sanitizer with has_sandbox keeps frames a client must not trust.
 	const frames = sandbox.map((r) => r.html).join('\n');
 	expect(frames).toMatch(/<iframe[^>]*src="javascript:/);
-	expect(frames).toMatch(/<iframe[^>]*srcdoc=/);
+	// The 2021 server keeps srcdoc too; the current one drops that attribute.
+	if (testbed.server === 'debian') expect(frames).toMatch(/<iframe[^>]*srcdoc=/);
+	else expect(frames).not.toMatch(/<iframe[^>]*srcdoc=/);
 	// Level 15's shareToPublished strips tags before storing (no markup survives to the client).
 	expect(shared).toHaveLength(corpus.length);
 	expect(shared.filter((r) => /<[a-z]/i.test(r.html)).map((r) => r.vector.name)).toEqual([]);
