@@ -41,7 +41,9 @@ const config = {
 				'index.html'
 			)
 		),
-		paths: { base, relative: false },
+		// Relative chunk addresses (Vite's base './') in the portable build only: a build for a base path
+		// keeps root-absolute ones, as its server configurations expect.
+		paths: { base, relative: portable },
 		// Tests that build extra versions use their own working directory, so they never collide with
 		// a build running in the same tree.
 		outDir: process.env.SVELTEKIT_OUT_DIR ?? '.svelte-kit',
