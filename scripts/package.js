@@ -76,13 +76,14 @@ export function makePackage({ version, out = join(ROOT, 'dist') } = {}) {
 		const zip = join(out, `${name}.zip`);
 		rmSync(tar, { force: true });
 		rmSync(zip, { force: true });
-		// Reproducible: sorted names, no owner, one fixed time.
+		// Sorted names, no owner. The files keep their build time: servers that send no Cache-Control
+		// (stock Apache, nginx) let browsers keep a file for a tenth of its age, so a fixed old time
+		// would keep index.html cached for years.
 		execFileSync('tar', [
 			'--sort=name',
 			'--owner=0',
 			'--group=0',
 			'--numeric-owner',
-			'--mtime=2000-01-01 00:00Z',
 			'-czf',
 			tar,
 			'-C',
