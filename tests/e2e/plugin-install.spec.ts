@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { metaCspDirectives, cspHeaderValue } from '../../deploy/csp.js';
+import { freePort } from '../support/free-port';
 import { resetTestbed, testbed } from '../support/testbed';
 import {
 	BIG_FEED,
@@ -114,9 +116,11 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 	// API access is on for this user: no warning in the entry.
 	await expect(entry).toHaveText('Open in Reader');
 
+	expect(await entry.evaluate((a) => (a as HTMLAnchorElement).href)).toBe(pluginAppUrl);
 	const [app] = await Promise.all([context.waitForEvent('page'), entry.click()]);
 	await app.waitForLoadState();
-	expect(app.url()).toBe(pluginAppUrl);
+	// The app's start, not yet signed in, moves on to its sign-in screen inside the folder.
+	expect(app.url().startsWith(pluginAppUrl)).toBe(true);
 
 	// The app finds tt-rss above its plugins.local folder by itself.
 	await expect(app.getByLabel('Server address')).toHaveValue(new URL(testbed.url).pathname);
@@ -193,4 +197,37 @@ test('the entry says when the account has API access off, and names the setting'
 	const entry = page.getByRole('link', { name: /^Open in Reader/ });
 	await expect(entry).toContainText('API access off');
 	await expect(entry).toHaveAttribute('title', /“Enable API”/);
+});
+
+test('unpacked into any folder of a plain server (php -S), with no PHP of ours running', async ({
+	page
+}) => {
+	const root = join(dir, 'php-root');
+	const folder = join(root, 'some', 'where');
+	mkdirSync(folder, { recursive: true });
+	execFileSync('tar', ['-xzf', archives.v1, '-C', folder]);
+	const port = await freePort();
+	const php = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', root], { stdio: 'ignore' });
+	try {
+		const appUrl = `http://127.0.0.1:${port}/some/where/reader/`;
+		await expect
+			.poll(async () => (await fetch(appUrl).catch(() => undefined))?.status, { timeout: 10_000 })
+			.toBe(200);
+		await page.goto(appUrl);
+		// Not inside tt-rss's tree: the form offers the proxied path, as a build for a base path does.
+		await expect(page.getByLabel('Server address')).toHaveValue('/tt-rss/');
+		await waitForController(page);
+		expect(await controllerVersion(page)).toBe(V1);
+		expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).scope)).toBe(
+			appUrl
+		);
+		// A deep address the server does not have: the worker answers it with the shell, whose
+		// files are named from the folder, so the app renders there.
+		const deep = await page.goto(`${appUrl}settings`);
+		expect(deep?.fromServiceWorker()).toBe(true);
+		await expect(page.getByLabel('Server address')).toHaveValue('/tt-rss/');
+		expect(new URL(page.url()).pathname).toBe('/some/where/reader/login');
+	} finally {
+		php.kill();
+	}
 });
