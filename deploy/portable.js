@@ -61,8 +61,8 @@ export function portableManifest(manifest) {
 		}
 		return value;
 	};
-	const { id: _id, ...rest } = manifest;
-	const out = /** @type {Record<string, unknown>} */ (relative(rest));
+	const out = /** @type {Record<string, unknown>} */ (relative(manifest));
+	delete out.id;
 	for (const key of ['start_url', 'scope']) {
 		if (out[key] !== './') throw new Error(`portable: manifest ${key} is ${String(out[key])}`);
 	}

@@ -37,7 +37,12 @@ export function listFiles(dir) {
 /** @param {string} dir @param {string[]} files */
 export function sha256sums(dir, files) {
 	return files
-		.map((f) => `${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}  ${f}\n`)
+		.map(
+			(f) =>
+				`${createHash('sha256')
+					.update(readFileSync(join(dir, f)))
+					.digest('hex')}  ${f}\n`
+		)
 		.join('');
 }
 

@@ -78,11 +78,15 @@ test('the archive holds the app and the plugin, and the folder needs no server c
 	// Both archives and their checksums; inside, every file of the folder checks out.
 	const sums = (cwd: string) =>
 		execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd, encoding: 'utf8' });
-	expect(sums(join(dir, 'v1'))).toBe(
-		`ttrss-reader-${V1}.tar.gz: OK\nttrss-reader-${V1}.zip: OK\n`
-	);
+	expect(sums(join(dir, 'v1'))).toBe(`ttrss-reader-${V1}.tar.gz: OK\nttrss-reader-${V1}.zip: OK\n`);
 	const files = sums(join(pluginsDir, PLUGIN_FOLDER));
-	for (const name of ['index.html', 'service-worker.js', 'manifest.webmanifest', 'init.php', 'INSTALL']) {
+	for (const name of [
+		'index.html',
+		'service-worker.js',
+		'manifest.webmanifest',
+		'init.php',
+		'INSTALL'
+	]) {
 		expect(files).toContain(`${name}: OK`);
 	}
 	expect(files).not.toContain('FAILED');
@@ -137,7 +141,10 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 
 	// Reading an article; its address is a deep path the server itself does not have, so a reload
 	// there is answered by the worker.
-	await app.locator('nav[aria-label="Feeds"]').getByRole('link', { name: 'Testbed Tech News' }).click();
+	await app
+		.locator('nav[aria-label="Feeds"]')
+		.getByRole('link', { name: 'Testbed Tech News' })
+		.click();
 	await app
 		.getByRole('list', { name: /^Headlines of/ })
 		.getByRole('link', { name: /Tech news 01: Databases update/ })

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { cspHeaderValue, metaCspDirectives } from '../../../deploy/csp.js';
 import { portableBootstrap, portableHtml, portableManifest } from '../../../deploy/portable.js';
@@ -37,19 +38,17 @@ describe('the portable build', () => {
 			['https://h.test/_app/immutable/bootstrap.Z.js', '']
 		] as const) {
 			const imported: string[] = [];
-			const globals: Record<string, { base: string }> = {};
-			const run = new Function(
-				'document',
-				'globalThis',
-				'importer',
-				code
-					.replace(/__sveltekit_abc =/, 'globalThis.__sveltekit_abc =')
-					.replace(/import\(/g, 'importer(')
-			);
-			run({ currentScript: { src, parentElement: {} } }, globals, (url: string) => {
-				imported.push(url);
-				return new Promise(() => undefined);
-			});
+			const sandbox: Record<string, unknown> = {
+				URL,
+				document: { currentScript: { src, parentElement: {} } },
+				importer: (url: string) => {
+					imported.push(url);
+					return new Promise(() => undefined);
+				}
+			};
+			// import() is swapped for a recorder: the script runs as a classic script would.
+			runInNewContext(code.replace(/\bimport\(/g, 'importer('), sandbox);
+			const globals = sandbox as { __sveltekit_abc?: { base: string } };
 			expect(globals.__sveltekit_abc?.base).toBe(base);
 			expect(imported).toEqual([
 				`https://h.test${base}/_app/immutable/entry/start.X.js`,
