@@ -41,12 +41,8 @@ class Reader extends Plugin {
 		return basename(dirname(__DIR__)) . '/' . basename(__DIR__) . '/';
 	}
 
-	/** A user preference, on either tt-rss (Prefs::get on the current one, get_pref on 2021's). */
+	/** A user preference of the signed-in user (get_pref: in 2021's tt-rss and, deprecated, today's). */
 	private function pref($name) {
-		$uid = isset($_SESSION['uid']) ? $_SESSION['uid'] : null;
-		if (class_exists('Prefs') && method_exists('Prefs', 'get')) {
-			return Prefs::get($name, $uid);
-		}
 		return get_pref($name);
 	}
 
