@@ -228,6 +228,13 @@ test('unpacked into any folder of a plain server (php -S), with no PHP of ours r
 		expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).scope)).toBe(
 			appUrl
 		);
+		// The manifest, relative to its folder, parses cleanly; its id is the folder.
+		const cdp = await page.context().newCDPSession(page);
+		const { url, errors } = await cdp.send('Page.getAppManifest');
+		expect(url).toBe(`${appUrl}manifest.webmanifest`);
+		expect(errors).toEqual([]);
+		expect((await cdp.send('Page.getAppId')).appId).toBe(appUrl);
+
 		// A deep address the server does not have: the worker answers it with the shell, whose
 		// files are named from the folder, so the app renders there.
 		const deep = await page.goto(`${appUrl}settings`);
