@@ -3,7 +3,8 @@
 //   node scripts/package.js [--version 1.2.0] [--out dist]
 //
 // Builds the portable app (PORTABLE=1: works under any folder, svelte.config.js) into `reader/`,
-// adds the tt-rss plugin (package/init.php, class Reader in folder reader), INSTALL and SHA256SUMS
+// adds the tt-rss plugin (package/init.php, class Reader in folder reader), index.php (the page for
+// servers whose directory index is index.php only, with the policy as headers), INSTALL and SHA256SUMS
 // of every file, and writes `ttrss-reader-<version>.tar.gz` and `.zip` with a SHA256SUMS of both.
 // The version defaults to package.json's; it names the build (the service worker's cache and the
 // "New version available" offer), so every release must have its own.
@@ -13,6 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { securityHeaders } from '../deploy/csp.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The plugin's folder and class: tt-rss loads `plugins.local/<lower-case class>/init.php`. */
@@ -72,6 +74,10 @@ export function makePackage({ version, out = join(ROOT, 'dist') } = {}) {
 		const stamped = (name) =>
 			readFileSync(join(ROOT, 'package', name), 'utf8').replaceAll('@VERSION@', v);
 		writeFileSync(join(app, 'init.php'), stamped('init.php'));
+		const csp = securityHeaders()['Content-Security-Policy'];
+		// It goes into a double-quoted PHP string.
+		if (/["$\\]/.test(csp)) throw new Error('package: the policy has a character PHP would read');
+		writeFileSync(join(app, 'index.php'), stamped('index.php').replace('@CSP@', csp));
 		writeFileSync(join(app, 'INSTALL'), stamped('INSTALL'));
 		writeFileSync(join(app, 'SHA256SUMS'), sha256sums(app, listFiles(app)));
 

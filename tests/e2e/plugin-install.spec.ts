@@ -85,6 +85,7 @@ test('the archive holds the app and the plugin, and the folder needs no server c
 		'service-worker.js',
 		'manifest.webmanifest',
 		'init.php',
+		'index.php',
 		'INSTALL'
 	]) {
 		expect(files).toContain(`${name}: OK`);
@@ -206,7 +207,7 @@ test('the entry says when the account has API access off, and names the setting'
 	await expect(entry).toHaveAttribute('title', /“Enable API”/);
 });
 
-test('unpacked into any folder of a plain server (php -S), with no PHP of ours running', async ({
+test('unpacked into any folder of a plain server (php -S), outside tt-rss’s tree', async ({
 	page
 }) => {
 	const root = join(dir, 'php-root');
@@ -220,6 +221,11 @@ test('unpacked into any folder of a plain server (php -S), with no PHP of ours r
 		await expect
 			.poll(async () => (await fetch(appUrl).catch(() => undefined))?.status, { timeout: 10_000 })
 			.toBe(200);
+		// php -S, like tt-rss's nginx image (`index index.php`), answers the folder with index.php,
+		// which sends the page with the whole policy as a header, frame-ancestors included.
+		const folder = await fetch(appUrl);
+		expect(folder.headers.get('content-security-policy')).toBe(cspHeaderValue());
+		expect(await folder.text()).toContain('<meta http-equiv="Content-Security-Policy"');
 		await page.goto(appUrl);
 		// Not inside tt-rss's tree: the form offers the proxied path, as a build for a base path does.
 		await expect(page.getByLabel('Server address')).toHaveValue('/tt-rss/');
