@@ -3,8 +3,9 @@
  * tt-rss's `plugins.local/`, the plugin ticked for one user. Taken out again afterwards (the folder,
  * and `plugins.local/` itself when this helper made it; the user's plugin list as it was).
  *
- * Which server: testbed.json's `url` (the app is then at `<url>plugins.local/reader/`) and
- * `pluginsDir` (default: Debian's). Enabling writes the user preference `_ENABLED_PLUGINS` that
+ * Which server: testbed.json's `url` (the app is then at `<url>plugins.local/reader/`), `dbName` and
+ * `pluginsDir` (default: Debian's; the current tt-rss test bed's is
+ * `/opt/ttrss-current/html/tt-rss/plugins.local`). Enabling writes the user preference `_ENABLED_PLUGINS` that
  * Preferences → Plugins writes, with psql as the postgres superuser on this machine.
  */
 import { execFileSync } from 'node:child_process';
