@@ -45,6 +45,15 @@ export const workerCspDirectives = Object.freeze({
 	'connect-src': ["'self'", 'https:', 'http:']
 });
 
+/**
+ * The page's policy as a `<meta http-equiv>` carries it, for servers that send none of our headers
+ * (the portable build, deploy/portable.js). A meta policy cannot carry `frame-ancestors` (browsers
+ * ignore it there, with a warning); docs/security.md says what differs.
+ */
+export const metaCspDirectives = Object.freeze(
+	Object.fromEntries(Object.entries(cspDirectives).filter(([name]) => name !== 'frame-ancestors'))
+);
+
 /** Serialises the directives as one header value. */
 export function cspHeaderValue(directives = cspDirectives) {
 	return Object.entries(directives)

@@ -27,13 +27,38 @@ const buildFiles = new Set(build);
 /** Everything served from the precache, by path (the shell's bootstrap script is added at install). */
 const precached = new Set<string>([...build, ...files, ...prerendered, SHELL]);
 
-/** Same-origin paths in index.html / the bootstrap script that point into the immutable build. */
+/**
+ * Same-origin paths in index.html / the bootstrap script that point into the immutable build:
+ * root-absolute (`/reader/_app/…`) in a build for a base path, `./_app/…` (relative to the app's
+ * folder, where both files are read from) in the portable build.
+ */
 function immutableRefs(text: string): string[] {
+	const folder = new URL(`${base}/`, sw.location.origin);
 	const refs = new Set<string>();
-	for (const match of text.matchAll(/["'](\/[^"'\s]*_app\/immutable\/[^"'\s]+)["']/g)) {
-		refs.add(match[1] as string);
+	for (const match of text.matchAll(/["'](\.?\/[^"'\s]*_app\/immutable\/[^"'\s]+)["']/g)) {
+		refs.add(new URL(match[1] as string, folder).pathname);
 	}
 	return [...refs];
+}
+
+/**
+ * The portable build's shell names its files relative to the app's folder (`./_app/…`); the worker
+ * also serves it at deeper app paths (`<base>/feed/-4/…`), so its stored copy names them from the
+ * folder instead. A shell with root-absolute names is kept as it is.
+ */
+export function anchorShell(html: string, folder: string): string {
+	return html.replace(/\b(href|src)="\.\//g, `$1="${folder}`);
+}
+
+async function anchoredShell(response: Response): Promise<Response> {
+	const html = await response.clone().text();
+	const anchored = anchorShell(html, `${base}/`);
+	if (anchored === html) return response;
+	return new Response(anchored, {
+		status: response.status,
+		statusText: response.statusText,
+		headers: response.headers
+	});
 }
 
 async function fetchForCache(path: string): Promise<Response> {
@@ -62,7 +87,7 @@ async function fetchForCache(path: string): Promise<Response> {
  * browser tries again at the next update check.
  */
 async function fetchShell(): Promise<Map<string, Response>> {
-	const shell = await fetchForCache(SHELL);
+	const shell = await anchoredShell(await fetchForCache(SHELL));
 	const html = await shell.clone().text();
 	const found = new Map<string, Response>([[SHELL, shell]]);
 	const refs = immutableRefs(html);

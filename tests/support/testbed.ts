@@ -32,7 +32,15 @@ export interface Testbed {
 	dbName: string;
 	dbUser: string;
 	dbPassword: string;
+	/**
+	 * The folder tt-rss loads `plugins.local/<name>/init.php` from, served at `<url>plugins.local/`
+	 * (the archive's install test unpacks into it). Default: Debian's `/usr/share/tt-rss/www/…`.
+	 */
+	pluginsDir?: string;
 }
+
+/** Debian's tt-rss (the first test bed): its web root is /usr/share/tt-rss/www. */
+export const DEBIAN_PLUGINS_DIR = '/usr/share/tt-rss/www/plugins.local';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrlFor, crossOriginWarning } from './server-address';
+import { apiUrlFor, crossOriginWarning, defaultServer } from './server-address';
 
 describe('server address', () => {
 	it('derives the API endpoint from what the reader typed', () => {
@@ -18,5 +18,15 @@ describe('server address', () => {
 			/https:\/\/b\.test/
 		);
 		expect(crossOriginWarning('http://[bad', 'https://a.test')).toMatch(/not a valid URL/);
+	});
+
+	it('finds tt-rss above the plugin folder the app is unpacked in, else the proxied path', () => {
+		expect(defaultServer('/tt-rss/plugins.local/reader')).toBe('/tt-rss/');
+		expect(defaultServer('/plugins.local/reader')).toBe('/');
+		expect(defaultServer('/rss/plugins/reader')).toBe('/rss/');
+		expect(defaultServer('')).toBe('/tt-rss/');
+		expect(defaultServer('/reader')).toBe('/tt-rss/');
+		expect(defaultServer('/tt-rss/reader')).toBe('/tt-rss/');
+		expect(defaultServer('/tt-rss/plugins.local/reader/extra')).toBe('/tt-rss/');
 	});
 });

@@ -1,0 +1,90 @@
+// The tt-rss plugin of the release archive (package/init.php) against the Plugin base class of both
+// tt-rss versions it must load in: Debian's 2021 package (the test bed) and the current one (the
+// vendored source). package/check-plugin.php loads it with stand-ins for the rest of tt-rss.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const DEBIAN = '/usr/share/tt-rss/www/classes/plugin.php';
+const VENDORED = join(ROOT, '../shared/vendor/tt-rss-b72ea11798a3.tar.gz');
+const hasPhp = (() => {
+	try {
+		execFileSync('php', ['-v'], { stdio: 'ignore' });
+		return true;
+	} catch {
+		return false;
+	}
+})();
+
+const work = mkdtempSync(join(tmpdir(), 'plugin-spec-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function currentPluginClass(): string {
+	execFileSync('tar', ['-xzf', VENDORED, '-C', work, 'tt-rss/classes/Plugin.php']);
+	return join(work, 'tt-rss/classes/Plugin.php');
+}
+
+interface Checked {
+	about: unknown[];
+	api_version: number;
+	hooks: string[];
+	toolbar: string;
+	prefs: string;
+	other_tab: string;
+}
+
+function check(base: string, mode: string, current: boolean): Checked {
+	const args = [join(ROOT, 'package/check-plugin.php'), base, join(ROOT, 'package/init.php'), mode];
+	if (current) args.push('current');
+	return JSON.parse(execFileSync('php', args, { encoding: 'utf8' })) as Checked;
+}
+
+describe.each([
+	{
+		name: "Debian's 2021 tt-rss",
+		available: existsSync(DEBIAN),
+		base: () => DEBIAN,
+		current: false
+	},
+	{
+		name: 'the current tt-rss',
+		available: existsSync(VENDORED),
+		base: currentPluginClass,
+		current: true
+	}
+])('the plugin on $name', ({ available, base, current }) => {
+	it.skipIf(!hasPhp || !available)(
+		'declares Plugin API 2, a user plugin, and its two hooks',
+		() => {
+			const checked = check(base(), 'api-on', current);
+			expect(checked.api_version).toBe(2);
+			expect(checked.about[3]).toBe(false);
+			expect(checked.hooks).toEqual(['hook_main_toolbar_button', 'hook_prefs_tab']);
+			expect(checked.toolbar).toMatch(/<a [^>]*href="[^"]+\/"[^>]*>Open in Reader<\/a>/);
+			expect(checked.toolbar).not.toContain('API access off');
+			expect(checked.prefs).toContain('API access is on');
+			expect(checked.other_tab).toBe('');
+		}
+	);
+
+	it.skipIf(!hasPhp || !available)('names the API setting that is off, and changes nothing', () => {
+		const checked = check(base(), 'api-off', current);
+		expect(checked.toolbar).toContain('(API access off: see Preferences)');
+		expect(checked.toolbar).toContain('“Enable API”');
+		expect(checked.prefs).toContain('“Enable API”');
+		// Only the current tt-rss has the browser opt-in.
+		expect(checked.prefs.includes('Enable browser-based API access')).toBe(current);
+	});
+
+	it.skipIf(!hasPhp || !available || !current)(
+		'names the browser opt-in alone when only it is off',
+		() => {
+			const checked = check(base(), 'browser-off', current);
+			expect(checked.toolbar).toContain('“Enable browser-based API access”');
+			expect(checked.toolbar).not.toContain('“Enable API”');
+		}
+	);
+});

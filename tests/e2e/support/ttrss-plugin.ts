@@ -1,0 +1,82 @@
+/**
+ * The release archive (`npm run package`) installed into a test bed as a user does it: unpacked into
+ * tt-rss's `plugins.local/`, the plugin ticked for one user. Taken out again afterwards (the folder,
+ * and `plugins.local/` itself when this helper made it; the user's plugin list as it was).
+ *
+ * Which server: testbed.json's `url` (the app is then at `<url>plugins.local/reader/`), `dbName` and
+ * `pluginsDir` (default: Debian's; the current tt-rss test bed's is
+ * `/opt/ttrss-current/html/tt-rss/plugins.local`). Enabling writes the user preference `_ENABLED_PLUGINS` that
+ * Preferences → Plugins writes, with psql as the postgres superuser on this machine.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { makePackage } from '../../../scripts/package.js';
+import { DEBIAN_PLUGINS_DIR, testbed } from '../../support/testbed';
+
+export const PLUGIN_FOLDER = 'reader';
+export const pluginsDir = testbed.pluginsDir ?? DEBIAN_PLUGINS_DIR;
+/** Where the unpacked app is served: tt-rss's own address plus the folder. */
+export const pluginAppUrl = new URL(`plugins.local/${PLUGIN_FOLDER}/`, testbed.url).href;
+
+/** Can this process install into the test bed's tt-rss? (root, the folder's parent exists) */
+export function canInstallPlugin(): boolean {
+	return process.getuid?.() === 0 && existsSync(join(pluginsDir, '..', 'index.php'));
+}
+
+/** Builds one release archive (about 15 s); returns the .tar.gz path. */
+export function buildArchive(version: string, out: string): string {
+	return makePackage({ version, out }).tar;
+}
+
+export interface InstalledPlugin {
+	/** Unpacks another archive over the folder, as an upgrade does. */
+	upgrade(archive: string): void;
+	uninstall(): void;
+}
+
+export function installArchive(archive: string): InstalledPlugin {
+	const madeDir = !existsSync(pluginsDir);
+	mkdirSync(pluginsDir, { recursive: true });
+	const unpack = (file: string) => execFileSync('tar', ['-xzf', file, '-C', pluginsDir]);
+	unpack(archive);
+	return {
+		upgrade: unpack,
+		uninstall() {
+			rmSync(join(pluginsDir, PLUGIN_FOLDER), { recursive: true, force: true });
+			if (madeDir) rmSync(pluginsDir, { recursive: true, force: true });
+		}
+	};
+}
+
+function sql(script: string, vars: Record<string, string>): string {
+	const args = ['-u', 'postgres', '--', 'psql', '-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1'];
+	for (const [name, value] of Object.entries(vars)) args.push('-v', `${name}=${value}`);
+	args.push('-d', testbed.dbName);
+	// Variables are only interpolated in scripts read from input, not in -c.
+	return execFileSync('runuser', args, { input: script, encoding: 'utf8' }).trim();
+}
+
+/** The preferences table: `ttrss_user_prefs2` on current tt-rss, `ttrss_user_prefs` on 2021's. */
+function prefsTable(): string {
+	const current = sql(`SELECT to_regclass('public.ttrss_user_prefs2') IS NOT NULL;`, {});
+	return current === 't' ? 'ttrss_user_prefs2' : 'ttrss_user_prefs';
+}
+
+/**
+ * Sets a user's enabled plugins (`_ENABLED_PLUGINS`, comma-separated) and returns the old value, to
+ * give back to this function afterwards.
+ */
+export function setUserPlugins(user: string, plugins: string): string {
+	const table = prefsTable();
+	const where = `pref_name = '_ENABLED_PLUGINS' AND profile IS NULL
+		AND owner_uid = (SELECT id FROM ttrss_users WHERE login = :'user')`;
+	const old = sql(`SELECT value FROM ${table} WHERE ${where};`, { user });
+	sql(
+		`DELETE FROM ${table} WHERE ${where};
+		INSERT INTO ${table} (owner_uid, pref_name, profile, value)
+			SELECT id, '_ENABLED_PLUGINS', NULL, :'plugins' FROM ttrss_users WHERE login = :'user';`,
+		{ user, plugins }
+	);
+	return old;
+}
