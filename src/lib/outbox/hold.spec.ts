@@ -2,12 +2,13 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeList, storeOfflineHeadlines } from '$lib/cache';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import type { OutboxItem, StoredArticle } from '$lib/db/schema';
+import { resetReaderDbForTests } from '$lib/db/open';
+import type { OutboxItem } from '$lib/db/schema';
 import { cancelHold, releaseHold, type Hold } from './hold';
 import type { Intent } from './intent';
 import { enqueueIntent, pendingItems } from './outbox';
 import { mayOvertake, planCalls, replayOutbox } from './replay';
+import { cacheArticles, cached } from './testing/cache';
 import { fakeTtrss, headline } from './testing/fake-server';
 import { ownCacheForTests } from '$lib/db/testing';
 
@@ -30,24 +31,6 @@ const catchup = (feedId: number, isCat = false): Extract<Intent, { type: 'catchu
 	isCat,
 	mode: 'all'
 });
-
-async function cacheArticles(ids: number[]): Promise<void> {
-	const db = await openReaderDb();
-	for (const id of ids) {
-		const article: StoredArticle = {
-			...headline(id),
-			comments: '',
-			hasContent: false,
-			storedAt: 1,
-			offline: false
-		};
-		await db.put('articles', article);
-	}
-}
-
-async function cached(id: number): Promise<StoredArticle | undefined> {
-	return (await openReaderDb()).get('articles', id);
-}
 
 const opsOf = (items: OutboxItem[], now: number) =>
 	planCalls(items, now).map((c) => [c.op, c.items.map((i) => i.key)]);

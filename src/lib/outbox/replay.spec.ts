@@ -9,7 +9,7 @@ import { clientError, readerText } from '$lib/api/errors';
 import { judge, MAX_ATTEMPTS, replayOutbox } from './replay';
 import { clientFromStoredSession } from './session-client';
 import { loadReplayStatus } from './status';
-import type { StoredArticle } from '$lib/db/schema';
+import { cacheArticles } from './testing/cache';
 import { fakeTtrss, headline } from './testing/fake-server';
 
 beforeEach(() => {
@@ -239,21 +239,6 @@ describe('replay', () => {
 		expect(await (await openReaderDb()).count('outbox')).toBe(0);
 	});
 });
-
-/** Puts articles in the cache as a list the reader had on screen would. */
-async function cacheArticles(ids: number[], patch: Partial<StoredArticle> = {}): Promise<void> {
-	const db = await openReaderDb();
-	for (const id of ids) {
-		await db.put('articles', {
-			...headline(id),
-			comments: '',
-			hasContent: false,
-			storedAt: 1,
-			offline: false,
-			...patch
-		});
-	}
-}
 
 describe('poison items', () => {
 	it('a proxy 413 on one item is counted, the rest of the queue moves on, and it fails after MAX_ATTEMPTS', async () => {

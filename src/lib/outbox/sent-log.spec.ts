@@ -7,7 +7,7 @@ import type { Intent } from './intent';
 import { enqueueIntent, withQueuedChanges } from './outbox';
 import { replayOutbox } from './replay';
 import { SENT_LOG_KEY, SENT_LOG_MS, sentSince, withSent } from './sent-log';
-import type { StoredArticle } from '$lib/db/schema';
+import { cacheArticles, cached } from './testing/cache';
 import { fakeTtrss, headline } from './testing/fake-server';
 import { bindAccount } from '$lib/db/account';
 import { ownCacheForTests, TEST_ACCOUNT } from '$lib/db/testing';
@@ -19,7 +19,6 @@ beforeEach(async () => {
 	await ownCacheForTests();
 });
 
-const cached = async (id: number) => (await openReaderDb()).get('articles', id);
 
 const read = (id: number): Intent => ({
 	type: 'flag',
@@ -102,19 +101,6 @@ describe('server data asked for before a change was confirmed', () => {
 
 describe('the log over long reads and large batches', () => {
 	const T = 1_800_000_000_000;
-	async function cacheArticles(ids: number[], patch: Partial<StoredArticle> = {}): Promise<void> {
-		const db = await openReaderDb();
-		for (const id of ids) {
-			await db.put('articles', {
-				...headline(id),
-				comments: '',
-				hasContent: false,
-				storedAt: 1,
-				offline: false,
-				...patch
-			});
-		}
-	}
 
 	it('keeps every change of one confirmed batch (more than 500 articles marked read at once)', async () => {
 		const ids = Array.from({ length: 501 }, (_, i) => i + 1);
