@@ -4,6 +4,7 @@
 #   condition.sh feed-error FILE   reader's feed FILE (e.g. big.xml) fails to update; break it
 #                                  before starting the daemon, whose own run could fetch the old
 #                                  address meanwhile
+#   condition.sh update-feed ID    the server fetches feed ID now (update.php, as its web user)
 # reset.sh turns everything off again.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -14,5 +15,10 @@ case "${1:-} ${2:-}" in
   "daemon on") start_update_daemon ;;
   "daemon off") stop_update_daemon ;;
   feed-error\ ?*) break_feed "$2" ;;
-  *) die "usage: condition.sh daemon on|off | feed-error FILE" ;;
+  update-feed\ ?*)
+    [[ "$2" =~ ^[0-9]+$ ]] || die "update-feed: not a feed id: $2"
+    (cd "$TTRSS_WWW" && runuser -u www-data -- php update.php --update-feed "$2" >/dev/null 2>&1) ||
+      die "update.php --update-feed $2 failed"
+    ;;
+  *) die "usage: condition.sh daemon on|off | feed-error FILE | update-feed ID" ;;
 esac

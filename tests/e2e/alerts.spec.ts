@@ -7,11 +7,10 @@
  * notification back and the next sync after them sums up; the same articles never alert twice.
  * Also the settings screen: axe clean and screenshots, phone and desktop.
  */
-import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
-import { resetTestbed, testbed } from '../support/testbed';
+import { resetTestbed, testbed, testbedCondition } from '../support/testbed';
 import { readStore, serverClient, signIn } from './offline-support';
 import { seriousA11yViolations } from './reader-support';
 import { expect, test } from './support/fixtures';
@@ -47,11 +46,7 @@ function fetchFeed(feedId: number, count: number): void {
 	rmSync(LINK, { force: true });
 	symlinkSync(`${FEED_DIR}/${FEED_NAME}`, LINK);
 	try {
-		execFileSync(
-			'runuser',
-			['-u', 'www-data', '--', 'php', 'update.php', '--update-feed', String(feedId)],
-			{ cwd: '/usr/share/tt-rss/www', stdio: 'ignore', timeout: 60_000 }
-		);
+		testbedCondition('update-feed', String(feedId));
 	} finally {
 		rmSync(LINK, { force: true });
 	}

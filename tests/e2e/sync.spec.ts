@@ -5,12 +5,11 @@
  * click. Offline afterwards, the new articles and the changed state are there. When nothing
  * changed, a sync sends one getCounters and nothing else.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { ArticleField, UpdateMode } from '../../src/lib/api';
-import { resetTestbed, testbed } from '../support/testbed';
+import { resetTestbed, testbed, testbedCondition } from '../support/testbed';
 import { cutNetwork, readStore, recordApiCalls, serverClient, signIn } from './offline-support';
 import { expect, test } from './support/fixtures';
 
@@ -51,11 +50,7 @@ async function articlesArrive(): Promise<number> {
 		});
 		const feedId = result.feedId;
 		if (feedId === undefined) throw new Error(`subscribe failed: ${JSON.stringify(result)}`);
-		execFileSync(
-			'runuser',
-			['-u', 'www-data', '--', 'php', 'update.php', '--update-feed', String(feedId)],
-			{ cwd: '/usr/share/tt-rss/www', stdio: 'ignore', timeout: 60_000 }
-		);
+		testbedCondition('update-feed', String(feedId));
 		return feedId;
 	} finally {
 		rmSync(LINK, { force: true });

@@ -83,3 +83,19 @@ export function resetTestbed(): void {
 		env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` }
 	});
 }
+
+/**
+ * Turns a condition of the server under test on (testbed/condition.sh): `daemon on|off`,
+ * `feed-error FILE`, `update-feed ID` (the server fetches that feed now, as its web user).
+ */
+export function testbedCondition(...args: string[]): void {
+	execFileSync('bash', [`${root}testbed/condition.sh`, ...args], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 120_000,
+		env: {
+			...process.env,
+			TESTBED: testbed.server,
+			PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin`
+		}
+	});
+}

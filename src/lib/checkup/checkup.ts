@@ -12,7 +12,7 @@ import {
 	type FeedTree,
 	type TtrssClient
 } from '$lib/api';
-import { plainFeedError } from '$lib/format/feed-health';
+import { plainFeedError, serverWords } from '$lib/format/feed-health';
 import { realFeeds } from '$lib/tree/walk';
 
 /** The newest API level this app knows (current upstream tt-rss, 2026). */
@@ -322,7 +322,7 @@ export function feedErrorsFinding(tree: FeedTree): Finding {
 		detail: 'The server could not update these feeds the last time it tried:',
 		items: broken.map(
 			(feed) =>
-				`${feed.title}: ${plainFeedError(feed.error ?? '')} The server said: ${feed.error ?? ''}`
+				`${feed.title}: ${plainFeedError(feed.error ?? '')} The server said: ${serverWords(feed.error ?? '')}`
 		),
 		fix: 'In the tt-rss web interface, open Preferences → Feeds and edit each of these feeds: check its address (the site may have moved its feed), or unsubscribe from it.'
 	};

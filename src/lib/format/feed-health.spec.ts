@@ -11,6 +11,16 @@ describe('plainFeedError', () => {
 		['HTTP/2 429 Too Many Requests (updates throttled for 3600 seconds.)', 'fetch less often'],
 		['HTTP/1.1 503 Service Unavailable', 'an error of its own (HTTP 503)'],
 		['HTTP/1.1 301 Moved Permanently', 'answered with HTTP 301'],
+		// Recorded from the current test bed (a feed whose address answers 404): Guzzle's message,
+		// the address (ending in .xml: no parser error) and the page's start with literal \x0A.
+		[
+			'Client error: `GET http://feeds.test/feeds/gone-big.xml` resulted in a `404 File not found` response:\\x0A<!DOCTYPE HTML>\\x0A<html lang="en">',
+			'no longer exists on its site (HTTP 404)'
+		],
+		[
+			'Server error: `GET https://example.org/feed.xml` resulted in a `503 Service Unavailable` response',
+			'an error of its own (HTTP 503)'
+		],
 		['cURL error 6: Could not resolve host: gone.example', 'name could not be found'],
 		[
 			'URL hostname failed to resolve or resolved to a loopback address (127.0.0.1)',
@@ -54,6 +64,17 @@ describe('feedHealthLines', () => {
 		expect(lines[2]).toMatch(/^Last tried /);
 		expect(lines[3]).toBe('The server tries every 30 minutes.');
 		expect(lines[4]).toBe('The server said: “HTTP/1.1 404 Not Found”');
+	});
+
+	it('shows the server’s own words short and on one line', () => {
+		const raw =
+			'Client error: `GET http://feeds.test/feeds/gone-big.xml` resulted in a `404 File not found` response:\\x0A\\x0A    \\x0A<html>' +
+			'x'.repeat(500);
+		const said = feedHealthLines({ error: raw }).at(-1) ?? '';
+		expect(said).toMatch(
+			/^The server said: “Client error: `GET http:\/\/feeds\.test\/feeds\/gone-big\.xml` resulted in a `404 File not found` response: <html>x+…”$/
+		);
+		expect(said.length).toBeLessThan(200);
 	});
 
 	it('leaves out what the server did not say (older servers: no interval, no attempt time)', () => {

@@ -9,8 +9,11 @@ import { longDate } from './format';
 /** The server's error text in words a reader understands; the server's own text is kept apart. */
 export function plainFeedError(raw: string): string {
 	// The server's text is stored per feed and can be long; nothing here needs more than its start.
-	const text = raw.slice(0, 500);
-	const status = /HTTP(?:\/\d(?:\.\d)?| Code:)\s*(\d{3})\b/i.exec(text)?.[1];
+	// Addresses in it say nothing of the failure (and a feed's own `….xml` is no parser error).
+	const text = raw.slice(0, 500).replace(/\bhttps?:\/\/[^\s`'"]*/gi, '');
+	const status = (/HTTP(?:\/\d(?:\.\d)?| Code:)\s*(\d{3})\b/i.exec(text) ??
+		// Guzzle (current servers): "Client error: `GET …` resulted in a `404 Not Found` response".
+		/resulted in an? `(\d{3})\b/i.exec(text))?.[1];
 	if (status) {
 		const code = Number(status);
 		if (code === 404 || code === 410)
@@ -63,6 +66,18 @@ export function feedHealthLines(facts: FeedHealthFacts): string[] {
 		lines.push(
 			`The server tries every ${facts.updateInterval} minute${facts.updateInterval === 1 ? '' : 's'}.`
 		);
-	lines.push(`The server said: “${facts.error.slice(0, 200)}”`);
+	lines.push(`The server said: “${serverWords(facts.error)}”`);
 	return lines;
+}
+
+/**
+ * The server's own error text, short enough to show: current servers store the HTTP library's
+ * message with literal `\x0A`s and the start of the site's error page after it.
+ */
+export function serverWords(raw: string): string {
+	const words = raw
+		.slice(0, 1_000)
+		.replace(/(?:\\x0A|\s)+/g, ' ')
+		.trim();
+	return words.length > 160 ? `${words.slice(0, 159)}…` : words;
 }

@@ -11,6 +11,8 @@
  *   `test.use({ failOnCspViolation: false })` and inspects the `cspViolations` fixture itself.
  * - Network: requests to any host other than localhost, 127.0.0.1, [::1] and the test bed's feed host
  *   are aborted, so no test ever sends traffic off the machine (feeds link to real sites).
+ * - Routes: at the test's end its page routes are removed quietly, so a request the app still makes
+ *   then (its own sync) cannot fail a test that passed.
  */
 import { test as base, expect, type BrowserContext } from '@playwright/test';
 import { testbed } from '../../support/testbed';
@@ -86,6 +88,8 @@ interface Fixtures {
 	failOnCspViolation: boolean;
 	/** Aborts requests that would leave the machine; automatic. */
 	networkGuard: void;
+	/** At a test's end, page routes still answering a request are dropped quietly; automatic. */
+	routesSettled: void;
 }
 
 export const test = base.extend<Fixtures>({
@@ -106,6 +110,17 @@ export const test = base.extend<Fixtures>({
 		async ({ context }, use) => {
 			await guardNetwork(context);
 			await use();
+		},
+		{ auto: true }
+	],
+
+	// A test whose assertions are met ends while the app may still be talking to the server (its
+	// sync runs by itself); a route of the test answering such a request would then fail the test
+	// after it passed ("route.fetch: Test ended", "Response has been disposed").
+	routesSettled: [
+		async ({ context }, use) => {
+			await use();
+			await Promise.all(context.pages().map((p) => p.unrouteAll({ behavior: 'ignoreErrors' })));
 		},
 		{ auto: true }
 	]
