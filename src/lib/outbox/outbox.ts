@@ -18,7 +18,7 @@ import {
 } from './apply';
 import { changesNotIn } from './sent-log';
 import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
-import { titlesOf } from '$lib/state/tree-index';
+import { titlesOf } from '$lib/tree/walk';
 import { OUTBOX_CHANNEL, type OutboxChangedMessage } from './contract';
 import type { Intent, IntentNames } from './intent';
 
