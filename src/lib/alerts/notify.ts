@@ -9,7 +9,7 @@ import type { TtrssClient } from '$lib/api';
 import { accountOfClient } from '$lib/db/account';
 import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb } from '$lib/db/open';
-import { parentsOf } from '$lib/state/tree-index';
+import { parentsOf } from '$lib/tree/walk';
 import { planAlerts, type AlertArticle, type AlertNotice } from './plan';
 import { isQuiet } from './quiet';
 import { loadAlertMemory, loadAlertSettings, newestStoredId, saveAlertMemory } from './rules';

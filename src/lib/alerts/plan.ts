@@ -38,7 +38,7 @@ export interface PlanInput {
 	newest: number;
 	/** Ids in a list the reader had open: seen already. */
 	seen: ReadonlySet<number>;
-	/** The categories a feed sits in, innermost first (state/tree-index.ts `parentsOf`). */
+	/** The categories a feed sits in, innermost first (tree/walk.ts `parentsOf`). */
 	categoriesOf: (feedId: number) => readonly number[] | undefined;
 	quiet: boolean;
 }

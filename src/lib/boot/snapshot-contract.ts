@@ -8,7 +8,9 @@
  * names its account (`SNAPSHOT_ACCOUNT_HEADER`), and the worker serves it to that account only.
  */
 
-export const SNAPSHOT_CACHE = 'start-snapshot';
+import { SNAPSHOT_CACHE } from '$lib/db/names';
+
+export { SNAPSHOT_CACHE };
 /** The request key under the app's base path, e.g. `/__start-snapshot`. */
 export const SNAPSHOT_PATH = '/__start-snapshot';
 /** The app path the snapshot shows (`/feed/-4`): it is served for a navigation to that path only. */

@@ -22,7 +22,7 @@ import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { abortQuietly } from '$lib/outbox/outbox';
+import { abortQuietly } from '$lib/db/tx';
 import { withQuotaRetry } from '$lib/offline/storage';
 import { indexArticles } from '$lib/search';
 

@@ -6,13 +6,18 @@
  * account sends them or the reader discards them.
  */
 import type { StoreNames } from 'idb';
-import { forgetSnapshot } from '$lib/boot/snapshot-contract';
-import { IMAGE_CACHE, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from '$lib/offline/storage';
-import { REPLAY_LOCK, REPLAY_STATUS_KEY } from '$lib/outbox/contract';
-import { SENT_LOG_KEY } from '$lib/outbox/sent-log';
-import { SYNC_LOCK } from '$lib/sync/contract';
 import { accountOf, belongsTo } from './account';
 import { CACHE_OWNER_KEY } from './keys';
+import {
+	IMAGE_CACHE,
+	MEDIA_CACHE,
+	MEDIA_FAILURES_CACHE,
+	REPLAY_LOCK,
+	REPLAY_STATUS_KEY,
+	SENT_LOG_KEY,
+	SNAPSHOT_CACHE,
+	SYNC_LOCK
+} from './names';
 import { openReaderDb, type ReaderDatabase } from './open';
 import type { FailedItem, OutboxItem, ReaderDB, SessionRecord, StoredSession } from './schema';
 import { sessionRecord } from './session';
@@ -39,7 +44,8 @@ export async function forgetAccountCaches(): Promise<void> {
 		caches.delete(IMAGE_CACHE),
 		caches.delete(MEDIA_CACHE),
 		caches.delete(MEDIA_FAILURES_CACHE),
-		forgetSnapshot()
+		// As boot/snapshot-contract.ts `forgetSnapshot`: no Cache Storage, nothing was kept there.
+		caches.delete(SNAPSHOT_CACHE).catch(() => false)
 	]);
 }
 

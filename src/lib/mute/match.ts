@@ -5,7 +5,7 @@
  */
 import type { Headline } from '$lib/api';
 import { parseStoredWords, wordMatcher, wordTexts } from '$lib/alerts/words';
-import { NO_MUTE, type MuteSettings } from './mute.svelte';
+import { NO_MUTE, type MuteSettings } from './settings';
 
 export function parseMuteSettings(value: unknown): MuteSettings {
 	if (typeof value !== 'object' || value === null) return { ...NO_MUTE };

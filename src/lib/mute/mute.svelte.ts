@@ -8,20 +8,13 @@
  */
 import type { Headline } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
+import { NO_MUTE, type MuteSettings } from './settings';
 
 // The matcher (mute/match.ts, with the word rules of alerts/words.ts and search/text.ts) is loaded
 // only for an account that has muted words: a list without any needs none of it at start.
 type Matcher = typeof import('./match');
 
-export interface MuteSettings {
-	words: string[];
-	/** Look in the article's body too, not only its title. */
-	content: boolean;
-	/** Mark hidden unread articles read. */
-	markRead: boolean;
-}
-
-export const NO_MUTE: MuteSettings = { words: [], content: false, markRead: false };
+export { NO_MUTE, type MuteSettings } from './settings';
 
 const key = (account: string): string => `mute:${account}`;
 

@@ -6,12 +6,10 @@ import type { ReaderDatabase } from '$lib/db/open';
 import { unindexArticles } from '$lib/search';
 import type { FailedItem, OutboxItem, StoredArticle } from '$lib/db/schema';
 import type { Intent } from '$lib/outbox/intent';
+import { IMAGE_CACHE } from '$lib/db/names';
 
-export const IMAGE_CACHE = 'images-v1';
-/** Enclosures of the packs that keep them (media.ts); one account's, like the images. */
-export const MEDIA_CACHE = 'media-v1';
-/** Enclosures that failed or were refused, with when to try again (media.ts); the same account's. */
-export const MEDIA_FAILURES_CACHE = 'media-failures-v1';
+/** The Cache Storage names: db/names.ts, where the database layer reads them to wipe an account. */
+export { IMAGE_CACHE, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from '$lib/db/names';
 
 export class StorageFullError extends Error {
 	readonly userMessage =

@@ -12,10 +12,9 @@ import {
 	type ArticleBase,
 	type Counters,
 	type FeedTree,
-	type Label,
-	type TreeCategory
+	type Label
 } from '$lib/api';
-import { findCategory } from '$lib/search/scope';
+import { feedsInCategory } from '$lib/tree/walk';
 import { articleChange, unreadCounterFeeds, withinCatchup } from './effect';
 import type { Intent } from './intent';
 
@@ -70,22 +69,6 @@ export function splitIntent(intent: Intent, now: number): ItemDraft[] {
 
 function unique(ids: readonly number[]): number[] {
 	return [...new Set(ids.filter((id) => Number.isInteger(id)))];
-}
-
-/** Feed ids below a category (nested categories included), from the cached tree. */
-export function feedsInCategory(
-	tree: FeedTree | undefined,
-	catId: number
-): Set<number> | undefined {
-	const cat = findCategory(tree?.categories ?? [], (c) => c.id === catId);
-	if (!cat) return undefined;
-	const ids = new Set<number>();
-	const walk = (c: TreeCategory): void => {
-		for (const f of c.feeds) ids.add(f.id);
-		c.categories.forEach(walk);
-	};
-	walk(cat);
-	return ids;
 }
 
 type CatchupIntent = Extract<Intent, { type: 'catchup' }>;

@@ -16,8 +16,5 @@ export interface OutboxChangedMessage {
 	type: 'outbox-changed';
 }
 
-/** The `settings` store key of the replay's last outcome (outbox/status.ts `ReplayStatus`). */
-export const REPLAY_STATUS_KEY = 'outbox.status';
-
-/** The Web Lock one replay at a time holds, across tabs and the worker (outbox/replay.ts). */
-export const REPLAY_LOCK = 'outbox-replay';
+/** The replay's status key and Web Lock: db/names.ts, where the database layer reads them too. */
+export { REPLAY_LOCK, REPLAY_STATUS_KEY } from '$lib/db/names';

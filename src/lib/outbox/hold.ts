@@ -19,7 +19,7 @@ import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem, StoredArticle } from '$lib/db/schema';
 import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
 import type { Intent } from './intent';
-import { announceOutboxChange } from './outbox';
+import { announceOutboxChange } from './broadcast';
 
 type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 

@@ -43,7 +43,7 @@ export type Intent =
 export interface IntentNames {
 	/** Cached article titles by id. */
 	articles: ReadonlyMap<number, string>;
-	/** `feed:<id>` / `cat:<id>` → title, as state/tree-index.ts `titlesOf` (labels are feeds). */
+	/** `feed:<id>` / `cat:<id>` → title, as tree/walk.ts `titlesOf` (labels are feeds). */
 	titles: ReadonlyMap<string, string>;
 }
 

@@ -1,12 +1,13 @@
 /**
- * The outbox in IndexedDB: enqueue (coalesced, applied to the cache in the same transaction),
- * the pending and failed lists, and a broadcast so every tab (and the worker) sees changes.
+ * The outbox in IndexedDB: enqueue (coalesced, applied to the cache in the same transaction) and
+ * the pending and failed lists; every change is announced to all tabs and the worker (broadcast.ts).
  */
 import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
 import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { abortQuietly } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/offline/storage';
 import {
@@ -18,42 +19,9 @@ import {
 } from './apply';
 import { changesNotIn } from './sent-log';
 import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
-import { titlesOf } from '$lib/state/tree-index';
-import { OUTBOX_CHANNEL, type OutboxChangedMessage } from './contract';
+import { titlesOf } from '$lib/tree/walk';
+import { announceOutboxChange } from './broadcast';
 import type { Intent, IntentNames } from './intent';
-
-const localListeners = new Set<() => void>();
-
-/** Outbox changes made in this page or worker (a BroadcastChannel never echoes to its sender). */
-export function onOutboxChange(listener: () => void): () => void {
-	localListeners.add(listener);
-	return () => localListeners.delete(listener);
-}
-
-/** Tells this context, other tabs and the worker that the outbox or the failed list changed. */
-export function announceOutboxChange(): void {
-	for (const listener of localListeners) listener();
-	if (typeof BroadcastChannel === 'undefined') return;
-	const channel = new BroadcastChannel(OUTBOX_CHANNEL);
-	const message: OutboxChangedMessage = { type: 'outbox-changed' };
-	channel.postMessage(message);
-	channel.close();
-}
-
-/**
- * Calls `listener` whenever the outbox or the failed list changes, here, in another tab or in the
- * worker; returns the function that stops listening.
- */
-export function watchOutbox(listener: () => void): () => void {
-	const channel =
-		typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(OUTBOX_CHANNEL);
-	if (channel) channel.onmessage = () => listener();
-	const stopLocal = onOutboxChange(listener);
-	return () => {
-		channel?.close();
-		stopLocal();
-	};
-}
 
 type CacheTx = IDBPTransaction<
 	ReaderDB,
@@ -129,14 +97,6 @@ async function writeItems(
 	} catch (error) {
 		abortQuietly(tx);
 		throw error;
-	}
-}
-
-export function abortQuietly(tx: { abort(): void }): void {
-	try {
-		tx.abort();
-	} catch {
-		// Already finished or aborted.
 	}
 }
 

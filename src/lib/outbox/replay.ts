@@ -40,7 +40,7 @@ import { withinCatchup } from './effect';
 import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
 import { REPLAY_LOCK } from './contract';
-import { announceOutboxChange } from './outbox';
+import { announceOutboxChange } from './broadcast';
 import { SENT_HORIZON_KEY, SENT_LOG_KEY, withSent } from './sent-log';
 import { updateReplayStatus, type ReplayStatus } from './status';
 

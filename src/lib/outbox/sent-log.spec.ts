@@ -19,7 +19,6 @@ beforeEach(async () => {
 	await ownCacheForTests();
 });
 
-
 const read = (id: number): Intent => ({
 	type: 'flag',
 	field: 'unread',

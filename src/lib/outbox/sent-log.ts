@@ -11,9 +11,10 @@
  */
 import { belongsTo } from '$lib/db/account';
 import type { OutboxItem } from '$lib/db/schema';
+import { SENT_LOG_KEY } from '$lib/db/names';
 import type { Intent } from './intent';
 
-export const SENT_LOG_KEY = 'sent-log';
+export { SENT_LOG_KEY };
 /**
  * The newest confirmation time the log dropped (settings, key `sent-log-horizon`): an answer asked
  * for at or before it may miss changes the log no longer names (see `changesNotIn`).

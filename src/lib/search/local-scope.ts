@@ -5,7 +5,7 @@
  * themselves. Loaded with the first search on this device, not with the first screen.
  */
 import { isLabelFeedId, SPECIAL_FEED, viewModeKeeps, type FeedTree, type Headline } from '$lib/api';
-import { feedsInCategory } from '$lib/outbox/apply';
+import { feedsInCategory } from '$lib/tree/walk';
 import { isFresh } from '$lib/outbox/effect';
 import type { LocalSearchOptions } from './indexer';
 import { searchTarget, type ScopeQuery } from './scope';

@@ -2,7 +2,8 @@
  * Where a search looks: the open list, the open feed's category, or every feed — for the server
  * and this device alike (the device's side, told from the cached articles: local-scope.ts).
  */
-import { SPECIAL_FEED, type FeedTree, type TreeCategory } from '$lib/api';
+import { SPECIAL_FEED, type FeedTree } from '$lib/api';
+import { categoryOfFeed } from '$lib/tree/walk';
 
 /** The parts of the open list that decide the scope (state/headlines.svelte.ts `ListQuery`). */
 export interface ScopeQuery {
@@ -11,23 +12,6 @@ export interface ScopeQuery {
 	viewMode: string;
 	orderBy: string;
 	searchMode: string;
-}
-
-export function findCategory(
-	categories: readonly TreeCategory[],
-	wanted: (c: TreeCategory) => boolean
-): TreeCategory | undefined {
-	for (const c of categories) {
-		if (wanted(c)) return c;
-		const inner = findCategory(c.categories, wanted);
-		if (inner) return inner;
-	}
-	return undefined;
-}
-
-/** The category a feed is filed in (0 = Uncategorized), if the tree knows the feed. */
-export function categoryOfFeed(tree: FeedTree | undefined, feedId: number): number | undefined {
-	return findCategory(tree?.categories ?? [], (c) => c.feeds.some((f) => f.id === feedId))?.id;
 }
 
 /**

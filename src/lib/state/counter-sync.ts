@@ -3,7 +3,8 @@
  * once a change is queued in the outbox, before the server has it; counters read then would
  * undo the optimistic counts on screen. So they are read once the outbox is empty again.
  */
-import { onOutboxChange, pendingCount } from '$lib/outbox/outbox';
+import { onOutboxChange } from '$lib/outbox/broadcast';
+import { pendingCount } from '$lib/outbox/outbox';
 import { treeState } from './tree.svelte';
 
 export async function refreshCountersWhenSent(): Promise<void> {

@@ -12,7 +12,7 @@ import { cachedTree, storeTree } from '$lib/cache';
 import { withQueuedCounters } from '$lib/outbox/outbox';
 import { unreadCounterFeeds } from '$lib/outbox/effect';
 import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
-import { parentsOf, titlesOf } from './tree-index';
+import { categoriesWithDepth, parentsOf, titlesOf } from '$lib/tree/walk';
 import { fetchedIcon, resetTreeIcons } from './tree-icons.svelte';
 import { session } from './session.svelte';
 
@@ -98,15 +98,7 @@ class TreeState {
 
 	/** Real categories, flattened with their depth, for the subscribe form. */
 	categories(): { id: number; title: string; depth: number }[] {
-		const out: { id: number; title: string; depth: number }[] = [];
-		const walk = (categories: readonly TreeCategory[], depth: number): void => {
-			for (const c of categories) {
-				if (c.id > 0) out.push({ id: c.id, title: c.title, depth });
-				walk(c.categories, depth + 1);
-			}
-		};
-		walk(this.#tree?.categories ?? [], 0);
-		return out;
+		return categoriesWithDepth(this.#tree);
 	}
 
 	/** Cache first, then the server; the fresh copy goes back to the cache. */

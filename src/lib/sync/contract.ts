@@ -6,8 +6,8 @@
  * anything.
  */
 
-/** Web Lock held for the whole of a sync, across tabs and the worker. */
-export const SYNC_LOCK = 'ttrss-sync';
+/** Web Lock held for the whole of a sync, across tabs and the worker (db/names.ts). */
+export { SYNC_LOCK } from '$lib/db/names';
 
 /** Background Sync tag (one-off, when the connection is back). */
 export const SYNC_TAG = 'sync';

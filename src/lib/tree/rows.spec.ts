@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedTree, TreeCategory, TreeFeed } from '$lib/api';
-import { rowWindow, treeRows, type TreeRow, type TreeRowRules } from './tree-index';
+import { rowWindow, treeRows, type TreeRow, type TreeRowRules } from './rows';
 
 const feed = (id: number): TreeFeed => ({ id, title: `Feed ${id}`, unread: 0, error: undefined });
 const cat = (id: number, feeds: number[], categories: TreeCategory[] = []): TreeCategory => ({

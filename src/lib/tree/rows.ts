@@ -1,37 +1,6 @@
-// Indexes over the feed tree, and its rows as the screen lists them: pure functions of the tree
-// (and of the reader's choices), so the state and the component only ask.
+// The feed tree's rows as the screen lists them, and which of them a virtual list builds: pure
+// functions of the tree (and of the reader's choices), so the state and the component only ask.
 import type { FeedTree, TreeCategory, TreeFeed } from '$lib/api';
-
-/** Feed id → the ids of the categories it sits in, innermost first. */
-export function parentsOf(tree: FeedTree | undefined): ReadonlyMap<number, number[]> {
-	const parents = new Map<number, number[]>();
-	const walk = (categories: readonly TreeCategory[], chain: number[]): void => {
-		for (const c of categories) {
-			const inner = [c.id, ...chain];
-			for (const f of c.feeds) parents.set(f.id, inner);
-			walk(c.categories, inner);
-		}
-	};
-	walk(tree?.categories ?? [], []);
-	return parents;
-}
-
-/** `feed:<id>` / `cat:<id>` → title. */
-export function titlesOf(tree: FeedTree | undefined): ReadonlyMap<string, string> {
-	const titles = new Map<string, string>();
-	if (!tree) return titles;
-	for (const f of [...tree.special, ...tree.labels, ...tree.feeds])
-		titles.set(`feed:${f.id}`, f.title);
-	const walk = (categories: readonly TreeCategory[]): void => {
-		for (const c of categories) {
-			titles.set(`cat:${c.id}`, c.title);
-			for (const f of c.feeds) titles.set(`feed:${f.id}`, f.title);
-			walk(c.categories);
-		}
-	};
-	walk(tree.categories);
-	return titles;
-}
 
 /** The part of the tree a row sits in: each is its own list under its own heading. */
 export type TreeSection = 'special' | 'categories' | 'labels';
