@@ -18,13 +18,37 @@ import {
 } from '$lib/boot/snapshot-contract';
 import { keptAccount } from '$lib/db/session';
 
+/**
+ * How long a navigation waits for the signed-in account before it gets the plain shell. IndexedDB
+ * can hold a read for ever (WebKit after a page closed mid-write, a transaction another tab never
+ * ends: docs/engines.md); the navigation must never wait on it, and the page then says so itself.
+ */
+const ACCOUNT_READ_MS = 250;
+
+function accountWithin(ms: number): Promise<string | undefined> {
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => resolve(undefined), ms);
+		keptAccount().then(
+			(account) => {
+				clearTimeout(timer);
+				resolve(account);
+			},
+			() => {
+				clearTimeout(timer);
+				resolve(undefined);
+			}
+		);
+	});
+}
+
 export async function withSnapshot(shell: Response, pathname: string): Promise<Response> {
 	try {
 		if (!shell.ok || !(await caches.has(SNAPSHOT_CACHE))) return shell;
 		// The signed-in account is read beside the copy: one small IndexedDB read.
 		const [snapshot, account] = await Promise.all([
 			caches.open(SNAPSHOT_CACHE).then((cache) => cache.match(`${base}${SNAPSHOT_PATH}`)),
-			keptAccount()
+			// Unknown in time: no snapshot (snapshotServes needs the account), the shell at once.
+			accountWithin(ACCOUNT_READ_MS)
 		]);
 		const wanted = pathname.replace(/\/$/, '');
 		const shows = snapshot?.headers.get(SNAPSHOT_FOR_HEADER)?.replace(/\/$/, '');
