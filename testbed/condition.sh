@@ -4,7 +4,8 @@
 #   condition.sh feed-error FILE   reader's feed FILE (e.g. big.xml) fails to update; break it
 #                                  before starting the daemon, whose own run could fetch the old
 #                                  address meanwhile
-#   condition.sh update-feed ID    the server fetches feed ID now (update.php, as its web user)
+#   condition.sh update-feed ID    the server fetches feed ID now (update.php, as its web user),
+#                                  not from its 30-second copy of the feed (current tt-rss)
 # reset.sh turns everything off again.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -17,6 +18,9 @@ case "${1:-} ${2:-}" in
   feed-error\ ?*) break_feed "$2" ;;
   update-feed\ ?*)
     [[ "$2" =~ ^[0-9]+$ ]] || die "update-feed: not a feed id: $2"
+    # The current tt-rss answers a feed fetched in the last 30 s from its own copy (cache/feeds/):
+    # a test that serves new items right after a fetch wants them read, as a later run would.
+    rm -f "$TTRSS_WWW"/cache/feeds/*.xml
     (cd "$TTRSS_WWW" && runuser -u www-data -- php update.php --update-feed "$2" >/dev/null 2>&1) ||
       die "update.php --update-feed $2 failed"
     ;;
