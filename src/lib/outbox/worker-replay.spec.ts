@@ -27,7 +27,11 @@ afterEach(() => {
 	vi.useRealTimers();
 });
 
-it('the worker sends a held change once its hold has expired, with no page left to ask', async () => {
+/**
+ * A signed-in session against a fake tt-rss, and the worker's replay started in a fresh module
+ * copy with Background Sync (Chromium): its listeners and the sync registration to look at.
+ */
+async function startWorker() {
 	const server = fakeTtrss();
 	vi.stubGlobal('fetch', server.fake.fetch);
 	await storeSessionFor({
@@ -39,15 +43,20 @@ it('the worker sends a held change once its hold has expired, with no page left 
 		singleUser: false,
 		signedInAt: Date.now()
 	});
-	// The service worker, with Background Sync (Chromium).
 	const listeners = new Map<string, (event: unknown) => void>();
 	const register = vi.fn(() => Promise.resolve());
 	vi.stubGlobal('self', {
 		addEventListener: (type: string, fn: (event: unknown) => void) => listeners.set(type, fn),
 		registration: { sync: { register } }
 	});
+	vi.resetModules();
 	const { startReplay } = await workerReplay();
 	startReplay();
+	return { server, listeners, register };
+}
+
+it('the worker sends a held change once its hold has expired, with no page left to ask', async () => {
+	const { server, listeners, register } = await startWorker();
 	// Only the worker's own wait is driven by the clock here (IndexedDB uses setImmediate).
 	vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 	const fire = async (): Promise<'resolved' | 'rejected'> => {
@@ -86,26 +95,7 @@ it('the worker sends a held change once its hold has expired, with no page left 
 });
 
 it('a change put off for longer than the event may wait makes the event fail, to be fired again', async () => {
-	const server = fakeTtrss();
-	vi.stubGlobal('fetch', server.fake.fetch);
-	await storeSessionFor({
-		apiUrl: 'http://tt.example/api/',
-		user: 'reader',
-		sessionId: 'sid-0',
-		apiLevel: 15,
-		stayingSignedIn: false,
-		singleUser: false,
-		signedInAt: Date.now()
-	});
-	const listeners = new Map<string, (event: unknown) => void>();
-	const register = vi.fn(() => Promise.resolve());
-	vi.stubGlobal('self', {
-		addEventListener: (type: string, fn: (event: unknown) => void) => listeners.set(type, fn),
-		registration: { sync: { register } }
-	});
-	vi.resetModules();
-	const { startReplay } = await workerReplay();
-	startReplay();
+	const { server, listeners, register } = await startWorker();
 	// Held for an hour (a backed-off change waits like this too).
 	await enqueueIntent({ type: 'catchup', feedId: 1, isCat: false, mode: 'all' }, Date.now(), {
 		id: 'h',
