@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cspHeaderValue } from '../../deploy/csp.js';
-import { testbed } from '../support/testbed';
+import { resetTestbed, testbed } from '../support/testbed';
 import { canConfigureApache, installApacheSite, type ApacheSite } from './support/apache';
 import { buildApp } from './support/build';
 import { controllerVersion, goOffline, waitForController } from './support/pwa';
@@ -24,6 +24,8 @@ test.skip(testbed.server !== 'debian', 'Apache serves only the Debian test bed')
 test.beforeAll(async ({ request }) => {
 	test.skip(!canConfigureApache(), 'needs root and Debian Apache (the test bed)');
 	test.setTimeout(120_000);
+	// The reading test opens a seeded unread article: the seed, whatever ran before.
+	resetTestbed();
 	const ttrss = await request.get(testbed.url);
 	expect(ttrss.ok(), `tt-rss answers at ${testbed.url}`).toBe(true);
 	dir = mkdtempSync(join(tmpdir(), 'pwa-apache-'));
