@@ -36,7 +36,8 @@ function toPageQuery(query: Query): PageQuery {
 
 /**
  * In the page: the first visible element matching the query gets `data-engines-mark`; true when
- * found. The name is a simplified accessible name (aria-label, aria-labelledby, labels, text).
+ * found. The name is a simplified accessible name (aria-label, aria-labelledby, labels, text
+ * outside aria-hidden).
  */
 function markInPage(query: PageQuery): boolean {
 	const nameOf = (element: Element): string => {
@@ -57,7 +58,10 @@ function markInPage(query: PageQuery): boolean {
 				.join(' ')
 				.replace(/\s+/g, ' ')
 				.trim();
-		return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+		// Text hidden from assistive technology is no part of the name (a feed's icon glyph).
+		const copy = element.cloneNode(true) as Element;
+		for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+		return (copy.textContent ?? '').replace(/\s+/g, ' ').trim();
 	};
 	const visible = (element: Element): boolean => {
 		if (element.getClientRects().length === 0) return false;
