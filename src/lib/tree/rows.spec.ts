@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedTree, TreeCategory, TreeFeed } from '$lib/api';
+import type { FeedTree } from '$lib/api';
+import { cat, feed } from './testing';
 import { rowWindow, treeRows, type TreeRow, type TreeRowRules } from './rows';
-
-const feed = (id: number): TreeFeed => ({ id, title: `Feed ${id}`, unread: 0, error: undefined });
-const cat = (id: number, feeds: number[], categories: TreeCategory[] = []): TreeCategory => ({
-	id,
-	title: `Category ${id}`,
-	unread: 0,
-	categories,
-	feeds: feeds.map(feed)
-});
 
 // Special (2) · Tech [Web [2 feeds], 1 feed] · World [3 feeds] · Empty · 1 feed · 2 labels
 const tree: FeedTree = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedTree, TreeCategory, TreeFeed } from '$lib/api';
+import type { FeedTree } from '$lib/api';
+import { cat, feed } from './testing';
 import {
 	categoriesWithDepth,
 	categoryOfFeed,
@@ -9,14 +10,6 @@ import {
 	titlesOf
 } from './walk';
 
-const feed = (id: number): TreeFeed => ({ id, title: `Feed ${id}`, unread: 0, error: undefined });
-const cat = (id: number, feeds: number[], categories: TreeCategory[] = []): TreeCategory => ({
-	id,
-	title: `Category ${id}`,
-	unread: 0,
-	categories,
-	feeds: feeds.map(feed)
-});
 const tree: FeedTree = {
 	source: 'getFeedTree',
 	special: [feed(-4)],
