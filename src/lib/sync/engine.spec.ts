@@ -7,6 +7,7 @@ import { syncNow } from './engine';
 import { savePacks, loadSyncState } from './state';
 import { body, syncServer } from './testing';
 import { ownCacheForTests } from '$lib/db/testing';
+import { SENT_HORIZON_KEY } from '$lib/outbox/sent-log';
 
 beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
@@ -173,6 +174,33 @@ describe('sync engine', () => {
 		const starred = await db.get('articles', 2);
 		expect(starred?.content).toBe(body(2));
 		expect(starred?.marked).toBe(true);
+	});
+});
+
+describe('an answer dated by its own request', () => {
+	it('a page asked after the sent log dropped an entry takes the server state; one asked before keeps the cached copy', async () => {
+		const server = syncServer();
+		server.arrive(250);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		// Starred elsewhere, all 250: the next sync reads the Starred set in two pages (200 + 50).
+		for (let id = 1; id <= 250; id++) server.article(id).marked = true;
+		server.takeOps();
+		// Ten minutes pass with each getHeadlines (the first asks for new articles: none); the sent
+		// log dropped a confirmation made 15 minutes after the sync began: an answer asked before
+		// that may miss a change of the reader's the log no longer names, one asked after cannot.
+		const start = Date.now();
+		let pages = 0;
+		const now = (): number => {
+			pages += server.takeOps().filter((op) => op === 'getHeadlines').length;
+			return start + pages * 600_000;
+		};
+		const db = await openReaderDb();
+		await db.put('settings', start + 900_000, SENT_HORIZON_KEY);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, now });
+		const marked = (await db.getAll('articles')).filter((a) => a.marked).length;
+		// The first page (dated by the sync's start) keeps its cached state; the second, asked
+		// after the horizon, is the server's. Dated by the sync's start, none would be.
+		expect(marked).toBe(50);
 	});
 });
 

@@ -86,14 +86,29 @@ const CONTENT: Pick<GetHeadlinesParams, 'showContent' | 'includeAttachments' | '
 	hasSandbox: true
 };
 
+/** The account an answer was fetched for and when it was asked for (cache/index.ts's writes). */
+interface Asked {
+	account: string;
+	readAt: number;
+}
+
+type ReadList = (
+	params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
+	max: number,
+	onPage: (rows: Headline[], asked: Asked) => Promise<void>
+) => Promise<{ ids: Set<number>; complete: boolean; asked: Asked }>;
+
 async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const { client, signal } = options;
 	const now = options.now ?? Date.now;
 	const account = options.account ?? accountOfClient(client) ?? '';
 	const op = signal ? { signal } : {};
-	// What this sync writes was asked for from now on: a change the server confirms meanwhile (the
-	// reader opened an article) is put back on over it (outbox/sent-log.ts).
-	const synced = { account, readAt: now() };
+	// What this sync writes carries the time it was asked for: a change the server confirms after
+	// that (the reader opened an article) is put back on over it (outbox/sent-log.ts). Each page
+	// has its own time — a sync of many pages may run longer than the sent log keeps its entries,
+	// and an answer dated by the sync's start would then not know which of the reader's changes it
+	// misses (an article not cached would be stored with a state the reader changed since).
+	const askedNow = (): Asked => ({ account, readAt: now() });
 	const counters = await client.getCounters({}, op);
 	const snapshot = snapshotOf(counters);
 	const state = await loadSyncState(account);
@@ -119,9 +134,9 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const changed = new Set<number>();
 	const images: string[] = [];
 	const report = (phase: SyncPhase): void => options.onProgress?.({ phase, stored });
-	const keep = async (rows: Headline[], pack?: string): Promise<void> => {
+	const keep = async (rows: Headline[], asked: Asked, pack?: string): Promise<void> => {
 		if (rows.length === 0) return;
-		await storeOfflineHeadlines(rows, pack === undefined ? synced : { pack, ...synced });
+		await storeOfflineHeadlines(rows, pack === undefined ? asked : { pack, ...asked });
 		for (const h of rows) {
 			changed.add(h.id);
 			if (h.content) images.push(...imageUrls(h.content, h.link));
@@ -131,21 +146,25 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	};
 	const caps = await client.detectCapabilities(op);
 	const pageSize = Math.max(1, Math.min(batchSize(caps.headlineLimit), caps.headlineLimit));
-	/** Reads a list in pages, at most `max` rows; `complete` when the server had no more. */
-	const readList = async (
-		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
-		max: number,
-		onPage: (rows: Headline[]) => Promise<void>
-	): Promise<{ ids: Set<number>; complete: boolean }> => {
+	/**
+	 * Reads a list in pages, at most `max` rows; `complete` when the server had no more. Each page
+	 * comes with the time it was asked for (a page is asked for when the loop goes on, so its time
+	 * is taken just before: never later than the server's read); `asked` is the first page's, the
+	 * time of the set as a whole.
+	 */
+	const readList: ReadList = async (params, max, onPage) => {
 		const ids = new Set<number>();
-		if (max <= 0) return { ids, complete: false };
+		const first = askedNow();
+		if (max <= 0) return { ids, complete: false, asked: first };
+		let asked = first;
 		for await (const page of client.pageHeadlines(params, { ...op, pageSize })) {
 			const rows = page.slice(0, max - ids.size);
 			rows.forEach((h) => ids.add(h.id));
-			await onPage(rows);
-			if (ids.size >= max) return { ids, complete: false };
+			await onPage(rows, asked);
+			if (ids.size >= max) return { ids, complete: false, asked: first };
+			asked = askedNow();
 		}
-		return { ids, complete: true };
+		return { ids, complete: true, asked: first };
 	};
 
 	// 1. New unread articles, with bodies.
@@ -160,10 +179,10 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 			...CONTENT
 		},
 		options.articleCount,
-		async (rows) => {
+		async (rows, asked) => {
 			fresh.push(...rows);
 			for (const h of rows) newestId = Math.max(newestId, h.id);
-			await keep(rows);
+			await keep(rows, asked);
 			report('new');
 		}
 	);
@@ -184,24 +203,26 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		// Without a newest id, step 1 read the unread set itself (with bodies).
 		if (flag === 'unread' && !state.newestId) {
 			if (firstRead.complete)
-				for (const id of await clearFlagOutside('unread', firstRead.ids, synced)) changed.add(id);
+				for (const id of await clearFlagOutside('unread', firstRead.ids, firstRead.asked)) {
+					changed.add(id);
+				}
 			continue;
 		}
-		const { ids, complete } = await readList(
+		const { ids, complete, asked } = await readList(
 			{
 				feedId,
 				viewMode: flag === 'unread' ? 'unread' : 'all_articles',
 				includeAttachments: true
 			},
 			options.articleCount,
-			async (rows) => {
-				await keep(rows);
+			async (rows, page) => {
+				await keep(rows, page);
 				report('state');
 			}
 		);
 		ids.forEach((id) => keptIds.add(id));
 		// Only a set read whole says which cached copies lost the flag.
-		if (complete) for (const id of await clearFlagOutside(flag, ids, synced)) changed.add(id);
+		if (complete) for (const id of await clearFlagOutside(flag, ids, asked)) changed.add(id);
 	}
 
 	// 3. Bodies of kept articles that have none.
@@ -209,11 +230,12 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const missing = await idsWithoutContent([...keptIds]);
 	for (let i = 0; i < missing.length; i += BODY_BATCH) {
 		signal?.throwIfAborted();
+		const asked = askedNow();
 		const articles = await client.getArticle(
 			{ articleIds: missing.slice(i, i + BODY_BATCH), sanitize: true },
 			op
 		);
-		await storeArticleBodies(articles, synced);
+		await storeArticleBodies(articles, asked);
 		for (const a of articles) {
 			changed.add(a.id);
 			images.push(...imageUrls(a.content, a.link));
@@ -266,12 +288,8 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 
 async function syncPack(
 	pack: OfflinePack,
-	readList: (
-		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
-		max: number,
-		onPage: (rows: Headline[]) => Promise<void>
-	) => Promise<{ ids: Set<number>; complete: boolean }>,
-	keep: (rows: Headline[], pack?: string) => Promise<void>,
+	readList: ReadList,
+	keep: (rows: Headline[], asked: Asked, pack?: string) => Promise<void>,
 	account: string
 ): Promise<void> {
 	const { ids } = await readList(
@@ -283,7 +301,7 @@ async function syncPack(
 			...CONTENT
 		},
 		pack.limit,
-		(rows) => keep(rows, pack.id)
+		(rows, asked) => keep(rows, asked, pack.id)
 	);
 	await setPackMembers(pack.id, ids, { account });
 }
