@@ -1013,13 +1013,26 @@ export async function runSchedule(
 		} catch {
 			return; // offline: the sync ends
 		}
-		for (const sub of steps) {
-			if (sub.do === 'act') await readerAct(sub.action);
-			else if (sub.do === 'replay') await replay(sub.who);
-			else clock += sub.ms;
-		}
-		try {
+		// The engine writes a page's rows as soon as it arrives (sync/engine.ts), dated by its own
+		// request: what happens while the request is out (the reader's changes, replays) may come
+		// before the write; time passing (a long sync: its other pages) comes after it. The kept
+		// set is judged once read whole, dated by its first page.
+		let written = false;
+		const writeRows = async (): Promise<void> => {
+			if (written) return;
+			written = true;
 			await instances.worker.storeOfflineHeadlines(rows, { account, readAt });
+		};
+		try {
+			for (const sub of steps) {
+				if (sub.do === 'act') await readerAct(sub.action);
+				else if (sub.do === 'replay') await replay(sub.who);
+				else {
+					await writeRows();
+					clock += sub.ms;
+				}
+			}
+			await writeRows();
 			await instances.worker.clearFlagOutside('unread', new Set(rows.map((r) => r.id)), {
 				account,
 				readAt
