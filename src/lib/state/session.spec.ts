@@ -10,7 +10,7 @@ import { loadSession } from '$lib/db/session';
 import { enqueueIntent } from '$lib/outbox/outbox';
 import { recordedSession } from './testing/recorded-server';
 
-/** tt-rss as the Debian test bed answers these ops (tests/fixtures/recorded). */
+/** tt-rss as the Debian test bed answers these ops (tests/fixtures/recorded/api15). */
 const server = fakeFetch((r) => {
 	switch (r.body.op) {
 		case 'login':
