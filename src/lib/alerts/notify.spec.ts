@@ -8,6 +8,7 @@ import { syncNow } from '$lib/sync/engine';
 import { runSync } from '$lib/sync/run';
 import { alertNewArticles } from './notify';
 import { syncServer } from '$lib/sync/testing';
+import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { addAlertRule, loadAlertMemory, saveAlertSettings } from './rules';
 import { ownCacheForTests } from '$lib/db/testing';
 
@@ -44,9 +45,9 @@ afterEach(() => {
 const sync = (server: ReturnType<typeof syncServer>) =>
 	runSync({ client: server.client, account: ACCOUNT, articleCount: 500 });
 
-describe('alerts after a sync', () => {
+describe.each(recordedLevels)('alerts after a sync (%s server shapes)', (level) => {
 	it('new articles of a watched feed give one grouped notice, once; what was there before never', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(5, 4);
 		await sync(server);
 		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
@@ -68,7 +69,7 @@ describe('alerts after a sync', () => {
 	});
 
 	it('a sync that outlives the sign-out shows nothing', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(5, 4);
 		await sync(server);
 		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
@@ -81,7 +82,7 @@ describe('alerts after a sync', () => {
 	});
 
 	it('a rule made before the first sync starts with what that sync stores', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(5, 4);
 		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
 		await sync(server);
@@ -92,7 +93,7 @@ describe('alerts after a sync', () => {
 	});
 
 	it('an article in a list the reader had open was seen: no alert for it', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(2, 4);
 		await sync(server);
 		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
@@ -107,7 +108,7 @@ describe('alerts after a sync', () => {
 		// Only Date is faked: IndexedDB and the engine keep their real timers.
 		vi.useFakeTimers({ toFake: ['Date'] });
 		vi.setSystemTime(new Date(2026, 10, 23, 23, 30));
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(1, 4);
 		await sync(server);
 		const rule = { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' } as const;
@@ -130,7 +131,7 @@ describe('alerts after a sync', () => {
 	});
 
 	it('remembers per account, and sign-out forgets it', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(1, 4);
 		await sync(server);
 		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
@@ -142,7 +143,7 @@ describe('alerts after a sync', () => {
 
 	it('without the permission nothing is shown, and the articles are not announced later', async () => {
 		vi.stubGlobal('Notification', { permission: 'default' });
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(1, 4);
 		await sync(server);
 		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });

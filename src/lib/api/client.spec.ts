@@ -10,6 +10,7 @@ import {
 	jsonReply,
 	ok,
 	recordedContent,
+	recordedLevels,
 	type Handler,
 	type SentRequest
 } from './testing/fake-fetch';
@@ -538,12 +539,12 @@ describe('request parameters', () => {
 	});
 });
 
-describe('has_sandbox recorded with each body', () => {
+describe.each(recordedLevels)('has_sandbox recorded with each body (%s replies)', (recorded) => {
 	function setup(level: number) {
 		const server = fakeServer(
 			{
-				getHeadlines: () => recordedContent('getHeadlines-podcast'),
-				getArticle: () => recordedContent('getArticle')
+				getHeadlines: () => recordedContent(recorded, 'getHeadlines-podcast'),
+				getArticle: () => recordedContent(recorded, 'getArticle')
 			},
 			{ apiLevel: level }
 		);

@@ -8,7 +8,7 @@ import { deriveCapabilities } from './capabilities';
 import { TtrssClient } from './client';
 import { ApiError } from './errors';
 import * as parse from './parse';
-import { clone, fakeFetch, recordedContent } from './testing/fake-fetch';
+import { clone, fakeFetch, recordedContent, recordedLevels } from './testing/fake-fetch';
 import { unwrap } from './transport';
 import { parseReply } from './wire';
 
@@ -78,15 +78,18 @@ describe('property: parsers never throw anything but ApiError', () => {
 		);
 	});
 
-	it.each(parsers)('%s with mutations of the recorded reply %s', (op, parser, name) => {
-		const base = recordedContent(name);
-		fc.assert(
-			fc.property(fc.nat(), strangeValues, (n, replacement) => {
-				typedOrApiError(() => parseReply(op, mutate(base, n, replacement), parser));
-			}),
-			{ numRuns: 300 }
-		);
-	});
+	it.each(recordedLevels.flatMap((level) => parsers.map((p) => [...p, level] as const)))(
+		'%s with mutations of the recorded reply %s (%s)',
+		(op, parser, name, level) => {
+			const base = recordedContent(level, name);
+			fc.assert(
+				fc.property(fc.nat(), strangeValues, (n, replacement) => {
+					typedOrApiError(() => parseReply(op, mutate(base, n, replacement), parser));
+				}),
+				{ numRuns: 300 }
+			);
+		}
+	);
 });
 
 describe('property: reply bodies', () => {

@@ -1,7 +1,8 @@
 /**
- * Parses the replies recorded from the real Debian server (tests/fixtures/recorded, made by
- * scripts/record-replies.ts), and variants for other API levels built from those recorded shapes
- * following /work/shared/ttrss-server-notes.md.
+ * Parses the replies recorded from the test bed's two real servers (tests/fixtures/recorded/api15:
+ * Debian's tt-rss of 2021; api23: the current tt-rss; made by scripts/record-replies.ts), and
+ * variants for other API levels built from those recorded shapes following
+ * /work/shared/ttrss-server-notes.md.
  */
 import { describe, expect, it } from 'vitest';
 import { deriveCapabilities } from './capabilities';
@@ -31,8 +32,11 @@ import {
 	clone,
 	fakeFetch,
 	jsonReply,
-	recorded,
+	levelOf,
 	recordedContent,
+	recordedLevels,
+	recording,
+	type RecordedLevel,
 	type SentRequest
 } from './testing/fake-fetch';
 import { unwrap } from './transport';
@@ -41,15 +45,15 @@ import type { FeedTree, TreeCategory } from './types';
 import { parseReply } from './wire';
 
 /** Unwraps a recording as the transport would, with the seq the recorder sent. */
-function content(name: string, phase: 'login' | 'call' = 'call'): unknown {
-	const r = recorded(name);
+function content(level: RecordedLevel, name: string, phase: 'login' | 'call' = 'call'): unknown {
+	const r = recording(level, name);
 	const seq = typeof r.request === 'object' ? Number(r.request.seq) : 0;
 	return unwrap(r.op, JSON.stringify(r.reply), seq, phase);
 }
 
-function errorOf(name: string, phase: 'login' | 'call' = 'call'): ApiError {
+function errorOf(level: RecordedLevel, name: string, phase: 'login' | 'call' = 'call'): ApiError {
 	try {
-		content(name, phase);
+		content(level, name, phase);
 	} catch (error) {
 		expect(error).toBeInstanceOf(ApiError);
 		return error as ApiError;
@@ -74,241 +78,403 @@ function outline(tree: FeedTree): unknown {
 	};
 }
 
-describe('recorded replies of the Debian server (level 15)', () => {
-	it('login', () => {
-		expect(parseLogin(content('login', 'login'))).toEqual({
+describe.each(recordedLevels)(
+	'recorded replies of the %s server: what both levels share',
+	(level) => {
+		const caps = deriveCapabilities(levelOf(level));
+
+		it('login', () => {
+			expect(parseLogin(content(level, 'login', 'login'))).toMatchObject({
+				sessionId: 'RECORDED-SESSION-ID',
+				apiLevel: levelOf(level)
+			});
+		});
+
+		it('login errors: LOGIN_ERROR and API_DISABLED (at login)', () => {
+			expect(errorOf(level, 'login-wrong-password', 'login').code).toBe('LOGIN_ERROR');
+			const disabled = errorOf(level, 'login-api-disabled', 'login');
+			expect(disabled.code).toBe('API_DISABLED');
+			expect(disabled.userMessage).toMatch(/Enable API access/);
+		});
+
+		it('NOT_LOGGED_IN with seq null (no session), also for a body that is not JSON', () => {
+			for (const name of ['getVersion-no-session', 'logout-no-session', 'not-json-body']) {
+				expect(errorOf(level, name).code).toBe('NOT_LOGGED_IN');
+			}
+			expect(parseLoggedIn(content(level, 'isLoggedIn-no-session'))).toBe(false);
+			expect(parseLoggedIn(content(level, 'isLoggedIn'))).toBe(true);
+		});
+
+		it('UNKNOWN_METHOD and INCORRECT_USAGE keep their codes', () => {
+			expect(errorOf(level, 'unknown-op')).toMatchObject({
+				code: 'UNKNOWN_METHOD',
+				details: { method: 'bogusoperation' }
+			});
+			expect(errorOf(level, 'updateArticle-bad-field').code).toBe('INCORRECT_USAGE');
+		});
+
+		it('server facts', () => {
+			expect(parseApiLevel(content(level, 'getApiLevel'))).toBe(levelOf(level));
+			expect(parseConfig(content(level, 'getConfig'))).toMatchObject({
+				daemonIsRunning: false,
+				numFeeds: 7
+			});
+			expect(parsePref(content(level, 'getPref'))).toBe(true);
+			expect(parseUnread(content(level, 'getUnread'))).toBe(337);
+		});
+
+		it('getCounters: totals, kinds, and each category once', () => {
+			const counters = parseCounters(content(level, 'getCounters'), caps);
+			expect(counters.globalUnread).toBe(337);
+			expect(counters.subscribedFeeds).toBe(7);
+			// In no fixed order (api15 and api23 differ).
+			expect(counters.feeds.map((f) => f.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+			expect(counters.feeds.find((f) => f.id === 1)).toMatchObject({ unread: 9, marked: 1 });
+			expect(counters.labels.map((l) => l.id)).toEqual([-1026, -1027]);
+			expect(counters.special.find((s) => s.id === -1)).toMatchObject({ unread: 5, aux: 5 });
+			const ids = counters.categories.map((c) => c.id);
+			expect(ids.filter((id) => id === 4)).toHaveLength(1);
+			expect(new Set(ids).size).toBe(ids.length);
+		});
+
+		it('getFeeds -4: labels, special feeds and real feeds', () => {
+			const feeds = parseFeeds(content(level, 'getFeeds-all'), caps);
+			expect(feeds.filter((f) => f.catId === -2).map((f) => f.id)).toEqual([-1026, -1027]);
+			expect(
+				feeds
+					.filter((f) => f.catId === -1)
+					.map((f) => f.id)
+					.sort((a, b) => a - b)
+			).toEqual([-6, -4, -3, -2, -1, 0]);
+			const big = feeds.find((f) => f.id === 6);
+			expect(big).toMatchObject({
+				feedUrl: 'http://feeds.test/feeds/big.xml',
+				hasIcon: true,
+				isCategory: false,
+				lastError: undefined
+			});
+			expect(typeof big?.lastUpdated).toBe('number');
+			const nested = parseFeeds(content(level, 'getFeeds-nested'), caps);
+			expect(nested.find((f) => f.isCategory)).toMatchObject({ id: 2, title: 'Web' });
+		});
+
+		it('getCategories', () => {
+			const categories = parseCategories(content(level, 'getCategories'));
+			expect(categories.map((c) => c.title)).toEqual(
+				expect.arrayContaining(['Tech', 'Web', 'World', 'Empty', 'Uncategorized'])
+			);
+		});
+
+		it('getFeedTree nested deeper than MAX_TREE_DEPTH is a typed error, not a stack overflow', () => {
+			const reply = content(level, 'getFeedTree') as {
+				categories: { items: Record<string, unknown>[] };
+			};
+			const tech = reply.categories.items.find((n) => n.name === 'Tech');
+			if (!tech) throw new Error('no Tech category in the recording');
+			/** The recorded Tech category, nested inside copies of itself `depth` levels deep. */
+			const nested = (depth: number): unknown => {
+				let node: Record<string, unknown> = clone(tech);
+				for (let i = 1; i < depth; i++) node = { ...clone(tech), items: [node] };
+				return { categories: { ...reply.categories, items: [node] } };
+			};
+			// Tech holds Web, which holds a feed: two levels below the innermost Tech.
+			expect(parseFeedTree(nested(MAX_TREE_DEPTH - 2))).toHaveLength(1);
+			for (const depth of [MAX_TREE_DEPTH + 1, 20_000]) {
+				const error = (() => {
+					try {
+						parseReply('getFeedTree', nested(depth), (c) => parseFeedTree(c));
+					} catch (caught) {
+						return caught;
+					}
+				})();
+				expect(error).toBeInstanceOf(ApiError);
+				expect(error).toMatchObject({ code: 'REPLY_TOO_DEEP', retryable: false });
+			}
+		});
+
+		it('getFeedTree and the getCategories + getFeeds fallback build the same tree', () => {
+			const tree = treeFromNodes(parseFeedTree(content(level, 'getFeedTree'), caps));
+			const tech = tree.categories.find((c) => c.title === 'Tech');
+			expect(tech?.categories.map((c) => c.title)).toEqual(['Web']);
+			expect(tech?.feeds.map((f) => f.id)).toEqual([1]);
+			// Counters of ordinary feeds are -1 in the tree: left out.
+			expect(tech?.feeds[0]?.unread).toBeUndefined();
+			expect(tree.special.find((f) => f.id === -4)?.unread).toBe(337);
+			expect(tree.labels).toEqual([
+				expect.objectContaining({ id: -1026, title: 'Important', bgColor: '#d32f2f' }),
+				expect.objectContaining({ id: -1027, title: 'Later', fgColor: '#000000' })
+			]);
+			const parentOf = new Map(
+				parseFeeds(content(level, 'getFeeds-nested'), caps)
+					.filter((f) => f.isCategory)
+					.map((f) => [f.id, 1] as const)
+			);
+			const fallback = treeFromLists(
+				parseCategories(content(level, 'getCategories')),
+				parseFeeds(content(level, 'getFeeds-all'), caps),
+				parentOf,
+				parseLabels(content(level, 'getLabels'), caps)
+			);
+			expect(fallback.source).toBe('getCategories+getFeeds');
+			expect(outline(fallback)).toEqual(outline(tree));
+		});
+
+		it('a feed that fails to update: its error in the tree, the others without', () => {
+			const tree = treeFromNodes(parseFeedTree(content(level, 'getFeedTree-feed-error'), caps));
+			const failing = [...tree.feeds, ...tree.categories.flatMap((c) => c.feeds)].filter(
+				(f) => f.error
+			);
+			expect(failing.map((f) => f.id)).toEqual([6]);
+			expect(failing[0]?.error).toMatch(/404/);
+		});
+
+		it('getLabels as objects', () => {
+			expect(parseLabels(content(level, 'getLabels'), caps)).toEqual([
+				{ id: -1026, caption: 'Important', fgColor: '#ffffff', bgColor: '#d32f2f', checked: false },
+				{ id: -1027, caption: 'Later', fgColor: '#000000', bgColor: '#ffd54f', checked: false }
+			]);
+		});
+
+		it('getHeadlines: attachments without numeric keys, tags [] for [""], labels as objects', () => {
+			const { headlines, header } = parseHeadlines(content(level, 'getHeadlines-podcast'), caps);
+			expect(header).toBeUndefined();
+			const episode = headlines.find((h) => h.title.startsWith('Episode 1:'));
+			expect(episode?.attachments[0]).toEqual({
+				id: expect.any(Number) as number,
+				contentUrl: 'http://feeds.test/media/tone.wav',
+				contentType: 'audio/wav',
+				title: '',
+				duration: 16044,
+				width: 0,
+				height: 0,
+				postId: episode?.id
+			});
+			expect(episode?.tags).toEqual([]);
+			expect(episode?.labels).toEqual([
+				{ id: -1027, caption: 'Later', fgColor: '#000000', bgColor: '#ffd54f' }
+			]);
+			expect(episode).toMatchObject({
+				unread: true,
+				marked: true,
+				published: false,
+				note: undefined
+			});
+			expect(episode?.excerpt).toBe('One second of a 440 Hz tone.');
+			expect(episode?.content).toContain('440 Hz');
+		});
+
+		it('getHeadlines with include_header', () => {
+			const { headlines, header } = parseHeadlines(content(level, 'getHeadlines-header'), caps);
+			expect(header).toEqual({
+				id: -4,
+				firstId: expect.any(Number) as number,
+				isCat: false,
+				firstIdChanged: false
+			});
+			expect(headlines.map((h) => h.id)).toContain(header?.firstId);
+			expect(headlines).toHaveLength(5);
+		});
+
+		it('getHeadlines of starred: notes as strings, null notes as undefined', () => {
+			const { headlines } = parseHeadlines(content(level, 'getHeadlines-starred'), caps);
+			const noted = headlines.find((h) => h.title.startsWith('Tech news 01'));
+			expect(noted?.note).toBe('Seeded note: read this first');
+			expect(noted?.labels.map((l) => l.caption)).toEqual(['Important']);
+			expect(headlines.every((h) => h.marked)).toBe(true);
+			expect(headlines.filter((h) => h.note === undefined).length).toBeGreaterThan(0);
+		});
+
+		it('getHeadlines asked for 500 gives 200 (the cap)', () => {
+			expect(recording(level, 'getHeadlines-limit').description).toContain(
+				'the server sent 200 headlines'
+			);
+			expect(parseHeadlines(content(level, 'getHeadlines-limit'), caps).headlines).toHaveLength(2);
+		});
+
+		it('getArticle answers a list', () => {
+			const articles = parseArticles(content(level, 'getArticle'), caps);
+			expect(articles).toHaveLength(2);
+			expect(articles[0]).toMatchObject({ feedTitle: expect.any(String) as string });
+			expect(typeof articles[0]?.content).toBe('string');
+		});
+
+		it('write op replies', () => {
+			expect(parseUpdated(content(level, 'updateArticle'))).toEqual({ updated: 1 });
+			expect(parseUpdated(content(level, 'setArticleLabel'))).toEqual({ updated: 1 });
+			for (const name of [
+				'catchupFeed',
+				'shareToPublished',
+				'updateFeed',
+				'unsubscribeFeed',
+				'logout'
+			]) {
+				expect(() => parseOk(content(level, name))).not.toThrow();
+			}
+		});
+
+		it('subscribeToFeed codes', () => {
+			expect(parseSubscribe(content(level, 'subscribeToFeed-added'))).toMatchObject({
+				code: 1,
+				status: 'added',
+				feedId: 9
+			});
+			expect(parseSubscribe(content(level, 'subscribeToFeed-exists'))).toMatchObject({
+				code: 0,
+				status: 'already-subscribed',
+				feedId: 4
+			});
+			expect(parseSubscribe(content(level, 'subscribeToFeed-failed'))).toMatchObject({
+				code: 5,
+				status: 'download-failed',
+				message: expect.stringMatching(/404 File not found/) as string
+			});
+		});
+	}
+);
+
+describe('recorded replies of the Debian server (api15) only', () => {
+	const level = 'api15';
+	const caps = deriveCapabilities(15);
+
+	it('login has no config object (below 17)', () => {
+		expect(parseLogin(content(level, 'login', 'login'))).toEqual({
 			sessionId: 'RECORDED-SESSION-ID',
 			apiLevel: 15
 		});
 	});
 
-	it('login errors: LOGIN_ERROR and API_DISABLED (at login)', () => {
-		expect(errorOf('login-wrong-password', 'login').code).toBe('LOGIN_ERROR');
-		const disabled = errorOf('login-api-disabled', 'login');
-		expect(disabled.code).toBe('API_DISABLED');
-		expect(disabled.userMessage).toMatch(/Enable API access/);
-	});
-
-	it('NOT_LOGGED_IN with seq null (no session), also for a body that is not JSON', () => {
-		for (const name of ['getVersion-no-session', 'logout-no-session', 'not-json-body']) {
-			expect(errorOf(name).code).toBe('NOT_LOGGED_IN');
-		}
-		expect(parseLoggedIn(content('isLoggedIn-no-session'))).toBe(false);
-		expect(parseLoggedIn(content('isLoggedIn'))).toBe(true);
-	});
-
-	it('UNKNOWN_METHOD, FEED_NOT_FOUND, INCORRECT_USAGE keep their codes', () => {
-		expect(errorOf('unknown-op')).toMatchObject({
-			code: 'UNKNOWN_METHOD',
-			details: { method: 'bogusoperation' }
+	it('a login right after a failed one works (no throttle)', () => {
+		expect(parseLogin(content(level, 'login-after-failure', 'login'))).toMatchObject({
+			apiLevel: 15
 		});
-		expect(errorOf('unsubscribeFeed-unknown').code).toBe('FEED_NOT_FOUND');
-		expect(errorOf('updateArticle-bad-field').code).toBe('INCORRECT_USAGE');
 	});
 
-	it('server facts', () => {
-		expect(parseApiLevel(content('getApiLevel'))).toBe(15);
-		expect(parseVersionReply(content('getVersion'))).toMatch(/^Debian 21~git/);
-		expect(parseConfig(content('getConfig'))).toEqual({
+	it('version, config with icons_dir, FEED_NOT_FOUND', () => {
+		expect(parseVersionReply(content(level, 'getVersion'))).toMatch(/^Debian 21~git/);
+		expect(parseConfig(content(level, 'getConfig'))).toEqual({
 			iconsDir: 'feed-icons',
 			iconsUrl: 'feed-icons',
 			daemonIsRunning: false,
-			numFeeds: 6
+			numFeeds: 7
 		});
-		expect(parsePref(content('getPref'))).toBe(true);
-		expect(parseUnread(content('getUnread'))).toBe(337);
+		expect(errorOf(level, 'unsubscribeFeed-unknown').code).toBe('FEED_NOT_FOUND');
 	});
 
-	it('getCounters: totals, kinds, and the repeated last category only once', () => {
-		const counters = parseCounters(content('getCounters'));
-		expect(counters.globalUnread).toBe(337);
-		expect(counters.subscribedFeeds).toBe(6);
-		expect(counters.feeds.map((f) => f.id)).toEqual([1, 2, 3, 4, 5, 6]);
-		expect(counters.feeds[0]).toMatchObject({ unread: 9, marked: 1, hasImage: true });
-		expect(counters.labels.map((l) => l.id)).toEqual([-1026, -1027]);
-		expect(counters.special.find((s) => s.id === -1)).toMatchObject({ unread: 5, aux: 5 });
-		const ids = counters.categories.map((c) => c.id);
-		expect(ids.filter((id) => id === 4)).toHaveLength(1);
-		expect(new Set(ids).size).toBe(ids.length);
+	it('requests are read whatever their Content-Type; getFeedIcon is unknown', () => {
+		expect(parseApiLevel(content(level, 'not-json-content-type'))).toBe(15);
+		expect(errorOf(level, 'getFeedIcon')).toMatchObject({ code: 'UNKNOWN_METHOD' });
 	});
 
-	it('getFeeds -4: labels, special feeds and real feeds', () => {
-		const feeds = parseFeeds(content('getFeeds-all'));
-		expect(feeds.filter((f) => f.catId === -2).map((f) => f.id)).toEqual([-1026, -1027]);
-		expect(
-			feeds
-				.filter((f) => f.catId === -1)
-				.map((f) => f.id)
-				.sort((a, b) => a - b)
-		).toEqual([-6, -4, -3, -2, -1, 0]);
-		const big = feeds.find((f) => f.id === 6);
-		expect(big).toMatchObject({
-			feedUrl: 'http://feeds.test/feeds/big.xml',
-			hasIcon: true,
-			isCategory: false,
-			lastError: undefined
-		});
-		expect(typeof big?.lastUpdated).toBe('number');
-		const nested = parseFeeds(content('getFeeds-nested'));
-		expect(nested.find((f) => f.isCategory)).toMatchObject({ id: 2, title: 'Web' });
-	});
-
-	it('getCategories', () => {
-		const categories = parseCategories(content('getCategories'));
-		expect(categories.map((c) => c.title)).toEqual(
-			expect.arrayContaining(['Tech', 'Web', 'World', 'Empty', 'Uncategorized'])
-		);
-	});
-
-	it('getFeedTree nested deeper than MAX_TREE_DEPTH is a typed error, not a stack overflow', () => {
-		const reply = content('getFeedTree') as { categories: { items: Record<string, unknown>[] } };
-		const tech = reply.categories.items.find((n) => n.name === 'Tech');
-		if (!tech) throw new Error('no Tech category in the recording');
-		/** The recorded Tech category, nested inside copies of itself `depth` levels deep. */
-		const nested = (depth: number): unknown => {
-			let node: Record<string, unknown> = clone(tech);
-			for (let i = 1; i < depth; i++) node = { ...clone(tech), items: [node] };
-			return { categories: { ...reply.categories, items: [node] } };
-		};
-		// Tech holds Web, which holds a feed: two levels below the innermost Tech.
-		expect(parseFeedTree(nested(MAX_TREE_DEPTH - 2))).toHaveLength(1);
-		for (const depth of [MAX_TREE_DEPTH + 1, 20_000]) {
-			const error = (() => {
-				try {
-					parseReply('getFeedTree', nested(depth), (c) => parseFeedTree(c));
-				} catch (caught) {
-					return caught;
-				}
-			})();
-			expect(error).toBeInstanceOf(ApiError);
-			expect(error).toMatchObject({ code: 'REPLY_TOO_DEEP', retryable: false });
-		}
-	});
-
-	it('getFeedTree and the getCategories + getFeeds fallback build the same tree', () => {
-		const tree = treeFromNodes(parseFeedTree(content('getFeedTree')));
-		const tech = tree.categories.find((c) => c.title === 'Tech');
-		expect(tech?.categories.map((c) => c.title)).toEqual(['Web']);
-		expect(tech?.feeds.map((f) => f.id)).toEqual([1]);
-		// Counters of ordinary feeds are -1 in the tree: left out.
-		expect(tech?.feeds[0]?.unread).toBeUndefined();
-		expect(tree.special.find((f) => f.id === -4)?.unread).toBe(337);
-		expect(tree.labels).toEqual([
-			expect.objectContaining({ id: -1026, title: 'Important', bgColor: '#d32f2f' }),
-			expect.objectContaining({ id: -1027, title: 'Later', fgColor: '#000000' })
-		]);
-		const parentOf = new Map(
-			parseFeeds(content('getFeeds-nested'))
-				.filter((f) => f.isCategory)
-				.map((f) => [f.id, 1] as const)
-		);
-		const fallback = treeFromLists(
-			parseCategories(content('getCategories')),
-			parseFeeds(content('getFeeds-all')),
-			parentOf,
-			parseLabels(content('getLabels'))
-		);
-		expect(fallback.source).toBe('getCategories+getFeeds');
-		expect(outline(fallback)).toEqual(outline(tree));
-	});
-
-	it('getLabels as objects', () => {
-		expect(parseLabels(content('getLabels'))).toEqual([
-			{ id: -1026, caption: 'Important', fgColor: '#ffffff', bgColor: '#d32f2f', checked: false },
-			{ id: -1027, caption: 'Later', fgColor: '#000000', bgColor: '#ffd54f', checked: false }
-		]);
-	});
-
-	it('getHeadlines: attachments without numeric keys, tags [] for [""], labels as objects', () => {
-		const { headlines, header } = parseHeadlines(content('getHeadlines-podcast'));
-		expect(header).toBeUndefined();
-		const episode = headlines.find((h) => h.title.startsWith('Episode 1:'));
-		expect(episode?.attachments[0]).toEqual({
-			id: 2,
-			contentUrl: 'http://feeds.test/media/tone.wav',
-			contentType: 'audio/wav',
-			title: '',
-			duration: 16044,
-			width: 0,
-			height: 0,
-			postId: episode?.id
-		});
-		expect(episode?.tags).toEqual([]);
-		expect(episode?.labels).toEqual([
-			{ id: -1027, caption: 'Later', fgColor: '#000000', bgColor: '#ffd54f' }
-		]);
-		expect(episode).toMatchObject({
-			unread: true,
-			marked: true,
-			published: false,
-			note: undefined
-		});
-		expect(episode?.excerpt).toBe('One second of a 440 Hz tone.');
-	});
-
-	it('getHeadlines with include_header', () => {
-		const { headlines, header } = parseHeadlines(content('getHeadlines-header'));
-		expect(header).toEqual({
-			id: -4,
-			firstId: headlines[0]?.id,
-			isCat: false,
-			firstIdChanged: false
-		});
-		expect(headlines).toHaveLength(5);
-		// The 2021 server always sends content (empty without show_content).
+	it('headlines: content "" without show_content, no site_url; counters with has_img', () => {
+		const { headlines } = parseHeadlines(content(level, 'getHeadlines-header'), caps);
 		expect(headlines[0]?.content).toBe('');
+		expect(headlines[0]?.siteUrl).toBeUndefined();
+		expect(
+			parseCounters(content(level, 'getCounters'), caps).feeds.find((f) => f.id === 1)
+		).toMatchObject({ hasImage: true });
 	});
 
-	it('getHeadlines of starred: notes as strings, null notes as undefined', () => {
-		const { headlines } = parseHeadlines(content('getHeadlines-starred'));
-		const noted = headlines.find((h) => h.title.startsWith('Tech news 01'));
-		expect(noted?.note).toBe('Seeded note: read this first');
-		expect(noted?.labels.map((l) => l.caption)).toEqual(['Important']);
-		expect(headlines.every((h) => h.marked)).toBe(true);
-	});
-
-	it('getArticle answers a list', () => {
-		const articles = parseArticles(content('getArticle'));
-		expect(articles).toHaveLength(2);
-		expect(articles[0]).toMatchObject({ feedTitle: expect.any(String) as string, note: undefined });
-		expect(typeof articles[0]?.content).toBe('string');
-	});
-
-	it('write op replies', () => {
-		expect(parseUpdated(content('updateArticle'))).toEqual({ updated: 1 });
-		expect(parseUpdated(content('setArticleLabel'))).toEqual({ updated: 1 });
-		for (const name of [
-			'catchupFeed',
-			'shareToPublished',
-			'updateFeed',
-			'unsubscribeFeed',
-			'logout'
-		]) {
-			expect(() => parseOk(content(name))).not.toThrow();
-		}
-	});
-
-	it('subscribeToFeed codes', () => {
-		expect(parseSubscribe(content('subscribeToFeed-added'))).toMatchObject({
-			code: 1,
-			status: 'added',
-			feedId: 7
-		});
-		expect(parseSubscribe(content('subscribeToFeed-exists'))).toMatchObject({
-			code: 0,
+	it('no last_error in getFeeds, even for a failing feed (level 23)', () => {
+		const feeds = parseFeeds(content(level, 'getFeeds-feed-error'), caps);
+		expect(feeds.find((f) => f.id === 6)?.lastError).toBeUndefined();
+		expect(parseSubscribe(content(level, 'subscribeToFeed-html'))).toMatchObject({
 			status: 'already-subscribed',
-			feedId: 4
-		});
-		expect(parseSubscribe(content('subscribeToFeed-failed'))).toMatchObject({
-			code: 5,
-			status: 'download-failed',
-			message: 'HTTP/1.0 404 File not found'
+			feedId: 1
 		});
 	});
 });
 
-/** A fake server answering from recordings; `variant` rewrites replies for another level. */
-function recordedServer(variant: (op: string, reply: unknown, r: SentRequest) => unknown) {
+describe('recorded replies of the current server (api23) only', () => {
+	const level = 'api23';
+	const caps = deriveCapabilities(23);
+
+	it('login carries the config object (17), icons from public.php', () => {
+		expect(parseLogin(content(level, 'login', 'login'))).toEqual({
+			sessionId: 'RECORDED-SESSION-ID',
+			apiLevel: 23,
+			config: {
+				customSortTypes: {},
+				daemonIsRunning: false,
+				iconsUrl: 'http://localhost:8280/tt-rss/public.php',
+				numFeeds: 7
+			}
+		});
+		expect(parseConfig(content(level, 'getConfig'))).toEqual({
+			iconsDir: '', // gone from the reply
+			customSortTypes: {},
+			daemonIsRunning: false,
+			iconsUrl: 'http://localhost:8280/tt-rss/public.php',
+			numFeeds: 7
+		});
+		expect(parseVersionReply(content(level, 'getVersion'))).toBe('UNKNOWN (Unsupported)');
+	});
+
+	it('a login within 5 s of a failed one is refused: LOGIN_ERROR', () => {
+		expect(errorOf(level, 'login-after-failure', 'login').code).toBe('LOGIN_ERROR');
+	});
+
+	it('browser API access off: login works, the next browser request is API_DISABLED', () => {
+		expect(parseLogin(content(level, 'login-browser-api-off', 'login'))).toMatchObject({
+			apiLevel: 23
+		});
+		const refused = errorOf(level, 'browser-api-off-call');
+		expect(refused.code).toBe('API_DISABLED');
+		expect(refused.userMessage).toMatch(/refuses API requests from web browsers/);
+	});
+
+	it('a request not sent as JSON: INCORRECT_USAGE with seq -1', () => {
+		const r = recording(level, 'not-json-content-type');
+		expect(r.requestHeaders).toEqual({ 'Content-Type': 'text/plain' });
+		expect(errorOf(level, 'not-json-content-type').code).toBe('INCORRECT_USAGE');
+	});
+
+	it('unsubscribeFeed of an unknown feed: E_OPERATION_FAILED; an HTML page: invalid feed', () => {
+		expect(errorOf(level, 'unsubscribeFeed-unknown').code).toBe('E_OPERATION_FAILED');
+		expect(parseSubscribe(content(level, 'subscribeToFeed-html'))).toMatchObject({
+			code: 6,
+			status: 'invalid-feed'
+		});
+	});
+
+	it('headlines: no content key without show_content, site_url (21)', () => {
+		const { headlines } = parseHeadlines(content(level, 'getHeadlines-header'), caps);
+		expect(headlines[0]?.content).toBeUndefined();
+		expect(headlines.every((h) => h.siteUrl?.startsWith('http://feeds.test/'))).toBe(true);
+	});
+
+	it('getCounters: title, published, no has_img', () => {
+		const counters = parseCounters(content(level, 'getCounters'), caps);
+		expect(counters.feeds.find((f) => f.id === 1)).toMatchObject({
+			title: 'Testbed Tech News',
+			published: 1,
+			hasImage: undefined
+		});
+	});
+
+	it('getFeeds: last_error and update_interval (23)', () => {
+		const feeds = parseFeeds(content(level, 'getFeeds-feed-error'), caps);
+		expect(feeds.find((f) => f.id === 6)?.lastError).toMatch(/^Client error: .*404 File not found/);
+		expect(feeds.find((f) => f.id === 1)).toMatchObject({
+			lastError: undefined,
+			updateInterval: 0
+		});
+	});
+
+	it('getFeedIcon answers the icon bytes', () => {
+		const r = recording(level, 'getFeedIcon');
+		expect(r.contentType).toBe('image/vnd.microsoft.icon');
+		expect((r.reply as { base64: string }).base64.length).toBeGreaterThan(0);
+	});
+});
+
+/**
+ * A fake server answering from one level's recordings (the older levels' variants start from the
+ * oldest, api15); `variant` rewrites replies for another level.
+ */
+function recordedServer(
+	variant: (op: string, reply: unknown, r: SentRequest) => unknown,
+	level: RecordedLevel = 'api15'
+) {
 	const byOp: Record<string, string> = {
 		login: 'login',
 		getApiLevel: 'getApiLevel',
@@ -326,7 +492,7 @@ function recordedServer(variant: (op: string, reply: unknown, r: SentRequest) =>
 	return fakeFetch((r) => {
 		const op = String(r.body.op);
 		const name = byOp[op] ?? 'unknown-op';
-		const reply = clone(recorded(name).reply) as { seq: unknown };
+		const reply = recording(level, name).reply as { seq: unknown };
 		if (reply.seq !== null) reply.seq = r.body.seq;
 		return jsonReply(variant(op, reply, r));
 	});
@@ -443,7 +609,7 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 	});
 
 	it('level 17: login carries the config object', async () => {
-		const config = recordedContent('getConfig') as Record<string, unknown>;
+		const config = recordedContent('api15', 'getConfig') as Record<string, unknown>;
 		const fake = recordedServer((op, reply) => {
 			const env = reply as { content: Record<string, unknown> };
 			if (op === 'login') {
@@ -465,7 +631,7 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 		expect(login).toEqual({
 			sessionId: 'RECORDED-SESSION-ID',
 			apiLevel: 17,
-			config: { daemonIsRunning: false, iconsUrl: 'feed-icons', numFeeds: 6, customSortTypes: {} }
+			config: { daemonIsRunning: false, iconsUrl: 'feed-icons', numFeeds: 7, customSortTypes: {} }
 		});
 		expect(client.capabilities?.loginConfig).toBe(true);
 	});
@@ -494,62 +660,23 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 		expect(fake.requests.at(-1)?.body).toMatchObject({ op: 'shareToPublished', sanitize: true });
 	});
 
-	it('level 23: config at login, feed errors, -1 counters, newer counter fields, seq -1 errors', async () => {
-		const fake = recordedServer((op, reply) => {
-			const env = reply as { content: Record<string, unknown> };
-			if (op === 'login') {
-				env.content = {
-					session_id: env.content.session_id,
-					config: {
-						custom_sort_types: { title: 'Title' },
-						daemon_is_running: true,
-						icons_url: 'public.php?op=feed_icon',
-						num_feeds: 6
-					},
-					api_level: 23
-				};
-			}
-			return env;
-		});
+	it('level 23 (recorded): config at login, capabilities; numeric strings; seq -1 errors', async () => {
+		const fake = recordedServer((_op, reply) => reply, 'api23');
 		const client = new TtrssClient({ apiUrl: '/api/', fetch: fake.fetch });
-		expect((await client.login(credentials())).config).toEqual({
-			customSortTypes: { title: 'Title' },
-			daemonIsRunning: true,
-			iconsUrl: 'public.php?op=feed_icon',
-			numFeeds: 6
+		expect((await client.login(credentials())).config).toMatchObject({
+			daemonIsRunning: false,
+			iconsUrl: 'http://localhost:8280/tt-rss/public.php'
 		});
-		expect(client.capabilities).toMatchObject({ feedErrors: true, feedIcon: true });
-
-		const feeds = clone(recordedContent('getFeeds-all')) as Record<string, unknown>[];
-		for (const f of feeds) {
-			if (typeof f.feed_url === 'string') {
-				f.last_error = f.id === 5 ? 'HTTP 500' : '';
-				f.update_interval = 0;
-				f.id = String(f.id); // numeric strings, as some database drivers send them
-			}
-		}
-		const parsed = parseFeeds(feeds);
-		expect(parsed.find((f) => f.id === 5)).toMatchObject({
-			lastError: 'HTTP 500',
+		expect(client.capabilities).toMatchObject({ feedErrors: true, feedIcon: true, siteUrl: true });
+		expect((await client.getFeeds({ catId: -4 })).find((f) => f.id === 6)).toMatchObject({
+			lastError: undefined,
 			updateInterval: 0
 		});
-		expect(parsed.find((f) => f.id === 6)?.lastError).toBeUndefined();
 
-		const counters = clone(recordedContent('getCounters')) as Record<string, unknown>[];
-		for (const c of counters) {
-			if (typeof c.has_img === 'number') {
-				delete c.has_img;
-				c.ts = 1795367506;
-				c.title = 'Feed';
-				c.publishedcounter = 0;
-			}
-		}
-		const parsedCounters = parseCounters(counters);
-		expect(parsedCounters.feeds[0]).toMatchObject({
-			published: 0,
-			title: 'Feed',
-			hasImage: undefined
-		});
+		// Numeric strings, as some database drivers send them.
+		const feeds = recordedContent('api23', 'getFeeds-feed-error') as Record<string, unknown>[];
+		for (const f of feeds) if (typeof f.feed_url === 'string') f.id = String(f.id);
+		expect(parseFeeds(feeds).find((f) => f.id === 6)?.lastError).toMatch(/404/);
 
 		// Session invalidated by the server: NOT_LOGGED_IN with seq -1 is not a seq mismatch.
 		expect(() =>
@@ -560,17 +687,6 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 				'call'
 			)
 		).toThrow(expect.objectContaining({ code: 'NOT_LOGGED_IN' }) as Error);
-		// Headlines without show_content: newer servers omit content.
-		const { headlines } = parseHeadlines(
-			(
-				clone(recordedContent('getHeadlines-header')) as [unknown, Record<string, unknown>[]]
-			)[1].map((h) => {
-				delete h.content;
-				return { ...h, site_url: 'http://feeds.test/' };
-			})
-		);
-		expect(headlines[0]?.content).toBeUndefined();
-		expect(headlines[0]?.siteUrl).toBe('http://feeds.test/');
 		expect(deriveCapabilities(23)).toMatchObject({
 			feedErrors: true,
 			catchupSearch: true,

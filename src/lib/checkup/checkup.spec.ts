@@ -1,6 +1,6 @@
 /**
- * The check-up's diagnoses, fed by the test bed's recorded replies (API level 15) through the real
- * client and transport. The cases the test bed can show for real (no API, wrong password, daemon,
+ * The check-up's diagnoses, fed by the test bed's recorded replies (both servers: API levels 15 and
+ * 23) through the real client and transport. The cases the test bed can show for real (no API, wrong password, daemon,
  * a feed in error, HTML page, 401, nothing) are also run against it in
  * tests/e2e/account-tools.spec.ts; the old and new API levels and the browser opt-in of newer
  * servers only here (the test bed is level 15).
@@ -10,21 +10,14 @@ import { TtrssClient } from '$lib/api';
 import {
 	fakeFetch,
 	fail,
-	ok,
-	recorded,
-	recordedContent,
+	recordedLevels,
+	recordedReply,
+	type RecordedLevel,
 	type SentRequest
 } from '$lib/api/testing/fake-fetch';
 import { apiLevelFinding, checkAccount, diagnoseFailure, missingFeatures } from './checkup';
 
 const context = { apiUrl: '/tt-rss/api/', origin: 'http://localhost' };
-
-/** Replays a recording's envelope with the request's seq. */
-function replay(request: SentRequest, name: string): Response {
-	const reply = structuredClone(recorded(name).reply) as { seq: unknown };
-	reply.seq = request.body.seq;
-	return new Response(JSON.stringify(reply), { headers: { 'Content-Type': 'text/json' } });
-}
 
 async function loginFailure(answer: (r: SentRequest) => Response | Promise<Response>) {
 	const client = new TtrssClient({ apiUrl: '/tt-rss/api/', fetch: fakeFetch(answer).fetch });
@@ -32,19 +25,21 @@ async function loginFailure(answer: (r: SentRequest) => Response | Promise<Respo
 	return diagnoseFailure(error, context);
 }
 
-describe('diagnoseFailure at sign-in', () => {
+describe.each(recordedLevels)('diagnoseFailure at sign-in, recorded %s', (level) => {
 	it('API access off (recorded API_DISABLED) names the preference', async () => {
-		const finding = await loginFailure((r) => replay(r, 'login-api-disabled'));
+		const finding = await loginFailure((r) => recordedReply(level, 'login-api-disabled', r));
 		expect(finding).toMatchObject({ id: 'api-disabled', verdict: 'problem' });
 		expect(finding.fix).toContain('Preferences → Preferences → General, turn on "Enable API"');
 	});
 
 	it('a wrong password (recorded LOGIN_ERROR)', async () => {
-		expect((await loginFailure((r) => replay(r, 'login-wrong-password'))).id).toBe(
+		expect((await loginFailure((r) => recordedReply(level, 'login-wrong-password', r))).id).toBe(
 			'wrong-password'
 		);
 	});
+});
 
+describe('diagnoseFailure', () => {
 	it('nothing answering, and another site without CORS', async () => {
 		const refused = () => Promise.reject(new TypeError('Failed to fetch'));
 		expect((await loginFailure(refused)).id).toBe('unreachable');
@@ -86,8 +81,13 @@ describe('diagnoseFailure at sign-in', () => {
 	});
 
 	it('API_DISABLED after a successful sign-in is the browser opt-in of newer servers', async () => {
+		// Recorded on the current server (level 23) with its user whose browser API access is off.
 		const fake = fakeFetch((r) =>
-			r.body.op === 'login' ? replay(r, 'login') : replay(r, 'login-api-disabled')
+			recordedReply(
+				'api23',
+				r.body.op === 'login' ? 'login-browser-api-off' : 'browser-api-off-call',
+				r
+			)
 		);
 		const client = new TtrssClient({ apiUrl: '/tt-rss/api/', fetch: fake.fetch });
 		await client.login({ user: 'u', password: 'p' });
@@ -97,20 +97,24 @@ describe('diagnoseFailure at sign-in', () => {
 	});
 });
 
-describe('checkAccount on the recorded level-15 server', () => {
-	it('reports the old level with what it lacks, the stopped daemon and no feed errors', async () => {
-		const fake = fakeFetch((r) => {
-			switch (r.body.op) {
-				case 'login':
-					return replay(r, 'login');
-				case 'getConfig':
-					return replay(r, 'getConfig');
-				case 'getFeedTree':
-					return replay(r, 'getFeedTree');
-				default:
-					return fail(r, 'UNKNOWN_METHOD');
-			}
-		});
+/** A server answering login, getConfig and getFeedTree from one level's recordings. */
+function recordedAccount(level: RecordedLevel, tree = 'getFeedTree') {
+	return fakeFetch((r) => {
+		switch (r.body.op) {
+			case 'login':
+			case 'getConfig':
+				return recordedReply(level, String(r.body.op), r);
+			case 'getFeedTree':
+				return recordedReply(level, tree, r);
+			default:
+				return fail(r, 'UNKNOWN_METHOD');
+		}
+	});
+}
+
+describe('checkAccount on the recorded servers', () => {
+	it('level 15: the old level with what it lacks, the stopped daemon and no feed errors', async () => {
+		const fake = recordedAccount('api15');
 		const client = new TtrssClient({ apiUrl: '/tt-rss/api/', fetch: fake.fetch });
 		await client.login({ user: 'u', password: 'p' });
 		const findings = await checkAccount(client, context);
@@ -124,34 +128,47 @@ describe('checkAccount on the recorded level-15 server', () => {
 		expect(findings[0]?.items).not.toContain('"mark older than a day / a week as read" (level 15)');
 	});
 
-	it('lists each feed with the error the server recorded', async () => {
-		const tree = structuredClone(recordedContent('getFeedTree')) as {
-			categories: { items: { bare_id: number; items?: { name: string; error: string }[] }[] };
-		};
-		const tech = tree.categories.items.find((c) => c.bare_id === 1);
-		const feed = tech?.items?.find((i) => i.name === 'Testbed Tech News');
-		if (!feed) throw new Error('recording changed');
-		feed.error = 'HTTP/1.0 404 File not found';
-		const fake = fakeFetch((r) =>
-			r.body.op === 'getFeedTree'
-				? ok(r, tree)
-				: r.body.op === 'getConfig'
-					? ok(r, { ...(recordedContent('getConfig') as object), daemon_is_running: true })
-					: replay(r, 'login')
-		);
-		const client = new TtrssClient({ apiUrl: '/tt-rss/api/', fetch: fake.fetch });
+	it('level 23: nothing lacking, the stopped daemon and no feed errors', async () => {
+		const client = new TtrssClient({
+			apiUrl: '/tt-rss/api/',
+			fetch: recordedAccount('api23').fetch
+		});
 		await client.login({ user: 'u', password: 'p' });
 		const findings = await checkAccount(client, context);
-		expect(findings[1]).toMatchObject({ id: 'daemon', verdict: 'ok' });
-		expect(findings[2]).toMatchObject({
-			id: 'feed-errors',
-			verdict: 'problem',
-			title: '1 feed fails to update',
-			items: [
-				'Testbed Tech News: The feed’s address no longer exists on its site (HTTP 404). The server said: HTTP/1.0 404 File not found'
-			]
-		});
+		expect(findings.map((f) => [f.id, f.verdict])).toEqual([
+			['api-level', 'ok'],
+			['daemon', 'problem'],
+			['feed-errors', 'ok']
+		]);
 	});
+
+	it.each([
+		['api15', 'HTTP/1.0 404 File not found'],
+		[
+			'api23',
+			'Client error: `GET http://feeds.test/feeds/gone-big.xml` resulted in a `404 File not found` response'
+		]
+	] as const)(
+		"%s: lists the feed whose update failed, with the server's words",
+		async (level, said) => {
+			const client = new TtrssClient({
+				apiUrl: '/tt-rss/api/',
+				fetch: recordedAccount(level, 'getFeedTree-feed-error').fetch
+			});
+			await client.login({ user: 'u', password: 'p' });
+			const findings = await checkAccount(client, context);
+			expect(findings[2]).toMatchObject({
+				id: 'feed-errors',
+				verdict: 'problem',
+				title: '1 feed fails to update'
+			});
+			const [item] = findings[2]?.items ?? [];
+			expect(item).toMatch(
+				/^Testbed Big Feed \(320 items\): The feed’s address no longer exists on its site \(HTTP 404\)\. The server said: /
+			);
+			expect(item).toContain(said);
+		}
+	);
 
 	it('a current server lacks nothing; an old one lacks more', () => {
 		expect(apiLevelFinding(23)).toMatchObject({ verdict: 'ok' });

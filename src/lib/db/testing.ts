@@ -1,7 +1,7 @@
 /**
  * Test helper (used only by *.spec.ts): a stored session as a sign-in to the test bed leaves it
- * (API level 15, the level of the recorded replies in tests/fixtures/recorded), with the fields
- * a test is about given as overrides.
+ * (API level 15, the level of tests/fixtures/recorded/api15; `recordedSession` in state/testing
+ * gives the level of either folder), with the fields a test is about given as overrides.
  */
 import { setShownAccount } from './account';
 import { CACHE_OWNER_KEY } from './keys';

@@ -4,17 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { parseFeedTree, parseFeeds } from '$lib/api/parse';
 import { deriveCapabilities } from '$lib/api/capabilities';
 import { treeFromNodes } from '$lib/api/tree';
-import { recordedContent } from '$lib/api/testing/fake-fetch';
+import { levelOf, recordedContent, recordedLevels } from '$lib/api/testing/fake-fetch';
 import { exportFileName, subscriptionNodes } from './export';
 import { readOpml, writeOpml } from './opml';
 
-const caps = deriveCapabilities(15);
-// The test bed's own replies (API level 15, recorded before the corpus feed was added): getFeedTree
-// has no addresses, getFeeds has them.
-const tree = treeFromNodes(parseFeedTree(recordedContent('getFeedTree'), caps));
-const feeds = parseFeeds(recordedContent('getFeeds-all'), caps);
-
-describe('OPML export of the recorded subscription tree', () => {
+// The test bed's own replies, of both servers: getFeedTree has no addresses, getFeeds has them.
+describe.each(recordedLevels)('OPML export of the recorded subscription tree (%s)', (level) => {
+	const caps = deriveCapabilities(levelOf(level));
+	const tree = treeFromNodes(parseFeedTree(recordedContent(level, 'getFeedTree'), caps));
+	const feeds = parseFeeds(recordedContent(level, 'getFeeds-all'), caps);
 	const nodes = subscriptionNodes(tree, feeds);
 	const read = readOpml(writeOpml({ title: 'x', created: new Date(0), outlines: nodes }));
 
@@ -29,7 +27,8 @@ describe('OPML export of the recorded subscription tree', () => {
 			'international.xml': ['World'],
 			'podcast.xml': ['World'],
 			'hostile.xml': [],
-			'big.xml': []
+			'big.xml': [],
+			'hostile-corpus.xml': []
 		});
 		expect(read.feeds.find((f) => f.xmlUrl.endsWith('/international.xml'))?.title).toBe(
 			'Testbed International — 国際 · دولي · Международный'

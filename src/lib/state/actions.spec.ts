@@ -1,8 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signedInPage, type Replies } from './testing/recorded-server';
+import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedRows, signedInPage, type Replies } from './testing/recorded-server';
 
-/** All articles (rows 1, 321, 2, 332, 339), the tree, and the replies to the changes sent. */
+/** All articles (five rows), the tree, and the replies to the changes sent. */
 const READER: Replies = {
 	getHeadlines: 'getHeadlines-header',
 	getFeedTree: 'getFeedTree',
@@ -12,222 +13,234 @@ const READER: Replies = {
 	catchupFeed: 'catchupFeed'
 };
 
-/** A reader with All articles open (optionally searched) and the tree loaded. */
-async function page(search = '') {
-	const { server } = await signedInPage(READER);
-	const { headlines, listQueryFor } = await import('./headlines.svelte');
-	const { treeState } = await import('./tree.svelte');
-	const { toasts } = await import('./toasts.svelte');
-	const actions = await import('./actions');
-	const { pendingItems } = await import('$lib/outbox/outbox');
-	const { undo } = await import('./undo.svelte');
-	const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
-	await Promise.all([treeState.load(), headlines.open({ ...query, search })]);
-	const row = (id: number) => {
-		const found = headlines.find(id);
-		if (!found) throw new Error(`row ${id} is not loaded`);
-		return found;
-	};
-	/**
-	 * Every queued change has been sent (a test must not leave its replay to the next one); an
-	 * undoable change is committed first, as when its toast goes away.
-	 */
-	const sent = async () => {
-		await undo.commit();
-		await vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
-	};
-	return { server, headlines, treeState, toasts, pendingItems, row, sent, undo, ...actions };
-}
+describe.each(recordedLevels)('recorded %s replies', (level) => {
+	const { ids: listed, big1, script, big2, japanese, episode } = recordedRows(level);
 
-afterEach(() => {
-	vi.doUnmock('$lib/outbox/outbox');
-	vi.unstubAllGlobals();
-});
+	/** A reader with All articles open (optionally searched) and the tree loaded. */
+	async function page(search = '') {
+		const { server } = await signedInPage(READER, level);
+		const { headlines, listQueryFor } = await import('./headlines.svelte');
+		const { treeState } = await import('./tree.svelte');
+		const { toasts } = await import('./toasts.svelte');
+		const actions = await import('./actions');
+		const { pendingItems } = await import('$lib/outbox/outbox');
+		const { undo } = await import('./undo.svelte');
+		const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
+		await Promise.all([treeState.load(), headlines.open({ ...query, search })]);
+		const row = (id: number) => {
+			const found = headlines.find(id);
+			if (!found) throw new Error(`row ${id} is not loaded`);
+			return found;
+		};
+		/**
+		 * Every queued change has been sent (a test must not leave its replay to the next one); an
+		 * undoable change is committed first, as when its toast goes away.
+		 */
+		const sent = async () => {
+			await undo.commit();
+			await vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
+		};
+		return { server, headlines, treeState, toasts, pendingItems, row, sent, undo, ...actions };
+	}
 
-describe('setFlag', () => {
-	it('shows the change at once, queues it, and the replay sends it', async () => {
-		const { server, headlines, treeState, row, sent, setFlag } = await page();
-		const before = treeState.unread(6);
-		expect(await setFlag([row(321)], 'starred', true)).toBe(true);
-		expect(headlines.find(321)?.marked).toBe(true);
-		// A star is not a read change: the counters stay.
-		expect(treeState.unread(6)).toBe(before);
-		await vi.waitFor(() =>
+	afterEach(() => {
+		vi.doUnmock('$lib/outbox/outbox');
+		vi.unstubAllGlobals();
+	});
+
+	describe('setFlag', () => {
+		it('shows the change at once, queues it, and the replay sends it', async () => {
+			const { server, headlines, treeState, row, sent, setFlag } = await page();
+			const before = treeState.unread(6);
+			expect(await setFlag([row(script)], 'starred', true)).toBe(true);
+			expect(headlines.find(script)?.marked).toBe(true);
+			// A star is not a read change: the counters stay.
+			expect(treeState.unread(6)).toBe(before);
+			await vi.waitFor(() =>
+				expect(server.sent('updateArticle')).toEqual([
+					expect.objectContaining({ article_ids: String(script), mode: '1', field: '0' })
+				])
+			);
+			await sent();
+		});
+
+		it('a read article moves its feed’s counter and All articles’ at once', async () => {
+			const { treeState, row, sent, setFlag } = await page();
+			// Big feed item 001 is in feed 6 (Uncategorized); it is not fresh, so Fresh stays.
+			expect(await setFlag([row(big1)], 'unread', false)).toBe(true);
+			expect(treeState.unread(6)).toBe(299);
+			expect(treeState.unread(0, true)).toBe(309);
+			expect(treeState.unread(-4)).toBe(336);
+			expect(treeState.unread(-3)).toBe(337);
+			await sent();
+		});
+
+		it('queues nothing for articles that already have the value', async () => {
+			const { server, pendingItems, row, setFlag } = await page();
+			// Big feed item 001 is starred already.
+			expect(await setFlag([row(big1)], 'starred', true)).toBe(true);
+			expect(await pendingItems()).toEqual([]);
+			expect(server.sent('updateArticle')).toEqual([]);
+		});
+
+		it('is undone, with the reason, when the device cannot store the change', async () => {
+			vi.doMock('$lib/outbox/outbox', async (original) => ({
+				...(await original<typeof import('$lib/outbox/outbox')>()),
+				enqueueIntent: () => Promise.reject(new DOMException('full', 'QuotaExceededError'))
+			}));
+			const { headlines, treeState, toasts, row, setFlag } = await page();
+			expect(await setFlag([row(big1)], 'unread', false)).toBe(false);
+			expect(headlines.find(big1)?.unread).toBe(true);
+			expect(treeState.unread(6)).toBe(300);
+			expect(toasts.items.at(-1)?.kind).toBe('error');
+		});
+	});
+
+	describe('catchUp', () => {
+		it('marks the loaded rows read and clears the feed’s counter', async () => {
+			const { server, headlines, treeState, sent, catchUp } = await page();
+			expect(await catchUp('feed', -4, 'all')).toBe(true);
+			expect(headlines.items.every((h) => !h.unread)).toBe(true);
+			expect(treeState.unread(-4)).toBe(0);
+			await sent();
+			// Held for its Undo, it is bounded by what the reader saw (replay.ts); the recorded server
+			// answers every read with the same page, so the bound is checked and the rows marked by id.
+			expect(
+				server.sent('catchupFeed').length + server.sent('updateArticle').length
+			).toBeGreaterThan(0);
+		});
+
+		it('during a search, marks only the matches and leaves the feed’s counter to the server', async () => {
+			const { server, headlines, treeState, sent, catchUp } = await page('beta');
+			expect(await catchUp('feed', -4, 'all')).toBe(true);
+			expect(headlines.items.every((h) => !h.unread)).toBe(true);
+			// Five matches marked, one by one; not the whole feed.
+			expect(treeState.unread(-4)).toBe(332);
+			await sent();
+			if (level === 'api15') {
+				// Level 15 has no search in catchupFeed: the matches are marked read by id instead.
+				expect(server.sent('catchupFeed')).toEqual([]);
+				expect(server.sent('updateArticle')).toEqual([
+					expect.objectContaining({ article_ids: listed.join(','), mode: '0', field: '2' })
+				]);
+			} else {
+				// From level 22 the server marks the search's matches itself.
+				expect(server.sent('catchupFeed')).toEqual([
+					expect.objectContaining({ feed_id: '-4', search_query: 'beta' })
+				]);
+				expect(server.sent('updateArticle')).toEqual([]);
+			}
+		});
+	});
+
+	describe('mark above / below as read', () => {
+		it('names only the unread rows on that side, in list order', async () => {
+			const { headlines, unreadBeside } = await page();
+			expect(headlines.items.map((h) => h.id)).toEqual(listed);
+			const ids = (side: 'above' | 'below', id: number) =>
+				unreadBeside(headlines.items, id, side).map((h) => h.id);
+			expect(ids('above', big1)).toEqual([]);
+			expect(ids('below', episode)).toEqual([]);
+			expect(ids('above', 404)).toEqual([]);
+			expect(ids('above', listed[3] ?? 0)).toEqual(
+				headlines.items.slice(0, 3).flatMap((h) => (h.unread ? [h.id] : []))
+			);
+		});
+
+		it('sends one flag change with exactly those ids and moves the counters by that many', async () => {
+			const { server, treeState, row, sent, setFlag, markBesideRead } = await page();
+			// One row below Script tags already read: it must not be named again.
+			expect(await setFlag([row(japanese)], 'unread', false)).toBe(true);
+			await sent();
+			const all = treeState.unread(-4);
+			const above = [big1, script].map((id) => row(id).unread);
+			expect(await markBesideRead(script, 'below')).toBe(true);
+			expect([big2, japanese, episode].map((id) => row(id).unread)).toEqual([false, false, false]);
+			// The rows above stay as they were.
+			expect([big1, script].map((id) => row(id).unread)).toEqual(above);
+			expect(treeState.unread(-4)).toBe((all ?? 0) - 2);
+			await sent();
+			expect(server.sent('updateArticle').slice(1)).toEqual([
+				expect.objectContaining({ article_ids: `${big2},${episode}`, mode: '0', field: '2' })
+			]);
+			expect(server.sent('catchupFeed')).toEqual([]);
+		});
+	});
+
+	describe('undo', () => {
+		it('takes a catch-up back before anything is sent: rows, counters, outbox', async () => {
+			const { server, headlines, treeState, toasts, pendingItems, undo, catchUp } = await page();
+			const unreadBefore = headlines.items.map((h) => h.unread);
+			const counter = treeState.unread(-4);
+			expect(await catchUp('feed', -4, 'all', 'Marked “All articles” as read.')).toBe(true);
+			expect(treeState.unread(-4)).toBe(0);
+			expect(toasts.items.at(-1)?.text).toBe('Marked “All articles” as read.');
+			expect(toasts.items.at(-1)?.action?.label).toBe('Undo');
+			// Held: the replay the change asked for leaves it alone.
+			expect((await pendingItems()).map((i) => i.intent.type)).toEqual(['catchup']);
+			expect(await undo.undo()).toBe(true);
+			expect(headlines.items.map((h) => h.unread)).toEqual(unreadBefore);
+			expect(treeState.unread(-4)).toBe(counter);
+			expect(await pendingItems()).toEqual([]);
+			expect(server.sent('catchupFeed')).toEqual([]);
+			expect(server.sent('updateArticle')).toEqual([]);
+		});
+
+		it('keeps what the reader changed after the held change', async () => {
+			const { server, headlines, pendingItems, row, undo, sent, catchUp, setFlag } = await page();
+			expect(await catchUp('feed', -4, 'all')).toBe(true);
+			// Opened afterwards and marked unread again: that stays, and waits behind the catch-up.
+			expect(await setFlag([row(big2)], 'unread', true)).toBe(true);
+			expect((await pendingItems()).map((i) => i.key)).toEqual([
+				expect.stringMatching(/^catchup:/),
+				`flag:unread:${big2}`
+			]);
+			expect(server.sent('updateArticle')).toEqual([]);
+			expect(await undo.undo()).toBe(true);
+			expect(headlines.find(big2)?.unread).toBe(true);
+			await sent();
+			expect(server.sent('catchupFeed')).toEqual([]);
 			expect(server.sent('updateArticle')).toEqual([
-				expect.objectContaining({ article_ids: '321', mode: '1', field: '0' })
-			])
-		);
-		await sent();
+				expect.objectContaining({ article_ids: String(big2), mode: '1', field: '2' })
+			]);
+		});
+
+		it('a new undoable change sends the previous one; undo takes back only the last', async () => {
+			const { server, row, undo, sent, setFlag } = await page();
+			expect(await setFlag([row(big1)], 'unread', false, { undo: 'Marked read.' })).toBe(true);
+			expect(await setFlag([row(big2)], 'unread', false, { undo: 'Marked read.' })).toBe(true);
+			expect(await undo.undo()).toBe(true);
+			expect(row(big1).unread).toBe(false);
+			expect(row(big2).unread).toBe(true);
+			// Nothing left to undo.
+			expect(await undo.undo()).toBe(false);
+			await sent();
+			expect(server.sent('updateArticle')).toEqual([
+				expect.objectContaining({ article_ids: String(big1), mode: '0', field: '2' })
+			]);
+		});
+
+		it('mark below, undone, sends nothing', async () => {
+			const { server, row, undo, pendingItems, markBesideRead } = await page();
+			const before = [big2, japanese, episode].map((id) => row(id).unread);
+			expect(await markBesideRead(script, 'below')).toBe(true);
+			expect(await undo.undo()).toBe(true);
+			expect([big2, japanese, episode].map((id) => row(id).unread)).toEqual(before);
+			expect(await pendingItems()).toEqual([]);
+			expect(server.sent('updateArticle')).toEqual([]);
+		});
 	});
 
-	it('a read article moves its feed’s counter and All articles’ at once', async () => {
-		const { treeState, row, sent, setFlag } = await page();
-		// Row 1 is in feed 6 (Uncategorized); it is not fresh, so Fresh stays.
-		expect(await setFlag([row(1)], 'unread', false)).toBe(true);
-		expect(treeState.unread(6)).toBe(299);
-		expect(treeState.unread(0, true)).toBe(309);
-		expect(treeState.unread(-4)).toBe(336);
-		expect(treeState.unread(-3)).toBe(337);
-		await sent();
-	});
-
-	it('queues nothing for articles that already have the value', async () => {
-		const { server, pendingItems, row, setFlag } = await page();
-		// Row 1 is starred already.
-		expect(await setFlag([row(1)], 'starred', true)).toBe(true);
-		expect(await pendingItems()).toEqual([]);
-		expect(server.sent('updateArticle')).toEqual([]);
-	});
-
-	it('is undone, with the reason, when the device cannot store the change', async () => {
-		vi.doMock('$lib/outbox/outbox', async (original) => ({
-			...(await original<typeof import('$lib/outbox/outbox')>()),
-			enqueueIntent: () => Promise.reject(new DOMException('full', 'QuotaExceededError'))
-		}));
-		const { headlines, treeState, toasts, row, setFlag } = await page();
-		expect(await setFlag([row(1)], 'unread', false)).toBe(false);
-		expect(headlines.find(1)?.unread).toBe(true);
-		expect(treeState.unread(6)).toBe(300);
-		expect(toasts.items.at(-1)?.kind).toBe('error');
-	});
-});
-
-describe('catchUp', () => {
-	it('marks the loaded rows read and clears the feed’s counter', async () => {
-		const { server, headlines, treeState, sent, catchUp } = await page();
-		expect(await catchUp('feed', -4, 'all')).toBe(true);
-		expect(headlines.items.every((h) => !h.unread)).toBe(true);
-		expect(treeState.unread(-4)).toBe(0);
-		await sent();
-		// Held for its Undo, it is bounded by what the reader saw (replay.ts); the recorded server
-		// answers every read with the same page, so the bound is checked and the rows marked by id.
-		expect(server.sent('catchupFeed').length + server.sent('updateArticle').length).toBeGreaterThan(
-			0
-		);
-	});
-
-	it('during a search, marks only the matches and leaves the feed’s counter to the server', async () => {
-		const { server, headlines, treeState, sent, catchUp } = await page('beta');
-		expect(await catchUp('feed', -4, 'all')).toBe(true);
-		expect(headlines.items.every((h) => !h.unread)).toBe(true);
-		// Five matches marked, one by one; not the whole feed.
-		expect(treeState.unread(-4)).toBe(332);
-		await sent();
-		// Level 15 has no search in catchupFeed: the matches are marked read by id instead.
-		expect(server.sent('catchupFeed')).toEqual([]);
-		expect(server.sent('updateArticle')).toEqual([
-			expect.objectContaining({ article_ids: '1,321,2,332,339', mode: '0', field: '2' })
-		]);
-	});
-});
-
-describe('mark above / below as read', () => {
-	it('names only the unread rows on that side, in list order', async () => {
-		const { headlines, unreadBeside } = await page();
-		expect(headlines.items.map((h) => h.id)).toEqual([1, 321, 2, 332, 339]);
-		const ids = (side: 'above' | 'below', id: number) =>
-			unreadBeside(headlines.items, id, side).map((h) => h.id);
-		expect(ids('above', 1)).toEqual([]);
-		expect(ids('below', 339)).toEqual([]);
-		expect(ids('above', 404)).toEqual([]);
-		expect(ids('above', 332)).toEqual(
-			headlines.items.slice(0, 3).flatMap((h) => (h.unread ? [h.id] : []))
-		);
-	});
-
-	it('sends one flag change with exactly those ids and moves the counters by that many', async () => {
-		const { server, treeState, row, sent, setFlag, markBesideRead } = await page();
-		// One row below 321 already read: it must not be named again.
-		expect(await setFlag([row(332)], 'unread', false)).toBe(true);
-		await sent();
-		const all = treeState.unread(-4);
-		const above = [1, 321].map((id) => row(id).unread);
-		expect(await markBesideRead(321, 'below')).toBe(true);
-		expect([2, 332, 339].map((id) => row(id).unread)).toEqual([false, false, false]);
-		// The rows above stay as they were.
-		expect([1, 321].map((id) => row(id).unread)).toEqual(above);
-		expect(treeState.unread(-4)).toBe((all ?? 0) - 2);
-		await sent();
-		expect(server.sent('updateArticle').slice(1)).toEqual([
-			expect.objectContaining({ article_ids: '2,339', mode: '0', field: '2' })
-		]);
-		expect(server.sent('catchupFeed')).toEqual([]);
-	});
-});
-
-describe('undo', () => {
-	it('takes a catch-up back before anything is sent: rows, counters, outbox', async () => {
-		const { server, headlines, treeState, toasts, pendingItems, undo, catchUp } = await page();
-		const unreadBefore = headlines.items.map((h) => h.unread);
-		const counter = treeState.unread(-4);
-		expect(await catchUp('feed', -4, 'all', 'Marked “All articles” as read.')).toBe(true);
-		expect(treeState.unread(-4)).toBe(0);
-		expect(toasts.items.at(-1)?.text).toBe('Marked “All articles” as read.');
-		expect(toasts.items.at(-1)?.action?.label).toBe('Undo');
-		// Held: the replay the change asked for leaves it alone.
-		expect((await pendingItems()).map((i) => i.intent.type)).toEqual(['catchup']);
-		expect(await undo.undo()).toBe(true);
-		expect(headlines.items.map((h) => h.unread)).toEqual(unreadBefore);
-		expect(treeState.unread(-4)).toBe(counter);
-		expect(await pendingItems()).toEqual([]);
-		expect(server.sent('catchupFeed')).toEqual([]);
-		expect(server.sent('updateArticle')).toEqual([]);
-	});
-
-	it('keeps what the reader changed after the held change', async () => {
-		const { server, headlines, pendingItems, row, undo, sent, catchUp, setFlag } = await page();
-		expect(await catchUp('feed', -4, 'all')).toBe(true);
-		// Opened afterwards and marked unread again: that stays, and waits behind the catch-up.
-		expect(await setFlag([row(2)], 'unread', true)).toBe(true);
-		expect((await pendingItems()).map((i) => i.key)).toEqual([
-			expect.stringMatching(/^catchup:/),
-			'flag:unread:2'
-		]);
-		expect(server.sent('updateArticle')).toEqual([]);
-		expect(await undo.undo()).toBe(true);
-		expect(headlines.find(2)?.unread).toBe(true);
-		await sent();
-		expect(server.sent('catchupFeed')).toEqual([]);
-		expect(server.sent('updateArticle')).toEqual([
-			expect.objectContaining({ article_ids: '2', mode: '1', field: '2' })
-		]);
-	});
-
-	it('a new undoable change sends the previous one; undo takes back only the last', async () => {
-		const { server, row, undo, sent, setFlag } = await page();
-		expect(await setFlag([row(1)], 'unread', false, { undo: 'Marked read.' })).toBe(true);
-		expect(await setFlag([row(2)], 'unread', false, { undo: 'Marked read.' })).toBe(true);
-		expect(await undo.undo()).toBe(true);
-		expect(row(1).unread).toBe(false);
-		expect(row(2).unread).toBe(true);
-		// Nothing left to undo.
-		expect(await undo.undo()).toBe(false);
-		await sent();
-		expect(server.sent('updateArticle')).toEqual([
-			expect.objectContaining({ article_ids: '1', mode: '0', field: '2' })
-		]);
-	});
-
-	it('mark below, undone, sends nothing', async () => {
-		const { server, row, undo, pendingItems, markBesideRead } = await page();
-		const before = [2, 332, 339].map((id) => row(id).unread);
-		expect(await markBesideRead(321, 'below')).toBe(true);
-		expect(await undo.undo()).toBe(true);
-		expect([2, 332, 339].map((id) => row(id).unread)).toEqual(before);
-		expect(await pendingItems()).toEqual([]);
-		expect(server.sent('updateArticle')).toEqual([]);
-	});
-});
-
-describe('a list answered while a change waits', () => {
-	it('keeps the held catch-up on screen when the server’s page arrives after it', async () => {
-		const { headlines, undo, catchUp } = await page();
-		expect(await catchUp('feed', -4, 'all')).toBe(true);
-		expect(headlines.items.every((h) => !h.unread)).toBe(true);
-		// The server still has them unread (the catch-up is held): its page must not undo it.
-		await headlines.refresh({ full: true });
-		expect(headlines.items.length).toBeGreaterThan(0);
-		expect(headlines.items.every((h) => !h.unread)).toBe(true);
-		await undo.undo();
+	describe('a list answered while a change waits', () => {
+		it('keeps the held catch-up on screen when the server’s page arrives after it', async () => {
+			const { headlines, undo, catchUp } = await page();
+			expect(await catchUp('feed', -4, 'all')).toBe(true);
+			expect(headlines.items.every((h) => !h.unread)).toBe(true);
+			// The server still has them unread (the catch-up is held): its page must not undo it.
+			await headlines.refresh({ full: true });
+			expect(headlines.items.length).toBeGreaterThan(0);
+			expect(headlines.items.every((h) => !h.unread)).toBe(true);
+			await undo.undo();
+		});
 	});
 });

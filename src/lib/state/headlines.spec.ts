@@ -1,287 +1,303 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pagedHeadlines, signedInPage } from './testing/recorded-server';
+import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { pagedHeadlines, recordedRows, signedInPage } from './testing/recorded-server';
 
-/** All articles, as the test bed answers it with include_header: rows 1, 321, 2, 332, 339. */
+/** All articles, as the test bed answers it with include_header (five rows). */
 const ALL = { getHeadlines: 'getHeadlines-header' };
-const RECORDED_IDS = [1, 321, 2, 332, 339];
-
-async function page(replies: Parameters<typeof signedInPage>[0] = ALL) {
-	const { server } = await signedInPage(replies);
-	const state = await import('./headlines.svelte');
-	const query = state.listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
-	return { server, ...state, query };
-}
 
 afterEach(() => {
 	vi.unstubAllGlobals();
 });
 
-describe('opening a list', () => {
-	it('shows the server’s first page, asked for with the first page’s size', async () => {
-		const { server, headlines, query, FIRST_PAGE } = await page();
-		await headlines.open(query);
-		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
-		// Five rows where fifty were asked for: the list is complete.
-		expect(headlines.complete).toBe(true);
-		expect(headlines.loading).toBe(false);
-		const [sent] = server.sent('getHeadlines');
-		expect(sent).toMatchObject({
-			feed_id: '-4',
-			limit: String(FIRST_PAGE),
-			skip: '0',
-			include_header: true
+describe.each(recordedLevels)('recorded %s replies', (level) => {
+	const rows = recordedRows(level);
+	const { big1, script, big2, japanese } = rows;
+	const RECORDED_IDS = rows.ids;
+
+	async function page(replies: Parameters<typeof signedInPage>[0] = ALL) {
+		const { server } = await signedInPage(replies, level);
+		const state = await import('./headlines.svelte');
+		const query = state.listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
+		return { server, ...state, query };
+	}
+
+	describe('opening a list', () => {
+		it('shows the server’s first page, asked for with the first page’s size', async () => {
+			const { server, headlines, query, FIRST_PAGE } = await page();
+			await headlines.open(query);
+			expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+			// Five rows where fifty were asked for: the list is complete.
+			expect(headlines.complete).toBe(true);
+			expect(headlines.loading).toBe(false);
+			const [sent] = server.sent('getHeadlines');
+			expect(sent).toMatchObject({
+				feed_id: '-4',
+				limit: String(FIRST_PAGE),
+				skip: '0',
+				include_header: true
+			});
+		});
+
+		it('shows the cached copy when the server cannot be reached, with the reason', async () => {
+			const first = await page();
+			await first.headlines.open(first.query);
+			// The next visit: the same device, the server gone.
+			vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+			first.headlines.reset();
+			await first.headlines.open(first.query);
+			expect(first.headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+			expect(first.headlines.error).toMatch(/./);
+		});
+
+		it('drops a late answer for a list the reader has already left', async () => {
+			let answerAll: () => void = () => undefined;
+			const allAnswered = new Promise<void>((resolve) => (answerAll = resolve));
+			const { server, headlines, query } = await page({
+				getHeadlines: async (r) => {
+					if (r.body.feed_id !== '-4') return 'getHeadlines-starred';
+					await allAnswered;
+					return 'getHeadlines-header';
+				}
+			});
+			const left = headlines.open(query);
+			const starred = { ...query, id: '-1' };
+			await headlines.open(starred);
+			answerAll();
+			await left;
+			expect(server.sent('getHeadlines').map((r) => r.feed_id)).toEqual(['-4', '-1']);
+			expect(headlines.query).toEqual(starred);
+			expect(headlines.items.map((h) => h.id)).not.toContain(script);
+			expect(headlines.items.length).toBeGreaterThan(0);
+		});
+
+		it('opening the same list again asks nothing', async () => {
+			const { server, headlines, query } = await page();
+			await headlines.open(query);
+			await headlines.open({ ...query });
+			expect(server.sent('getHeadlines')).toHaveLength(1);
 		});
 	});
 
-	it('shows the cached copy when the server cannot be reached, with the reason', async () => {
-		const first = await page();
-		await first.headlines.open(first.query);
-		// The next visit: the same device, the server gone.
-		vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-		first.headlines.reset();
-		await first.headlines.open(first.query);
-		expect(first.headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
-		expect(first.headlines.error).toMatch(/./);
-	});
-
-	it('drops a late answer for a list the reader has already left', async () => {
-		let answerAll: () => void = () => undefined;
-		const allAnswered = new Promise<void>((resolve) => (answerAll = resolve));
-		const { server, headlines, query } = await page({
-			getHeadlines: async (r) => {
-				if (r.body.feed_id !== '-4') return 'getHeadlines-starred';
-				await allAnswered;
-				return 'getHeadlines-header';
-			}
+	describe('refresh', () => {
+		it('in the default order asks only for articles newer than the newest shown', async () => {
+			const { server, headlines, query } = await page();
+			await headlines.open(query);
+			await headlines.refresh();
+			const [, again] = server.sent('getHeadlines');
+			expect(again).toMatchObject({ since_id: String(Math.max(...RECORDED_IDS)), skip: '0' });
+			// Nothing new: the rows already shown are not repeated.
+			expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
 		});
-		const left = headlines.open(query);
-		const starred = { ...query, id: '-1' };
-		await headlines.open(starred);
-		answerAll();
-		await left;
-		expect(server.sent('getHeadlines').map((r) => r.feed_id)).toEqual(['-4', '-1']);
-		expect(headlines.query).toEqual(starred);
-		expect(headlines.items.map((h) => h.id)).not.toContain(321);
-		expect(headlines.items.length).toBeGreaterThan(0);
-	});
 
-	it('opening the same list again asks nothing', async () => {
-		const { server, headlines, query } = await page();
-		await headlines.open(query);
-		await headlines.open({ ...query });
-		expect(server.sent('getHeadlines')).toHaveLength(1);
-	});
-});
+		// The recording's order is the server's, not by id. The two rows of the lowest ids are there
+		// when the list is opened; the others (higher ids, as new articles get) arrive later.
+		const first = [...RECORDED_IDS].sort((a, b) => a - b).slice(0, 2);
+		const opened = RECORDED_IDS.filter((id) => first.includes(id));
+		const arrivals = () => {
+			let arrived = false;
+			const reply = pagedHeadlines(
+				level,
+				'getHeadlines-header',
+				(id) => arrived || first.includes(id)
+			);
+			return { reply, arrive: () => (arrived = true) };
+		};
 
-describe('refresh', () => {
-	it('in the default order asks only for articles newer than the newest shown', async () => {
-		const { server, headlines, query } = await page();
-		await headlines.open(query);
-		await headlines.refresh();
-		const [, again] = server.sent('getHeadlines');
-		expect(again).toMatchObject({ since_id: '339', skip: '0' });
-		// Nothing new: the rows already shown are not repeated.
-		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
-	});
-
-	// The recording's order is the server's: 321 above 2, though its id is higher. Rows 321, 332
-	// and 339 arrive after the list was opened.
-	const arrivals = () => {
-		let arrived = false;
-		const reply = pagedHeadlines('getHeadlines-header', (id) => arrived || id === 1 || id === 2);
-		return { reply, arrive: () => (arrived = true) };
-	};
-
-	it('puts rows that arrived where the server’s order has them, not all on top', async () => {
-		const { reply, arrive } = arrivals();
-		const { server, headlines, query, FIRST_PAGE } = await page({ getHeadlines: reply });
-		await headlines.open(query);
-		expect(headlines.items.map((h) => h.id)).toEqual([1, 2]);
-		arrive();
-		await headlines.refresh();
-		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
-		const [, since, top] = server.sent('getHeadlines');
-		expect(since).toMatchObject({ since_id: '2', skip: '0' });
-		// The first rows of the list, as many as a first page and the new rows.
-		expect(top).toMatchObject({ skip: '0', limit: String(FIRST_PAGE + 3) });
-		expect(top?.since_id).toBeUndefined();
-		expect(headlines.complete).toBe(true);
-	});
-
-	it('in an order of the reader’s, merges the server’s first rows into the loaded ones', async () => {
-		const { reply, arrive } = arrivals();
-		const { server, headlines, query } = await page({ getHeadlines: reply });
-		const byDates = { ...query, orderBy: 'feed_dates' };
-		await headlines.open(byDates);
-		headlines.patch([2], { marked: true });
-		arrive();
-		await headlines.refresh();
-		expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
-		// A loaded row keeps its own copy (a change made here).
-		expect(headlines.find(2)?.marked).toBe(true);
-		const [, again] = server.sent('getHeadlines');
-		expect(again).toMatchObject({ skip: '0', order_by: 'feed_dates' });
-		expect(again?.since_id).toBeUndefined();
-	});
-
-	it('a full refresh asks for the first page again', async () => {
-		const { server, headlines, query } = await page();
-		await headlines.open(query);
-		await headlines.refresh({ full: true });
-		const [, again] = server.sent('getHeadlines');
-		expect(again?.since_id).toBeUndefined();
-	});
-});
-
-describe('patch', () => {
-	it('changes only the named rows', async () => {
-		const { headlines, query } = await page();
-		await headlines.open(query);
-		headlines.patch([321], { unread: false, marked: true });
-		expect(headlines.find(321)).toMatchObject({ unread: false, marked: true });
-		expect(headlines.find(1)).toMatchObject({ unread: true, marked: true });
-		expect(headlines.find(2)).toMatchObject({ unread: true, marked: false });
-	});
-});
-
-describe('patchRead', () => {
-	it('applies what was read, except to rows the reader changed since', async () => {
-		const { headlines, query } = await page();
-		await headlines.open(query);
-		const readAt = Date.now();
-		// The reader marks 321 read after the read began; 2 was starred elsewhere.
-		headlines.patch([321], { unread: false });
-		headlines.patchRead(
-			[
-				{ id: 321, unread: true, marked: false },
-				{ id: 2, unread: true, marked: true }
-			],
-			readAt
-		);
-		expect(headlines.find(321)?.unread).toBe(false);
-		expect(headlines.find(2)?.marked).toBe(true);
-		// A read begun after the change is the state as it is.
-		headlines.patchRead([{ id: 321, unread: true }], Date.now() + 1);
-		expect(headlines.find(321)?.unread).toBe(true);
-	});
-});
-
-describe('listQueryFor', () => {
-	it('sends the default order as the server’s own', async () => {
-		const { listQueryFor } = await page();
-		expect(listQueryFor('cat', '3', { viewMode: 'unread', sortOrder: 'default' })).toMatchObject({
-			kind: 'cat',
-			id: '3',
-			viewMode: 'unread',
-			orderBy: '',
-			search: ''
+		it('puts rows that arrived where the server’s order has them, not all on top', async () => {
+			const { reply, arrive } = arrivals();
+			const { server, headlines, query, FIRST_PAGE } = await page({ getHeadlines: reply });
+			await headlines.open(query);
+			expect(headlines.items.map((h) => h.id)).toEqual(opened);
+			arrive();
+			await headlines.refresh();
+			expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+			const [, since, top] = server.sent('getHeadlines');
+			expect(since).toMatchObject({ since_id: String(Math.max(...first)), skip: '0' });
+			// The first rows of the list, as many as a first page and the new rows.
+			expect(top).toMatchObject({ skip: '0', limit: String(FIRST_PAGE + 3) });
+			expect(top?.since_id).toBeUndefined();
+			expect(headlines.complete).toBe(true);
 		});
-		expect(
-			listQueryFor('tag', 'linux', { viewMode: 'adaptive', sortOrder: 'date_reverse' })
-		).toMatchObject({ orderBy: 'date_reverse' });
-	});
-});
 
-describe('a search', () => {
-	it('is sent as the list it looks through: the feed, its category, or All articles', async () => {
-		const { server, headlines, query } = await page({
-			...ALL,
-			getFeedTree: 'getFeedTree',
-			getCounters: 'getCounters'
+		it('in an order of the reader’s, merges the server’s first rows into the loaded ones', async () => {
+			const { reply, arrive } = arrivals();
+			const { server, headlines, query } = await page({ getHeadlines: reply });
+			const byDates = { ...query, orderBy: 'feed_dates' };
+			await headlines.open(byDates);
+			const loaded = opened[1] ?? 0;
+			headlines.patch([loaded], { marked: true });
+			arrive();
+			await headlines.refresh();
+			expect(headlines.items.map((h) => h.id)).toEqual(RECORDED_IDS);
+			// A loaded row keeps its own copy (a change made here).
+			expect(headlines.find(loaded)?.marked).toBe(true);
+			const [, again] = server.sent('getHeadlines');
+			expect(again).toMatchObject({ skip: '0', order_by: 'feed_dates' });
+			expect(again?.since_id).toBeUndefined();
 		});
-		const { treeState } = await import('./tree.svelte');
-		await treeState.load();
-		const feed2 = { ...query, id: '2', search: 'title:web' };
-		await headlines.open({ ...feed2, searchMode: 'this_feed' });
-		await headlines.open({ ...feed2, searchMode: 'this_cat' });
-		await headlines.open({ ...feed2, searchMode: 'all_feeds' });
-		const sent = server.sent('getHeadlines').map((b) => [b.feed_id, b.is_cat ?? false]);
-		// Testbed Web Dev (2) is filed in Web (category 2); the server ignores search_mode.
-		expect(sent).toEqual([
-			['2', false],
-			['2', true],
-			['-4', false]
-		]);
-		expect(server.sent('getHeadlines').every((b) => !('search_mode' in b))).toBe(true);
-	});
-});
 
-describe('a search the server cannot answer', () => {
-	it('is answered from the articles cached on this device, scoped like the server’s', async () => {
-		const { headlines, query } = await page();
-		await headlines.open(query);
-		vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-		await headlines.open({ ...query, search: 'big -gamma', searchMode: 'all_feeds' });
-		expect(headlines.onDevice).toBe(true);
-		expect(headlines.error).toBeUndefined();
-		expect(headlines.items.map((h) => h.id)).toEqual([1]);
-		// In the open feed only (Starred): item 002 is not starred, the Japanese article is.
-		await headlines.open({
-			...query,
-			id: '-1',
-			search: 'title:東京 item',
-			searchMode: 'this_feed'
+		it('a full refresh asks for the first page again', async () => {
+			const { server, headlines, query } = await page();
+			await headlines.open(query);
+			await headlines.refresh({ full: true });
+			const [, again] = server.sent('getHeadlines');
+			expect(again?.since_id).toBeUndefined();
 		});
-		expect(headlines.items.map((h) => h.id)).toEqual([]);
-		await headlines.open({ ...query, id: '-1', search: 'title:東京', searchMode: 'this_feed' });
-		expect(headlines.items.map((h) => h.id)).toEqual([332]);
 	});
 
-	it('is the server’s again when it answers', async () => {
-		const { server, headlines, query } = await page();
-		await headlines.open(query);
-		vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-		await headlines.open({ ...query, search: 'big' });
-		expect(headlines.onDevice).toBe(true);
-		vi.stubGlobal('fetch', server.fetch);
-		await headlines.refresh();
-		expect(headlines.onDevice).toBe(false);
-		expect(server.sent('getHeadlines').at(-1)).toMatchObject({ search: 'big' });
-	});
-});
-
-describe('the reader’s change on screen over a server answer', () => {
-	it('a reload of the list answered while an undoable change is being queued keeps the change on screen', async () => {
-		const { server } = await signedInPage({
-			getHeadlines: 'getHeadlines-header',
-			getFeedTree: 'getFeedTree',
-			getCounters: 'getCounters',
-			updateArticle: 'updateArticle'
+	describe('patch', () => {
+		it('changes only the named rows', async () => {
+			const { headlines, query } = await page();
+			await headlines.open(query);
+			headlines.patch([script], { unread: false, marked: true });
+			expect(headlines.find(script)).toMatchObject({ unread: false, marked: true });
+			expect(headlines.find(big1)).toMatchObject({ unread: true, marked: true });
+			expect(headlines.find(big2)).toMatchObject({ unread: true, marked: false });
 		});
-		const { headlines, listQueryFor } = await import('./headlines.svelte');
-		const { treeState } = await import('./tree.svelte');
-		const { setFlag } = await import('./actions');
-		const { undo } = await import('./undo.svelte');
-		const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
-		await Promise.all([treeState.load(), headlines.open(query)]);
-		const row = (id: number) =>
-			headlines.find(id) as NonNullable<ReturnType<typeof headlines.find>>;
-		// Keep the replay from sending anything during the test (the server then still says
-		// "unstarred", as it would until the change is sent).
-		const releaseUpdates = server.hold('updateArticle');
+	});
 
-		// An earlier undoable change (its toast still shows).
-		await setFlag([row(2)], 'starred', true, { undo: 'Starred 1 article.' });
-		// The list is reloaded (pull to refresh, "Show" changed…): its answer is on its way.
-		const releaseList = server.hold('getHeadlines');
-		const reload = headlines.refresh({ full: true });
-		// The reader stars 321 with a bulk action (undoable): on screen at once…
-		const star = setFlag([row(321)], 'starred', true, { undo: 'Starred 1 article.' });
-		expect(headlines.find(321)?.marked).toBe(true);
-		// …and the list's answer (asked before the star) arrives meanwhile.
-		releaseList();
-		await Promise.all([reload, star]);
+	describe('patchRead', () => {
+		it('applies what was read, except to rows the reader changed since', async () => {
+			const { headlines, query } = await page();
+			await headlines.open(query);
+			const readAt = Date.now();
+			// The reader marks Script tags read after the read began; item 002 was starred elsewhere.
+			headlines.patch([script], { unread: false });
+			headlines.patchRead(
+				[
+					{ id: script, unread: true, marked: false },
+					{ id: big2, unread: true, marked: true }
+				],
+				readAt
+			);
+			expect(headlines.find(script)?.unread).toBe(false);
+			expect(headlines.find(big2)?.marked).toBe(true);
+			// A read begun after the change is the state as it is.
+			headlines.patchRead([{ id: script, unread: true }], Date.now() + 1);
+			expect(headlines.find(script)?.unread).toBe(true);
+		});
+	});
 
-		// The outbox and the cache have the star; only the screen lost it.
-		const { pendingItems } = await import('$lib/outbox/outbox');
-		const { cachedRows } = await import('$lib/cache');
-		expect({
-			queued: (await pendingItems()).some((i) => i.key === 'flag:starred:321'),
-			cached: (await cachedRows([321]))[0]?.marked,
-			screen: headlines.find(321)?.marked
-		}).toEqual({ queued: true, cached: true, screen: true });
-		undo.reset();
-		releaseUpdates();
+	describe('listQueryFor', () => {
+		it('sends the default order as the server’s own', async () => {
+			const { listQueryFor } = await page();
+			expect(listQueryFor('cat', '3', { viewMode: 'unread', sortOrder: 'default' })).toMatchObject({
+				kind: 'cat',
+				id: '3',
+				viewMode: 'unread',
+				orderBy: '',
+				search: ''
+			});
+			expect(
+				listQueryFor('tag', 'linux', { viewMode: 'adaptive', sortOrder: 'date_reverse' })
+			).toMatchObject({ orderBy: 'date_reverse' });
+		});
+	});
+
+	describe('a search', () => {
+		it('is sent as the list it looks through: the feed, its category, or All articles', async () => {
+			const { server, headlines, query } = await page({
+				...ALL,
+				getFeedTree: 'getFeedTree',
+				getCounters: 'getCounters'
+			});
+			const { treeState } = await import('./tree.svelte');
+			await treeState.load();
+			const feed2 = { ...query, id: '2', search: 'title:web' };
+			await headlines.open({ ...feed2, searchMode: 'this_feed' });
+			await headlines.open({ ...feed2, searchMode: 'this_cat' });
+			await headlines.open({ ...feed2, searchMode: 'all_feeds' });
+			const sent = server.sent('getHeadlines').map((b) => [b.feed_id, b.is_cat ?? false]);
+			// Testbed Web Dev (2) is filed in Web (category 2); the server ignores search_mode.
+			expect(sent).toEqual([
+				['2', false],
+				['2', true],
+				['-4', false]
+			]);
+			expect(server.sent('getHeadlines').every((b) => !('search_mode' in b))).toBe(true);
+		});
+	});
+
+	describe('a search the server cannot answer', () => {
+		it('is answered from the articles cached on this device, scoped like the server’s', async () => {
+			const { headlines, query } = await page();
+			await headlines.open(query);
+			vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+			await headlines.open({ ...query, search: 'big -gamma', searchMode: 'all_feeds' });
+			expect(headlines.onDevice).toBe(true);
+			expect(headlines.error).toBeUndefined();
+			expect(headlines.items.map((h) => h.id)).toEqual([big1]);
+			// In the open feed only (Starred): item 002 is not starred, the Japanese article is.
+			await headlines.open({
+				...query,
+				id: '-1',
+				search: 'title:東京 item',
+				searchMode: 'this_feed'
+			});
+			expect(headlines.items.map((h) => h.id)).toEqual([]);
+			await headlines.open({ ...query, id: '-1', search: 'title:東京', searchMode: 'this_feed' });
+			expect(headlines.items.map((h) => h.id)).toEqual([japanese]);
+		});
+
+		it('is the server’s again when it answers', async () => {
+			const { server, headlines, query } = await page();
+			await headlines.open(query);
+			vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+			await headlines.open({ ...query, search: 'big' });
+			expect(headlines.onDevice).toBe(true);
+			vi.stubGlobal('fetch', server.fetch);
+			await headlines.refresh();
+			expect(headlines.onDevice).toBe(false);
+			expect(server.sent('getHeadlines').at(-1)).toMatchObject({ search: 'big' });
+		});
+	});
+
+	describe('the reader’s change on screen over a server answer', () => {
+		it('a reload of the list answered while an undoable change is being queued keeps the change on screen', async () => {
+			const { server } = await signedInPage(
+				{
+					getHeadlines: 'getHeadlines-header',
+					getFeedTree: 'getFeedTree',
+					getCounters: 'getCounters',
+					updateArticle: 'updateArticle'
+				},
+				level
+			);
+			const { headlines, listQueryFor } = await import('./headlines.svelte');
+			const { treeState } = await import('./tree.svelte');
+			const { setFlag } = await import('./actions');
+			const { undo } = await import('./undo.svelte');
+			const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
+			await Promise.all([treeState.load(), headlines.open(query)]);
+			const row = (id: number) =>
+				headlines.find(id) as NonNullable<ReturnType<typeof headlines.find>>;
+			// Keep the replay from sending anything during the test (the server then still says
+			// "unstarred", as it would until the change is sent).
+			const releaseUpdates = server.hold('updateArticle');
+
+			// An earlier undoable change (its toast still shows).
+			await setFlag([row(big2)], 'starred', true, { undo: 'Starred 1 article.' });
+			// The list is reloaded (pull to refresh, "Show" changed…): its answer is on its way.
+			const releaseList = server.hold('getHeadlines');
+			const reload = headlines.refresh({ full: true });
+			// The reader stars Script tags with a bulk action (undoable): on screen at once…
+			const star = setFlag([row(script)], 'starred', true, { undo: 'Starred 1 article.' });
+			expect(headlines.find(script)?.marked).toBe(true);
+			// …and the list's answer (asked before the star) arrives meanwhile.
+			releaseList();
+			await Promise.all([reload, star]);
+
+			// The outbox and the cache have the star; only the screen lost it.
+			const { pendingItems } = await import('$lib/outbox/outbox');
+			const { cachedRows } = await import('$lib/cache');
+			expect({
+				queued: (await pendingItems()).some((i) => i.key === `flag:starred:${script}`),
+				cached: (await cachedRows([script]))[0]?.marked,
+				screen: headlines.find(script)?.marked
+			}).toEqual({ queued: true, cached: true, screen: true });
+			undo.reset();
+			releaseUpdates();
+		});
 	});
 });

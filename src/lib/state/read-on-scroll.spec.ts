@@ -1,57 +1,67 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signedInPage } from './testing/recorded-server';
+import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedRows, signedInPage } from './testing/recorded-server';
 
-/** All articles: rows 1, 321, 2, 332, 339, all unread; "mark read while scrolling" on or off. */
-async function page(markReadOnScroll: boolean) {
-	const { server } = await signedInPage({
-		getHeadlines: 'getHeadlines-header',
-		getCounters: 'getCounters',
-		updateArticle: 'updateArticle'
-	});
-	const storage = new Map<string, string>();
-	vi.stubGlobal('localStorage', {
-		getItem: (k: string) => storage.get(k) ?? null,
-		setItem: (k: string, v: string) => storage.set(k, v)
-	});
-	const { headlines, listQueryFor } = await import('./headlines.svelte');
-	const { settings } = await import('./settings.svelte');
-	const { readOnScroll, READ_ON_SCROLL_PAUSE_MS } = await import('./read-on-scroll');
-	const { pendingItems } = await import('$lib/outbox/outbox');
-	settings.update({ markReadOnScroll });
-	await headlines.open(listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' }));
-	const unread = () => headlines.items.filter((h) => h.unread).map((h) => h.id);
-	const sent = () => vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
-	return { server, unread, sent, onScrolledPast: readOnScroll(), pause: READ_ON_SCROLL_PAUSE_MS };
-}
+describe.each(recordedLevels)('recorded %s replies', (level) => {
+	const { ids } = recordedRows(level);
 
-afterEach(() => {
-	vi.useRealTimers();
-	vi.unstubAllGlobals();
-});
+	/** All articles: five rows, all unread; "mark read while scrolling" on or off. */
+	async function page(markReadOnScroll: boolean) {
+		const { server } = await signedInPage(
+			{
+				getHeadlines: 'getHeadlines-header',
+				getCounters: 'getCounters',
+				updateArticle: 'updateArticle'
+			},
+			level
+		);
+		const storage = new Map<string, string>();
+		vi.stubGlobal('localStorage', {
+			getItem: (k: string) => storage.get(k) ?? null,
+			setItem: (k: string, v: string) => storage.set(k, v)
+		});
+		const { headlines, listQueryFor } = await import('./headlines.svelte');
+		const { settings } = await import('./settings.svelte');
+		const { readOnScroll, READ_ON_SCROLL_PAUSE_MS } = await import('./read-on-scroll');
+		const { pendingItems } = await import('$lib/outbox/outbox');
+		settings.update({ markReadOnScroll });
+		await headlines.open(
+			listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' })
+		);
+		const unread = () => headlines.items.filter((h) => h.unread).map((h) => h.id);
+		const sent = () => vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
+		return { server, unread, sent, onScrolledPast: readOnScroll(), pause: READ_ON_SCROLL_PAUSE_MS };
+	}
 
-describe('mark read while scrolling', () => {
-	it('marks the rows scrolled past in one change once the scrolling pauses', async () => {
-		const { server, unread, sent, onScrolledPast, pause } = await page(true);
-		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-		onScrolledPast(1);
-		onScrolledPast(3);
-		vi.advanceTimersByTime(pause - 1);
-		expect(unread()).toEqual([1, 321, 2, 332, 339]);
-		vi.advanceTimersByTime(1);
+	afterEach(() => {
 		vi.useRealTimers();
-		await vi.waitFor(() => expect(unread()).toEqual([332, 339]));
-		await sent();
-		expect(server.sent('updateArticle')).toEqual([
-			expect.objectContaining({ article_ids: '1,321,2', mode: '0', field: '2' })
-		]);
+		vi.unstubAllGlobals();
 	});
 
-	it('does nothing while the setting is off', async () => {
-		const { unread, onScrolledPast, pause } = await page(false);
-		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-		onScrolledPast(3);
-		vi.advanceTimersByTime(pause);
-		expect(unread()).toEqual([1, 321, 2, 332, 339]);
+	describe('mark read while scrolling', () => {
+		it('marks the rows scrolled past in one change once the scrolling pauses', async () => {
+			const { server, unread, sent, onScrolledPast, pause } = await page(true);
+			vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+			onScrolledPast(1);
+			onScrolledPast(3);
+			vi.advanceTimersByTime(pause - 1);
+			expect(unread()).toEqual(ids);
+			vi.advanceTimersByTime(1);
+			vi.useRealTimers();
+			await vi.waitFor(() => expect(unread()).toEqual(ids.slice(3)));
+			await sent();
+			expect(server.sent('updateArticle')).toEqual([
+				expect.objectContaining({ article_ids: ids.slice(0, 3).join(','), mode: '0', field: '2' })
+			]);
+		});
+
+		it('does nothing while the setting is off', async () => {
+			const { unread, onScrolledPast, pause } = await page(false);
+			vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+			onScrolledPast(3);
+			vi.advanceTimersByTime(pause);
+			expect(unread()).toEqual(ids);
+		});
 	});
 });

@@ -8,9 +8,9 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
 import { enqueueIntent } from '$lib/outbox/outbox';
-import { RECORDED_SESSION } from './testing/recorded-server';
+import { recordedSession } from './testing/recorded-server';
 
-/** tt-rss as the Debian test bed answers these ops (tests/fixtures/recorded). */
+/** tt-rss as the Debian test bed answers these ops (tests/fixtures/recorded/api15). */
 const server = fakeFetch((r) => {
 	switch (r.body.op) {
 		case 'login':
@@ -25,7 +25,7 @@ const server = fakeFetch((r) => {
 });
 
 /** The first account: the recorded session. */
-const first: StoredSession = RECORDED_SESSION;
+const first: StoredSession = recordedSession('api15');
 
 const asSecond = {
 	server: 'http://tt.example/',

@@ -6,6 +6,7 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { syncNow } from './engine';
 import { savePacks, loadSyncState } from './state';
 import { body, syncServer } from './testing';
+import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { ownCacheForTests } from '$lib/db/testing';
 import { SENT_HORIZON_KEY } from '$lib/outbox/sent-log';
 
@@ -23,9 +24,9 @@ async function stored(id: number) {
 	return db.get('articles', id);
 }
 
-describe('sync engine', () => {
+describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 	it('first sync keeps every unread article with its body; an idle sync sends one getCounters', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(250);
 		server.article(3).unread = false;
 		const first = await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
@@ -46,7 +47,7 @@ describe('sync engine', () => {
 	});
 
 	it('new articles come by since_id with bodies, without reading the unread set again', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(10);
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
 		server.takeOps();
@@ -59,7 +60,7 @@ describe('sync engine', () => {
 	});
 
 	it('state changed elsewhere reaches the cached copies; a change still queued wins', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(20);
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
 		// Another device: 5 read, 6 starred, 7 published, 8 read; this device, offline: 8 unread.
@@ -88,7 +89,7 @@ describe('sync engine', () => {
 	});
 
 	it('keeps the newest articles of a pack added or changed since the last sync', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(5, 1);
 		const podcast = server.arrive(30, 9);
 		for (const id of podcast) server.article(id).unread = false;
@@ -118,7 +119,7 @@ describe('sync engine', () => {
 	});
 
 	it("keeps the enclosures of a pack's articles once the pack keeps them, and only then", async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		const podcast = server.arrive(4, 9);
 		for (const id of podcast) server.enclose(id, `http://feeds.test/media/${id}.wav`);
 		server.arrive(2, 1);
@@ -142,7 +143,7 @@ describe('sync engine', () => {
 	});
 
 	it("keeps as many unread articles as the reader's article count, and fills up when it grows", async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		const ids = server.arrive(30);
 		const count = async (): Promise<number> => (await openReaderDb()).count('articles');
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 10 });
@@ -156,7 +157,7 @@ describe('sync engine', () => {
 	});
 
 	it('writes nothing once the cache belongs to another account (a sign-in meanwhile)', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(3);
 		const db = await openReaderDb();
 		await db.put('settings', 'someone-else@http://tt.example/api/', 'cache.owner');
@@ -165,7 +166,7 @@ describe('sync engine', () => {
 	});
 
 	it('fetches bodies of kept articles it has only as rows', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(3);
 		server.article(2).marked = true;
 		server.article(2).unread = false;
@@ -177,9 +178,9 @@ describe('sync engine', () => {
 	});
 });
 
-describe('an answer dated by its own request', () => {
+describe.each(recordedLevels)('an answer dated by its own request (%s server shapes)', (level) => {
 	it('a page asked after the sent log dropped an entry takes the server state; one asked before keeps the cached copy', async () => {
-		const server = syncServer();
+		const server = syncServer(level);
 		server.arrive(250);
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
 		// Starred elsewhere, all 250: the next sync reads the Starred set in two pages (200 + 50).
@@ -204,7 +205,7 @@ describe('an answer dated by its own request', () => {
 	});
 });
 
-describe('one sync at a time', () => {
+describe.each(recordedLevels)('one sync at a time (%s server shapes)', (level) => {
 	const nav = globalThis as { navigator?: unknown };
 	let saved: unknown;
 	beforeEach(() => {
@@ -224,7 +225,7 @@ describe('one sync at a time', () => {
 				}
 			}
 		});
-		const server = syncServer();
+		const server = syncServer(level);
 		const result = await syncNow({ client: server.client, account: ACCOUNT, articleCount: 5 });
 		expect(result.status).toBe('busy');
 		expect(server.takeOps()).toEqual([]);

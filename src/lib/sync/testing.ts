@@ -1,28 +1,35 @@
 /**
  * Test helper (used only by *.spec.ts): the outbox's fake tt-rss (outbox/testing/fake-server.ts)
- * with the ops a sync needs on top: getCounters in the Debian server's shape
- * (tests/fixtures/recorded/getCounters.json), getArticle (getArticle.json), getConfig
- * (getConfig.json), and bodies in getHeadlines when `show_content` is asked (the 2021 server sends
- * `content` "" otherwise).
+ * with the ops a sync needs on top, in the shapes one of the test bed's servers sends
+ * (tests/fixtures/recorded/<level>): getCounters (getCounters.json: `has_img` on api15; `ts`,
+ * `title`, `publishedcounter` on api23), getArticle (getArticle.json), getConfig (getConfig.json),
+ * and bodies in getHeadlines when `show_content` is asked (the 2021 server sends `content` ""
+ * otherwise).
  */
 import { deriveCapabilities, TtrssClient } from '$lib/api';
-import { ok, recordedContent, type SentRequest } from '$lib/api/testing/fake-fetch';
+import {
+	levelOf,
+	ok,
+	recordedContent,
+	type RecordedLevel,
+	type SentRequest
+} from '$lib/api/testing/fake-fetch';
 import { fakeTtrss, type ServerArticle } from '$lib/outbox/testing/fake-server';
 
 export function body(id: number): string {
 	return `<p>Body ${id}</p><img src="http://feeds.test/img/${id}.png">`;
 }
 
-/** An attachment as the Debian server sends it (getHeadlines-podcast.json), at `url`. */
-function recordedAttachment(url: string): Record<string, unknown> {
-	const rows = recordedContent('getHeadlines-podcast') as {
+/** An attachment as the server sends it (getHeadlines-podcast.json), at `url`. */
+function recordedAttachment(level: RecordedLevel, url: string): Record<string, unknown> {
+	const rows = recordedContent(level, 'getHeadlines-podcast') as {
 		attachments: Record<string, unknown>[];
 	}[];
 	return { ...rows[0]?.attachments[0], 1: url, content_url: url };
 }
 
-export function syncServer() {
-	const server = fakeTtrss();
+export function syncServer(level: RecordedLevel) {
+	const server = fakeTtrss({ apiLevel: levelOf(level) });
 	const sent: SentRequest[] = [];
 	/** Article id → its enclosure URL (sent with bodies, as `include_attachments` gives them). */
 	const enclosures = new Map<number, string>();
@@ -60,7 +67,14 @@ export function syncServer() {
 				updated: `${String(sent.length % 24).padStart(2, '0')}:16`,
 				counter: f.unread,
 				markedcounter: f.marked,
-				has_img: 1795367506
+				...(level === 'api15'
+					? { has_img: 1795367506 }
+					: {
+							title: `Feed ${id}`,
+							error: '',
+							publishedcounter: all.filter((a) => a.feedId === id && a.published).length,
+							ts: 1795367506
+						})
 			})),
 			{ id: 0, kind: 'cat', counter: unread }
 		];
@@ -76,10 +90,12 @@ export function syncServer() {
 			case 'getCounters':
 				return ok(r, countersOf(server.articles));
 			case 'getConfig':
-				return ok(r, recordedContent('getConfig'));
+				return ok(r, recordedContent(level, 'getConfig'));
 			case 'getArticle': {
 				const ids = String(request.article_id).split(',').map(Number);
-				const recordedArticle = (recordedContent('getArticle') as Record<string, unknown>[])[0];
+				const recordedArticle = (
+					recordedContent(level, 'getArticle') as Record<string, unknown>[]
+				)[0];
 				return ok(
 					r,
 					ids
@@ -115,7 +131,7 @@ export function syncServer() {
 					row.content = body(Number(row.id));
 					const enclosure = enclosures.get(Number(row.id));
 					if (enclosure && request.include_attachments === true)
-						row.attachments = [recordedAttachment(enclosure)];
+						row.attachments = [recordedAttachment(level, enclosure)];
 				}
 				return new Response(JSON.stringify(envelope), {
 					headers: { 'Content-Type': 'text/json' }
@@ -129,7 +145,7 @@ export function syncServer() {
 		apiUrl: 'http://tt.example/api/',
 		fetch,
 		sessionId: 'sid-0',
-		capabilities: deriveCapabilities(15),
+		capabilities: deriveCapabilities(levelOf(level)),
 		credentials: () => null
 	});
 	return {

@@ -1,6 +1,6 @@
 /**
  * Test helpers (used only by *.spec.ts): a fake `fetch` that records request bodies and answers
- * through a handler, plus loaders for the recorded replies in tests/fixtures/recorded.
+ * through a handler, plus the loader of the recorded replies in tests/fixtures/recorded/api<level>.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,21 +67,48 @@ export interface Recording {
 	op: string;
 	description: string;
 	request: Record<string, unknown> | string;
+	/** Request headers other than the JSON Content-Type, when the recorder sent others. */
+	requestHeaders?: Record<string, string>;
 	httpStatus: number;
 	contentType: string | null;
+	/** The reply as JSON; else its text; an image as `{ base64 }`. */
 	reply: unknown;
+}
+
+/**
+ * The folders of tests/fixtures/recorded, named by the API level of the server recorded
+ * (scripts/record-replies.ts): Debian's tt-rss of 2021 (15) and the current tt-rss (23).
+ * A spec whose claim holds for any server runs over both (`describe.each(recordedLevels)`).
+ */
+export const recordedLevels = ['api15', 'api23'] as const;
+export type RecordedLevel = (typeof recordedLevels)[number];
+
+/** The API level a folder was recorded at (`api23` → 23). */
+export function levelOf(level: RecordedLevel): number {
+	return Number(level.slice(3));
 }
 
 const recordedDir = join(process.cwd(), 'tests/fixtures/recorded');
 
-export function recorded(name: string): Recording {
-	return JSON.parse(readFileSync(join(recordedDir, `${name}.json`), 'utf8')) as Recording;
+/** The one loader of recordings: a fresh copy each call, so a spec may change what it gets. */
+export function recording(level: RecordedLevel, name: string): Recording {
+	return JSON.parse(readFileSync(join(recordedDir, level, `${name}.json`), 'utf8')) as Recording;
 }
 
 /** The content of a recorded envelope reply. */
-export function recordedContent(name: string): unknown {
-	const reply = recorded(name).reply as { content: unknown };
+export function recordedContent(level: RecordedLevel, name: string): unknown {
+	const reply = recording(level, name).reply as { content: unknown };
 	return reply.content;
+}
+
+/**
+ * A recorded reply as the body a fake server sends to `request`: its `seq` echoes the request's,
+ * except `null` and `-1` (the server's "before reading your request"), which stay as recorded.
+ */
+export function recordedReply(level: RecordedLevel, name: string, request: SentRequest): Response {
+	const reply = recording(level, name).reply as { seq?: unknown };
+	if (reply.seq !== null && reply.seq !== -1) reply.seq = request.body.seq;
+	return jsonReply(reply);
 }
 
 /** A deep copy, for building level variants from a recorded shape. */

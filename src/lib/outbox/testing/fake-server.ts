@@ -33,7 +33,7 @@ export interface FakeServerOptions {
 	apiLevel?: number;
 }
 
-/** A headline as the Debian server sends it (tests/fixtures/recorded/getHeadlines-limit.json). */
+/** A headline as the Debian server sends it (tests/fixtures/recorded/api15/getHeadlines-limit.json). */
 function wireHeadline(id: number, a: ServerArticle): Record<string, unknown> {
 	return {
 		id,

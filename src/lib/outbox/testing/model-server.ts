@@ -16,7 +16,8 @@ import {
 	fail,
 	jsonReply,
 	ok,
-	recorded,
+	recording,
+	type RecordedLevel,
 	type SentRequest
 } from '$lib/api/testing/fake-fetch';
 
@@ -74,6 +75,8 @@ const LABEL_CAPTIONS: Record<number, string> = { [-1025]: 'Later', [-1026]: 'Imp
 
 export interface ModelServerOptions {
 	accounts: readonly AccountRef[];
+	/** The test-bed server whose recorded headline (getHeadlines-limit.json) rows are cut from. */
+	level: RecordedLevel;
 	/** The server's clock (ms), shared with the test's clock. */
 	now: () => number;
 	/** Articles each account starts with, per feed. */
@@ -113,7 +116,7 @@ export function param(value: unknown, fallback = ''): string {
 }
 
 export function modelServer(options: ModelServerOptions) {
-	const template = (recorded('getHeadlines-limit').reply as { content: Template[] })
+	const template = (recording(options.level, 'getHeadlines-limit').reply as { content: Template[] })
 		.content[0] as Template;
 	/** Per account key: its articles by id. */
 	const stores = new Map<string, Map<number, ServerArticle>>();

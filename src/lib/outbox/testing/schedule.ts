@@ -500,6 +500,8 @@ export interface RunOptions {
 	figures: Figures;
 	/** Sabotage on the server (model.spec.ts proves with it that the checks can fail). */
 	sabotage?: ModelServerOptions['sabotage'];
+	/** The server whose recorded headline shape the model server answers with (api15 unless set). */
+	level?: ModelServerOptions['level'];
 }
 
 export interface Outcome {
@@ -512,7 +514,7 @@ export interface Outcome {
 export async function runSchedule(
 	actions: readonly Action[],
 	world: World,
-	{ instances, freshDatabase, figures, sabotage }: RunOptions
+	{ instances, freshDatabase, figures, sabotage, level = 'api15' }: RunOptions
 ): Promise<Outcome> {
 	freshDatabase();
 	quota.failCommits = 0;
@@ -520,6 +522,7 @@ export async function runSchedule(
 	const now = (): number => clock;
 	const server = modelServer({
 		accounts: ACCOUNTS,
+		level,
 		now,
 		perFeed: PER_FEED,
 		poison: (r) => r.body.op === 'updateArticle' && param(r.body.data).includes(POISON),
