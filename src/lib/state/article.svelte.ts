@@ -56,7 +56,10 @@ class ArticleState {
 			};
 		try {
 			const askedAt = Date.now();
-			const [answered] = await session.client.getArticle({ articleIds: [id], sanitize: true });
+			// The one asked for, by id: a reply is outside input, and must not show another article.
+			const answered = (await session.client.getArticle({ articleIds: [id], sanitize: true })).find(
+				(a) => a.id === id
+			);
 			if (this.#id !== id) return;
 			if (!answered) {
 				this.#error = 'This article is no longer on the server.';
