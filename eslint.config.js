@@ -19,6 +19,7 @@ const LAYERS = {
 	perf: 0,
 	db: 1,
 	tree: 2,
+	counters: 2,
 	cache: 3,
 	outbox: 3,
 	search: 3,

@@ -14,8 +14,9 @@ import {
 	type FeedTree,
 	type Label
 } from '$lib/api';
+import { afterCatchup, afterRead, countsFrom, writeCounts } from '$lib/counters/counts';
 import { feedsInCategory } from '$lib/tree/walk';
-import { articleChange, unreadCounterFeeds, withinCatchup } from './effect';
+import { articleChange, withinCatchup } from './effect';
 import type { Intent } from './intent';
 
 export interface ItemDraft {
@@ -143,8 +144,8 @@ export function applyToArticle(
 }
 
 /**
- * Moves cached counters by `delta` unread for one article: the feeds `unreadCounterFeeds` names (its
- * own, All, Fresh when fresh), the feed's categories and the total.
+ * Moves cached counters by `delta` unread for one article, by the one counter model
+ * (counters/counts.ts `afterRead`, as the page's memory moves them).
  */
 export function adjustCounters(
 	counters: Counters | undefined,
@@ -153,35 +154,19 @@ export function adjustCounters(
 	delta: number,
 	now = Date.now()
 ): void {
-	const feedId = article.feedId;
-	if (!counters || feedId === null || delta === 0) return;
-	const clamp = (n: number): number => Math.max(0, n + delta);
-	const moved = new Set(unreadCounterFeeds(article, now));
-	for (const c of [...counters.feeds, ...counters.special]) {
-		if (moved.has(c.id)) c.unread = clamp(c.unread);
-	}
-	if (counters.globalUnread !== undefined) counters.globalUnread = clamp(counters.globalUnread);
-	for (const c of counters.categories) {
-		if (c.id >= 0 && feedsInCategory(tree, c.id)?.has(feedId)) c.unread = clamp(c.unread);
-	}
+	if (!counters || article.feedId === null || delta === 0) return;
+	writeCounts(counters, afterRead(countsFrom(counters), tree, article, delta, now));
 }
 
-/** A catch-up zeroes the counters it covers (unread articles the cache never saw included). */
+/**
+ * A catch-up zeroes the cached counters it covers, unread articles the cache never saw included
+ * (counters/counts.ts `afterCatchup`, as the page's memory does).
+ */
 export function applyCatchupToCounters(
 	counters: Counters | undefined,
 	tree: FeedTree | undefined,
 	intent: CatchupIntent
 ): void {
-	if (!counters || intent.mode !== 'all' || intent.search || typeof intent.feedId !== 'number')
-		return;
-	const id = intent.feedId;
-	if (intent.isCat) {
-		const feeds = feedsInCategory(tree, id);
-		for (const c of counters.feeds) if (feeds?.has(c.id)) c.unread = 0;
-		for (const c of counters.categories) if (c.id === id) c.unread = 0;
-	} else {
-		for (const c of [...counters.feeds, ...counters.special, ...counters.labels]) {
-			if (c.id === id) c.unread = 0;
-		}
-	}
+	if (!counters) return;
+	writeCounts(counters, afterCatchup(countsFrom(counters), tree, intent));
 }

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SPECIAL_FEED, type Counters, type FeedCounter, type FeedTree } from '$lib/api';
 import type { StoredArticle } from '$lib/db/schema';
-import { countsFrom, withFeedDelta } from '$lib/state/counts';
+import { afterRead, countsFrom, isFresh, unreadCounterFeeds } from '$lib/counters/counts';
 import { adjustCounters, applyToArticle } from './apply';
-import {
-	articleChange,
-	isFresh,
-	type ArticleIntent,
-	unreadCounterFeeds,
-	withinCatchup
-} from './effect';
+import { articleChange, type ArticleIntent, withinCatchup } from './effect';
 import { headline } from './testing/fake-server';
 
 const NOW = 1_790_000_000_000;
@@ -118,12 +112,7 @@ describe('the counters an article read moves', () => {
 		for (const article of [fresh, old]) {
 			const cached = counters();
 			adjustCounters(cached, tree, article, -1, NOW);
-			const memory = withFeedDelta(
-				countsFrom(counters()),
-				unreadCounterFeeds(article, NOW),
-				-1,
-				[7]
-			);
+			const memory = afterRead(countsFrom(counters()), tree, article, -1, NOW);
 			expect(memory).toEqual(countsFrom(cached));
 		}
 		const cached = counters();

@@ -1,9 +1,9 @@
 /**
- * The one rule for what an intent does before the server confirms it: the change to an article and
- * the unread counters that move with it. Pure, so the page's memory (state/actions.ts,
- * state/counts.ts) and the cached copy in IndexedDB (outbox/apply.ts) cannot drift apart.
+ * The one rule for what an intent does to an article before the server confirms it (the unread
+ * counters that move with it: counters/counts.ts). Pure, so the page's memory (state/actions.ts)
+ * and the cached copy in IndexedDB (outbox/apply.ts) cannot drift apart.
  */
-import { SPECIAL_FEED, type ArticleBase, type CatchupMode, type Label } from '$lib/api';
+import { type ArticleBase, type CatchupMode, type Label } from '$lib/api';
 import type { Intent } from './intent';
 
 /** The article fields an intent can change. */
@@ -69,31 +69,4 @@ export function withinCatchup(
 	if (intent.maxId !== undefined && article.id > intent.maxId) return false;
 	const age = CATCHUP_AGE_SECONDS[intent.mode];
 	return age === undefined || article.updated <= (intent.at ?? Date.now()) / 1000 - age;
-}
-
-/**
- * tt-rss's Fresh feed: unread articles with a score of at least 0 that it stored within the
- * user's FRESH_ARTICLE_MAX_AGE hours (24 by default). The API does not send the date it stored an
- * article, so the client counts one as fresh only when its own date is that recent (the server
- * stores an article after it is dated); the counters are read again once the change is sent.
- */
-export const FRESH_MAX_AGE_SECONDS = 24 * 3600;
-
-export function isFresh(article: Pick<ArticleBase, 'updated' | 'score'>, now: number): boolean {
-	return article.score >= 0 && article.updated > now / 1000 - FRESH_MAX_AGE_SECONDS;
-}
-
-/**
- * The feed counters an article's read state moves, as tt-rss counts them: its own feed, All
- * articles, and Fresh when the article is fresh (categories and the total follow the feed).
- * None for an article of no feed (shared to Published), as before.
- */
-export function unreadCounterFeeds(
-	article: Pick<ArticleBase, 'feedId' | 'updated' | 'score'>,
-	now: number
-): number[] {
-	if (article.feedId === null) return [];
-	const ids = [article.feedId, SPECIAL_FEED.all];
-	if (isFresh(article, now)) ids.push(SPECIAL_FEED.fresh);
-	return ids;
 }

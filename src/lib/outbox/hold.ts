@@ -31,9 +31,9 @@ export interface Hold {
 
 type CounterList = 'feeds' | 'special' | 'labels' | 'categories';
 
-/** One cached counter's value before a catch-up zeroed it. */
+/** One cached counter's value before a catch-up moved it (`global`: the total, id 0). */
 export interface CounterValue {
-	list: CounterList;
+	list: CounterList | 'global';
 	id: number;
 	unread: number;
 }
@@ -112,10 +112,16 @@ export function inverseOf(intent: Intent, article: StoredArticle): Intent | unde
 
 const LISTS: readonly CounterList[] = ['feeds', 'special', 'labels', 'categories'];
 
-/** The counters' unread values, to compare after a catch-up zeroed some. */
+/** The counters' unread values, to compare after a catch-up moved some. */
 export function counterValues(counters: Counters | undefined): CounterValue[] {
 	if (!counters) return [];
-	return LISTS.flatMap((list) => counters[list].map((c) => ({ list, id: c.id, unread: c.unread })));
+	const values: CounterValue[] = LISTS.flatMap((list) =>
+		counters[list].map((c) => ({ list, id: c.id, unread: c.unread }))
+	);
+	if (counters.globalUnread !== undefined) {
+		values.push({ list: 'global', id: 0, unread: counters.globalUnread });
+	}
+	return values;
 }
 
 /** The values of `before` that differ in `counters` now. */
@@ -130,7 +136,8 @@ export function changedCounters(
 function restoreCounters(counters: Counters | undefined, values: readonly CounterValue[]): void {
 	if (!counters) return;
 	for (const value of values) {
-		for (const c of counters[value.list]) if (c.id === value.id) c.unread = value.unread;
+		if (value.list === 'global') counters.globalUnread = value.unread;
+		else for (const c of counters[value.list]) if (c.id === value.id) c.unread = value.unread;
 	}
 }
 

@@ -6,7 +6,7 @@
  */
 import { isLabelFeedId, SPECIAL_FEED, viewModeKeeps, type FeedTree, type Headline } from '$lib/api';
 import { feedsInCategory } from '$lib/tree/walk';
-import { isFresh } from '$lib/outbox/effect';
+import { isFresh } from '$lib/counters/counts';
 import type { LocalSearchOptions } from './indexer';
 import { searchTarget, type ScopeQuery } from './scope';
 

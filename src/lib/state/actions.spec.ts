@@ -186,6 +186,26 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			expect(server.sent('updateArticle')).toEqual([]);
 		});
 
+		it('catches up a category as tt-rss does, and takes it back: feeds, categories, All, total', async () => {
+			const { treeState, undo, catchUp } = await page();
+			const before = treeState.counts;
+			// The recorded tree: Tech (1) holds feed 1 and Web (2) with feed 2.
+			const moved = (before.feeds.get(1) ?? 0) + (before.feeds.get(2) ?? 0);
+			expect(moved).toBeGreaterThan(0);
+			expect(await catchUp('cat', 1, 'all')).toBe(true);
+			const after = treeState.counts;
+			expect([1, 2].map((id) => [after.feeds.get(id), after.categories.get(id)])).toEqual([
+				[0, 0],
+				[0, 0]
+			]);
+			expect([after.feeds.get(-4), after.global]).toEqual([
+				(before.feeds.get(-4) ?? 0) - moved,
+				(before.global ?? 0) - moved
+			]);
+			expect(await undo.undo()).toBe(true);
+			expect(treeState.counts).toEqual(before);
+		});
+
 		it('keeps what the reader changed after the held change', async () => {
 			const { server, headlines, pendingItems, row, undo, sent, catchUp, setFlag } = await page();
 			expect(await catchUp('feed', -4, 'all')).toBe(true);

@@ -38,7 +38,7 @@ export interface ArticleRef {
 	published: boolean;
 	note: string | undefined;
 	labels: Label[];
-	/** Whether the article counts as fresh (outbox/effect.ts `unreadCounterFeeds`). */
+	/** Whether the article counts as fresh (counters/counts.ts `unreadCounterFeeds`). */
 	updated: number;
 	score: number;
 }
@@ -247,7 +247,7 @@ export async function catchUp(
 		}
 	);
 	// With a search only the matches were marked: the feed's counter stays as the server says.
-	if (ok && clears) treeState.clear(kind === 'cat' ? 'cat' : 'feed', feedId);
+	if (ok && clears) treeState.caughtUp(intent);
 	return ok;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TreeCategory } from '$lib/api';
-import { categoryHasUnread, withCleared, withFeedDelta, type UnreadCounts } from './counts';
+import type { FeedTree, TreeCategory } from '$lib/api';
+import { afterCatchup, type UnreadCounts } from '$lib/counters/counts';
+import { categoryHasUnread } from './counts';
 
 const counts: UnreadCounts = {
 	feeds: new Map([
@@ -11,25 +12,7 @@ const counts: UnreadCounts = {
 	global: 2
 };
 
-describe('withFeedDelta', () => {
-	it('moves the named feeds, the categories and the total, never below zero', () => {
-		const after = withFeedDelta(counts, [3, -4], -3, [7]);
-		expect([...after.feeds]).toEqual([
-			[3, 0],
-			[-4, 0]
-		]);
-		expect(after.categories.get(7)).toBe(0);
-		expect(after.global).toBe(0);
-		expect(counts.feeds.get(3)).toBe(2); // a new object: the old one is untouched
-	});
-
-	it('adds a counter it did not know only when articles became unread', () => {
-		expect(withFeedDelta(counts, [-3], -1).feeds.has(-3)).toBe(false);
-		expect(withFeedDelta(counts, [-3], 1).feeds.get(-3)).toBe(1);
-	});
-});
-
-describe('withCleared and categoryHasUnread', () => {
+describe('categoryHasUnread', () => {
 	const web: TreeCategory = {
 		id: 8,
 		title: 'Web',
@@ -38,11 +21,18 @@ describe('withCleared and categoryHasUnread', () => {
 		feeds: [{ id: 3, title: 'Feed 3', unread: undefined, error: undefined }]
 	};
 	const tech: TreeCategory = { ...web, id: 7, title: 'Tech', categories: [web], feeds: [] };
+	const tree: FeedTree = {
+		source: 'getFeedTree',
+		categories: [tech],
+		special: [],
+		labels: [],
+		feeds: []
+	};
 
-	it('finds unread articles in a nested feed until its feed is cleared', () => {
+	it('finds unread articles in a nested feed until its feed is caught up', () => {
 		const noCategories = { ...counts, categories: new Map<number, number>() };
 		expect(categoryHasUnread(tech, noCategories)).toBe(true);
-		expect(categoryHasUnread(tech, withCleared(noCategories, false, 3))).toBe(false);
-		expect(withCleared(counts, true, 7).categories.get(7)).toBe(0);
+		const caughtUp = afterCatchup(noCategories, tree, { feedId: 3, isCat: false, mode: 'all' });
+		expect(categoryHasUnread(tech, caughtUp)).toBe(false);
 	});
 });

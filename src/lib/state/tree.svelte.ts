@@ -10,9 +10,15 @@ import {
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
 import { cachedTree, storeTree } from '$lib/cache';
 import { withQueuedCounters } from '$lib/outbox/outbox';
-import { unreadCounterFeeds } from '$lib/outbox/effect';
-import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } from './counts';
-import { categoriesWithDepth, parentsOf, titlesOf } from '$lib/tree/walk';
+import {
+	afterCatchup,
+	afterRead,
+	countsFrom,
+	NO_COUNTS,
+	type CatchupScope,
+	type UnreadCounts
+} from '$lib/counters/counts';
+import { categoriesWithDepth, titlesOf } from '$lib/tree/walk';
 import { fetchedIcon, resetTreeIcons } from './tree-icons.svelte';
 import { session } from './session.svelte';
 
@@ -34,8 +40,6 @@ class TreeState {
 	/** Bumped by every local change, so a counters reply asked for before it cannot undo it. */
 	#localChanges = 0;
 
-	/** Feed id → the ids of the categories it sits in, innermost first. */
-	#parents = $derived(parentsOf(this.#tree));
 	/** Feed id → title, for headlines of feeds the server did not name. */
 	#titles = $derived(titlesOf(this.#tree));
 
@@ -177,19 +181,20 @@ class TreeState {
 		if (this.#tree) await storeTree(this.#tree, counters);
 	}
 
-	/** Applies an article's read change at once, before the server confirms it. */
+	/**
+	 * Applies an article's read change at once, before the server confirms it (the one counter
+	 * model, as the cache applies it: counters/counts.ts).
+	 */
 	adjust(article: Pick<ArticleBase, 'feedId' | 'updated' | 'score'>, delta: number): void {
 		if (article.feedId === null || delta === 0) return;
 		this.#localChanges++;
-		const feedIds = unreadCounterFeeds(article, Date.now());
-		const categories = this.#parents.get(article.feedId) ?? [];
-		this.#counts = withFeedDelta(this.#counts, feedIds, delta, categories);
+		this.#counts = afterRead(this.#counts, this.#tree, article, delta, Date.now());
 	}
 
-	/** Sets a feed's or category's counter (after "mark all read"). */
-	clear(kind: 'feed' | 'cat', id: number): void {
+	/** Zeroes what a catch-up covers, once the rows it marked have been adjusted. */
+	caughtUp(scope: CatchupScope): void {
 		this.#localChanges++;
-		this.#counts = withCleared(this.#counts, kind === 'cat', id);
+		this.#counts = afterCatchup(this.#counts, this.#tree, scope);
 	}
 
 	reset(): void {

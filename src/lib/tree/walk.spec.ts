@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { FeedTree } from '$lib/api';
 import { cat, feed } from './testing';
 import {
+	categoriesBelow,
 	categoriesWithDepth,
+	categoryParentsOf,
 	categoryOfFeed,
 	feedsInCategory,
 	findFeed,
@@ -19,6 +21,17 @@ const tree: FeedTree = {
 };
 
 describe('tree walks', () => {
+	it('knows a category’s parents and the categories below it', () => {
+		expect([...categoryParentsOf(tree)]).toEqual([
+			[1, []],
+			[3, [1]],
+			[4, [3, 1]],
+			[0, []]
+		]);
+		const [top] = tree.categories;
+		expect(top && categoriesBelow(top).map((c) => c.id)).toEqual([1, 3, 4]);
+	});
+
 	it('finds the feeds below a category, nested ones included', () => {
 		expect([...(feedsInCategory(tree, 1) ?? [])]).toEqual([1, 2, 3, 4]);
 		expect([...(feedsInCategory(tree, 4) ?? [])]).toEqual([4]);

@@ -60,6 +60,24 @@ export function parentsOf(tree: FeedTree | undefined): ReadonlyMap<number, numbe
 	return parents;
 }
 
+/** Category id → the ids of the categories it sits in, innermost first (none at the top). */
+export function categoryParentsOf(tree: FeedTree | undefined): ReadonlyMap<number, number[]> {
+	const parents = new Map<number, number[]>();
+	const walk = (categories: readonly TreeCategory[], chain: number[]): void => {
+		for (const c of categories) {
+			parents.set(c.id, chain);
+			walk(c.categories, [c.id, ...chain]);
+		}
+	};
+	walk(tree?.categories ?? [], []);
+	return parents;
+}
+
+/** A category and every category below it, in tree order. */
+export function categoriesBelow(category: TreeCategory): TreeCategory[] {
+	return [category, ...category.categories.flatMap(categoriesBelow)];
+}
+
 /** `feed:<id>` / `cat:<id>` → title. */
 export function titlesOf(tree: FeedTree | undefined): ReadonlyMap<string, string> {
 	const titles = new Map<string, string>();
