@@ -100,6 +100,13 @@ export async function openFeed(session: EngineSession, title: RegExp): Promise<v
 		title.source,
 		title.flags
 	);
+	// It shows the device's copy first; what a test reads of it (how many rows a muted word hides)
+	// is the server's answer's, or the failure's when offline: `aria-busy` says when that is in.
+	await waitFor(
+		session.browser,
+		`the server's answer for ${String(title)}`,
+		() => document.querySelector('section.list-pane')?.getAttribute('aria-busy') === 'false'
+	);
 }
 
 /** The article as the server has it now. */
