@@ -289,7 +289,9 @@ describe('capabilities', () => {
 
 describe('request parameters', () => {
 	function clientAt(level: number, version?: string) {
-		const fake = fakeFetch((r) => ok(r, r.body.op === 'getHeadlines' ? [] : { status: 'OK' }));
+		const fake = fakeFetch((r) =>
+			ok(r, r.body.op === 'getHeadlines' || r.body.op === 'getArticle' ? [] : { status: 'OK' })
+		);
 		const client = new TtrssClient({
 			apiUrl: API,
 			fetch: fake.fetch,
@@ -349,8 +351,22 @@ describe('request parameters', () => {
 			search: 'q',
 			search_mode: 'all_feeds',
 			match_on: 'both',
-			check_first_id: '42'
+			check_first_id: '42',
+			// Bodies with images through the Reader plugin's signed proxy, where it is installed.
+			reader_image_proxy: true
 		});
+	});
+
+	it('asks for proxied images only with bodies: getHeadlines with content, and getArticle', async () => {
+		const { fake, client } = clientAt(23);
+		await client.getHeadlines({ feedId: -4, showContent: false });
+		await client.getHeadlines({ feedId: -4 });
+		await client.getArticle({ articleIds: [6] });
+		expect(fake.requests.map((r) => r.body.reader_image_proxy)).toEqual([
+			undefined,
+			undefined,
+			true
+		]);
 	});
 
 	it('getHeadlines at level 5 leaves out what the level does not know and caps limit at 60', async () => {
