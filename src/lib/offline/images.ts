@@ -60,6 +60,13 @@ export async function cacheImages(
 		try {
 			if (await cache.match(url)) continue;
 			const response = await fetch(url, { mode: 'no-cors', credentials: 'omit', signal });
+			// A readable answer (the plugin's proxy) that is a refusal or an error is not an image.
+			if (response.type !== 'opaque' && !response.ok) {
+				result.skipped++;
+				await response.body?.cancel();
+				onOne?.(result);
+				continue;
+			}
 			if (!(await cacheOwnedBy(account))) {
 				// Signed out (or another account) meanwhile: nothing more is kept.
 				result.skipped++;
