@@ -26,6 +26,7 @@ import type {
 	SubscribeStatus,
 	UpdateResult
 } from './types';
+import { proxiedImage } from '$lib/content/url';
 import { clientError } from './errors';
 import {
 	ShapeError,
@@ -182,6 +183,8 @@ function list<T>(value: unknown, field: string, parse: (item: unknown) => T): T[
 
 function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 	const feedId = optNumber(o.feed_id);
+	const content = optString(o.content);
+	const flavorImage = optText(o.flavor_image);
 	return {
 		id: num(o.id, 'id'),
 		guid: text(o.guid),
@@ -199,8 +202,9 @@ function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 		score: optNumber(o.score) ?? 0,
 		note: optText(o.note),
 		lang: optText(o.lang),
-		content: optString(o.content),
-		flavorImage: optText(o.flavor_image),
+		content,
+		// Through the plugin's proxy when the body has it there (content/url.ts).
+		flavorImage: proxiedImage(content, flavorImage) ?? flavorImage,
 		flavorStream: optText(o.flavor_stream),
 		siteUrl: optText(o.site_url)
 	};
