@@ -17,7 +17,13 @@ if (($argv[4] ?? '') === 'current') {
 	}
 }
 
-class Db { static function pdo() { return null; } }
+// The database answers only the image enclosures query: one enclosure for every article.
+class FakeStatement {
+	function execute($args) { return true; }
+	function fetchAll($mode = 0) { return ['https://feeds.test/e.png']; }
+	function fetch() { return false; }
+}
+class Db { static function pdo() { return new class { function prepare($sql) { return new FakeStatement(); } }; } }
 class PluginHost {
 	const HOOK_MAIN_TOOLBAR_BUTTON = 'hook_main_toolbar_button';
 	const HOOK_PREFS_TAB = 'hook_prefs_tab';
@@ -63,6 +69,8 @@ echo json_encode([
 	'public' => ['image' => $plugin->is_public_method('image'), 'save' => $plugin->is_public_method('save')],
 	'plain' => $plain['content'],
 	'rewritten' => $rewritten['content'],
+	'plain_images' => $plain['reader_images'] ?? null,
+	'images' => $rewritten['reader_images'] ?? null,
 	'key' => $host->storage['image_key'] ?? null,
 	'about' => $plugin->about(),
 	'api_version' => $plugin->api_version(),

@@ -147,9 +147,12 @@ class Reader extends Plugin {
 		return $key;
 	}
 
+	/** @var array<string, string> the URLs signed for the row being rendered, and their addresses */
+	private $signed = [];
+
 	/** The same-origin address that serves `$url` through the proxy, signed for `$uid`. */
 	private function proxied_url($url, $uid, $key) {
-		return self::self_url() . '/public.php?' . http_build_query([
+		return $this->signed[$url] = self::self_url() . '/public.php?' . http_build_query([
 			'op' => 'pluginhandler',
 			'plugin' => 'reader',
 			'pmethod' => self::IMAGE_METHOD,
@@ -211,15 +214,38 @@ class Reader extends Plugin {
 		return $out;
 	}
 
-	/** getHeadlines (`headline`) and getArticle (`article`) rows, rewritten when the app asks. */
+	/** The image enclosures of one of the user's articles (its ttrss_user_entries id). */
+	private static function image_enclosures($id, $uid) {
+		$sth = Db::pdo()->prepare("SELECT e.content_url FROM ttrss_enclosures e
+			JOIN ttrss_user_entries ue ON ue.ref_id = e.post_id
+			WHERE ue.int_id = ? AND ue.owner_uid = ? AND e.content_type LIKE 'image/%'");
+		$sth->execute([(int) $id, $uid]);
+		return $sth->fetchAll(PDO::FETCH_COLUMN);
+	}
+
+	/**
+	 * getHeadlines (`headline`) and getArticle (`article`) rows, when the app asks: the body's images
+	 * rewritten, and `reader_images` mapping every URL signed for the row (body and image
+	 * enclosures) to its proxy address, from which the app takes the flavor image (2021's tt-rss
+	 * picks it only after this hook).
+	 */
 	function hook_render_article_api($params) {
 		$which = isset($params['headline']) ? 'headline' : 'article';
 		$row = $params[$which];
 		$uid = isset($_SESSION['uid']) ? (int) $_SESSION['uid'] : 0;
-		if (empty($_REQUEST[self::IMAGE_FLAG]) || $uid <= 0 || empty($row['content']) || !is_string($row['content'])) {
+		if (empty($_REQUEST[self::IMAGE_FLAG]) || $uid <= 0 || !is_array($row)) {
 			return $row;
 		}
-		$row['content'] = $this->proxy_images($row['content'], $uid);
+		$this->signed = [];
+		if (!empty($row['content']) && is_string($row['content'])) {
+			$row['content'] = $this->proxy_images($row['content'], $uid);
+		}
+		if (isset($row['id'])) {
+			foreach (self::image_enclosures($row['id'], $uid) as $url) {
+				if (self::proxiable($url)) $this->proxied_url($url, $uid, $this->user_key());
+			}
+		}
+		$row['reader_images'] = (object) $this->signed;
 		return $row;
 	}
 

@@ -357,6 +357,40 @@ describe('request parameters', () => {
 		});
 	});
 
+	it('takes the flavor image through the proxy when the server signed it for the row', async () => {
+		const proxied =
+			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=x&sig=ab';
+		const [row] = recordedContent('getHeadlines-podcast') as Array<Record<string, unknown>>;
+		const rows = [
+			{
+				...row,
+				flavor_image: 'http://feeds.test/a.png',
+				reader_images: { 'http://feeds.test/a.png': proxied }
+			},
+			{
+				...row,
+				flavor_image: 'http://feeds.test/b.png',
+				reader_images: { 'http://feeds.test/a.png': proxied }
+			},
+			{ ...row, flavor_image: 'http://feeds.test/c.png', reader_images: [] },
+			{ ...row, flavor_image: 'http://feeds.test/d.png' }
+		];
+		const fake = fakeFetch((r) => ok(r, rows));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(23)
+		});
+		const { headlines } = await client.getHeadlines({ feedId: -4, showContent: true });
+		expect(headlines.map((h) => h.flavorImage)).toEqual([
+			proxied,
+			'http://feeds.test/b.png',
+			'http://feeds.test/c.png',
+			'http://feeds.test/d.png'
+		]);
+	});
+
 	it('asks for proxied images only with bodies: getHeadlines with content, and getArticle', async () => {
 		const { fake, client } = clientAt(23);
 		await client.getHeadlines({ feedId: -4, showContent: false });

@@ -26,7 +26,6 @@ import type {
 	SubscribeStatus,
 	UpdateResult
 } from './types';
-import { proxiedImage } from '$lib/content/url';
 import { clientError } from './errors';
 import {
 	ShapeError,
@@ -181,10 +180,21 @@ function list<T>(value: unknown, field: string, parse: (item: unknown) => T): T[
 	return arr(value, field).map(parse);
 }
 
+/**
+ * The flavor image through the Reader plugin's signed proxy when the server signed it for this row
+ * (`reader_images`: each URL it signed, body and image enclosures, to its proxy address; see
+ * package/init.php). tt-rss names the flavor image by its own URL, and 2021's picks it only after
+ * the plugin's hook, so the plugin cannot rewrite it there.
+ */
+function proxiedFlavor(signed: unknown, flavor: unknown): string | undefined {
+	const url = optText(flavor);
+	if (url === undefined || !isObject(signed)) return url;
+	const proxied = signed[url];
+	return typeof proxied === 'string' && proxied !== '' ? proxied : url;
+}
+
 function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 	const feedId = optNumber(o.feed_id);
-	const content = optString(o.content);
-	const flavorImage = optText(o.flavor_image);
 	return {
 		id: num(o.id, 'id'),
 		guid: text(o.guid),
@@ -202,9 +212,8 @@ function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 		score: optNumber(o.score) ?? 0,
 		note: optText(o.note),
 		lang: optText(o.lang),
-		content,
-		// Through the plugin's proxy when the body has it there (content/url.ts).
-		flavorImage: proxiedImage(content, flavorImage) ?? flavorImage,
+		content: optString(o.content),
+		flavorImage: proxiedFlavor(o.reader_images, o.flavor_image),
 		flavorStream: optText(o.flavor_stream),
 		siteUrl: optText(o.site_url)
 	};

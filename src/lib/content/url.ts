@@ -35,27 +35,6 @@ export function isImageProxyUrl(url: URL): boolean {
 	);
 }
 
-/**
- * The proxy address an article body gives `image` (the server signed it there), if any: tt-rss
- * picks the flavor image from the body but names it by its own URL, which the plugin's hook cannot
- * reach on every version, so the app uses the body's signed address for it.
- */
-export function proxiedImage(
-	html: string | undefined,
-	image: string | undefined
-): string | undefined {
-	if (!html || !image) return undefined;
-	for (const [raw] of html.matchAll(/https?:\/\/[^\s"'<>]*\/public\.php\?[^\s"'<>]*/g)) {
-		try {
-			const url = new URL(raw.replace(/&amp;/g, '&'));
-			if (isImageProxyUrl(url) && url.searchParams.get('url') === image) return url.href;
-		} catch {
-			// Not a URL: not one of the proxy's.
-		}
-	}
-	return undefined;
-}
-
 /** What a URL is used for: links navigate; images, media and frames load by themselves. */
 export type UrlKind = 'link' | 'image' | 'media' | 'frame';
 

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { proxiedImage } from '$lib/content/url';
 import { askedUrls, imageUrls } from './images';
 
 const APP = 'https://reader.test';
@@ -80,16 +79,6 @@ describe('images through the Reader plugin’s signed proxy (same origin, readab
 		expect(
 			askedUrls({ type: 'CACHE_MEDIA', urls: [signed], account: 'a' }, 'CACHE_MEDIA', 'media')
 		).toEqual({ urls: [], refused: 1, account: 'a' });
-	});
-
-	it('stand in for the flavor image when the body has it signed (tt-rss names it by its own URL)', () => {
-		const html = `<p><img src="${signed.replace(/&/g, '&amp;')}"></p>`;
-		expect(proxiedImage(html, 'http://feeds.test/a.png')).toBe(signed);
-		// Another image, no body, or an address that is not the proxy's: the server's URL stays.
-		expect(proxiedImage(html, 'http://feeds.test/b.png')).toBeUndefined();
-		expect(proxiedImage(undefined, 'http://feeds.test/a.png')).toBeUndefined();
-		const other = signed.replace('pmethod=image', 'pmethod=save');
-		expect(proxiedImage(`<img src="${other}">`, 'http://feeds.test/a.png')).toBeUndefined();
 	});
 
 	it('are listed from a body like any image', () => {

@@ -38,6 +38,8 @@ interface Checked {
 	public: { image: boolean; save: boolean };
 	plain: string;
 	rewritten: string;
+	plain_images: unknown;
+	images: Record<string, string> | null;
 	key: string | null;
 }
 
@@ -101,7 +103,7 @@ describe.each([
 	it.skipIf(!hasPhp || !available)(
 		'signs the remote images of an article only when the app asks, each for its user',
 		() => {
-			const { plain, rewritten, key } = check(base(), 'api-on', current);
+			const { plain, rewritten, plain_images, images, key } = check(base(), 'api-on', current);
 			// Without the flag (any other API client) the article is untouched.
 			expect(plain).toContain('<img src="http://feeds.test/a.png" alt="a">');
 			const proxy =
@@ -128,6 +130,22 @@ describe.each([
 			expect(rewritten).toContain('<img src="data:image/png;base64,AAAA">');
 			expect(rewritten).toContain('<img src="https://rss.test/tt-rss/cache/images/b.png">');
 			expect(rewritten).not.toContain('src="http://feeds.test');
+			// Every URL it signed for the row, image enclosures included, with its address (the app
+			// takes the flavor image from it); nothing without the flag.
+			expect(plain_images).toBeNull();
+			const unescape = (html: string) => html.replace(/&amp;/g, '&');
+			expect(images).toEqual(
+				Object.fromEntries(
+					[
+						'http://feeds.test/a.png',
+						'https://feeds.test/c.png',
+						'https://feeds.test/c2.png',
+						'https://feeds.test/d.webp',
+						'https://feeds.test/d.png',
+						'https://feeds.test/e.png'
+					].map((url) => [url, unescape(signed(url))])
+				)
+			);
 		}
 	);
 });
