@@ -17,11 +17,12 @@ if (($argv[4] ?? '') === 'current') {
 	}
 }
 
-// The database answers only the image enclosures query: one enclosure for every article.
+// The database: one image enclosure for every article, and one stored body (for rows without one).
 class FakeStatement {
 	function execute($args) { return true; }
 	function fetchAll($mode = 0) { return ['https://feeds.test/e.png']; }
 	function fetch() { return false; }
+	function fetchColumn() { return '<p><img src="https://feeds.test/stored.png"></p>'; }
 }
 class Db { static function pdo() { return new class { function prepare($sql) { return new FakeStatement(); } }; } }
 class PluginHost {
@@ -65,12 +66,14 @@ $article = '<p>x</p><img src="http://feeds.test/a.png" alt="a"><img src="data:im
 $plain = $plugin->hook_render_article_api(['headline' => ['id' => 1, 'content' => $article]]);
 $_REQUEST['reader_image_proxy'] = true;
 $rewritten = $plugin->hook_render_article_api(['article' => ['id' => 1, 'content' => $article]]);
+$list_row = $plugin->hook_render_article_api(['headline' => ['id' => 2, 'flavor_image' => 'https://feeds.test/stored.png']]);
 echo json_encode([
 	'public' => ['image' => $plugin->is_public_method('image'), 'save' => $plugin->is_public_method('save')],
 	'plain' => $plain['content'],
 	'rewritten' => $rewritten['content'],
 	'plain_images' => $plain['reader_images'] ?? null,
 	'images' => $rewritten['reader_images'] ?? null,
+	'list_images' => $list_row['reader_images'] ?? null,
 	'key' => $host->storage['image_key'] ?? null,
 	'about' => $plugin->about(),
 	'api_version' => $plugin->api_version(),

@@ -214,6 +214,16 @@ class Reader extends Plugin {
 		return $out;
 	}
 
+	/** The stored body of one of the user's articles (its ttrss_user_entries id), or ''. */
+	private static function stored_content($id, $uid) {
+		$sth = Db::pdo()->prepare('SELECT e.content FROM ttrss_entries e
+			JOIN ttrss_user_entries ue ON ue.ref_id = e.id
+			WHERE ue.int_id = ? AND ue.owner_uid = ?');
+		$sth->execute([(int) $id, $uid]);
+		$content = $sth->fetchColumn();
+		return is_string($content) ? $content : '';
+	}
+
 	/** The image enclosures of one of the user's articles (its ttrss_user_entries id). */
 	private static function image_enclosures($id, $uid) {
 		$sth = Db::pdo()->prepare("SELECT e.content_url FROM ttrss_enclosures e
@@ -239,6 +249,10 @@ class Reader extends Plugin {
 		$this->signed = [];
 		if (!empty($row['content']) && is_string($row['content'])) {
 			$row['content'] = $this->proxy_images($row['content'], $uid);
+		} elseif (isset($row['id'])) {
+			// A row without its body (a list): the body's images are signed all the same, as tt-rss
+			// picks the flavor image from the stored body.
+			$this->proxy_images(self::stored_content($row['id'], $uid), $uid);
 		}
 		if (isset($row['id'])) {
 			foreach (self::image_enclosures($row['id'], $uid) as $url) {

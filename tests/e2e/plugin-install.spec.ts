@@ -276,6 +276,17 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 		}, GRADIENT);
 	await expect.poll(keptCopy, { timeout: 30_000 }).toEqual({ type: 'basic', bytes: trueSize });
 
+	// None of the kept images is opaque: each came through the proxy.
+	const opaque = await app.evaluate(async () => {
+		const cache = await caches.open('images-v1');
+		const urls: string[] = [];
+		for (const request of await cache.keys()) {
+			if ((await cache.match(request))?.type === 'opaque') urls.push(request.url);
+		}
+		return urls;
+	});
+	expect(opaque).toEqual([]);
+
 	// The storage page measures every kept image (no "about", no estimate hint), and the browser's
 	// own figure has no opaque response's padding in it.
 	await app.goto(`${pluginAppUrl}settings/storage`);

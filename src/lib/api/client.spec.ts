@@ -391,16 +391,12 @@ describe('request parameters', () => {
 		]);
 	});
 
-	it('asks for proxied images only with bodies: getHeadlines with content, and getArticle', async () => {
+	it('asks for proxied images with every headlines list (flavor images) and article', async () => {
 		const { fake, client } = clientAt(23);
 		await client.getHeadlines({ feedId: -4, showContent: false });
 		await client.getHeadlines({ feedId: -4 });
 		await client.getArticle({ articleIds: [6] });
-		expect(fake.requests.map((r) => r.body.reader_image_proxy)).toEqual([
-			undefined,
-			undefined,
-			true
-		]);
+		expect(fake.requests.map((r) => r.body.reader_image_proxy)).toEqual([true, true, true]);
 	});
 
 	it('getHeadlines at level 5 leaves out what the level does not know and caps limit at 60', async () => {

@@ -102,7 +102,8 @@ export function headlinesToWire(p: GetHeadlinesParams, caps: Capabilities): Wire
 		search_mode: caps.search ? p.searchMode : undefined,
 		match_on: caps.search ? p.matchOn : undefined,
 		check_first_id: caps.checkFirstId ? wireNumber(p.checkFirstId) : undefined,
-		[IMAGE_PROXY_FLAG]: p.showContent ? true : undefined
+		// Without content too: the rows' flavor images (list thumbnails, kept offline) are signed.
+		[IMAGE_PROXY_FLAG]: true
 	};
 	return compact(params);
 }

@@ -40,6 +40,7 @@ interface Checked {
 	rewritten: string;
 	plain_images: unknown;
 	images: Record<string, string> | null;
+	list_images: Record<string, string> | null;
 	key: string | null;
 }
 
@@ -103,7 +104,11 @@ describe.each([
 	it.skipIf(!hasPhp || !available)(
 		'signs the remote images of an article only when the app asks, each for its user',
 		() => {
-			const { plain, rewritten, plain_images, images, key } = check(base(), 'api-on', current);
+			const { plain, rewritten, plain_images, images, list_images, key } = check(
+				base(),
+				'api-on',
+				current
+			);
 			// Without the flag (any other API client) the article is untouched.
 			expect(plain).toContain('<img src="http://feeds.test/a.png" alt="a">');
 			const proxy =
@@ -146,6 +151,12 @@ describe.each([
 					].map((url) => [url, unescape(signed(url))])
 				)
 			);
+			// A list row has no body: the stored body's images are signed (the flavor image comes
+			// from there), and the enclosures.
+			expect(list_images).toEqual({
+				'https://feeds.test/stored.png': unescape(signed('https://feeds.test/stored.png')),
+				'https://feeds.test/e.png': unescape(signed('https://feeds.test/e.png'))
+			});
 		}
 	);
 });
