@@ -22,6 +22,7 @@ import { controllerVersion, waitForController } from './support/pwa';
 import {
 	buildArchive,
 	canInstallPlugin,
+	clearPluginData,
 	imageKey,
 	installArchive,
 	PLUGIN_FOLDER,
@@ -209,6 +210,10 @@ test('the image proxy serves the images of the reader’s articles, and nothing 
 	expect(await notImage.text()).not.toContain('<rss');
 	// The same signing on the test's side gives the server's own URL: the check above is real.
 	expect(signedUrl(GRADIENT, key?.uid ?? 0, key?.key ?? '')).toBe(signed);
+
+	// "Clear data" of the plugin drops the key: every URL signed with it is refused from then on.
+	clearPluginData(testbed.user);
+	expect((await fetch(signed ?? '')).status).toBe(403);
 });
 
 test('opened from tt-rss: signs in, reads, replays an offline change, then upgrades keeping a queued one', async ({

@@ -95,3 +95,12 @@ export function imageKey(user: string): { uid: number; key: string } | undefined
 	const match = /^(\d+) .*"image_key";s:\d+:"([0-9a-f]+)"/.exec(row);
 	return match ? { uid: Number(match[1]), key: String(match[2]) } : undefined;
 }
+
+/** What Preferences → Plugins → "Clear data" does for the plugin: its storage for the user goes. */
+export function clearPluginData(user: string): void {
+	sql(
+		`DELETE FROM ttrss_plugin_storage
+			WHERE name = 'Reader' AND owner_uid = (SELECT id FROM ttrss_users WHERE login = :'user');`,
+		{ user }
+	);
+}
