@@ -17,14 +17,26 @@ if (($argv[4] ?? '') === 'current') {
 	}
 }
 
-class Db { static function pdo() { return null; } }
+// The database: one image enclosure for every article, and one stored body (for rows without one).
+class FakeStatement {
+	function execute($args) { return true; }
+	function fetchAll($mode = 0) { return ['https://feeds.test/e.png']; }
+	function fetch() { return false; }
+	function fetchColumn() { return '<p><img src="https://feeds.test/stored.png"></p>'; }
+}
+class Db { static function pdo() { return new class { function prepare($sql) { return new FakeStatement(); } }; } }
 class PluginHost {
 	const HOOK_MAIN_TOOLBAR_BUTTON = 'hook_main_toolbar_button';
 	const HOOK_PREFS_TAB = 'hook_prefs_tab';
+	const HOOK_RENDER_ARTICLE_API = 'hook_render_article_api';
 	public $hooks = [];
+	public $storage = [];
 	function add_hook($type, $sender, $priority = 50) { $this->hooks[] = $type; }
+	function get($sender, $name, $default_value = false) { return $this->storage[$name] ?? $default_value; }
+	function set($sender, $name, $value) { $this->storage[$name] = $value; }
 }
 function __($text) { return $text; }
+function get_self_url_prefix() { return 'https://rss.test/tt-rss'; }
 $GLOBALS['check_mode'] = $mode;
 function get_pref($name) {
 	$mode = $GLOBALS['check_mode'];
@@ -34,8 +46,8 @@ function get_pref($name) {
 require_once $plugin_base;
 require_once $init;
 
-$plugin = new Reader(new PluginHost());
 $host = new PluginHost();
+$plugin = new Reader();
 $plugin->init($host);
 ob_start();
 $plugin->hook_main_toolbar_button();
@@ -46,7 +58,23 @@ $prefs = ob_get_clean();
 ob_start();
 $plugin->hook_prefs_tab('prefFeeds');
 $other = ob_get_clean();
+// The API hook: an article of user 7 with images of each kind, asked for with and without the flag.
+$_SESSION['uid'] = 7;
+$article = '<p>x</p><img src="http://feeds.test/a.png" alt="a"><img src="data:image/png;base64,AAAA">'
+	. '<img src="https://rss.test/tt-rss/cache/images/b.png"><img src="https://feeds.test/c.png" srcset="https://feeds.test/c.png 1x, https://feeds.test/c2.png 2x">'
+	. '<picture><source srcset="https://feeds.test/d.webp"><img src="https://feeds.test/d.png"></picture>';
+$plain = $plugin->hook_render_article_api(['headline' => ['id' => 1, 'content' => $article]]);
+$_REQUEST['reader_image_proxy'] = true;
+$rewritten = $plugin->hook_render_article_api(['article' => ['id' => 1, 'content' => $article]]);
+$list_row = $plugin->hook_render_article_api(['headline' => ['id' => 2, 'flavor_image' => 'https://feeds.test/stored.png']]);
 echo json_encode([
+	'public' => ['image' => $plugin->is_public_method('image'), 'save' => $plugin->is_public_method('save')],
+	'plain' => $plain['content'],
+	'rewritten' => $rewritten['content'],
+	'plain_images' => $plain['reader_images'] ?? null,
+	'images' => $rewritten['reader_images'] ?? null,
+	'list_images' => $list_row['reader_images'] ?? null,
+	'key' => $host->storage['image_key'] ?? null,
 	'about' => $plugin->about(),
 	'api_version' => $plugin->api_version(),
 	'hooks' => $host->hooks,

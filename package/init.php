@@ -5,6 +5,13 @@
 // where the account's API access (or, on current tt-rss, its browser-based API access) is off, the
 // entry says so and names the setting. Works with Debian's 2021 tt-rss and the current one
 // (both: Plugin API 2, hooks added with $host::HOOK_…, hook_main_toolbar_button printing its HTML).
+//
+// Image proxy (issue 24): when the app asks for it (`reader_image_proxy` in getHeadlines/getArticle),
+// HOOK_RENDER_ARTICLE_API rewrites each image of an article the user reads to a same-origin URL,
+// public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=…&url=…&sig=…, signed with an HMAC
+// key kept per user in tt-rss's plugin storage. The public method `image` fetches only URLs whose
+// signature checks out (never an open proxy), only raster images, within a size limit and a
+// timeout, so the app's worker keeps a readable response that counts at its true size.
 
 // Opened directly by a browser rather than loaded by tt-rss: nothing to show.
 if (!class_exists('Plugin')) {
@@ -14,6 +21,16 @@ if (!class_exists('Plugin')) {
 
 class Reader extends Plugin {
 	const VERSION = '@VERSION@';
+
+	/** The public method that serves a signed image, and the request flag that asks for signing. */
+	const IMAGE_METHOD = 'image';
+	const IMAGE_FLAG = 'reader_image_proxy';
+	/** Larger images are refused (bytes); the remote host gets this long (seconds). */
+	const IMAGE_MAX_BYTES = 10485760;
+	const IMAGE_TIMEOUT = 20;
+	/** Raster types only: an SVG served from tt-rss's origin could run script there. */
+	const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif',
+		'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon'];
 
 	/** @var PluginHost */
 	private $host;
@@ -34,6 +51,11 @@ class Reader extends Plugin {
 		$this->host = $host;
 		$host->add_hook($host::HOOK_MAIN_TOOLBAR_BUTTON, $this);
 		$host->add_hook($host::HOOK_PREFS_TAB, $this);
+		$host->add_hook($host::HOOK_RENDER_ARTICLE_API, $this);
+	}
+
+	function is_public_method($method) {
+		return $method === self::IMAGE_METHOD;
 	}
 
 	/** The app's address relative to tt-rss's own pages (index.php, prefs.php): this folder. */
@@ -91,5 +113,205 @@ class Reader extends Plugin {
 			<?php } ?>
 		</div>
 		<?php
+	}
+
+	/** tt-rss's own address (SELF_URL_PATH), without a trailing slash: 2021's function, or today's. */
+	private static function self_url() {
+		$url = class_exists('Config') && method_exists('Config', 'get_self_url')
+			? Config::get_self_url() : get_self_url_prefix();
+		return rtrim($url, '/');
+	}
+
+	/** The signature of one image URL for one user: HMAC-SHA256 with that user's key. */
+	private static function image_signature($key, $uid, $url) {
+		return hash_hmac('sha256', $uid . "\n" . $url, $key);
+	}
+
+	/** The user's signing key, read straight from the plugin storage (public.php has no user). */
+	private static function stored_key($uid) {
+		$sth = Db::pdo()->prepare('SELECT content FROM ttrss_plugin_storage WHERE name = ? AND owner_uid = ?');
+		$sth->execute([self::class, $uid]);
+		$row = $sth->fetch();
+		$data = $row ? @unserialize($row['content'], ['allowed_classes' => false]) : false;
+		return is_array($data) && !empty($data['image_key']) && is_string($data['image_key'])
+			? $data['image_key'] : null;
+	}
+
+	/** The signed user's key, made on first use. ("Clear data" of the plugin revokes every URL.) */
+	private function user_key() {
+		$key = $this->host->get($this, 'image_key');
+		if (!$key) {
+			$key = bin2hex(random_bytes(32));
+			$this->host->set($this, 'image_key', $key);
+		}
+		return $key;
+	}
+
+	/** @var array<string, string> the URLs signed for the row being rendered, and their addresses */
+	private $signed = [];
+
+	/** The same-origin address that serves `$url` through the proxy, signed for `$uid`. */
+	private function proxied_url($url, $uid, $key) {
+		return $this->signed[$url] = self::self_url() . '/public.php?' . http_build_query([
+			'op' => 'pluginhandler',
+			'plugin' => 'reader',
+			'pmethod' => self::IMAGE_METHOD,
+			'uid' => $uid,
+			'url' => $url,
+			'sig' => self::image_signature($key, $uid, $url),
+		]);
+	}
+
+	/** Only remote http(s) images go through the proxy; tt-rss's own (its cache) stay as they are. */
+	private static function proxiable($url) {
+		$parts = parse_url($url);
+		if (!$parts || empty($parts['host']) || !in_array(strtolower($parts['scheme'] ?? ''), ['http', 'https'], true)) {
+			return false;
+		}
+		$self = parse_url(self::self_url());
+		return !($self && strtolower($self['host'] ?? '') === strtolower($parts['host'])
+			&& ($self['port'] ?? null) === ($parts['port'] ?? null));
+	}
+
+	/**
+	 * The article's images (img src and srcset, picture sources) rewritten to signed proxy URLs.
+	 * The content reaching this hook is the user's own article, already through tt-rss's sanitizer:
+	 * a URL is signed only because it appears there.
+	 */
+	private function proxy_images($html, $uid) {
+		if (stripos($html, '<img') === false && stripos($html, '<source') === false) return $html;
+		$doc = new DOMDocument();
+		if (!@$doc->loadHTML('<?xml encoding="UTF-8"><html><body>' . $html . '</body></html>', LIBXML_NONET)) {
+			return $html;
+		}
+		$key = $this->user_key();
+		$xpath = new DOMXPath($doc);
+		$changed = false;
+		foreach ($xpath->query('//img[@src]') as $img) {
+			$src = trim($img->getAttribute('src'));
+			if (self::proxiable($src)) {
+				$img->setAttribute('src', $this->proxied_url($src, $uid, $key));
+				$changed = true;
+			}
+		}
+		foreach ($xpath->query('//img[@srcset] | //picture/source[@srcset]') as $el) {
+			$candidates = [];
+			foreach (preg_split('/,\s+/', trim($el->getAttribute('srcset'))) as $candidate) {
+				$bits = preg_split('/\s+/', trim($candidate), 2);
+				if ($bits[0] !== '' && self::proxiable($bits[0])) {
+					$bits[0] = $this->proxied_url($bits[0], $uid, $key);
+					$changed = true;
+				}
+				$candidates[] = implode(' ', $bits);
+			}
+			$el->setAttribute('srcset', implode(', ', $candidates));
+		}
+		if (!$changed) return $html;
+		$out = '';
+		$body = $doc->getElementsByTagName('body')->item(0);
+		if (!$body) return $html;
+		foreach ($body->childNodes as $node) $out .= $doc->saveHTML($node);
+		return $out;
+	}
+
+	/** The stored body of one of the user's articles (its ttrss_user_entries id), or ''. */
+	private static function stored_content($id, $uid) {
+		$sth = Db::pdo()->prepare('SELECT e.content FROM ttrss_entries e
+			JOIN ttrss_user_entries ue ON ue.ref_id = e.id
+			WHERE ue.int_id = ? AND ue.owner_uid = ?');
+		$sth->execute([(int) $id, $uid]);
+		$content = $sth->fetchColumn();
+		return is_string($content) ? $content : '';
+	}
+
+	/** The image enclosures of one of the user's articles (its ttrss_user_entries id). */
+	private static function image_enclosures($id, $uid) {
+		$sth = Db::pdo()->prepare("SELECT e.content_url FROM ttrss_enclosures e
+			JOIN ttrss_user_entries ue ON ue.ref_id = e.post_id
+			WHERE ue.int_id = ? AND ue.owner_uid = ? AND e.content_type LIKE 'image/%'");
+		$sth->execute([(int) $id, $uid]);
+		return $sth->fetchAll(PDO::FETCH_COLUMN);
+	}
+
+	/**
+	 * getHeadlines (`headline`) and getArticle (`article`) rows, when the app asks: the body's images
+	 * rewritten, and `reader_images` mapping every URL signed for the row (body and image
+	 * enclosures) to its proxy address, from which the app takes the flavor image (2021's tt-rss
+	 * picks it only after this hook).
+	 */
+	function hook_render_article_api($params) {
+		$which = isset($params['headline']) ? 'headline' : 'article';
+		$row = $params[$which];
+		$uid = isset($_SESSION['uid']) ? (int) $_SESSION['uid'] : 0;
+		if (empty($_REQUEST[self::IMAGE_FLAG]) || $uid <= 0 || !is_array($row)) {
+			return $row;
+		}
+		$this->signed = [];
+		if (!empty($row['content']) && is_string($row['content'])) {
+			$row['content'] = $this->proxy_images($row['content'], $uid);
+		} elseif (isset($row['id'])) {
+			// A row without its body (a list): the body's images are signed all the same, as tt-rss
+			// picks the flavor image from the stored body.
+			$this->proxy_images(self::stored_content($row['id'], $uid), $uid);
+		}
+		if (isset($row['id'])) {
+			foreach (self::image_enclosures($row['id'], $uid) as $url) {
+				if (self::proxiable($url)) $this->proxied_url($url, $uid, $this->user_key());
+			}
+		}
+		$row['reader_images'] = (object) $this->signed;
+		return $row;
+	}
+
+	private static function refuse($status, $reason) {
+		http_response_code($status);
+		header('Content-Type: text/plain; charset=utf-8');
+		header('Cache-Control: no-store');
+		header('X-Content-Type-Options: nosniff');
+		print $reason . "\n";
+	}
+
+	/** public.php?op=pluginhandler&plugin=reader&pmethod=image: one signed image, or a refusal. */
+	function image() {
+		$url = isset($_GET['url']) && is_string($_GET['url']) ? $_GET['url'] : '';
+		$uid = isset($_GET['uid']) && ctype_digit((string) $_GET['uid']) ? (int) $_GET['uid'] : 0;
+		$sig = isset($_GET['sig']) && is_string($_GET['sig']) ? $_GET['sig'] : '';
+		$key = $uid > 0 && $url !== '' ? self::stored_key($uid) : null;
+		if (!$key || !hash_equals(self::image_signature($key, $uid, $url), $sig)) {
+			self::refuse(403, 'Not an image address this server handed out.');
+			return;
+		}
+		if (!self::proxiable($url)) {
+			self::refuse(403, 'Not a remote image.');
+			return;
+		}
+
+		$data = UrlHelper::fetch(['url' => $url, 'max_size' => self::IMAGE_MAX_BYTES,
+			'timeout' => self::IMAGE_TIMEOUT]);
+		$type = isset(UrlHelper::$fetch_last_content_type) ? UrlHelper::$fetch_last_content_type : '';
+		if ($type === '' && isset($GLOBALS['fetch_last_content_type'])) $type = $GLOBALS['fetch_last_content_type'];
+		$type = strtolower(trim(explode(';', (string) $type)[0]));
+
+		if ($data === false || $data === '' || $data === null) {
+			self::refuse(502, 'The image could not be fetched.');
+			return;
+		}
+		if (strlen($data) > self::IMAGE_MAX_BYTES) {
+			self::refuse(413, 'The image is too large.');
+			return;
+		}
+		if (!in_array($type, self::IMAGE_TYPES, true)) {
+			self::refuse(415, 'Not an image.');
+			return;
+		}
+		header('Content-Type: ' . $type);
+		// Unless 2021's ENABLE_GZIP_OUTPUT compresses the output (its length is then another).
+		if (!in_array('ob_gzhandler', ob_list_handlers(), true)) header('Content-Length: ' . strlen($data));
+		// The signed URL names one remote image: the same answer for as long as it is kept.
+		header('Cache-Control: private, max-age=604800');
+		header('X-Content-Type-Options: nosniff');
+		header("Content-Security-Policy: default-src 'none'; sandbox");
+		header('Cross-Origin-Resource-Policy: same-origin');
+		print $data;
 	}
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import { controllerVersion, waitForController } from './support/pwa';
 import {
 	buildArchive,
 	canInstallPlugin,
+	clearPluginData,
+	imageKey,
 	installArchive,
 	PLUGIN_FOLDER,
 	pluginAppUrl,
@@ -112,6 +115,107 @@ test('the archive holds the app and the plugin, and the folder needs no server c
 	expect((await request.get(`${pluginAppUrl}init.php`)).status()).toBe(404);
 });
 
+/** One API call as the reader (JSON, no browser headers); returns `content`. */
+async function api(body: Record<string, unknown>): Promise<unknown> {
+	const reply = await fetch(testbed.apiUrl, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body)
+	});
+	const json = (await reply.json()) as { status: number; content: unknown };
+	expect(json.status, JSON.stringify(json.content)).toBe(0);
+	return json.content;
+}
+
+/** The image sources of the reader's articles, unescaped, with or without the proxy flag. */
+async function articleImages(proxy: boolean): Promise<string[]> {
+	const { session_id: sid } = (await api({
+		op: 'login',
+		user: testbed.user,
+		password: testbed.password
+	})) as { session_id: string };
+	const headlines = (await api({
+		op: 'getHeadlines',
+		sid,
+		feed_id: -4,
+		show_content: true,
+		limit: 200,
+		...(proxy ? { reader_image_proxy: true } : {})
+	})) as Array<{ content?: string }>;
+	await api({ op: 'logout', sid });
+	const srcs = new Set<string>();
+	for (const { content } of headlines) {
+		for (const [, src] of (content ?? '').matchAll(/<img\b[^>]*?\bsrc="([^"]*)"/g)) {
+			srcs.add((src ?? '').replace(/&amp;/g, '&'));
+		}
+	}
+	return [...srcs];
+}
+
+const PROXY = new URL('public.php?op=pluginhandler&plugin=reader&pmethod=image', testbed.url).href;
+const GRADIENT = `http://${testbed.feedsHost}/media/gradient-320x200.png`;
+
+/** The proxy's address for `url`, signed for `uid` with `key` (as init.php signs). */
+function signedUrl(url: string, uid: number, key: string): string {
+	const sig = createHmac('sha256', key).update(`${uid}\n${url}`).digest('hex');
+	return `${PROXY}&${new URLSearchParams({ uid: String(uid), url, sig }).toString()}`;
+}
+
+test('the image proxy serves the images of the reader’s articles, and nothing it did not sign', async () => {
+	// Without the app's flag the articles are as any API client gets them: nothing rewritten.
+	const plain = await articleImages(false);
+	expect(plain).toContain(GRADIENT);
+	expect(plain.some((src) => src.startsWith(PROXY))).toBe(false);
+
+	// With it, each remote image is a same-origin proxy address signed by the server.
+	const proxied = await articleImages(true);
+	expect(proxied.filter((src) => !src.startsWith(PROXY))).toEqual([]);
+	const signed = proxied.find((src) => new URL(src).searchParams.get('url') === GRADIENT);
+	expect(signed).toBeDefined();
+	const original = Buffer.from(await (await fetch(GRADIENT)).arrayBuffer());
+	const served = await fetch(signed ?? '');
+	expect(served.status).toBe(200);
+	expect(served.headers.get('content-type')).toBe('image/png');
+	expect(served.headers.get('cache-control')).toMatch(/max-age=\d+/);
+	expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+	expect(Buffer.from(await served.arrayBuffer()).equals(original)).toBe(true);
+
+	// Not an open proxy: no signature, a changed one, another URL or user under it → 403.
+	const good = new URL(signed ?? '');
+	const variant = (change: (q: URLSearchParams) => void) => {
+		const url = new URL(good);
+		change(url.searchParams);
+		return url.href;
+	};
+	const sig = good.searchParams.get('sig') ?? '';
+	for (const url of [
+		variant((q) => q.delete('sig')),
+		variant((q) => q.set('sig', (sig.startsWith('0') ? '1' : '0') + sig.slice(1))),
+		variant((q) => q.set('url', `http://${testbed.feedsHost}/media/red-64x48.png`)),
+		variant((q) => q.set('uid', String(Number(q.get('uid')) + 1))),
+		`${PROXY}&url=${encodeURIComponent(GRADIENT)}`
+	]) {
+		const refused = await fetch(url);
+		expect(refused.status, url).toBe(403);
+		expect(refused.headers.get('content-type')).toMatch(/^text\/plain/);
+	}
+
+	// Correctly signed but not an image (a feed's XML): refused, never passed on.
+	const key = imageKey(testbed.user);
+	expect(key?.uid).toBe(Number(good.searchParams.get('uid')));
+	const feed = `http://${testbed.feedsHost}/feeds/tech-news.xml`;
+	expect((await fetch(feed)).status).toBe(200);
+	const notImage = await fetch(signedUrl(feed, key?.uid ?? 0, key?.key ?? ''));
+	expect(notImage.status).toBe(415);
+	expect(await notImage.text()).not.toContain('<rss');
+	// The same signing on the test's side gives the server's own URL: the check above is real.
+	expect(signedUrl(GRADIENT, key?.uid ?? 0, key?.key ?? '')).toBe(signed);
+
+	// "Clear data" of the plugin drops the key: every URL signed with it is refused from then on.
+	clearPluginData(testbed.user);
+	expect((await fetch(signed ?? '')).status).toBe(403);
+});
+
 test('opened from tt-rss: signs in, reads, replays an offline change, then upgrades keeping a queued one', async ({
 	page,
 	context
@@ -158,6 +262,49 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 	const reloaded = await app.reload();
 	expect(reloaded?.fromServiceWorker()).toBe(true);
 	await expect(app.getByRole('heading', { level: 1, name: /Tech news 01/ })).toBeVisible();
+
+	// Its image comes through the plugin's signed proxy, from tt-rss's own origin, and the sync
+	// kept it as a readable response: its true size, not an opaque one's padded 7 MB.
+	const picture = app.locator('.article-content img').first();
+	expect((await picture.getAttribute('src'))?.startsWith(`${PROXY}&`)).toBe(true);
+	await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+	const trueSize = (await (await fetch(GRADIENT)).arrayBuffer()).byteLength;
+	const keptCopy = () =>
+		app.evaluate(async (gradient) => {
+			const cache = await caches.open('images-v1');
+			for (const request of await cache.keys()) {
+				if (new URL(request.url).searchParams.get('url') !== gradient) continue;
+				const response = await cache.match(request);
+				if (response) return { type: response.type, bytes: (await response.blob()).size };
+			}
+			return undefined;
+		}, GRADIENT);
+	await expect.poll(keptCopy, { timeout: 30_000 }).toEqual({ type: 'basic', bytes: trueSize });
+
+	// None of the kept images is opaque: each came through the proxy.
+	const opaque = await app.evaluate(async () => {
+		const cache = await caches.open('images-v1');
+		const urls: string[] = [];
+		for (const request of await cache.keys()) {
+			if ((await cache.match(request))?.type === 'opaque') urls.push(request.url);
+		}
+		return urls;
+	});
+	expect(opaque).toEqual([]);
+
+	// The storage page measures every kept image (no "about", no estimate hint), and the browser's
+	// own figure has no opaque response's padding in it.
+	await app.goto(`${pluginAppUrl}settings/storage`);
+	await expect(app.getByTestId('images-count')).toHaveText(/^[1-9]\d*$/);
+	const imagesSize = app.locator('dt', { hasText: 'Size of the images' }).locator('xpath=../dd');
+	await expect(imagesSize).toHaveText(/^\d/);
+	await expect(app.getByText('their size is estimated')).toHaveCount(0);
+	const usage = await app.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+	test.info().annotations.push({
+		type: 'storage',
+		description: `${await app.getByTestId('images-count').textContent()} images, ${await imagesSize.textContent()}; browser usage ${usage} bytes`
+	});
+	expect(usage).toBeLessThan(7 * 1024 * 1024);
 
 	// An offline change, replayed once back online.
 	// (Row 0 is seeded starred; rows 1 and 2 are not.)

@@ -290,7 +290,9 @@ describe('capabilities', () => {
 
 describe('request parameters', () => {
 	function clientAt(level: number, version?: string) {
-		const fake = fakeFetch((r) => ok(r, r.body.op === 'getHeadlines' ? [] : { status: 'OK' }));
+		const fake = fakeFetch((r) =>
+			ok(r, r.body.op === 'getHeadlines' || r.body.op === 'getArticle' ? [] : { status: 'OK' })
+		);
 		const client = new TtrssClient({
 			apiUrl: API,
 			fetch: fake.fetch,
@@ -350,8 +352,52 @@ describe('request parameters', () => {
 			search: 'q',
 			search_mode: 'all_feeds',
 			match_on: 'both',
-			check_first_id: '42'
+			check_first_id: '42',
+			// Bodies with images through the Reader plugin's signed proxy, where it is installed.
+			reader_image_proxy: true
 		});
+	});
+
+	it('takes the flavor image through the proxy when the server signed it for the row', async () => {
+		const proxied =
+			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=x&sig=ab';
+		const [row] = recordedContent('getHeadlines-podcast') as Array<Record<string, unknown>>;
+		const rows = [
+			{
+				...row,
+				flavor_image: 'http://feeds.test/a.png',
+				reader_images: { 'http://feeds.test/a.png': proxied }
+			},
+			{
+				...row,
+				flavor_image: 'http://feeds.test/b.png',
+				reader_images: { 'http://feeds.test/a.png': proxied }
+			},
+			{ ...row, flavor_image: 'http://feeds.test/c.png', reader_images: [] },
+			{ ...row, flavor_image: 'http://feeds.test/d.png' }
+		];
+		const fake = fakeFetch((r) => ok(r, rows));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(23)
+		});
+		const { headlines } = await client.getHeadlines({ feedId: -4, showContent: true });
+		expect(headlines.map((h) => h.flavorImage)).toEqual([
+			proxied,
+			'http://feeds.test/b.png',
+			'http://feeds.test/c.png',
+			'http://feeds.test/d.png'
+		]);
+	});
+
+	it('asks for proxied images with every headlines list (flavor images) and article', async () => {
+		const { fake, client } = clientAt(23);
+		await client.getHeadlines({ feedId: -4, showContent: false });
+		await client.getHeadlines({ feedId: -4 });
+		await client.getArticle({ articleIds: [6] });
+		expect(fake.requests.map((r) => r.body.reader_image_proxy)).toEqual([true, true, true]);
 	});
 
 	it('getHeadlines at level 5 leaves out what the level does not know and caps limit at 60', async () => {

@@ -55,6 +55,13 @@ export interface GetHeadlinesParams {
 
 const DEFAULT_EXCERPT_LENGTH = 100;
 
+/**
+ * Asks for article bodies whose images go through the Reader plugin's signed same-origin proxy
+ * (package/init.php, HOOK_RENDER_ARTICLE_API). A server without the plugin ignores the unknown
+ * parameter and sends the images' own URLs, so the flag is the detection: nothing else changes.
+ */
+export const IMAGE_PROXY_FLAG = 'reader_image_proxy';
+
 function feedIdToWire(id: FeedId, caps: Capabilities, op: string): string {
 	if (typeof id === 'string') {
 		// Tag feeds (string ids) are answered from level 15 (capabilities.ts); numeric strings are plain ids.
@@ -94,7 +101,9 @@ export function headlinesToWire(p: GetHeadlinesParams, caps: Capabilities): Wire
 		search: caps.search ? p.search : undefined,
 		search_mode: caps.search ? p.searchMode : undefined,
 		match_on: caps.search ? p.matchOn : undefined,
-		check_first_id: caps.checkFirstId ? wireNumber(p.checkFirstId) : undefined
+		check_first_id: caps.checkFirstId ? wireNumber(p.checkFirstId) : undefined,
+		// Without content too: the rows' flavor images (list thumbnails, kept offline) are signed.
+		[IMAGE_PROXY_FLAG]: true
 	};
 	return compact(params);
 }
@@ -220,7 +229,8 @@ export interface GetArticleParams {
 export function articleToWire(p: GetArticleParams, caps: Capabilities): Wire {
 	return compact({
 		article_id: wireIds(p.articleIds),
-		sanitize: caps.sanitizeArticle ? p.sanitize : undefined
+		sanitize: caps.sanitizeArticle ? p.sanitize : undefined,
+		[IMAGE_PROXY_FLAG]: true
 	});
 }
 

@@ -180,6 +180,19 @@ function list<T>(value: unknown, field: string, parse: (item: unknown) => T): T[
 	return arr(value, field).map(parse);
 }
 
+/**
+ * The flavor image through the Reader plugin's signed proxy when the server signed it for this row
+ * (`reader_images`: each URL it signed, body and image enclosures, to its proxy address; see
+ * package/init.php). tt-rss names the flavor image by its own URL, and 2021's picks it only after
+ * the plugin's hook, so the plugin cannot rewrite it there.
+ */
+function proxiedFlavor(signed: unknown, flavor: unknown): string | undefined {
+	const url = optText(flavor);
+	if (url === undefined || !isObject(signed)) return url;
+	const proxied = signed[url];
+	return typeof proxied === 'string' && proxied !== '' ? proxied : url;
+}
+
 function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 	const feedId = optNumber(o.feed_id);
 	return {
@@ -200,7 +213,7 @@ function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 		note: optText(o.note),
 		lang: optText(o.lang),
 		content: optString(o.content),
-		flavorImage: optText(o.flavor_image),
+		flavorImage: proxiedFlavor(o.reader_images, o.flavor_image),
 		flavorStream: optText(o.flavor_stream),
 		siteUrl: optText(o.site_url)
 	};

@@ -221,6 +221,29 @@ describe('sanitizeArticle', () => {
 		expect(out.querySelector('a')?.getAttribute('href')).toBe(`${self}/tt-rss/`);
 	});
 
+	it('keeps an image through the Reader plugin’s signed proxy on the app’s origin, only as an image', () => {
+		const self = location.origin;
+		const proxied = (q: string) => `${self}/tt-rss/public.php?${q}`;
+		const signed = proxied(
+			'op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=http%3A%2F%2Ffeeds.test%2Fa.png&sig=ab12'
+		);
+		const out = render(
+			`<img src="${signed.replace(/&/g, '&amp;')}">` +
+				`<img srcset="${signed} 2x">` +
+				// Near misses: another method, another plugin, no signature.
+				`<img src="${proxied('op=pluginhandler&plugin=reader&pmethod=save&url=x&sig=ab12')}">` +
+				`<img src="${proxied('op=pluginhandler&plugin=other&pmethod=image&url=x&sig=ab12')}">` +
+				`<img src="${proxied('op=pluginhandler&plugin=reader&pmethod=image&url=x')}">` +
+				`<video poster="${signed}" src="${signed}"></video>`,
+			{ baseUrl: BASE }
+		);
+		const imgs = [...out.querySelectorAll('img')];
+		expect(imgs.map((i) => i.getAttribute('src'))).toEqual([signed, null, null, null, null]);
+		expect(imgs[1]?.getAttribute('srcset')).toBe(`${signed} 2x`);
+		expect(out.querySelector('video')?.hasAttribute('poster')).toBe(false);
+		expect(out.querySelector('video')?.hasAttribute('src')).toBe(false);
+	});
+
 	it('safeUrl: the same rule for server URLs outside the body', () => {
 		const self = location.origin;
 		expect(safeUrl('https://site.test/post', 'link')).toBe('https://site.test/post');

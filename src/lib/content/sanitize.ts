@@ -30,7 +30,8 @@
  * - URLs (`href`, `src`, `poster`, `srcset`): resolved against the article's link (`baseUrl`), then
  *   only http(s) (plus mailto:/tel: on links) survive; relative URLs without a usable base are
  *   dropped. Images, media and frames on the app's own origin are dropped too: they would load
- *   tt-rss URLs with the reader's cookies (a GET that changes something, a tracking pixel).
+ *   tt-rss URLs with the reader's cookies (a GET that changes something, a tracking pixel) — except
+ *   an image through the Reader plugin's signed proxy (url.ts `isImageProxyUrl`).
  *   `data:` only as `data:image/(png|gif|jpeg|webp|avif)` on `<img src>`: an image cannot run
  *   script, and feeds use tiny inline images. `safeUrl` applies the same rule to the server's URLs
  *   that the app renders outside the body (article link, enclosures, flavor image).

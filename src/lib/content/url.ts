@@ -17,6 +17,24 @@ export function usableBase(baseUrl: string | undefined): URL | undefined {
 	}
 }
 
+/**
+ * An image served by the Reader plugin's same-origin proxy (package/init.php): tt-rss's
+ * `public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=…&url=…&sig=…`. The server signed it
+ * for an article of the reader's; it answers an image or a refusal and changes nothing, so the app
+ * may load it from its own origin and keep it offline as a readable response (its true size).
+ */
+export function isImageProxyUrl(url: URL): boolean {
+	const q = url.searchParams;
+	return (
+		url.pathname.endsWith('/public.php') &&
+		q.get('op') === 'pluginhandler' &&
+		q.get('plugin') === 'reader' &&
+		q.get('pmethod') === 'image' &&
+		!!q.get('url') &&
+		!!q.get('sig')
+	);
+}
+
 /** What a URL is used for: links navigate; images, media and frames load by themselves. */
 export type UrlKind = 'link' | 'image' | 'media' | 'frame';
 
@@ -44,8 +62,14 @@ export function checkUrl(raw: string, kind: UrlKind, base: URL | undefined): str
 	const scheme = url.protocol;
 	if (scheme === 'http:' || scheme === 'https:') {
 		// Something that loads by itself from the app's origin is a request to tt-rss with the
-		// reader's cookies; a link only goes there when the reader follows it.
-		if (kind !== 'link' && url.origin === appOrigin()) return undefined;
+		// reader's cookies; a link only goes there when the reader follows it. One exception: an
+		// image through the Reader plugin's signed proxy, which reads nothing of the session.
+		if (
+			kind !== 'link' &&
+			url.origin === appOrigin() &&
+			!(kind === 'image' && isImageProxyUrl(url))
+		)
+			return undefined;
 		return url.href;
 	}
 	if (kind === 'link' && (scheme === 'mailto:' || scheme === 'tel:')) return url.href;

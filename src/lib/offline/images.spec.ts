@@ -69,6 +69,24 @@ describe("askedUrls: the worker's keep-a-copy messages", () => {
 	});
 });
 
+describe('images through the Reader plugin’s signed proxy (same origin, readable)', () => {
+	const signed = `${APP}/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=http%3A%2F%2Ffeeds.test%2Fa.png&sig=ab12`;
+
+	it('are kept as images, never as media', () => {
+		expect(
+			askedUrls({ type: 'CACHE_IMAGES', urls: [signed], account: 'a' }, 'CACHE_IMAGES', 'image')
+		).toEqual({ urls: [signed], refused: 0, account: 'a' });
+		expect(
+			askedUrls({ type: 'CACHE_MEDIA', urls: [signed], account: 'a' }, 'CACHE_MEDIA', 'media')
+		).toEqual({ urls: [], refused: 1, account: 'a' });
+	});
+
+	it('are listed from a body like any image', () => {
+		const html = `<p><img src="${signed.replace(/&/g, '&amp;')}"></p>`;
+		expect(imageUrls(html, 'https://feeds.test/post/1')).toEqual([signed]);
+	});
+});
+
 describe('imageUrls', () => {
 	it('lists the http(s) images of a body by the same rule, never one of the app’s origin', () => {
 		const html =

@@ -8,7 +8,10 @@
  * as about 7 MB of quota whatever its size, so the cache is capped by entry count (MAX_IMAGES), not
  * bytes: 100 entries ≈ 700 MB of quota accounting at worst. The worker answers image requests from
  * this cache only for URLs it holds (src/service-worker/images.ts), so browsing online never
- * depends on it. Whatever asks, nothing is fetched when the reader's images setting and the
+ * depends on it. Where tt-rss runs the Reader plugin, article bodies name their images through its
+ * signed same-origin proxy instead (api/params.ts IMAGE_PROXY_FLAG, content/url.ts
+ * `isImageProxyUrl`): the same `no-cors` fetch then gets a readable response, kept and counted at
+ * its true size (budget.ts). Whatever asks, nothing is fetched when the reader's images setting and the
  * connection say no (policy.ts `imagesAllowed`): this is the one place images are fetched.
  */
 import { fetchableUrl } from '$lib/content/url';
@@ -57,6 +60,13 @@ export async function cacheImages(
 		try {
 			if (await cache.match(url)) continue;
 			const response = await fetch(url, { mode: 'no-cors', credentials: 'omit', signal });
+			// A readable answer (the plugin's proxy) that is a refusal or an error is not an image.
+			if (response.type !== 'opaque' && !response.ok) {
+				result.skipped++;
+				await response.body?.cancel();
+				onOne?.(result);
+				continue;
+			}
 			if (!(await cacheOwnedBy(account))) {
 				// Signed out (or another account) meanwhile: nothing more is kept.
 				result.skipped++;

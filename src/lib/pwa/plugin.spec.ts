@@ -2,6 +2,7 @@
 // tt-rss versions it must load in: Debian's 2021 package (the test bed) and the current one (the
 // vendored source). package/check-plugin.php loads it with stand-ins for the rest of tt-rss.
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,13 @@ interface Checked {
 	toolbar: string;
 	prefs: string;
 	other_tab: string;
+	public: { image: boolean; save: boolean };
+	plain: string;
+	rewritten: string;
+	plain_images: unknown;
+	images: Record<string, string> | null;
+	list_images: Record<string, string> | null;
+	key: string | null;
 }
 
 function check(base: string, mode: string, current: boolean): Checked {
@@ -57,12 +65,17 @@ describe.each([
 	}
 ])('the plugin on $name', ({ available, base, current }) => {
 	it.skipIf(!hasPhp || !available)(
-		'declares Plugin API 2, a user plugin, and its two hooks',
+		'declares Plugin API 2, a user plugin, and its three hooks',
 		() => {
 			const checked = check(base(), 'api-on', current);
 			expect(checked.api_version).toBe(2);
 			expect(checked.about[3]).toBe(false);
-			expect(checked.hooks).toEqual(['hook_main_toolbar_button', 'hook_prefs_tab']);
+			expect(checked.hooks).toEqual([
+				'hook_main_toolbar_button',
+				'hook_prefs_tab',
+				'hook_render_article_api'
+			]);
+			expect(checked.public).toEqual({ image: true, save: false });
 			expect(checked.toolbar).toMatch(/<a [^>]*href="[^"]+\/"[^>]*>Open in Reader<\/a>/);
 			expect(checked.toolbar).not.toContain('API access off');
 			expect(checked.prefs).toContain('API access is on');
@@ -85,6 +98,65 @@ describe.each([
 			const checked = check(base(), 'browser-off', current);
 			expect(checked.toolbar).toContain('“Enable browser-based API access”');
 			expect(checked.toolbar).not.toContain('“Enable API”');
+		}
+	);
+
+	it.skipIf(!hasPhp || !available)(
+		'signs the remote images of an article only when the app asks, each for its user',
+		() => {
+			const { plain, rewritten, plain_images, images, list_images, key } = check(
+				base(),
+				'api-on',
+				current
+			);
+			// Without the flag (any other API client) the article is untouched.
+			expect(plain).toContain('<img src="http://feeds.test/a.png" alt="a">');
+			const proxy =
+				'https://rss.test/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=image';
+			const signed = (url: string) => {
+				const sig = createHmac('sha256', key ?? '')
+					.update(`7\n${url}`)
+					.digest('hex');
+				return `${proxy}&uid=7&url=${encodeURIComponent(url)}&sig=${sig}`.replace(/&/g, '&amp;');
+			};
+			expect(key).toMatch(/^[0-9a-f]{64}$/);
+			for (const url of [
+				'http://feeds.test/a.png',
+				'https://feeds.test/c.png',
+				'https://feeds.test/d.png'
+			]) {
+				expect(rewritten).toContain(`<img src="${signed(url)}"`);
+			}
+			expect(rewritten).toContain(
+				`srcset="${signed('https://feeds.test/c.png')} 1x, ${signed('https://feeds.test/c2.png')} 2x"`
+			);
+			expect(rewritten).toContain(`<source srcset="${signed('https://feeds.test/d.webp')}">`);
+			// data: images and tt-rss's own (its image cache) stay as they are.
+			expect(rewritten).toContain('<img src="data:image/png;base64,AAAA">');
+			expect(rewritten).toContain('<img src="https://rss.test/tt-rss/cache/images/b.png">');
+			expect(rewritten).not.toContain('src="http://feeds.test');
+			// Every URL it signed for the row, image enclosures included, with its address (the app
+			// takes the flavor image from it); nothing without the flag.
+			expect(plain_images).toBeNull();
+			const unescape = (html: string) => html.replace(/&amp;/g, '&');
+			expect(images).toEqual(
+				Object.fromEntries(
+					[
+						'http://feeds.test/a.png',
+						'https://feeds.test/c.png',
+						'https://feeds.test/c2.png',
+						'https://feeds.test/d.webp',
+						'https://feeds.test/d.png',
+						'https://feeds.test/e.png'
+					].map((url) => [url, unescape(signed(url))])
+				)
+			);
+			// A list row has no body: the stored body's images are signed (the flavor image comes
+			// from there), and the enclosures.
+			expect(list_images).toEqual({
+				'https://feeds.test/stored.png': unescape(signed('https://feeds.test/stored.png')),
+				'https://feeds.test/e.png': unescape(signed('https://feeds.test/e.png'))
+			});
 		}
 	);
 });

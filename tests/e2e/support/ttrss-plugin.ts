@@ -80,3 +80,27 @@ export function setUserPlugins(user: string, plugins: string): string {
 	);
 	return old;
 }
+
+/**
+ * The user's image-proxy signing key as the plugin keeps it (tt-rss's plugin storage, made on the
+ * first signed article), and the user's id: for a test to sign a URL the server never handed out.
+ */
+export function imageKey(user: string): { uid: number; key: string } | undefined {
+	const row = sql(
+		`SELECT s.owner_uid || ' ' || s.content FROM ttrss_plugin_storage s
+			JOIN ttrss_users u ON u.id = s.owner_uid
+			WHERE s.name = 'Reader' AND u.login = :'user';`,
+		{ user }
+	);
+	const match = /^(\d+) .*"image_key";s:\d+:"([0-9a-f]+)"/.exec(row);
+	return match ? { uid: Number(match[1]), key: String(match[2]) } : undefined;
+}
+
+/** What Preferences → Plugins → "Clear data" does for the plugin: its storage for the user goes. */
+export function clearPluginData(user: string): void {
+	sql(
+		`DELETE FROM ttrss_plugin_storage
+			WHERE name = 'Reader' AND owner_uid = (SELECT id FROM ttrss_users WHERE login = :'user');`,
+		{ user }
+	);
+}
