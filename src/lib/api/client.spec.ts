@@ -361,7 +361,9 @@ describe('request parameters', () => {
 	it('takes the flavor image through the proxy when the server signed it for the row', async () => {
 		const proxied =
 			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=x&sig=ab';
-		const [row] = recordedContent('getHeadlines-podcast') as Array<Record<string, unknown>>;
+		const [row] = recordedContent('api23', 'getHeadlines-podcast') as Array<
+			Record<string, unknown>
+		>;
 		const rows = [
 			{
 				...row,
