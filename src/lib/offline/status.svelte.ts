@@ -8,6 +8,7 @@ import { loadReplayStatus, type ReplayStatus } from '$lib/outbox/status';
 import { session } from '$lib/state/session.svelte';
 import { inPage, onWindow } from './page-events';
 import { onStorageProblem, storageEstimate, type StorageEstimateInfo } from './storage';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** The pending list shows this many changes (the oldest); the rest are counted. */
 export const PENDING_SHOWN = 50;
@@ -135,3 +136,4 @@ class OfflineStatus {
 }
 
 export const offlineStatus = new OfflineStatus();
+onAccountEvent(() => offlineStatus.reset());

@@ -26,6 +26,7 @@ import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
 import type { SettingsValues } from './settings.svelte';
 import type { ListKind } from '../../params/kind';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** Named once, by the route's matcher. */
 export type { ListKind } from '../../params/kind';
@@ -552,3 +553,4 @@ export function pickPatch(h: ArticlePatch): ArticlePatch {
 }
 
 export const headlines = new HeadlineList();
+onAccountEvent(() => headlines.reset());

@@ -15,6 +15,7 @@ import { countsFrom, NO_COUNTS, withCleared, withFeedDelta, type UnreadCounts } 
 import { categoriesWithDepth, parentsOf, titlesOf } from '$lib/tree/walk';
 import { fetchedIcon, resetTreeIcons } from './tree-icons.svelte';
 import { session } from './session.svelte';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** One place a reader can open: a feed (special and label feeds too) or a category. */
 export interface TreePlace {
@@ -206,3 +207,4 @@ export function errorMessage(error: unknown): string {
 }
 
 export const treeState = new TreeState();
+onAccountEvent(() => treeState.reset());
