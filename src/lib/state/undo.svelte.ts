@@ -13,7 +13,7 @@
  */
 import { cancelHold, releaseHold, type Hold, type Undone } from '$lib/outbox/hold';
 import { isTyping } from '$lib/keyboard/typing';
-import { requestReplay } from '$lib/offline/triggers';
+import { requestReplay } from './replay-triggers';
 import { toasts, TOAST_MS } from './toasts.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 
