@@ -2,6 +2,7 @@
  * Storage limits: quota errors, eviction of the read cache (never the outbox), the storage
  * estimate and the persistent-storage request. Framework-free: the page and the worker use it.
  */
+import { ReaderError } from '$lib/api';
 import type { ReaderDatabase } from '$lib/db/open';
 import { unindexArticles } from '$lib/search';
 import type { FailedItem, OutboxItem, StoredArticle } from '$lib/db/schema';
@@ -11,11 +12,13 @@ import { IMAGE_CACHE } from '$lib/db/names';
 /** The Cache Storage names: db/names.ts, where the database layer reads them to wipe an account. */
 export { IMAGE_CACHE, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from '$lib/db/names';
 
-export class StorageFullError extends Error {
-	readonly userMessage =
-		'This device has no room left for offline articles. Older cached articles were removed; free some space or lower the number of offline articles in the settings. Your changes are still kept.';
+export class StorageFullError extends ReaderError {
 	constructor(cause?: unknown) {
-		super('Storage full', cause !== undefined ? { cause } : undefined);
+		super(
+			'This device has no room left for offline articles. Older cached articles were removed; free some space or lower the number of offline articles in the settings. Your changes are still kept.',
+			'Storage full',
+			cause !== undefined ? { cause } : undefined
+		);
 		this.name = 'StorageFullError';
 	}
 }

@@ -15,7 +15,7 @@ import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/ef
 import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
 import { markBeingQueued } from '$lib/outbox/outbox';
-import { submitIntent } from '$lib/offline/submit';
+import { submitIntent } from './submit';
 import { searchTarget } from '$lib/search/scope';
 import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
