@@ -48,11 +48,6 @@ const KNOWN_UPWARD = [
 	// types belong below db with the one intent/effect model of issue 25. Type-only imports.
 	['src/lib/db/schema.ts', 'outbox/hold'],
 	['src/lib/db/schema.ts', 'outbox/intent'],
-	// A full quota evicts read articles and images before one retry (offline/storage.ts
-	// withQuotaRetry); the eviction policy must be injected before the retry can move into db.
-	['src/lib/cache/index.ts', 'offline/storage'],
-	['src/lib/outbox/outbox.ts', 'offline/storage'],
-	['src/lib/outbox/replay.ts', 'offline/storage'],
 	// Keys run the reader's actions on the open list; the dispatcher belongs with the state it drives.
 	['src/lib/keyboard/dispatch.ts', 'state/actions'],
 	['src/lib/keyboard/dispatch.ts', 'state/headlines.svelte'],

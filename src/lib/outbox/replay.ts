@@ -37,7 +37,7 @@ import {
 import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
-import { withQuotaRetry } from '$lib/offline/storage';
+import { withQuotaRetry } from '$lib/db/quota';
 import { withinCatchup } from './effect';
 import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
