@@ -47,13 +47,7 @@ const KNOWN_UPWARD = [
 	// The IndexedDB schema names the outbox's types (its items carry an Intent, a hold's undo): the
 	// types belong below db with the one intent/effect model of issue 25. Type-only imports.
 	['src/lib/db/schema.ts', 'outbox/hold'],
-	['src/lib/db/schema.ts', 'outbox/intent'],
-	// Keys run the reader's actions on the open list; the dispatcher belongs with the state it drives.
-	['src/lib/keyboard/dispatch.ts', 'state/actions'],
-	['src/lib/keyboard/dispatch.ts', 'state/headlines.svelte'],
-	// A hidden unread row is marked read through the one action path, which lives in state.
-	// Needs the action path split into a pure intent builder below state.
-	['src/lib/mute/mark-read.ts', 'state/actions']
+	['src/lib/db/schema.ts', 'outbox/intent']
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
