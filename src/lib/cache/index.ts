@@ -275,7 +275,7 @@ export async function storeOfflineHeadlines(
  */
 export interface SyncedFor {
 	account?: string;
-	/** When the sync began asking: changes the server confirmed since then are put back on. */
+	/** When this answer was asked for: changes the server confirmed since then are put back on. */
 	readAt?: number;
 }
 

@@ -25,7 +25,8 @@ import {
 	setPackMembers,
 	storeArticleBodies,
 	storeOfflineHeadlines,
-	type KeptFlag
+	type KeptFlag,
+	type SyncedFor
 } from '$lib/cache';
 import { accountOfClient } from '$lib/db/account';
 import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
@@ -86,11 +87,8 @@ const CONTENT: Pick<GetHeadlinesParams, 'showContent' | 'includeAttachments' | '
 	hasSandbox: true
 };
 
-/** The account an answer was fetched for and when it was asked for (cache/index.ts's writes). */
-interface Asked {
-	account: string;
-	readAt: number;
-}
+/** The account an answer was fetched for and when it was asked for: what the cache's writes take. */
+type Asked = Required<SyncedFor>;
 
 type ReadList = (
 	params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
