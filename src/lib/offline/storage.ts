@@ -8,16 +8,11 @@ export {
 	dropCached,
 	dropImages,
 	evictCache,
-	evictImages,
 	evictionOrder,
 	isEvictedFirst,
-	isQuotaError,
 	onStorageProblem,
 	protectedArticleIds,
-	reportStorageProblem,
-	StorageFullError,
-	withQuotaRetry,
-	type EvictionOrder
+	StorageFullError
 } from '$lib/db/quota';
 
 /** The Cache Storage names: db/names.ts, where the database layer reads them to wipe an account. */
