@@ -18,7 +18,10 @@ export type FaultKind =
 	| 'cut' // forwarded; the answer is cut off in the middle of its body
 	| '502'
 	| '504'
-	| 'lost'; // forwarded and applied by tt-rss; the answer never reaches the app
+	| 'lost' // forwarded and applied by tt-rss; the answer never reaches the app
+	// Not a fault of the wire: a broken server that says OK to a write it never applied. Only the
+	// harness's self-check (CHAOS_SABOTAGE=1) uses it, to show the checker reports the loss.
+	| 'fake-ok';
 
 export const FAULT_KINDS: readonly Exclude<FaultKind, 'none'>[] = [
 	'refuse',
@@ -150,11 +153,13 @@ export async function startChaosServer(options: {
 				const body = await readBody(req);
 				const isApi = (req.url ?? '').startsWith('/tt-rss/api/') && req.method === 'POST';
 				let op = '';
+				let seq: unknown = 0;
 				let params: Record<string, unknown> = {};
 				if (isApi) {
 					try {
 						const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
 						op = typeof parsed.op === 'string' ? parsed.op : '?';
+						seq = parsed.seq;
 						params = redact(parsed) as Record<string, unknown>;
 						delete params.op;
 					} catch {
@@ -181,6 +186,10 @@ export async function startChaosServer(options: {
 					case '504':
 						res.writeHead(Number(kind), { 'content-type': 'text/html' });
 						res.end(`<html><body>${kind} from the chaos proxy</body></html>`);
+						return;
+					case 'fake-ok':
+						res.writeHead(200, { 'content-type': 'application/json' });
+						res.end(JSON.stringify({ seq, status: 0, content: { status: 'OK', updated: 1 } }));
 						return;
 					case 'delay':
 						await new Promise((r) => setTimeout(r, delayMs));

@@ -34,6 +34,8 @@ import type { FailedItem } from '../../src/lib/db/schema';
 const RUNS = Number(process.env.CHAOS_RUNS ?? 20);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 const BUILD_DIR = process.env.CHAOS_BUILD_DIR ?? '.svelte-kit/chaos-build';
+/** Self-check: every updateArticle is answered OK and never forwarded; the checker must say lost. */
+const SABOTAGE = process.env.CHAOS_SABOTAGE === '1';
 const LOG = process.env.CHAOS_LOG ?? 'chaos-results/log.jsonl';
 /** Each UI step's own limit: a step the faults keep from finishing is skipped, not fatal. */
 const STEP_MS = 8_000;
@@ -311,7 +313,8 @@ async function runSchedule(
 		await cdp.send('ServiceWorker.enable');
 		const offline = { on: false };
 		server.plan = {
-			next: () => {
+			next: (op) => {
+				if (SABOTAGE && op === 'updateArticle') return { kind: 'fake-ok', delayMs: 0 };
 				if (faultRng.next() >= plan.faultRate) return { kind: 'none', delayMs: 0 };
 				return { kind: faultRng.weighted(FAULT_WEIGHTS), delayMs: 200 + faultRng.int(2800) };
 			}
@@ -368,6 +371,13 @@ async function runSchedule(
 			});
 		}
 		const final = await serverState();
+		if (process.env.CHAOS_DEBUG) {
+			console.log('intents', JSON.stringify(model.intents));
+			for (const [id, a] of final) {
+				const b = initial.get(id);
+				if (JSON.stringify(a) !== JSON.stringify(b)) console.log('changed', id, b, a);
+			}
+		}
 		anomalies.push(...checkServer(model, initial, final, failed));
 
 		// The screen after the next sync: the feed opened again, as the server answered it.
@@ -437,8 +447,8 @@ async function main(): Promise<void> {
 			console.log(line);
 			const { history, ...rest } = result;
 			appendFileSync(LOG, `${JSON.stringify({ at: new Date().toISOString(), ...rest })}\n`);
-			if (result.anomalies.length > 0) {
-				totals.failing.push(seed);
+			if (result.anomalies.length > 0) totals.failing.push(seed);
+			if (result.anomalies.length > 0 || process.env.CHAOS_DEBUG) {
 				console.log(`  ANOMALIES (replay: CHAOS_RUNS=1 CHAOS_SEED=${seed} npm run chaos)`);
 				for (const a of result.anomalies) console.log(`  - ${a.kind}: ${a.detail}`);
 				console.log('  operations:');
