@@ -40,7 +40,7 @@ const LOG = process.env.CHAOS_LOG ?? 'chaos-results/log.jsonl';
 /** Each UI step's own limit: a step the faults keep from finishing is skipped, not fatal. */
 const STEP_MS = 8_000;
 /** How long the outbox gets to drain once the network is clean (a reload nudges it halfway). */
-const DRAIN_MS = 45_000;
+const DRAIN_MS = 30_000;
 
 const FEEDS = ['Testbed Web Dev (Atom)', 'Testbed Tech News'] as const;
 
@@ -92,6 +92,8 @@ interface ScheduleResult {
 	faults: Record<string, number>;
 	anomalies: Anomaly[];
 	failedShown: number;
+	/** The outbox had not drained in DRAIN_MS / 2 on a clean network; a reload was needed. */
+	nudged: boolean;
 	ms: number;
 }
 
@@ -253,9 +255,11 @@ async function step(
 				.getByRole('status', { name: 'Notifications' })
 				.getByRole('button', { name: 'Undo' });
 			await undo.click({ timeout: 2_000 });
+			// An earlier Undo's "Undone." may still show: any one of them will do.
 			await page
 				.getByRole('status', { name: 'Notifications' })
 				.getByText('Undone.')
+				.first()
 				.waitFor({ timeout: STEP_MS });
 			model.undo(index);
 			return `${before.length} rows, undone`;
@@ -273,6 +277,14 @@ async function step(
 			await new Promise((r) => setTimeout(r, 100 + (op.arg % 20) * 100));
 			return undefined;
 	}
+}
+
+/** The error toasts showing now (Toasts.svelte's alert region). */
+async function errorToasts(page: Page): Promise<string[]> {
+	return page
+		.locator('[role="alert"] .toast.error span')
+		.allTextContents()
+		.catch(() => []);
 }
 
 async function waitDrained(page: Page, until: number): Promise<boolean> {
@@ -305,6 +317,8 @@ async function runSchedule(
 	const ops: ScheduleResult['ops'] = [];
 	const anomalies: Anomaly[] = [];
 	let failedShown: number;
+	const toldFields = new Set<string>();
+	let nudged = false;
 	try {
 		await signIn(page);
 		await openFeed(page, plan.feed);
@@ -325,15 +339,31 @@ async function runSchedule(
 				ops.push({ kind: op.kind, done: !note?.startsWith('skipped'), note });
 			} catch (e) {
 				ops.push({ kind: op.kind, done: false, note: `not done: ${String(e).split('\n')[0]}` });
-				// The list may be gone (a failed reload): bring it back for the next step.
-				if (
-					!(await rows(page)
-						.first()
-						.isVisible()
-						.catch(() => false))
-				) {
-					await openFeed(page, plan.feed).catch(() => undefined);
+			} finally {
+				// An error toast during the step: the reader was told this step's change did not hold.
+				const told = await errorToasts(page);
+				if (told.length > 0) {
+					for (const i of model.intents)
+						if (i.op === index) toldFields.add(`${i.articleId}:${i.field}`);
+					const last = ops[ops.length - 1];
+					if (last) last.note = `${last.note ?? ''} [told: ${told.join(' | ')}]`;
+					for (let n = 0; n < told.length; n++) {
+						await page
+							.locator('[role="alert"] .toast.error button')
+							.first()
+							.click({ timeout: 1_000 })
+							.catch(() => undefined);
+					}
 				}
+			}
+			// The list may be gone (a failed reload): bring it back for the next step.
+			if (
+				!(await rows(page)
+					.first()
+					.isVisible()
+					.catch(() => false))
+			) {
+				await openFeed(page, plan.feed).catch(() => undefined);
 			}
 		}
 
@@ -344,12 +374,13 @@ async function runSchedule(
 		const deadline = Date.now() + DRAIN_MS;
 		let drained = await waitDrained(page, Date.now() + DRAIN_MS / 2);
 		if (!drained) {
+			nudged = true;
 			await page.reload().catch(() => undefined);
 			drained = await waitDrained(page, deadline);
 		}
 		const failedItems = await readStore<FailedItem[]>(page, 'failed').catch(() => []);
 		failedShown = failedItems.length;
-		const failed = new Set<string>();
+		const failed = new Set<string>(toldFields);
 		const FIELD_OF: Record<string, Field> = {
 			unread: 'unread',
 			starred: 'marked',
@@ -399,6 +430,7 @@ async function runSchedule(
 		faults,
 		anomalies,
 		failedShown,
+		nudged,
 		ms: Date.now() - started,
 		history: [...server.history]
 	};
@@ -421,6 +453,7 @@ async function main(): Promise<void> {
 		requests: 0,
 		faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<string, number>,
 		anomalies: {} as Record<string, number>,
+		nudged: 0,
 		failing: [] as number[],
 		errors: [] as number[]
 	};
@@ -439,11 +472,12 @@ async function main(): Promise<void> {
 			totals.operations += result.ops.length;
 			totals.done += result.ops.filter((o) => o.done).length;
 			totals.requests += result.history.length;
+			if (result.nudged) totals.nudged++;
 			for (const [k, n] of Object.entries(result.faults))
 				totals.faults[k] = (totals.faults[k] ?? 0) + n;
 			for (const a of result.anomalies)
 				totals.anomalies[a.kind] = (totals.anomalies[a.kind] ?? 0) + 1;
-			const line = `seed ${seed}: ${result.feed}, ${result.ops.filter((o) => o.done).length}/${result.ops.length} ops, ${result.history.length} requests, faults ${JSON.stringify(result.faults)}, failed shown ${result.failedShown}, ${(result.ms / 1000).toFixed(1)}s`;
+			const line = `seed ${seed}: ${result.feed}, ${result.ops.filter((o) => o.done).length}/${result.ops.length} ops, ${result.history.length} requests, faults ${JSON.stringify(result.faults)}, failed shown ${result.failedShown}, ${result.nudged ? 'drained after a reload, ' : ''}${(result.ms / 1000).toFixed(1)}s`;
 			console.log(line);
 			const { history, ...rest } = result;
 			appendFileSync(LOG, `${JSON.stringify({ at: new Date().toISOString(), ...rest })}\n`);
@@ -469,6 +503,7 @@ async function main(): Promise<void> {
 		`\nchaos: ${totals.schedules} schedules, ${totals.operations} operations (${totals.done} done), ${totals.requests} API requests`
 	);
 	console.log(`faults: ${JSON.stringify(totals.faults)}`);
+	console.log(`outbox drained only after a reload: ${totals.nudged} schedules`);
 	console.log(`anomalies: ${JSON.stringify(totals.anomalies)}`);
 	if (totals.failing.length) console.log(`failing seeds: ${totals.failing.join(' ')}`);
 	if (totals.errors.length) console.log(`harness errors (seeds): ${totals.errors.join(' ')}`);
