@@ -21,7 +21,9 @@ export type FaultKind =
 	| 'lost' // forwarded and applied by tt-rss; the answer never reaches the app
 	// Not a fault of the wire: a broken server that says OK to a write it never applied. Only the
 	// harness's self-check (CHAOS_SABOTAGE=1) uses it, to show the checker reports the loss.
-	| 'fake-ok';
+	| 'fake-ok'
+	// The schedule's device is offline: refused like `refuse`, counted apart from the wire's faults.
+	| 'offline';
 
 export const FAULT_KINDS: readonly Exclude<FaultKind, 'none'>[] = [
 	'refuse',
@@ -57,6 +59,8 @@ export interface ChaosServer {
 	history: HistoryEntry[];
 	/** Faults apply only while this is set (sign-in and the final check run clean). */
 	plan: FaultPlan | undefined;
+	/** The device is offline: every `/tt-rss/` request is refused (recorded as `offline`). */
+	offline: boolean;
 	/** Starts a new history and clock for a schedule. */
 	reset(): void;
 	close(): Promise<void>;
@@ -167,7 +171,11 @@ export async function startChaosServer(options: {
 					}
 				}
 				const plan = isApi ? chaos.plan : undefined;
-				const { kind, delayMs } = plan ? plan.next(op) : { kind: 'none' as const, delayMs: 0 };
+				const { kind, delayMs } = chaos.offline
+					? { kind: 'offline' as const, delayMs: 0 }
+					: plan
+						? plan.next(op)
+						: { kind: 'none' as const, delayMs: 0 };
 				const entry: HistoryEntry | undefined = isApi
 					? { t: Date.now() - started, op, params, fault: kind, forwarded: false }
 					: undefined;
@@ -175,6 +183,7 @@ export async function startChaosServer(options: {
 				const socket = req.socket;
 				switch (kind) {
 					case 'refuse':
+					case 'offline':
 						socket.destroy();
 						return;
 					case 'hang': {
@@ -238,6 +247,7 @@ export async function startChaosServer(options: {
 		url: `http://127.0.0.1:${address.port}`,
 		history,
 		plan: undefined,
+		offline: false,
 		reset() {
 			history.length = 0;
 			started = Date.now();
