@@ -135,8 +135,14 @@ async function openFeed(page: Page, feed: string): Promise<void> {
 async function rowAt(page: Page, arg: number) {
 	const count = await rows(page).count();
 	if (count === 0) throw new Error('no rows');
-	const row = rows(page).nth(arg % count);
-	const id = Number(await row.getAttribute('data-article-id'));
+	const id = Number(
+		await rows(page)
+			.nth(arg % count)
+			.getAttribute('data-article-id')
+	);
+	// Pinned by id: the list may reorder when the server's answer arrives (equal dates), and a row
+	// taken by position would then be another article than the one the model records.
+	const row = rows(page).and(page.locator(`[data-article-id="${id}"]`));
 	const unread = await row.evaluate((el) => el.classList.contains('unread'));
 	const star = row.getByRole('button', { name: /^Star “/ });
 	const marked = (await star.getAttribute('aria-pressed')) === 'true';
