@@ -62,7 +62,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
-					include: ['src/**/*.spec.ts'],
+					include: ['src/**/*.spec.ts', 'tests/chaos/**/*.spec.ts'],
 					environment: 'node'
 				}
 			},

@@ -1,0 +1,563 @@
+/**
+ * `npm run chaos` (scripts/chaos.js builds the app and bundles this file): N seeded schedules in
+ * Chromium against the real current tt-rss test bed, each on a freshly reset database and a fresh
+ * browser profile. A schedule is reader operations through the real UI, faults on the wire (our
+ * proxy between the app and tt-rss: tests/chaos/proxy.ts) and faults outside it (offline, reload in
+ * the middle of a write, the service worker stopped). Then the network comes back clean, the app's
+ * outbox is left to drain and tt-rss's state is checked against the model of what the reader did
+ * (tests/chaos/model.ts). A failing schedule prints its seed and the history of the wire.
+ *
+ *   CHAOS_RUNS=20 CHAOS_SEED=1234 flock /tmp/suite.lock npm run chaos
+ *
+ * Schedule i uses seed CHAOS_SEED + i: `CHAOS_RUNS=1 CHAOS_SEED=<seed>` replays one.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { chromiumLaunch } from '../../chromium.config.js';
+import { TtrssClient } from '../../src/lib/api/index';
+import { resetTestbed, testbed } from '../support/testbed';
+import { cutNetwork, outboxCount, readStore, restoreNetwork, signIn } from '../e2e/offline-support';
+import { headlineList, listAnswered } from '../e2e/reader-support';
+import { isAllowedUrl } from '../e2e/support/fixtures';
+import {
+	FAULT_KINDS,
+	startChaosServer,
+	type ChaosServer,
+	type FaultKind,
+	type HistoryEntry
+} from './proxy';
+import {
+	checkScreen,
+	checkServer,
+	ReaderModel,
+	rng,
+	type Anomaly,
+	type ArticleState,
+	type Field
+} from './model';
+import type { FailedItem } from '../../src/lib/db/schema';
+
+const RUNS = Number(process.env.CHAOS_RUNS ?? 20);
+const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
+const BUILD_DIR = process.env.CHAOS_BUILD_DIR ?? '.svelte-kit/chaos-build';
+/** Self-check: every updateArticle is answered OK and never forwarded; the checker must say lost. */
+const SABOTAGE = process.env.CHAOS_SABOTAGE === '1';
+const LOG = process.env.CHAOS_LOG ?? 'chaos-results/log.jsonl';
+/** Each UI step's own limit: a step the faults keep from finishing is skipped, not fatal. */
+const STEP_MS = 8_000;
+/**
+ * How long the outbox gets to drain once the network is clean: past a 502/504's first put-off
+ * (30 s, then 60 s: replay.ts deferItem). After NUDGE_MS the page is reloaded, as a reader would.
+ */
+const DRAIN_MS = 100_000;
+const NUDGE_MS = 20_000;
+
+const FEEDS = ['Testbed Web Dev (Atom)', 'Testbed Tech News'] as const;
+
+type OpKind =
+	| 'open'
+	| 'toggle-read'
+	| 'star'
+	| 'publish'
+	| 'catchup'
+	| 'catchup-undo'
+	| 'network'
+	| 'reload-mid-write'
+	| 'stop-worker'
+	| 'wait';
+
+const OP_WEIGHTS: readonly (readonly [OpKind, number])[] = [
+	['open', 5],
+	['toggle-read', 3],
+	['star', 4],
+	['publish', 3],
+	['catchup', 1],
+	['catchup-undo', 1],
+	['network', 2],
+	['reload-mid-write', 1],
+	['stop-worker', 1.5],
+	['wait', 2]
+];
+
+const FAULT_WEIGHTS: readonly (readonly [Exclude<FaultKind, 'none'>, number])[] = [
+	['refuse', 2],
+	['hang', 0.5],
+	['delay', 3],
+	['cut', 2],
+	['502', 1],
+	['504', 1],
+	['lost', 3]
+];
+
+interface Op {
+	kind: OpKind;
+	/** Which row (modulo the rows shown) or how long to wait. */
+	arg: number;
+}
+
+interface ScheduleResult {
+	seed: number;
+	feed: string;
+	ops: { kind: OpKind; done: boolean; note?: string }[];
+	faults: Record<string, number>;
+	anomalies: Anomaly[];
+	failedShown: number;
+	/** The outbox had not drained in NUDGE_MS on a clean network: the page was reloaded. */
+	nudged: boolean;
+	ms: number;
+}
+
+function schedule(seed: number): { feed: string; faultRate: number; ops: Op[] } {
+	const r = rng(seed);
+	const feed = r.pick(FEEDS);
+	const faultRate = 0.15 + r.next() * 0.45;
+	const ops = Array.from({ length: 8 + r.int(7) }, () => ({
+		kind: r.weighted(OP_WEIGHTS),
+		arg: r.int(1000)
+	}));
+	return { feed, faultRate, ops };
+}
+
+function rows(page: Page) {
+	return headlineList(page).locator('[data-article-id]');
+}
+
+function actions(page: Page) {
+	return page.getByRole('toolbar', { name: 'Article actions' });
+}
+
+async function openFeed(page: Page, feed: string): Promise<void> {
+	await page.locator('nav[aria-label="Feeds"]').getByRole('link', { name: feed }).click();
+	await rows(page).first().waitFor({ timeout: STEP_MS });
+}
+
+/** The id of row `arg` (modulo the rows shown), with its shown unread and starred state. */
+async function rowAt(page: Page, arg: number) {
+	const count = await rows(page).count();
+	if (count === 0) throw new Error('no rows');
+	const id = Number(
+		await rows(page)
+			.nth(arg % count)
+			.getAttribute('data-article-id')
+	);
+	// Pinned by id: the list may reorder when the server's answer arrives (equal dates), and a row
+	// taken by position would then be another article than the one the model records.
+	const row = rows(page).and(page.locator(`[data-article-id="${id}"]`));
+	const unread = await row.evaluate((el) => el.classList.contains('unread'));
+	const star = row.getByRole('button', { name: /^Star “/ });
+	const marked = (await star.getAttribute('aria-pressed')) === 'true';
+	return { row, id, unread, star, marked };
+}
+
+/** The open article's id (the current row) or undefined. */
+async function openArticleId(page: Page): Promise<number | undefined> {
+	if (!(await actions(page).isVisible())) return undefined;
+	const current = headlineList(page).locator('[data-article-id].current');
+	if ((await current.count()) !== 1) return undefined;
+	return Number(await current.getAttribute('data-article-id'));
+}
+
+async function waitPressed(button: ReturnType<Page['getByRole']>, pressed: boolean): Promise<void> {
+	await button
+		.and(button.page().locator(`[aria-pressed="${pressed}"]`))
+		.waitFor({ timeout: STEP_MS });
+}
+
+async function screenRows(page: Page): Promise<{ id: number; unread: boolean; marked: boolean }[]> {
+	return rows(page).evaluateAll((els) =>
+		els.map((el) => ({
+			id: Number(el.getAttribute('data-article-id')),
+			unread: el.classList.contains('unread'),
+			marked:
+				el.querySelector('button[aria-label^="Star “"]')?.getAttribute('aria-pressed') === 'true'
+		}))
+	);
+}
+
+async function serverState(): Promise<Map<number, ArticleState>> {
+	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
+	await client.login({ user: testbed.user, password: testbed.password });
+	const state = new Map<number, ArticleState>();
+	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
+		for (const h of page) {
+			state.set(h.id, { unread: h.unread, marked: h.marked, published: h.published });
+		}
+	}
+	await client.logout().catch(() => undefined);
+	return state;
+}
+
+/** Runs one step of the reader; returns whether the screen showed it done. */
+async function step(
+	op: Op,
+	index: number,
+	ctx: {
+		page: Page;
+		context: BrowserContext;
+		cdp: CDPSession;
+		feed: string;
+		model: ReaderModel;
+		offline: { on: boolean };
+		server: ChaosServer;
+	}
+): Promise<string | undefined> {
+	const { page, model } = ctx;
+	switch (op.kind) {
+		case 'open': {
+			const { row, id, unread } = await rowAt(page, op.arg);
+			// The article already open: its title leads where the reader is, and marks nothing (it is
+			// marked read once per opening, so a "mark unread" sticks).
+			const already = (await openArticleId(page)) === id;
+			await row.locator('.title').click({ timeout: STEP_MS });
+			if (already) return `article ${id}, already open`;
+			// Opening marks read: the reader's intent when the row showed unread.
+			if (unread) model.record(index, id, 'unread', false);
+			await actions(page).waitFor({ timeout: STEP_MS });
+			if (unread) {
+				await waitPressed(actions(page).getByRole('button', { name: 'Mark unread' }), true);
+			}
+			return `article ${id}`;
+		}
+		case 'toggle-read':
+		case 'publish': {
+			// The reader opens one first when none is open.
+			if ((await openArticleId(page)) === undefined) {
+				await step({ kind: 'open', arg: op.arg }, index, ctx);
+			}
+			const id = await openArticleId(page);
+			if (id === undefined) return 'skipped: no article open';
+			const button =
+				op.kind === 'publish'
+					? actions(page).getByRole('button', { name: /^(Publish|Published)$/ })
+					: actions(page).getByRole('button', { name: /^Mark (read|unread)$/ });
+			const pressed = (await button.getAttribute('aria-pressed')) === 'true';
+			await button.click({ timeout: STEP_MS });
+			// The reader asked once the click landed. Mark read/unread's button is pressed when read.
+			if (op.kind === 'publish') model.record(index, id, 'published', !pressed);
+			else model.record(index, id, 'unread', pressed);
+			await waitPressed(button, !pressed);
+			return `article ${id}`;
+		}
+		case 'star':
+		case 'reload-mid-write': {
+			const { id, star, marked } = await rowAt(page, op.arg);
+			await star.click({ timeout: STEP_MS });
+			model.record(index, id, 'marked', !marked);
+			await waitPressed(
+				rows(page)
+					.and(page.locator(`[data-article-id="${id}"]`))
+					.getByRole('button', { name: /^Star “/ }),
+				!marked
+			);
+			if (op.kind === 'reload-mid-write') await reload(page, model, index);
+			return `article ${id}`;
+		}
+		case 'catchup':
+		case 'catchup-undo': {
+			const before = await screenRows(page);
+			await page.locator('summary', { hasText: 'Mark read' }).click({ timeout: STEP_MS });
+			await page
+				.getByRole('group', { name: 'Mark as read' })
+				.getByRole('button', { name: 'All articles' })
+				.click({ timeout: STEP_MS });
+			// A catch-up covers what the reader saw then.
+			for (const row of before) model.record(index, row.id, 'unread', false);
+			await rows(page)
+				.and(page.locator('.unread'))
+				.first()
+				.waitFor({ state: 'detached', timeout: STEP_MS });
+			if (op.kind === 'catchup') return `${before.length} rows`;
+			const undo = page
+				.getByRole('status', { name: 'Notifications' })
+				.getByRole('button', { name: 'Undo' });
+			await undo.click({ timeout: 2_000 });
+			// An earlier Undo's "Undone." may still show: any one of them will do.
+			await page
+				.getByRole('status', { name: 'Notifications' })
+				.getByText('Undone.')
+				.first()
+				.waitFor({ timeout: STEP_MS });
+			model.undo(index);
+			return `${before.length} rows, undone`;
+		}
+		case 'network':
+			// Offline (pages and worker) until the next `network` step, or the schedule's end.
+			if (ctx.offline.on) await restoreNetwork(ctx.context);
+			else await cutNetwork(ctx.context);
+			ctx.offline.on = !ctx.offline.on;
+			// The device has no network: the service worker's requests fail too (Playwright's
+			// setOffline and routes do not reach a worker's own fetches in every case).
+			ctx.server.offline = ctx.offline.on;
+			return ctx.offline.on ? 'offline' : 'online';
+		case 'stop-worker':
+			await ctx.cdp.send('ServiceWorker.stopAllWorkers');
+			return undefined;
+		case 'wait':
+			await new Promise((r) => setTimeout(r, 100 + (op.arg % 20) * 100));
+			return undefined;
+	}
+}
+
+/**
+ * Reloads the page. The article open before comes back open, and an article opened at start is
+ * marked read like any other opening (the route's "resumed start"): the reader's intent, which
+ * the model records when its row showed unread before.
+ */
+async function reload(page: Page, model: ReaderModel, index: number): Promise<void> {
+	const open = await openArticleId(page);
+	const wasUnread =
+		open !== undefined &&
+		(await rows(page)
+			.and(page.locator(`[data-article-id="${open}"]`))
+			.evaluate((el) => el.classList.contains('unread'))
+			.catch(() => false));
+	await page.reload();
+	if (open !== undefined && wasUnread) model.record(index, open, 'unread', false);
+	await rows(page)
+		.first()
+		.waitFor({ timeout: STEP_MS * 2 });
+}
+
+/** The error toasts showing now (Toasts.svelte's alert region). */
+async function errorToasts(page: Page): Promise<string[]> {
+	return page
+		.locator('[role="alert"] .toast.error span')
+		.allTextContents()
+		.catch(() => []);
+}
+
+async function waitDrained(page: Page, until: number): Promise<boolean> {
+	while (Date.now() < until) {
+		const pending = await outboxCount(page).catch(() => -1);
+		if (pending === 0) return true;
+		await page.waitForTimeout(500);
+	}
+	return false;
+}
+
+async function runSchedule(
+	browser: Awaited<ReturnType<typeof chromium.launch>>,
+	server: Awaited<ReturnType<typeof startChaosServer>>,
+	seed: number
+): Promise<ScheduleResult & { history: HistoryEntry[] }> {
+	const started = Date.now();
+	const plan = schedule(seed);
+	const faultRng = rng(seed ^ 0x5eed);
+	resetTestbed();
+	const initial = await serverState();
+	server.reset();
+	const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'allow' });
+	await context.route(
+		(url) => !isAllowedUrl(url),
+		(route) => route.abort('blockedbyclient')
+	);
+	const page = await context.newPage();
+	const model = new ReaderModel();
+	const ops: ScheduleResult['ops'] = [];
+	const anomalies: Anomaly[] = [];
+	let failedShown: number;
+	const toldFields = new Set<string>();
+	let nudged = false;
+	try {
+		await signIn(page);
+		await openFeed(page, plan.feed);
+		await listAnswered(page);
+		const cdp = await context.newCDPSession(page);
+		await cdp.send('ServiceWorker.enable');
+		const offline = { on: false };
+		server.plan = {
+			next: (op) => {
+				if (SABOTAGE && op === 'updateArticle') return { kind: 'fake-ok', delayMs: 0 };
+				if (faultRng.next() >= plan.faultRate) return { kind: 'none', delayMs: 0 };
+				return { kind: faultRng.weighted(FAULT_WEIGHTS), delayMs: 200 + faultRng.int(2800) };
+			}
+		};
+		for (const [index, op] of plan.ops.entries()) {
+			try {
+				const note = await step(op, index, {
+					page,
+					context,
+					cdp,
+					feed: plan.feed,
+					model,
+					offline,
+					server
+				});
+				ops.push({ kind: op.kind, done: !note?.startsWith('skipped'), note });
+			} catch (e) {
+				ops.push({ kind: op.kind, done: false, note: `not done: ${String(e).split('\n')[0]}` });
+			} finally {
+				// An error toast during the step: the reader was told this step's change did not hold.
+				const told = await errorToasts(page);
+				if (told.length > 0) {
+					for (const i of model.intents)
+						if (i.op === index) toldFields.add(`${i.articleId}:${i.field}`);
+					const last = ops[ops.length - 1];
+					if (last) last.note = `${last.note ?? ''} [told: ${told.join(' | ')}]`;
+					for (let n = 0; n < told.length; n++) {
+						await page
+							.locator('[role="alert"] .toast.error button')
+							.first()
+							.click({ timeout: 1_000 })
+							.catch(() => undefined);
+					}
+				}
+			}
+			// The list may be gone (a failed reload): bring it back for the next step.
+			if (
+				!(await rows(page)
+					.first()
+					.isVisible()
+					.catch(() => false))
+			) {
+				await openFeed(page, plan.feed).catch(() => undefined);
+			}
+		}
+
+		// Settle: the wire clean, the network back; the outbox must drain (or its items be listed
+		// as failed). Halfway the page is reloaded, as a reader would open the app again.
+		server.plan = undefined;
+		if (offline.on) await restoreNetwork(context);
+		server.offline = false;
+		const deadline = Date.now() + DRAIN_MS;
+		let drained = await waitDrained(page, Date.now() + NUDGE_MS);
+		if (!drained) {
+			nudged = true;
+			await reload(page, model, plan.ops.length).catch(() => undefined);
+			drained = await waitDrained(page, deadline);
+		}
+		const failedItems = await readStore<FailedItem[]>(page, 'failed').catch(() => []);
+		failedShown = failedItems.length;
+		const failed = new Set<string>(toldFields);
+		const FIELD_OF: Record<string, Field> = {
+			unread: 'unread',
+			starred: 'marked',
+			published: 'published'
+		};
+		for (const item of failedItems) {
+			const intent = item.intent;
+			if (intent.type === 'flag') {
+				for (const id of intent.articleIds) failed.add(`${id}:${FIELD_OF[intent.field]}`);
+			} else if (intent.type === 'catchup') {
+				for (const id of initial.keys()) failed.add(`${id}:unread`);
+			}
+		}
+		const pending = await readStore<unknown[]>(page, 'outbox').catch(() => undefined);
+		// Drained just after the deadline (the last read raced it) is not stuck.
+		if (!drained && (pending === undefined || pending.length > 0)) {
+			anomalies.push({
+				kind: 'stuck',
+				detail: `${pending?.length ?? 'unreadable:'} changes still queued after ${DRAIN_MS / 1000}s on a clean network: ${JSON.stringify(pending).slice(0, 400)}`
+			});
+		}
+		const final = await serverState();
+		if (process.env.CHAOS_DEBUG) {
+			console.log('intents', JSON.stringify(model.intents));
+			for (const [id, a] of final) {
+				const b = initial.get(id);
+				if (JSON.stringify(a) !== JSON.stringify(b)) console.log('changed', id, b, a);
+			}
+		}
+		anomalies.push(...checkServer(model, initial, final, failed));
+
+		// The screen after the next sync: the feed opened again, as the server answered it.
+		await openFeed(page, plan.feed === FEEDS[0] ? FEEDS[1] : FEEDS[0]);
+		await openFeed(page, plan.feed);
+		await listAnswered(page);
+		anomalies.push(...checkScreen(await screenRows(page), final));
+	} finally {
+		server.plan = undefined;
+		server.offline = false;
+		await context.close();
+	}
+	const faults: Record<string, number> = {};
+	for (const e of server.history)
+		if (e.fault !== 'none') faults[e.fault] = (faults[e.fault] ?? 0) + 1;
+	return {
+		seed,
+		feed: plan.feed,
+		ops,
+		faults,
+		anomalies,
+		failedShown,
+		nudged,
+		ms: Date.now() - started,
+		history: [...server.history]
+	};
+}
+
+async function main(): Promise<void> {
+	const server = await startChaosServer({ buildDir: BUILD_DIR, ttrssUrl: testbed.url });
+	const browser = await chromium.launch({
+		executablePath: chromiumLaunch.executablePath,
+		args: [...chromiumLaunch.args]
+	});
+	mkdirSync(LOG.replace(/\/[^/]*$/, ''), { recursive: true });
+	console.log(
+		`chaos: ${RUNS} schedules in Chromium, seeds ${SEED}…${SEED + RUNS - 1}, ${server.url}`
+	);
+	const totals = {
+		schedules: 0,
+		operations: 0,
+		done: 0,
+		requests: 0,
+		faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<string, number>,
+		anomalies: {} as Record<string, number>,
+		nudged: 0,
+		failing: [] as number[],
+		errors: [] as number[]
+	};
+	try {
+		for (let i = 0; i < RUNS; i++) {
+			const seed = SEED + i;
+			let result;
+			try {
+				result = await runSchedule(browser, server, seed);
+			} catch (e) {
+				console.log(`seed ${seed}: harness error ${String(e).split('\n')[0]}`);
+				totals.errors.push(seed);
+				continue;
+			}
+			totals.schedules++;
+			totals.operations += result.ops.length;
+			totals.done += result.ops.filter((o) => o.done).length;
+			totals.requests += result.history.length;
+			if (result.nudged) totals.nudged++;
+			for (const [k, n] of Object.entries(result.faults))
+				totals.faults[k] = (totals.faults[k] ?? 0) + n;
+			for (const a of result.anomalies)
+				totals.anomalies[a.kind] = (totals.anomalies[a.kind] ?? 0) + 1;
+			const line = `seed ${seed}: ${result.feed}, ${result.ops.filter((o) => o.done).length}/${result.ops.length} ops, ${result.history.length} requests, faults ${JSON.stringify(result.faults)}, failed shown ${result.failedShown}, ${result.nudged ? 'drained after a reload, ' : ''}${(result.ms / 1000).toFixed(1)}s`;
+			console.log(line);
+			const { history, ...rest } = result;
+			appendFileSync(LOG, `${JSON.stringify({ at: new Date().toISOString(), ...rest })}\n`);
+			if (result.anomalies.length > 0) totals.failing.push(seed);
+			if (result.anomalies.length > 0 || process.env.CHAOS_DEBUG) {
+				console.log(`  ANOMALIES (replay: CHAOS_RUNS=1 CHAOS_SEED=${seed} npm run chaos)`);
+				for (const a of result.anomalies) console.log(`  - ${a.kind}: ${a.detail}`);
+				console.log('  operations:');
+				for (const o of result.ops) console.log(`    ${o.kind}${o.note ? ` (${o.note})` : ''}`);
+				console.log('  history (t ms, op, fault, forwarded → tt-rss answer):');
+				for (const h of history) {
+					console.log(
+						`    ${h.t} ${h.op} ${JSON.stringify(h.params).slice(0, 160)} ${h.fault}${h.forwarded ? ` → ${h.status} ${h.reply ?? ''}`.slice(0, 200) : ' (not forwarded)'}`
+					);
+				}
+			}
+		}
+	} finally {
+		await browser.close();
+		await server.close();
+	}
+	console.log(
+		`\nchaos: ${totals.schedules} schedules, ${totals.operations} operations (${totals.done} done), ${totals.requests} API requests`
+	);
+	console.log(`faults: ${JSON.stringify(totals.faults)}`);
+	console.log(`outbox drained only after a reload: ${totals.nudged} schedules`);
+	console.log(`anomalies: ${JSON.stringify(totals.anomalies)}`);
+	if (totals.failing.length) console.log(`failing seeds: ${totals.failing.join(' ')}`);
+	if (totals.errors.length) console.log(`harness errors (seeds): ${totals.errors.join(' ')}`);
+	process.exitCode = totals.failing.length || totals.errors.length ? 1 : 0;
+}
+
+await main();
