@@ -147,24 +147,31 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const caps = await client.detectCapabilities(op);
 	const pageSize = Math.max(1, Math.min(batchSize(caps.headlineLimit), caps.headlineLimit));
 	/**
-	 * Reads a list in pages, at most `max` rows; `complete` when the server had no more. Each page
-	 * comes with the time it was asked for (a page is asked for when the loop goes on, so its time
-	 * is taken just before: never later than the server's read); `asked` is the first page's, the
-	 * time of the set as a whole.
+	 * Reads a list in pages, at most `max` rows; `complete` when the server had no more. The next
+	 * page is asked for while this one is written (headlinePages' prefetch), so the sync takes
+	 * about the server's time. Each page comes with the time its own request started (never later
+	 * than the server's read, even when it was asked for before the page before it was written);
+	 * `asked` is the first page's, the time of the set as a whole.
 	 */
 	const readList: ReadList = async (params, max, onPage) => {
 		const ids = new Set<number>();
-		const first = askedNow();
-		if (max <= 0) return { ids, complete: false, asked: first };
-		let asked = first;
-		for await (const page of client.pageHeadlines(params, { ...op, pageSize })) {
-			const rows = page.slice(0, max - ids.size);
+		// Before any request: the set's time when no page came (an empty set).
+		const before = askedNow();
+		let first: Asked | undefined;
+		if (max <= 0) return { ids, complete: false, asked: before };
+		for await (const { rows, askedAt } of client.headlinePages(params, {
+			...op,
+			pageSize,
+			max,
+			now,
+			prefetch: true
+		})) {
+			const asked: Asked = { account, readAt: askedAt };
+			first ??= asked;
 			rows.forEach((h) => ids.add(h.id));
 			await onPage(rows, asked);
-			if (ids.size >= max) return { ids, complete: false, asked: first };
-			asked = askedNow();
 		}
-		return { ids, complete: true, asked: first };
+		return { ids, complete: ids.size < max, asked: first ?? before };
 	};
 
 	// 1. New unread articles, with bodies.
