@@ -757,7 +757,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			if (pages.length === 1) server.arrive(2000);
 		}
 		const skips = fake.requests.map(
-			(r) => `${String(r.body.skip)}/${String(r.body.check_first_id ?? '-')}`
+			(r) =>
+				`${String(r.body.skip)}/${typeof r.body.check_first_id === 'string' ? r.body.check_first_id : '-'}`
 		);
 		// Page 3 (asked for while page 2 was handled) says the list changed: it is dropped and
 		// paging restarts from the top; the rows already yielded are not yielded again.
@@ -779,7 +780,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			prefetch = r.init.signal ?? undefined;
 			// Never answers by itself: only the abort ends it.
 			return new Promise<Response>((_, reject) =>
-				prefetch?.addEventListener('abort', () => reject(prefetch?.reason))
+				prefetch?.addEventListener('abort', () => reject(new Error('aborted')))
 			);
 		});
 		const pages: number[][] = [];
@@ -804,7 +805,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			if (r.body.skip !== '2') return undefined;
 			prefetch = r.init.signal ?? undefined;
 			return new Promise<Response>((_, reject) =>
-				prefetch?.addEventListener('abort', () => reject(prefetch?.reason))
+				prefetch?.addEventListener('abort', () => reject(new Error('aborted')))
 			);
 		});
 		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2, prefetch: true })) {

@@ -281,6 +281,29 @@ describe.each(recordedLevels)('pages pipelined (%s server shapes)', (level) => {
 	});
 });
 
+describe.each(recordedLevels)('images after the text (%s server shapes)', (level) => {
+	it('the text is stored, its bookkeeping saved and the screens told before any image is asked for', async () => {
+		const server = syncServer(level);
+		server.arrive(30);
+		const events: string[] = [];
+		const outcome = await syncNow({
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 500,
+			onSynced: async (done) => {
+				events.push(
+					`synced ${done.status} ${(await loadSyncState(ACCOUNT)).lastSyncAt === (done.status === 'synced' ? done.at : -1)}`
+				);
+			},
+			cacheImages: async (urls) => {
+				events.push(`images ${urls.length} ${(await db()).length}`);
+			}
+		});
+		expect(outcome.status).toBe('synced');
+		expect(events).toEqual(['synced synced true', 'images 30 30']);
+	});
+});
+
 async function db() {
 	return (await openReaderDb()).getAll('articles');
 }

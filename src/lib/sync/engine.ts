@@ -9,7 +9,8 @@
  *    read whole lose the flag (outbox changes still waiting are applied again over all of it);
  * 3. bodies for kept articles that have none (getArticle, in batches);
  * 4. the offline packs whose counters moved, then the enclosures of those that keep them;
- * 5. images (by the storage policy), then the storage budget.
+ * 5. the bookkeeping saved (the sync's text is done: `onSynced`), then images (by the storage
+ *    policy, a few at a time), then the storage budget.
  * Everything is stored through the cache module (src/lib/cache), which re-applies the outbox.
  */
 import {
@@ -58,6 +59,11 @@ export interface SyncOptions {
 	cacheImages?: (urls: string[], signal?: AbortSignal) => Promise<unknown>;
 	/** Keeps the enclosures of packs that keep them (page: via the worker; worker: itself). */
 	cacheEnclosures?: (urls: string[], signal?: AbortSignal) => Promise<unknown>;
+	/**
+	 * Called once a sync's text is stored and its bookkeeping saved, before the images it keeps
+	 * (which may take long): what a screen shows need not wait for them.
+	 */
+	onSynced?: (outcome: SyncOutcome) => void | Promise<void>;
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
 	now?: () => number;
@@ -266,13 +272,6 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	if (enclosurePacks.size > 0) report('media');
 	await keepPackEnclosures(enclosurePacks, options.cacheEnclosures, signal);
 
-	// 5. Images by the reader's policy, then the budget.
-	if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
-		report('images');
-		await options.cacheImages([...new Set(images)], signal);
-	}
-	await enforceBudget();
-
 	const config = full ? await client.getConfig(op).catch(() => state.config) : state.config;
 	const at = now();
 	const next: SyncState = {
@@ -285,12 +284,22 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		articleCount: Math.max(options.articleCount, full ? options.articleCount : state.articleCount)
 	};
 	await saveSyncState(account, next);
-	return {
+	const outcome: SyncOutcome = {
 		status: 'synced',
 		at,
 		counters,
 		changes: { articleIds: [...changed], newArticles: fresh.length > 0 }
 	};
+	// The text is in: the screens take it now, not after the images.
+	await options.onSynced?.(outcome);
+
+	// 5. Images by the reader's policy (after the text, never delaying it), then the budget.
+	if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
+		report('images');
+		await options.cacheImages([...new Set(images)], signal);
+	}
+	await enforceBudget();
+	return outcome;
 }
 
 async function syncPack(
