@@ -175,7 +175,8 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 		/** @type {{ at: number, body: Record<string, unknown> }[]} */
 		const sent = [];
 		page.on('request', (request) => {
-			if (!request.url().includes('/tt-rss/api/')) return;
+			// The page's own requests (the worker passes them on: the same request seen twice).
+			if (request.serviceWorker() || !request.url().includes('/tt-rss/api/')) return;
 			const body = JSON.parse(request.postData() ?? '{}');
 			if (!syncStart && body.op === 'getHeadlines' && body.show_content === true)
 				syncStart = Date.now();
@@ -282,7 +283,18 @@ async function floor(bodies) {
 	}
 	const ms = performance.now() - t0;
 	await api('logout', { sid }).catch(() => {});
-	return { ms, requests: bodies.length, bytes, ops: countOps(bodies.map((b) => String(b.op))) };
+	// What was replayed, one line a request (the sync's; the screen's own reads, if any, show too).
+	const sig = (/** @type {Record<string, unknown>} */ b) =>
+		[b.op, b.feed_id, b.view_mode, b.skip, b.limit, b.show_content ? 'content' : '']
+			.filter((x) => x !== undefined && x !== '')
+			.join(' ');
+	return {
+		ms,
+		requests: bodies.length,
+		bytes,
+		ops: countOps(bodies.map((b) => String(b.op))),
+		sent: bodies.map(sig)
+	};
 }
 
 /**
