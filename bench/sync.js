@@ -218,6 +218,16 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 			imagesMs: imagesDone.at - syncStart,
 			imagesKept: imagesDone.count,
 			floor: await floor(sent.filter((r) => r.at <= t1).map((r) => r.body)),
+			// The sync's API requests as the page saw them (ms from its start): gaps between one's
+			// end and the next's start are the app's own time, overlaps the pipelining.
+			apiTimeline: firstReqs
+				.filter((r) => r.op && r.start >= syncStart)
+				.map((r) => [
+					r.op,
+					Math.round(r.start - syncStart),
+					r.end === undefined ? -1 : Math.round(r.end - syncStart),
+					r.bytes
+				]),
 			longTasks: await longTasks(page, t0, t1),
 			longTasksDuringSync: await longTasks(page, syncStart, t1)
 		};
@@ -251,7 +261,27 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 			ms: after - started,
 			...summarize(reqs),
 			ops: countOps(apiOps(reqs)),
-			longTasks: await longTasks(page, started, after)
+			longTasks: await longTasks(page, started, after),
+			// Each request of the window: what it was, how it ended, its bytes and time.
+			requestList: reqs.map((r) => ({
+				op: r.op ?? r.url.slice(0, 60),
+				source: r.source,
+				from: r.from,
+				bytes: r.bytes,
+				startMs: Math.round(r.start - started),
+				endMs: r.end === undefined ? undefined : Math.round(r.end - started)
+			})),
+			// The sync's own rows (the app's database): how many of the 200 it kept.
+			kept: await page.evaluate(
+				() =>
+					new Promise((resolve) => {
+						const open = indexedDB.open('ttrss-reader');
+						open.onsuccess = () => {
+							const req = open.result.transaction('articles').objectStore('articles').count();
+							req.onsuccess = () => resolve(req.result);
+						};
+					})
+			)
 		};
 		counter.stop();
 		return { articles: SYNC_ARTICLES, arrivals: ARRIVALS, full, idle, afterArrivals: arrivals };
