@@ -484,6 +484,8 @@ export class TtrssClient {
 		let skip = 0;
 		let firstId: number | undefined;
 		let restarts = 0;
+		/** The request still out, if any: only that one is ended when the loop stops. */
+		let out: Promise<unknown> | undefined;
 		const ask = (): Promise<{ page: HeadlinesResult; askedAt: number }> => {
 			const check = caps.checkFirstId && restarts < maxRestarts && skip > 0;
 			const askedAt = now();
@@ -497,8 +499,12 @@ export class TtrssClient {
 				},
 				opts
 			).then((page) => ({ page, askedAt }));
+			out = request;
 			// Handled where it is awaited; a prefetch left behind must not be reported unhandled.
-			request.catch(() => {});
+			const settled = (): void => {
+				if (out === request) out = undefined;
+			};
+			request.then(settled, settled);
 			return request;
 		};
 		try {
@@ -530,7 +536,8 @@ export class TtrssClient {
 			}
 		} finally {
 			signal?.removeEventListener('abort', onAbort);
-			stop.abort();
+			// A request already answered is left alone (ending it would mark it failed).
+			if (out !== undefined) stop.abort();
 		}
 	}
 
