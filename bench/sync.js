@@ -6,12 +6,15 @@
 //   2. an idle sync (nothing changed): requests and bytes (budget: 1 request, ≤ 5 KB);
 //   3. the sync after 200 new articles arrived (a feed tt-rss really fetches with update.php):
 //      requests, bytes, time, long tasks.
+// Beside the first full sync, its floor: the same API requests (as the app sent them, from its
+// first getHeadlines with bodies on) made back to back by this script, without the app: the
+// server's own time for that work (bench/run.js runs it right after each sync).
 // Syncs are timed by the app's own bookkeeping (IndexedDB store `sync`, `lastSyncAt`), which the
 // engine writes as its last step; the page's interval is shortened through localStorage.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { addProbe, api, countRequests, summarize, testbed } from './browser.js';
+import { addProbe, api, countRequests, median, summarize, testbed } from './browser.js';
 import { BENCH_PHOTO, benchPhoto } from './make-feeds.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -168,10 +171,16 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 		const counter = await countRequests(context, page);
 		// The sync's first request: the first getHeadlines with bodies (the lists ask for excerpts).
 		let syncStart = 0;
+		/** The sync's API requests from syncStart on, in the order sent (the floor replays them). */
+		/** @type {{ at: number, body: Record<string, unknown> }[]} */
+		const sent = [];
 		page.on('request', (request) => {
-			if (syncStart || !request.url().includes('/tt-rss/api/')) return;
+			// The page's own requests (the worker passes them on: the same request seen twice).
+			if (request.serviceWorker() || !request.url().includes('/tt-rss/api/')) return;
 			const body = JSON.parse(request.postData() ?? '{}');
-			if (body.op === 'getHeadlines' && body.show_content === true) syncStart = Date.now();
+			if (!syncStart && body.op === 'getHeadlines' && body.show_content === true)
+				syncStart = Date.now();
+			if (syncStart) sent.push({ at: Date.now(), body });
 		});
 
 		// 1. The first full sync, from the sign-in click to the sync's last write.
@@ -195,6 +204,8 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 			}
 			return { usage: estimate.usage ?? 0, images: keys.length, imageBytes };
 		});
+		// Images kept for offline come after the text (their own step): when the last one is in.
+		const imagesDone = await imagesSettled(page);
 		const full = {
 			ms: t1 - t0,
 			...summarize(firstReqs),
@@ -204,6 +215,19 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 			imageBytes: storage.imageBytes,
 			// Sign-in and the first screen's render are in the window; the sync's own part is this:
 			syncMs: t1 - syncStart,
+			imagesMs: imagesDone.at - syncStart,
+			imagesKept: imagesDone.count,
+			floor: await floor(sent.filter((r) => r.at <= t1).map((r) => r.body)),
+			// The sync's API requests as the page saw them (ms from its start): gaps between one's
+			// end and the next's start are the app's own time, overlaps the pipelining.
+			apiTimeline: firstReqs
+				.filter((r) => r.op && r.start >= syncStart)
+				.map((r) => [
+					r.op,
+					Math.round(r.start - syncStart),
+					r.end === undefined ? -1 : Math.round(r.end - syncStart),
+					r.bytes
+				]),
 			longTasks: await longTasks(page, t0, t1),
 			longTasksDuringSync: await longTasks(page, syncStart, t1)
 		};
@@ -237,7 +261,27 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 			ms: after - started,
 			...summarize(reqs),
 			ops: countOps(apiOps(reqs)),
-			longTasks: await longTasks(page, started, after)
+			longTasks: await longTasks(page, started, after),
+			// Each request of the window: what it was, how it ended, its bytes and time.
+			requestList: reqs.map((r) => ({
+				op: r.op ?? r.url.slice(0, 60),
+				source: r.source,
+				from: r.from,
+				bytes: r.bytes,
+				startMs: Math.round(r.start - started),
+				endMs: r.end === undefined ? undefined : Math.round(r.end - started)
+			})),
+			// The sync's own rows (the app's database): how many of the 200 it kept.
+			kept: await page.evaluate(
+				() =>
+					new Promise((resolve) => {
+						const open = indexedDB.open('ttrss-reader');
+						open.onsuccess = () => {
+							const req = open.result.transaction('articles').objectStore('articles').count();
+							req.onsuccess = () => resolve(req.result);
+						};
+					})
+			)
 		};
 		counter.stop();
 		return { articles: SYNC_ARTICLES, arrivals: ARRIVALS, full, idle, afterArrivals: arrivals };
@@ -245,6 +289,64 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 		unservePhoto();
 		await context.close();
 	}
+}
+
+/**
+ * The floor: `bodies` (the app's API requests, in order) made back to back from Node straight to
+ * the server, in a session of their own; the time of all of them, and how many.
+ * @param {Record<string, unknown>[]} bodies
+ */
+async function floor(bodies) {
+	const { session_id: sid } = await api('login', {
+		user: testbed.user,
+		password: testbed.password
+	});
+	const t0 = performance.now();
+	let bytes = 0;
+	for (const body of bodies) {
+		const r = await fetch(testbed.apiUrl, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ ...body, ...('sid' in body ? { sid } : {}) })
+		});
+		bytes += (await r.arrayBuffer()).byteLength;
+	}
+	const ms = performance.now() - t0;
+	await api('logout', { sid }).catch(() => {});
+	// What was replayed, one line a request (the sync's; the screen's own reads, if any, show too).
+	const sig = (/** @type {Record<string, unknown>} */ b) =>
+		[b.op, b.feed_id, b.view_mode, b.skip, b.limit, b.show_content ? 'content' : '']
+			.filter((x) => x !== undefined && x !== '')
+			.join(' ');
+	return {
+		ms,
+		requests: bodies.length,
+		bytes,
+		ops: countOps(bodies.map((b) => String(b.op))),
+		sent: bodies.map(sig)
+	};
+}
+
+/**
+ * Waits until the images kept for offline stop arriving (no new cache entry for 2 s, or 60 s in
+ * all); the time (ms) the last one was seen and how many there are.
+ * @param {import('@playwright/test').Page} page
+ */
+async function imagesSettled(page) {
+	const count = () =>
+		page.evaluate(async () => (await (await caches.open('images-v1')).keys()).length);
+	let last = await count();
+	let at = Date.now();
+	const end = at + 60_000;
+	while (Date.now() < end && Date.now() - at < 2000) {
+		await new Promise((r) => setTimeout(r, 100));
+		const n = await count();
+		if (n !== last) {
+			last = n;
+			at = Date.now();
+		}
+	}
+	return { at, count: last };
 }
 
 /** @param {string[]} ops */
@@ -256,54 +358,84 @@ function countOps(ops) {
 }
 
 /**
- * Lines for run.js's table.
- * @param {any} s results.sync
+ * Lines for run.js's table: medians over the runs (each run's figure in brackets).
+ * @param {any} s results.sync: { runs: syncBench results[] } (or one result, older files)
  * @returns {string[][]}
  */
 export function syncRows(s) {
 	if (!s) return [];
-	if (s.error) return [['sync', '', s.error, '', '']];
+	/** @type {any[]} */
+	const runs = s.runs ?? (s.full ? [s] : []);
+	if (runs.length === 0) return [['sync', '', s.error ?? 'no run', '', '']];
+	const at = (/** @type {string} */ path) =>
+		runs.map((r) => path.split('.').reduce((o, k) => o?.[k], r));
+	const med = (/** @type {string} */ path) => median(at(path));
+	const each = (/** @type {string} */ path, /** @type {(n: number) => string} */ f) =>
+		runs.length > 1 ? ` [${at(path).map(f).join(', ')}]` : '';
+	const sec = (/** @type {number} */ n) => (n / 1000).toFixed(1);
 	const kb = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KB`;
 	const mb = (/** @type {number} */ n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-	const tasks = (/** @type {any} */ t) =>
-		`${t.count} long tasks, longest ${Math.round(t.longestMs)} ms`;
+	const tasks = (/** @type {string} */ path) =>
+		`${med(`${path}.count`)} long tasks, longest ${Math.round(med(`${path}.longestMs`))} ms` +
+		each(`${path}.longestMs`, (n) => String(Math.round(n)));
+	const first = runs[0];
+	const ratio = med('full.syncMs') / med('full.floor.ms');
 	return [
 		[
 			'sync: idle (nothing changed)',
 			'',
-			`${s.idle.requests} req, ${kb(s.idle.bytes)}`,
+			`${med('idle.requests')} req, ${kb(med('idle.bytes'))}`,
 			'',
 			'1 req, ≤ 5 KB'
 		],
 		[
-			`sync: after ${s.arrivals} new articles`,
+			`sync: after ${first.arrivals} new articles`,
 			'',
-			`${s.afterArrivals.requests} req, ${kb(s.afterArrivals.bytes)}, ${Math.round(s.afterArrivals.ms)} ms`,
+			`${med('afterArrivals.requests')} req, ${kb(med('afterArrivals.bytes'))}, ${Math.round(med('afterArrivals.ms'))} ms` +
+				each('afterArrivals.ms', (n) => String(Math.round(n))),
 			'',
-			''
+			'≤ 1 s'
 		],
-		['   long tasks', '', tasks(s.afterArrivals.longTasks), '', 'none > 50 ms'],
+		['   long tasks', '', tasks('afterArrivals.longTasks'), '', 'none > 50 ms'],
 		[
-			`sync: first full, ${s.articles} unread (sign-in to done)`,
+			`sync: first full, ${first.articles} unread (sign-in to done)`,
 			'',
-			`${(s.full.ms / 1000).toFixed(1)} s, ${s.full.requests} req, ${mb(s.full.bytes)}`,
+			`${sec(med('full.ms'))} s, ${med('full.requests')} req, ${mb(med('full.bytes'))}`,
 			'',
 			''
 		],
 		[
 			'   storage used / images kept',
 			'',
-			`${mb(s.full.usageBytes)} / ${s.full.images} (${mb(s.full.imageBytes ?? 0)} readable)`,
+			`${mb(med('full.usageBytes'))} / ${med('full.images')} at the text's end, ${med('full.imagesKept')} in all`,
 			'',
 			''
 		],
-		['   long tasks, sign-in to done', '', tasks(s.full.longTasks), '', ''],
+		['   long tasks, sign-in to done', '', tasks('full.longTasks'), '', ''],
 		[
-			`   the sync's own part (${(s.full.syncMs / 1000).toFixed(1)} s)`,
+			`   the sync's own part: text (first getHeadlines with bodies to the last write)`,
 			'',
-			tasks(s.full.longTasksDuringSync),
+			`${sec(med('full.syncMs'))} s` +
+				each('full.syncMs', sec) +
+				`; ${tasks('full.longTasksDuringSync')}`,
 			'',
 			'none > 50 ms'
+		],
+		[
+			`   floor: the same ${med('full.floor.requests')} API requests back to back, no app`,
+			'',
+			`${sec(med('full.floor.ms'))} s` +
+				each('full.floor.ms', sec) +
+				`; app/floor ${ratio.toFixed(2)}×`,
+			'',
+			'app ≤ 1.5× floor'
+		],
+		[
+			'   images kept for offline, all in (from the same start)',
+			'',
+			`${sec(med('full.imagesMs'))} s` + each('full.imagesMs', sec),
+			'',
+			'after the text'
 		]
 	];
 }

@@ -704,6 +704,168 @@ describe('pageHeadlines', () => {
 	});
 });
 
+describe('headlinePages: the next page asked for while this one is handled', () => {
+	function headline(id: number) {
+		return { id, title: `h${id}`, unread: true, feed_id: '1', updated: 1 };
+	}
+	/** A feed of `count` articles (newest first) on a level-15 server; a clock that ticks per read. */
+	function pagedServer(
+		count: number,
+		answer?: (r: SentRequest) => Response | Promise<Response> | undefined
+	) {
+		let items = Array.from({ length: count }, (_, i) => headline(1000 - i));
+		const fake = fakeFetch((r) => {
+			const custom = answer?.(r);
+			if (custom) return custom;
+			const skip = Number(r.body.skip);
+			const first = items[0]?.id;
+			if (
+				skip > 0 &&
+				r.body.check_first_id !== undefined &&
+				r.body.check_first_id !== String(first)
+			)
+				return ok(r, [{ id: 1, first_id: first, is_cat: false, first_id_changed: true }, []]);
+			const rows = items.slice(skip, skip + Number(r.body.limit));
+			return ok(r, [{ id: 1, first_id: first, is_cat: false }, rows]);
+		});
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(15)
+		});
+		let tick = 0;
+		return {
+			fake,
+			client,
+			now: () => ++tick,
+			arrive: (id: number) => {
+				items = [headline(id), ...items];
+			}
+		};
+	}
+
+	it('asks for page N+1 before the caller is done with page N; each page dated by its own request', async () => {
+		const { fake, client, now } = pagedServer(5);
+		const seen: { ids: number[]; askedAt: number; sentBefore: number }[] = [];
+		for await (const page of client.headlinePages(
+			{ feedId: 1 },
+			{ pageSize: 2, prefetch: true, now }
+		)) {
+			// The next full page's request is already out while this one is handled.
+			await new Promise((r) => setTimeout(r, 0));
+			seen.push({
+				ids: page.rows.map((h) => h.id),
+				askedAt: page.askedAt,
+				sentBefore: fake.requests.length
+			});
+		}
+		expect(seen.map((p) => p.ids)).toEqual([[1000, 999], [998, 997], [996]]);
+		expect(seen.map((p) => p.sentBefore)).toEqual([2, 3, 3]);
+		// The clock is read as each request starts: 1, 2, 3 (pages in the order asked).
+		expect(seen.map((p) => p.askedAt)).toEqual([1, 2, 3]);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2', '4']);
+	});
+
+	it('without prefetch, the next page is asked for only when the caller wants it', async () => {
+		const { fake, client, now } = pagedServer(5);
+		const sentBefore: number[] = [];
+		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2, now })) {
+			await new Promise((r) => setTimeout(r, 0));
+			sentBefore.push(fake.requests.length);
+			expect(page.askedAt).toBe(fake.requests.length);
+		}
+		expect(sentBefore).toEqual([1, 2, 3]);
+	});
+
+	it('stops at max rows, cutting the last page and asking for nothing beyond it', async () => {
+		const { fake, client } = pagedServer(10);
+		const ids: number[] = [];
+		for await (const page of client.headlinePages(
+			{ feedId: 1 },
+			{ pageSize: 2, prefetch: true, max: 3 }
+		))
+			ids.push(...page.rows.map((h) => h.id));
+		expect(ids).toEqual([1000, 999, 998]);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2']);
+	});
+
+	it('drops a prefetched page that says the list changed, and restarts from the top', async () => {
+		const server = pagedServer(5);
+		const { fake, client, now } = server;
+		const pages: { ids: number[]; askedAt: number }[] = [];
+		for await (const page of client.headlinePages(
+			{ feedId: 1 },
+			{ pageSize: 2, prefetch: true, now }
+		)) {
+			pages.push({ ids: page.rows.map((h) => h.id), askedAt: page.askedAt });
+			// An article arrives while the first page is written, after the prefetched page 2 was
+			// answered as the list stood; page 3 is asked for after it.
+			await new Promise((r) => setTimeout(r, 0));
+			if (pages.length === 1) server.arrive(2000);
+		}
+		const skips = fake.requests.map(
+			(r) =>
+				`${String(r.body.skip)}/${typeof r.body.check_first_id === 'string' ? r.body.check_first_id : '-'}`
+		);
+		// Page 3 (asked for while page 2 was handled) says the list changed: it is dropped and
+		// paging restarts from the top; the rows already yielded are not yielded again.
+		expect(skips).toEqual(['0/-', '2/1000', '4/1000', '0/-', '2/2000', '4/2000', '6/2000']);
+		expect(pages).toEqual([
+			{ ids: [1000, 999], askedAt: 1 },
+			{ ids: [998, 997], askedAt: 2 },
+			// The restart's own requests date its pages (4: the top again, 5, 6).
+			{ ids: [2000], askedAt: 4 },
+			{ ids: [996], askedAt: 6 }
+		]);
+	});
+
+	it("a cancelled read ends the prefetched request and throws the signal's reason", async () => {
+		const controller = new AbortController();
+		let prefetch: AbortSignal | undefined;
+		const { client } = pagedServer(10, (r) => {
+			if (r.body.skip !== '2') return undefined;
+			prefetch = r.init.signal ?? undefined;
+			// Never answers by itself: only the abort ends it.
+			return new Promise<Response>((_, reject) =>
+				prefetch?.addEventListener('abort', () => reject(new Error('aborted')))
+			);
+		});
+		const pages: number[][] = [];
+		const reading = (async () => {
+			for await (const page of client.headlinePages(
+				{ feedId: 1 },
+				{ pageSize: 2, prefetch: true, signal: controller.signal }
+			)) {
+				pages.push(page.rows.map((h) => h.id));
+				await new Promise((r) => setTimeout(r, 0));
+				controller.abort(new Error('signed out'));
+			}
+		})();
+		await expect(reading).rejects.toThrow('signed out');
+		expect(pages).toEqual([[1000, 999]]);
+		expect(prefetch?.aborted).toBe(true);
+	});
+
+	it('a caller that stops early ends the request already out', async () => {
+		let prefetch: AbortSignal | undefined;
+		const { client } = pagedServer(10, (r) => {
+			if (r.body.skip !== '2') return undefined;
+			prefetch = r.init.signal ?? undefined;
+			return new Promise<Response>((_, reject) =>
+				prefetch?.addEventListener('abort', () => reject(new Error('aborted')))
+			);
+		});
+		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2, prefetch: true })) {
+			expect(page.rows).toHaveLength(2);
+			await new Promise((r) => setTimeout(r, 0));
+			expect(prefetch?.aborted).toBe(false);
+			break;
+		}
+		expect(prefetch?.aborted).toBe(true);
+	});
+});
+
 describe('raw call', () => {
 	it('passes a plugin op through and returns its content', async () => {
 		const fake = fakeFetch((r) => jsonReply({ seq: r.body.seq, status: 0, content: [1, 2] }));

@@ -121,6 +121,18 @@ export interface PageHeadlinesOptions extends OpOptions {
 	pageSize?: number;
 	/** How many times paging restarts when new articles arrive at the top (default 3). */
 	maxRestarts?: number;
+	/** headlinePages: ask for the next page while the caller handles this one. */
+	prefetch?: boolean;
+	/** headlinePages: at most this many rows in all. */
+	max?: number;
+	/** headlinePages: the clock of `askedAt` (Date.now). */
+	now?: () => number;
+}
+
+/** One page of headlinePages: its new rows and when it was asked for (ms). */
+export interface HeadlinePage {
+	rows: Headline[];
+	askedAt: number;
 }
 
 export interface LoadFeedTreeOptions extends OpOptions {
@@ -439,19 +451,45 @@ export class TtrssClient {
 		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
 		options: PageHeadlinesOptions = {}
 	): AsyncGenerator<Headline[], void, undefined> {
+		for await (const page of this.headlinePages(params, options)) yield page.rows;
+	}
+
+	/**
+	 * pageHeadlines' pages with the time each was asked for (`askedAt`, taken as its request
+	 * starts: never later than the server's read). With `prefetch`, the next page is asked for as
+	 * soon as a full page arrives, while the caller handles that one (the sync writes it): one
+	 * request at a time is in flight, and a page asked for before a restart is never yielded.
+	 * With `max`, paging stops once that many rows were yielded (the last page cut), and no page
+	 * is asked for beyond it.
+	 */
+	async *headlinePages(
+		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
+		options: PageHeadlinesOptions = {}
+	): AsyncGenerator<HeadlinePage, void, undefined> {
 		const caps = await this.detectCapabilities(options);
 		const pageSize = Math.max(
 			1,
 			Math.min(options.pageSize ?? caps.headlineLimit, caps.headlineLimit)
 		);
 		const maxRestarts = options.maxRestarts ?? 3;
+		const max = options.max ?? Infinity;
+		const now = options.now ?? Date.now;
+		const { signal } = options;
+		// A prefetch outlives the loop when the caller stops early: its own controller ends it.
+		const stop = new AbortController();
+		const onAbort = (): void => stop.abort(signal?.reason);
+		signal?.addEventListener('abort', onAbort, { once: true });
+		const opts: OpOptions = { ...options, signal: stop.signal };
 		const seen = new Set<number>();
 		let skip = 0;
 		let firstId: number | undefined;
 		let restarts = 0;
-		for (;;) {
+		/** The request still out, if any: only that one is ended when the loop stops. */
+		let out: Promise<unknown> | undefined;
+		const ask = (): Promise<{ page: HeadlinesResult; askedAt: number }> => {
 			const check = caps.checkFirstId && restarts < maxRestarts && skip > 0;
-			const page = await this.getHeadlines(
+			const askedAt = now();
+			const request = this.getHeadlines(
 				{
 					...params,
 					limit: pageSize,
@@ -459,20 +497,47 @@ export class TtrssClient {
 					includeHeader: caps.includeHeader,
 					checkFirstId: check ? firstId : undefined
 				},
-				options
-			);
-			if (page.header?.firstIdChanged) {
-				restarts++;
-				skip = 0;
-				firstId = undefined;
-				continue;
+				opts
+			).then((page) => ({ page, askedAt }));
+			out = request;
+			// Handled where it is awaited; a prefetch left behind must not be reported unhandled.
+			const settled = (): void => {
+				if (out === request) out = undefined;
+			};
+			request.then(settled, settled);
+			return request;
+		};
+		try {
+			signal?.throwIfAborted();
+			let next = ask();
+			for (;;) {
+				const { page, askedAt } = await next;
+				if (page.header?.firstIdChanged) {
+					restarts++;
+					skip = 0;
+					firstId = undefined;
+					next = ask();
+					continue;
+				}
+				if (skip === 0) firstId = page.header?.firstId;
+				const fresh = page.headlines
+					.filter((h) => !seen.has(h.id))
+					.slice(0, Math.max(0, max - seen.size));
+				for (const h of fresh) seen.add(h.id);
+				const more = page.headlines.length >= pageSize && seen.size < max;
+				skip += page.headlines.length;
+				// The next page is asked for before this one is handed over (and after `skip` and
+				// `firstId` say which page that is): the caller's work on this one overlaps it.
+				if (more && options.prefetch) next = ask();
+				if (fresh.length > 0) yield { rows: fresh, askedAt };
+				if (!more) return;
+				signal?.throwIfAborted();
+				if (!options.prefetch) next = ask();
 			}
-			if (skip === 0) firstId = page.header?.firstId;
-			const fresh = page.headlines.filter((h) => !seen.has(h.id));
-			for (const h of fresh) seen.add(h.id);
-			if (fresh.length > 0) yield fresh;
-			if (page.headlines.length < pageSize) return;
-			skip += page.headlines.length;
+		} finally {
+			signal?.removeEventListener('abort', onAbort);
+			// A request already answered is left alone (ending it would mark it failed).
+			if (out !== undefined) stop.abort();
 		}
 	}
 

@@ -6,6 +6,7 @@ export {
 	TtrssClient,
 	type Credentials,
 	type CredentialsProvider,
+	type HeadlinePage,
 	type LoadFeedTreeOptions,
 	type OpOptions,
 	type PageHeadlinesOptions,

@@ -216,6 +216,25 @@ describe('read cache', () => {
 	});
 });
 
+describe('a batch written at once', () => {
+	it('merges each record with the cached copy, and a record met twice with the first', async () => {
+		await storeOfflineHeadlines([headline(1, { content: '<p>kept</p>' })]);
+		await storeOfflineHeadlines(
+			[
+				headline(1, { marked: true }),
+				headline(2, { content: '<p>two</p>' }),
+				headline(2, { unread: false }),
+				...Array.from({ length: 200 }, (_, i) => headline(100 + i))
+			],
+			{ pack: 'feed:1' }
+		);
+		// A row without a body keeps the body kept; the second row of 2 keeps the first's body.
+		expect(await cachedArticle(1)).toMatchObject({ content: '<p>kept</p>', marked: true });
+		expect(await cachedArticle(2)).toMatchObject({ content: '<p>two</p>', unread: false });
+		expect(await (await openReaderDb()).count('articles')).toBe(202);
+	});
+});
+
 describe('lists never opened online', () => {
 	it('are made from articles made available offline, newest first, in the view mode', async () => {
 		await storeOfflineHeadlines([

@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { askedUrls, imageUrls } from './images';
+import { askedUrls, cacheImages, IMAGE_PARALLEL, imageUrls } from './images';
+
+vi.mock('./policy', async (original) => ({
+	...(await original<typeof import('./policy')>()),
+	imagesAllowed: () => Promise.resolve(true)
+}));
+let owner = 'reader@x';
+vi.mock('$lib/db/device', async (original) => ({
+	...(await original<typeof import('$lib/db/device')>()),
+	cacheOwnedBy: (account: string | undefined) => Promise.resolve(account === owner)
+}));
 
 const APP = 'https://reader.test';
 
@@ -97,5 +107,69 @@ describe('imageUrls', () => {
 			'https://cdn.test/b.png?x=1&y=2',
 			'https://feeds.test/tt-rss/public.php?op=cached'
 		]);
+	});
+});
+
+describe('cacheImages: a few at a time', () => {
+	/** A feed host whose answers wait until `release`; Cache Storage in a Map. */
+	function host() {
+		const stored = new Map<string, Response>();
+		const waiting: (() => void)[] = [];
+		let inFlight = 0;
+		let most = 0;
+		vi.stubGlobal('caches', {
+			open: () =>
+				Promise.resolve({
+					match: (url: string) => Promise.resolve(stored.get(url)),
+					put: (url: string, response: Response) => Promise.resolve(void stored.set(url, response)),
+					keys: () => Promise.resolve([...stored.keys()].map((url) => new Request(url))),
+					delete: (request: Request) => Promise.resolve(stored.delete(request.url))
+				})
+		});
+		vi.stubGlobal('fetch', async () => {
+			inFlight++;
+			most = Math.max(most, inFlight);
+			await new Promise<void>((resolve) => waiting.push(resolve));
+			inFlight--;
+			return new Response('img');
+		});
+		return {
+			stored,
+			most: () => most,
+			/** Answers every request waiting now. */
+			release: () => waiting.splice(0).forEach((answer) => answer())
+		};
+	}
+	const urls = Array.from({ length: 20 }, (_, i) => `https://feeds.test/${i}.png`);
+
+	it(`fetches at most ${IMAGE_PARALLEL} at once, more than one, and keeps every one`, async () => {
+		const feeds = host();
+		let done = false;
+		const keeping = cacheImages(urls, 'reader@x').finally(() => (done = true));
+		while (!done) {
+			await new Promise((r) => setTimeout(r, 0));
+			feeds.release();
+		}
+		expect(await keeping).toEqual({ stored: 20, skipped: 0 });
+		expect(feeds.most()).toBe(IMAGE_PARALLEL);
+		expect(feeds.stored.size).toBe(20);
+	});
+
+	it("keeps nothing more once the cache is another account's", async () => {
+		const feeds = host();
+		let done = false;
+		const keeping = cacheImages(urls, 'reader@x').finally(() => (done = true));
+		await new Promise((r) => setTimeout(r, 0));
+		owner = 'someone@else';
+		while (!done) {
+			await new Promise((r) => setTimeout(r, 0));
+			feeds.release();
+		}
+		owner = 'reader@x';
+		const result = await keeping;
+		expect(result.stored).toBe(0);
+		expect(feeds.stored.size).toBe(0);
+		// The lanes stop: no image after the first answers is asked for.
+		expect(result.skipped).toBeLessThanOrEqual(IMAGE_PARALLEL);
 	});
 });

@@ -20,6 +20,8 @@ import { imagesAllowed } from './policy';
 import { IMAGE_CACHE } from './storage';
 
 export const MAX_IMAGES = 100;
+/** Images fetched at once (a browser opens 6 connections to one host). */
+export const IMAGE_PARALLEL = 6;
 
 /** Image URLs of an article body (absolute, http/https, by `fetchableUrl`), in document order. */
 export function imageUrls(html: string | undefined, base: string): string[] {
@@ -55,23 +57,25 @@ export async function cacheImages(
 		return { stored: 0, skipped: urls.length };
 	}
 	const cache = await caches.open(IMAGE_CACHE);
-	for (const url of urls.slice(0, MAX_IMAGES)) {
-		signal?.throwIfAborted();
+	const queue = urls.slice(0, MAX_IMAGES);
+	let stop = false;
+	const one = async (url: string): Promise<void> => {
 		try {
-			if (await cache.match(url)) continue;
+			if (await cache.match(url)) return;
 			const response = await fetch(url, { mode: 'no-cors', credentials: 'omit', signal });
 			// A readable answer (the plugin's proxy) that is a refusal or an error is not an image.
 			if (response.type !== 'opaque' && !response.ok) {
 				result.skipped++;
 				await response.body?.cancel();
 				onOne?.(result);
-				continue;
+				return;
 			}
-			if (!(await cacheOwnedBy(account))) {
+			if (stop || !(await cacheOwnedBy(account))) {
 				// Signed out (or another account) meanwhile: nothing more is kept.
+				stop = true;
 				result.skipped++;
 				await response.body?.cancel();
-				break;
+				return;
 			}
 			await cache.put(url, response);
 			result.stored++;
@@ -80,7 +84,16 @@ export async function cacheImages(
 			result.skipped++;
 		}
 		onOne?.(result);
-	}
+	};
+	// A few at a time (IMAGE_PARALLEL): a feed host answers them side by side, and the text,
+	// stored before any image is asked for, never waits for them.
+	const lane = async (): Promise<void> => {
+		for (let url = queue.shift(); url !== undefined && !stop; url = queue.shift()) {
+			signal?.throwIfAborted();
+			await one(url);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(IMAGE_PARALLEL, queue.length) }, lane));
 	const keys = await cache.keys();
 	const over = keys.length - MAX_IMAGES;
 	if (over > 0) await Promise.all(keys.slice(0, over).map((k) => cache.delete(k)));

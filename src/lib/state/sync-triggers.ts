@@ -68,12 +68,23 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 		await saveArticleCount(articleCount);
 		// The engine is loaded at the first sync, not with the first screen.
 		const { runSync } = await import('$lib/sync/run');
+		let shown = false;
+		// The screen takes the sync's text when it is in, before the images it keeps.
+		const show = async (outcome: SyncOutcome): Promise<void> => {
+			if (shown || outcome.status === 'busy') return;
+			shown = true;
+			syncStatus.succeeded(outcome.at);
+			if (outcome.status === 'synced') {
+				await applyToScreen(outcome.changes, outcome.counters, mark);
+			}
+		};
 		const outcome = await runSync({
 			client: session.client,
 			account,
 			articleCount,
 			full,
 			onProgress: (progress) => syncStatus.report(progress),
+			onSynced: show,
 			cacheImages: (urls, signal) => cacheImagesViaWorker(urls, account, signal),
 			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, account, signal)
 		});
@@ -81,10 +92,7 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			syncStatus.end();
 			return outcome;
 		}
-		syncStatus.succeeded(outcome.at);
-		if (outcome.status === 'synced') {
-			await applyToScreen(outcome.changes, outcome.counters, mark);
-		}
+		await show(outcome);
 		return outcome;
 	} catch (error) {
 		syncStatus.failed(readerText(error, 'The offline copy could not be brought up to date.'));

@@ -205,6 +205,109 @@ describe.each(recordedLevels)('an answer dated by its own request (%s server sha
 	});
 });
 
+describe.each(recordedLevels)('pages pipelined (%s server shapes)', (level) => {
+	it('asks for the next page before the one before it is written; writes in the order asked', async () => {
+		const server = syncServer(level);
+		server.arrive(450);
+		// When each page's write is reported: rows stored, getHeadlines sent by then.
+		const written: [number, number][] = [];
+		await syncNow({
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 500,
+			onProgress: ({ phase, stored }) => {
+				const asked = server.sentOps().filter((op) => op === 'getHeadlines').length;
+				if (phase === 'new' && stored > (written.at(-1)?.[0] ?? 0)) written.push([stored, asked]);
+			}
+		});
+		// Pages of 200 (the server's largest), newest first; the second page's request was out
+		// before the first page's write was done, the third's before the second's. The last page
+		// is short: nothing is asked for after it.
+		expect(written).toEqual([
+			[200, 2],
+			[400, 3],
+			[450, 3]
+		]);
+		expect((await loadSyncState(ACCOUNT)).newestId).toBe(450);
+		expect((await stored(1))?.content).toBe(body(1));
+	});
+
+	it('a page asked for while the page before it was written is dated by its own request', async () => {
+		const server = syncServer(level);
+		server.arrive(250);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
+		for (let id = 1; id <= 250; id++) server.article(id).marked = true;
+		// Time passes with the writes only: 10 minutes per 200 rows written. The sent log dropped
+		// a confirmation made 5 minutes after the sync began.
+		const start = Date.now();
+		let rows = 0;
+		const now = (): number => start + rows * 3000;
+		const db = await openReaderDb();
+		await db.put('settings', start + 300_000, SENT_HORIZON_KEY);
+		await syncNow({
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 500,
+			now,
+			onProgress: ({ stored: n }) => {
+				rows = n;
+			}
+		});
+		// The Starred set's second page was asked for before the first was written (at the
+		// start, before the horizon): like the first, it keeps the cached state. Dated when the
+		// first page's write finished (10 minutes, after the horizon), its 50 would be starred.
+		const marked = (await db.getAll('articles')).filter((a) => a.marked).length;
+		expect(marked).toBe(0);
+	});
+
+	it('a cancelled sync stops paging and saves nothing of its bookkeeping', async () => {
+		const server = syncServer(level);
+		server.arrive(1000);
+		const controller = new AbortController();
+		const sync = syncNow({
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 1000,
+			signal: controller.signal,
+			onProgress: ({ stored }) => {
+				if (stored >= 200) controller.abort(new Error('signed out'));
+			}
+		});
+		await expect(sync).rejects.toThrow();
+		// The first page and the one already asked for; nothing after the cancel.
+		expect(server.takeOps().filter((op) => op === 'getHeadlines')).toHaveLength(2);
+		expect((await loadSyncState(ACCOUNT)).lastSyncAt).toBeUndefined();
+		expect((await db()).length).toBe(200);
+	});
+});
+
+describe.each(recordedLevels)('images after the text (%s server shapes)', (level) => {
+	it('the text is stored, its bookkeeping saved and the screens told before any image is asked for', async () => {
+		const server = syncServer(level);
+		server.arrive(30);
+		const events: string[] = [];
+		const outcome = await syncNow({
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 500,
+			onSynced: async (done) => {
+				events.push(
+					`synced ${done.status} ${(await loadSyncState(ACCOUNT)).lastSyncAt === (done.status === 'synced' ? done.at : -1)}`
+				);
+			},
+			cacheImages: async (urls) => {
+				events.push(`images ${urls.length} ${(await db()).length}`);
+			}
+		});
+		expect(outcome.status).toBe('synced');
+		expect(events).toEqual(['synced synced true', 'images 30 30']);
+	});
+});
+
+async function db() {
+	return (await openReaderDb()).getAll('articles');
+}
+
 describe.each(recordedLevels)('one sync at a time (%s server shapes)', (level) => {
 	const nav = globalThis as { navigator?: unknown };
 	let saved: unknown;

@@ -9,7 +9,8 @@
  *    read whole lose the flag (outbox changes still waiting are applied again over all of it);
  * 3. bodies for kept articles that have none (getArticle, in batches);
  * 4. the offline packs whose counters moved, then the enclosures of those that keep them;
- * 5. images (by the storage policy), then the storage budget.
+ * 5. the bookkeeping saved (the sync's text is done: `onSynced`), then images (by the storage
+ *    policy, a few at a time), then the storage budget.
  * Everything is stored through the cache module (src/lib/cache), which re-applies the outbox.
  */
 import {
@@ -59,6 +60,11 @@ export interface SyncOptions {
 	cacheImages?: (urls: string[], signal?: AbortSignal) => Promise<unknown>;
 	/** Keeps the enclosures of packs that keep them (page: via the worker; worker: itself). */
 	cacheEnclosures?: (urls: string[], signal?: AbortSignal) => Promise<unknown>;
+	/**
+	 * Called once a sync's text is stored and its bookkeeping saved, before the images it keeps
+	 * (which may take long): what a screen shows need not wait for them.
+	 */
+	onSynced?: (outcome: SyncOutcome) => void | Promise<void>;
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
 	now?: () => number;
@@ -145,24 +151,31 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const caps = await client.detectCapabilities(op);
 	const pageSize = Math.max(1, Math.min(batchSize(caps.headlineLimit), caps.headlineLimit));
 	/**
-	 * Reads a list in pages, at most `max` rows; `complete` when the server had no more. Each page
-	 * comes with the time it was asked for (a page is asked for when the loop goes on, so its time
-	 * is taken just before: never later than the server's read); `asked` is the first page's, the
-	 * time of the set as a whole.
+	 * Reads a list in pages, at most `max` rows; `complete` when the server had no more. The next
+	 * page is asked for while this one is written (headlinePages' prefetch), so the sync takes
+	 * about the server's time. Each page comes with the time its own request started (never later
+	 * than the server's read, even when it was asked for before the page before it was written);
+	 * `asked` is the first page's, the time of the set as a whole.
 	 */
 	const readList: ReadList = async (params, max, onPage) => {
 		const ids = new Set<number>();
-		const first = askedNow();
-		if (max <= 0) return { ids, complete: false, asked: first };
-		let asked = first;
-		for await (const page of client.pageHeadlines(params, { ...op, pageSize })) {
-			const rows = page.slice(0, max - ids.size);
+		// Before any request: the set's time when no page came (an empty set).
+		const before = askedNow();
+		let first: Asked | undefined;
+		if (max <= 0) return { ids, complete: false, asked: before };
+		for await (const { rows, askedAt } of client.headlinePages(params, {
+			...op,
+			pageSize,
+			max,
+			now,
+			prefetch: true
+		})) {
+			const asked: Asked = { account, readAt: askedAt };
+			first ??= asked;
 			rows.forEach((h) => ids.add(h.id));
 			await onPage(rows, asked);
-			if (ids.size >= max) return { ids, complete: false, asked: first };
-			asked = askedNow();
 		}
-		return { ids, complete: true, asked: first };
+		return { ids, complete: ids.size < max, asked: first ?? before };
 	};
 
 	// 1. New unread articles, with bodies.
@@ -257,13 +270,6 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	if (enclosurePacks.size > 0) report('media');
 	await keepPackEnclosures(enclosurePacks, options.cacheEnclosures, signal);
 
-	// 5. Images by the reader's policy, then the budget.
-	if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
-		report('images');
-		await options.cacheImages([...new Set(images)], signal);
-	}
-	await enforceBudget();
-
 	const config = full ? await client.getConfig(op).catch(() => state.config) : state.config;
 	const at = now();
 	const next: SyncState = {
@@ -276,12 +282,22 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		articleCount: Math.max(options.articleCount, full ? options.articleCount : state.articleCount)
 	};
 	await saveSyncState(account, next);
-	return {
+	const outcome: SyncOutcome = {
 		status: 'synced',
 		at,
 		counters,
 		changes: { articleIds: [...changed], newArticles: fresh.length > 0 }
 	};
+	// The text is in: the screens take it now, not after the images.
+	await options.onSynced?.(outcome);
+
+	// 5. Images by the reader's policy (after the text, never delaying it), then the budget.
+	if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
+		report('images');
+		await options.cacheImages([...new Set(images)], signal);
+	}
+	await enforceBudget();
+	return outcome;
 }
 
 async function syncPack(

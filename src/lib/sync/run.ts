@@ -7,16 +7,24 @@ import { announceSync } from './channel';
 import { syncNow, type SyncOptions, type SyncOutcome } from './engine';
 
 export async function runSync(options: SyncOptions): Promise<SyncOutcome> {
-	const outcome = await syncNow(options);
-	// New-article alerts (src/lib/alerts), before any tab shows the new rows and so has seen them.
-	await alertAfterSync(options, outcome);
-	if (outcome.status === 'synced')
-		announceSync({ type: 'sync-done', at: outcome.at, changes: outcome.changes });
-	else if (outcome.status === 'unchanged')
-		announceSync({
-			type: 'sync-done',
-			at: outcome.at,
-			changes: { articleIds: [], newArticles: false }
-		});
+	let told = false;
+	// Once the text is in (the engine's onSynced, before its images) or, without it, at the end.
+	const tell = async (outcome: SyncOutcome): Promise<void> => {
+		if (told) return;
+		told = true;
+		// New-article alerts (src/lib/alerts), before any tab shows the new rows and so has seen them.
+		await alertAfterSync(options, outcome);
+		if (outcome.status === 'synced')
+			announceSync({ type: 'sync-done', at: outcome.at, changes: outcome.changes });
+		else if (outcome.status === 'unchanged')
+			announceSync({
+				type: 'sync-done',
+				at: outcome.at,
+				changes: { articleIds: [], newArticles: false }
+			});
+		await options.onSynced?.(outcome);
+	};
+	const outcome = await syncNow({ ...options, onSynced: tell });
+	await tell(outcome);
 	return outcome;
 }

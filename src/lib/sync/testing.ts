@@ -151,6 +151,10 @@ export function syncServer(level: RecordedLevel) {
 	return {
 		...server,
 		client,
+		/** Ops sent since the last takeOps, kept for the next one. */
+		sentOps(): string[] {
+			return sent.map((r) => String(r.body.op));
+		},
 		/** Ops sent since the last call. */
 		takeOps(): string[] {
 			const ops = sent.map((r) => String(r.body.op));
