@@ -47,7 +47,8 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		row(episode).title = row(japanese).title;
 		row(episode).updated = row(japanese).updated + 24 * 3600;
 		// The rows shown first of each story (the list's order decides which).
-		const first = (a: number, b: number) => (ids.indexOf(a) < ids.indexOf(b) ? [a, b] : [b, a]);
+		const first = (a: number, b: number): [number, number] =>
+			ids.indexOf(a) < ids.indexOf(b) ? [a, b] : [b, a];
 		const sent = async () => {
 			await undo.commit();
 			await vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
