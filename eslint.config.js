@@ -48,31 +48,7 @@ const KNOWN_UPWARD = [
 	// The IndexedDB schema names the outbox's types (its items carry an Intent, a hold's undo): the
 	// types belong below db with the one intent/effect model of issue 25. Type-only imports.
 	['src/lib/db/schema.ts', 'outbox/hold'],
-	['src/lib/db/schema.ts', 'outbox/intent'],
-	// A full quota evicts read articles and images before one retry (offline/storage.ts
-	// withQuotaRetry); the eviction policy must be injected before the retry can move into db.
-	['src/lib/cache/index.ts', 'offline/storage'],
-	['src/lib/outbox/outbox.ts', 'offline/storage'],
-	['src/lib/outbox/replay.ts', 'offline/storage'],
-	// Keys run the reader's actions on the open list; the dispatcher belongs with the state it drives.
-	['src/lib/keyboard/dispatch.ts', 'state/actions'],
-	['src/lib/keyboard/dispatch.ts', 'state/headlines.svelte'],
-	// A hidden unread row is marked read through the one action path, which lives in state.
-	// Needs the action path split into a pure intent builder below state.
-	['src/lib/mute/mark-read.ts', 'state/actions'],
-	// The offline status and triggers follow the session; they belong in the one app lifecycle.
-	['src/lib/offline/status.svelte.ts', 'state/session.svelte'],
-	['src/lib/offline/triggers.ts', 'state/session.svelte'],
-	// The sync triggers read the session and settings and refresh the screens' state: the start of
-	// the app's lifecycle, to move into state (one lifecycle) rather than be wired from below.
-	['src/lib/sync/triggers.ts', 'state/headlines.svelte'],
-	['src/lib/sync/triggers.ts', 'state/session.svelte'],
-	['src/lib/sync/triggers.ts', 'state/settings.svelte'],
-	['src/lib/sync/triggers.ts', 'state/tree.svelte'],
-	// A settings screen kept in the feature folder: it belongs in components.
-	['src/lib/sync/SyncSettings.svelte', 'state/session.svelte'],
-	['src/lib/sync/SyncSettings.svelte', 'state/settings.svelte'],
-	['src/lib/sync/SyncSettings.svelte', 'state/tree.svelte']
+	['src/lib/db/schema.ts', 'outbox/intent']
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -4,10 +4,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
-import { TtrssClient, type TtrssClientOptions } from '../../src/lib/api';
 import { testbed } from '../support/testbed';
 
 export { resetTestbed, testbed } from '../support/testbed';
+export { idsByTitle, loggedInClient, newClient } from '../support/server';
 
 /** The lock the team's end-to-end runs take (`flock /tmp/e2e-run.lock …`): one user of the server. */
 const LOCK = '/tmp/e2e-run.lock';
@@ -70,31 +70,4 @@ export function sql(query: string): string {
 			env: { ...process.env, PGPASSWORD: testbed.dbPassword, PGDATABASE: testbed.dbName }
 		}
 	);
-}
-
-export function newClient(options: Partial<TtrssClientOptions> = {}): TtrssClient {
-	return new TtrssClient({ apiUrl: testbed.apiUrl, ...options });
-}
-
-/** A client logged in as the test user, which may also log in again by itself. */
-export async function loggedInClient(
-	options: Partial<TtrssClientOptions> = {}
-): Promise<TtrssClient> {
-	const credentials = { user: testbed.user, password: testbed.password };
-	const client = newClient({ credentials: () => credentials, ...options });
-	await client.login(credentials);
-	return client;
-}
-
-/** Ids of the headlines whose title starts with `prefix`, from All articles. */
-export async function idsByTitle(client: TtrssClient, ...prefixes: string[]): Promise<number[]> {
-	const all: { id: number; title: string }[] = [];
-	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
-		all.push(...page);
-	}
-	return prefixes.map((prefix) => {
-		const hits = all.filter((h) => h.title.startsWith(prefix));
-		if (hits.length !== 1) throw new Error(`"${prefix}" matched ${hits.length} articles`);
-		return (hits[0] as { id: number }).id;
-	});
 }

@@ -31,11 +31,7 @@ export async function serverHeadline(client: TtrssClient, title: string): Promis
 	throw new Error(`no article titled ${title}`);
 }
 
-/** The unread counter of one feed, from getCounters. */
-export async function serverUnread(client: TtrssClient, feedId: number): Promise<number> {
-	const counters = await client.getCounters();
-	return [...counters.feeds, ...counters.special].find((c) => c.id === feedId)?.unread ?? 0;
-}
+export { serverUnread } from '../support/server';
 
 export async function signIn(page: Page): Promise<void> {
 	await page.goto('/login');

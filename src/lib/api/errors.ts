@@ -88,20 +88,63 @@ export function isApiError(value: unknown): value is ApiError {
 	return value instanceof ApiError;
 }
 
+/**
+ * A failure of the app's own that the reader can act on, with the words they see (a refusal, a
+ * full device: offline/storage.ts StorageFullError). `readerText` shows its message.
+ */
+export class ReaderError extends Error {
+	constructor(
+		readonly userMessage: string,
+		message: string = userMessage,
+		options?: ErrorOptions
+	) {
+		super(message, options);
+	}
+}
+
 /** A refusal of the app's own (not the server's), with the words the reader sees. */
-export class RefusedError extends Error {
+export class RefusedError extends ReaderError {
 	override readonly name = 'RefusedError';
-	constructor(readonly userMessage: string) {
+	constructor(userMessage: string) {
 		super(userMessage);
 	}
 }
 
 /**
- * The text a reader sees for a failure: the API error's or refusal's own message, or the screen's
- * `fallback` for anything else (a bug, not something the reader can act on).
+ * The one way from a failure to the text a reader sees: the API error's or the app's own
+ * (`ReaderError`) message, or the screen's `fallback` for anything else (a bug, not something the
+ * reader can act on).
  */
 export function readerText(error: unknown, fallback: string): string {
-	return isApiError(error) || error instanceof RefusedError ? error.userMessage : fallback;
+	return isApiError(error) || error instanceof ReaderError ? error.userMessage : fallback;
+}
+
+/**
+ * The codes of a request that found no way to the server (fetch rejected, offline, cancelled):
+ * nothing reached it, so sending again later may pass (the outbox's replay stops and waits).
+ */
+const NO_WAY_CODES: ReadonlySet<ApiErrorCode> = new Set(['NETWORK', 'OFFLINE', 'ABORTED']);
+
+export function noWayToServer(error: unknown): boolean {
+	return isApiError(error) && NO_WAY_CODES.has(error.code);
+}
+
+/**
+ * The server could not be reached or could not answer (as opposed to answering with an error): no
+ * way to it, a timeout, or something in the way answering instead (an HTTP error, an HTML page, an
+ * empty reply). A search then answers from the device.
+ */
+const UNREACHABLE_CODES: ReadonlySet<ApiErrorCode> = new Set([
+	'OFFLINE',
+	'NETWORK',
+	'TIMEOUT',
+	'HTTP_STATUS',
+	'HTML_REPLY',
+	'EMPTY_REPLY'
+]);
+
+export function serverUnreachable(error: unknown): boolean {
+	return isApiError(error) && error.kind === 'transport' && UNREACHABLE_CODES.has(error.code);
 }
 
 /** Where an error happened matters for API_DISABLED: at login vs. after a successful login. */

@@ -14,9 +14,12 @@ export {
 export {
 	ApiError,
 	isApiError,
+	noWayToServer,
 	readerText,
+	ReaderError,
 	BROWSER_API_SETTING,
 	RefusedError,
+	serverUnreachable,
 	type ApiErrorCode,
 	type ApiErrorKind,
 	type ClientErrorCode,

@@ -23,8 +23,8 @@ import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
 import { abortQuietly } from '$lib/db/tx';
-import { withQuotaRetry } from '$lib/offline/storage';
-import { indexArticles } from '$lib/search';
+import { withQuotaRetry } from '$lib/db/quota';
+import { indexArticles } from '$lib/db/index-queue';
 
 /** Identifies one headline list: feed or category, view mode, order, search. */
 export interface ListKey {

@@ -11,6 +11,7 @@ import {
 	type ArticleBase,
 	type CatchupMode,
 	type Counters,
+	type FeedCounter,
 	type FeedId,
 	type FeedTree
 } from '$lib/api';
@@ -57,16 +58,7 @@ export function writeCounts(counters: Counters, counts: UnreadCounts): void {
 	for (const [id, unread] of counts.feeds) {
 		if (listed.has(id)) continue;
 		const list = id > 0 ? counters.feeds : isLabelFeedId(id) ? counters.labels : counters.special;
-		list.push({
-			id,
-			unread,
-			marked: undefined,
-			published: undefined,
-			aux: undefined,
-			hasImage: undefined,
-			updated: undefined,
-			title: undefined
-		});
+		list.push(unreadCounter(id, unread));
 	}
 	const cats = new Set(counters.categories.map((c) => c.id));
 	for (const c of counters.categories) c.unread = counts.categories.get(c.id) ?? c.unread;
@@ -212,4 +204,18 @@ export function afterCatchup(
 	if (all !== undefined && fresh !== undefined) feeds.set(SPECIAL_FEED.fresh, Math.min(fresh, all));
 	const global = counts.global === undefined ? undefined : Math.max(0, counts.global - left);
 	return { feeds, categories, global };
+}
+
+/** A counter that knows only its unread count (one the server's reply did not list). */
+export function unreadCounter(id: number, unread: number): FeedCounter {
+	return {
+		id,
+		unread,
+		marked: undefined,
+		published: undefined,
+		aux: undefined,
+		hasImage: undefined,
+		updated: undefined,
+		title: undefined
+	};
 }

@@ -4,9 +4,8 @@
  * (j at the end of the loaded rows loads more, Shift+J wraps around the tree, Escape only closes
  * an open article, a modal dialog keeps its keys) are unit tested without a page.
  */
-import type { ArticleFlag } from '$lib/outbox/intent';
-import type { ArticleRef, Side } from '$lib/state/actions';
-import type { ListKind } from '$lib/state/headlines.svelte';
+import type { ArticleFlag, ArticleRef, Side } from '$lib/outbox/intent';
+import type { ListKind } from '../../params/kind';
 import { commandFor, type Command } from './shortcuts';
 
 /** A place in the feed tree, as "next/previous feed" walks it. */

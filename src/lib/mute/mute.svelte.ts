@@ -9,6 +9,7 @@
 import type { Headline } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
 import { NO_MUTE, type MuteSettings } from './settings';
+import { onAccountEvent } from '$lib/db/account-events';
 
 // The matcher (mute/match.ts, with the word rules of alerts/words.ts and search/text.ts) is loaded
 // only for an account that has muted words: a list without any needs none of it at start.
@@ -86,3 +87,4 @@ class Mute {
 }
 
 export const mute = new Mute();
+onAccountEvent(() => mute.reset());

@@ -24,9 +24,9 @@ import {
 	type ConnectionHints
 } from './policy';
 import { evictCache, IMAGE_CACHE, isEvictedFirst, MEDIA_CACHE } from './storage';
-import { unindexArticles } from '$lib/search';
+import { unindexArticles } from '$lib/db/index-queue';
 
-vi.mock('$lib/search', () => ({ unindexArticles: vi.fn() }));
+vi.mock('$lib/db/index-queue', () => ({ unindexArticles: vi.fn(), indexArticles: vi.fn() }));
 
 /** Cache Storage as far as eviction uses it: one map of URL → Response per cache name. */
 class FakeCache {

@@ -1,13 +1,13 @@
 import { cachedTree } from '$lib/cache';
-import { belongsTo } from '$lib/db/account';
+import { belongsTo, shownAccount } from '$lib/db/account';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import type { IntentNames } from '$lib/outbox/intent';
 import { watchOutbox } from '$lib/outbox/broadcast';
 import { failedItems, intentNames, pendingItems } from '$lib/outbox/outbox';
 import { loadReplayStatus, type ReplayStatus } from '$lib/outbox/status';
-import { session } from '$lib/state/session.svelte';
 import { inPage, onWindow } from './page-events';
 import { onStorageProblem, storageEstimate, type StorageEstimateInfo } from './storage';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** The pending list shows this many changes (the oldest); the rest are counted. */
 export const PENDING_SHOWN = 50;
@@ -79,7 +79,7 @@ class OfflineStatus {
 			]);
 			// Only the signed-in account's changes: another account's kept ones are not this
 			// reader's to see, and only their own account sends them.
-			const account = session.account;
+			const account = shownAccount();
 			const own = queued.filter((item) => belongsTo(item, account));
 			const pending = own.length;
 			const waiting = own.slice(0, PENDING_SHOWN);
@@ -135,3 +135,4 @@ class OfflineStatus {
 }
 
 export const offlineStatus = new OfflineStatus();
+onAccountEvent(() => offlineStatus.reset());

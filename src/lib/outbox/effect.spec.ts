@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SPECIAL_FEED, type Counters, type FeedCounter, type FeedTree } from '$lib/api';
+import { SPECIAL_FEED, type Counters, type FeedTree } from '$lib/api';
 import type { StoredArticle } from '$lib/db/schema';
-import { afterRead, countsFrom, isFresh, unreadCounterFeeds } from '$lib/counters/counts';
+import {
+	afterRead,
+	countsFrom,
+	isFresh,
+	unreadCounter,
+	unreadCounterFeeds
+} from '$lib/counters/counts';
 import { adjustCounters, applyToArticle } from './apply';
 import { articleChange, type ArticleIntent, withinCatchup } from './effect';
 import { headline } from './testing/fake-server';
@@ -11,16 +17,7 @@ const HOUR = 3600;
 const fresh = headline(1, { feedId: 3, updated: NOW / 1000 - 2 * HOUR });
 const old = headline(2, { feedId: 3, updated: NOW / 1000 - 30 * HOUR });
 
-const counter = (id: number, unread: number): FeedCounter => ({
-	id,
-	unread,
-	marked: undefined,
-	published: undefined,
-	aux: undefined,
-	hasImage: undefined,
-	updated: undefined,
-	title: undefined
-});
+const counter = unreadCounter;
 
 function counters(): Counters {
 	return {

@@ -1,4 +1,4 @@
-import type { CatchupMode, FeedId, SearchMode } from '$lib/api';
+import type { CatchupMode, FeedId, Label, SearchMode } from '$lib/api';
 
 /** An article flag the reader can set: each intent names the target value, never a toggle. */
 export type ArticleFlag = 'unread' | 'starred' | 'published';
@@ -126,3 +126,20 @@ export function describeIntent(
 			return `Share “${intent.title}”`;
 	}
 }
+
+/** The parts of an article an action needs (a headline row or the open article). */
+export interface ArticleRef {
+	id: number;
+	feedId: number | null;
+	unread: boolean;
+	marked: boolean;
+	published: boolean;
+	note: string | undefined;
+	labels: Label[];
+	/** Whether the article counts as fresh (counters/counts.ts `unreadCounterFeeds`). */
+	updated: number;
+	score: number;
+}
+
+/** Which rows "mark above / below as read" names, from an article of the list. */
+export type Side = 'above' | 'below';

@@ -9,7 +9,7 @@ import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$l
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { abortQuietly } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
-import { withQuotaRetry } from '$lib/offline/storage';
+import { withQuotaRetry } from '$lib/db/quota';
 import {
 	adjustCounters,
 	applyCatchupToCounters,

@@ -24,6 +24,8 @@
 import {
 	ApiError,
 	ArticleField,
+	noWayToServer,
+	readerText,
 	LABELS_CATEGORY,
 	SPECIAL_CATEGORY,
 	SPECIAL_FEED,
@@ -35,7 +37,7 @@ import {
 import { accountOfClient, belongsTo } from '$lib/db/account';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
-import { withQuotaRetry } from '$lib/offline/storage';
+import { withQuotaRetry } from '$lib/db/quota';
 import { withinCatchup } from './effect';
 import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
@@ -487,12 +489,11 @@ type Verdict =
 
 const SESSION_CODES = new Set(['NOT_LOGGED_IN', 'SESSION_ENDED', 'LOGIN_ERROR']);
 const PASSING_SERVER_CODES = new Set(['E_OPERATION_FAILED', 'Publishing failed']);
-const WAY_DOWN_CODES = new Set(['NETWORK', 'OFFLINE', 'ABORTED']);
 
 export function judge(error: unknown): Verdict {
 	if (!(error instanceof ApiError)) {
-		// A bug or a browser failure: keep the items, try again later.
-		return { kind: 'stop', stop: 'offline', message: String(error) };
+		// A bug or a browser failure (a full device says so): keep the items, try again later.
+		return { kind: 'stop', stop: 'offline', message: readerText(error, String(error)) };
 	}
 	if (error.kind === 'session' || SESSION_CODES.has(error.code)) {
 		return { kind: 'stop', stop: 'sign-in', message: error.userMessage };
@@ -506,7 +507,7 @@ export function judge(error: unknown): Verdict {
 	if (error.kind === 'server' || error.code === 'UNSUPPORTED' || error.code === 'BAD_REPLY') {
 		return { kind: 'refused', code: error.code, message: error.userMessage };
 	}
-	if (WAY_DOWN_CODES.has(error.code)) {
+	if (noWayToServer(error)) {
 		// No way to the server (fetch rejected, offline, cancelled): it may come back.
 		return { kind: 'stop', stop: 'offline', message: error.userMessage };
 	}

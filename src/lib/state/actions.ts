@@ -13,9 +13,9 @@ import { cachedTree } from '$lib/cache';
 import { itemKey } from '$lib/outbox/apply';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { Undone } from '$lib/outbox/hold';
-import type { ArticleFlag, Intent } from '$lib/outbox/intent';
+import type { ArticleFlag, ArticleRef, Intent, Side } from '$lib/outbox/intent';
 import { markBeingQueued } from '$lib/outbox/outbox';
-import { submitIntent } from '$lib/offline/submit';
+import { submitIntent } from './submit';
 import { searchTarget } from '$lib/search/scope';
 import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
@@ -30,19 +30,7 @@ export interface UndoOptions {
 	undo?: string;
 }
 
-/** The parts of an article an action needs (a headline row or the open article). */
-export interface ArticleRef {
-	id: number;
-	feedId: number | null;
-	unread: boolean;
-	marked: boolean;
-	published: boolean;
-	note: string | undefined;
-	labels: Label[];
-	/** Whether the article counts as fresh (counters/counts.ts `unreadCounterFeeds`). */
-	updated: number;
-	score: number;
-}
+export type { ArticleRef, Side } from '$lib/outbox/intent';
 
 type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 
@@ -173,7 +161,6 @@ export async function setLabels(
 const count = (n: number): string => (n === 1 ? '1 article' : `${n} articles`);
 
 /** Which side of an article "mark above / below as read" covers. */
-export type Side = 'above' | 'below';
 
 /**
  * The unread rows before (`above`) or after (`below`) an article in the list as shown and

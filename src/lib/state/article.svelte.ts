@@ -4,6 +4,7 @@ import { withQueuedChanges } from '$lib/outbox/outbox';
 import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';
 import { session } from './session.svelte';
 import { errorMessage } from './tree.svelte';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** An article as the reader sees it: the body from getArticle, tags and comment count from its headline. */
 export interface OpenArticle extends Article {
@@ -93,3 +94,4 @@ class ArticleState {
 }
 
 export const articleState = new ArticleState();
+onAccountEvent(() => articleState.close());

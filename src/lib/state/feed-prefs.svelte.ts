@@ -3,7 +3,7 @@
  * tt-rss keeps them per feed; a list without a choice of its own opens with the defaults in
  * settings. In localStorage, like settings, because the start's first list (hooks.client.ts) is
  * decided before IndexedDB answers. They are the signed-in account's: forgotten at sign-out and
- * when another account signs in (sign-out.ts `forgetShownAccount`).
+ * when another account signs in (db/account-events.ts).
  */
 import type { ListKind } from '../../params/kind';
 import {
@@ -12,6 +12,7 @@ import {
 	type SortOrder,
 	type ViewMode
 } from './settings.svelte';
+import { onAccountEvent } from '$lib/db/account-events';
 
 export interface ListPrefs {
 	viewMode?: ViewMode;
@@ -116,3 +117,5 @@ class FeedPrefs {
 }
 
 export const feedPrefs = new FeedPrefs();
+// Each list's view mode and order were the account's choices.
+onAccountEvent(() => feedPrefs.reset());

@@ -1,5 +1,5 @@
 import {
-	isApiError,
+	serverUnreachable,
 	viewModeKeeps,
 	type FeedId,
 	type Headline,
@@ -26,6 +26,7 @@ import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
 import type { SettingsValues } from './settings.svelte';
 import type { ListKind } from '../../params/kind';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** Named once, by the route's matcher. */
 export type { ListKind } from '../../params/kind';
@@ -102,18 +103,6 @@ const sameQuery = (a: ListQuery | undefined, b: ListQuery): boolean =>
 	!!a && JSON.stringify(a) === JSON.stringify(b);
 
 const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
-
-/** The server could not be reached (as opposed to answering with an error): search the device. */
-const UNREACHABLE = new Set([
-	'OFFLINE',
-	'NETWORK',
-	'TIMEOUT',
-	'HTTP_STATUS',
-	'HTML_REPLY',
-	'EMPTY_REPLY'
-]);
-const isUnreachable = (error: unknown): boolean =>
-	isApiError(error) && error.kind === 'transport' && UNREACHABLE.has(error.code);
 
 /**
  * The open headline list, paged with `skip` (page size = the server's headline limit). Loaded
@@ -438,7 +427,7 @@ class HeadlineList {
 			await storeList(listKey(query), options.at ?? skip, page, complete, askedAt);
 		} catch (error) {
 			if (generation !== this.#generation) return;
-			if (query.search && skip === 0 && isUnreachable(error)) {
+			if (query.search && skip === 0 && serverUnreachable(error)) {
 				// The search box still answers: from the articles kept on this device.
 				await this.#searchOnDevice(generation);
 				return;
@@ -552,3 +541,4 @@ export function pickPatch(h: ArticlePatch): ArticlePatch {
 }
 
 export const headlines = new HeadlineList();
+onAccountEvent(() => headlines.reset());

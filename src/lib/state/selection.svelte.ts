@@ -4,6 +4,7 @@
  * dropping rows as it scrolls, and the rows' own changes. It belongs to one list: opening another
  * list clears it (`follow`). Selecting is "on" while anything is selected.
  */
+import { onAccountEvent } from '$lib/db/account-events';
 
 class Selection {
 	#ids = $state.raw<ReadonlySet<number>>(new Set());
@@ -88,3 +89,4 @@ class Selection {
 }
 
 export const selection = new Selection();
+onAccountEvent(() => selection.reset());

@@ -119,6 +119,28 @@ describe('signOut', () => {
 		expect(deletedCaches).toContain('images-v1');
 		expect(localStorage.length).toBe(0);
 	});
+
+	it('every singleton holding the account forgets it, through the one signed-out event', async () => {
+		await signedInWithChanges();
+		const { session } = await import('./session.svelte');
+		const { signOut } = await import('./sign-out');
+		const { toasts } = await import('./toasts.svelte');
+		const { selection } = await import('./selection.svelte');
+		const { settings } = await import('./settings.svelte');
+		const { syncStatus } = await import('$lib/sync/status.svelte');
+		await session.restore();
+		toasts.show('Marked read');
+		selection.toggle(7);
+		syncStatus.noteSynced(1234);
+		expect(settings.values.theme).toBe('dark');
+		expect(await signOut(() => true)).toBe(true);
+		expect({
+			toasts: toasts.items.length,
+			selected: selection.has(7),
+			lastSyncAt: syncStatus.lastSyncAt,
+			theme: settings.values.theme
+		}).toEqual({ toasts: 0, selected: false, lastSyncAt: undefined, theme: 'system' });
+	});
 });
 
 /** Notifications the app's registration shows; `closed` once closed. */

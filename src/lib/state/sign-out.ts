@@ -1,14 +1,8 @@
+import { emitAccountEvent, onAccountEvent } from '$lib/db/account-events';
 import { changesByAccount, type Changes } from '$lib/db/device';
-import { offlineStatus } from '$lib/offline/status.svelte';
 import { describeIntent } from '$lib/outbox/intent';
 import { setAppBadge } from '$lib/pwa/badge';
-import { articleState } from './article.svelte';
-import { feedPrefs } from './feed-prefs.svelte';
-import { headlines } from './headlines.svelte';
 import { session } from './session.svelte';
-import { settings } from './settings.svelte';
-import { toasts } from './toasts.svelte';
-import { treeState } from './tree.svelte';
 
 /** At most this many changes are listed by name in a question; the rest are counted. */
 const LISTED = 10;
@@ -24,19 +18,18 @@ export function listChanges(changes: Changes): string {
 	return shown.join('\n');
 }
 
-/**
- * Forgets in memory everything shown of an account (after a sign-out, or before another account's
- * first screen): the tree, the open list and article, messages, the badge.
- */
-export async function forgetShownAccount(): Promise<void> {
-	treeState.reset();
-	headlines.reset();
-	articleState.close();
-	// Each list's view mode and order were the account's choices.
-	feedPrefs.reset();
-	toasts.reset();
-	offlineStatus.reset();
+// The app icon's unread count outlives the page: it is no singleton's, so it is cleared here,
+// where the account events are sent from (loaded whenever one is).
+onAccountEvent(async () => {
 	await setAppBadge(0);
+});
+
+/**
+ * Another account signed in on this page: every singleton that holds something of the one shown
+ * before forgets it (db/account-events.ts) before the new account's first screen.
+ */
+export async function accountChanged(account: string): Promise<void> {
+	await emitAccountEvent({ type: 'account-changed', account });
 }
 
 /**
@@ -66,7 +59,8 @@ export async function signOut(confirmLoss: (message: string) => boolean): Promis
 	} catch {
 		// Storage refused (privacy settings): nothing was kept there either.
 	}
-	settings.reset();
-	await forgetShownAccount();
+	// Everything of the account still in memory goes too: the tree, the open list and article,
+	// messages, the settings, the badge (each singleton listens, db/account-events.ts).
+	await emitAccountEvent({ type: 'signed-out' });
 	return true;
 }

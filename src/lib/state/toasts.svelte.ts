@@ -2,6 +2,7 @@
  * Short messages for the reader (an action the server refused, a subscription added…), and the
  * Undo offer after a change the reader can take back (state/undo.svelte.ts).
  */
+import { onAccountEvent } from '$lib/db/account-events';
 export interface ToastAction {
 	label: string;
 	run: () => void;
@@ -57,3 +58,4 @@ class Toasts {
 }
 
 export const toasts = new Toasts();
+onAccountEvent(() => toasts.reset());

@@ -21,6 +21,7 @@ import {
 import { categoriesWithDepth, titlesOf } from '$lib/tree/walk';
 import { fetchedIcon, resetTreeIcons } from './tree-icons.svelte';
 import { session } from './session.svelte';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** One place a reader can open: a feed (special and label feeds too) or a category. */
 export interface TreePlace {
@@ -211,3 +212,4 @@ export function errorMessage(error: unknown): string {
 }
 
 export const treeState = new TreeState();
+onAccountEvent(() => treeState.reset());

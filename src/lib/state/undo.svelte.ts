@@ -13,8 +13,9 @@
  */
 import { cancelHold, releaseHold, type Hold, type Undone } from '$lib/outbox/hold';
 import { isTyping } from '$lib/keyboard/typing';
-import { requestReplay } from '$lib/offline/triggers';
+import { requestReplay } from './replay-triggers';
 import { toasts, TOAST_MS } from './toasts.svelte';
+import { onAccountEvent } from '$lib/db/account-events';
 
 /** How long the Undo toast shows. */
 export const UNDO_MS = TOAST_MS;
@@ -112,6 +113,7 @@ class UndoState {
 }
 
 export const undo = new UndoState();
+onAccountEvent(() => undo.reset());
 
 /** `z` or Ctrl+Z (⌘Z) takes back the offered change, unless the reader is typing. */
 function undoKey(event: KeyboardEvent): void {

@@ -4,6 +4,7 @@
  * other tabs and the worker count too: they say so on the sync channel.
  */
 import type { SyncProgress } from './engine';
+import { onAccountEvent } from '$lib/db/account-events';
 
 class SyncStatus {
 	#running = $state(false);
@@ -65,3 +66,4 @@ class SyncStatus {
 }
 
 export const syncStatus = new SyncStatus();
+onAccountEvent(() => syncStatus.reset());

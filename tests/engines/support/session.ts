@@ -117,11 +117,7 @@ export async function serverArticle(client: TtrssClient, title: string): Promise
 	return article;
 }
 
-/** The unread counter of one feed, from getCounters. */
-export async function serverUnread(client: TtrssClient, feedId: number): Promise<number> {
-	const counters = await client.getCounters();
-	return [...counters.feeds, ...counters.special].find((c) => c.id === feedId)?.unread ?? 0;
-}
+export { serverUnread } from '../../support/server';
 
 /** On the settings screen: waits until it shows a last sync (the page synced by itself). */
 export async function waitSyncedOnce(browser: EngineBrowser): Promise<void> {

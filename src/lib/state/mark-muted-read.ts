@@ -5,7 +5,7 @@
  * loop (its reason is shown by the action path, as for any other change).
  */
 import type { Headline } from '$lib/api';
-import { setFlag } from '$lib/state/actions';
+import { setFlag } from './actions';
 
 const tried = new Set<number>();
 

@@ -11,9 +11,9 @@ import { afterFirstScreen } from '$lib/boot/early-reads';
 import { OUTBOX_SYNC_TAG } from '$lib/outbox/contract';
 import { pendingItems } from '$lib/outbox/outbox';
 import type { ReplayResult } from '$lib/outbox/replay';
-import { session } from '$lib/state/session.svelte';
-import { inPage, onVisible, onWindow } from './page-events';
-import { offlineStatus } from './status.svelte';
+import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
+import { offlineStatus } from '$lib/offline/status.svelte';
+import { session } from './session.svelte';
 
 interface SyncManagerLike {
 	register(tag: string): Promise<void>;

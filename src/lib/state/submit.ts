@@ -2,12 +2,12 @@
  * The page's one door for the reader's changes: queue the intent in the outbox, then ask for a
  * replay. Page-side (it reaches the page's replay triggers and so the page's session), which is why
  * it is here and not in outbox/, which the service worker shares. Importing it starts nothing: the
- * app layout starts the triggers (offline/triggers.ts `startReplayTriggers`).
+ * app's lifecycle starts the triggers (state/lifecycle.ts).
  */
 import { enqueueIntent } from '$lib/outbox/outbox';
 import type { Hold } from '$lib/outbox/hold';
 import type { Intent } from '$lib/outbox/intent';
-import { requestReplay } from './triggers';
+import { requestReplay } from './replay-triggers';
 
 /**
  * Resolves once the intent is durable in the IndexedDB outbox (coalesced with older changes to the

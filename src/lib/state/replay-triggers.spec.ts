@@ -8,13 +8,15 @@ const pendingItems = vi.fn(() =>
 );
 vi.mock('$lib/outbox/replay', () => ({ replayOutbox }));
 vi.mock('$lib/outbox/outbox', () => ({ pendingItems }));
-vi.mock('$lib/state/session.svelte', () => ({
+vi.mock('./session.svelte', () => ({
 	session: { restore: () => Promise.resolve(), signedIn: true, client: {} }
 }));
-vi.mock('./status.svelte', () => ({ offlineStatus: { refresh: () => Promise.resolve() } }));
+vi.mock('$lib/offline/status.svelte', () => ({
+	offlineStatus: { refresh: () => Promise.resolve() }
+}));
 vi.mock('$lib/boot/early-reads', () => ({ afterFirstScreen: () => new Promise(() => undefined) }));
 
-const { RETRY_MAX_MS, retryDelay, runReplay } = await import('./triggers');
+const { RETRY_MAX_MS, retryDelay, runReplay } = await import('./replay-triggers');
 
 const offline: ReplayResult = { calls: 1, sent: 0, failed: 0, remaining: 2, stopped: 'offline' };
 const done: ReplayResult = { calls: 1, sent: 2, failed: 0, remaining: 0 };

@@ -1,0 +1,53 @@
+/**
+ * The app's lifecycle: what runs in the background while the reader's screens are open, started
+ * in one place, by the app layout (`routes/(app)/+layout.svelte`), and stopped when it goes or the
+ * reader signs out. Nothing here starts by being imported.
+ *
+ * - the outbox's replay triggers (replay-triggers.ts): at start once the first screen has painted,
+ *   when the browser is online or the tab visible again, the retries; with them the offline status
+ *   (connection, pending changes, storage);
+ * - the counters read again once the reader's queued changes have been sent (counter-sync.ts);
+ * - the sync triggers (sync-triggers.ts), loaded after the first screen: their first sync waits
+ *   for it anyway, and the first screen's JS stays within its budget. New-article alerts are shown
+ *   by the sync (sync/run.ts).
+ *
+ * Before the router, hooks.client.ts starts what every start needs whether signed in or not: the
+ * early IndexedDB reads, the resumed address, the start snapshot (boot/). What the session holds
+ * is forgotten through the account events (db/account-events.ts), not here.
+ */
+import { afterFirstScreen } from '$lib/boot/early-reads';
+import { onAccountEvent } from '$lib/db/account-events';
+import { syncCountersWithOutbox } from './counter-sync';
+import { startReplayTriggers } from './replay-triggers';
+
+let stopApp: (() => void) | undefined;
+
+/** Starts the app's background work once; returns the function that stops all of it. */
+export function startApp(): () => void {
+	if (stopApp) return stopApp;
+	let stopped = false;
+	let stopSync: (() => void) | undefined;
+	const stopReplay = startReplayTriggers();
+	const stopCounters = syncCountersWithOutbox();
+	void afterFirstScreen()
+		.then(() => import('./sync-triggers'))
+		.then(({ startSyncTriggers }) => {
+			if (!stopped) stopSync = startSyncTriggers();
+		});
+	// Signed out: nothing more runs for the account (the sign-out already waited for a running
+	// replay or sync before its wipe, db/device.ts withReplayAndSyncStopped).
+	const stopListening = onAccountEvent((event) => {
+		if (event.type === 'signed-out') stopApp?.();
+	});
+	const stop = (): void => {
+		if (stopped) return;
+		stopped = true;
+		stopListening();
+		stopSync?.();
+		stopCounters();
+		stopReplay();
+		if (stopApp === stop) stopApp = undefined;
+	};
+	stopApp = stop;
+	return stop;
+}
