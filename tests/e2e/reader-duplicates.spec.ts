@@ -232,8 +232,9 @@ test.describe('desktop', () => {
 		await expect(setting).toBeChecked();
 		await setting.uncheck();
 		await page.goBack();
-		await listAnswered(page);
+		// Both rows of each story (the count waits for the list; the way back may briefly show two).
 		await expect(rowsOf(page, LINK_STORY)).toHaveCount(2);
+		await expect(rowsOf(page, new RegExp(TITLE_STORY))).toHaveCount(2);
 		await expect(headlineList(page).locator('.also-in')).toHaveCount(0);
 	});
 });
