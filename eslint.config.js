@@ -23,6 +23,7 @@ const LAYERS = {
 	cache: 3,
 	outbox: 3,
 	search: 3,
+	dedupe: 3,
 	sync: 4,
 	offline: 4,
 	alerts: 4,

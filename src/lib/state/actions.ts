@@ -19,6 +19,7 @@ import { submitIntent } from './submit';
 import { searchTarget } from '$lib/search/scope';
 import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
+import { shownRows } from './shown-rows.svelte';
 import { feedIdOf, headlines, type ArticlePatch } from './headlines.svelte';
 import { toasts } from './toasts.svelte';
 import { treeState } from './tree.svelte';
@@ -133,7 +134,9 @@ export async function setFlag(
 	options: UndoOptions = {}
 ): Promise<boolean> {
 	const prop = FLAG_PROP[field];
-	const targets = refs.filter((r) => r[prop] !== value);
+	// Read or unread, a story shown once (state/shown-rows.svelte.ts) changes with its copies.
+	const all = field === 'unread' ? shownRows.withCopies(refs) : refs;
+	const targets = all.filter((r) => r[prop] !== value);
 	const intent: Intent = { type: 'flag', field, articleIds: targets.map((r) => r.id), value };
 	return apply(changesOf(intent, targets), intent, options.undo);
 }
@@ -173,9 +176,12 @@ export function unreadBeside<T extends ArticleRef>(
 	return (side === 'above' ? rows.slice(0, index) : rows.slice(index + 1)).filter((r) => r.unread);
 }
 
-/** Marks read the unread loaded rows above or below an article: one flag intent, those ids. */
+/**
+ * Marks read the unread rows the list shows above or below an article (and their copies, through
+ * setFlag): one flag intent, those ids.
+ */
 export async function markBesideRead(articleId: number, side: Side): Promise<boolean> {
-	const refs = unreadBeside(headlines.items, articleId, side);
+	const refs = unreadBeside(shownRows.rows, articleId, side);
 	return setFlag(refs, 'unread', false, { undo: `Marked ${count(refs.length)} ${side} as read.` });
 }
 

@@ -6,17 +6,22 @@
 import { setFlagSoon } from './act';
 import { headlines } from './headlines.svelte';
 import { settings } from './settings.svelte';
+import { shownRows } from './shown-rows.svelte';
 
 /** How long the list must rest before the rows scrolled past are marked. */
 export const READ_ON_SCROLL_PAUSE_MS = 500;
 
-/** Returns the handler for the list's "rows before this index have scrolled past". */
-export function readOnScroll(): (firstVisible: number) => void {
+/**
+ * Returns the handler for the list's "the shown rows before this index have scrolled past"
+ * (indexes of `shownRows.rows`; the rows it covers are `shownRows.passed`, the copies of a story
+ * go with its row through setFlag).
+ */
+export function readOnScroll(): (shownBefore: number) => void {
 	const scrolledPast = new Set<number>();
 	let flushTimer: ReturnType<typeof setTimeout> | undefined;
-	return (firstVisible) => {
+	return (shownBefore) => {
 		if (!settings.values.markReadOnScroll) return;
-		for (const h of headlines.items.slice(0, firstVisible)) {
+		for (const h of shownRows.passed(shownBefore)) {
 			if (h.unread) scrolledPast.add(h.id);
 		}
 		clearTimeout(flushTimer);

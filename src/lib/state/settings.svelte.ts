@@ -27,6 +27,8 @@ export interface SettingsValues {
 	playbackRate: number;
 	/** Mark an article read when its enclosure has played to the end. */
 	markReadWhenPlayed: boolean;
+	/** The same story from several feeds is shown once in a list (dedupe/dedupe.ts). */
+	collapseDuplicates: boolean;
 }
 
 export const DEFAULT_SETTINGS: SettingsValues = {
@@ -39,7 +41,8 @@ export const DEFAULT_SETTINGS: SettingsValues = {
 	sortOrder: 'default',
 	offlineArticles: 500,
 	playbackRate: 1,
-	markReadWhenPlayed: true
+	markReadWhenPlayed: true,
+	collapseDuplicates: true
 };
 
 const STORAGE_KEY = 'reader.settings';
@@ -87,7 +90,8 @@ export function parseSettings(raw: string | null): SettingsValues {
 			'playbackRate',
 			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 3
 		),
-		markReadWhenPlayed: pick('markReadWhenPlayed', isBool)
+		markReadWhenPlayed: pick('markReadWhenPlayed', isBool),
+		collapseDuplicates: pick('collapseDuplicates', isBool)
 	};
 }
 
