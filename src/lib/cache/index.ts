@@ -18,6 +18,7 @@ import {
 import { mayWriteCache } from '$lib/db/account';
 import { changesNotIn } from '$lib/outbox/sent-log';
 import { applyNotingHold } from '$lib/outbox/hold';
+import { laterThanCatchups } from '$lib/outbox/apply';
 import { CACHE_OWNER_KEY } from '$lib/db/keys';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
@@ -464,6 +465,7 @@ async function writeArticles(
 	if (!ownedBy(owner, account)) return [];
 	const { changes: pending, unknown } = await changesNotIn(stores, owner, readAt);
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
+	const later = laterThanCatchups(pending.map((item) => item.intent));
 	const store = stores.articles;
 	const heldNoted = new Set<OutboxItem>();
 	// Every cached copy asked for at once, every write sent at once: a page of 200 costs one wait
@@ -489,9 +491,9 @@ async function writeArticles(
 		// Pack membership is only ever taken away by setPackMembers.
 		const packs = [...new Set([...(old?.packs ?? []), ...(record.packs ?? [])])];
 		if (packs.length > 0) record.packs = packs;
-		for (const item of pending) {
+		for (const [index, item] of pending.entries()) {
 			// A held change applied here must be put back here too if it is undone.
-			if (applyNotingHold(item, record, tree)) heldNoted.add(item as OutboxItem);
+			if (applyNotingHold(item, record, tree, later[index])) heldNoted.add(item as OutboxItem);
 		}
 		merged.set(record.id, record);
 		puts.push(store.put(record));

@@ -17,7 +17,7 @@ import {
 import { afterCatchup, afterRead, countsFrom, writeCounts } from '$lib/counters/counts';
 import { feedsInCategory } from '$lib/tree/walk';
 import { articleChange, withinCatchup } from './effect';
-import type { Intent } from './intent';
+import type { Intent, CatchupIntent } from './intent';
 
 export interface ItemDraft {
 	key: string;
@@ -72,8 +72,6 @@ function unique(ids: readonly number[]): number[] {
 	return [...new Set(ids.filter((id) => Number.isInteger(id)))];
 }
 
-type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
-
 /** Whether the cached article lies in the catch-up's feed, category or special feed. */
 export function inCatchupScope(
 	intent: CatchupIntent,
@@ -118,11 +116,53 @@ function labelFromTree(tree: FeedTree | undefined, labelId: number): Label | und
 	};
 }
 
-/** Applies an intent to a cached article; returns the unread change (-1, 0, +1) for the counters. */
+/**
+ * The article as a catch-up found it, when it comes from a server answer that may already show
+ * changes made after the catch-up (`later`, oldest first): each star, publish or label that a later
+ * change sets is taken back to what it was before that change (the first one's opposite). Starred
+ * then caught up, then starred again: the answer shows the star, the catch-up did not cover it.
+ */
+export function asBefore<T extends ArticleBase>(article: T, later: readonly Intent[]): T {
+	let copy: T | undefined;
+	const seen = new Set<string>();
+	for (const intent of later) {
+		if (intent.type === 'flag' && intent.field !== 'unread') {
+			if (!intent.articleIds.includes(article.id) || seen.has(intent.field)) continue;
+			seen.add(intent.field);
+			copy ??= { ...article };
+			if (intent.field === 'starred') copy.marked = !intent.value;
+			else copy.published = !intent.value;
+		} else if (intent.type === 'label') {
+			const key = `label:${intent.labelId}`;
+			if (!intent.articleIds.includes(article.id) || seen.has(key)) continue;
+			seen.add(key);
+			copy ??= { ...article };
+			const others = copy.labels.filter((l) => l.id !== intent.labelId);
+			copy.labels = intent.assign
+				? others
+				: [...others, { id: intent.labelId, caption: '', fgColor: '', bgColor: '' }];
+		}
+	}
+	return copy ?? article;
+}
+
+/**
+ * For each change of a list applied oldest first, the changes after it when it is a catch-up
+ * (`asBefore`'s `later`); undefined for the others.
+ */
+export function laterThanCatchups(intents: readonly Intent[]): (readonly Intent[] | undefined)[] {
+	return intents.map((intent, i) => (intent.type === 'catchup' ? intents.slice(i + 1) : undefined));
+}
+
+/**
+ * Applies an intent to a cached article; returns the unread change (-1, 0, +1) for the counters.
+ * `later`: for a catch-up re-applied to a server answer, the changes made after it (`asBefore`).
+ */
 export function applyToArticle(
 	article: ArticleBase,
 	intent: Intent,
-	tree: FeedTree | undefined
+	tree: FeedTree | undefined,
+	later?: readonly Intent[]
 ): number {
 	const wasUnread = article.unread;
 	switch (intent.type) {
@@ -135,7 +175,9 @@ export function applyToArticle(
 			);
 			break;
 		case 'catchup':
-			if (catchupCovers(intent, article, tree)) article.unread = false;
+			if (catchupCovers(intent, later ? asBefore(article, later) : article, tree)) {
+				article.unread = false;
+			}
 			break;
 		case 'share':
 			return 0;

@@ -12,7 +12,7 @@ import { treeFromNodes } from '$lib/api/tree';
 import { SPECIAL_FEED, type ArticleBase, type Counters, type Label } from '$lib/api';
 import { afterCatchup, afterRead, countsFrom, type UnreadCounts } from '$lib/counters/counts';
 import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
-import type { Intent } from './intent';
+import type { Intent, CatchupIntent } from './intent';
 import { headline } from './testing/fake-server';
 
 const NOW = 1_790_000_000_000;
@@ -35,7 +35,6 @@ const LABELS: Label[] = tree.labels.map((l) => ({
 	bgColor: ''
 }));
 
-type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 type FlagIntent = Extract<Intent, { type: 'flag' }>;
 
 const articleArb = (id: number): fc.Arbitrary<ArticleBase> =>

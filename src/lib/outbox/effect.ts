@@ -4,7 +4,7 @@
  * and the cached copy in IndexedDB (outbox/apply.ts) cannot drift apart.
  */
 import { type ArticleBase, type CatchupMode, type Label } from '$lib/api';
-import type { Intent } from './intent';
+import type { Intent, CatchupIntent } from './intent';
 
 /** The article fields an intent can change. */
 export type ArticleChange = Partial<
@@ -12,7 +12,6 @@ export type ArticleChange = Partial<
 >;
 
 export type ArticleIntent = Extract<Intent, { type: 'flag' | 'note' | 'label' }>;
-type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 
 const FLAG_FIELD = { unread: 'unread', starred: 'marked', published: 'published' } as const;
 

@@ -18,10 +18,9 @@ import type { Counters, FeedTree } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem, StoredArticle } from '$lib/db/schema';
 import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
-import type { Intent } from './intent';
+import type { Intent, CatchupIntent } from './intent';
 import { announceOutboxChange } from './broadcast';
-
-type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
+import { mustStayBefore } from './order';
 
 /** Which undoable action, and until when its items wait (ms). */
 export interface Hold {
@@ -60,14 +59,16 @@ export interface HoldUndo {
 export function applyNotingHold(
 	item: Partial<OutboxItem> & { intent: Intent },
 	article: StoredArticle,
-	tree: FeedTree | undefined
+	tree: FeedTree | undefined,
+	/** The changes after it, for a catch-up (apply.ts `asBefore`). */
+	later?: readonly Intent[]
 ): boolean {
 	const undo = item.seq !== undefined ? item.undo : undefined;
 	const inverse =
 		undo && item.articleId === article.id && undo.inverse === undefined
 			? inverseOf(item.intent, article)
 			: undefined;
-	const delta = applyToArticle(article, item.intent, tree);
+	const delta = applyToArticle(article, item.intent, tree, later);
 	if (!undo) return false;
 	if (inverse) {
 		undo.inverse = inverse;
@@ -148,6 +149,15 @@ function withoutHold(list: readonly OutboxItem[], undoId: string): OutboxItem[] 
 	);
 }
 
+/** The item as a change sent like any other: no longer held, nothing to undo (its undoId stays:
+ * an Undo of it then finds it too late). */
+function withoutHoldOf(item: OutboxItem): OutboxItem {
+	const released = { ...item };
+	delete released.heldUntil;
+	delete released.undo;
+	return released;
+}
+
 /** Sends a held change now (its toast went away): it stays queued, no longer held. */
 export async function releaseHold(undoId: string): Promise<number> {
 	const db = await openReaderDb();
@@ -155,9 +165,7 @@ export async function releaseHold(undoId: string): Promise<number> {
 	let released = 0;
 	for (const item of await tx.store.getAll()) {
 		if (item.undoId !== undoId) continue;
-		delete item.heldUntil;
-		delete item.undo;
-		await tx.store.put(item);
+		await tx.store.put(withoutHoldOf(item));
 		released++;
 	}
 	await tx.done;
@@ -191,6 +199,7 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 	const others = all.filter((i) => i.undoId !== undoId);
 	const later = others.filter((i) => (i.seq ?? 0) > first);
 	const changedSince = new Set(later.map((i) => i.key));
+	const laterKeys = new Set(changedSince);
 	/** Catch-ups queued after it: what they cover stays read (they are sent all the same). */
 	const laterCatchups = later.filter((i) => i.intent.type === 'catchup');
 	/** Held later catch-ups that now mark an article read in the cache (undoing them puts it back). */
@@ -202,13 +211,17 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 	const revert = async (
 		id: number,
 		intent: Intent,
-		tree: FeedTree | undefined
+		tree: FeedTree | undefined,
+		/** Catch-ups that will be sent before `intent` (so over the article as it is now). */
+		before: readonly OutboxItem[] = []
 	): Promise<StoredArticle | undefined> => {
 		const article = await articles.get(id);
 		if (!article) return undefined;
 		let delta = applyToArticle(article, intent, tree);
 		const covering = article.unread
-			? laterCatchups.find((c) => catchupCovers(c.intent as CatchupIntent, article, tree))
+			? laterCatchups.find(
+					(c) => !before.includes(c) && catchupCovers(c.intent as CatchupIntent, article, tree)
+				)
 			: undefined;
 		if (covering) {
 			// A later catch-up marks it read all the same: it stays read, here and on screen, and
@@ -230,8 +243,29 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 	};
 	// Newest first: the reverse of the order they were applied in.
 	for (const item of [...group].reverse()) {
-		if (item.seq !== undefined) await outbox.delete(item.seq);
 		const undo = item.undo;
+		// A later catch-up's scope depends on it (unstar, then catch up Starred): dropped, it would
+		// let the catch-up cover an article the reader saw outside its scope. It is sent as it
+		// is, and its inverse is queued after the catch-up (none if the reader changed it since).
+		// A read change is not a scope: the catch-up covering it keeps it read (revert, below).
+		const readChange = item.intent.type === 'flag' && item.intent.field === 'unread';
+		const dependents = readChange ? [] : laterCatchups.filter((c) => mustStayBefore(item, c));
+		if (dependents.length > 0 && undo?.inverse && item.articleId !== undefined) {
+			await outbox.put(withoutHoldOf(item));
+			if (!laterKeys.has(item.key)) {
+				await outbox.add({
+					key: item.key,
+					intent: undo.inverse,
+					createdAt: now,
+					attempts: 0,
+					articleId: item.articleId,
+					...(item.account !== undefined ? { account: item.account } : {})
+				});
+				await revert(item.articleId, undo.inverse, stored?.tree, dependents);
+			}
+			continue;
+		}
+		if (item.seq !== undefined) await outbox.delete(item.seq);
 		if (undo?.inverse && item.articleId !== undefined) {
 			await revert(item.articleId, undo.inverse, stored?.tree);
 		}

@@ -39,6 +39,9 @@ export type Intent =
 	  }
 	| { type: 'share'; title: string; url: string; content: string };
 
+/** A catch-up: the one intent whose scope is a feed, category or search, not listed articles. */
+export type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
+
 /** What the lists name things by; anything missing falls back to its id. */
 export interface IntentNames {
 	/** Cached article titles by id. */

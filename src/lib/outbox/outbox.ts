@@ -15,13 +15,15 @@ import {
 	applyCatchupToCounters,
 	applyToArticle,
 	inCatchupScope,
+	laterThanCatchups,
 	splitIntent
 } from './apply';
 import { changesNotIn } from './sent-log';
+import { mustStayBefore } from './order';
 import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
 import { titlesOf } from '$lib/tree/walk';
 import { announceOutboxChange } from './broadcast';
-import type { Intent, IntentNames } from './intent';
+import type { Intent, IntentNames, CatchupIntent } from './intent';
 
 type CacheTx = IDBPTransaction<
 	ReaderDB,
@@ -73,12 +75,17 @@ async function writeItems(
 		const owner = applyToCache ? await tx.objectStore('settings').get(CACHE_OWNER_KEY) : undefined;
 		const ownCache = account === undefined || owner === undefined || owner === account;
 		if (applyToCache && ownCache) await applyDraftsToCache(tx, drafts, undo);
+		let catchups: OutboxItem[] | undefined;
 		for (const [index, draft] of drafts.entries()) {
 			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
 			// within one account: the same article id in another account is another article. A held
-			// change keeps what it replaced: undoing it puts that back.
+			// change keeps what it replaced: undoing it puts that back. Not past a catch-up whose
+			// scope it can change (unstar, catch up Starred, star again): the older one keeps its
+			// place, so the catch-up is sent over the state the reader saw.
 			for (const older of await outbox.index('byKey').getAll(draft.key)) {
 				if (older.seq === undefined || older.account !== account) continue;
+				catchups ??= (await outbox.getAll()).filter((i) => i.intent.type === 'catchup');
+				if (catchups.some((c) => mustStayBefore(older, c))) continue;
 				await outbox.delete(older.seq);
 				undo?.[index]?.replaced.push(older);
 			}
@@ -139,8 +146,6 @@ async function applyDraftsToCache(
 	}
 	if (stored && countersChanged) await treeStore.put(stored, 'current');
 }
-
-type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 
 /**
  * Records in a catch-up the highest article id the reader could see in its scope: the cached
@@ -282,9 +287,12 @@ export async function withQueuedChanges<T extends ArticleBase>(
 	try {
 		const { intents, tree } = await changesNotShown(readAt, true);
 		if (intents.length === 0) return [...rows];
+		const later = laterThanCatchups(intents);
 		return rows.map((row) => {
 			const copy: T = { ...row, labels: [...row.labels] };
-			for (const intent of intents) applyToArticle(copy, intent, tree);
+			for (const [index, intent] of intents.entries()) {
+				applyToArticle(copy, intent, tree, later[index]);
+			}
 			return copy;
 		});
 	} catch {

@@ -26,8 +26,6 @@ import {
 	ArticleField,
 	noWayToServer,
 	readerText,
-	LABELS_CATEGORY,
-	SPECIAL_CATEGORY,
 	SPECIAL_FEED,
 	UpdateMode,
 	type Headline,
@@ -40,7 +38,8 @@ import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { withQuotaRetry } from '$lib/db/quota';
 import { withinCatchup } from './effect';
 import { isHeld } from './hold';
-import type { ArticleFlag, Intent } from './intent';
+import { mayOvertake } from './order';
+import type { ArticleFlag, Intent, CatchupIntent } from './intent';
 import { REPLAY_LOCK } from './contract';
 import { announceOutboxChange } from './broadcast';
 import { SENT_HORIZON_KEY, SENT_LOG_KEY, withSent } from './sent-log';
@@ -179,35 +178,6 @@ export function planCalls(items: readonly OutboxItem[], now: number): Call[] {
 	return calls;
 }
 
-/**
- * Whether a change queued after a held catch-up may reach the server before it: only when the
- * catch-up could not touch it, so that the server ends as the reader did things, whether the
- * catch-up is then sent or undone. A later read/unread change could be one of its articles (the
- * catch-up would overwrite it); a star, publish or label change could move an article into or out
- * of a scope defined by that flag (Starred, Published, a label, the Special and Labels
- * categories, a search, which can name any flag); catch-ups and shares keep their order. Notes
- * never change a catch-up's scope outside a search.
- */
-export function mayOvertake(later: Intent, held: CatchupIntent): boolean {
-	if (later.type === 'catchup' || later.type === 'share') return false;
-	if (held.search || typeof held.feedId !== 'number') return later.type === 'note' && !held.search;
-	const feed = held.isCat ? undefined : held.feedId;
-	const special = held.isCat && held.feedId === SPECIAL_CATEGORY;
-	const labels = held.isCat && held.feedId === LABELS_CATEGORY;
-	switch (later.type) {
-		case 'note':
-			return true;
-		case 'flag':
-			if (later.field === 'unread') return false;
-			if (special) return false;
-			return later.field === 'starred'
-				? feed !== SPECIAL_FEED.starred
-				: feed !== SPECIAL_FEED.published;
-		case 'label':
-			return !labels && feed !== later.labelId;
-	}
-}
-
 function groupKey(intent: Intent, item: OutboxItem): string {
 	switch (intent.type) {
 		case 'flag':
@@ -287,8 +257,6 @@ function callsFor(members: OutboxItem[]): Call[] {
 }
 
 // ------------------------------------------------------------------ catch-ups and shares
-
-type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
 
 /**
  * A catch-up covers what the reader could see when they made it (`withinCatchup`: ids up to

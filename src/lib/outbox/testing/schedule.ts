@@ -55,7 +55,8 @@ export interface Instance {
 	/** Undo and the toast going away (outbox/hold.ts). */
 	cancelHold: typeof import('../hold').cancelHold;
 	releaseHold: typeof import('../hold').releaseHold;
-	/** Sign-out's wipe of one account's everything. */
+	/** Sign-out's first step (the kept session and the cache's owner go), then its wipe. */
+	endSignIn: typeof import('$lib/db/device').endSignIn;
 	wipeAccount: typeof import('$lib/db/device').wipeAccount;
 	/** The login page's "discard" answer for the earlier account's changes. */
 	discardChangesNotOf: typeof import('$lib/db/device').discardChangesNotOf;
@@ -89,6 +90,13 @@ export type ReaderAction =
 	| { kind: 'catchup'; tab: Tab; scope: Scope; mode: CatchupMode; hold?: boolean }
 	| { kind: 'share'; tab: Tab };
 
+/**
+ * What the reader does while a replay's request is in flight: a change, or `leave`: sign out
+ * (agreeing to lose the unsent changes) and sign in as `account` (issue 22, items 1–2: the replay
+ * still running must send nothing more of the account that left, nor write to its wiped stores).
+ */
+export type DuringAction = ReaderAction | { kind: 'leave'; account: number };
+
 /** What happens between a sync's read of the unread set and its writes of that answer. */
 export type SyncStep =
 	| { do: 'act'; action: ReaderAction }
@@ -110,7 +118,7 @@ export type Action =
 			who: Replayer[];
 			faults: Fault[];
 			/** Reader actions made while a request is in flight (after the server answered it). */
-			during: { at: number; action: ReaderAction }[];
+			during: { at: number; action: DuringAction }[];
 			/** Time passing during a request (a slow server), an article arriving meanwhile. */
 			slow?: { at: number; ms: number; arrive?: number };
 			quota: number;
@@ -257,6 +265,18 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 	];
 	if (world.shares) reader.push(fc.record({ kind: fc.constant('share' as const), tab }));
 	const readerAction = fc.oneof(...reader);
+	const duringAction: fc.Arbitrary<DuringAction> = world.accountSwitches
+		? fc.oneof(
+				{ arbitrary: readerAction, weight: 6 },
+				{
+					arbitrary: fc.record({
+						kind: fc.constant('leave' as const),
+						account: fc.nat({ max: ACCOUNTS.length - 1 })
+					}),
+					weight: 1
+				}
+			)
+		: readerAction;
 	const fault =
 		world.faults.length > 0
 			? fc.oneof(
@@ -273,7 +293,7 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 				maxLength: 3
 			}),
 			faults: fc.array(fault, { maxLength: 6 }),
-			during: fc.array(fc.record({ at: fc.nat({ max: 3 }), action: readerAction }), {
+			during: fc.array(fc.record({ at: fc.nat({ max: 3 }), action: duringAction }), {
 				maxLength: 2
 			}),
 			...(world.syncWrites
@@ -367,6 +387,8 @@ export interface Figures {
 	refusedByStorage: number;
 	/** Catch-ups a tab left open for an earlier account refused (its cache is another's now). */
 	refusedStaleTab: number;
+	/** Sign-outs made while a replay's request was in flight. */
+	leftInFlight: number;
 	requests: number;
 	faults: Record<string, number>;
 	quotaWriteFailures: number;
@@ -395,6 +417,7 @@ export function emptyFigures(): Figures {
 		readerChanges: 0,
 		refusedByStorage: 0,
 		refusedStaleTab: 0,
+		leftInFlight: 0,
 		requests: 0,
 		faults: {},
 		quotaWriteFailures: 0,
@@ -480,6 +503,23 @@ function isExactCheck(body: unknown): boolean {
 	} catch {
 		return false;
 	}
+}
+
+/** The article a field key (`flag:unread:3`, `note:3`, `label:3:-1025`) is of. */
+function articleOfKey(key: string): number {
+	return Number(key.split(':')[key.startsWith('flag:') ? 2 : 1]);
+}
+
+/** Sets one field (by its key) of a model article to what another copy has. */
+function copyField(to: ModelArticle, from: ModelArticle | ServerArticle, key: string): void {
+	const [kind, field, label] = key.split(':');
+	if (kind === 'flag') {
+		if (field === 'unread') to.unread = from.unread;
+		else if (field === 'starred') to.marked = from.marked;
+		else to.published = from.published;
+	} else if (kind === 'note') to.note = from.note;
+	else if (from.labels.has(Number(label))) to.labels.add(Number(label));
+	else to.labels.delete(Number(label));
 }
 
 function fieldValue(a: ModelArticle | ServerArticle, key: string): string {
@@ -573,7 +613,9 @@ export async function runSchedule(
 
 	// Reader actions waiting for a request to be in flight.
 	let requestIndex = 0;
-	const during = new Map<number, ReaderAction[]>();
+	const during = new Map<number, DuringAction[]>();
+	/** A sign-out made during a request is under way (its own requests run meanwhile). */
+	let leaving = false;
 	/** Requests answered slowly: the clock moves on meanwhile, and an article may arrive. */
 	const slowAt = new Map<number, { ms: number; arrive?: number }>();
 	const fetch: typeof server.fetch = async (url, init) => {
@@ -588,9 +630,13 @@ export async function runSchedule(
 				if (slow.arrive !== undefined) arrive(slow.arrive, 0, isExactCheck(init?.body));
 			}
 			const waiting = during.get(index);
-			if (waiting) {
+			if (waiting && leaving) {
+				// The page is signing out (its own requests): the reader acts after that.
 				during.delete(index);
-				for (const action of waiting) await readerAct(action);
+				during.set(index + 1, [...waiting, ...(during.get(index + 1) ?? [])]);
+			} else if (waiting) {
+				during.delete(index);
+				for (const action of waiting) await duringAct(action);
 			}
 		}
 	};
@@ -637,7 +683,7 @@ export async function runSchedule(
 			// Shown the list, the reader chose to discard them: they explain what never arrived.
 			const db = await instances.page.openReaderDb();
 			const items = [...(await db.getAll('outbox')), ...(await db.getAll('failed'))];
-			discarded.push(...items.filter((item) => item.account !== key));
+			discard(items.filter((item) => item.account !== key));
 			await instances.page.discardChangesNotOf(key);
 		}
 		const switched = await instances.page.storeSessionFor(session);
@@ -786,18 +832,9 @@ export async function runSchedule(
 		for (const [key, was] of offer.before) {
 			if (model.writer.get(key) !== offer.id) continue;
 			model.writer.delete(key);
-			const id = Number(key.split(':')[key.startsWith('flag:') ? 2 : 1]);
-			const a = model.articles.get(id);
+			const a = model.articles.get(articleOfKey(key));
 			if (!a || !was.value) continue;
-			const old = was.value;
-			const [kind, field, label] = key.split(':');
-			if (kind === 'flag') {
-				if (field === 'unread') a.unread = old.unread;
-				else if (field === 'starred') a.marked = old.marked;
-				else a.published = old.published;
-			} else if (kind === 'note') a.note = old.note;
-			else if (old.labels.has(Number(label))) a.labels.add(Number(label));
-			else a.labels.delete(Number(label));
+			copyField(a, was.value, key);
 			if (was.touched) model.touched.add(key);
 			else model.touched.delete(key);
 			if (was.dontCare) model.dontCare.add(key);
@@ -962,14 +999,76 @@ export async function runSchedule(
 		applyIntent(model, intent, bound, at, false);
 	}
 
-	/** Sign-out after the reader agreed to lose this account's unsent changes, then a sign-in. */
+	/**
+	 * The reader gave up these changes: what they meant is gone, so the model's articles take the
+	 * server's values for the fields they wrote (a discarded star no longer puts an article in
+	 * Starred for a later catch-up), and they explain what never arrived.
+	 */
+	function discard(items: readonly { account?: string; key: string; intent: Intent }[]): void {
+		discarded.push(...items);
+		for (const item of items) {
+			if (item.account === undefined) continue;
+			const model = models.get(item.account);
+			const onServer = server.articles(item.account);
+			if (!model) continue;
+			const intent = item.intent;
+			const keys =
+				intent.type === 'flag'
+					? intent.articleIds.map((id) => `flag:${intent.field}:${id}`)
+					: intent.type === 'label'
+						? intent.articleIds.map((id) => `label:${id}:${intent.labelId}`)
+						: intent.type === 'note'
+							? [`note:${intent.articleId}`]
+							: intent.type === 'catchup'
+								? [...model.articles]
+										.filter(
+											([id, a]) =>
+												inScope(a, { feedId: Number(intent.feedId), isCat: intent.isCat }) &&
+												id <= (intent.maxId ?? Infinity)
+										)
+										.map(([id]) => `flag:unread:${id}`)
+								: [];
+			for (const key of keys) {
+				const a = model.articles.get(articleOfKey(key));
+				const actual = onServer.get(articleOfKey(key));
+				if (a && actual) copyField(a, actual, key);
+			}
+		}
+	}
+
+	/**
+	 * Sign-out after the reader agreed to lose this account's unsent changes, then a sign-in, in
+	 * session.signOut's order: the kept session goes, the server session is ended, the wipe.
+	 */
 	async function signOutAndIn(next: number, stay: boolean): Promise<void> {
 		const key = accountKey(ACCOUNTS[current] as AccountRef);
 		const db = await instances.page.openReaderDb();
 		const items = [...(await db.getAll('outbox')), ...(await db.getAll('failed'))];
-		discarded.push(...items.filter((item) => item.account === key));
+		discard(items.filter((item) => item.account === key));
+		await instances.page.endSignIn();
+		await clients
+			.get('page')
+			?.logout({ timeoutMs: 5_000 })
+			.catch(() => undefined);
 		await instances.page.wipeAccount(key);
 		await signIn(next, stay, true);
+	}
+
+	async function duringAct(action: DuringAction): Promise<void> {
+		if (action.kind === 'leave') {
+			figures.leftInFlight++;
+			// A sign-out deletes: storage that is full does not refuse it (the schedule's full
+			// writes are the replay's).
+			const failCommits = quota.failCommits;
+			quota.failCommits = 0;
+			leaving = true;
+			try {
+				await signOutAndIn(action.account, false);
+			} finally {
+				quota.failCommits = failCommits;
+				leaving = false;
+			}
+		} else await readerAct(action);
 	}
 
 	/**
@@ -1113,7 +1212,7 @@ export async function runSchedule(
 					// Actions whose request never came are made after the replay.
 					const left = [...during.entries()].sort((a, b) => a[0] - b[0]);
 					during.clear();
-					for (const [, list] of left) for (const a of list) await readerAct(a);
+					for (const [, list] of left) for (const a of list) await duringAct(a);
 					break;
 				}
 				case 'sync':
