@@ -465,7 +465,7 @@ async function writeArticles(
 	if (!ownedBy(owner, account)) return [];
 	const { changes: pending, unknown } = await changesNotIn(stores, owner, readAt);
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;
-	const later = laterThanCatchups(pending.map((item) => item.intent));
+	const later = laterThanCatchups(pending);
 	const store = stores.articles;
 	const heldNoted = new Set<OutboxItem>();
 	// Every cached copy asked for at once, every write sent at once: a page of 200 costs one wait

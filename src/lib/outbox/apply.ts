@@ -147,11 +147,21 @@ export function asBefore<T extends ArticleBase>(article: T, later: readonly Inte
 }
 
 /**
- * For each change of a list applied oldest first, the changes after it when it is a catch-up
- * (`asBefore`'s `later`); undefined for the others.
+ * For each change of a list an answer may not show (oldest first), when it is a catch-up: the
+ * changes after it that the answer may show already (`asBefore`'s `later`): those the server
+ * confirmed, not those still queued (never in an answer). Undefined for the others.
  */
-export function laterThanCatchups(intents: readonly Intent[]): (readonly Intent[] | undefined)[] {
-	return intents.map((intent, i) => (intent.type === 'catchup' ? intents.slice(i + 1) : undefined));
+export function laterThanCatchups(
+	changes: readonly { intent: Intent; confirmed?: true }[]
+): (readonly Intent[] | undefined)[] {
+	return changes.map((change, i) =>
+		change.intent.type === 'catchup'
+			? changes
+					.slice(i + 1)
+					.filter((c) => c.confirmed)
+					.map((c) => c.intent)
+			: undefined
+	);
 }
 
 /**

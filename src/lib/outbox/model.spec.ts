@@ -388,6 +388,33 @@ describe('undo (held changes)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	it('a queued catch-up of Starred is judged on the answer, not on a later unstar still queued (soak)', async () => {
+		// Found by the soak (seed 7301, after the fix above): an unstar of an article that was not
+		// starred, queued after the catch-up, made the cache judge the article starred then.
+		const { violations } = await run([
+			{
+				...replay,
+				during: [
+					{
+						at: 0,
+						action: {
+							kind: 'catchup',
+							tab: 'page',
+							scope: { feedId: -1, isCat: false },
+							mode: 'all'
+						}
+					},
+					{
+						at: 0,
+						action: { kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: false }
+					}
+				]
+			},
+			{ kind: 'sync', steps: [] }
+		]);
+		expect(violations).toEqual([]);
+	});
+
 	it('undo puts back, in the cache, an article a list page stored during the hold', async () => {
 		const { violations } = await run([
 			{ kind: 'arrive', feedId: 1, ageDays: 0 },

@@ -18,7 +18,7 @@ import {
 	laterThanCatchups,
 	splitIntent
 } from './apply';
-import { changesNotIn } from './sent-log';
+import { changesNotIn, type NotShown } from './sent-log';
 import { mustStayBefore } from './order';
 import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
 import { titlesOf } from '$lib/tree/walk';
@@ -253,7 +253,7 @@ export function markBeingQueued(intent: Intent): () => void {
 async function changesNotShown(
 	readAt: number | undefined,
 	withTree: boolean
-): Promise<{ intents: Intent[]; tree: FeedTree | undefined }> {
+): Promise<{ changes: NotShown[]; tree: FeedTree | undefined }> {
 	// Taken before the outbox is read: an intent queued meanwhile is in one or the other.
 	const queuing = [...beingQueued];
 	const db = await openReaderDb();
@@ -265,13 +265,11 @@ async function changesNotShown(
 		owner,
 		readAt
 	);
-	const intents = [...changes.map((c) => c.intent), ...queuing];
+	const all: NotShown[] = [...changes, ...queuing.map((intent) => ({ intent }))];
 	const tree =
-		withTree && intents.length > 0
-			? (await tx.objectStore('tree').get('current'))?.tree
-			: undefined;
+		withTree && all.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
 	await tx.done;
-	return { intents, tree };
+	return { changes: all, tree };
 }
 
 /**
@@ -285,12 +283,12 @@ export async function withQueuedChanges<T extends ArticleBase>(
 	readAt?: number
 ): Promise<T[]> {
 	try {
-		const { intents, tree } = await changesNotShown(readAt, true);
-		if (intents.length === 0) return [...rows];
-		const later = laterThanCatchups(intents);
+		const { changes, tree } = await changesNotShown(readAt, true);
+		if (changes.length === 0) return [...rows];
+		const later = laterThanCatchups(changes);
 		return rows.map((row) => {
 			const copy: T = { ...row, labels: [...row.labels] };
-			for (const [index, intent] of intents.entries()) {
+			for (const [index, { intent }] of changes.entries()) {
 				applyToArticle(copy, intent, tree, later[index]);
 			}
 			return copy;
@@ -313,8 +311,10 @@ export async function withQueuedCounters(
 	readAt?: number
 ): Promise<Counters> {
 	try {
-		const { intents } = await changesNotShown(readAt, false);
-		const catchups = intents.filter((i): i is CatchupIntent => i.type === 'catchup');
+		const { changes } = await changesNotShown(readAt, false);
+		const catchups = changes
+			.map((c) => c.intent)
+			.filter((i): i is CatchupIntent => i.type === 'catchup');
 		if (catchups.length === 0) return counters;
 		const copy = structuredClone(counters);
 		for (const intent of catchups) applyCatchupToCounters(copy, tree, intent);

@@ -83,6 +83,12 @@ export function sentSince(log: unknown, owner: string | undefined, readAt: numbe
 }
 
 /**
+ * A change an answer may not show: a queued item, or (`confirmed`) one the server confirmed at or
+ * after the answer was asked for, which the answer may show already or not.
+ */
+export type NotShown = Partial<OutboxItem> & { intent: Intent; confirmed?: true };
+
+/**
  * The reader's changes a server answer asked for at `readAt` may not show yet, oldest first: those
  * the server confirmed since, then those still queued (or held for an Undo). Without `readAt`, the
  * queued ones only. `unknown` when the answer was asked for before the log's horizon (a sync that
@@ -97,7 +103,7 @@ export async function changesNotIn(
 	},
 	owner: string | undefined,
 	readAt?: number
-): Promise<{ changes: (Partial<OutboxItem> & { intent: Intent })[]; unknown: boolean }> {
+): Promise<{ changes: NotShown[]; unknown: boolean }> {
 	let sent: Intent[] = [];
 	let unknown = false;
 	if (readAt !== undefined) {
@@ -106,5 +112,8 @@ export async function changesNotIn(
 		unknown = typeof horizon === 'number' && readAt <= horizon;
 	}
 	const queued = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
-	return { changes: [...sent.map((intent) => ({ intent })), ...queued], unknown };
+	return {
+		changes: [...sent.map((intent): NotShown => ({ intent, confirmed: true })), ...queued],
+		unknown
+	};
 }
