@@ -3,7 +3,14 @@
  * can check the server's end state after a replay, plus a headline factory.
  */
 import { deriveCapabilities, TtrssClient, type Headline } from '$lib/api';
-import { fail, fakeFetch, ok, type SentRequest } from '$lib/api/testing/fake-fetch';
+import {
+	fail,
+	fakeFetch,
+	ok,
+	recording,
+	type RecordedLevel,
+	type SentRequest
+} from '$lib/api/testing/fake-fetch';
 
 export interface ServerArticle {
 	unread: boolean;
@@ -33,9 +40,16 @@ export interface FakeServerOptions {
 	apiLevel?: number;
 }
 
-/** A headline as the Debian server sends it (tests/fixtures/recorded/api15/getHeadlines-limit.json). */
-function wireHeadline(id: number, a: ServerArticle): Record<string, unknown> {
+/**
+ * A headline cut from one the test bed's server sent (tests/fixtures/recorded/<level>/
+ * getHeadlines-limit.json): its shape and the fields the tests do not set, with this article's.
+ */
+function wireHeadline(id: number, a: ServerArticle, level: RecordedLevel): Record<string, unknown> {
+	const template = (
+		recording(level, 'getHeadlines-limit').reply as { content: Record<string, unknown>[] }
+	).content[0];
 	return {
+		...template,
 		id,
 		guid: `{"ver":2,"uid":2,"hash":"SHA1:${id}"}`,
 		unread: a.unread,
@@ -46,16 +60,9 @@ function wireHeadline(id: number, a: ServerArticle): Record<string, unknown> {
 		title: a.title,
 		link: a.link,
 		feed_id: a.feedId,
-		tags: [''],
 		labels: [],
 		feed_title: `Feed ${a.feedId}`,
-		comments_count: 0,
-		comments_link: '',
-		always_display_attachments: false,
-		author: '',
-		score: 0,
 		note: a.note === '' ? null : a.note,
-		lang: 'en',
 		content: '',
 		flavor_image: '',
 		flavor_stream: ''
@@ -68,6 +75,7 @@ export function fakeTtrss(options: FakeServerOptions = {}) {
 	let logins = 0;
 	let index = 0;
 	let shares = 0;
+	const level: RecordedLevel = (options.apiLevel ?? 15) >= 23 ? 'api23' : 'api15';
 	const article = (id: number): ServerArticle => {
 		let a = articles.get(id);
 		if (!a) {
@@ -178,7 +186,7 @@ export function fakeTtrss(options: FakeServerOptions = {}) {
 					)
 					// Newest first, like the server's default order.
 					.sort(([x], [y]) => y - x);
-				const page = rows.slice(skip, skip + limit).map(([id, a]) => wireHeadline(id, a));
+				const page = rows.slice(skip, skip + limit).map(([id, a]) => wireHeadline(id, a, level));
 				if (r.body.include_header !== true) return ok(r, page);
 				return ok(r, [
 					{ id: feedId, first_id: rows[0]?.[0] ?? 0, is_cat: r.body.is_cat === true },
