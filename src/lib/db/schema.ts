@@ -109,6 +109,11 @@ export interface OutboxItem {
 	undoId?: string;
 	/** What undoing it puts back (outbox/hold.ts); dropped when the hold is released. */
 	undo?: HoldUndo;
+	/**
+	 * A star, publish or label change: whether the cached article had it before (absent when it
+	 * was not cached). Tells what a catch-up queued before it saw (outbox/apply.ts `asBefore`).
+	 */
+	was?: boolean;
 }
 
 /** An intent the server refused for good: shown to the reader, who retries or discards it. */

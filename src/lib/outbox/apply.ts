@@ -23,6 +23,15 @@ export interface ItemDraft {
 	key: string;
 	intent: Intent;
 	articleId?: number;
+	/** OutboxItem's `was`, noted when the draft is applied to the cached article. */
+	was?: boolean;
+}
+
+/** For a star, publish or label change: whether the article has that star, flag or label now. */
+export function hasNow(intent: Intent, article: ArticleBase): boolean | undefined {
+	if (intent.type === 'label') return article.labels.some((l) => l.id === intent.labelId);
+	if (intent.type !== 'flag' || intent.field === 'unread') return undefined;
+	return intent.field === 'starred' ? article.marked : article.published;
 }
 
 let uniqueCounter = 0;
@@ -116,32 +125,38 @@ function labelFromTree(tree: FeedTree | undefined, labelId: number): Label | und
 	};
 }
 
+/** A change after a catch-up, with what the article had before it (OutboxItem `was`). */
+export interface LaterChange {
+	intent: Intent;
+	was?: boolean;
+}
+
 /**
  * The article as a catch-up found it, when it comes from a server answer that may already show
- * changes made after the catch-up (`later`, oldest first): each star, publish or label that a later
- * change sets is taken back to what it was before that change (the first one's opposite). Starred
- * then caught up, then starred again: the answer shows the star, the catch-up did not cover it.
+ * changes confirmed after the catch-up (`later`, oldest first): each star, publish or label that
+ * a later change sets is taken back to what it was before that change (its `was`; unknown: as
+ * the answer shows it). Starred after a catch-up of Starred: the answer shows the star, but the
+ * catch-up did not cover the article.
  */
-export function asBefore<T extends ArticleBase>(article: T, later: readonly Intent[]): T {
+export function asBefore<T extends ArticleBase>(article: T, later: readonly LaterChange[]): T {
 	let copy: T | undefined;
 	const seen = new Set<string>();
-	for (const intent of later) {
-		if (intent.type === 'flag' && intent.field !== 'unread') {
-			if (!intent.articleIds.includes(article.id) || seen.has(intent.field)) continue;
-			seen.add(intent.field);
-			copy ??= { ...article };
-			if (intent.field === 'starred') copy.marked = !intent.value;
-			else copy.published = !intent.value;
-		} else if (intent.type === 'label') {
-			const key = `label:${intent.labelId}`;
-			if (!intent.articleIds.includes(article.id) || seen.has(key)) continue;
-			seen.add(key);
-			copy ??= { ...article };
+	for (const { intent, was } of later) {
+		if (intent.type !== 'flag' && intent.type !== 'label') continue;
+		if (intent.type === 'flag' && intent.field === 'unread') continue;
+		if (!intent.articleIds.includes(article.id)) continue;
+		const key = intent.type === 'flag' ? intent.field : `label:${intent.labelId}`;
+		if (seen.has(key)) continue;
+		seen.add(key);
+		if (was === undefined) continue;
+		copy ??= { ...article };
+		if (intent.type === 'label') {
 			const others = copy.labels.filter((l) => l.id !== intent.labelId);
-			copy.labels = intent.assign
-				? others
-				: [...others, { id: intent.labelId, caption: '', fgColor: '', bgColor: '' }];
-		}
+			copy.labels = was
+				? [...others, { id: intent.labelId, caption: '', fgColor: '', bgColor: '' }]
+				: others;
+		} else if (intent.field === 'starred') copy.marked = was;
+		else copy.published = was;
 	}
 	return copy ?? article;
 }
@@ -152,15 +167,10 @@ export function asBefore<T extends ArticleBase>(article: T, later: readonly Inte
  * confirmed, not those still queued (never in an answer). Undefined for the others.
  */
 export function laterThanCatchups(
-	changes: readonly { intent: Intent; confirmed?: true }[]
-): (readonly Intent[] | undefined)[] {
+	changes: readonly (LaterChange & { confirmed?: true })[]
+): (readonly LaterChange[] | undefined)[] {
 	return changes.map((change, i) =>
-		change.intent.type === 'catchup'
-			? changes
-					.slice(i + 1)
-					.filter((c) => c.confirmed)
-					.map((c) => c.intent)
-			: undefined
+		change.intent.type === 'catchup' ? changes.slice(i + 1).filter((c) => c.confirmed) : undefined
 	);
 }
 
@@ -172,7 +182,7 @@ export function applyToArticle(
 	article: ArticleBase,
 	intent: Intent,
 	tree: FeedTree | undefined,
-	later?: readonly Intent[]
+	later?: readonly LaterChange[]
 ): number {
 	const wasUnread = article.unread;
 	switch (intent.type) {

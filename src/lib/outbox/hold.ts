@@ -17,7 +17,13 @@
 import type { Counters, FeedTree } from '$lib/api';
 import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem, StoredArticle } from '$lib/db/schema';
-import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
+import {
+	adjustCounters,
+	applyCatchupToCounters,
+	applyToArticle,
+	catchupCovers,
+	type LaterChange
+} from './apply';
 import type { Intent, CatchupIntent } from './intent';
 import { announceOutboxChange } from './broadcast';
 import { mustStayBefore } from './order';
@@ -61,7 +67,7 @@ export function applyNotingHold(
 	article: StoredArticle,
 	tree: FeedTree | undefined,
 	/** The changes after it, for a catch-up (apply.ts `asBefore`). */
-	later?: readonly Intent[]
+	later?: readonly LaterChange[]
 ): boolean {
 	const undo = item.seq !== undefined ? item.undo : undefined;
 	const inverse =

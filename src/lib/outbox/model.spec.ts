@@ -415,6 +415,33 @@ describe('undo (held changes)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	it('a confirmed unstar of an article that was not starred does not widen a Starred catch-up in the cache (soak)', async () => {
+		// Found by the soak (seed 7301): the sync read, a replay sent the catch-up and then the
+		// unstar (a no-op on the server), and the sync's write took the article as starred then.
+		const { violations } = await run([
+			{
+				...replay,
+				during: [
+					{
+						at: 0,
+						action: {
+							kind: 'catchup',
+							tab: 'page',
+							scope: { feedId: -1, isCat: false },
+							mode: 'all'
+						}
+					},
+					{
+						at: 0,
+						action: { kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: false }
+					}
+				]
+			},
+			{ kind: 'sync', steps: [{ do: 'replay', who: ['page'] }] }
+		]);
+		expect(violations).toEqual([]);
+	});
+
 	it('undo puts back, in the cache, an article a list page stored during the hold', async () => {
 		const { violations } = await run([
 			{ kind: 'arrive', feedId: 1, ageDays: 0 },

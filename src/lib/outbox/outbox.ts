@@ -14,6 +14,7 @@ import {
 	adjustCounters,
 	applyCatchupToCounters,
 	applyToArticle,
+	hasNow,
 	inCatchupScope,
 	laterThanCatchups,
 	splitIntent
@@ -95,6 +96,7 @@ async function writeItems(
 				createdAt: now,
 				attempts: 0,
 				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
+				...(draft.was !== undefined ? { was: draft.was } : {}),
 				...(account !== undefined ? { account } : {}),
 				...(hold ? { heldUntil: hold.until, undoId: hold.id, undo: undo?.[index] } : {})
 			};
@@ -129,6 +131,10 @@ async function applyDraftsToCache(
 		for (const article of targets) {
 			if (!article) continue;
 			if (record && draft.articleId !== undefined) record.inverse = inverseOf(intent, article);
+			if (draft.articleId !== undefined) {
+				const was = hasNow(intent, article);
+				if (was !== undefined) draft.was = was;
+			}
 			const delta = applyToArticle(article, intent, stored?.tree);
 			await articles.put(article);
 			if (delta !== 0) {

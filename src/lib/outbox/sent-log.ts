@@ -31,6 +31,8 @@ export interface SentEntry {
 	sentAt: number;
 	/** When the reader made it (the item's `createdAt`): one action's entries are capped together. */
 	madeAt?: number;
+	/** The item's `was` (what the article had before a star, publish or label change). */
+	was?: boolean;
 }
 
 function entries(value: unknown): SentEntry[] {
@@ -45,7 +47,7 @@ function entries(value: unknown): SentEntry[] {
  */
 export function withSent(
 	log: unknown,
-	items: readonly Pick<OutboxItem, 'intent' | 'account' | 'createdAt'>[],
+	items: readonly Pick<OutboxItem, 'intent' | 'account' | 'createdAt' | 'was'>[],
 	at: number,
 	horizon?: number
 ): { log: SentEntry[]; horizon: number | undefined } {
@@ -54,6 +56,7 @@ export function withSent(
 		intent: item.intent,
 		sentAt: at,
 		madeAt: item.createdAt,
+		...(item.was !== undefined ? { was: item.was } : {}),
 		...(item.account !== undefined ? { account: item.account } : {})
 	}));
 	const made = new Set(added.map((entry) => entry.madeAt));
@@ -76,10 +79,14 @@ export function withSent(
  * The intents of `owner` the server confirmed at or after `readAt`, oldest first: what an answer
  * to a request made at `readAt` may not show yet.
  */
-export function sentSince(log: unknown, owner: string | undefined, readAt: number): Intent[] {
+export function sentSince(
+	log: unknown,
+	owner: string | undefined,
+	readAt: number
+): Pick<SentEntry, 'intent' | 'was'>[] {
 	return entries(log)
 		.filter((entry) => entry.sentAt >= readAt && belongsTo(entry, owner))
-		.map((entry) => entry.intent);
+		.map(({ intent, was }) => ({ intent, ...(was !== undefined ? { was } : {}) }));
 }
 
 /**
@@ -104,7 +111,7 @@ export async function changesNotIn(
 	owner: string | undefined,
 	readAt?: number
 ): Promise<{ changes: NotShown[]; unknown: boolean }> {
-	let sent: Intent[] = [];
+	let sent: Pick<SentEntry, 'intent' | 'was'>[] = [];
 	let unknown = false;
 	if (readAt !== undefined) {
 		sent = sentSince(await stores.settings.get(SENT_LOG_KEY), owner, readAt);
@@ -113,7 +120,7 @@ export async function changesNotIn(
 	}
 	const queued = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
 	return {
-		changes: [...sent.map((intent): NotShown => ({ intent, confirmed: true })), ...queued],
+		changes: [...sent.map((entry): NotShown => ({ ...entry, confirmed: true })), ...queued],
 		unknown
 	};
 }
