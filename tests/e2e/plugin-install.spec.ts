@@ -259,6 +259,8 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 	await expect(app.getByRole('heading', { level: 1, name: /Tech news 01/ })).toBeVisible();
 	await expect(app.locator('.article-content')).toContainText('Tech news item 1.');
 	expect(app.url().startsWith(pluginAppUrl)).toBe(true);
+	// The sign-in's sync keeps its images after the text: it is over before the reload.
+	await expect(app.getByTestId('sync-running')).toHaveCount(0, { timeout: 30_000 });
 	const reloaded = await app.reload();
 	expect(reloaded?.fromServiceWorker()).toBe(true);
 	await expect(app.getByRole('heading', { level: 1, name: /Tech news 01/ })).toBeVisible();

@@ -69,11 +69,12 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 		// The engine is loaded at the first sync, not with the first screen.
 		const { runSync } = await import('$lib/sync/run');
 		let shown = false;
-		// The screen takes the sync's text when it is in, before the images it keeps.
+		// The screen takes the sync's text when it is in, before the images it keeps; the sync
+		// still shows as running ("updating") until those are kept too.
 		const show = async (outcome: SyncOutcome): Promise<void> => {
 			if (shown || outcome.status === 'busy') return;
 			shown = true;
-			syncStatus.succeeded(outcome.at);
+			syncStatus.noteSynced(outcome.at);
 			if (outcome.status === 'synced') {
 				await applyToScreen(outcome.changes, outcome.counters, mark);
 			}
@@ -93,6 +94,7 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			return outcome;
 		}
 		await show(outcome);
+		syncStatus.succeeded(outcome.at);
 		return outcome;
 	} catch (error) {
 		syncStatus.failed(readerText(error, 'The offline copy could not be brought up to date.'));
