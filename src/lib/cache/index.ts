@@ -330,6 +330,21 @@ export function idsWithoutContent(ids: readonly number[]): Promise<number[]> {
 	}).then((missing) => missing ?? [...ids]);
 }
 
+/**
+ * The bodies of the kept articles (offline) with their links: where a sync whose images were cut
+ * short (the page went away) finds them again.
+ */
+export function keptBodies(): Promise<{ content: string; link: string }[]> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const bodies: { content: string; link: string }[] = [];
+		for (const a of await db.getAll('articles')) {
+			if (a.offline && a.hasContent && a.content) bodies.push({ content: a.content, link: a.link });
+		}
+		return bodies;
+	}).then((found) => found ?? []);
+}
+
 export type KeptFlag = 'unread' | 'marked' | 'published';
 
 /**

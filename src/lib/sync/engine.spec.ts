@@ -302,6 +302,36 @@ describe.each(recordedLevels)('images after the text (%s server shapes)', (level
 		expect(outcome.status).toBe('synced');
 		expect(events).toEqual(['synced synced true', 'images 30 30']);
 	});
+
+	it('images cut short (the page went away) are asked for again by the next sync, though nothing changed', async () => {
+		const server = syncServer(level);
+		server.arrive(30);
+		const asked: number[] = [];
+		const options = {
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 500
+		};
+		await expect(
+			syncNow({
+				...options,
+				cacheImages: () => Promise.reject(new DOMException('The page went away', 'AbortError'))
+			})
+		).rejects.toThrow('went away');
+		expect((await loadSyncState(ACCOUNT)).imagesPending).toBe(true);
+		const keep = async (urls: string[]): Promise<void> => {
+			asked.push(urls.length);
+		};
+		const again = await syncNow({ ...options, cacheImages: keep });
+		expect(again.status).toBe('unchanged');
+		expect(asked).toEqual([30]);
+		expect((await loadSyncState(ACCOUNT)).imagesPending).toBe(false);
+		// Once they were asked for, an idle sync is one request again and asks for no image.
+		server.takeOps();
+		await syncNow({ ...options, cacheImages: keep });
+		expect(asked).toEqual([30]);
+		expect(server.takeOps()).toEqual(['getCounters']);
+	});
 });
 
 async function db() {

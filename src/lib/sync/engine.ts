@@ -23,6 +23,7 @@ import {
 import {
 	clearFlagOutside,
 	idsWithoutContent,
+	keptBodies,
 	setPackMembers,
 	storeArticleBodies,
 	storeOfflineHeadlines,
@@ -128,10 +129,32 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const packMark = (pack: OfflinePack): string =>
 		`${packCounterOf(counters, pack)}/${pack.limit}${pack.enclosures ? '/enclosures' : ''}`;
 	const packsDue = packs.some((pack) => state.packCounters[pack.id] !== packMark(pack));
+	/**
+	 * 5. Images by the reader's policy, after the text (never delaying it), then the budget. A page
+	 * that goes away cuts this short: `imagesPending` stays, and the next sync, changed or not,
+	 * asks for every kept article's images again (those already kept are not fetched again).
+	 */
+	const keepImages = async (images: string[], saved: SyncState, stored = 0): Promise<void> => {
+		if (saved.imagesPending) {
+			for (const body of await keptBodies()) images.push(...imageUrls(body.content, body.link));
+		}
+		if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
+			options.onProgress?.({ phase: 'images', stored });
+			await options.cacheImages([...new Set(images)], signal);
+		}
+		if (saved.imagesPending) await saveSyncState(account, { ...saved, imagesPending: false });
+		await enforceBudget();
+	};
 	if (!full && !packsDue && state.counters && sameSnapshot(state.counters, snapshot)) {
 		const at = now();
-		await saveSyncState(account, { ...state, lastSyncAt: at });
-		return { status: 'unchanged', at, counters };
+		const next = { ...state, lastSyncAt: at };
+		await saveSyncState(account, next);
+		const outcome: SyncOutcome = { status: 'unchanged', at, counters };
+		if (state.imagesPending) {
+			await options.onSynced?.(outcome);
+			await keepImages([], next);
+		}
+		return outcome;
 	}
 
 	let stored = 0;
@@ -279,7 +302,8 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		lastFullAt: full ? at : state.lastFullAt,
 		packCounters,
 		config: config,
-		articleCount: Math.max(options.articleCount, full ? options.articleCount : state.articleCount)
+		articleCount: Math.max(options.articleCount, full ? options.articleCount : state.articleCount),
+		imagesPending: state.imagesPending === true || images.length > 0
 	};
 	await saveSyncState(account, next);
 	const outcome: SyncOutcome = {
@@ -291,12 +315,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	// The text is in: the screens take it now, not after the images.
 	await options.onSynced?.(outcome);
 
-	// 5. Images by the reader's policy (after the text, never delaying it), then the budget.
-	if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
-		report('images');
-		await options.cacheImages([...new Set(images)], signal);
-	}
-	await enforceBudget();
+	await keepImages(images, next, stored);
 	return outcome;
 }
 

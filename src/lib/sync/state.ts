@@ -24,6 +24,11 @@ export interface SyncState {
 	config: ServerConfig | undefined;
 	/** The article count the kept sets were filled up to (a larger setting fills them again). */
 	articleCount: number;
+	/**
+	 * A sync stored text whose images were not all asked for yet (set before its images, cleared
+	 * after): the next sync asks for the kept articles' images again, even when nothing changed.
+	 */
+	imagesPending?: boolean;
 }
 
 export const EMPTY_STATE: SyncState = {
@@ -85,7 +90,8 @@ export function parseState(value: unknown): SyncState {
 		lastFullAt: isTime(value.lastFullAt) ? value.lastFullAt : undefined,
 		packCounters,
 		config: isObject(value.config) ? (value.config as unknown as ServerConfig) : undefined,
-		articleCount: isCount(value.articleCount) ? value.articleCount : 0
+		articleCount: isCount(value.articleCount) ? value.articleCount : 0,
+		imagesPending: value.imagesPending === true
 	};
 }
 
