@@ -319,8 +319,9 @@ describe.each(recordedLevels)('images after the text (%s server shapes)', (level
 			})
 		).rejects.toThrow('went away');
 		expect((await loadSyncState(ACCOUNT)).imagesPending).toBe(true);
-		const keep = async (urls: string[]): Promise<void> => {
+		const keep = (urls: string[]): Promise<void> => {
 			asked.push(urls.length);
+			return Promise.resolve();
 		};
 		const again = await syncNow({ ...options, cacheImages: keep });
 		expect(again.status).toBe('unchanged');
