@@ -5,7 +5,7 @@
  * the network itself. Used on the sign-in page after a failed sign-in and in Settings.
  */
 import {
-	BROWSER_API_SETTING,
+	browserApiSetting,
 	deriveCapabilities,
 	isApiError,
 	type Capabilities,
@@ -212,7 +212,7 @@ export function diagnoseFailure(error: unknown, context: FailureContext): Findin
 						title: 'API access from web browsers is off',
 						detail:
 							'Signing in worked, but tt-rss refused the next request from this browser. Newer tt-rss versions refuse API calls made by web browsers unless the account allows them, separately from "Enable API".',
-						fix: BROWSER_API_SETTING
+						fix: browserApiSetting()
 					};
 		case 'LOGIN_ERROR':
 			return {
