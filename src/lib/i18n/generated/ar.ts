@@ -9,6 +9,132 @@ export const messages: Messages = {
 	app_description: () => `اقرأ خلاصات Tiny Tiny RSS الخاصة بك، متصلًا أو دون اتصال.`,
 	app_name: () => `قارئ Tiny Tiny RSS`,
 	app_short_name: () => `القارئ`,
+	back_to_settings: () => `→ الإعدادات`,
+	checkup_again: () => `أعد تشغيل الفحص`,
+	checkup_api_off_detail: () => `يردّ tt-rss بـ API_DISABLED: لا يُسمح لهذا المستخدم باستخدام التطبيقات. (يقول tt-rss ذلك قبل أن يتحقق من كلمة المرور، فقد تكون كلمة المرور خاطئة أيضًا.)`,
+	checkup_api_off_title: () => `الوصول إلى API مُعطَّل لهذا الحساب`,
+	checkup_browser_api_off_detail: () => `نجح تسجيل الدخول، لكن tt-rss رفض الطلب التالي من هذا المتصفح. ترفض إصدارات tt-rss الأحدث استدعاءات API من متصفحات الويب ما لم يسمح بها الحساب، بشكل منفصل عن "Enable API".`,
+	checkup_browser_api_off_title: () => `الوصول إلى API من متصفحات الويب مُعطَّل`,
+	checkup_busy: () => `جارٍ فحص الخادم…`,
+	checkup_check_address_fix: () => `تحقّق من العنوان: استخدم العنوان الذي تفتح به tt-rss في المتصفح، مثل https://example.org/tt-rss/.`,
+	checkup_current_detail: () => `كل ميزات هذا التطبيق تعمل معه.`,
+	checkup_current_title: (p) => `الخادم محدَّث (مستوى API ‏${p.level})`,
+	checkup_daemon_off_detail: () => `يفيد tt-rss بأن خدمة التحديث لديه لا تعمل. ما لم يحدّث الخادم الخلاصات بمهمة مجدولة، فلن تصل مقالات جديدة.`,
+	checkup_daemon_off_fix: () => `على الخادم، شغّل الخدمة: «systemctl enable --now tt-rss» (حزمة دبيان)، أو شغّل حاوية المحدِّث (Docker)، أو نفّذ «php update.php --daemon» بصلاحيات مستخدم خادم الويب؛ أو نفّذ «php update.php --feeds» عبر cron كل بضع دقائق.`,
+	checkup_daemon_off_title: () => `خدمة التحديث لا تعمل`,
+	checkup_daemon_ok_detail: () => `خدمة التحديث في tt-rss تعمل.`,
+	checkup_daemon_ok_title: () => `الخلاصات قيد التحديث`,
+	checkup_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `اكتمل الفحص: لا شيء يحتاج إلى إصلاح.`;
+			case 'one':
+				return `اكتمل الفحص: مشكلة واحدة تحتاج إلى إصلاح.`;
+			case 'two':
+				return `اكتمل الفحص: مشكلتان تحتاجان إلى إصلاح.`;
+			case 'few':
+				return `اكتمل الفحص: ${n} مشكلات تحتاج إلى إصلاح.`;
+			case 'many':
+				return `اكتمل الفحص: ${n} مشكلة تحتاج إلى إصلاح.`;
+			default:
+				return `اكتمل الفحص: ${n} مشكلة تحتاج إلى إصلاح.`;
+		}
+	},
+	checkup_empty_detail: () => `الرد الفارغ يعني عادةً أن tt-rss فشل داخليًا (خطأ PHP).`,
+	checkup_empty_fix: () => `اطّلع على سجل أخطاء خادم الويب على الخادم؛ غالبًا ما تكون قاعدة البيانات متوقفة أو ينقص PHP وحدةٌ ما.`,
+	checkup_empty_title: () => `لم يردّ tt-rss بأي شيء`,
+	checkup_enable_api: () => `في واجهة tt-rss على الويب، افتح التفضيلات ← التفضيلات ← عام، وفعّل "Enable API" (يسمح بالوصول إلى هذا الحساب عبر API)، وانقر حفظ الإعدادات.`,
+	checkup_feature_catchup_mode: () => `«تعليم ما هو أقدم من يوم / أسبوع كمقروء»`,
+	checkup_feature_catchup_search: () => `تعليم نتائج البحث كمقروءة`,
+	checkup_feature_feed_errors: () => `أخطاء تحديث الخلاصات وفترات تحديثها في قائمة الخلاصات`,
+	checkup_feature_feed_icon: () => `أيقونات الخلاصات عبر API`,
+	checkup_feature_feed_tree: () => `شجرة الخلاصات في طلب واحد (قائمة خلاصات أبطأ)`,
+	checkup_feature_first_id: () => `تصفّح موثوق أثناء وصول مقالات جديدة`,
+	checkup_feature_level: (p) => `${p.feature} (المستوى ${p.level})`,
+	checkup_feature_login_config: () => `طرق ترتيب إضافية`,
+	checkup_feature_notes: () => `ملاحظات المقالات في القوائم`,
+	checkup_feature_sandbox: () => `الفيديوهات المضمّنة (إطارات معزولة)`,
+	checkup_feature_sanitize: () => `الطلب من الخادم ألّا يعيد كتابة HTML المقالات`,
+	checkup_feature_score: () => `تغيير تقييم المقالة`,
+	checkup_feature_site_url: () => `عنوان موقع الخلاصة (وعناوين المواقع في تصدير OPML)`,
+	checkup_feature_subscribe: () => `الاشتراك وإلغاء الاشتراك (ومن ثمّ استيراد OPML)`,
+	checkup_feature_tag_feeds: () => `قوائم المقالات حسب الوسم`,
+	checkup_feed_failing_item: (p) => `${p.feed}: ${p.why} قال الخادم: ${p.words}`,
+	checkup_feeds_failing_detail: () => `تعذّر على الخادم تحديث هذه الخلاصات في آخر محاولة:`,
+	checkup_feeds_failing_fix: () => `في واجهة tt-rss على الويب، افتح التفضيلات ← الخلاصات وعدّل كل خلاصة من هذه الخلاصات: تحقّق من عنوانها (ربما نقل الموقع خلاصته)، أو ألغِ الاشتراك فيها.`,
+	checkup_feeds_failing_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا توجد خلاصات يفشل تحديثها`;
+			case 'one':
+				return `خلاصة واحدة يفشل تحديثها`;
+			case 'two':
+				return `خلاصتان يفشل تحديثهما`;
+			case 'few':
+				return `${n} خلاصات يفشل تحديثها`;
+			case 'many':
+				return `${n} خلاصة يفشل تحديثها`;
+			default:
+				return `${n} خلاصة يفشل تحديثها`;
+		}
+	},
+	checkup_feeds_ok_detail: () => `حُدّثت كل الخلاصات دون خطأ في آخر محاولة للخادم.`,
+	checkup_feeds_ok_title: () => `لا توجد خلاصة تُبلغ عن خطأ في التحديث`,
+	checkup_how_to_fix: () => `طريقة الإصلاح:`,
+	checkup_http_auth_detail: (p) => `ردّ الخادم الذي أمام tt-rss بالرمز 401 ويطلب مصادقة "${p.scheme}": لن يصل أي طلب إلى tt-rss حتى يحصل هذا المتصفح على اسم المستخدم وكلمة المرور الصحيحين لها (يطلبهما المتصفح؛ وإن أُلغي الطلب أو كانا خاطئين فهذه هي النتيجة).`,
+	checkup_http_auth_fix: () => `افتح عنوان الخادم في هذا المتصفح وأدخل اسم المستخدم وكلمة المرور عند الطلب، أو استثنِ مسار API لـ tt-rss ‏(‎/tt-rss/api/‎) من مصادقة HTTP في إعدادات خادم الويب أو الوكيل: لـ tt-rss تسجيل دخول خاص به.`,
+	checkup_http_auth_title: () => `يطلب خادم الويب مصادقة HTTP`,
+	checkup_intro: (p) => `ما يستطيع هذا التطبيق رؤيته من الخادم ${p.server} ومن حسابك، وكيف تصلح ما فيه خلل.`,
+	checkup_no_api_detail: (p) => `ردّ خادم الويب بـ ${p.status}: لا توجد واجهة API لـ tt-rss على ${p.url}.`,
+	checkup_no_api_fix: () => `استخدم العنوان الذي تفتح به tt-rss في المتصفح (مثل https://example.org/tt-rss/)؛ يضيف التطبيق api/ بنفسه.`,
+	checkup_no_api_title: () => `لا يوجد tt-rss على هذا العنوان`,
+	checkup_not_ttrss_detail: () => `ردّ الخادم، لكن ليس بالطريقة التي يردّ بها tt-rss.`,
+	checkup_not_ttrss_title: () => `هذه ليست واجهة API لـ tt-rss`,
+	checkup_offline_detail: () => `يحتاج الفحص إلى اتصال بخادم tt-rss.`,
+	checkup_offline_fix: () => `اتصل بالإنترنت، ثم أعد تشغيل الفحص.`,
+	checkup_offline_title: () => `هذا الجهاز غير متصل`,
+	checkup_older_detail: () => `يعمل التطبيق معه، لكن دون هذه الميزات:`,
+	checkup_older_fix: () => `حدّث tt-rss إلى إصدار حالي (يشرح موقع tt-rss.org التثبيت؛ حزمة دبيان تعود إلى 2021).`,
+	checkup_older_title: (p) => `الخادم أقدم (مستوى API ‏${p.level}؛ والأحدث هو ${p.latest})`,
+	checkup_other_site_detail: (p) => `لا يمنح tt-rss تطبيقات الويب على المواقع الأخرى إذنًا باستدعائه (لا يدعم CORS)، لذا لا يستطيع المتصفح استخدام ${p.site} من هنا حتى وإن كان يعمل.`,
+	checkup_other_site_fix: (p) => `قدِّم هذا التطبيق من ${p.site} نفسه (راجع دليل النشر)، أو سجّل الدخول بمسار tt-rss على هذا الموقع، مثل ‎/tt-rss/‎.`,
+	checkup_other_site_title: () => `الخادم على موقع آخر`,
+	checkup_page: () => `فحص الخادم`,
+	checkup_proxy_refused_detail: () => `ردّ شيءٌ أمام tt-rss الطلبَ قبل أن يراه tt-rss.`,
+	checkup_proxy_refused_fix: () => `افتح عنوان الخادم في هذا المتصفح وسجّل الدخول إلى الوكيل إن طلب ذلك، أو اسمح بمرور مسار API لـ tt-rss ‏(‎/tt-rss/api/‎) في إعداداته.`,
+	checkup_proxy_refused_title: (p) => `رفض وكيل أو خادم ويب الوصول (HTTP ${p.status})`,
+	checkup_server_crashed_detail: () => `تعطّل tt-rss أو خادم الويب الذي أمامه أثناء معالجة الطلب.`,
+	checkup_server_crashed_fix: () => `اطّلع على سجل أخطاء خادم الويب (وأخطاء PHP) على الخادم؛ غالبًا ما تكون قاعدة البيانات متوقفة أو ينقص PHP وحدةٌ ما.`,
+	checkup_server_error_title: () => `أبلغ tt-rss عن خطأ`,
+	checkup_server_failed_title: (p) => `فشل الخادم (HTTP ${p.status})`,
+	checkup_server_refused_detail: () => `رفض الخادم أو وكيلٌ الطلب.`,
+	checkup_server_refused_fix: () => `تحقّق من إعدادات الوكيل أو خادم الويب لمسار tt-rss.`,
+	checkup_session_detail: () => `لم يعد tt-rss يعرف تسجيل الدخول هذا (انتهت صلاحيته، أو تغيّرت كلمة المرور).`,
+	checkup_session_fix: () => `سجّل الدخول مرة أخرى.`,
+	checkup_session_title: () => `انتهت الجلسة على الخادم`,
+	checkup_sign_in_page_detail: () => `أعاد العنوان صفحة ويب فيها حقل كلمة مرور: صفحة تسجيل الدخول لوكيل أو لخدمة دخول موحّد أمام tt-rss (أو واجهة tt-rss على الويب نفسها، إن لم يكن العنوان عنوان tt-rss).`,
+	checkup_sign_in_page_fix: () => `اسمح بمرور مسار API لـ tt-rss ‏(‎/tt-rss/api/‎) عبر الوكيل دون تسجيل دخوله، أو افتح العنوان في هذا المتصفح وسجّل الدخول هناك أولًا. تحقّق من أن العنوان هو عنوان tt-rss، مثل https://example.org/tt-rss/.`,
+	checkup_sign_in_page_title: () => `ردّت صفحة تسجيل دخول بدلًا من tt-rss`,
+	checkup_signed_in_detail: (p) => `يقبل الخادم على ${p.server} هذا الحساب.`,
+	checkup_signed_in_title: (p) => `مسجَّل الدخول باسم ${p.user}`,
+	checkup_timeout_title: () => `لم يردّ الخادم في الوقت المحدد`,
+	checkup_unexpected_detail: () => `لم يتمكن الفحص من معرفة ما حدث.`,
+	checkup_unexpected_fix: () => `أعد تحميل الصفحة وحاول مرة أخرى.`,
+	checkup_unexpected_title: () => `حدث خطأ غير متوقع`,
+	checkup_unreachable_detail: (p) => `لم يُجب أي شيء على ${p.url}.`,
+	checkup_unreachable_fix: () => `تحقّق من العنوان (وهو عنوان tt-rss، مثل https://example.org/tt-rss/)، ومن أن خادم الويب يعمل، ومن أن هذا الجهاز يستطيع الوصول إليه.`,
+	checkup_unreachable_title: () => `تعذّر الوصول إلى الخادم`,
+	checkup_verdict: (p) => `${p.verdict}:`,
+	checkup_verdict_notice: () => `ملاحظة`,
+	checkup_verdict_ok: () => `سليم`,
+	checkup_verdict_problem: () => `مشكلة`,
+	checkup_web_page_detail: (p) => `أعاد العنوان ${p.url} صفحة HTML وليس بيانات tt-rss: موقعًا آخر، أو صفحة خطأ، أو الصفحة الافتراضية لخادم ويب.`,
+	checkup_web_page_title: () => `ردّت صفحة ويب بدلًا من tt-rss`,
+	checkup_wrong_password_detail: () => `لم يقبلهما tt-rss. بعد محاولة فاشلة، ترفض الإصدارات الأحدث أيضًا تسجيل الدخول لبضع ثوانٍ.`,
+	checkup_wrong_password_fix: () => `اكتبهما مرة أخرى (اسم المستخدم هو نفسه في واجهة tt-rss على الويب). إن كنت تستخدم كلمة مرور تطبيق (التفضيلات ← البيانات الشخصية / المصادقة ← كلمات مرور التطبيقات) فاستخدمها هنا.`,
+	checkup_wrong_password_title: () => `اسم المستخدم أو كلمة المرور غير صحيحة`,
 	error_aborted: () => `أُلغي الطلب قبل أن يكتمل.`,
 	error_api_disabled: () => `الوصول إلى واجهة البرمجة مُعطَّل لهذا الحساب. افتح التفضيلات في tt-rss، وفعّل "Enable API access" (الوصول إلى API)، واحفظ، ثم سجّل الدخول مرة أخرى.`,
 	error_bad_reply: () => `ردّ خادم tt-rss بطريقة غير متوقعة. قد لا يكون إصدار الخادم هذا مدعومًا.`,

@@ -7,6 +7,194 @@ export interface Messages {
 	app_name: () => string;
 	/** Reader */
 	app_short_name: () => string;
+	/** ← Settings */
+	back_to_settings: () => string;
+	/** Run the check-up again */
+	checkup_again: () => string;
+	/** tt-rss answers API_DISABLED: this user may not use apps. (tt-rss says this before it checks the password, so the password may be wrong too.) */
+	checkup_api_off_detail: () => string;
+	/** API access is off for this account */
+	checkup_api_off_title: () => string;
+	/** Signing in worked, but tt-rss refused the next request from this browser. Newer tt-rss versions refuse API calls made by web browsers unless the account allows them, separately from "Enable API". */
+	checkup_browser_api_off_detail: () => string;
+	/** API access from web browsers is off */
+	checkup_browser_api_off_title: () => string;
+	/** Checking the server… */
+	checkup_busy: () => string;
+	/** Check the address: use the one you open tt-rss at in the browser, such as https://example.org/tt-rss/. */
+	checkup_check_address_fix: () => string;
+	/** Every feature of this app works with it. */
+	checkup_current_detail: () => string;
+	/** The server is current (API level {level}) */
+	checkup_current_title: (p: { level: string | number }) => string;
+	/** tt-rss reports that its update daemon is not running. Unless the server updates feeds with a scheduled job, no new articles arrive. */
+	checkup_daemon_off_detail: () => string;
+	/** On the server, start the daemon: “systemctl enable --now tt-rss” (Debian’s package), start the updater container (Docker), or run “php update.php --daemon” as the web server user; or run “php update.php --feeds” from cron every few minutes. */
+	checkup_daemon_off_fix: () => string;
+	/** The update daemon is not running */
+	checkup_daemon_off_title: () => string;
+	/** The tt-rss update daemon is running. */
+	checkup_daemon_ok_detail: () => string;
+	/** Feeds are being updated */
+	checkup_daemon_ok_title: () => string;
+	/** Check-up done: {count} to fix. */
+	checkup_done: (p: { count: number }) => string;
+	/** An empty answer usually means tt-rss failed internally (a PHP error). */
+	checkup_empty_detail: () => string;
+	/** Look at the web server error log on the server; often the database is down or PHP lacks a module. */
+	checkup_empty_fix: () => string;
+	/** tt-rss answered with nothing */
+	checkup_empty_title: () => string;
+	/** In the tt-rss web interface, open Preferences → Preferences → General, turn on "Enable API" (Allows accessing this account through the API), and click Save configuration. */
+	checkup_enable_api: () => string;
+	/** "mark older than a day / a week as read" */
+	checkup_feature_catchup_mode: () => string;
+	/** marking search results as read */
+	checkup_feature_catchup_search: () => string;
+	/** feed update errors and update intervals in the feed list */
+	checkup_feature_feed_errors: () => string;
+	/** feed icons through the API */
+	checkup_feature_feed_icon: () => string;
+	/** the feed tree in one request (slower feed list) */
+	checkup_feature_feed_tree: () => string;
+	/** reliable paging while new articles arrive */
+	checkup_feature_first_id: () => string;
+	/** {feature} (level {level}) */
+	checkup_feature_level: (p: { feature: string | number; level: string | number }) => string;
+	/** extra sort orders */
+	checkup_feature_login_config: () => string;
+	/** article notes in lists */
+	checkup_feature_notes: () => string;
+	/** embedded videos (sandboxed frames) */
+	checkup_feature_sandbox: () => string;
+	/** asking the server not to rewrite article HTML */
+	checkup_feature_sanitize: () => string;
+	/** changing an article’s score */
+	checkup_feature_score: () => string;
+	/** the feed’s site address (and site addresses in OPML export) */
+	checkup_feature_site_url: () => string;
+	/** subscribing and unsubscribing (and so OPML import) */
+	checkup_feature_subscribe: () => string;
+	/** lists of articles by tag */
+	checkup_feature_tag_feeds: () => string;
+	/** {feed}: {why} The server said: {words} */
+	checkup_feed_failing_item: (p: { feed: string | number; why: string | number; words: string | number }) => string;
+	/** The server could not update these feeds the last time it tried: */
+	checkup_feeds_failing_detail: () => string;
+	/** In the tt-rss web interface, open Preferences → Feeds and edit each of these feeds: check its address (the site may have moved its feed), or unsubscribe from it. */
+	checkup_feeds_failing_fix: () => string;
+	/** {count} feeds fail to update */
+	checkup_feeds_failing_title: (p: { count: number }) => string;
+	/** Every feed updated without an error the last time the server tried. */
+	checkup_feeds_ok_detail: () => string;
+	/** No feed reports an update error */
+	checkup_feeds_ok_title: () => string;
+	/** How to fix: */
+	checkup_how_to_fix: () => string;
+	/** The server in front of tt-rss answered 401 and asks for "{scheme}" authentication: no request reaches tt-rss until this browser has the right user name and password for it (the browser asks for them; cancelled or wrong, this is the result). */
+	checkup_http_auth_detail: (p: { scheme: string | number }) => string;
+	/** Open the server address in this browser and give that user name and password when asked, or exempt the tt-rss API path (/tt-rss/api/) from HTTP authentication in the web server or proxy configuration: tt-rss has its own sign-in. */
+	checkup_http_auth_fix: () => string;
+	/** The web server asks for HTTP authentication */
+	checkup_http_auth_title: () => string;
+	/** What this app can see of the server {server} and your account, and how to fix what is wrong. */
+	checkup_intro: (p: { server: string | number }) => string;
+	/** The web server answered {status}: there is no tt-rss API at {url}. */
+	checkup_no_api_detail: (p: { status: string | number; url: string | number }) => string;
+	/** Use the address you open tt-rss at in the browser (such as https://example.org/tt-rss/); the app adds api/ itself. */
+	checkup_no_api_fix: () => string;
+	/** No tt-rss at this address */
+	checkup_no_api_title: () => string;
+	/** The server answered, but not the way tt-rss does. */
+	checkup_not_ttrss_detail: () => string;
+	/** This is not a tt-rss API */
+	checkup_not_ttrss_title: () => string;
+	/** The check-up needs a connection to the tt-rss server. */
+	checkup_offline_detail: () => string;
+	/** Connect to the internet, then run the check-up again. */
+	checkup_offline_fix: () => string;
+	/** This device is offline */
+	checkup_offline_title: () => string;
+	/** The app works with it, without these features: */
+	checkup_older_detail: () => string;
+	/** Update tt-rss to a current version (tt-rss.org describes the installation; Debian’s package is from 2021). */
+	checkup_older_fix: () => string;
+	/** The server is older (API level {level}; the newest is {latest}) */
+	checkup_older_title: (p: { latest: string | number; level: string | number }) => string;
+	/** tt-rss sends no permission for web apps on other sites to call it (no CORS), so a browser cannot use {site} from here, even when it is up. */
+	checkup_other_site_detail: (p: { site: string | number }) => string;
+	/** Serve this app from {site} itself (see the deployment guide), or sign in with the tt-rss path on this site, such as /tt-rss/. */
+	checkup_other_site_fix: (p: { site: string | number }) => string;
+	/** The server is on another site */
+	checkup_other_site_title: () => string;
+	/** Server check-up */
+	checkup_page: () => string;
+	/** Something in front of tt-rss turned the request away before tt-rss saw it. */
+	checkup_proxy_refused_detail: () => string;
+	/** Open the server address in this browser and sign in to the proxy if it asks; or allow the tt-rss API path (/tt-rss/api/) through in its configuration. */
+	checkup_proxy_refused_fix: () => string;
+	/** A proxy or web server refused access (HTTP {status}) */
+	checkup_proxy_refused_title: (p: { status: string | number }) => string;
+	/** tt-rss or the web server in front of it crashed on the request. */
+	checkup_server_crashed_detail: () => string;
+	/** Look at the web server error log (and PHP errors) on the server; often the database is down or PHP lacks a module. */
+	checkup_server_crashed_fix: () => string;
+	/** tt-rss reported an error */
+	checkup_server_error_title: () => string;
+	/** The server failed (HTTP {status}) */
+	checkup_server_failed_title: (p: { status: string | number }) => string;
+	/** The server or a proxy refused the request. */
+	checkup_server_refused_detail: () => string;
+	/** Check the proxy or web server configuration for the tt-rss path. */
+	checkup_server_refused_fix: () => string;
+	/** tt-rss no longer knows this sign-in (it expired, or the password changed). */
+	checkup_session_detail: () => string;
+	/** Sign in again. */
+	checkup_session_fix: () => string;
+	/** The session on the server has ended */
+	checkup_session_title: () => string;
+	/** The address returned a web page with a password field: the sign-in page of a proxy or single sign-on service in front of tt-rss (or the tt-rss web interface itself, when the address is not that of tt-rss). */
+	checkup_sign_in_page_detail: () => string;
+	/** Let the tt-rss API path (/tt-rss/api/) through the proxy without its sign-in, or open the address in this browser and sign in there first. Check that the address is that of tt-rss, such as https://example.org/tt-rss/. */
+	checkup_sign_in_page_fix: () => string;
+	/** A sign-in page answered instead of tt-rss */
+	checkup_sign_in_page_title: () => string;
+	/** The server at {server} accepts this account. */
+	checkup_signed_in_detail: (p: { server: string | number }) => string;
+	/** Signed in as {user} */
+	checkup_signed_in_title: (p: { user: string | number }) => string;
+	/** The server did not answer in time */
+	checkup_timeout_title: () => string;
+	/** The check-up could not tell what happened. */
+	checkup_unexpected_detail: () => string;
+	/** Reload the page and try again. */
+	checkup_unexpected_fix: () => string;
+	/** Something unexpected went wrong */
+	checkup_unexpected_title: () => string;
+	/** Nothing answered at {url}. */
+	checkup_unreachable_detail: (p: { url: string | number }) => string;
+	/** Check the address (it is the address of tt-rss, such as https://example.org/tt-rss/), that the web server is running, and that this device can reach it. */
+	checkup_unreachable_fix: () => string;
+	/** The server cannot be reached */
+	checkup_unreachable_title: () => string;
+	/** {verdict}: */
+	checkup_verdict: (p: { verdict: string | number }) => string;
+	/** Note */
+	checkup_verdict_notice: () => string;
+	/** OK */
+	checkup_verdict_ok: () => string;
+	/** Problem */
+	checkup_verdict_problem: () => string;
+	/** The address {url} returned an HTML page, not tt-rss data: another site, an error page, or a default web server page. */
+	checkup_web_page_detail: (p: { url: string | number }) => string;
+	/** A web page answered instead of tt-rss */
+	checkup_web_page_title: () => string;
+	/** tt-rss did not accept them. After a failed attempt, newer versions also refuse sign-ins for a few seconds. */
+	checkup_wrong_password_detail: () => string;
+	/** Type them again (the user name is the one of the tt-rss web interface). If you use an app password (Preferences → Personal data / Authentication → App passwords), use that one here. */
+	checkup_wrong_password_fix: () => string;
+	/** The user name or password is wrong */
+	checkup_wrong_password_title: () => string;
 	/** The request was cancelled before it finished. */
 	error_aborted: () => string;
 	/** API access is turned off for this account. In tt-rss, open Preferences, turn on "Enable API access" (API access), save, and sign in again. */
