@@ -31,7 +31,8 @@ export function readCatalogWith(reader: () => Messages | undefined): void {
  */
 export const m: Messages = new Proxy({} as Messages, {
 	get(_, key: string) {
-		const messages = read();
+		// The rune's catalog once the app has one; the plain one before (tests, service worker).
+		const messages = read() ?? active;
 		if (!messages) throw new Error(`i18n: message ${key} read before a language was loaded`);
 		return messages[key as keyof Messages];
 	}

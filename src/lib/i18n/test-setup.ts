@@ -1,5 +1,10 @@
-// Unit and contract tests speak English, the source (vite.config.ts setupFiles).
-import { messages } from './generated/en';
-import { useCatalog } from './m';
+// Unit and contract tests speak English, the source (vite.config.ts setupFiles). A mock rather
+// than a call: specs that reset the module registry (vi.resetModules) get a catalog all the same.
+import { vi } from 'vitest';
 
-useCatalog(messages);
+vi.mock('$lib/i18n/m', async (importOriginal) => {
+	const module = await importOriginal<typeof import('./m')>();
+	const { messages } = await import('./generated/en');
+	module.useCatalog(messages);
+	return module;
+});
