@@ -2,7 +2,7 @@
 
 import type { Messages } from './messages';
 
-export const LOCALES = ['ar', 'de', 'en'] as const;
+export const LOCALES = ['ar', 'de', 'en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** Each locale in a file of its own: only the active one is fetched. */
@@ -10,4 +10,5 @@ export const LOADERS: Record<Locale, () => Promise<{ messages: Messages }>> = {
 	'ar': () => import('./ar'),
 	'de': () => import('./de'),
 	'en': () => import('./en'),
+	'fr': () => import('./fr'),
 };
