@@ -2,7 +2,7 @@
 
 import type { Messages } from './messages';
 
-export const LOCALES = ['ar', 'de', 'en', 'fr'] as const;
+export const LOCALES = ['ar', 'de', 'en', 'es', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** Each locale in a file of its own: only the active one is fetched. */
@@ -10,5 +10,6 @@ export const LOADERS: Record<Locale, () => Promise<{ messages: Messages }>> = {
 	'ar': () => import('./ar'),
 	'de': () => import('./de'),
 	'en': () => import('./en'),
+	'es': () => import('./es'),
 	'fr': () => import('./fr'),
 };
