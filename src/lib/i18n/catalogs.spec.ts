@@ -76,6 +76,23 @@ describe('message catalogs', () => {
 });
 
 describe('compiled messages', () => {
+	it('say exactly the catalog text, invisible spaces and marks included', async () => {
+		for (const locale of locales) {
+			const catalog = catalogs[locale] ?? {};
+			const [start, later] = await Promise.all([
+				import(`./generated/${locale}.ts`) as Promise<{ messages: Record<string, () => string> }>,
+				import(`./generated/${locale}.later.ts`) as Promise<{
+					messages: Record<string, () => string>;
+				}>
+			]);
+			const all = { ...start.messages, ...later.messages };
+			for (const [key, entry] of Object.entries(catalog)) {
+				if (typeof entry !== 'string' || entryVariables(entry).length > 0) continue;
+				expect({ locale, key, text: all[key]?.() }).toEqual({ locale, key, text: entry });
+			}
+		}
+	});
+
 	it('fill variables and choose the plural form of the locale', async () => {
 		const en = (await import('./generated/en')).messages;
 		expect(en.feed_health_interval({ minutes: 1 })).toBe('The server tries every 1 minute.');

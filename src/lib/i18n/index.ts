@@ -2,6 +2,7 @@ export {
 	chooseLocale,
 	chosenLocale,
 	directionOf,
+	loadAllMessages,
 	locale,
 	LOCALES,
 	pickLocale,

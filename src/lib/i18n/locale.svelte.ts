@@ -1,10 +1,11 @@
 /**
  * The current language (docs/i18n.md). `m.someKey(params)` reads the active locale's compiled
  * message; a component that calls it in its markup re-renders when the language changes (the
- * catalog is a rune), so a change applies without a reload. Only the active locale's module is
- * fetched (generated/locales.ts: one file per locale).
+ * catalog is a rune), so a change applies without a reload. Only the active locale's modules are
+ * fetched (generated/locales.ts): at start the words of the first screens, and the words of the
+ * later ones (Settings, the check-up) when a route that shows them loads (`loadAllMessages`).
  */
-import { LOADERS, LOCALES, type Locale } from './generated/locales';
+import { LATER_LOADERS, LOADERS, LOCALES, type Locale } from './generated/locales';
 import type { Messages } from './generated/messages';
 import { keepLanguageChoice, readLanguageChoice } from './choice';
 import { readCatalogWith, useCatalog } from './m';
@@ -40,10 +41,11 @@ export function pickLocale(preferred: readonly string[]): Locale {
 	return SOURCE_LOCALE;
 }
 
-let current = $state.raw<{ locale: Locale; messages: Messages | undefined }>({
-	locale: SOURCE_LOCALE,
-	messages: undefined
-});
+let current = $state.raw<{
+	locale: Locale;
+	messages: Partial<Messages> | undefined;
+	whole: boolean;
+}>({ locale: SOURCE_LOCALE, messages: undefined, whole: false });
 
 readCatalogWith(() => current.messages);
 
@@ -59,8 +61,8 @@ export function chosenLocale(): Locale | undefined {
 }
 
 /** Installs a loaded catalog: the document's `lang` and `dir` follow. */
-export function useMessages(locale: Locale, messages: Messages): void {
-	current = { locale, messages };
+export function useMessages(locale: Locale, messages: Partial<Messages>, whole = true): void {
+	current = { locale, messages, whole };
 	useCatalog(messages);
 	if (typeof document !== 'undefined') {
 		document.documentElement.lang = locale;
@@ -68,9 +70,13 @@ export function useMessages(locale: Locale, messages: Messages): void {
 	}
 }
 
-async function load(locale: Locale): Promise<void> {
-	const { messages } = await LOADERS[locale]();
-	useMessages(locale, messages);
+/** The locale's words: those of the first screens, and with `whole` those of the later ones. */
+async function load(locale: Locale, whole: boolean): Promise<void> {
+	const [start, later] = await Promise.all([
+		LOADERS[locale](),
+		whole ? LATER_LOADERS[locale]() : undefined
+	]);
+	useMessages(locale, { ...start.messages, ...later?.messages }, whole);
 }
 
 /** At start (hooks.client.ts): the kept choice, else the browser's languages. */
@@ -78,12 +84,23 @@ export function startLocale(): Promise<void> {
 	const kept = readLanguageChoice();
 	chosen = isLocale(kept) ? kept : undefined;
 	const languages = typeof navigator === 'undefined' ? [] : navigator.languages;
-	return load(chosen ?? pickLocale(languages));
+	return load(chosen ?? pickLocale(languages), false);
+}
+
+/** A route that shows later screens' words (Settings, the check-up) awaits this in its `load`. */
+export async function loadAllMessages(): Promise<void> {
+	if (current.whole) return;
+	const asked = current.locale;
+	const { messages } = await LATER_LOADERS[asked]();
+	// A language chosen meanwhile has loaded its own words.
+	if (current.locale === asked && !current.whole) {
+		useMessages(asked, { ...current.messages, ...messages });
+	}
 }
 
 /** Settings: a language, or undefined for the browser's; kept on this device, applied at once. */
 export async function chooseLocale(locale: Locale | undefined): Promise<void> {
 	chosen = locale;
 	keepLanguageChoice(locale);
-	await load(locale ?? pickLocale(navigator.languages));
+	await load(locale ?? pickLocale(navigator.languages), current.whole);
 }

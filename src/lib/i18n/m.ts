@@ -12,28 +12,27 @@ export type PlainKey = {
 	[K in keyof Messages]: Parameters<Messages[K]> extends [] ? K : never;
 }[keyof Messages];
 
-let active: Messages | undefined;
-let read = (): Messages | undefined => active;
+let active: Partial<Messages> | undefined;
+let read = (): Partial<Messages> | undefined => active;
 
 /** Installs a catalog outside the app's current-locale rune (service worker, unit tests). */
-export function useCatalog(messages: Messages): void {
+export function useCatalog(messages: Partial<Messages>): void {
 	active = messages;
 }
 
 /** The app's current locale (locale.svelte.ts) reads the catalog through its rune. */
-export function readCatalogWith(reader: () => Messages | undefined): void {
+export function readCatalogWith(reader: () => Partial<Messages> | undefined): void {
 	read = reader;
 }
 
-/**
- * Reading a message before a catalog is installed is a bug of the start order (hooks.client.ts
- * awaits `startLocale`), said plainly rather than shown as `undefined`.
- */
+/** The active catalog's messages: `m.settings_page()`. */
 export const m: Messages = new Proxy({} as Messages, {
 	get(_, key: string) {
 		// The rune's catalog once the app has one; the plain one before (tests, service worker).
-		const messages = read() ?? active;
-		if (!messages) throw new Error(`i18n: message ${key} read before a language was loaded`);
-		return messages[key as keyof Messages];
+		const message = (read() ?? active)?.[key as keyof Messages];
+		// A bug of the start order (hooks.client.ts awaits `startLocale`) or of a route that shows a
+		// later screen's words without awaiting `loadAllMessages` in its load: said plainly.
+		if (!message) throw new Error(`i18n: message ${key} read before its words were loaded`);
+		return message;
 	}
 });

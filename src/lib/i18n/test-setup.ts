@@ -4,7 +4,10 @@ import { vi } from 'vitest';
 
 vi.mock('$lib/i18n/m', async (importOriginal) => {
 	const module = await importOriginal<typeof import('./m')>();
-	const { messages } = await import('./generated/en');
-	module.useCatalog(messages);
+	const [start, later] = await Promise.all([
+		import('./generated/en'),
+		import('./generated/en.later')
+	]);
+	module.useCatalog({ ...start.messages, ...later.messages });
 	return module;
 });

@@ -7,7 +7,7 @@
  * link in `text` rather than `url`). The `/share` route renders from the offline shell like any other.
  */
 import { messages as english } from '$lib/i18n/generated/en';
-import type { Messages } from '$lib/i18n/m';
+import type { StartMessages } from '$lib/i18n/generated/messages';
 
 export const THEME_LIGHT = '#1f6feb';
 export const THEME_DARK = '#0d1117';
@@ -37,7 +37,11 @@ export interface WebManifest {
  * A manifest is one file written at build time, so it speaks the source language unless given a
  * catalog (its name and description come from the catalogs all the same).
  */
-export function webManifest(base: string, messages: Messages = english, lang = 'en'): WebManifest {
+export function webManifest(
+	base: string,
+	messages: StartMessages = english,
+	lang = 'en'
+): WebManifest {
 	const icon = (name: string, sizes: string, purpose: 'any' | 'maskable') => ({
 		src: `${base}/icons/${name}`,
 		sizes,
