@@ -2,7 +2,7 @@
 
 import type { LaterMessages, StartMessages } from './messages';
 
-export const LOCALES = ['ar', 'de', 'en', 'es', 'fr'] as const;
+export const LOCALES = ['ar', 'de', 'en', 'es', 'fr', 'it'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** Each locale in files of its own: only the active one is fetched. */
@@ -12,6 +12,7 @@ export const LOADERS: Record<Locale, () => Promise<{ messages: StartMessages }>>
 	'en': () => import('./en'),
 	'es': () => import('./es'),
 	'fr': () => import('./fr'),
+	'it': () => import('./it'),
 };
 
 /** The words of screens after the first (Settings, the check-up). */
@@ -21,4 +22,5 @@ export const LATER_LOADERS: Record<Locale, () => Promise<{ messages: LaterMessag
 	'en': () => import('./en.later'),
 	'es': () => import('./es.later'),
 	'fr': () => import('./fr.later'),
+	'it': () => import('./it.later'),
 };
