@@ -16,6 +16,8 @@ const LAYERS = {
 	api: 0,
 	content: 0,
 	format: 0,
+	// The message catalogs (src/lib/i18n): every layer speaks through them.
+	i18n: 0,
 	perf: 0,
 	db: 1,
 	tree: 2,

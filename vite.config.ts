@@ -63,7 +63,8 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					include: ['src/**/*.spec.ts', 'tests/chaos/**/*.spec.ts'],
-					environment: 'node'
+					environment: 'node',
+					setupFiles: ['src/lib/i18n/test-setup.ts']
 				}
 			},
 			{
@@ -72,6 +73,7 @@ export default defineConfig({
 					name: 'contract',
 					include: ['tests/contract/**/*.spec.ts'],
 					environment: 'node',
+					setupFiles: ['src/lib/i18n/test-setup.ts'],
 					// Contract tests share one real server and reset its database: never in parallel.
 					fileParallelism: false,
 					testTimeout: 60_000,

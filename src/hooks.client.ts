@@ -3,6 +3,7 @@ import { resolve } from '$app/paths';
 import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
 import { releaseSnapshot } from '$lib/boot/snapshot-release';
 import { updateDatePatterns } from '$lib/format/format';
+import { startLocale } from '$lib/i18n';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { resumeAtStart } from '$lib/state/resume';
@@ -15,8 +16,11 @@ const LIST_PATH = /^\/(feed|cat|tag)\/([^/]+)(?:\/\d+)?\/?$/;
  * Runs once as the app starts, before the router loads the first screen's code: the start's
  * IndexedDB reads overlap that loading instead of following it (src/lib/boot/early-reads.ts).
  */
-export const init: ClientInit = () => {
+export const init: ClientInit = async () => {
 	markOnce('app:init');
+	// The active language's messages (one small file) arrive while the first screen's code loads;
+	// the router starts once they are in, so no screen paints a word before its language is known.
+	const language = startLocale();
 	const base = resolve('/').slice(0, -1);
 	let path = location.pathname.slice(base.length);
 	// The start address (`/`) resumes where the reader left off (state/resume.ts); any other
@@ -46,4 +50,5 @@ export const init: ClientInit = () => {
 		if (typeof requestIdleCallback === 'function') requestIdleCallback(() => updateDatePatterns());
 		else setTimeout(updateDatePatterns, 0);
 	});
+	await language;
 };

@@ -13,6 +13,9 @@
 // - replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
 //   activation is done, never inside it
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
+import { messages as english } from '$lib/i18n/generated/en';
+import { messages as englishLater } from '$lib/i18n/generated/en.later';
+import { useCatalog } from '$lib/i18n/m';
 import { startAlerts } from './alerts';
 import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from './cache';
 import { handleImageFetch, handleImageMessage, startImageCache } from './images';
@@ -22,6 +25,10 @@ import { replayAfterActivation, startReplay } from './replay';
 import { startSync } from './sync';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
+
+// What the worker says (a replayed change's refusal) is in English, the source: a worker cannot
+// import() a locale's module. The page shows its own language for everything it renders.
+useCatalog({ ...english, ...englishLater });
 
 sw.addEventListener('install', (event) => {
 	event.waitUntil(Promise.all([precache(), routeImmutableFromCache(event)]));

@@ -6,6 +6,7 @@
  * announced twice. In quiet hours nothing is shown; what matched waits and is summed up in the
  * first notice after them.
  */
+import { m } from '$lib/i18n/m';
 import type { AlertMemory, AlertRule } from './rules';
 import { matchingWord, type WordTarget } from './words';
 
@@ -76,22 +77,22 @@ function articlePath(rule: AlertRule, article: AlertArticle): string {
 }
 
 export function ruleLabel(rule: AlertRule): string {
-	if (rule.kind === 'words') return rule.words.map((w) => `“${w}”`).join(', ');
-	return rule.title || (rule.kind === 'feed' ? 'a feed' : 'a category');
+	if (rule.kind === 'words') return rule.words.map((word) => m.alert_quoted({ word })).join(', ');
+	return rule.title || (rule.kind === 'feed' ? m.alert_a_feed() : m.alert_a_category());
 }
 
 function noticeOf(rule: AlertRule, articles: AlertArticle[], afterQuiet: boolean): AlertNotice {
 	const newest = [...articles].sort((a, b) => b.updated - a.updated || b.id - a.id);
 	const n = newest.length;
 	const label = ruleLabel(rule);
-	const lines = newest.slice(0, LISTED_TITLES).map((a) => a.title || '(untitled)');
-	if (n > LISTED_TITLES) lines.push(`and ${n - LISTED_TITLES} more`);
-	if (afterQuiet) lines.unshift('Arrived during quiet hours:');
+	const lines = newest.slice(0, LISTED_TITLES).map((a) => a.title || m.alert_untitled());
+	if (n > LISTED_TITLES) lines.push(m.alert_more({ count: n - LISTED_TITLES }));
+	if (afterQuiet) lines.unshift(m.alert_quiet());
 	const first = newest[0];
 	return {
 		ruleId: rule.id,
 		tag: `alert:${rule.id}`,
-		title: n === 1 ? `New in ${label}` : `${n} new in ${label}`,
+		title: m.alert_title({ count: n, label }),
 		body: lines.join('\n'),
 		path: n === 1 && first ? articlePath(rule, first) : listPath(rule),
 		articleIds: newest.map((a) => a.id)

@@ -1,11 +1,12 @@
 /**
  * The one error type of the API module. Every failure, from the server or the transport, ends up
- * as an `ApiError` with a `code`, a plain-English `userMessage` that says what to do, and a
+ * as an `ApiError` with a `code`, a `userMessage` in the reader's language that says what to do, and a
  * `retryable` flag the offline outbox uses to decide whether sending again can help.
  *
  * Nothing here may contain the password or the session id: messages are built only from the op
  * name, the error code and the HTTP status.
  */
+import { m } from '$lib/i18n/m';
 
 /** Error codes the tt-rss server sends in `content.error` (unknown ones are kept verbatim). */
 export type ServerErrorCode =
@@ -50,7 +51,8 @@ export interface ApiErrorInit {
 	kind: ApiErrorKind;
 	code: ApiErrorCode;
 	op: string;
-	userMessage: string;
+	/** The words, or a function giving them: read when shown, so they follow the current language. */
+	userMessage: string | (() => string);
 	retryable: boolean;
 	/** HTTP status, for `HTTP_STATUS`. */
 	status?: number;
@@ -64,7 +66,7 @@ export class ApiError extends Error {
 	readonly kind: ApiErrorKind;
 	readonly code: ApiErrorCode;
 	readonly op: string;
-	readonly userMessage: string;
+	readonly #text: string | (() => string);
 	readonly retryable: boolean;
 	readonly status: number | undefined;
 	readonly details: Readonly<Record<string, unknown>> | undefined;
@@ -77,10 +79,14 @@ export class ApiError extends Error {
 		this.kind = init.kind;
 		this.code = init.code;
 		this.op = init.op;
-		this.userMessage = init.userMessage;
+		this.#text = init.userMessage;
 		this.retryable = init.retryable;
 		this.status = init.status;
 		this.details = init.details;
+	}
+
+	get userMessage(): string {
+		return typeof this.#text === 'string' ? this.#text : this.#text();
 	}
 }
 
@@ -155,10 +161,11 @@ export type ErrorPhase = 'login' | 'call';
  * this preference is on; its label and place on the server, word for word. The error's message and
  * the check-up's fix both say it.
  */
-export const BROWSER_API_SETTING =
-	'In the tt-rss web interface, open Preferences → Preferences → General, turn on "Enable browser-based API access" (next to "Enable API access", which must be on too), click Save configuration, and sign in again.';
+export function browserApiSetting(): string {
+	return m.error_browser_api_fix();
+}
 
-const SIGN_IN_AGAIN = 'Your session on the tt-rss server has ended. Please sign in again.';
+const SIGN_IN_AGAIN = (): string => m.error_sign_in_again();
 
 /** Builds the error for a server error code, with the message a reader can act on. */
 export function serverError(
@@ -174,59 +181,53 @@ export function serverError(
 		case 'LOGIN_ERROR':
 			return new ApiError({
 				...base,
-				userMessage:
-					'The user name or password was not accepted. Check them and try again; after a failed attempt, newer servers refuse logins for a few seconds.',
+				userMessage: () => m.error_login(),
 				retryable: false
 			});
 		case 'API_DISABLED':
 			return new ApiError({
 				...base,
-				userMessage:
+				userMessage: () =>
 					phase === 'login'
-						? 'API access is turned off for this account. In tt-rss, open Preferences, turn on "Enable API access" (API access), save, and sign in again.'
-						: `Signing in worked, but tt-rss refuses API requests from web browsers for this account. ${BROWSER_API_SETTING}`,
+						? m.error_api_disabled()
+						: m.error_browser_api({ fix: m.error_browser_api_fix() }),
 				retryable: false
 			});
 		case 'INCORRECT_USAGE':
 			return new ApiError({
 				...base,
-				userMessage:
-					'The tt-rss server did not accept this request. The server version may not support this action; updating the server or the app may help.',
+				userMessage: () => m.error_incorrect_usage(),
 				retryable: false
 			});
 		case 'UNKNOWN_METHOD':
 			return new ApiError({
 				...base,
-				userMessage:
-					'The tt-rss server does not know this action. It is probably too old for this feature; updating tt-rss would help.',
+				userMessage: () => m.error_unknown_method(),
 				retryable: false
 			});
 		case 'FEED_NOT_FOUND':
 			return new ApiError({
 				...base,
-				userMessage:
-					'This feed was not found on the tt-rss server. It may have been removed; refresh the feed list.',
+				userMessage: () => m.error_feed_not_found(),
 				retryable: false
 			});
 		case 'E_NOT_FOUND':
 			return new ApiError({
 				...base,
-				userMessage:
-					'The item was not found on the tt-rss server. It may have been removed; refresh and try again.',
+				userMessage: () => m.error_not_found(),
 				retryable: false
 			});
 		case 'E_OPERATION_FAILED':
 		case 'Publishing failed':
 			return new ApiError({
 				...base,
-				userMessage:
-					'The tt-rss server could not complete this action. Try again later; if it keeps failing, check the server.',
+				userMessage: () => m.error_operation_failed(),
 				retryable: false
 			});
 		default:
 			return new ApiError({
 				...base,
-				userMessage: `The tt-rss server reported an error (${code}). Try again later; if it keeps happening, check the server.`,
+				userMessage: () => m.error_server_other({ code }),
 				retryable: false
 			});
 	}
@@ -264,13 +265,9 @@ const UNQUEUED_CHANGES: ReadonlySet<string> = new Set([
 
 /** What being offline means for this op: kept for later, not done, or not loaded. */
 export function offlineMessage(op: string): string {
-	if (QUEUED_OPS.has(op)) {
-		return 'You are offline. Changes are kept on this device and sent when the connection returns.';
-	}
-	if (UNQUEUED_CHANGES.has(op)) {
-		return 'You are offline, and this needs a connection to the tt-rss server: nothing was changed. Try again when you are online.';
-	}
-	return 'You are offline, and this needs a connection to the tt-rss server. Try again when you are online.';
+	if (QUEUED_OPS.has(op)) return m.error_offline_kept();
+	if (UNQUEUED_CHANGES.has(op)) return m.error_offline_not_changed();
+	return m.error_offline();
 }
 
 /**
@@ -278,17 +275,13 @@ export function offlineMessage(op: string): string {
  * none), and a 4xx is usually a proxy in front of tt-rss, so say what each status points at.
  */
 function httpStatusMessage(status: number): string {
-	const prefix = `The tt-rss server answered with an error (HTTP ${status}).`;
-	if (status === 401 || status === 403 || status === 407) {
-		return `${prefix} Something in front of tt-rss (a proxy or the web server) refused access: open the server address in this browser, sign in there if asked, then try again.`;
-	}
-	if (status === 404 || status === 405 || status === 410) {
-		return `${prefix} No tt-rss API answers at the server address used at sign-in. Sign out, then sign in with the address of tt-rss (such as /tt-rss/).`;
-	}
+	const prefix = m.error_http_prefix({ status });
+	if (status === 401 || status === 403 || status === 407) return m.error_http_refused({ prefix });
+	if (status === 404 || status === 405 || status === 410) return m.error_http_no_api({ prefix });
 	if (status === 413 || status === 414 || status === 431) {
-		return `${prefix} The request was too large for the server or a proxy in front of it. Its size limit must be raised for this to work.`;
+		return m.error_http_too_large({ prefix });
 	}
-	return `${prefix} The server or a proxy in front of it refused the request; check its configuration, or sign out and sign in with the address of tt-rss (such as /tt-rss/).`;
+	return m.error_http_other({ prefix });
 }
 
 /** Builds the error for a transport or protocol failure. */
@@ -297,86 +290,47 @@ export function clientError(
 	code: ClientErrorCode,
 	extra: { status?: number; cause?: unknown; details?: Record<string, unknown> } = {}
 ): ApiError {
-	const make = (kind: ApiErrorKind, userMessage: string, retryable: boolean): ApiError =>
+	const make = (kind: ApiErrorKind, userMessage: () => string, retryable: boolean): ApiError =>
 		new ApiError({ kind, code, op, userMessage, retryable, ...extra });
 	switch (code) {
 		case 'OFFLINE':
-			return make('transport', offlineMessage(op), true);
+			return make('transport', () => offlineMessage(op), true);
 		case 'NETWORK':
-			return make(
-				'transport',
-				'The tt-rss server could not be reached. Check your connection and the server address, then try again.',
-				true
-			);
+			return make('transport', () => m.error_network(), true);
 		case 'TIMEOUT':
-			return make(
-				'transport',
-				'The tt-rss server took too long to answer. Try again; if it keeps happening, the server or the connection may be overloaded.',
-				true
-			);
+			return make('transport', () => m.error_timeout(), true);
 		case 'ABORTED':
-			return make('transport', 'The request was cancelled before it finished.', true);
+			return make('transport', () => m.error_aborted(), true);
 		case 'HTTP_STATUS': {
 			const status = extra.status ?? 0;
 			// 5xx, 408 and 429 are passing conditions; other 4xx (wrong address, proxy auth) are not.
 			const retryable = status >= 500 || status === 408 || status === 429;
 			return make(
 				'transport',
-				retryable
-					? `The tt-rss server answered with an error (HTTP ${status}). It may be restarting or overloaded; try again in a few minutes.`
-					: httpStatusMessage(status),
+				() =>
+					retryable
+						? m.error_http_passing({ prefix: m.error_http_prefix({ status }) })
+						: httpStatusMessage(status),
 				retryable
 			);
 		}
 		case 'HTML_REPLY':
-			return make(
-				'transport',
-				'The server answered with a web page instead of tt-rss data. This is usually the login page of a proxy or a server error page: open the server address in your browser, sign in to any proxy, and check that the address points to tt-rss.',
-				false
-			);
+			return make('transport', () => m.error_html_reply(), false);
 		case 'NOT_JSON':
-			return make(
-				'transport',
-				'The server answer could not be read as tt-rss data. Check that the server address points to the tt-rss API (it ends in /api/).',
-				false
-			);
+			return make('transport', () => m.error_not_json(), false);
 		case 'EMPTY_REPLY':
-			return make(
-				'transport',
-				'The tt-rss server sent an empty answer, which usually means it failed internally. Try again later; if it persists, check the server error log.',
-				true
-			);
+			return make('transport', () => m.error_empty_reply(), true);
 		case 'SEQ_MISMATCH':
-			return make(
-				'protocol',
-				'The server answer did not belong to this request (a proxy or cache may be mixing up answers). Try again.',
-				true
-			);
+			return make('protocol', () => m.error_seq_mismatch(), true);
 		case 'BAD_REPLY':
-			return make(
-				'protocol',
-				'The tt-rss server answered in an unexpected way. This server version may not be supported.',
-				false
-			);
+			return make('protocol', () => m.error_bad_reply(), false);
 		case 'REPLY_TOO_LARGE':
-			return make(
-				'protocol',
-				'The tt-rss server sent an answer too large for this app to read safely. Try again later; if it keeps happening, the server or a proxy in front of it is sending something other than tt-rss data.',
-				false
-			);
+			return make('protocol', () => m.error_reply_too_large(), false);
 		case 'REPLY_TOO_DEEP':
-			return make(
-				'protocol',
-				'The tt-rss server sent a feed list nested deeper than this app can show. Move some categories up a level in tt-rss, then try again.',
-				false
-			);
+			return make('protocol', () => m.error_reply_too_deep(), false);
 		case 'SESSION_ENDED':
 			return make('session', SIGN_IN_AGAIN, false);
 		case 'UNSUPPORTED':
-			return make(
-				'protocol',
-				'This tt-rss server is too old for this action. Updating tt-rss would make it available.',
-				false
-			);
+			return make('protocol', () => m.error_unsupported(), false);
 	}
 }

@@ -18,7 +18,7 @@ export {
 	noWayToServer,
 	readerText,
 	ReaderError,
-	BROWSER_API_SETTING,
+	browserApiSetting,
 	RefusedError,
 	serverUnreachable,
 	type ApiErrorCode,

@@ -4,6 +4,7 @@
  * Could not resolve host: …" (current servers, Guzzle), or a parser's message. The tree's warning,
  * the feed's menu and the server check-up all say it through this one function.
  */
+import { m } from '$lib/i18n/m';
 import { longDate } from './format';
 
 /** The server's error text in words a reader understands; the server's own text is kept apart. */
@@ -16,28 +17,22 @@ export function plainFeedError(raw: string): string {
 		/resulted in an? `(\d{3})\b/i.exec(text))?.[1];
 	if (status) {
 		const code = Number(status);
-		if (code === 404 || code === 410)
-			return `The feed’s address no longer exists on its site (HTTP ${code}).`;
-		if (code === 401 || code === 403)
-			return `The site refuses to let the server read this feed (HTTP ${code}).`;
-		if (code === 429)
-			return 'The site asked the server to fetch less often (HTTP 429); it will try again later.';
-		if (code >= 500) return `The feed’s site had an error of its own (HTTP ${code}).`;
-		return `The feed’s site answered with HTTP ${code} instead of the feed.`;
+		if (code === 404 || code === 410) return m.feed_error_gone({ code });
+		if (code === 401 || code === 403) return m.feed_error_forbidden({ code });
+		if (code === 429) return m.feed_error_rate_limited();
+		if (code >= 500) return m.feed_error_site_error({ code });
+		return m.feed_error_http({ code });
 	}
 	if (/resolve host|failed to resolve|name or service not known|getaddrinfo/i.test(text))
-		return 'The site’s name could not be found: its domain may have moved or expired.';
-	if (/extended validation|loopback/i.test(text))
-		return 'The server refuses to fetch this address (a local or private address).';
-	if (/timed? ?out/i.test(text)) return 'The site took too long to answer.';
-	if (/ssl|certificate|tls/i.test(text))
-		return 'The site’s secure connection could not be verified (its certificate).';
+		return m.feed_error_dns();
+	if (/extended validation|loopback/i.test(text)) return m.feed_error_private();
+	if (/timed? ?out/i.test(text)) return m.feed_error_timeout();
+	if (/ssl|certificate|tls/i.test(text)) return m.feed_error_certificate();
 	if (/connection refused|failed to connect|couldn'?t connect/i.test(text))
-		return 'The site refused the connection.';
-	if (/no content/i.test(text)) return 'The site answered with nothing.';
-	if (/pars|xml|feed type|not a (valid )?feed/i.test(text))
-		return 'The address does not give a feed the server can read (not valid RSS or Atom).';
-	return 'The server could not update this feed.';
+		return m.feed_error_refused();
+	if (/no content/i.test(text)) return m.feed_error_empty();
+	if (/pars|xml|feed type|not a (valid )?feed/i.test(text)) return m.feed_error_not_feed();
+	return m.feed_error_other();
 }
 
 export interface FeedHealthFacts {
@@ -57,16 +52,14 @@ export interface FeedHealthFacts {
 /** The sentences the feed's menu shows; empty when there is nothing wrong to say. */
 export function feedHealthLines(facts: FeedHealthFacts): string[] {
 	if (!facts.error) return [];
-	const lines = [`Updates fail: ${plainFeedError(facts.error)}`];
+	const lines = [m.feed_health_fails({ why: plainFeedError(facts.error) })];
 	if (facts.newestArticle && facts.newestArticle > 0)
-		lines.push(`Its newest article is from ${longDate(facts.newestArticle)}.`);
+		lines.push(m.feed_health_newest({ date: longDate(facts.newestArticle) }));
 	if (facts.lastTried && facts.lastTried > 0)
-		lines.push(`Last tried ${longDate(facts.lastTried)}.`);
+		lines.push(m.feed_health_last_tried({ date: longDate(facts.lastTried) }));
 	if (facts.updateInterval && facts.updateInterval > 0)
-		lines.push(
-			`The server tries every ${facts.updateInterval} minute${facts.updateInterval === 1 ? '' : 's'}.`
-		);
-	lines.push(`The server said: “${serverWords(facts.error)}”`);
+		lines.push(m.feed_health_interval({ minutes: facts.updateInterval }));
+	lines.push(m.feed_health_server_said({ words: serverWords(facts.error) }));
 	return lines;
 }
 

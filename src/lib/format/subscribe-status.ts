@@ -3,16 +3,22 @@
  * code reads the same wherever it shows.
  */
 import type { SubscribeStatus } from '$lib/api';
+import { m, type PlainKey } from '$lib/i18n/m';
 
-export const SUBSCRIBE_STATUS_TEXT: Record<SubscribeStatus, string> = {
-	'already-subscribed': 'You are already subscribed to this feed.',
-	added: 'Subscribed. The first articles arrive when tt-rss next updates the feed.',
-	'invalid-url': 'That address is not a valid URL.',
-	'no-feeds-found': 'No feed was found on that page.',
-	'multiple-feeds': 'That page offers several feeds. Choose one:',
-	'download-failed': 'tt-rss could not download that address.',
-	'invalid-feed': 'That address did not return a feed tt-rss can read.',
-	'database-error': 'tt-rss could not save the subscription (database error).',
-	'read-only': 'This account is read-only: it cannot subscribe to feeds.',
-	unknown: 'tt-rss answered with an unexpected status.'
+const KEYS: Record<SubscribeStatus, PlainKey> = {
+	'already-subscribed': 'subscribe_already',
+	added: 'subscribe_added',
+	'invalid-url': 'subscribe_invalid_url',
+	'no-feeds-found': 'subscribe_no_feeds',
+	'multiple-feeds': 'subscribe_multiple',
+	'download-failed': 'subscribe_download_failed',
+	'invalid-feed': 'subscribe_invalid_feed',
+	'database-error': 'subscribe_database_error',
+	'read-only': 'subscribe_read_only',
+	unknown: 'subscribe_unknown'
 };
+
+/** The words for a status, in the current language. */
+export function subscribeStatusText(status: SubscribeStatus): string {
+	return m[KEYS[status]]();
+}

@@ -6,6 +6,9 @@
  * `<base>/share?title=…&text=…&url=…` (GET; any of the three may be missing, and many apps put the
  * link in `text` rather than `url`). The `/share` route renders from the offline shell like any other.
  */
+import { messages as english } from '$lib/i18n/generated/en';
+import type { StartMessages } from '$lib/i18n/generated/messages';
+
 export const THEME_LIGHT = '#1f6feb';
 export const THEME_DARK = '#0d1117';
 export const BACKGROUND = '#ffffff';
@@ -30,7 +33,15 @@ export interface WebManifest {
 	};
 }
 
-export function webManifest(base: string): WebManifest {
+/**
+ * A manifest is one file written at build time, so it speaks the source language unless given a
+ * catalog (its name and description come from the catalogs all the same).
+ */
+export function webManifest(
+	base: string,
+	messages: StartMessages = english,
+	lang = 'en'
+): WebManifest {
 	const icon = (name: string, sizes: string, purpose: 'any' | 'maskable') => ({
 		src: `${base}/icons/${name}`,
 		sizes,
@@ -39,10 +50,10 @@ export function webManifest(base: string): WebManifest {
 	});
 	return {
 		id: `${base}/`,
-		name: 'Reader for Tiny Tiny RSS',
-		short_name: 'Reader',
-		description: 'Read your Tiny Tiny RSS feeds, online or offline.',
-		lang: 'en',
+		name: messages.app_name(),
+		short_name: messages.app_short_name(),
+		description: messages.app_description(),
+		lang,
 		start_url: `${base}/`,
 		scope: `${base}/`,
 		display: 'standalone',

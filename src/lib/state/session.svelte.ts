@@ -32,9 +32,6 @@ export interface SignInForm {
 export type OtherChangesChoice = 'keep' | 'discard' | 'cancel';
 export type DecideOtherChanges = (others: Changes) => Promise<OtherChangesChoice>;
 
-/** What a failed sign-in says when the failure is not one the reader can act on (a bug). */
-export const SIGN_IN_FAILED = 'Signing in failed unexpectedly. Reload the page and try again.';
-
 /** Tells the app's other tabs that the account changed or signed out: they reload. */
 const SESSION_CHANNEL = 'ttrss-session';
 interface SessionMessage {

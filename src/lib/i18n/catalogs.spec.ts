@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+	compileAll,
+	entryVariables,
+	I18N_DIR,
+	pluralForms,
+	readCatalogs,
+	SOURCE_LOCALE
+} from '../../../scripts/i18n-compile.js';
+import { directionOf, pickLocale } from './locale.svelte';
+
+const catalogs = readCatalogs();
+const source = catalogs[SOURCE_LOCALE] ?? {};
+const locales = Object.keys(catalogs);
+
+describe('message catalogs', () => {
+	it('include the source and the languages the app offers', () => {
+		expect(locales).toEqual(expect.arrayContaining(['en', 'de', 'ar']));
+	});
+
+	for (const locale of locales) {
+		describe(locale, () => {
+			const catalog = catalogs[locale] ?? {};
+
+			it('has every key of the source, and no other', () => {
+				expect(Object.keys(catalog).sort()).toEqual(Object.keys(source).sort());
+			});
+
+			it('uses the same variables as the source in every message', () => {
+				for (const [key, entry] of Object.entries(catalog)) {
+					const want = source[key];
+					if (want === undefined) continue;
+					expect({ key, vars: entryVariables(entry) }).toEqual({
+						key,
+						vars: entryVariables(want)
+					});
+					expect({ key, plural: typeof entry === 'string' }).toEqual({
+						key,
+						plural: typeof want === 'string'
+					});
+				}
+			});
+
+			it('gives exactly the plural forms Intl.PluralRules has for the locale', () => {
+				const forms = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
+				for (const [key, entry] of Object.entries(catalog)) {
+					if (typeof entry === 'string') continue;
+					expect({ key, forms: pluralForms(entry).sort() }).toEqual({
+						key,
+						forms: [...forms].sort()
+					});
+				}
+			});
+
+			it('has no empty message', () => {
+				for (const [key, entry] of Object.entries(catalog)) {
+					const texts =
+						typeof entry === 'string' ? [entry] : pluralForms(entry).map((f) => entry[f]);
+					for (const text of texts)
+						expect({ key, empty: !text?.trim() }).toEqual({ key, empty: false });
+				}
+			});
+		});
+	}
+
+	it('are compiled: src/lib/i18n/generated matches `node scripts/i18n-compile.js`', () => {
+		for (const [name, text] of Object.entries(compileAll(catalogs))) {
+			expect({ name, text: readFileSync(join(I18N_DIR, 'generated', name), 'utf8') }).toEqual({
+				name,
+				text
+			});
+		}
+	});
+});
+
+describe('compiled messages', () => {
+	it('say exactly the catalog text, invisible spaces and marks included', async () => {
+		for (const locale of locales) {
+			const catalog = catalogs[locale] ?? {};
+			const [start, later] = await Promise.all([
+				import(`./generated/${locale}.ts`) as Promise<{ messages: Record<string, () => string> }>,
+				import(`./generated/${locale}.later.ts`) as Promise<{
+					messages: Record<string, () => string>;
+				}>
+			]);
+			const all = { ...start.messages, ...later.messages };
+			for (const [key, entry] of Object.entries(catalog)) {
+				if (typeof entry !== 'string' || entryVariables(entry).length > 0) continue;
+				expect({ locale, key, text: all[key]?.() }).toEqual({ locale, key, text: entry });
+			}
+		}
+	});
+
+	it('fill variables and choose the plural form of the locale', async () => {
+		const en = (await import('./generated/en')).messages;
+		expect(en.feed_health_interval({ minutes: 1 })).toBe('The server tries every 1 minute.');
+		expect(en.feed_health_interval({ minutes: 1500 })).toBe(
+			'The server tries every 1,500 minutes.'
+		);
+		expect(en.page_title({ page: 'Settings' })).toBe('Settings · Reader');
+	});
+});
+
+describe('the language of a browser', () => {
+	it('is the first preferred language the app speaks, by region or script too', () => {
+		expect(pickLocale(['de-DE', 'en'])).toBe('de');
+		expect(pickLocale(['xx', 'ar-EG'])).toBe('ar');
+		expect(pickLocale(['sw'])).toBe('en');
+		expect(pickLocale([])).toBe('en');
+	});
+
+	it('sets the direction of right-to-left scripts', () => {
+		expect(directionOf('ar')).toBe('rtl');
+		expect(directionOf('he-IL')).toBe('rtl');
+		expect(directionOf('de')).toBe('ltr');
+	});
+});

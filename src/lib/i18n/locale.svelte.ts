@@ -1,0 +1,106 @@
+/**
+ * The current language (docs/i18n.md). `m.someKey(params)` reads the active locale's compiled
+ * message; a component that calls it in its markup re-renders when the language changes (the
+ * catalog is a rune), so a change applies without a reload. Only the active locale's modules are
+ * fetched (generated/locales.ts): at start the words of the first screens, and the words of the
+ * later ones (Settings, the check-up) when a route that shows them loads (`loadAllMessages`).
+ */
+import { LATER_LOADERS, LOADERS, LOCALES, type Locale } from './generated/locales';
+import type { Messages } from './generated/messages';
+import { keepLanguageChoice, readLanguageChoice } from './choice';
+import { readCatalogWith, useCatalog } from './m';
+
+export { LOCALES, type Locale, type Messages };
+
+export const SOURCE_LOCALE: Locale = 'en';
+
+/** Scripts written right to left (by language subtag). */
+const RTL = new Set(['ar', 'fa', 'he', 'ur', 'ps', 'yi', 'ckb', 'dv', 'sd', 'ug']);
+
+export function directionOf(locale: string): 'ltr' | 'rtl' {
+	return RTL.has(locale.split('-')[0]?.toLowerCase() ?? '') ? 'rtl' : 'ltr';
+}
+
+function isLocale(value: string | undefined): value is Locale {
+	return (LOCALES as readonly string[]).includes(value ?? '');
+}
+
+/**
+ * The first of the reader's languages (navigator.languages) the app speaks: an exact tag, else
+ * the same language in another region or script (`de-AT` → `de`, `pt` → `pt-BR`, `zh-Hans` →
+ * `zh-CN`); English when none fits.
+ */
+export function pickLocale(preferred: readonly string[]): Locale {
+	for (const tag of preferred) {
+		const exact = LOCALES.find((l) => l.toLowerCase() === tag.toLowerCase());
+		if (exact) return exact;
+		const language = tag.split('-')[0]?.toLowerCase();
+		const same = LOCALES.find((l) => l.split('-')[0] === language);
+		if (same) return same;
+	}
+	return SOURCE_LOCALE;
+}
+
+let current = $state.raw<{
+	locale: Locale;
+	messages: Partial<Messages> | undefined;
+	whole: boolean;
+}>({ locale: SOURCE_LOCALE, messages: undefined, whole: false });
+
+readCatalogWith(() => current.messages);
+
+/** The active locale. */
+export function locale(): Locale {
+	return current.locale;
+}
+
+/** The reader's own choice, or undefined when the browser's languages decide. */
+let chosen = $state<Locale | undefined>(undefined);
+export function chosenLocale(): Locale | undefined {
+	return chosen;
+}
+
+/** Installs a loaded catalog: the document's `lang` and `dir` follow. */
+export function useMessages(locale: Locale, messages: Partial<Messages>, whole = true): void {
+	current = { locale, messages, whole };
+	useCatalog(messages);
+	if (typeof document !== 'undefined') {
+		document.documentElement.lang = locale;
+		document.documentElement.dir = directionOf(locale);
+	}
+}
+
+/** The locale's words: those of the first screens, and with `whole` those of the later ones. */
+async function load(locale: Locale, whole: boolean): Promise<void> {
+	const [start, later] = await Promise.all([
+		LOADERS[locale](),
+		whole ? LATER_LOADERS[locale]() : undefined
+	]);
+	useMessages(locale, { ...start.messages, ...later?.messages }, whole);
+}
+
+/** At start (hooks.client.ts): the kept choice, else the browser's languages. */
+export function startLocale(): Promise<void> {
+	const kept = readLanguageChoice();
+	chosen = isLocale(kept) ? kept : undefined;
+	const languages = typeof navigator === 'undefined' ? [] : navigator.languages;
+	return load(chosen ?? pickLocale(languages), false);
+}
+
+/** A route that shows later screens' words (Settings, the check-up) awaits this in its `load`. */
+export async function loadAllMessages(): Promise<void> {
+	if (current.whole) return;
+	const asked = current.locale;
+	const { messages } = await LATER_LOADERS[asked]();
+	// A language chosen meanwhile has loaded its own words.
+	if (current.locale === asked && !current.whole) {
+		useMessages(asked, { ...current.messages, ...messages });
+	}
+}
+
+/** Settings: a language, or undefined for the browser's; kept on this device, applied at once. */
+export async function chooseLocale(locale: Locale | undefined): Promise<void> {
+	chosen = locale;
+	keepLanguageChoice(locale);
+	await load(locale ?? pickLocale(navigator.languages), current.whole);
+}

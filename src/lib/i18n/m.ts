@@ -1,0 +1,38 @@
+/**
+ * `m.someKey(params)`: the active catalog's message. Plain TypeScript, so every layer (the service
+ * worker too) can say things; in the app, locale.svelte.ts makes the catalog a rune, so markup that
+ * calls `m.…` re-renders when the language changes.
+ */
+import type { Messages } from './generated/messages';
+
+export type { Messages };
+
+/** The keys of messages without variables: a table of them can map codes to words. */
+export type PlainKey = {
+	[K in keyof Messages]: Parameters<Messages[K]> extends [] ? K : never;
+}[keyof Messages];
+
+let active: Partial<Messages> | undefined;
+let read = (): Partial<Messages> | undefined => active;
+
+/** Installs a catalog outside the app's current-locale rune (service worker, unit tests). */
+export function useCatalog(messages: Partial<Messages>): void {
+	active = messages;
+}
+
+/** The app's current locale (locale.svelte.ts) reads the catalog through its rune. */
+export function readCatalogWith(reader: () => Partial<Messages> | undefined): void {
+	read = reader;
+}
+
+/** The active catalog's messages: `m.settings_page()`. */
+export const m: Messages = new Proxy({} as Messages, {
+	get(_, key: string) {
+		// The rune's catalog once the app has one; the plain one before (tests, service worker).
+		const message = (read() ?? active)?.[key as keyof Messages];
+		// A bug of the start order (hooks.client.ts awaits `startLocale`) or of a route that shows a
+		// later screen's words without awaiting `loadAllMessages` in its load: said plainly.
+		if (!message) throw new Error(`i18n: message ${key} read before its words were loaded`);
+		return message;
+	}
+});

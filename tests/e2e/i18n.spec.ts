@@ -1,0 +1,75 @@
+import { expect, test } from './support/fixtures';
+import { resetTestbed, testbed } from '../support/testbed';
+import { seriousA11yViolations } from './reader-support';
+
+test.beforeAll(() => {
+	resetTestbed();
+});
+
+// A reader whose browser prefers German: the app starts in German, with no setting made.
+test.use({ locale: 'de-DE' });
+
+test('speaks the browser language, and switches to Arabic (right to left) without a reload', async ({
+	page
+}) => {
+	await page.goto('/login');
+	const html = page.locator('html');
+	await expect(html).toHaveAttribute('lang', 'de');
+	await expect(html).toHaveAttribute('dir', 'ltr');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bei Tiny Tiny RSS anmelden');
+	await expect(page).toHaveTitle('Anmelden · Reader');
+	expect(await seriousA11yViolations(page), 'login, German').toEqual([]);
+
+	await page.getByRole('textbox', { name: 'Benutzername' }).fill(testbed.user);
+	await page.getByLabel('Passwort', { exact: true }).fill(testbed.password);
+	await page.getByRole('button', { name: 'Anmelden' }).click();
+	await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+
+	await page.goto('/settings');
+	await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
+	await expect(page.getByRole('radio', { name: 'Dunkel' })).toBeVisible();
+	const language = page.getByRole('combobox', { name: 'Sprache' });
+	await expect(language).toHaveValue('browser');
+	expect(await seriousA11yViolations(page), 'settings, German').toEqual([]);
+
+	// The same document before and after the change: nothing reloads.
+	await page.evaluate(() => {
+		(window as unknown as { sameDocument: boolean }).sameDocument = true;
+	});
+	await language.selectOption('ar');
+	await expect(html).toHaveAttribute('dir', 'rtl');
+	await expect(html).toHaveAttribute('lang', 'ar');
+	await expect(page.getByRole('heading', { level: 1, name: 'الإعدادات' })).toBeVisible();
+	await expect(page.getByRole('radio', { name: 'داكن' })).toBeVisible();
+	await expect(page).toHaveTitle('الإعدادات · القارئ');
+	expect(
+		await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)
+	).toBe(true);
+	expect(await seriousA11yViolations(page), 'settings, Arabic').toEqual([]);
+
+	// Kept on this device: a new start speaks Arabic although the browser prefers German.
+	await page.reload();
+	await expect(page.getByRole('heading', { level: 1, name: 'الإعدادات' })).toBeVisible();
+	await expect(page.getByRole('combobox', { name: 'اللغة' })).toHaveValue('ar');
+
+	// Back to the browser's language.
+	await page.getByRole('combobox', { name: 'اللغة' }).selectOption('browser');
+	await expect(html).toHaveAttribute('dir', 'ltr');
+	await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
+});
+
+// Last: after a refused password, tt-rss refuses every sign-in for a few seconds.
+test('a refused password is explained in German, with the check-up finding', async ({ page }) => {
+	await page.goto('/login');
+	await page.getByRole('textbox', { name: 'Benutzername' }).fill(testbed.user);
+	await page.getByLabel('Passwort', { exact: true }).fill('not-the-password');
+	await page.getByRole('button', { name: 'Anmelden' }).click();
+	// The API error's words and the check-up's both come from the German catalogs.
+	await expect(page.getByRole('alert')).toContainText(
+		'Benutzername oder Passwort wurden nicht akzeptiert'
+	);
+	const checkup = page.getByRole('region', { name: 'Server-Check' });
+	await expect(checkup).toContainText('Problem: Benutzername oder Passwort ist falsch');
+	await expect(checkup).toContainText('So behebst du es:');
+	expect(await seriousA11yViolations(page), 'login failure, German').toEqual([]);
+});
