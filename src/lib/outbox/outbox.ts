@@ -6,7 +6,8 @@ import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
 import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { getStored, readIn } from '$lib/db/kv';
 import { abortQuietly } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/db/quota';
@@ -70,7 +71,7 @@ async function writeItems(
 		const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
-		const owner = applyToCache ? await tx.objectStore('settings').get(CACHE_OWNER_KEY) : undefined;
+		const owner = applyToCache ? await readIn(tx.objectStore('settings'), CACHE_OWNER) : undefined;
 		const ownCache = account === undefined || owner === undefined || owner === account;
 		if (applyToCache && ownCache) await applyDraftsToCache(tx, drafts, undo);
 		for (const [index, draft] of drafts.entries()) {
@@ -188,7 +189,7 @@ const STALE_TAB =
 /** Whether the cache holds this account's articles (or nobody's yet). */
 async function cacheIsOf(db: ReaderDatabase, account: string): Promise<boolean> {
 	try {
-		const owner = await db.get('settings', CACHE_OWNER_KEY);
+		const owner = await getStored(CACHE_OWNER, db);
 		return owner === undefined || owner === account;
 	} catch {
 		// Unreadable: the bound below falls back to the rows on screen anyway.
@@ -254,7 +255,7 @@ async function changesNotShown(
 	const db = await openReaderDb();
 	const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
 	const settings = tx.objectStore('settings');
-	const owner = (await settings.get(CACHE_OWNER_KEY)) as string | undefined;
+	const owner = await readIn(settings, CACHE_OWNER);
 	const { changes } = await changesNotIn(
 		{ settings, outbox: tx.objectStore('outbox') },
 		owner,

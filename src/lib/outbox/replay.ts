@@ -35,7 +35,7 @@ import {
 	type UpdateArticleParams
 } from '$lib/api';
 import { accountOfClient, belongsTo } from '$lib/db/account';
-import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { withQuotaRetry } from '$lib/db/quota';
 import { withinCatchup } from './effect';
@@ -43,7 +43,7 @@ import { isHeld } from './hold';
 import type { ArticleFlag, Intent } from './intent';
 import { REPLAY_LOCK } from './contract';
 import { announceOutboxChange } from './broadcast';
-import { SENT_HORIZON_KEY, SENT_LOG_KEY, withSent } from './sent-log';
+import { recordSent } from './sent-log';
 import { updateReplayStatus, type ReplayStatus } from './status';
 
 export const MAX_ATTEMPTS = 5;
@@ -641,35 +641,11 @@ async function sendCalls(
 async function confirm(items: readonly OutboxItem[], at: number): Promise<void> {
 	const db = await openReaderDb();
 	// Logged before they leave the outbox: a write in between finds them one way or the other.
-	await noteSent(db, items, at);
+	await recordSent(db, items, at);
 	const tx = db.transaction('outbox', 'readwrite');
 	for (const item of items) if (item.seq !== undefined) void tx.store.delete(item.seq);
 	await tx.done;
 	await noteStatus({ lastSentAt: at });
-}
-
-/** Best effort, like the status: a read answered with older data may then show it a moment. */
-async function noteSent(
-	db: ReaderDatabase,
-	items: readonly OutboxItem[],
-	at: number
-): Promise<void> {
-	try {
-		const tx = db.transaction('settings', 'readwrite');
-		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
-		const horizon = await tx.store.get(SENT_HORIZON_KEY);
-		const next = withSent(
-			await tx.store.get(SENT_LOG_KEY),
-			items,
-			at,
-			typeof horizon === 'number' ? horizon : undefined
-		);
-		await tx.store.put(next.log, SENT_LOG_KEY);
-		if (next.horizon !== undefined) await tx.store.put(next.horizon, SENT_HORIZON_KEY);
-		await tx.done;
-	} catch {
-		// Storage full or closing: nothing else depends on it.
-	}
 }
 
 async function deferItem(item: OutboxItem, now: number): Promise<void> {
