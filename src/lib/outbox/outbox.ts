@@ -8,18 +8,19 @@ import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from
 import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, readIn } from '$lib/db/kv';
-import { abortQuietly } from '$lib/db/tx';
+import { writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/db/quota';
 import {
-	adjustCounters,
 	applyCatchupToCounters,
 	applyToArticle,
 	inCatchupScope,
-	splitIntent
+	splitIntent,
+	type ItemDraft
 } from './apply';
+import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { changesNotIn } from './sent-log';
-import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
+import type { Hold } from './hold';
 import { titlesOf } from '$lib/tree/walk';
 import { announceOutboxChange } from './broadcast';
 import type { Intent, IntentNames } from './intent';
@@ -55,90 +56,77 @@ export async function enqueueIntent(intent: Intent, now = Date.now(), hold?: Hol
 
 async function writeItems(
 	db: ReaderDatabase,
-	drafts: ReturnType<typeof splitIntent>,
+	drafts: ItemDraft[],
 	now: number,
 	applyToCache: boolean,
 	/** The account the change was made in: only its session ever sends it. */
 	account: string | undefined,
 	hold: Hold | undefined
 ): Promise<void> {
-	const stores = applyToCache
-		? (['outbox', 'articles', 'tree', 'settings'] as const)
-		: (['outbox'] as const);
-	const tx = db.transaction([...stores], 'readwrite');
-	try {
-		const outbox = tx.objectStore('outbox');
-		const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
+	const context = { now, account, hold };
+	if (!applyToCache) {
+		await writeTx(db, ['outbox'], async (tx) => {
+			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
+			await writeEffect(tx, intentEffect(drafts, { queued }, context));
+		});
+		return;
+	}
+	await writeTx(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
-		const owner = applyToCache ? await readIn(tx.objectStore('settings'), CACHE_OWNER) : undefined;
+		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
 		const ownCache = account === undefined || owner === undefined || owner === account;
-		if (applyToCache && ownCache) await applyDraftsToCache(tx, drafts, undo);
-		for (const [index, draft] of drafts.entries()) {
-			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
-			// within one account: the same article id in another account is another article. A held
-			// change keeps what it replaced: undoing it puts that back.
-			for (const older of await outbox.index('byKey').getAll(draft.key)) {
-				if (older.seq === undefined || older.account !== account) continue;
-				await outbox.delete(older.seq);
-				undo?.[index]?.replaced.push(older);
-			}
-			const item: OutboxItem = {
-				key: draft.key,
-				intent: draft.intent,
-				createdAt: now,
-				attempts: 0,
-				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
-				...(account !== undefined ? { account } : {}),
-				...(hold ? { heldUntil: hold.until, undoId: hold.id, undo: undo?.[index] } : {})
-			};
-			await outbox.add(item);
-		}
-		await tx.done;
-	} catch (error) {
-		abortQuietly(tx);
-		throw error;
-	}
+		const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
+		const cache = ownCache ? await cacheSnapshot(tx, drafts) : undefined;
+		const effect = intentEffect(drafts, { queued, cache }, context);
+		for (const article of effect.articles) await tx.objectStore('articles').put(article);
+		if (effect.tree) await tx.objectStore('tree').put(effect.tree, 'current');
+		await writeEffect(tx, effect);
+	});
 }
 
-/** Applies the drafts to the cache; with `undo`, notes for each what undoing it puts back. */
-async function applyDraftsToCache(
+/** The queued items under each draft's key: what its item may replace. */
+async function queuedUnder(
+	outbox: { index(name: 'byKey'): { getAll(key: string): Promise<OutboxItem[]> } },
+	drafts: readonly ItemDraft[]
+): Promise<OutboxItem[][]> {
+	const queued: OutboxItem[][] = [];
+	for (const draft of drafts) queued.push(await outbox.index('byKey').getAll(draft.key));
+	return queued;
+}
+
+/** The stored tree and, for each draft, the cached articles it may change. */
+async function cacheSnapshot(
 	tx: CacheTx,
-	drafts: ReturnType<typeof splitIntent>,
-	undo: HoldUndo[] | undefined
-): Promise<void> {
-	const treeStore = tx.objectStore('tree');
-	const stored: StoredTree | undefined = await treeStore.get('current');
+	drafts: readonly ItemDraft[]
+): Promise<NonNullable<WayInSnapshot['cache']>> {
+	const tree: StoredTree | undefined = await tx.objectStore('tree').get('current');
 	const articles = tx.objectStore('articles');
-	let countersChanged = false;
-	for (const [index, draft] of drafts.entries()) {
-		const intent = draft.intent;
-		const record = undo?.[index];
-		const targets =
-			draft.articleId !== undefined
-				? [await articles.get(draft.articleId)]
-				: intent.type === 'catchup'
-					? await articlesForCatchup(tx.objectStore('articles'), intent)
-					: [];
-		for (const article of targets) {
-			if (!article) continue;
-			if (record && draft.articleId !== undefined) record.inverse = inverseOf(intent, article);
-			const delta = applyToArticle(article, intent, stored?.tree);
-			await articles.put(article);
-			if (delta !== 0) {
-				adjustCounters(stored?.counters, stored?.tree, article, delta);
-				countersChanged = true;
-				if (record && intent.type === 'catchup') (record.markedRead ??= []).push(article.id);
-			}
-		}
-		if (intent.type === 'catchup') {
-			const before = record ? counterValues(stored?.counters) : [];
-			applyCatchupToCounters(stored?.counters, stored?.tree, intent);
-			if (record) record.counters = changedCounters(before, stored?.counters);
-			countersChanged = true;
+	const targets: StoredArticle[][] = [];
+	for (const { articleId, intent } of drafts) {
+		if (articleId !== undefined) {
+			const article = await articles.get(articleId);
+			targets.push(article ? [article] : []);
+		} else {
+			targets.push(intent.type === 'catchup' ? await articlesForCatchup(articles, intent) : []);
 		}
 	}
-	if (stored && countersChanged) await treeStore.put(stored, 'current');
+	return { tree, targets };
+}
+
+/** The outbox's part of an intent's effect: the replaced items out, the new ones in. */
+async function writeEffect(
+	tx: { objectStore(name: 'outbox'): OutboxWrites },
+	effect: IntentEffect
+): Promise<void> {
+	const outbox = tx.objectStore('outbox');
+	for (const seq of effect.replaced) await outbox.delete(seq);
+	for (const item of effect.items) await outbox.add(item);
+}
+
+interface OutboxWrites {
+	delete(seq: number): Promise<void>;
+	add(item: OutboxItem): Promise<number>;
 }
 
 type CatchupIntent = Extract<Intent, { type: 'catchup' }>;
