@@ -21,7 +21,7 @@ import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '../intent';
-import { FRESH_MS } from '../replay';
+import { FRESH_MS } from '../replay-send';
 import {
 	accountKey,
 	param,
