@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
-import { STORAGE_POLICY_KEY } from '../../src/lib/offline/policy';
+import { STORAGE_POLICY } from '../../src/lib/offline/policy';
 import { cutNetwork, openFeed, outboxCount, readStore, signIn } from './offline-support';
 import { seriousA11yViolations } from './reader-support';
 
@@ -126,7 +126,7 @@ test('with images set to "never" the sync stores no image', async ({ page }) => 
 				};
 				open.onerror = () => reject(open.error ?? new Error('open failed'));
 			}),
-		STORAGE_POLICY_KEY
+		STORAGE_POLICY.name
 	);
 	await signIn(page);
 	await syncNow(page);

@@ -3,7 +3,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { wipeAccount } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { deleteStored } from '$lib/db/kv';
 import { syncNow } from '$lib/sync/engine';
 import { runSync } from '$lib/sync/run';
 import { alertNewArticles } from './notify';
@@ -76,7 +77,7 @@ describe.each(recordedLevels)('alerts after a sync (%s server shapes)', (level) 
 		server.arrive(3, 4);
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
 		// The sign-out ends the sign-in (the cache's owner goes first) before the sync's alerts.
-		await (await openReaderDb()).delete('settings', CACHE_OWNER_KEY);
+		await deleteStored(CACHE_OWNER);
 		expect(await alertNewArticles(ACCOUNT)).toEqual([]);
 		expect(shown).toEqual([]);
 	});

@@ -4,6 +4,7 @@
  * reads them too. Sign-out wipes that store with the rest of the account (db/device.ts), so both
  * are gone with it. The store holds `unknown`: every read is narrowed here.
  */
+import { getStored, putStored, storedKeyFamily } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 import { parseQuiet, type QuietHours } from './quiet';
 import { parseStoredWords } from './words';
@@ -73,27 +74,39 @@ export function parseAlertMemory(value: unknown): AlertMemory {
 	return memory;
 }
 
-const settingsKey = (account: string): string => `alerts:${account}`;
-const memoryKey = (account: string): string => `alert-memory:${account}`;
+/** An account's alert rules and quiet hours (`sync` store). */
+export const ALERT_SETTINGS = storedKeyFamily<AlertSettings>({
+	store: 'sync',
+	prefix: 'alerts:',
+	owner: 'alerts/rules.ts',
+	// Each rule is kept or dropped on its own (parseAlertSettings); only a non-object is bad.
+	parse: (raw) => (isObject(raw) ? parseAlertSettings(raw) : undefined),
+	fallback: () => parseAlertSettings(undefined)
+});
+
+/** What the alerts have told of, per rule (`sync` store). */
+export const ALERT_MEMORY = storedKeyFamily<AlertMemory>({
+	store: 'sync',
+	prefix: 'alert-memory:',
+	owner: 'alerts/rules.ts',
+	parse: (raw) => (isObject(raw) ? parseAlertMemory(raw) : undefined),
+	fallback: () => parseAlertMemory(undefined)
+});
 
 export async function loadAlertSettings(account: string): Promise<AlertSettings> {
-	const db = await openReaderDb();
-	return parseAlertSettings(await db.get('sync', settingsKey(account)));
+	return getStored(ALERT_SETTINGS(account));
 }
 
 export async function saveAlertSettings(account: string, settings: AlertSettings): Promise<void> {
-	const db = await openReaderDb();
-	await db.put('sync', parseAlertSettings(settings), settingsKey(account));
+	await putStored(ALERT_SETTINGS(account), parseAlertSettings(settings));
 }
 
 export async function loadAlertMemory(account: string): Promise<AlertMemory> {
-	const db = await openReaderDb();
-	return parseAlertMemory(await db.get('sync', memoryKey(account)));
+	return getStored(ALERT_MEMORY(account));
 }
 
 export async function saveAlertMemory(account: string, memory: AlertMemory): Promise<void> {
-	const db = await openReaderDb();
-	await db.put('sync', memory, memoryKey(account));
+	await putStored(ALERT_MEMORY(account), memory);
 }
 
 /** The newest article id on this device (ids only grow on a tt-rss server): a new rule's start. */

@@ -19,7 +19,8 @@ import { mayWriteCache } from '$lib/db/account';
 import { changesNotIn } from '$lib/outbox/sent-log';
 import { applyNotingHold } from '$lib/outbox/hold';
 import { laterThanCatchups } from '$lib/outbox/apply';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
@@ -75,7 +76,7 @@ export async function storeTree(tree: FeedTree, counters: Counters | undefined):
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['tree', 'settings'], 'readwrite');
 		// A tab still open for an account that is no longer signed in here writes nothing.
-		if (mayWriteCache(await tx.objectStore('settings').get(CACHE_OWNER_KEY))) {
+		if (mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) {
 			await tx.objectStore('tree').put({ tree, counters, fetchedAt: Date.now() }, 'current');
 		}
 		await tx.done;
@@ -196,7 +197,7 @@ export async function storeList(
 	await withQuotaRetry(db, async () => {
 		const tx = db.transaction(['lists', 'articles', 'outbox', 'tree', 'settings'], 'readwrite');
 		try {
-			if (!mayWriteCache(await tx.objectStore('settings').get(CACHE_OWNER_KEY))) return;
+			if (!mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) return;
 			const lists = tx.objectStore('lists');
 			const old = skip > 0 ? await lists.get(listKey) : undefined;
 			const ids = [...(old?.ids.slice(0, skip) ?? []), ...headlines.map((h) => h.id)];
@@ -390,7 +391,7 @@ export async function setPackMembers(
 ): Promise<void> {
 	const db = await openReaderDb();
 	const tx = db.transaction(['articles', 'settings'], 'readwrite');
-	if (!ownedBy(await tx.objectStore('settings').get(CACHE_OWNER_KEY), account)) {
+	if (!ownedBy(await readIn(tx.objectStore('settings'), CACHE_OWNER), account)) {
 		await tx.done;
 		return;
 	}
@@ -476,7 +477,7 @@ async function writeArticles(
 ): Promise<StoredArticle[]> {
 	// Only the changes of the account this cache belongs to: another account's kept changes are
 	// for its own articles, which may carry the same ids (on another server).
-	const owner = (await stores.settings.get(CACHE_OWNER_KEY)) as string | undefined;
+	const owner = await readIn(stores.settings, CACHE_OWNER);
 	if (!ownedBy(owner, account)) return [];
 	const { changes: pending, unknown } = await changesNotIn(stores, owner, readAt);
 	const tree = pending.length > 0 ? (await stores.tree.get('current'))?.tree : undefined;

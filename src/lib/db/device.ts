@@ -7,7 +7,8 @@
  */
 import type { StoreNames } from 'idb';
 import { accountOf, belongsTo } from './account';
-import { CACHE_OWNER_KEY } from './keys';
+import { CACHE_OWNER } from './keys';
+import { getStored, readIn, writeIn } from './kv';
 import {
 	IMAGE_CACHE,
 	MEDIA_CACHE,
@@ -58,7 +59,7 @@ export async function cacheOwnedBy(account: string | undefined): Promise<boolean
 	if (account === undefined) return false;
 	try {
 		const db = await openReaderDb();
-		return (await db.get('settings', CACHE_OWNER_KEY)) === account;
+		return (await getStored(CACHE_OWNER, db)) === account;
 	} catch {
 		return false;
 	}
@@ -76,14 +77,14 @@ export async function storeSessionFor(session: StoredSession): Promise<boolean> 
 	const stores = cacheStores(db);
 	const tx = db.transaction(['session', 'settings', ...stores], 'readwrite');
 	const settings = tx.objectStore('settings');
-	const switched = (await settings.get(CACHE_OWNER_KEY)) !== account;
+	const switched = (await readIn(settings, CACHE_OWNER)) !== account;
 	if (switched) {
 		for (const name of stores) await tx.objectStore(name).clear();
 		// The replay's last outcome (outbox/status.ts) speaks of the earlier account's session.
 		await settings.delete(REPLAY_STATUS_KEY);
 		// So does the log of changes it had sent lately (outbox/sent-log.ts).
 		await settings.delete(SENT_LOG_KEY);
-		await settings.put(account, CACHE_OWNER_KEY);
+		await writeIn(settings, CACHE_OWNER, account);
 	}
 	await tx.objectStore('session').put(record, 'current');
 	await tx.done;
@@ -169,7 +170,7 @@ export async function endSignIn(): Promise<SessionRecord | undefined> {
 	const tx = db.transaction(['session', 'settings'], 'readwrite');
 	const kept = await tx.objectStore('session').get('current');
 	await tx.objectStore('session').delete('current');
-	await tx.objectStore('settings').delete(CACHE_OWNER_KEY);
+	await tx.objectStore('settings').delete(CACHE_OWNER.name);
 	await tx.done;
 	return kept;
 }

@@ -1,6 +1,7 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { accountOf } from './account';
-import { CACHE_OWNER_KEY } from './keys';
+import { CACHE_OWNER } from './keys';
+import { writeIn } from './kv';
 import type { ReaderDB } from './schema';
 
 type UpgradeTx = IDBPTransaction<ReaderDB, StoreNames<ReaderDB>[], 'versionchange'>;
@@ -55,5 +56,5 @@ async function stampWithStoredAccount(tx: UpgradeTx): Promise<void> {
 			cursor = await cursor.continue();
 		}
 	}
-	await tx.objectStore('settings').put(account, CACHE_OWNER_KEY);
+	await writeIn(tx.objectStore('settings'), CACHE_OWNER, account);
 }

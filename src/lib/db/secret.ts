@@ -10,7 +10,8 @@
  * as before, in clear text.
  */
 import type { ReaderDatabase } from './open';
-import { SEALING_KEY } from './keys';
+import { SEALING } from './keys';
+import { getStored, readIn, writeIn } from './kv';
 import type { SealedSecret } from './schema';
 
 function subtle(): SubtleCrypto | undefined {
@@ -22,7 +23,7 @@ export function canSeal(): boolean {
 }
 
 async function sealingKey(db: ReaderDatabase, create: boolean): Promise<CryptoKey | undefined> {
-	const found = (await db.get('settings', SEALING_KEY)) as CryptoKey | undefined;
+	const found = await getStored(SEALING, db);
 	if (found || !create) return found;
 	const made = await (subtle() as SubtleCrypto).generateKey(
 		{ name: 'AES-GCM', length: 256 },
@@ -31,8 +32,8 @@ async function sealingKey(db: ReaderDatabase, create: boolean): Promise<CryptoKe
 	);
 	// Another tab or the worker may have made one meanwhile: the first one stored wins.
 	const tx = db.transaction('settings', 'readwrite');
-	const raced = (await tx.store.get(SEALING_KEY)) as CryptoKey | undefined;
-	if (!raced) await tx.store.put(made, SEALING_KEY);
+	const raced = await readIn(tx.store, SEALING);
+	if (!raced) await writeIn(tx.store, SEALING, made);
 	await tx.done;
 	return raced ?? made;
 }

@@ -4,7 +4,8 @@
  * gives the level of either folder), with the fields a test is about given as overrides.
  */
 import { setShownAccount } from './account';
-import { CACHE_OWNER_KEY } from './keys';
+import { CACHE_OWNER } from './keys';
+import { putStored } from './kv';
 import { openReaderDb } from './open';
 import type { StoredSession } from './schema';
 
@@ -31,5 +32,5 @@ export const TEST_ACCOUNT = 'reader@http://tt.example/api/';
 export async function ownCacheForTests(account: string = TEST_ACCOUNT): Promise<void> {
 	setShownAccount(account);
 	const db = await openReaderDb();
-	await db.put('settings', account, CACHE_OWNER_KEY);
+	await putStored(CACHE_OWNER, account, db);
 }

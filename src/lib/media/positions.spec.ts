@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setShownAccount } from '$lib/db/account';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { putStored } from '$lib/db/kv';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { ownCacheForTests } from '$lib/db/testing';
 import { loadPosition, parseMediaPosition, resumeAt, savePosition } from './positions';
@@ -48,7 +49,7 @@ describe('enclosure positions', () => {
 
 	it("never writes into another account's cache (a tab left open after a switch)", async () => {
 		const db = await openReaderDb();
-		await db.put('settings', 'second@http://localhost/tt-rss/api/', CACHE_OWNER_KEY);
+		await putStored(CACHE_OWNER, 'second@http://localhost/tt-rss/api/', db);
 		setShownAccount('reader@http://localhost/tt-rss/api/');
 		await savePosition(URL_A, { position: 5, duration: 10, finished: false });
 		expect(await db.get('media', URL_A)).toBeUndefined();

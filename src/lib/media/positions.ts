@@ -5,7 +5,8 @@
  * cache store (db/device.ts), so sign-out and another account's sign-in empty it.
  */
 import { mayWriteCache } from '$lib/db/account';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 
 export interface MediaPosition {
@@ -59,7 +60,7 @@ export async function savePosition(
 		const db = await openReaderDb();
 		const tx = db.transaction(['media', 'settings'], 'readwrite');
 		// A tab left open for an account that has since signed out must not refill the new one's store.
-		if (mayWriteCache(await tx.objectStore('settings').get(CACHE_OWNER_KEY))) {
+		if (mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) {
 			await tx.objectStore('media').put({ ...value, savedAt: Date.now() }, url);
 		}
 		await tx.done;

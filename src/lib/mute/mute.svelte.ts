@@ -7,7 +7,7 @@
  * Kept per account in the IndexedDB store `sync` (`mute:<account>`), wiped at sign-out with it.
  */
 import type { Headline } from '$lib/api';
-import { openReaderDb } from '$lib/db/open';
+import { getStored, isRecord, putStored, storedKeyFamily } from '$lib/db/kv';
 import { NO_MUTE, type MuteSettings } from './settings';
 import { onAccountEvent } from '$lib/db/account-events';
 
@@ -17,7 +17,17 @@ type Matcher = typeof import('./match');
 
 export { NO_MUTE, type MuteSettings } from './settings';
 
-const key = (account: string): string => `mute:${account}`;
+/**
+ * An account's words as stored: an object whose fields the matcher's `parseMuteSettings` checks one
+ * by one before any is used (the matcher is loaded only when there are words).
+ */
+export const MUTE = storedKeyFamily<MuteSettings | undefined>({
+	store: 'sync',
+	prefix: 'mute:',
+	owner: 'mute/mute.svelte.ts',
+	parse: (raw) => isRecord(raw) as MuteSettings | undefined,
+	fallback: () => undefined
+});
 
 class Mute {
 	#account: string | undefined;
@@ -48,9 +58,8 @@ class Mute {
 			this.#settings = NO_MUTE;
 			return;
 		}
-		const db = await openReaderDb();
-		const raw: unknown = await db.get('sync', key(account));
-		const words = (raw as { words?: unknown } | undefined)?.words;
+		const raw = await getStored(MUTE(account));
+		const words: unknown = raw?.words;
 		if (!Array.isArray(words) || words.length === 0) {
 			if (this.#account === account) this.#settings = NO_MUTE;
 			return;
@@ -73,8 +82,7 @@ class Mute {
 
 	async save(account: string, settings: MuteSettings): Promise<void> {
 		const next = (await this.#load()).parseMuteSettings(settings);
-		const db = await openReaderDb();
-		await db.put('sync', next, key(account));
+		await putStored(MUTE(account), next);
 		this.#account = account;
 		this.#settings = next;
 	}

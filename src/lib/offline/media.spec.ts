@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Attachment } from '$lib/api';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { deleteStored, putStored } from '$lib/db/kv';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { answerFromCopy, cacheEnclosures, enclosureUrls, pruneMedia, retryDelay } from './media';
 import { decideEnclosures } from './policy';
@@ -120,7 +121,7 @@ describe('cacheEnclosures', () => {
 		store.clear();
 		globalThis.indexedDB = new IDBFactory();
 		resetReaderDbForTests();
-		await (await openReaderDb()).put('settings', account, CACHE_OWNER_KEY);
+		await putStored(CACHE_OWNER, account);
 		failures.clear();
 		vi.stubGlobal('caches', {
 			open: (name: string) => {
@@ -180,13 +181,13 @@ describe('cacheEnclosures', () => {
 			'fetch',
 			vi.fn(async (url: string) => {
 				// The reader signs out while the first file is on its way.
-				if (url.endsWith('a.mp3')) await db.delete('settings', CACHE_OWNER_KEY);
+				if (url.endsWith('a.mp3')) await deleteStored(CACHE_OWNER, db);
 				return new Response(new Uint8Array(10), { headers: { 'content-length': '10' } });
 			})
 		);
 		await cacheEnclosures(['http://feeds.test/a.mp3', 'http://feeds.test/b.mp3'], account);
 		// Another account's cache takes none of them either.
-		await db.put('settings', 'someone@http://tt.example/api/', CACHE_OWNER_KEY);
+		await putStored(CACHE_OWNER, 'someone@http://tt.example/api/', db);
 		await cacheEnclosures(['http://feeds.test/c.mp3'], account);
 		expect([...store.keys()]).toEqual([]);
 		expect(vi.mocked(fetch).mock.calls.map(([url]) => url)).toEqual([

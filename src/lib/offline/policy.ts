@@ -3,10 +3,11 @@
  * may be downloaded now and how large a batch to fetch. Apart from budget.ts (which re-exports
  * it) so the image download (images.ts) can ask without importing eviction.
  *
- * The choices live in IndexedDB (`settings` store, STORAGE_POLICY_KEY), not in localStorage: the
+ * The choices live in IndexedDB (`settings` store, STORAGE_POLICY), not in localStorage: the
  * service worker syncs and fetches images too, and cannot read localStorage.
  */
-import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
+import { getStored, isRecord, putStored, storedKey } from '$lib/db/kv';
+import type { ReaderDatabase } from '$lib/db/open';
 
 // ------------------------------------------------------------------ the reader's policy
 
@@ -21,7 +22,6 @@ export interface StoragePolicy {
 }
 
 export const DEFAULT_POLICY: StoragePolicy = { images: 'wifi', budgetMB: undefined };
-export const STORAGE_POLICY_KEY = 'storage.policy';
 /** What the budget field accepts: below 20 MB a few image-heavy articles would not fit. */
 export const MIN_BUDGET_MB = 20;
 export const MAX_BUDGET_MB = 100_000;
@@ -41,10 +41,18 @@ export function parsePolicy(value: unknown): StoragePolicy {
 	return { images, budgetMB };
 }
 
+export const STORAGE_POLICY = storedKey<StoragePolicy>({
+	store: 'settings',
+	name: 'storage.policy',
+	owner: 'offline/policy.ts',
+	// Each field is kept or defaulted on its own (parsePolicy); only a value that is no object is bad.
+	parse: (raw) => (isRecord(raw) ? parsePolicy(raw) : undefined),
+	fallback: () => ({ ...DEFAULT_POLICY })
+});
+
 export async function readStoragePolicy(db?: ReaderDatabase): Promise<StoragePolicy> {
 	try {
-		const database = db ?? (await openReaderDb());
-		return parsePolicy(await database.get('settings', STORAGE_POLICY_KEY));
+		return await getStored(STORAGE_POLICY, db);
 	} catch {
 		// No database (private mode, blocked upgrade): the defaults, never a broken sync.
 		return DEFAULT_POLICY;
@@ -55,9 +63,8 @@ export async function writeStoragePolicy(
 	patch: Partial<StoragePolicy>,
 	db?: ReaderDatabase
 ): Promise<StoragePolicy> {
-	const database = db ?? (await openReaderDb());
-	const next = parsePolicy({ ...(await readStoragePolicy(database)), ...patch });
-	await database.put('settings', next, STORAGE_POLICY_KEY);
+	const next = parsePolicy({ ...(await readStoragePolicy(db)), ...patch });
+	await putStored(STORAGE_POLICY, next, db);
 	return next;
 }
 

@@ -6,10 +6,8 @@
  * and sent again costs nothing.
  */
 import type { SubscribeStatus, TtrssClient } from '$lib/api';
-import { openReaderDb } from '$lib/db/open';
+import { deleteStored, getStored, putStored, storedKey } from '$lib/db/kv';
 import type { PlannedFeed } from './plan';
-
-export const IMPORT_JOB_KEY = 'opml-import';
 
 export interface ImportOutcome {
 	/** The server's subscribe code (0–8); absent for feeds skipped without asking. */
@@ -61,21 +59,27 @@ function isJob(value: unknown): value is ImportJob {
 	return typeof job.account === 'string' && Array.isArray(job.items);
 }
 
+/** The import under way, whoever's it is (one at a time on a device). */
+export const IMPORT_JOB = storedKey<ImportJob | undefined>({
+	store: 'sync',
+	name: 'opml-import',
+	owner: 'opml/job.ts',
+	parse: (raw) => (isJob(raw) ? raw : undefined),
+	fallback: () => undefined
+});
+
 /** The kept job of this account, if any (another account's job is never shown). */
 export async function loadJob(account: string): Promise<ImportJob | undefined> {
-	const db = await openReaderDb();
-	const value = await db.get('sync', IMPORT_JOB_KEY);
-	return isJob(value) && value.account === account ? value : undefined;
+	const job = await getStored(IMPORT_JOB);
+	return job?.account === account ? job : undefined;
 }
 
 export async function saveJob(job: ImportJob): Promise<void> {
-	const db = await openReaderDb();
-	await db.put('sync', job, IMPORT_JOB_KEY);
+	await putStored(IMPORT_JOB, job);
 }
 
 export async function clearJob(): Promise<void> {
-	const db = await openReaderDb();
-	await db.delete('sync', IMPORT_JOB_KEY);
+	await deleteStored(IMPORT_JOB);
 }
 
 export function isFinished(job: ImportJob): boolean {

@@ -23,8 +23,6 @@ export interface ItemDraft {
 	key: string;
 	intent: Intent;
 	articleId?: number;
-	/** OutboxItem's `was`, noted when the draft is applied to the cached article. */
-	was?: boolean;
 }
 
 /** For a star, publish or label change: whether the article has that star, flag or label now. */

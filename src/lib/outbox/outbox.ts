@@ -6,22 +6,22 @@ import type { IDBPTransaction } from 'idb';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
 import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
-import { abortQuietly } from '$lib/db/tx';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { getStored, readIn } from '$lib/db/kv';
+import { writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/db/quota';
 import {
-	adjustCounters,
 	applyCatchupToCounters,
 	applyToArticle,
-	hasNow,
 	inCatchupScope,
 	laterThanCatchups,
-	splitIntent
+	splitIntent,
+	type ItemDraft
 } from './apply';
+import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { changesNotIn, type NotShown } from './sent-log';
-import { mustStayBefore } from './order';
-import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
+import type { Hold } from './hold';
 import { titlesOf } from '$lib/tree/walk';
 import { announceOutboxChange } from './broadcast';
 import type { Intent, IntentNames, CatchupIntent } from './intent';
@@ -57,100 +57,85 @@ export async function enqueueIntent(intent: Intent, now = Date.now(), hold?: Hol
 
 async function writeItems(
 	db: ReaderDatabase,
-	drafts: ReturnType<typeof splitIntent>,
+	drafts: ItemDraft[],
 	now: number,
 	applyToCache: boolean,
 	/** The account the change was made in: only its session ever sends it. */
 	account: string | undefined,
 	hold: Hold | undefined
 ): Promise<void> {
-	const stores = applyToCache
-		? (['outbox', 'articles', 'tree', 'settings'] as const)
-		: (['outbox'] as const);
-	const tx = db.transaction([...stores], 'readwrite');
-	try {
-		const outbox = tx.objectStore('outbox');
-		const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
+	const context = { now, account, hold };
+	if (!applyToCache) {
+		await writeTx(db, ['outbox'], async (tx) => {
+			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
+			await writeEffect(tx, intentEffect(drafts, queued, context));
+		});
+		return;
+	}
+	await writeTx(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
-		const owner = applyToCache ? await tx.objectStore('settings').get(CACHE_OWNER_KEY) : undefined;
+		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
 		const ownCache = account === undefined || owner === undefined || owner === account;
-		if (applyToCache && ownCache) await applyDraftsToCache(tx, drafts, undo);
-		let catchups: OutboxItem[] | undefined;
-		for (const [index, draft] of drafts.entries()) {
-			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
-			// within one account: the same article id in another account is another article. A held
-			// change keeps what it replaced: undoing it puts that back. Not past a catch-up whose
-			// scope it can change (unstar, catch up Starred, star again): the older one keeps its
-			// place, so the catch-up is sent over the state the reader saw.
-			for (const older of await outbox.index('byKey').getAll(draft.key)) {
-				if (older.seq === undefined || older.account !== account) continue;
-				catchups ??= (await outbox.getAll()).filter((i) => i.intent.type === 'catchup');
-				if (catchups.some((c) => mustStayBefore(older, c))) continue;
-				await outbox.delete(older.seq);
-				undo?.[index]?.replaced.push(older);
-			}
-			const item: OutboxItem = {
-				key: draft.key,
-				intent: draft.intent,
-				createdAt: now,
-				attempts: 0,
-				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
-				...(draft.was !== undefined ? { was: draft.was } : {}),
-				...(account !== undefined ? { account } : {}),
-				...(hold ? { heldUntil: hold.until, undoId: hold.id, undo: undo?.[index] } : {})
-			};
-			await outbox.add(item);
-		}
-		await tx.done;
-	} catch (error) {
-		abortQuietly(tx);
-		throw error;
-	}
+		const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
+		const cache = ownCache ? await cacheSnapshot(tx, drafts) : undefined;
+		const effect = intentEffect(drafts, { ...queued, cache }, context);
+		for (const article of effect.articles) await tx.objectStore('articles').put(article);
+		if (effect.tree) await tx.objectStore('tree').put(effect.tree, 'current');
+		await writeEffect(tx, effect);
+	});
 }
 
-/** Applies the drafts to the cache; with `undo`, notes for each what undoing it puts back. */
-async function applyDraftsToCache(
+/**
+ * The queued items under each draft's key (what its item may replace) and, when there are any,
+ * the queued catch-ups (a change is not moved past one whose scope it changes).
+ */
+async function queuedUnder(
+	outbox: {
+		index(name: 'byKey'): { getAll(key: string): Promise<OutboxItem[]> };
+		getAll(): Promise<OutboxItem[]>;
+	},
+	drafts: readonly ItemDraft[]
+): Promise<Pick<WayInSnapshot, 'queued' | 'catchups'>> {
+	const queued: OutboxItem[][] = [];
+	for (const draft of drafts) queued.push(await outbox.index('byKey').getAll(draft.key));
+	if (queued.every((q) => q.length === 0)) return { queued };
+	const catchups = (await outbox.getAll()).filter((item) => item.intent.type === 'catchup');
+	return { queued, catchups };
+}
+
+/** The stored tree and, for each draft, the cached articles it may change. */
+async function cacheSnapshot(
 	tx: CacheTx,
-	drafts: ReturnType<typeof splitIntent>,
-	undo: HoldUndo[] | undefined
-): Promise<void> {
-	const treeStore = tx.objectStore('tree');
-	const stored: StoredTree | undefined = await treeStore.get('current');
+	drafts: readonly ItemDraft[]
+): Promise<NonNullable<WayInSnapshot['cache']>> {
+	const tree: StoredTree | undefined = await tx.objectStore('tree').get('current');
 	const articles = tx.objectStore('articles');
-	let countersChanged = false;
-	for (const [index, draft] of drafts.entries()) {
-		const intent = draft.intent;
-		const record = undo?.[index];
-		const targets =
-			draft.articleId !== undefined
-				? [await articles.get(draft.articleId)]
-				: intent.type === 'catchup'
-					? await articlesForCatchup(tx.objectStore('articles'), intent)
-					: [];
-		for (const article of targets) {
-			if (!article) continue;
-			if (record && draft.articleId !== undefined) record.inverse = inverseOf(intent, article);
-			if (draft.articleId !== undefined) {
-				const was = hasNow(intent, article);
-				if (was !== undefined) draft.was = was;
-			}
-			const delta = applyToArticle(article, intent, stored?.tree);
-			await articles.put(article);
-			if (delta !== 0) {
-				adjustCounters(stored?.counters, stored?.tree, article, delta);
-				countersChanged = true;
-				if (record && intent.type === 'catchup') (record.markedRead ??= []).push(article.id);
-			}
-		}
-		if (intent.type === 'catchup') {
-			const before = record ? counterValues(stored?.counters) : [];
-			applyCatchupToCounters(stored?.counters, stored?.tree, intent);
-			if (record) record.counters = changedCounters(before, stored?.counters);
-			countersChanged = true;
+	const targets: StoredArticle[][] = [];
+	for (const { articleId, intent } of drafts) {
+		if (articleId !== undefined) {
+			const article = await articles.get(articleId);
+			targets.push(article ? [article] : []);
+		} else {
+			targets.push(intent.type === 'catchup' ? await articlesForCatchup(articles, intent) : []);
 		}
 	}
-	if (stored && countersChanged) await treeStore.put(stored, 'current');
+	return { tree, targets };
+}
+
+/** The outbox's part of an intent's effect: the replaced items out, the new ones in. */
+async function writeEffect(
+	tx: { objectStore(name: 'outbox'): OutboxWrites },
+	effect: IntentEffect
+): Promise<void> {
+	const outbox = tx.objectStore('outbox');
+	for (const seq of effect.replaced) await outbox.delete(seq);
+	for (const item of effect.items) await outbox.add(item);
+}
+
+interface OutboxWrites {
+	delete(seq: number): Promise<void>;
+	add(item: OutboxItem): Promise<number>;
 }
 
 /**
@@ -199,7 +184,7 @@ const STALE_TAB =
 /** Whether the cache holds this account's articles (or nobody's yet). */
 async function cacheIsOf(db: ReaderDatabase, account: string): Promise<boolean> {
 	try {
-		const owner = await db.get('settings', CACHE_OWNER_KEY);
+		const owner = await getStored(CACHE_OWNER, db);
 		return owner === undefined || owner === account;
 	} catch {
 		// Unreadable: the bound below falls back to the rows on screen anyway.
@@ -265,7 +250,7 @@ async function changesNotShown(
 	const db = await openReaderDb();
 	const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
 	const settings = tx.objectStore('settings');
-	const owner = (await settings.get(CACHE_OWNER_KEY)) as string | undefined;
+	const owner = await readIn(settings, CACHE_OWNER);
 	const { changes } = await changesNotIn(
 		{ settings, outbox: tx.objectStore('outbox') },
 		owner,

@@ -6,11 +6,14 @@ import { setShownAccount } from '$lib/db/account';
 import { loadSession, saveSession } from '$lib/db/session';
 import { enqueueIntent, failedItems, pendingItems, retryFailed } from './outbox';
 import { clientError, readerText } from '$lib/api/errors';
-import { judge, MAX_ATTEMPTS, replayOutbox } from './replay';
+import { MAX_ATTEMPTS, replayOutbox } from './replay';
+import { judge } from './replay-judge';
 import { clientFromStoredSession } from './session-client';
 import { loadReplayStatus } from './status';
 import { cacheArticles } from './testing/cache';
 import { fakeTtrss, headline } from './testing/fake-server';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { putStored } from '$lib/db/kv';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
@@ -581,7 +584,7 @@ describe('catch-ups made offline', () => {
 	it("a tab left open for an earlier account never bounds its catch-up by another account's cache", async () => {
 		await cacheArticles([40, 41], { feedId: 5 });
 		const db = await openReaderDb();
-		await db.put('settings', 'https://b.example/api/|second', 'cache.owner');
+		await putStored(CACHE_OWNER, 'https://b.example/api/|second', db);
 		setShownAccount('https://a.example/api/|reader');
 		try {
 			// Caught up by its counter: no rows of its own to bound it, so it is refused, with words.
@@ -750,9 +753,8 @@ describe('catch-ups made offline', () => {
 describe('accounts', () => {
 	it('a tab left open for an earlier account queues its change without touching the new account’s cache', async () => {
 		const { setShownAccount } = await import('$lib/db/account');
-		const { CACHE_OWNER_KEY } = await import('$lib/db/keys');
 		const db = await openReaderDb();
-		await db.put('settings', 'https://b.example/tt-rss/api/\nsecond', CACHE_OWNER_KEY);
+		await putStored(CACHE_OWNER, 'https://b.example/tt-rss/api/\nsecond', db);
 		await cacheArticles([1]);
 		try {
 			// The stale tab's page session still works for the earlier account (found by the model).

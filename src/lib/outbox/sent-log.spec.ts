@@ -2,11 +2,12 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearFlagOutside, storeOfflineHeadlines } from '$lib/cache';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { resetReaderDbForTests } from '$lib/db/open';
+import { getStored } from '$lib/db/kv';
 import type { Intent } from './intent';
 import { enqueueIntent, withQueuedChanges } from './outbox';
 import { replayOutbox } from './replay';
-import { SENT_LOG_KEY, SENT_LOG_MS, sentSince, withSent } from './sent-log';
+import { SENT_LOG, SENT_LOG_MS, sentSince, withSent } from './sent-log';
 import { cacheArticles, cached } from './testing/cache';
 import { fakeTtrss, headline } from './testing/fake-server';
 import { bindAccount } from '$lib/db/account';
@@ -122,7 +123,7 @@ describe('the log over long reads and large batches', () => {
 		);
 		const stillUnread: number[] = [];
 		for (const id of ids) if ((await cached(id))?.unread) stillUnread.push(id);
-		const log = (await (await openReaderDb()).get('settings', SENT_LOG_KEY)) as unknown[];
+		const log = await getStored(SENT_LOG);
 		expect({ stillUnread, logged: log.length }).toEqual({ stillUnread: [], logged: 501 });
 	});
 

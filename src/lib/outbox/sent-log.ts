@@ -11,15 +11,30 @@
  */
 import { belongsTo } from '$lib/db/account';
 import type { OutboxItem } from '$lib/db/schema';
+import { isFiniteNumber, readIn, storedKey, writeIn, type KvReadable } from '$lib/db/kv';
 import { SENT_LOG_KEY } from '$lib/db/names';
+import type { ReaderDatabase } from '$lib/db/open';
 import type { Intent } from './intent';
 
-export { SENT_LOG_KEY };
+/** The log (its name is in db/names.ts: a switch of account wipes it). */
+export const SENT_LOG = storedKey<SentEntry[]>({
+	store: 'settings',
+	name: SENT_LOG_KEY,
+	owner: 'outbox/sent-log.ts',
+	parse: (raw) => (Array.isArray(raw) ? (raw as SentEntry[]) : undefined),
+	fallback: () => []
+});
 /**
- * The newest confirmation time the log dropped (settings, key `sent-log-horizon`): an answer asked
- * for at or before it may miss changes the log no longer names (see `changesNotIn`).
+ * The newest confirmation time the log dropped: an answer asked for at or before it may miss
+ * changes the log no longer names (see `changesNotIn`).
  */
-export const SENT_HORIZON_KEY = 'sent-log-horizon';
+export const SENT_HORIZON = storedKey<number | undefined>({
+	store: 'settings',
+	name: 'sent-log-horizon',
+	owner: 'outbox/sent-log.ts',
+	parse: isFiniteNumber,
+	fallback: () => undefined
+});
 /** Longer than any request a read waits for (the API's timeouts are under a minute). */
 export const SENT_LOG_MS = 5 * 60_000;
 /** Older entries beyond this many are dropped (never those of the batch being confirmed). */
@@ -105,7 +120,7 @@ export type NotShown = Partial<OutboxItem> & { intent: Intent; confirmed?: true 
  */
 export async function changesNotIn(
 	stores: {
-		settings: { get(key: string): Promise<unknown> };
+		settings: KvReadable;
 		outbox: { getAll(): Promise<OutboxItem[]> };
 	},
 	owner: string | undefined,
@@ -114,13 +129,35 @@ export async function changesNotIn(
 	let sent: Pick<SentEntry, 'intent' | 'was'>[] = [];
 	let unknown = false;
 	if (readAt !== undefined) {
-		sent = sentSince(await stores.settings.get(SENT_LOG_KEY), owner, readAt);
-		const horizon = await stores.settings.get(SENT_HORIZON_KEY);
-		unknown = typeof horizon === 'number' && readAt <= horizon;
+		sent = sentSince(await readIn(stores.settings, SENT_LOG), owner, readAt);
+		const horizon = await readIn(stores.settings, SENT_HORIZON);
+		unknown = horizon !== undefined && readAt <= horizon;
 	}
 	const queued = (await stores.outbox.getAll()).filter((item) => belongsTo(item, owner));
 	return {
 		changes: [...sent.map((entry): NotShown => ({ ...entry, confirmed: true })), ...queued],
 		unknown
 	};
+}
+
+/**
+ * Adds the items the server just confirmed (the replay, page and worker alike). Best effort, like
+ * the replay's status: a read answered with older data may then show it a moment.
+ */
+export async function recordSent(
+	db: ReaderDatabase,
+	items: readonly OutboxItem[],
+	at: number
+): Promise<void> {
+	try {
+		const tx = db.transaction('settings', 'readwrite');
+		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+		const horizon = await readIn(tx.store, SENT_HORIZON);
+		const next = withSent(await readIn(tx.store, SENT_LOG), items, at, horizon);
+		await writeIn(tx.store, SENT_LOG, next.log);
+		if (next.horizon !== undefined) await writeIn(tx.store, SENT_HORIZON, next.horizon);
+		await tx.done;
+	} catch {
+		// Storage full or closing: nothing else depends on it.
+	}
 }

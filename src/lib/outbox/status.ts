@@ -1,4 +1,5 @@
 /** The replay's last outcome, kept in IndexedDB so the page shows what the worker found too. */
+import { getStored, isRecord, readIn, storedKey, writeIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 import { REPLAY_STATUS_KEY } from './contract';
 
@@ -12,10 +13,18 @@ export interface ReplayStatus {
 	lastSentAt?: number;
 }
 
+/** The last outcome (its name is in db/names.ts: a switch of account wipes it). */
+export const REPLAY_STATUS = storedKey<ReplayStatus>({
+	store: 'settings',
+	name: REPLAY_STATUS_KEY,
+	owner: 'outbox/status.ts',
+	parse: (raw) =>
+		typeof isRecord(raw)?.signInNeeded === 'boolean' ? (raw as ReplayStatus) : undefined,
+	fallback: () => ({ signInNeeded: false })
+});
+
 export async function loadReplayStatus(): Promise<ReplayStatus> {
-	const db = await openReaderDb();
-	const value = (await db.get('settings', REPLAY_STATUS_KEY)) as ReplayStatus | undefined;
-	return value ?? { signInNeeded: false };
+	return getStored(REPLAY_STATUS);
 }
 
 export async function updateReplayStatus(patch: Partial<ReplayStatus>): Promise<void> {
@@ -23,11 +32,9 @@ export async function updateReplayStatus(patch: Partial<ReplayStatus>): Promise<
 	const tx = db.transaction('settings', 'readwrite');
 	// A failed write (full quota) rejects here, through the awaits below, not as an unhandled `done`.
 	tx.done.catch(() => undefined);
-	const current = ((await tx.store.get(REPLAY_STATUS_KEY)) as ReplayStatus | undefined) ?? {
-		signInNeeded: false
-	};
+	const current = await readIn(tx.store, REPLAY_STATUS);
 	const next: ReplayStatus = { ...current, ...patch };
 	if ('lastError' in patch && patch.lastError === undefined) delete next.lastError;
-	await tx.store.put(next, REPLAY_STATUS_KEY);
+	await writeIn(tx.store, REPLAY_STATUS, next);
 	await tx.done;
 }

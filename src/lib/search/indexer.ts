@@ -11,7 +11,8 @@
 import type { Headline } from '$lib/api';
 import { cachedRows } from '$lib/cache';
 import { mayWriteCache } from '$lib/db/account';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { readIn } from '$lib/db/kv';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
 import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './engine';
@@ -213,7 +214,7 @@ async function writeDocs(
 	const meta = (await store.get(META_KEY)) as MetaRecord | undefined;
 	// Cleared meanwhile, or the cache is no longer this page's account's (signed out, or another
 	// account signed in): its words stay out of the index.
-	const owner = await tx.objectStore('settings').get(CACHE_OWNER_KEY);
+	const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
 	if (meta?.version !== INDEX_VERSION || !mayWriteCache(owner)) {
 		await tx.done;
 		forget();

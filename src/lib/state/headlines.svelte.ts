@@ -1,12 +1,4 @@
-import {
-	serverUnreachable,
-	viewModeKeeps,
-	type FeedId,
-	type Headline,
-	type SearchMode,
-	type ViewMode,
-	type ViewModeRow
-} from '$lib/api';
+import { serverUnreachable, viewModeKeeps, type Headline, type ViewModeRow } from '$lib/api';
 import { afterFirstScreen, firstScreenShown, takeEarlyList } from '$lib/boot/early-reads';
 import {
 	cachedList,
@@ -18,89 +10,40 @@ import {
 } from '$lib/cache';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
-import { searchOnDevice, type LocalResults } from '$lib/search/page';
-import { searchTarget } from '$lib/search/scope';
-import { feedPrefs } from './feed-prefs.svelte';
+import type { LocalResults } from '$lib/search/page';
+import { firstOnDevice } from './device-search';
+import {
+	FIRST_PAGE,
+	feedIdOf,
+	headlinesParams,
+	listKey,
+	sameQuery,
+	targetOf,
+	type ArticlePatch,
+	type HeadlinesPage,
+	type ListQuery
+} from './list-query';
+import { patchReadRows, patchRows, withNewRows } from './list-patches';
 import { mergeTop, topIsEnough } from './list-merge';
 import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
-import type { SettingsValues } from './settings.svelte';
-import type { ListKind } from '../../params/kind';
 import { onAccountEvent } from '$lib/db/account-events';
 
-/** Named once, by the route's matcher. */
-export type { ListKind } from '../../params/kind';
-
-/** What the headline pane shows: one feed, category or tag, filtered and sorted. */
-export interface ListQuery {
-	kind: ListKind;
-	id: string;
-	viewMode: ViewMode;
-	/** '' = the server's default order. */
-	orderBy: string;
-	search: string;
-	searchMode: SearchMode;
-}
-
-/** The fields an action can change on an article, applied to every copy the app shows. */
-export type ArticlePatch = Partial<
-	Pick<Headline, 'unread' | 'marked' | 'published' | 'note' | 'labels'>
->;
-
-export const EXCERPT_LENGTH = 200;
-/**
- * The first page of a list with nothing on screen yet: several screens of rows, a quarter of the
- * server's usual page. On the test bed it answers in about half the time (~30 ms, 35 KB instead
- * of ~70 ms, 124 KB), and the first headline waits for it; the rest follows as the reader scrolls.
- */
-export const FIRST_PAGE = 50;
+// The list's query and its patches are named here too: the screens take them from this module.
+export {
+	EXCERPT_LENGTH,
+	FIRST_PAGE,
+	feedIdOf,
+	listKey,
+	listQueryFor,
+	type ArticlePatch,
+	type ListKind,
+	type ListQuery
+} from './list-query';
+export { pickPatch } from './list-patches';
 
 /** A refresh asks for at most this many pages to place new rows among the loaded ones. */
 const MERGE_PAGES = 8;
-
-export function feedIdOf(query: Pick<ListQuery, 'kind' | 'id'>): FeedId {
-	return query.kind === 'tag' ? query.id : Number(query.id);
-}
-
-/**
- * The list a route shows before any search: in the view mode and order chosen for that list
- * (feed-prefs.svelte.ts), else in the reader's defaults (`values`).
- */
-export function listQueryFor(
-	kind: ListKind,
-	id: string,
-	defaults: Pick<SettingsValues, 'viewMode' | 'sortOrder'>
-): ListQuery {
-	const values = feedPrefs.viewOf(kind, id, defaults);
-	return {
-		kind,
-		id,
-		viewMode: values.viewMode,
-		orderBy: values.sortOrder === 'default' ? '' : values.sortOrder,
-		search: '',
-		searchMode: 'this_feed'
-	};
-}
-
-export function listKey(query: ListQuery): ListKey {
-	return {
-		feedId: feedIdOf(query),
-		isCat: query.kind === 'cat',
-		viewMode: query.viewMode,
-		orderBy: query.orderBy,
-		search: query.search ? `${query.searchMode}:${query.search}` : ''
-	};
-}
-
-/**
- * What a list asks the server for: a search's scope is sent as the feed or category it looks
- * through (search/scope.ts), never as `search_mode`, which the 2021 server ignores.
- */
-const targetOf = (query: ListQuery): Pick<ListQuery, 'kind' | 'id'> =>
-	query.search ? searchTarget(query, treeState.tree) : query;
-
-const sameQuery = (a: ListQuery | undefined, b: ListQuery): boolean =>
-	!!a && JSON.stringify(a) === JSON.stringify(b);
 
 const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
 
@@ -226,8 +169,7 @@ class HeadlineList {
 	async #showCachedRest(generation: number, shown: Headline[], cached: CachedList): Promise<void> {
 		const rows = await cachedRows(cached.rest);
 		if (generation !== this.#generation || this.#items !== shown) return;
-		const known = new Set(shown.map((h) => h.id));
-		this.#items = [...shown, ...rows.filter((h) => !known.has(h.id))];
+		this.#items = withNewRows(shown, rows);
 		this.#complete = cached.completeWithRest && rows.length === cached.rest.length;
 	}
 
@@ -327,38 +269,10 @@ class HeadlineList {
 	}
 
 	/** One `getHeadlines` request for the open list (its search scope, view mode and order). */
-	async #ask(
-		query: ListQuery,
-		page: {
-			skip: number;
-			limit: number;
-			sinceId?: number;
-			forceUpdate?: boolean;
-			checkFirstId?: number;
-		}
-	) {
+	async #ask(query: ListQuery, page: HeadlinesPage) {
 		const client = session.client;
 		const caps = await client.detectCapabilities();
-		const target = targetOf(query);
-		return client.getHeadlines({
-			feedId: feedIdOf(target),
-			isCat: target.kind === 'cat',
-			includeNested: target.kind === 'cat',
-			limit: page.limit,
-			skip: page.skip,
-			sinceId: page.sinceId,
-			viewMode: query.viewMode,
-			orderBy: query.orderBy || undefined,
-			showExcerpt: true,
-			excerptLength: EXCERPT_LENGTH,
-			includeAttachments: true,
-			hasSandbox: true,
-			sanitize: true,
-			forceUpdate: page.forceUpdate,
-			search: query.search || undefined,
-			includeHeader: caps.includeHeader,
-			checkFirstId: page.skip > 0 ? page.checkFirstId : undefined
-		});
+		return client.getHeadlines(headlinesParams(query, page, caps, treeState.tree));
 	}
 
 	async #fetch(
@@ -400,7 +314,7 @@ class HeadlineList {
 			if (options.replace) {
 				// Judged from the server's own answer (before changes still queued here).
 				const keeps = viewModeKeeps(query.viewMode, {
-					feedId: feedIdOf(targetOf(query)),
+					feedId: feedIdOf(targetOf(query, treeState.tree)),
 					searching: !!query.search,
 					anyUnread: true
 				});
@@ -450,13 +364,7 @@ class HeadlineList {
 		this.#loading = true;
 		this.#error = undefined;
 		try {
-			// The device's scope rules load with the first search here, not with the first screen.
-			const { localScope } = await import('$lib/search/local-scope');
-			const results = await searchOnDevice({
-				query: query.search,
-				...localScope(query, treeState.tree)
-			});
-			const rows = await results.next(FIRST_PAGE);
+			const { results, rows } = await firstOnDevice(query, treeState.tree);
 			if (generation !== this.#generation) return;
 			this.#local = results;
 			this.#onDevice = true;
@@ -479,8 +387,7 @@ class HeadlineList {
 		try {
 			const rows = await results.next(FIRST_PAGE);
 			if (generation !== this.#generation || results !== this.#local) return;
-			const known = new Set(this.#items.map((h) => h.id));
-			this.#items = [...this.#items, ...rows.filter((h) => !known.has(h.id))];
+			this.#items = withNewRows(this.#items, rows);
 			this.#complete = results.done;
 		} catch (error) {
 			if (generation === this.#generation) this.#error = errorMessage(error);
@@ -493,8 +400,7 @@ class HeadlineList {
 	patch(ids: readonly number[], patch: ArticlePatch): void {
 		const at = Date.now();
 		for (const id of ids) this.#changedAt.set(id, at);
-		const wanted = new Set(ids);
-		this.#items = this.#items.map((h) => (wanted.has(h.id) ? { ...h, ...patch } : h));
+		this.#items = patchRows(this.#items, ids, patch);
 	}
 
 	/**
@@ -503,16 +409,7 @@ class HeadlineList {
 	 * while the reader opened an article would mark it unread again on screen).
 	 */
 	patchRead(rows: readonly (ArticlePatch & { id: number })[], readAt: number): void {
-		const wanted = new Map(
-			rows
-				.filter((row) => (this.#changedAt.get(row.id) ?? -Infinity) < readAt)
-				.map((row) => [row.id, pickPatch(row)])
-		);
-		if (wanted.size === 0) return;
-		this.#items = this.#items.map((h) => {
-			const patch = wanted.get(h.id);
-			return patch ? { ...h, ...patch } : h;
-		});
+		this.#items = patchReadRows(this.#items, rows, this.#changedAt, readAt);
 	}
 
 	/** Test and sign-out hook. */
@@ -528,16 +425,6 @@ class HeadlineList {
 		this.#local = undefined;
 		this.#serverKeeps = undefined;
 	}
-}
-
-export function pickPatch(h: ArticlePatch): ArticlePatch {
-	return {
-		unread: h.unread,
-		marked: h.marked,
-		published: h.published,
-		note: h.note,
-		labels: h.labels
-	};
 }
 
 export const headlines = new HeadlineList();

@@ -6,7 +6,8 @@ import { storeSessionFor } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { getStored } from '$lib/db/kv';
 import { REPLAY_LOCK } from '$lib/outbox/contract';
 import { enqueueIntent } from '$lib/outbox/outbox';
 import { installWebLocks } from '$lib/outbox/testing/locks';
@@ -172,7 +173,7 @@ describe('a sign-out stops what runs for the account', () => {
 		// The kept session (the password with it) goes first: nothing logs in or sends again.
 		await vi.waitFor(async () => expect(await loadSession()).toBeUndefined());
 		const db = await openReaderDb();
-		expect(await db.get('settings', CACHE_OWNER_KEY)).toBeUndefined();
+		expect(await getStored(CACHE_OWNER, db)).toBeUndefined();
 		// The wipe waits for the replay to end.
 		expect({ done, outbox: await db.count('outbox') }).toEqual({ done: false, outbox: 1 });
 		release();

@@ -8,7 +8,9 @@ import { savePacks, loadSyncState } from './state';
 import { body, syncServer } from './testing';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { ownCacheForTests } from '$lib/db/testing';
-import { SENT_HORIZON_KEY } from '$lib/outbox/sent-log';
+import { SENT_HORIZON } from '$lib/outbox/sent-log';
+import { putStored } from '$lib/db/kv';
+import { CACHE_OWNER } from '$lib/db/keys';
 
 beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
@@ -69,7 +71,7 @@ describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 		server.article(7).published = true;
 		server.article(8).unread = false;
 		const db = await openReaderDb();
-		await db.put('settings', ACCOUNT, 'cache.owner');
+		await putStored(CACHE_OWNER, ACCOUNT, db);
 		await db.add('outbox', {
 			key: 'flag:unread:8',
 			articleId: 8,
@@ -160,7 +162,7 @@ describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 		const server = syncServer(level);
 		server.arrive(3);
 		const db = await openReaderDb();
-		await db.put('settings', 'someone-else@http://tt.example/api/', 'cache.owner');
+		await putStored(CACHE_OWNER, 'someone-else@http://tt.example/api/', db);
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500 });
 		expect(await db.count('articles')).toBe(0);
 	});
@@ -196,7 +198,7 @@ describe.each(recordedLevels)('an answer dated by its own request (%s server sha
 			return start + pages * 600_000;
 		};
 		const db = await openReaderDb();
-		await db.put('settings', start + 900_000, SENT_HORIZON_KEY);
+		await putStored(SENT_HORIZON, start + 900_000, db);
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, now });
 		const marked = (await db.getAll('articles')).filter((a) => a.marked).length;
 		// The first page (dated by the sync's start) keeps its cached state; the second, asked
@@ -243,7 +245,7 @@ describe.each(recordedLevels)('pages pipelined (%s server shapes)', (level) => {
 		let rows = 0;
 		const now = (): number => start + rows * 3000;
 		const db = await openReaderDb();
-		await db.put('settings', start + 300_000, SENT_HORIZON_KEY);
+		await putStored(SENT_HORIZON, start + 300_000, db);
 		await syncNow({
 			client: server.client,
 			account: ACCOUNT,
@@ -326,7 +328,7 @@ describe.each(recordedLevels)('images after the text (%s server shapes)', (level
 		const again = await syncNow({ ...options, cacheImages: keep });
 		expect(again.status).toBe('unchanged');
 		expect(asked).toEqual([30]);
-		expect((await loadSyncState(ACCOUNT)).imagesPending).toBe(false);
+		expect((await loadSyncState(ACCOUNT)).imagesPending).toBeUndefined();
 		// Once they were asked for, an idle sync is one request again and asks for no image.
 		server.takeOps();
 		await syncNow({ ...options, cacheImages: keep });

@@ -6,7 +6,7 @@
  * written by another version can only ever read as "no state yet".
  */
 import type { ServerConfig } from '$lib/api';
-import { openReaderDb } from '$lib/db/open';
+import { getStored, isRecord, putStored, storedKey, storedKeyFamily } from '$lib/db/kv';
 import type { CounterSnapshot } from './counters';
 
 export interface SyncState {
@@ -64,9 +64,6 @@ export function packId(kind: PackKind, feedId: number): string {
 	return `${kind}:${feedId}`;
 }
 
-const stateKey = (account: string): string => `state:${account}`;
-const packsKey = (account: string): string => `packs:${account}`;
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
 	typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
@@ -91,7 +88,7 @@ export function parseState(value: unknown): SyncState {
 		packCounters,
 		config: isObject(value.config) ? (value.config as unknown as ServerConfig) : undefined,
 		articleCount: isCount(value.articleCount) ? value.articleCount : 0,
-		imagesPending: value.imagesPending === true
+		...(value.imagesPending === true ? { imagesPending: true } : {})
 	};
 }
 
@@ -117,37 +114,56 @@ export function parsePacks(value: unknown): OfflinePack[] {
 	return packs;
 }
 
+/** An account's sync bookkeeping (`sync` store). */
+export const SYNC_STATE = storedKeyFamily<SyncState>({
+	store: 'sync',
+	prefix: 'state:',
+	owner: 'sync/state.ts',
+	// Each field is kept or defaulted on its own (parseState); only a value that is no object is bad.
+	parse: (raw) => (isRecord(raw) ? parseState(raw) : undefined),
+	fallback: () => ({ ...EMPTY_STATE })
+});
+
+/** An account's offline packs (`sync` store). */
+export const PACKS = storedKeyFamily<OfflinePack[]>({
+	store: 'sync',
+	prefix: 'packs:',
+	owner: 'sync/state.ts',
+	parse: (raw) => (Array.isArray(raw) ? parsePacks(raw) : undefined),
+	fallback: () => []
+});
+
 export async function loadSyncState(account: string): Promise<SyncState> {
-	const db = await openReaderDb();
-	return parseState(await db.get('sync', stateKey(account)));
+	return getStored(SYNC_STATE(account));
 }
 
 export async function saveSyncState(account: string, state: SyncState): Promise<void> {
-	const db = await openReaderDb();
-	await db.put('sync', state, stateKey(account));
+	await putStored(SYNC_STATE(account), state);
 }
 
 export async function loadPacks(account: string): Promise<OfflinePack[]> {
-	const db = await openReaderDb();
-	return parsePacks(await db.get('sync', packsKey(account)));
+	return getStored(PACKS(account));
 }
 
 export async function savePacks(account: string, packs: readonly OfflinePack[]): Promise<void> {
-	const db = await openReaderDb();
-	await db.put('sync', parsePacks(packs), packsKey(account));
+	await putStored(PACKS(account), parsePacks(packs));
 }
 
-/** The reader's article count, where the worker can read it (localStorage is the page's only). */
-const ARTICLE_COUNT_KEY = 'prefs.articleCount';
 export const DEFAULT_ARTICLE_COUNT = 500;
 
+/** The reader's article count, where the worker can read it (localStorage is the page's only). */
+export const ARTICLE_COUNT = storedKey<number>({
+	store: 'sync',
+	name: 'prefs.articleCount',
+	owner: 'sync/state.ts',
+	parse: (raw) => (isCount(raw) ? raw : undefined),
+	fallback: () => DEFAULT_ARTICLE_COUNT
+});
+
 export async function saveArticleCount(count: number): Promise<void> {
-	const db = await openReaderDb();
-	await db.put('sync', count, ARTICLE_COUNT_KEY);
+	await putStored(ARTICLE_COUNT, count);
 }
 
 export async function loadArticleCount(): Promise<number> {
-	const db = await openReaderDb();
-	const value = await db.get('sync', ARTICLE_COUNT_KEY);
-	return isCount(value) ? value : DEFAULT_ARTICLE_COUNT;
+	return getStored(ARTICLE_COUNT);
 }

@@ -17,10 +17,11 @@
  */
 import fc from 'fast-check';
 import type { CatchupMode, FeedTree, Headline } from '$lib/api';
-import { CACHE_OWNER_KEY } from '$lib/db/keys';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { getStored } from '$lib/db/kv';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '../intent';
-import { FRESH_MS } from '../replay';
+import { FRESH_MS } from '../replay-send';
 import {
 	accountKey,
 	param,
@@ -948,7 +949,7 @@ export async function runSchedule(
 	): Promise<string[]> {
 		const found: string[] = [];
 		const db = await instances.worker.openReaderDb();
-		const owner = (await db.get('settings', CACHE_OWNER_KEY)) as string | undefined;
+		const owner = await getStored(CACHE_OWNER, db);
 		const model = owner === undefined ? undefined : models.get(owner);
 		if (!owner || !model) return found;
 		const onServer = server.articles(owner);

@@ -1,0 +1,112 @@
+/**
+ * The replay's books in IndexedDB: an item's attempt noted before it is sent, confirmed items out
+ * of the outbox (into the sent log first), put-off items given their next try, given-up items
+ * moved to the failed list, and the replay's status for the reader.
+ */
+import { openReaderDb } from '$lib/db/open';
+import { withQuotaRetry } from '$lib/db/quota';
+import type { FailedItem, OutboxItem } from '$lib/db/schema';
+import { retryAt } from './replay-plan';
+import { recordSent } from './sent-log';
+import { updateReplayStatus, type ReplayStatus } from './status';
+
+export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
+	if (item.seq === undefined) return undefined;
+	const db = await openReaderDb();
+	return (await db.get('outbox', item.seq))?.attemptedAt;
+}
+
+/**
+ * Notes the attempt before sending. If it cannot be noted (a full quota, even after freeing cache
+ * room), the item is not sent: a share sent unnoted and answered by a lost reply would be
+ * published again, and a catch-up would be taken for a first try and cover more. The error stops
+ * the replay like a transport failure; everything stays queued for the next trigger.
+ */
+export async function markAttempted(item: OutboxItem): Promise<void> {
+	await updateItem(item, (current) => {
+		current.attemptedAt = Date.now();
+	});
+}
+
+/**
+ * Changes a queued item in place, if it is still queued. The replay's bookkeeping frees cache room
+ * first when the quota is full; if it still cannot be written, the StorageFullError propagates.
+ */
+async function updateItem(item: OutboxItem, change: (current: OutboxItem) => void): Promise<void> {
+	const seq = item.seq;
+	if (seq === undefined) return;
+	const db = await openReaderDb();
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction('outbox', 'readwrite');
+		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+		const current = await tx.store.get(seq);
+		if (current) {
+			change(current);
+			await tx.store.put(current);
+		}
+		await tx.done;
+	});
+}
+
+/** Status writes are for the reader's information: a full quota must not stop the replay. */
+export async function noteStatus(patch: Partial<ReplayStatus>): Promise<void> {
+	try {
+		await updateReplayStatus(patch);
+	} catch {
+		// The next successful write tells the reader.
+	}
+}
+
+/**
+ * The server confirmed these: they leave the outbox (a newer replacement has another seq). The
+ * deletes commit on their own: under a full quota the status write fails, and confirmed items
+ * kept because of it would be sent again and again.
+ */
+export async function confirm(items: readonly OutboxItem[], at: number): Promise<void> {
+	const db = await openReaderDb();
+	// Logged before they leave the outbox: a write in between finds them one way or the other.
+	await recordSent(db, items, at);
+	const tx = db.transaction('outbox', 'readwrite');
+	for (const item of items) if (item.seq !== undefined) void tx.store.delete(item.seq);
+	await tx.done;
+	await noteStatus({ lastSentAt: at });
+}
+
+export async function deferItem(item: OutboxItem, now: number): Promise<void> {
+	await updateItem(item, (current) => {
+		current.attempts += 1;
+		current.notBefore = retryAt(current.attempts, now);
+	});
+}
+
+export async function moveToFailed(
+	item: OutboxItem,
+	code: string,
+	reason: string,
+	now: number
+): Promise<void> {
+	const seq = item.seq;
+	if (seq === undefined) return;
+	const db = await openReaderDb();
+	await withQuotaRetry(db, async () => {
+		const tx = db.transaction(['outbox', 'failed'], 'readwrite');
+		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+		// Only if it is still the same item (not replaced by a newer change meanwhile).
+		const current = await tx.objectStore('outbox').get(seq);
+		if (current) {
+			await tx.objectStore('outbox').delete(seq);
+			const failed: FailedItem = {
+				intent: current.intent,
+				key: current.key,
+				code,
+				reason,
+				failedAt: now,
+				attempts: current.attempts + 1,
+				...(current.articleId !== undefined ? { articleId: current.articleId } : {}),
+				...(current.account !== undefined ? { account: current.account } : {})
+			};
+			await tx.objectStore('failed').add(failed);
+		}
+		await tx.done;
+	});
+}

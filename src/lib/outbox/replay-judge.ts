@@ -1,0 +1,46 @@
+/**
+ * How the replay judges a failed call, pure: stop the replay (and why), try the item later, ask
+ * the server whether it or the way is at fault, or give the item up for good.
+ */
+import { ApiError, noWayToServer, readerText } from '$lib/api';
+
+export type ReplayStop =
+	| 'offline' // transport failure: try again later
+	| 'sign-in' // session ended, no stored credentials (or they were refused)
+	| 'blocked' // the server refuses this app (API disabled, proxy page): the reader must act
+	| 'no-session'; // nobody signed in
+
+export type Verdict =
+	| { kind: 'stop'; stop: ReplayStop; message: string }
+	| { kind: 'later'; message: string } // may pass: back off
+	| { kind: 'suspect'; message: string } // the item's fault or the way's: ask the server
+	| { kind: 'refused'; code: string; message: string }; // this item, for good
+
+const SESSION_CODES = new Set(['NOT_LOGGED_IN', 'SESSION_ENDED', 'LOGIN_ERROR']);
+const PASSING_SERVER_CODES = new Set(['E_OPERATION_FAILED', 'Publishing failed']);
+
+export function judge(error: unknown): Verdict {
+	if (!(error instanceof ApiError)) {
+		// A bug or a browser failure (a full device says so): keep the items, try again later.
+		return { kind: 'stop', stop: 'offline', message: readerText(error, String(error)) };
+	}
+	if (error.kind === 'session' || SESSION_CODES.has(error.code)) {
+		return { kind: 'stop', stop: 'sign-in', message: error.userMessage };
+	}
+	if (error.code === 'API_DISABLED' || error.code === 'HTML_REPLY' || error.code === 'NOT_JSON') {
+		return { kind: 'stop', stop: 'blocked', message: error.userMessage };
+	}
+	if (PASSING_SERVER_CODES.has(error.code) || error.code === 'EMPTY_REPLY') {
+		return { kind: 'later', message: error.userMessage };
+	}
+	if (error.kind === 'server' || error.code === 'UNSUPPORTED' || error.code === 'BAD_REPLY') {
+		return { kind: 'refused', code: error.code, message: error.userMessage };
+	}
+	if (noWayToServer(error)) {
+		// No way to the server (fetch rejected, offline, cancelled): it may come back.
+		return { kind: 'stop', stop: 'offline', message: error.userMessage };
+	}
+	// HTTP errors, timeouts, replies to other requests or too large, and whatever else: the
+	// item's fault or the way's (serverAnswers tells), never a reason to wait forever.
+	return { kind: 'suspect', message: error.userMessage };
+}

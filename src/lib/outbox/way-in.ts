@@ -1,0 +1,146 @@
+/**
+ * An intent's way in, as one pure rule: from the intent's items (apply.ts `splitIntent`) and a
+ * snapshot of what they touch (the cached articles and counters, the queued items of the same
+ * keys), the whole of what enqueueing it changes: the items to add and those they replace
+ * (coalesced), the cached articles as they are after it, the counters moved (counters/counts.ts,
+ * through apply.ts), and, for a held change, what undoing it puts back (hold.ts `HoldUndo`). The
+ * outbox (outbox.ts `enqueueIntent`) reads the snapshot and writes the effect in one transaction;
+ * nothing here reads or writes storage, and the snapshot is left as it was.
+ */
+import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
+import {
+	adjustCounters,
+	applyCatchupToCounters,
+	applyToArticle,
+	hasNow,
+	type ItemDraft
+} from './apply';
+import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
+import { mustStayBefore } from './order';
+
+export interface WayInSnapshot {
+	/**
+	 * The cache, when the change is to be applied to it (it is the account's own and writable):
+	 * the stored tree with its counters, and for each draft (by index) the cached articles it may
+	 * change: its article, or a catch-up's candidates.
+	 */
+	cache?:
+		| {
+				tree: StoredTree | undefined;
+				targets: readonly (readonly StoredArticle[])[];
+		  }
+		| undefined;
+	/** For each draft (by index), the queued items under its key (any account's). */
+	queued: readonly (readonly OutboxItem[])[];
+	/** The queued catch-ups, when an item may be replaced (a change is not moved past one). */
+	catchups?: readonly OutboxItem[];
+}
+
+export interface WayInContext {
+	now: number;
+	/** The account the change was made in: only its session ever sends it. */
+	account: string | undefined;
+	hold?: Hold | undefined;
+}
+
+export interface IntentEffect {
+	/** The `seq`s of the older queued items the new ones replace. */
+	replaced: number[];
+	/** The items to queue, in order. */
+	items: OutboxItem[];
+	/** The cached articles the intent changed, as they are after it. */
+	articles: StoredArticle[];
+	/** The stored tree with the counters moved, when they moved. */
+	tree: StoredTree | undefined;
+}
+
+export function intentEffect(
+	drafts: readonly ItemDraft[],
+	snapshot: WayInSnapshot,
+	{ now, account, hold }: WayInContext
+): IntentEffect {
+	const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
+	const changed = snapshot.cache ? applyToCache(drafts, snapshot.cache, undo) : undefined;
+	const replaced: number[] = [];
+	const items = drafts.map((draft, index): OutboxItem => {
+		// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
+		// within one account: the same article id in another account is another article. A held
+		// change keeps what it replaced: undoing it puts that back. Not past a catch-up whose
+		// scope it can change (unstar, catch up Starred, star again): the older one keeps its
+		// place, so the catch-up is sent over the state the reader saw (order.ts).
+		for (const older of snapshot.queued[index] ?? []) {
+			if (older.seq === undefined || older.account !== account) continue;
+			if (snapshot.catchups?.some((c) => mustStayBefore(older, c))) continue;
+			replaced.push(older.seq);
+			undo?.[index]?.replaced.push(older);
+		}
+		const was = changed?.was[index];
+		return {
+			key: draft.key,
+			intent: draft.intent,
+			createdAt: now,
+			attempts: 0,
+			...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
+			...(was !== undefined ? { was } : {}),
+			...(account !== undefined ? { account } : {}),
+			...(hold ? { heldUntil: hold.until, undoId: hold.id, undo: undo?.[index] } : {})
+		};
+	});
+	return {
+		replaced,
+		items,
+		articles: changed?.articles ?? [],
+		tree: changed?.tree
+	};
+}
+
+/** Applies the drafts to copies of the cached articles and counters; notes in `undo` what undoing puts back. */
+function applyToCache(
+	drafts: readonly ItemDraft[],
+	cache: NonNullable<WayInSnapshot['cache']>,
+	undo: HoldUndo[] | undefined
+): {
+	articles: StoredArticle[];
+	tree: StoredTree | undefined;
+	/** For each draft (by index): what its article had before it (OutboxItem `was`). */
+	was: (boolean | undefined)[];
+} {
+	const stored = cache.tree;
+	const counters = stored?.counters ? structuredClone(stored.counters) : undefined;
+	const tree = stored?.tree;
+	// One copy an article, however many drafts reach it; the fields an intent sets are replaced,
+	// never changed inside, so a shallow copy leaves the snapshot's as it was.
+	const copies = new Map<number, StoredArticle>();
+	const written = new Set<StoredArticle>();
+	let countersChanged = false;
+	const was: (boolean | undefined)[] = [];
+	for (const [index, draft] of drafts.entries()) {
+		const intent = draft.intent;
+		const record = undo?.[index];
+		for (const found of cache.targets[index] ?? []) {
+			const article = copies.get(found.id) ?? { ...found };
+			copies.set(found.id, article);
+			if (record && draft.articleId !== undefined) record.inverse = inverseOf(intent, article);
+			if (draft.articleId !== undefined) was[index] = hasNow(intent, article);
+			const delta = applyToArticle(article, intent, tree);
+			// An article's own change is written; a catch-up writes only the articles it marked read.
+			if (draft.articleId !== undefined || delta !== 0) written.add(article);
+			if (delta !== 0) {
+				adjustCounters(counters, tree, article, delta);
+				countersChanged = true;
+				if (record && intent.type === 'catchup') (record.markedRead ??= []).push(article.id);
+			}
+		}
+		if (intent.type === 'catchup') {
+			const before = record ? counterValues(counters) : [];
+			applyCatchupToCounters(counters, tree, intent);
+			if (record) record.counters = changedCounters(before, counters);
+			countersChanged = true;
+		}
+	}
+	return {
+		articles: [...written],
+		tree: stored && countersChanged ? { ...stored, counters } : undefined,
+		was
+	};
+}
