@@ -70,7 +70,7 @@ test('reads a feed: open, star, publish, note, labels, mark unread, catch up', a
 
 	// A note with markup is shown as text.
 	await page.getByRole('button', { name: 'Add note' }).click();
-	await page.getByLabel('Note').fill('Check <b>this</b> later');
+	await page.getByRole('textbox', { name: 'Note' }).fill('Check <b>this</b> later');
 	await page.getByRole('button', { name: 'Save note' }).click();
 	await expect(page.getByRole('complementary', { name: 'Note' })).toContainText(
 		'Check <b>this</b> later'
