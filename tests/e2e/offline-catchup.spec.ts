@@ -17,6 +17,7 @@ import {
 	signIn,
 	starButtons
 } from './offline-support';
+import { openSearch } from './reader-support';
 
 test.beforeEach(() => {
 	resetTestbed();
@@ -39,6 +40,7 @@ test('"Mark read" during a search marks only the matching articles, on screen an
 	await signIn(page);
 	await openFeed(page);
 	// The test bed's full-text index is empty; tt-rss's `title:` keyword searches titles.
+	await openSearch(page);
 	await page.getByLabel('Search headlines').fill('title:beta');
 	await page.getByRole('button', { name: 'Search', exact: true }).click();
 	await expect(page.getByRole('button', { name: 'Clear' })).toBeVisible();

@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import { cutNetwork, signIn, starButtons } from './offline-support';
-import { seriousA11yViolations } from './reader-support';
+import { openSearch, seriousA11yViolations } from './reader-support';
 
 const TECH = 'Testbed Tech News';
 const ON_DEVICE = /Results on this device/;
@@ -29,6 +29,7 @@ async function goToFeed(page: Page, title: string): Promise<void> {
 }
 
 async function search(page: Page, text: string, where: 'This feed' | 'All feeds' = 'This feed') {
+	await openSearch(page);
 	await page.getByLabel('Search headlines').fill(text);
 	await page.getByLabel('Search in').selectOption({ label: where });
 	await page.getByRole('button', { name: 'Search', exact: true }).click();

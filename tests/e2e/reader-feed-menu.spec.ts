@@ -5,7 +5,7 @@
  */
 import type { Page, Request } from '@playwright/test';
 import { resetTestbed } from '../support/testbed';
-import { feeds, headlineLink, signIn } from './reader-support';
+import { feeds, headlineLink, openSearch, openViewMenu, signIn } from './reader-support';
 import { expect, test } from './support/fixtures';
 
 test.describe.configure({ mode: 'serial' });
@@ -53,7 +53,7 @@ test('"Update this feed now" updates the feed once', async ({ page }) => {
 test('the Sort menu is shown where the server honours order_by (level 15)', async ({ page }) => {
 	await signIn(page);
 	await openTechNews(page);
-	await expect(page.getByRole('combobox', { name: 'Show' })).toBeVisible();
+	await openViewMenu(page);
 	await expect(page.getByRole('combobox', { name: 'Sort' })).toBeVisible();
 });
 
@@ -76,9 +76,9 @@ test('the Sort menu is hidden where the server ignores order_by (level 4)', asyn
 	await signIn(page);
 	await openTechNews(page);
 	expect(bodies.some((b) => b.op === 'getApiLevel' || b.op === 'login')).toBe(true);
-	await expect(page.getByRole('combobox', { name: 'Show' })).toBeVisible();
+	await openViewMenu(page);
 	await expect(page.getByRole('combobox', { name: 'Sort' })).toHaveCount(0);
-	await expect(page.getByRole('searchbox', { name: 'Search headlines' })).toBeVisible();
+	await openSearch(page);
 	expect(bodies.filter((b) => b.op === 'getHeadlines' && 'order_by' in b)).toEqual([]);
 });
 
@@ -86,6 +86,7 @@ test('no search where the server has none (level 1)', async ({ page }) => {
 	await reportLevel(page, 1);
 	await signIn(page);
 	await openTechNews(page);
-	await expect(page.getByRole('combobox', { name: 'Show' })).toBeVisible();
+	await openViewMenu(page);
 	await expect(page.getByRole('searchbox', { name: 'Search headlines' })).toHaveCount(0);
+	await expect(page.getByRole('button', { name: 'Open search' })).toHaveCount(0);
 });

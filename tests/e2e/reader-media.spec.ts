@@ -182,6 +182,8 @@ test('read aloud is offered only where the browser has voices', async ({ page })
 				setTimeout(() => resolve(speechSynthesis.getVoices().length), 1000);
 			})
 	);
+	// It is in the article's "More article actions" menu.
+	await page.locator('summary', { hasText: 'More article actions' }).click();
 	const button = page.getByRole('button', { name: 'Read aloud' });
 	if (voices === 0) await expect(button).toHaveCount(0);
 	else await expect(button).toBeVisible();

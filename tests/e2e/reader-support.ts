@@ -112,3 +112,18 @@ export async function seriousA11yViolations(
 		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 		.map(({ id, nodes }) => ({ id, nodes }));
 }
+
+/** Opens the list's "Show and order" menu (its Show and Sort choices), if it is not open. */
+export async function openViewMenu(page: Page): Promise<void> {
+	const show = page.getByRole('combobox', { name: 'Show' });
+	if (!(await show.isVisible()))
+		await page.locator('summary', { hasText: 'Show and order' }).click();
+	await expect(show).toBeVisible();
+}
+
+/** Opens the list's search field in place (its icon button), if it is not open. */
+export async function openSearch(page: Page): Promise<void> {
+	const field = page.getByRole('searchbox', { name: 'Search headlines' });
+	if (!(await field.isVisible())) await page.getByRole('button', { name: 'Open search' }).click();
+	await expect(field).toBeVisible();
+}

@@ -11,6 +11,7 @@ import type { Page } from '@playwright/test';
 import { ArticleField, UpdateMode } from '../../src/lib/api';
 import { resetTestbed, testbed, testbedCondition } from '../support/testbed';
 import { cutNetwork, readStore, recordApiCalls, serverClient, signIn } from './offline-support';
+import { openSearch } from './reader-support';
 import { expect, test } from './support/fixtures';
 
 const FEED_NAME = 'bench-e2e-sync.xml';
@@ -183,6 +184,7 @@ test('the app syncs by itself: new articles and state changed elsewhere are ther
 
 	// And the search box finds them offline, in the local index the sync kept current.
 	await page.goto(`/feed/${feedId}`);
+	await openSearch(page);
 	await page.getByLabel('Search headlines').fill('kept for offline reading');
 	await page.getByLabel('Search in').selectOption({ label: 'This feed' });
 	await page.getByRole('button', { name: 'Search', exact: true }).click();

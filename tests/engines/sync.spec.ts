@@ -38,6 +38,7 @@ describe.each(ENGINES)('%s', (engine) => {
 
 			// The search box, offline, asks the local index and says so. (Before any article is
 			// read: a later start at the root would resume that article instead of the tree.)
+			await click(browser, button('Open search'));
 			await fill(browser, input('Search headlines'), 'databases');
 			await click(browser, button('Search'));
 			const found = await waitFor(browser, 'results on this device', () => {

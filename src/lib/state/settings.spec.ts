@@ -20,6 +20,15 @@ describe('parseSettings', () => {
 		expect(parsed.hideEmpty).toBe(true);
 	});
 
+	it('keeps the black and sepia themes and a known row density, nothing else', () => {
+		expect(parseSettings(JSON.stringify({ theme: 'black' })).theme).toBe('black');
+		expect(parseSettings(JSON.stringify({ theme: 'sepia' })).theme).toBe('sepia');
+		expect(DEFAULT_SETTINGS.density).toBe('comfortable');
+		expect(parseSettings(JSON.stringify({ density: 'compact' })).density).toBe('compact');
+		expect(parseSettings(JSON.stringify({ density: 'cards' })).density).toBe('cards');
+		expect(parseSettings(JSON.stringify({ density: 'huge' })).density).toBe('comfortable');
+	});
+
 	it('keeps a playback speed the player offers, and the mark-read-when-played choice', () => {
 		expect(DEFAULT_SETTINGS.markReadWhenPlayed).toBe(true);
 		const parsed = parseSettings(JSON.stringify({ playbackRate: 1.5, markReadWhenPlayed: false }));

@@ -5,7 +5,9 @@
 import type { ViewMode as ApiViewMode } from '$lib/api';
 import { StoredValues } from './stored.svelte';
 
-export type Theme = 'system' | 'light' | 'dark';
+export type Theme = 'system' | 'light' | 'dark' | 'black' | 'sepia';
+/** How much a headline row shows: one line, + its excerpt, + its image (a card). */
+export type Density = 'compact' | 'comfortable' | 'cards';
 /** What a list shows: every one of the API's view modes (state/feed-prefs.svelte.ts per list). */
 export type ViewMode = ApiViewMode;
 export type SortOrder = 'default' | 'date_reverse' | 'feed_dates' | (string & {});
@@ -29,6 +31,8 @@ export interface SettingsValues {
 	markReadWhenPlayed: boolean;
 	/** The same story from several feeds is shown once in a list (dedupe/dedupe.ts). */
 	collapseDuplicates: boolean;
+	/** The headline rows' density (HeadlineRow.svelte, the list's row height). */
+	density: Density;
 }
 
 export const DEFAULT_SETTINGS: SettingsValues = {
@@ -42,11 +46,13 @@ export const DEFAULT_SETTINGS: SettingsValues = {
 	offlineArticles: 500,
 	playbackRate: 1,
 	markReadWhenPlayed: true,
-	collapseDuplicates: true
+	collapseDuplicates: true,
+	density: 'comfortable'
 };
 
 const STORAGE_KEY = 'reader.settings';
-const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+const THEMES: readonly Theme[] = ['system', 'light', 'dark', 'black', 'sepia'];
+const DENSITIES: readonly Density[] = ['compact', 'comfortable', 'cards'];
 const VIEW_MODES: readonly ViewMode[] = [
 	'all_articles',
 	'unread',
@@ -91,7 +97,8 @@ export function parseSettings(raw: string | null): SettingsValues {
 			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 3
 		),
 		markReadWhenPlayed: pick('markReadWhenPlayed', isBool),
-		collapseDuplicates: pick('collapseDuplicates', isBool)
+		collapseDuplicates: pick('collapseDuplicates', isBool),
+		density: pick('density', (v): v is Density => DENSITIES.includes(v as Density))
 	};
 }
 
