@@ -16,6 +16,7 @@ import {
 	listAnswered,
 	serverClient,
 	serverHeadline,
+	serverHeadlines,
 	signIn
 } from './reader-support';
 import { expect, test } from './support/fixtures';
@@ -208,20 +209,8 @@ test.describe('desktop', () => {
 		await bar.getByRole('button', { name: 'Mark read' }).click();
 		// Both copies (one title, two feeds) are read on the server once the Undo time is over.
 		const client = await serverClient();
-		const both = async (): Promise<boolean[]> => {
-			const unread: boolean[] = [];
-			for (let skip = 0; skip < 1000; skip += 200) {
-				const { headlines } = await client.getHeadlines({
-					feedId: -4,
-					viewMode: 'all_articles',
-					limit: 200,
-					skip
-				});
-				unread.push(...headlines.filter((h) => h.title === TITLE_STORY).map((h) => h.unread));
-				if (headlines.length < 200) break;
-			}
-			return unread;
-		};
+		const both = async (): Promise<boolean[]> =>
+			(await serverHeadlines(client, TITLE_STORY)).map((h) => h.unread);
 		await expect.poll(both, { timeout: 30_000 }).toEqual([false, false]);
 
 		// Settings → Reading: off, and every row is back.

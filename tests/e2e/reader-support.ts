@@ -15,8 +15,9 @@ export async function serverClient(): Promise<TtrssClient> {
 	return client;
 }
 
-/** The headline with this exact title, as the server has it now (all feeds, read or not). */
-export async function serverHeadline(client: TtrssClient, title: string): Promise<Headline> {
+/** Every headline with this exact title, as the server has it now (all feeds, read or not). */
+export async function serverHeadlines(client: TtrssClient, title: string): Promise<Headline[]> {
+	const found: Headline[] = [];
 	for (let skip = 0; skip < 1000; skip += 200) {
 		const { headlines } = await client.getHeadlines({
 			feedId: -4,
@@ -24,11 +25,17 @@ export async function serverHeadline(client: TtrssClient, title: string): Promis
 			limit: 200,
 			skip
 		});
-		const hit = headlines.find((h) => h.title === title);
-		if (hit) return hit;
+		found.push(...headlines.filter((h) => h.title === title));
 		if (headlines.length < 200) break;
 	}
-	throw new Error(`no article titled ${title}`);
+	return found;
+}
+
+/** The headline with this exact title, as the server has it now (all feeds, read or not). */
+export async function serverHeadline(client: TtrssClient, title: string): Promise<Headline> {
+	const [hit] = await serverHeadlines(client, title);
+	if (!hit) throw new Error(`no article titled ${title}`);
+	return hit;
 }
 
 export { serverUnread } from '../support/server';

@@ -27,7 +27,8 @@ import {
 	type Action,
 	type Instance,
 	type Instances,
-	type World
+	type World,
+	type DuringStep
 } from './testing/schedule';
 
 const SOAK_RUNS = Number(process.env.SOAK_RUNS ?? 0);
@@ -363,24 +364,24 @@ describe('undo (held changes)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	/** A catch-up of Starred made (and an unstar of article 1 after it) while a replay runs. */
+	const catchUpStarred: DuringStep = {
+		at: 0,
+		action: { kind: 'catchup', tab: 'page', scope: { feedId: -1, isCat: false }, mode: 'all' }
+	};
+	const catchUpStarredThenUnstar: Action = {
+		...replay,
+		during: [
+			catchUpStarred,
+			{ at: 0, action: { kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: false } }
+		]
+	};
+
 	it('a sync answer that shows a star made after a catch-up of Starred keeps it unread (soak)', async () => {
 		// Found by the soak (seed 7301): the sent log put the catch-up back on the answer's row,
 		// which already showed the later star, and the cache marked it read.
 		const { violations } = await run([
-			{
-				...replay,
-				during: [
-					{
-						at: 0,
-						action: {
-							kind: 'catchup',
-							tab: 'page',
-							scope: { feedId: -1, isCat: false },
-							mode: 'all'
-						}
-					}
-				]
-			},
+			{ ...replay, during: [catchUpStarred] },
 			{ kind: 'flag', tab: 'page', field: 'starred', ids: [4], value: true, quota: 0 },
 			{ ...replay, quota: 1 },
 			{ kind: 'sync', steps: [] }
@@ -391,27 +392,7 @@ describe('undo (held changes)', () => {
 	it('a queued catch-up of Starred is judged on the answer, not on a later unstar still queued (soak)', async () => {
 		// Found by the soak (seed 7301, after the fix above): an unstar of an article that was not
 		// starred, queued after the catch-up, made the cache judge the article starred then.
-		const { violations } = await run([
-			{
-				...replay,
-				during: [
-					{
-						at: 0,
-						action: {
-							kind: 'catchup',
-							tab: 'page',
-							scope: { feedId: -1, isCat: false },
-							mode: 'all'
-						}
-					},
-					{
-						at: 0,
-						action: { kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: false }
-					}
-				]
-			},
-			{ kind: 'sync', steps: [] }
-		]);
+		const { violations } = await run([catchUpStarredThenUnstar, { kind: 'sync', steps: [] }]);
 		expect(violations).toEqual([]);
 	});
 
@@ -419,24 +400,7 @@ describe('undo (held changes)', () => {
 		// Found by the soak (seed 7301): the sync read, a replay sent the catch-up and then the
 		// unstar (a no-op on the server), and the sync's write took the article as starred then.
 		const { violations } = await run([
-			{
-				...replay,
-				during: [
-					{
-						at: 0,
-						action: {
-							kind: 'catchup',
-							tab: 'page',
-							scope: { feedId: -1, isCat: false },
-							mode: 'all'
-						}
-					},
-					{
-						at: 0,
-						action: { kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: false }
-					}
-				]
-			},
+			catchUpStarredThenUnstar,
 			{ kind: 'sync', steps: [{ do: 'replay', who: ['page'] }] }
 		]);
 		expect(violations).toEqual([]);

@@ -98,6 +98,12 @@ export type ReaderAction =
  */
 export type DuringAction = ReaderAction | { kind: 'leave'; account: number };
 
+/** A reader action made once the request with this index (from the replay's start) is answered. */
+export interface DuringStep {
+	at: number;
+	action: DuringAction;
+}
+
 /** What happens between a sync's read of the unread set and its writes of that answer. */
 export type SyncStep =
 	| { do: 'act'; action: ReaderAction }
@@ -119,7 +125,7 @@ export type Action =
 			who: Replayer[];
 			faults: Fault[];
 			/** Reader actions made while a request is in flight (after the server answered it). */
-			during: { at: number; action: DuringAction }[];
+			during: DuringStep[];
 			/** Time passing during a request (a slow server), an article arriving meanwhile. */
 			slow?: { at: number; ms: number; arrive?: number };
 			quota: number;
