@@ -77,16 +77,22 @@ async function writeItems(
 			// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
 			// within one account: the same article id in another account is another article. A held
 			// change keeps what it replaced: undoing it puts that back.
+			// A replaced change sent without an answer may still land after this one: this one is
+			// then sent once more after it is confirmed (replay.ts `confirm`).
+			let overtakes: number | undefined;
 			for (const older of await outbox.index('byKey').getAll(draft.key)) {
 				if (older.seq === undefined || older.account !== account) continue;
 				await outbox.delete(older.seq);
 				undo?.[index]?.replaced.push(older);
+				const doubt = unansweredAt(older);
+				if (doubt !== undefined) overtakes = Math.max(overtakes ?? doubt, doubt);
 			}
 			const item: OutboxItem = {
 				key: draft.key,
 				intent: draft.intent,
 				createdAt: now,
 				attempts: 0,
+				...(overtakes !== undefined ? { overtakes } : {}),
 				...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
 				...(account !== undefined ? { account } : {}),
 				...(hold ? { heldUntil: hold.until, undoId: hold.id, undo: undo?.[index] } : {})
@@ -98,6 +104,16 @@ async function writeItems(
 		abortQuietly(tx);
 		throw error;
 	}
+}
+
+/**
+ * When a queued change of an article was last sent without an answer, or the unanswered send an
+ * earlier one it replaced may still be (undefined: nothing of it can still be on its way).
+ */
+function unansweredAt(item: OutboxItem): number | undefined {
+	if (item.intent.type === 'catchup' || item.intent.type === 'share') return undefined;
+	const times = [item.attemptedAt, item.overtakes].filter((t) => t !== undefined);
+	return times.length > 0 ? Math.max(...times) : undefined;
 }
 
 /** Applies the drafts to the cache; with `undo`, notes for each what undoing it puts back. */

@@ -24,6 +24,7 @@
 import {
 	ApiError,
 	ArticleField,
+	DEFAULT_TIMEOUT_MS,
 	noWayToServer,
 	readerText,
 	LABELS_CATEGORY,
@@ -590,14 +591,18 @@ async function sendCalls(
 ): Promise<Extract<Verdict, { kind: 'stop' }> | 'replan' | undefined> {
 	for (const call of calls) {
 		let verdict: Verdict | undefined;
+		const sentAt = now();
 		try {
 			await call.send(client, now);
 		} catch (error) {
 			verdict = judge(error);
+			if (mayHaveLanded(error) && (call.op === 'updateArticle' || call.op === 'setArticleLabel')) {
+				await noteUnanswered(call.items, sentAt);
+			}
 		}
 		result.calls++;
 		if (!verdict) {
-			await confirm(call.items, now());
+			await confirm(call.items, now(), sentAt);
 			result.sent += call.items.length;
 			options.onCall?.({ op: call.op, items: call.items.length });
 			continue;
@@ -634,16 +639,59 @@ async function sendCalls(
 }
 
 /**
+ * Whether a failed call may still have reached the server, or may yet: anything but tt-rss's own
+ * answer (an error it answered, a session it ended). A request the client gave up on (timeout,
+ * offline mid-request, a cut reply, a proxy's 502/504) can be held on the way and applied later.
+ */
+export function mayHaveLanded(error: unknown): boolean {
+	return !(error instanceof ApiError && (error.kind === 'server' || error.kind === 'session'));
+}
+
+/**
+ * How long a change sent without an answer may still land on the server: a request's timeout. A
+ * later value of the same field confirmed sooner is sent once more after that (`confirm`).
+ */
+export const UNANSWERED_MS = DEFAULT_TIMEOUT_MS;
+
+/** Best effort: a change whose mark is not written is only not sent once more (see `confirm`). */
+async function noteUnanswered(items: readonly OutboxItem[], at: number): Promise<void> {
+	for (const item of items) {
+		try {
+			await updateItem(item, (current) => {
+				current.attemptedAt = at;
+			});
+		} catch {
+			// Storage full: the replay stops or goes on as the verdict says.
+		}
+	}
+}
+
+/**
  * The server confirmed these: they leave the outbox (a newer replacement has another seq). The
  * deletes commit on their own: under a full quota the status write fails, and confirmed items
  * kept because of it would be sent again and again.
+ *
+ * Seen in the chaos runs (seed 2001): a star sent, held on the way, abandoned when the device went
+ * offline; the reader's unstar replaced it and was confirmed, and then the held star reached
+ * tt-rss — the server ended starred. So a change that replaced one sent without an answer
+ * (`overtakes`) and was sent before that one can no longer land stays queued until then, and is
+ * sent once more (absolute values: sending again is harmless).
  */
-async function confirm(items: readonly OutboxItem[], at: number): Promise<void> {
+async function confirm(items: readonly OutboxItem[], at: number, sentAt = at): Promise<void> {
 	const db = await openReaderDb();
 	// Logged before they leave the outbox: a write in between finds them one way or the other.
 	await noteSent(db, items, at);
 	const tx = db.transaction('outbox', 'readwrite');
-	for (const item of items) if (item.seq !== undefined) void tx.store.delete(item.seq);
+	for (const item of items) {
+		if (item.seq === undefined) continue;
+		const until = item.overtakes === undefined ? undefined : item.overtakes + UNANSWERED_MS;
+		if (until !== undefined && sentAt < until) {
+			// Only if it is still the same item (not replaced by a newer change meanwhile).
+			void tx.store.get(item.seq).then((current) => {
+				if (current) void tx.store.put({ ...current, notBefore: until });
+			});
+		} else void tx.store.delete(item.seq);
+	}
 	await tx.done;
 	await noteStatus({ lastSentAt: at });
 }
