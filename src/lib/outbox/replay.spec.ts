@@ -5,6 +5,7 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { setShownAccount } from '$lib/db/account';
 import { loadSession, saveSession } from '$lib/db/session';
 import { enqueueIntent, failedItems, pendingItems, retryFailed } from './outbox';
+import type { Intent } from './intent';
 import { clientError, readerText } from '$lib/api/errors';
 import { judge, MAX_ATTEMPTS, replayOutbox, UNANSWERED_MS } from './replay';
 import { clientFromStoredSession } from './session-client';
@@ -362,8 +363,12 @@ describe('poison items', () => {
 });
 
 describe('a change sent without an answer, then overtaken', () => {
-	const star = (value: boolean) =>
-		({ type: 'flag', field: 'starred', articleIds: [7], value }) as const;
+	const star = (value: boolean): Intent => ({
+		type: 'flag',
+		field: 'starred',
+		articleIds: [7],
+		value
+	});
 
 	// Chaos seed 2001 (docs/reliability.md): the star was held on the way and abandoned when the
 	// device went offline; the unstar replaced it and was confirmed; then the held star landed.
