@@ -123,8 +123,15 @@ async function engineLauncher(name: EngineName): Promise<ChaosLauncher> {
 	return {
 		async open(url) {
 			const profile = mkdtempSync(join(tmpdir(), `chaos-${name}-`));
-			let page = await launch(name, guard, { profileDir: profile });
-			await page.goto(url);
+			const start = async (at: string): Promise<EngineBrowser> => {
+				const opened = await launch(name, guard, { profileDir: profile });
+				// Both panes, as in Chromium (Playwright's 1280×720): a narrow window is the phone's
+				// one pane at a time, where the feed list hides behind the open list.
+				await opened.setViewport(1280, 720);
+				await opened.goto(at);
+				return opened;
+			};
+			let page = await start(url);
 			return {
 				get page() {
 					return page;
@@ -133,8 +140,7 @@ async function engineLauncher(name: EngineName): Promise<ChaosLauncher> {
 					if (name === 'webkit') return 'skipped: no switch, and a restart keeps no profile';
 					const at = await page.evaluate(() => location.href);
 					await page.close();
-					page = await launch(name, guard, { profileDir: profile });
-					await page.goto(at);
+					page = await start(at);
 					return 'restarted';
 				},
 				async setOffline() {
