@@ -287,7 +287,13 @@ async function step(
 			if (already) return `article ${id}, already open`;
 			// Opening marks read: the reader's intent when the row showed unread.
 			if (unread) model.record(index, id, 'unread', false);
-			await until(page, `article ${id} open`, openArticleInPage, []);
+			// This article, not the one open before (its toolbar would answer the checks below).
+			await poll(
+				`article ${id} open`,
+				async () => (await openArticleId(page)) === id,
+				undefined,
+				STEP_MS
+			);
 			if (unread) await waitToolbarPressed(page, READ_BUTTON, true);
 			return `article ${id}`;
 		}
@@ -340,15 +346,18 @@ async function step(
 				css: '[role="status"][aria-label="Notifications"] button',
 				name: 'Undo'
 			});
-			// An earlier Undo's "Undone." may still show: any one of them will do.
+			// Undone when the rows it marked read show unread again (an earlier Undo's "Undone." may
+			// still show, so that toast says nothing; the next step must see the rows put back).
+			const wereUnread = before.filter((r) => r.unread).map((r) => r.id);
 			await until(
 				page,
-				'"Undone."',
-				() =>
-					[...document.querySelectorAll('[role="status"][aria-label="Notifications"] .toast')].some(
-						(t) => (t.textContent ?? '').includes('Undone.')
-					),
-				[]
+				'the rows put back',
+				(css: string, ids: number[]) =>
+					ids.every((id) => {
+						const row = document.querySelector(`${css} [data-article-id="${id}"]`);
+						return row === null || row.classList.contains('unread');
+					}),
+				['[aria-label^="Headlines of"]', wereUnread]
 			);
 			model.undo(index);
 			return `${before.length} rows, undone`;
