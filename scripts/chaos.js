@@ -3,7 +3,8 @@
  * `npm run chaos`: builds the app into .svelte-kit/chaos-build (apart from the test suite's build/),
  * bundles tests/chaos/run.ts with rolldown into .svelte-kit/chaos/run.mjs (two folders below the
  * root, where tests/support/testbed.ts finds testbed.json) and runs it: CHAOS_RUNS seeded
- * schedules from CHAOS_SEED in Chromium against the current tt-rss test bed (tests/chaos/run.ts).
+ * schedules from CHAOS_SEED (or the CHAOS_SEEDS listed) in CHAOS_ENGINE (chromium, the default;
+ * firefox; webkit) against the current tt-rss test bed (tests/chaos/run.ts).
  * It resets the test bed's database: run it under the suite's lock,
  *
  *   CHAOS_RUNS=20 CHAOS_SEED=1 flock /tmp/suite.lock npm run chaos
@@ -35,6 +36,10 @@ run('npx', [
 	'node',
 	'--external',
 	'@playwright/test',
+	'--external',
+	'puppeteer-core',
+	'--external',
+	'selenium-webdriver',
 	'-o',
 	'.svelte-kit/chaos/run.mjs'
 ]);

@@ -95,9 +95,17 @@ export interface OutboxItem {
 	/**
 	 * When it was last sent without an answer (ms): it may have reached the server. Set before a
 	 * share is sent (repeating one publishes it twice: it is looked for before resending) and a
-	 * catch-up (one retried later is bounded by what the reader saw, see outbox/replay.ts).
+	 * catch-up (one retried later is bounded by what the reader saw, see outbox/replay.ts); set
+	 * after a change of an article (flag, note, label) is sent and not answered.
 	 */
 	attemptedAt?: number;
+	/**
+	 * It replaced a change of the same article and field that was sent without an answer at this
+	 * time (ms): that request may still reach the server after this one and undo it. This one
+	 * leaves the outbox only when confirmed for a send made a request's timeout after that time;
+	 * confirmed earlier, it is sent once more then (outbox/replay.ts `confirm`).
+	 */
+	overtakes?: number;
 	/** v3: the account it was made in (db/account.ts `accountOf`); only that account sends it. */
 	account?: string;
 	/**

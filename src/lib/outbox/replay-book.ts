@@ -7,6 +7,7 @@ import { openReaderDb } from '$lib/db/open';
 import { withQuotaRetry } from '$lib/db/quota';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { retryAt } from './replay-plan';
+import { UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log';
 import { updateReplayStatus, type ReplayStatus } from './status';
 
@@ -62,14 +63,51 @@ export async function noteStatus(patch: Partial<ReplayStatus>): Promise<void> {
  * deletes commit on their own: under a full quota the status write fails, and confirmed items
  * kept because of it would be sent again and again.
  */
-export async function confirm(items: readonly OutboxItem[], at: number): Promise<void> {
+/**
+ * The server confirmed these: they leave the outbox (a newer replacement has another seq). The
+ * deletes commit on their own: under a full quota the status write fails, and confirmed items
+ * kept because of it would be sent again and again.
+ *
+ * Seen in the chaos runs (seed 2001): a star sent, held on the way, abandoned when the device went
+ * offline; the reader's unstar replaced it and was confirmed, and then the held star reached
+ * tt-rss — the server ended starred. So a change that replaced one sent without an answer
+ * (`overtakes`) and was sent before that one can no longer land stays queued until then, and is
+ * sent once more (absolute values: sending again is harmless).
+ */
+export async function confirm(
+	items: readonly OutboxItem[],
+	at: number,
+	sentAt = at
+): Promise<void> {
 	const db = await openReaderDb();
 	// Logged before they leave the outbox: a write in between finds them one way or the other.
 	await recordSent(db, items, at);
 	const tx = db.transaction('outbox', 'readwrite');
-	for (const item of items) if (item.seq !== undefined) void tx.store.delete(item.seq);
+	for (const item of items) {
+		if (item.seq === undefined) continue;
+		const until = item.overtakes === undefined ? undefined : item.overtakes + UNANSWERED_MS;
+		if (until !== undefined && sentAt < until) {
+			// Only if it is still the same item (not replaced by a newer change meanwhile).
+			void tx.store.get(item.seq).then((current) => {
+				if (current) void tx.store.put({ ...current, notBefore: until });
+			});
+		} else void tx.store.delete(item.seq);
+	}
 	await tx.done;
 	await noteStatus({ lastSentAt: at });
+}
+
+/** Best effort: a change whose mark is not written is only not sent once more (see `confirm`). */
+export async function noteUnanswered(items: readonly OutboxItem[], at: number): Promise<void> {
+	for (const item of items) {
+		try {
+			await updateItem(item, (current) => {
+				current.attemptedAt = at;
+			});
+		} catch {
+			// Storage full: the replay stops or goes on as the verdict says.
+		}
+	}
 }
 
 export async function deferItem(item: OutboxItem, now: number): Promise<void> {

@@ -2,7 +2,7 @@
  * How the replay judges a failed call, pure: stop the replay (and why), try the item later, ask
  * the server whether it or the way is at fault, or give the item up for good.
  */
-import { ApiError, noWayToServer, readerText } from '$lib/api';
+import { ApiError, DEFAULT_TIMEOUT_MS, noWayToServer, readerText } from '$lib/api';
 
 export type ReplayStop =
 	| 'offline' // transport failure: try again later
@@ -18,6 +18,22 @@ export type Verdict =
 
 const SESSION_CODES = new Set(['NOT_LOGGED_IN', 'SESSION_ENDED', 'LOGIN_ERROR']);
 const PASSING_SERVER_CODES = new Set(['E_OPERATION_FAILED', 'Publishing failed']);
+
+/**
+ * Whether a failed call may still have reached the server, or may yet: anything but tt-rss's own
+ * answer (an error it answered, a session it ended). A request the client gave up on (timeout,
+ * offline mid-request, a cut reply, a proxy's 502/504) can be held on the way and applied later.
+ */
+export function mayHaveLanded(error: unknown): boolean {
+	return !(error instanceof ApiError && (error.kind === 'server' || error.kind === 'session'));
+}
+
+/**
+ * How long a change sent without an answer may still land on the server: a request's timeout. A
+ * later value of the same field confirmed sooner is sent once more after that (replay-book.ts
+ * `confirm`).
+ */
+export const UNANSWERED_MS = DEFAULT_TIMEOUT_MS;
 
 export function judge(error: unknown): Verdict {
 	if (!(error instanceof ApiError)) {

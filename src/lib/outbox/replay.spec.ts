@@ -5,9 +5,10 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { setShownAccount } from '$lib/db/account';
 import { loadSession, saveSession } from '$lib/db/session';
 import { enqueueIntent, failedItems, pendingItems, retryFailed } from './outbox';
+import type { Intent } from './intent';
 import { clientError, readerText } from '$lib/api/errors';
 import { MAX_ATTEMPTS, replayOutbox } from './replay';
-import { judge } from './replay-judge';
+import { judge, UNANSWERED_MS } from './replay-judge';
 import { clientFromStoredSession } from './session-client';
 import { loadReplayStatus } from './status';
 import { cacheArticles } from './testing/cache';
@@ -361,6 +362,82 @@ describe('poison items', () => {
 		const offline = fakeTtrss({ failAt: () => 'NETWORK' });
 		await replayOutbox({ client: offline.client() });
 		expect((await pendingItems()).map((i) => i.attempts)).toEqual([0, 0]);
+	});
+});
+
+describe('a change sent without an answer, then overtaken', () => {
+	const star = (value: boolean): Intent => ({
+		type: 'flag',
+		field: 'starred',
+		articleIds: [7],
+		value
+	});
+
+	// Chaos seed 2001 (docs/reliability.md): the star was held on the way and abandoned when the
+	// device went offline; the unstar replaced it and was confirmed; then the held star landed.
+	it('the later value is sent once more after the earlier one can no longer land', async () => {
+		let t = 1_000_000;
+		const now = (): number => t;
+		const server = fakeTtrss({ failAt: (i) => (i === 0 ? 'NETWORK' : undefined) });
+		await enqueueIntent(star(true), t);
+		expect(await replayOutbox({ client: server.client(), now })).toMatchObject({
+			stopped: 'offline'
+		});
+		t += 2_000;
+		await enqueueIntent(star(false), t);
+		const second = await replayOutbox({ client: server.client(), now });
+		expect(second).toMatchObject({ sent: 1, remaining: 1 });
+		expect(server.article(7).marked).toBe(false);
+		// Kept until the abandoned star can no longer land, and not sent before then.
+		expect((await pendingItems())[0]?.notBefore).toBe(1_000_000 + UNANSWERED_MS);
+		expect(await replayOutbox({ client: server.client(), now })).toMatchObject({ calls: 0 });
+		// The held star reaches tt-rss now.
+		server.article(7).marked = true;
+		t = 1_000_000 + UNANSWERED_MS;
+		expect(await replayOutbox({ client: server.client(), now })).toMatchObject({
+			sent: 1,
+			remaining: 0
+		});
+		expect(server.article(7).marked).toBe(false);
+		expect(await pendingItems()).toEqual([]);
+	});
+
+	it('the later value replaced again still waits for the unanswered one', async () => {
+		let t = 1_000_000;
+		const now = (): number => t;
+		const server = fakeTtrss({ failAt: (i) => (i === 0 ? 'TIMEOUT' : undefined) });
+		await enqueueIntent(star(true), t);
+		await replayOutbox({ client: server.client({ timeoutMs: 20 }), now });
+		await enqueueIntent(star(false), ++t);
+		await replayOutbox({ client: server.client(), now });
+		await enqueueIntent(star(true), ++t);
+		await enqueueIntent(star(false), ++t);
+		await replayOutbox({ client: server.client(), now });
+		expect((await pendingItems()).map((i) => i.notBefore)).toEqual([1_000_000 + UNANSWERED_MS]);
+	});
+
+	it('no second send when the server answered, or the unanswered one is past its time', async () => {
+		let t = 1_000_000;
+		const now = (): number => t;
+		// The server answered an error: it did not apply that request.
+		const refused = fakeTtrss({ failAt: (i) => (i === 0 ? 'E_OPERATION_FAILED' : undefined) });
+		await enqueueIntent(star(true), t);
+		await replayOutbox({ client: refused.client(), now });
+		await enqueueIntent(star(false), ++t);
+		expect(await replayOutbox({ client: refused.client(), now })).toMatchObject({
+			remaining: 0
+		});
+		// Unanswered, but the change that replaced it is sent after the request's time is up.
+		const lost = fakeTtrss({ failAt: (i) => (i === 0 ? 'NETWORK' : undefined) });
+		await enqueueIntent(star(true), t);
+		await replayOutbox({ client: lost.client(), now });
+		await enqueueIntent(star(false), ++t);
+		t += UNANSWERED_MS;
+		expect(await replayOutbox({ client: lost.client(), now })).toMatchObject({
+			sent: 1,
+			remaining: 0
+		});
+		expect(lost.calls().filter((op) => op === 'updateArticle')).toHaveLength(2);
 	});
 });
 

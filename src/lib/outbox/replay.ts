@@ -29,8 +29,8 @@ import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
 import { announceOutboxChange } from './broadcast';
 import { REPLAY_LOCK } from './contract';
-import { confirm, deferItem, moveToFailed, noteStatus } from './replay-book';
-import { judge, type ReplayStop, type Verdict } from './replay-judge';
+import { confirm, deferItem, moveToFailed, noteStatus, noteUnanswered } from './replay-book';
+import { judge, mayHaveLanded, type ReplayStop, type Verdict } from './replay-judge';
 import { callsFor, planCalls, type PlannedCall } from './replay-plan';
 import { sendCall } from './replay-send';
 
@@ -146,14 +146,18 @@ async function sendCalls(
 ): Promise<Extract<Verdict, { kind: 'stop' }> | 'replan' | undefined> {
 	for (const call of calls) {
 		let verdict: Verdict | undefined;
+		const sentAt = now();
 		try {
 			await sendCall(client, call, now);
 		} catch (error) {
 			verdict = judge(error);
+			if (mayHaveLanded(error) && (call.op === 'updateArticle' || call.op === 'setArticleLabel')) {
+				await noteUnanswered(call.items, sentAt);
+			}
 		}
 		result.calls++;
 		if (!verdict) {
-			await confirm(call.items, now());
+			await confirm(call.items, now(), sentAt);
 			result.sent += call.items.length;
 			options.onCall?.({ op: call.op, items: call.items.length });
 			continue;

@@ -68,11 +68,16 @@ export function intentEffect(
 		// change keeps what it replaced: undoing it puts that back. Not past a catch-up whose
 		// scope it can change (unstar, catch up Starred, star again): the older one keeps its
 		// place, so the catch-up is sent over the state the reader saw (order.ts).
+		// A replaced change sent without an answer may still land after this one: this one is
+		// then sent once more after it is confirmed (replay-book.ts `confirm`).
+		let overtakes: number | undefined;
 		for (const older of snapshot.queued[index] ?? []) {
 			if (older.seq === undefined || older.account !== account) continue;
 			if (snapshot.catchups?.some((c) => mustStayBefore(older, c))) continue;
 			replaced.push(older.seq);
 			undo?.[index]?.replaced.push(older);
+			const doubt = unansweredAt(older);
+			if (doubt !== undefined) overtakes = Math.max(overtakes ?? doubt, doubt);
 		}
 		const was = changed?.was[index];
 		return {
@@ -80,6 +85,7 @@ export function intentEffect(
 			intent: draft.intent,
 			createdAt: now,
 			attempts: 0,
+			...(overtakes !== undefined ? { overtakes } : {}),
 			...(draft.articleId !== undefined ? { articleId: draft.articleId } : {}),
 			...(was !== undefined ? { was } : {}),
 			...(account !== undefined ? { account } : {}),
@@ -92,6 +98,16 @@ export function intentEffect(
 		articles: changed?.articles ?? [],
 		tree: changed?.tree
 	};
+}
+
+/**
+ * When a queued change of an article was last sent without an answer, or the unanswered send an
+ * earlier one it replaced may still be (undefined: nothing of it can still be on its way).
+ */
+function unansweredAt(item: OutboxItem): number | undefined {
+	if (item.intent.type === 'catchup' || item.intent.type === 'share') return undefined;
+	const times = [item.attemptedAt, item.overtakes].filter((t) => t !== undefined);
+	return times.length > 0 ? Math.max(...times) : undefined;
 }
 
 /** Applies the drafts to copies of the cached articles and counters; notes in `undo` what undoing puts back. */

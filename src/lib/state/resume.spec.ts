@@ -7,10 +7,12 @@ import {
 	readResume,
 	RESUME_KEY,
 	ResumeWriter,
+	resumeAtStart,
 	resumeFor,
 	SCROLL_WRITE_MS,
 	seekStep,
-	startTarget
+	startTarget,
+	takeReopened
 } from './resume';
 
 const ACCOUNT = 'reader@http://localhost/tt-rss/api/';
@@ -112,6 +114,42 @@ describe('startTarget', () => {
 	it('restores a reload of the stored place itself, and does nothing without a record', () => {
 		expect(startTarget('/cat/3/55', record).restore).toBe(record);
 		expect(startTarget('/', undefined)).toEqual({ path: '/', restore: undefined });
+	});
+});
+
+// Chaos seeds 2014, 2019 (docs/reliability.md): opened (read), marked unread, reloaded — the start
+// opened the article again and marked it read, overturning the reader's "Mark unread".
+describe('takeReopened: the start going back to the open article is not the reader opening it', () => {
+	const left = (path: string): void =>
+		localStorage.setItem(RESUME_KEY, JSON.stringify({ account: ACCOUNT, path }));
+
+	it('a reload of the open article, or a start at `/` that goes back to it: once', () => {
+		left('/feed/-4/120');
+		expect(resumeAtStart('/feed/-4/120')).toBe('/feed/-4/120');
+		expect(takeReopened('/feed/-4/120', ACCOUNT)).toBe(true);
+		// Opened again later (Back, then the same row): the reader's opening.
+		expect(takeReopened('/feed/-4/120', ACCOUNT)).toBe(false);
+		expect(resumeAtStart('/')).toBe('/feed/-4/120');
+		expect(takeReopened('/feed/-4/120', ACCOUNT)).toBe(true);
+	});
+
+	it('not an article the reader did not have open, nor another account’s, nor after going elsewhere', () => {
+		left('/feed/-4/120');
+		resumeAtStart('/feed/1/7'); // a notification's article
+		expect(takeReopened('/feed/1/7', ACCOUNT)).toBe(false);
+		left('/feed/-4');
+		resumeAtStart('/feed/-4');
+		expect(takeReopened('/feed/-4/120', ACCOUNT)).toBe(false);
+		left('/feed/-4/120');
+		resumeAtStart('/feed/-4/120');
+		expect(takeReopened('/feed/-4/120', 'other@http://localhost/tt-rss/api/')).toBe(false);
+		// The reader went to another place first (signed in again after an ended session).
+		resumeAtStart('/feed/-4/120');
+		const writer = new ResumeWriter();
+		writer.start(ACCOUNT);
+		writer.place('/feed/-4');
+		writer.place('/feed/-4/120');
+		expect(takeReopened('/feed/-4/120', ACCOUNT)).toBe(false);
 	});
 });
 

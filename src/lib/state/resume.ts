@@ -246,6 +246,7 @@ export class ResumeWriter {
 
 	/** The reader is now at `path` (any screen; only home, lists and articles are kept). */
 	place(path: string): void {
+		if (reopened && reopened.path !== path) reopened = undefined;
 		const record = this.#record;
 		if (!record || !isResumable(path) || path === record.path) return;
 		const sameList = listPathOf(path) !== undefined && listPathOf(path) === listPathOf(record.path);
@@ -299,6 +300,8 @@ export class ResumeWriter {
 }
 
 let pending: ResumeRecord | undefined;
+/** The article the start went back to because the reader had it open (`takeReopened`). */
+let reopened: ResumeRecord | undefined;
 
 /**
  * Called once by the start (hooks.client.ts, before the router's first screen): the path to open
@@ -307,7 +310,20 @@ let pending: ResumeRecord | undefined;
 export function resumeAtStart(startPath: string): string {
 	const { path, restore } = startTarget(startPath, readResume());
 	pending = restore;
+	reopened = restore && PLACE.exec(restore.path)?.[3] !== undefined ? restore : undefined;
 	return path;
+}
+
+/**
+ * Whether opening the article at `path` is the start going back to the article the reader had
+ * open (a reload, the app opened again), asked once by the article's first opening: that is not
+ * the reader opening it. It was marked read when they did; marking it again would overturn what
+ * they did since — "Mark unread" (chaos seeds 2014, 2019 in docs/reliability.md).
+ */
+export function takeReopened(path: string, account: string | undefined): boolean {
+	const taken = reopened;
+	reopened = undefined;
+	return taken !== undefined && taken.path === path && taken.account === account;
 }
 
 /** The start's positions for this place, once; only the signed-in account's. */

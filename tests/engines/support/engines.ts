@@ -184,12 +184,13 @@ function stopGroup(child: ChildProcess): void {
 	}
 }
 
-async function launchFirefox(guard: EgressGuard): Promise<EngineBrowser> {
+async function launchFirefox(guard: EgressGuard, profileDir?: string): Promise<EngineBrowser> {
 	const [host, port] = guard.proxy.split(':');
 	const browser = await puppeteer.launch({
 		browser: 'firefox',
 		executablePath: FIREFOX,
 		headless: true,
+		...(profileDir ? { userDataDir: profileDir } : {}),
 		extraPrefsFirefox: {
 			'network.proxy.type': 1,
 			'network.proxy.http': host,
@@ -266,9 +267,17 @@ async function launchWebKit(guard: EgressGuard): Promise<EngineBrowser> {
 	}
 }
 
-/** A fresh browser (empty profile) of the engine, its traffic held to this machine by `guard`. */
-export async function launch(name: EngineName, guard: EgressGuard): Promise<EngineBrowser> {
-	return name === 'firefox' ? launchFirefox(guard) : launchWebKit(guard);
+/**
+ * A fresh browser (empty profile) of the engine, its traffic held to this machine by `guard`. With
+ * `profileDir` Firefox keeps its profile there, to be opened again (the chaos harness's restart);
+ * WebKit's automation sessions keep nothing.
+ */
+export async function launch(
+	name: EngineName,
+	guard: EgressGuard,
+	options: { profileDir?: string } = {}
+): Promise<EngineBrowser> {
+	return name === 'firefox' ? launchFirefox(guard, options.profileDir) : launchWebKit(guard);
 }
 
 /** A private directory for one run's files, removed by the returned function. */

@@ -1,0 +1,231 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Page functions in this file run in the browser: they need the DOM's types whatever the program's lib.
+/**
+ * The chaos harness's browsers behind one interface (the engines suite's `EngineBrowser`,
+ * tests/engines/support/engines.ts): Chromium through Playwright (CDP stops the service worker),
+ * Firefox ESR through puppeteer-core over WebDriver BiDi, and WebKitGTK's MiniBrowser through
+ * WebKitWebDriver. Where an engine has no switch to stop the service worker, the browser is closed
+ * and opened again on the same profile (which stops everything, the worker too).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { chromiumLaunch } from '../../chromium.config.js';
+import { cutNetwork, restoreNetwork } from '../e2e/offline-support';
+import { isAllowedUrl } from '../e2e/support/fixtures';
+import { startEgressGuard, type EgressGuard } from '../engines/support/app-server';
+import { launch, type EngineBrowser, type EngineName } from '../engines/support/engines';
+
+export type ChaosEngine = 'chromium' | EngineName;
+export const CHAOS_ENGINES: readonly ChaosEngine[] = ['chromium', 'firefox', 'webkit'];
+
+/** One schedule's browser: a fresh profile, kept across a restart. */
+export interface ChaosBrowser {
+	/** The page now (a restart makes a new one). */
+	readonly page: EngineBrowser;
+	/**
+	 * The service worker stopped: CDP in Chromium; in Firefox the browser closed and opened again
+	 * on its profile. WebKit's automation sessions keep no profile: a restart would lose the queue
+	 * (not a fault a reader's device has), so there it is skipped. Returns the step's note.
+	 */
+	stopWorker(): Promise<string>;
+	/**
+	 * Offline as far as the page knows (Chromium: `navigator.onLine` false and the API cut). Other
+	 * engines have no switch: the harness's proxy refuses everything, as a dead network would.
+	 */
+	setOffline(on: boolean): Promise<void>;
+	close(): Promise<void>;
+}
+
+/** Starts an engine; `open` makes one schedule's browser on a fresh profile at `url`. */
+export interface ChaosLauncher {
+	open(url: string): Promise<ChaosBrowser>;
+	close(): Promise<void>;
+}
+
+/** A Playwright page as an EngineBrowser: the harness drives all engines alike. */
+class PlaywrightPage implements EngineBrowser {
+	readonly name = 'firefox' as const; // unused by the harness: EngineBrowser names its two engines
+	readonly log: string[] = [];
+	constructor(readonly page: Page) {
+		page.on('pageerror', (error) => this.log.push(`pageerror: ${String(error)}`));
+	}
+	async goto(url: string): Promise<void> {
+		await this.page.goto(url);
+	}
+	async reload(): Promise<void> {
+		await this.page.reload();
+	}
+	evaluate<R, A extends unknown[]>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
+		return this.evaluateSource<R>(fn.toString(), ...args);
+	}
+	evaluateSource<R>(fnSource: string, ...args: unknown[]): Promise<R> {
+		return this.page.evaluate<R>(`(${fnSource}).apply(null, ${JSON.stringify(args)})`);
+	}
+	async click(css: string): Promise<void> {
+		await this.page.locator(css).first().click({ timeout: 8_000 });
+	}
+	async fill(css: string, text: string): Promise<void> {
+		await this.page.locator(css).first().fill(text);
+	}
+	async press(key: string): Promise<void> {
+		await this.page.keyboard.press(key);
+	}
+	async setViewport(width: number, height: number): Promise<void> {
+		await this.page.setViewportSize({ width, height });
+	}
+	async close(): Promise<void> {
+		await this.page.close();
+	}
+}
+
+async function chromiumLauncher(): Promise<ChaosLauncher> {
+	const browser = await chromium.launch({
+		executablePath: chromiumLaunch.executablePath,
+		args: [...chromiumLaunch.args]
+	});
+	return {
+		async open(url) {
+			const context: BrowserContext = await browser.newContext({
+				baseURL: url,
+				serviceWorkers: 'allow'
+			});
+			await context.route(
+				(u) => !isAllowedUrl(u),
+				(route) => route.abort('blockedbyclient')
+			);
+			const page = await context.newPage();
+			const cdp: CDPSession = await context.newCDPSession(page);
+			await cdp.send('ServiceWorker.enable');
+			await page.goto(url);
+			return {
+				page: new PlaywrightPage(page),
+				async stopWorker() {
+					await cdp.send('ServiceWorker.stopAllWorkers');
+					return 'stopped';
+				},
+				async setOffline(on) {
+					if (on) await cutNetwork(context);
+					else await restoreNetwork(context);
+				},
+				close: () => context.close()
+			};
+		},
+		close: () => browser.close()
+	};
+}
+
+/** Firefox and WebKit: each schedule a new profile directory (Firefox keeps it across a restart). */
+async function engineLauncher(name: EngineName): Promise<ChaosLauncher> {
+	const guard: EgressGuard = await startEgressGuard();
+	return {
+		async open(url) {
+			const profile = mkdtempSync(join(tmpdir(), `chaos-${name}-`));
+			const start = async (at: string): Promise<EngineBrowser> => {
+				const opened = await launch(name, guard, { profileDir: profile });
+				// Both panes, as in Chromium (Playwright's 1280×720): a narrow window is the phone's
+				// one pane at a time, where the feed list hides behind the open list.
+				await opened.setViewport(1280, 720);
+				await opened.goto(at);
+				return opened;
+			};
+			let page = await start(url);
+			return {
+				get page() {
+					return page;
+				},
+				async stopWorker() {
+					if (name === 'webkit') return 'skipped: no switch, and a restart keeps no profile';
+					const at = await page.evaluate(() => location.href);
+					await page.close();
+					page = await start(at);
+					return 'restarted';
+				},
+				async setOffline() {
+					// The proxy refuses everything (ChaosServer.offline); nothing else to switch.
+				},
+				async close() {
+					try {
+						await page.close();
+					} finally {
+						rmSync(profile, { recursive: true, force: true });
+					}
+				}
+			};
+		},
+		close: () => guard.close()
+	};
+}
+
+export function startEngine(name: ChaosEngine): Promise<ChaosLauncher> {
+	return name === 'chromium' ? chromiumLauncher() : engineLauncher(name);
+}
+
+// ------------------------------------------------------------------ page functions
+
+/** Reads one store of the app's database (every record, or the one at `key`). */
+export function readStoreInPage(name: string, key?: string): Promise<unknown> {
+	return new Promise((resolve, reject) => {
+		const open = indexedDB.open('ttrss-reader');
+		open.onerror = () => reject(open.error ?? new Error('open failed'));
+		open.onsuccess = () => {
+			const db = open.result;
+			const store = db.transaction(name).objectStore(name);
+			const request = key === undefined ? store.getAll() : store.get(key);
+			request.onsuccess = () => {
+				db.close();
+				resolve(request.result);
+			};
+			request.onerror = () => reject(request.error ?? new Error('read failed'));
+		};
+	});
+}
+
+export interface ShownRow {
+	id: number;
+	unread: boolean;
+	marked: boolean;
+}
+
+/** The headline rows on screen, in order, with their shown unread and starred state. */
+export function shownRowsInPage(): ShownRow[] {
+	return [...document.querySelectorAll('[aria-label^="Headlines of"] [data-article-id]')].map(
+		(el) => ({
+			id: Number(el.getAttribute('data-article-id')),
+			unread: el.classList.contains('unread'),
+			marked:
+				el.querySelector('button[aria-label^="Star “"]')?.getAttribute('aria-pressed') === 'true'
+		})
+	);
+}
+
+/** The open article's id (its row is the current one and the article's toolbar shows). */
+export function openArticleInPage(): number | null {
+	const toolbar = document.querySelector('[role="toolbar"][aria-label="Article actions"]');
+	if (!toolbar || toolbar.getClientRects().length === 0) return null;
+	const current = document.querySelectorAll(
+		'[aria-label^="Headlines of"] [data-article-id].current'
+	);
+	return current.length === 1 ? Number(current[0]?.getAttribute('data-article-id')) : null;
+}
+
+/**
+ * The article toolbar's button whose text matches `source` (a pattern): its aria-pressed, or null
+ * when it is not there.
+ */
+export function toolbarPressedInPage(source: string): boolean | null {
+	const pattern = new RegExp(source);
+	const button = [
+		...document.querySelectorAll('[role="toolbar"][aria-label="Article actions"] button')
+	].find((b) => pattern.test((b.textContent ?? '').trim()));
+	return button ? button.getAttribute('aria-pressed') === 'true' : null;
+}
+
+/** The text of the error toasts showing now. */
+export function errorToastsInPage(): string[] {
+	return [...document.querySelectorAll('[role="alert"] .toast.error span')].map(
+		(s) => s.textContent ?? ''
+	);
+}
