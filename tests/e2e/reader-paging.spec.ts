@@ -8,8 +8,10 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import { feeds, headlineList, serverClient, signIn } from './reader-support';
+import { ROW_HEIGHTS } from '../../src/lib/components/row-heights';
 
-const ROW_HEIGHT = 116;
+/** The default density's row height (the app's own figure). */
+const ROW_HEIGHT = ROW_HEIGHTS.comfortable;
 
 test.beforeAll(() => {
 	resetTestbed();

@@ -13,8 +13,10 @@ import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import { cutNetwork, outboxCount, readStore, restoreNetwork, signIn } from './offline-support';
 import { feeds, headlineList, listAnswered, serverClient } from './reader-support';
+import { ROW_HEIGHTS } from '../../src/lib/components/row-heights';
 
-const ROW_HEIGHT = 116;
+/** The default density's row height (the app's own figure). */
+const ROW_HEIGHT = ROW_HEIGHTS.comfortable;
 /** Past the first page (50) and into the second: the start must load more to find it. */
 const DEEP_ROW = 120;
 

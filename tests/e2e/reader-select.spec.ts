@@ -16,6 +16,7 @@ import {
 	serverHeadline,
 	signIn
 } from './reader-support';
+import { ROW_HEIGHTS } from '../../src/lib/components/row-heights';
 
 test.beforeEach(() => {
 	resetTestbed();
@@ -106,7 +107,7 @@ test.describe('desktop', () => {
 		await expect(bar(page).getByRole('status')).toHaveText('1 selected');
 		// Far down (its row leaves the DOM) and back: still picked.
 		const viewport = headlineList(page).locator('xpath=..');
-		await viewport.evaluate((el) => (el.scrollTop = 116 * 60));
+		await viewport.evaluate((el, row) => (el.scrollTop = row * 60), ROW_HEIGHTS.comfortable);
 		await expect(row(page, first)).toHaveCount(0);
 		await viewport.evaluate((el) => (el.scrollTop = 0));
 		await expect(

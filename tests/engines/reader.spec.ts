@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { ENGINES } from './support/engines';
 import { openFeed, serverArticle, serverUnread, signIn, useEngine } from './support/session';
 import { button, click, fill, headline, input, poll, waitFor } from './support/ui';
+import { ROW_HEIGHTS } from '../../src/lib/components/row-heights';
 
 const ARTICLE = 'Tech news 02: Networks update';
 
@@ -148,7 +149,7 @@ describe.each(ENGINES)('%s', (engine) => {
 				document.querySelector('[aria-label^="Headlines of "] .headline[data-article-id]') !== null
 		);
 		// Row 60 (the first page is 50 rows): scrolled until the rows are there, then written.
-		const TOP = 116 * 60 + 20;
+		const TOP = ROW_HEIGHTS.comfortable * 60 + 20;
 		const left = await poll(
 			'the list scrolled past its first page and the place written',
 			() =>
