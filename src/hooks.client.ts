@@ -50,8 +50,9 @@ export const init: ClientInit = async () => {
 		void loadAllMessages();
 		void import('$lib/boot/snapshot').then(({ keepSnapshot }) => keepSnapshot(base));
 		// The date patterns of the next start, when the browser is idle after this first screen.
-		if (typeof requestIdleCallback === 'function') requestIdleCallback(() => updateDatePatterns());
-		else setTimeout(updateDatePatterns, 0);
+		if (typeof requestIdleCallback === 'function')
+			requestIdleCallback(() => void updateDatePatterns());
+		else setTimeout(() => void updateDatePatterns(), 0);
 	});
 	await language;
 };
