@@ -3,7 +3,7 @@ import { resolve } from '$app/paths';
 import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
 import { releaseSnapshot } from '$lib/boot/snapshot-release';
 import { updateDatePatterns } from '$lib/format/format';
-import { startLocale } from '$lib/i18n';
+import { loadAllMessages, startLocale } from '$lib/i18n';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { resumeAtStart } from '$lib/state/resume';
@@ -45,10 +45,14 @@ export const init: ClientInit = async () => {
 		// The worker's copy of the last screen (boot/snapshot.ts) goes once the app's own rows are
 		// painted under it; from then on the app keeps that copy current for the next start.
 		releaseSnapshot();
+		// The later words (Settings, the check-up, the API errors' texts: scripts/i18n-compile.js),
+		// so a failure seldom has to wait for them (api/errors.ts failWithWords).
+		void loadAllMessages();
 		void import('$lib/boot/snapshot').then(({ keepSnapshot }) => keepSnapshot(base));
 		// The date patterns of the next start, when the browser is idle after this first screen.
-		if (typeof requestIdleCallback === 'function') requestIdleCallback(() => updateDatePatterns());
-		else setTimeout(updateDatePatterns, 0);
+		if (typeof requestIdleCallback === 'function')
+			requestIdleCallback(() => void updateDatePatterns());
+		else setTimeout(() => void updateDatePatterns(), 0);
 	});
 	await language;
 };

@@ -4,7 +4,7 @@
  * that talks to tt-rss; it has no DOM or Svelte dependency so the service worker can use it.
  */
 import { deriveCapabilities, type Capabilities } from './capabilities';
-import { ApiError, clientError, sessionEndedError } from './errors';
+import { ApiError, clientError, failWithWords, sessionEndedError } from './errors';
 import {
 	articleToWire,
 	catchupToWire,
@@ -263,7 +263,11 @@ export class TtrssClient {
 		parse: (content: unknown) => T
 	): Promise<T> {
 		const content = await this.call(op, params, opts);
-		return parseReply(op, content, parse);
+		try {
+			return parseReply(op, content, parse);
+		} catch (error) {
+			return failWithWords(error); // a reply that does not fit: its words may not be in yet
+		}
 	}
 
 	private async require(
@@ -273,7 +277,9 @@ export class TtrssClient {
 		opts?: OpOptions
 	): Promise<Capabilities> {
 		const caps = await this.detectCapabilities(opts);
-		if (!caps[flag]) throw clientError(op, 'UNSUPPORTED', { details: { needsApiLevel: level } });
+		if (!caps[flag]) {
+			return failWithWords(clientError(op, 'UNSUPPORTED', { details: { needsApiLevel: level } }));
+		}
 		return caps;
 	}
 

@@ -6,7 +6,7 @@
  * Nothing here may contain the password or the session id: messages are built only from the op
  * name, the error code and the HTTP status.
  */
-import { m } from '$lib/i18n/m';
+import { m, whenAllMessages } from '$lib/i18n/m';
 
 /** Error codes the tt-rss server sends in `content.error` (unknown ones are kept verbatim). */
 export type ServerErrorCode =
@@ -123,6 +123,18 @@ export class RefusedError extends ReaderError {
  */
 export function readerText(error: unknown, fallback: string): string {
 	return isApiError(error) || error instanceof ReaderError ? error.userMessage : fallback;
+}
+
+/**
+ * Rejects with `error` once its words can be read. An API error's texts are in the locale's later
+ * module (scripts/i18n-compile.js: the first screen's code carries none of them), which the app
+ * fetches after the first screen; a failure that comes before can wait for it (the service worker
+ * precaches it, so offline too). The API's failures pass through here on their way out (the
+ * transport's, a reply that does not parse, a missing capability).
+ */
+export async function failWithWords(error: unknown): Promise<never> {
+	await whenAllMessages()?.catch(() => undefined);
+	throw error;
 }
 
 /**

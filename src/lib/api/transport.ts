@@ -2,7 +2,7 @@
  * The single network primitive: POST one JSON object to the tt-rss API and unwrap the reply.
  * No DOM and no Svelte here: this runs in pages, in the service worker and in Node tests.
  */
-import { ApiError, clientError, serverError, type ErrorPhase } from './errors';
+import { ApiError, clientError, failWithWords, serverError, type ErrorPhase } from './errors';
 import { isObject, optNumber } from './wire';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -140,9 +140,12 @@ export class Transport {
 	): Promise<unknown> {
 		const seq = ++this.seq;
 		const body = requestBody(op, params, options.sid, seq);
-
-		const text = await this.post(op, body, options, (response) => readText(op, response));
-		return unwrap(op, text, seq, options.phase ?? 'call');
+		try {
+			const text = await this.post(op, body, options, (response) => readText(op, response));
+			return unwrap(op, text, seq, options.phase ?? 'call');
+		} catch (error) {
+			return failWithWords(error);
+		}
 	}
 
 	/**
@@ -156,17 +159,21 @@ export class Transport {
 	): Promise<BinaryReply> {
 		const seq = ++this.seq;
 		const body = requestBody(op, params, options.sid, seq);
-		const reply = await this.post(op, body, options, async (response) => {
-			const type = response.headers.get('Content-Type') ?? '';
-			if (/^(image\/|application\/octet-stream)/i.test(type)) {
-				const bytes = await readCapped(op, response);
-				return { contentType: type, data: bytes.buffer };
-			}
-			return readText(op, response);
-		});
-		if (typeof reply !== 'string') return reply;
-		unwrap(op, reply, seq, options.phase ?? 'call');
-		throw clientError(op, 'BAD_REPLY', { details: { problem: 'expected image data' } });
+		try {
+			const reply = await this.post(op, body, options, async (response) => {
+				const type = response.headers.get('Content-Type') ?? '';
+				if (/^(image\/|application\/octet-stream)/i.test(type)) {
+					const bytes = await readCapped(op, response);
+					return { contentType: type, data: bytes.buffer };
+				}
+				return readText(op, response);
+			});
+			if (typeof reply !== 'string') return reply;
+			unwrap(op, reply, seq, options.phase ?? 'call');
+			throw clientError(op, 'BAD_REPLY', { details: { problem: 'expected image data' } });
+		} catch (error) {
+			return failWithWords(error);
+		}
 	}
 
 	private async post<T>(

@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-	DATE_STYLES,
-	formatWith,
-	makeDatePatterns,
-	readDatePatterns,
-	keepDatePatterns,
-	type DateStyle
-} from './date-patterns';
+import { DATE_STYLES, formatWith, readDatePatterns, type DateStyle } from './date-patterns';
+import { keepDatePatterns, makeDatePatterns } from './date-patterns-make';
 
 const STYLES = Object.keys(DATE_STYLES) as DateStyle[];
 const made = { language: 'x', agent: 'test' };

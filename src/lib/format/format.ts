@@ -6,7 +6,6 @@ import {
 	DATE_STYLES,
 	formatWith,
 	readDatePatterns,
-	keepDatePatterns,
 	type DatePatterns,
 	type DateStyle
 } from './date-patterns';
@@ -48,10 +47,11 @@ export function shortDate(unixSeconds: number, now = new Date()): string {
 
 /**
  * After the first screen: the headline date patterns of the next starts, made with Intl and
- * checked against it when none are kept for this language and browser (date-patterns.ts). The
+ * checked against it when none are kept for this language and browser (date-patterns-make.ts). The
  * first screen then needs no Intl at all.
  */
-export function updateDatePatterns(): void {
+export async function updateDatePatterns(): Promise<void> {
+	const { keepDatePatterns } = await import('./date-patterns-make');
 	patterns = keepDatePatterns(localStore());
 }
 

@@ -8,7 +8,7 @@
 import { LATER_LOADERS, LOADERS, LOCALES, type Locale } from './generated/locales';
 import type { Messages } from './generated/messages';
 import { keepLanguageChoice, readLanguageChoice } from './choice';
-import { readCatalogWith, useCatalog } from './m';
+import { loadAllWith, readCatalogWith, useCatalog } from './m';
 
 export { LOCALES, type Locale, type Messages };
 
@@ -48,6 +48,7 @@ let current = $state.raw<{
 }>({ locale: SOURCE_LOCALE, messages: undefined, whole: false });
 
 readCatalogWith(() => current.messages);
+loadAllWith(() => (current.whole ? undefined : loadAllMessages()));
 
 /** The active locale. */
 export function locale(): Locale {
@@ -87,7 +88,11 @@ export function startLocale(): Promise<void> {
 	return load(chosen ?? pickLocale(languages), false);
 }
 
-/** A route that shows later screens' words (Settings, the check-up) awaits this in its `load`. */
+/**
+ * A route that shows later screens' words (Settings, the check-up) awaits this in its `load`; an
+ * API error before it reaches the app (api/errors.ts `failWithWords`); the app asks for it once the
+ * first screen is painted (hooks.client.ts).
+ */
 export async function loadAllMessages(): Promise<void> {
 	if (current.whole) return;
 	const asked = current.locale;

@@ -25,6 +25,22 @@ export function readCatalogWith(reader: () => Partial<Messages> | undefined): vo
 	read = reader;
 }
 
+let loadAll = (): Promise<void> | undefined => undefined;
+
+/** The app's current locale (locale.svelte.ts) fetches a locale's later words when asked. */
+export function loadAllWith(loader: () => Promise<void> | undefined): void {
+	loadAll = loader;
+}
+
+/**
+ * Resolves once every word of the active locale is in (the later module's too: Settings, the
+ * check-up, the API errors' texts); undefined when they already are (or everything was installed
+ * at once: the service worker, unit tests).
+ */
+export function whenAllMessages(): Promise<void> | undefined {
+	return loadAll();
+}
+
 /** The active catalog's messages: `m.settings_page()`. */
 export const m: Messages = new Proxy({} as Messages, {
 	get(_, key: string) {
