@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
 	root: fileURLToPath(new URL('../../', import.meta.url)),
+	// The app's modules the tests read the server with (the API client) import by $lib, as in the app.
+	resolve: { alias: { $lib: fileURLToPath(new URL('../../src/lib', import.meta.url)) } },
 	test: {
 		name: 'engines',
 		include: ['tests/engines/**/*.spec.ts'],
