@@ -46,6 +46,13 @@ import {
 	type Field
 } from './model';
 import type { FailedItem } from '../../src/lib/db/schema';
+import { useCatalog } from '../../src/lib/i18n/m';
+import { messages as english } from '../../src/lib/i18n/generated/en';
+import { messages as englishLater } from '../../src/lib/i18n/generated/en.later';
+
+// The app's modules the harness reads the server with say things in English, the source (as the
+// service worker does): no locale is chosen outside a page.
+useCatalog({ ...english, ...englishLater });
 
 const RUNS = Number(process.env.CHAOS_RUNS ?? 20);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);

@@ -14,6 +14,8 @@ export default defineConfig({
 		name: 'engines',
 		include: ['tests/engines/**/*.spec.ts'],
 		environment: 'node',
+		// The API client's words in English, the source, as in the unit and contract projects.
+		setupFiles: ['src/lib/i18n/test-setup.ts'],
 		globalSetup: ['tests/engines/global-setup.ts'],
 		// One real server whose database the files reset, and two browsers per file: never in parallel.
 		fileParallelism: false,
