@@ -5,7 +5,7 @@ import type { Counters, FeedTree } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { enqueueIntent } from '$lib/outbox/outbox';
 import { headline } from '$lib/outbox/testing/fake-server';
-import { evictCache } from '$lib/db/evict';
+import { evictCache } from '$lib/offline/storage';
 import {
 	cachedArticle,
 	cachedList,

@@ -1,11 +1,15 @@
 /**
- * A full device: quota errors and the retry after freeing room (evict.ts, loaded when a write
- * first finds the quota full) that every IndexedDB write of the cache and the outbox goes
- * through. Below the stored data (cache/, outbox/) so that they can use it without importing a
- * feature. Framework-free: the page and the worker use it.
+ * A full device: quota errors, the one eviction order of the read cache (never what the outbox or
+ * the failed list names), and the retry after freeing room that every IndexedDB write of the cache
+ * and the outbox goes through. Below the stored data (cache/, outbox/) so that they can use it
+ * without importing a feature: the eviction reaches the offline search only through its change
+ * queue (index-queue.ts). Framework-free: the page and the worker use it.
  */
 import { ReaderError } from '$lib/api';
+import { unindexArticles } from './index-queue';
+import { IMAGE_CACHE } from './names';
 import type { ReaderDatabase } from './open';
+import type { FailedItem, OutboxItem, StoredArticle } from './schema';
 
 export class StorageFullError extends ReaderError {
 	constructor(cause?: unknown) {
@@ -44,6 +48,154 @@ export function reportStorageProblem(message: string | undefined): void {
 }
 
 /**
+ * Article ids a queued or refused change names: never evicted, whatever the budget, so the
+ * pending and failed lists can still show what they change and the cache keeps the reader's
+ * version. Catch-ups name the rows the reader had loaded for a search (`seenIds`).
+ */
+export async function protectedArticleIds(db: ReaderDatabase): Promise<Set<number>> {
+	const tx = db.transaction(['outbox', 'failed'], 'readonly');
+	const [queued, failed] = await Promise.all([
+		tx.objectStore('outbox').getAll(),
+		tx.objectStore('failed').getAll()
+	]);
+	await tx.done;
+	return namedArticleIds([...queued, ...failed]);
+}
+
+function namedArticleIds(items: readonly (OutboxItem | FailedItem)[]): Set<number> {
+	const ids = new Set<number>();
+	for (const item of items) {
+		if (item.articleId !== undefined) ids.add(item.articleId);
+		for (const id of intentArticleIds(item.intent)) ids.add(id);
+	}
+	return ids;
+}
+
+function intentArticleIds(intent: OutboxItem['intent']): readonly number[] {
+	switch (intent.type) {
+		case 'flag':
+		case 'label':
+			return intent.articleIds;
+		case 'note':
+			return [intent.articleId];
+		case 'catchup':
+			return intent.seenIds ?? [];
+		case 'share':
+			return [];
+	}
+}
+
+export interface EvictionOrder {
+	/** Read, not starred or published, in no pack: oldest stored first. */
+	readFirst: StoredArticle[];
+	/** Unread, starred, published or in a pack: only when the read ones were not enough. */
+	thenOthers: StoredArticle[];
+	/** Named by the outbox or the failed list: never dropped. */
+	kept: StoredArticle[];
+}
+
+/** The one eviction order, for the budget (budget.ts) and for a full quota (evictCache). */
+export function evictionOrder(
+	articles: readonly StoredArticle[],
+	outboxIds: ReadonlySet<number>
+): EvictionOrder {
+	const order: EvictionOrder = { readFirst: [], thenOthers: [], kept: [] };
+	const byAge = [...articles].sort((a, b) => a.storedAt - b.storedAt || a.id - b.id);
+	for (const article of byAge) {
+		if (outboxIds.has(article.id)) order.kept.push(article);
+		else if (isEvictedFirst(article)) order.readFirst.push(article);
+		else order.thenOthers.push(article);
+	}
+	return order;
+}
+
+/** Read and not starred, published or in a pack: what the reader misses least. */
+export function isEvictedFirst(article: StoredArticle): boolean {
+	return (
+		!article.unread &&
+		!article.marked &&
+		!article.published &&
+		(article.packs === undefined || article.packs.length === 0)
+	);
+}
+
+/**
+ * Drops these articles and takes their ids out of the cached lists (a list that lost rows is
+ * marked incomplete, so it asks the server again rather than claiming it shows everything).
+ * Ids an outbox or failed item names are skipped, checked in the same transaction. Returns the
+ * ids dropped.
+ */
+export async function dropArticles(db: ReaderDatabase, ids: readonly number[]): Promise<number[]> {
+	if (ids.length === 0) return [];
+	const tx = db.transaction(['articles', 'lists', 'outbox', 'failed'], 'readwrite');
+	const [queued, failed] = await Promise.all([
+		tx.objectStore('outbox').getAll(),
+		tx.objectStore('failed').getAll()
+	]);
+	const named = namedArticleIds([...queued, ...failed]);
+	const dropped = ids.filter((id) => !named.has(id));
+	const gone = new Set(dropped);
+	const articles = tx.objectStore('articles');
+	for (const id of dropped) await articles.delete(id);
+	const lists = tx.objectStore('lists');
+	let cursor = await lists.openCursor();
+	while (cursor) {
+		const list = cursor.value;
+		const ids = list.ids.filter((id) => !gone.has(id));
+		if (ids.length !== list.ids.length) await cursor.update({ ...list, ids, complete: false });
+		cursor = await cursor.continue();
+	}
+	await tx.done;
+	unindexArticles(dropped);
+	return dropped;
+}
+
+/**
+ * Frees room after a full quota by dropping a share of the cached articles in the eviction order
+ * (read ones first, oldest first; never what the outbox names), their ids from the lists, and the
+ * same share of the oldest images. The outbox and the failed list are never touched.
+ */
+export async function evictCache(db: ReaderDatabase, share = 0.25): Promise<number> {
+	const [articles, outboxIds] = await Promise.all([db.getAll('articles'), protectedArticleIds(db)]);
+	const order = evictionOrder(articles, outboxIds);
+	const toDrop = Math.max(1, Math.ceil(articles.length * share));
+	const ids = [...order.readFirst, ...order.thenOthers].slice(0, toDrop).map((a) => a.id);
+	const dropped = await dropArticles(db, ids);
+	await evictImages(share);
+	return dropped.length;
+}
+
+/** Drops the oldest share of the image cache (Cache Storage keeps insertion order). */
+export async function evictImages(share: number): Promise<void> {
+	if (typeof caches === 'undefined') return;
+	try {
+		const cache = await caches.open(IMAGE_CACHE);
+		const keys = await cache.keys();
+		const drop = Math.ceil(keys.length * share);
+		await Promise.all(keys.slice(0, drop).map((k) => cache.delete(k)));
+	} catch {
+		// Cache Storage can be unavailable (private mode): nothing to free there.
+	}
+}
+
+/** Drops these images from the image cache; returns how many were there. */
+export function dropImages(urls: readonly string[]): Promise<number> {
+	return dropCached(IMAGE_CACHE, urls);
+}
+
+/** Drops these URLs from one Cache Storage cache; returns how many were there. */
+export async function dropCached(cacheName: string, urls: readonly string[]): Promise<number> {
+	if (urls.length === 0 || typeof caches === 'undefined') return 0;
+	try {
+		const cache = await caches.open(cacheName);
+		const results = await Promise.all(urls.map((url) => cache.delete(url)));
+		return results.filter(Boolean).length;
+	} catch {
+		return 0;
+	}
+}
+
+/**
  * Runs a cache write; on a full quota frees room once and tries again. A second failure is a
  * StorageFullError with a message for the reader.
  */
@@ -52,7 +204,7 @@ export async function withQuotaRetry<T>(db: ReaderDatabase, write: () => Promise
 		return await write();
 	} catch (error) {
 		if (!isQuotaError(error)) throw error;
-		await import('./evict').then(({ evictCache }) => evictCache(db)).catch(() => 0);
+		await evictCache(db).catch(() => 0);
 		try {
 			const result = await write();
 			reportStorageProblem(undefined);

@@ -23,8 +23,7 @@ import {
 	writeStoragePolicy,
 	type ConnectionHints
 } from './policy';
-import { evictCache, isEvictedFirst } from '$lib/db/evict';
-import { IMAGE_CACHE, MEDIA_CACHE } from './storage';
+import { evictCache, IMAGE_CACHE, isEvictedFirst, MEDIA_CACHE } from './storage';
 import { unindexArticles } from '$lib/db/index-queue';
 
 vi.mock('$lib/db/index-queue', () => ({ unindexArticles: vi.fn(), indexArticles: vi.fn() }));

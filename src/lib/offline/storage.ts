@@ -1,9 +1,19 @@
 /**
  * Storage limits for the features: the storage estimate and the persistent-storage request, and
- * (from db/quota.ts, where the cache and the outbox take them) quota errors; the eviction of the
- * read cache is db/evict.ts's (not the first screen's code). Framework-free: the page and the worker use it.
+ * (from db/quota.ts, where the cache and the outbox take them) quota errors and the eviction of
+ * the read cache. Framework-free: the page and the worker use it.
  */
-export { onStorageProblem, StorageFullError } from '$lib/db/quota';
+export {
+	dropArticles,
+	dropCached,
+	dropImages,
+	evictCache,
+	evictionOrder,
+	isEvictedFirst,
+	onStorageProblem,
+	protectedArticleIds,
+	StorageFullError
+} from '$lib/db/quota';
 
 /** The Cache Storage names: db/names.ts, where the database layer reads them to wipe an account. */
 export { IMAGE_CACHE, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from '$lib/db/names';

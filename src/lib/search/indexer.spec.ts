@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Headline } from '$lib/api';
 import { storeList, type ListKey } from '$lib/cache';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { evictCache } from '$lib/db/evict';
+import { evictCache } from '$lib/offline/storage';
 import { headline } from '$lib/outbox/testing/fake-server';
 import {
 	applyChanges,
