@@ -80,3 +80,13 @@ test('the manifest describes the app, its icons and its share target', async ({ 
 		}
 	}
 });
+
+test('the service worker is a classic script with nothing only a module may use', async ({
+	request
+}) => {
+	// The worker shares modules with the page: a dynamic import there brings Vite's preload helper
+	// (import.meta.url) into the worker, whose evaluation then fails (no worker, no offline).
+	const script = await (await request.get('/service-worker.js')).text();
+	expect(script.length).toBeGreaterThan(1000);
+	expect(script).not.toMatch(/import\.meta|\bimport\(/);
+});
