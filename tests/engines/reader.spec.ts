@@ -49,7 +49,10 @@ describe.each(ENGINES)('%s', (engine) => {
 			ARTICLE
 		);
 		await waitFor(browser, 'the Mark unread button', () =>
-			[...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Mark unread')
+			// An icon button since the design pass: its name is its label.
+			[...document.querySelectorAll('button')].some(
+				(b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === 'Mark unread'
+			)
 		);
 		await poll('read on the server', async () => !(await serverArticle(client, ARTICLE)).unread);
 		await poll(
