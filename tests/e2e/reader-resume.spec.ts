@@ -172,7 +172,7 @@ test.describe('desktop', () => {
 	// FIXME (stop 33, in the closing note): since the design pass a test-bed article fits the
 	// window, so the pane is scrolled in a 200 px high one; the offline start then comes back one
 	// row off (reload and `/` pass). Not yet known whether the app or the low window is at fault.
-	test.fixme('a reload deep in a list comes back to the same headline, article and scroll; so does `/`, offline too', async ({
+	test('a reload deep in a list comes back to the same headline, article and scroll; so does `/`, offline too', async ({
 		page,
 		context
 	}) => {
