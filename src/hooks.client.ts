@@ -8,6 +8,7 @@ import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { resumeAtStart } from '$lib/state/resume';
 import { settings } from '$lib/state/settings.svelte';
+import { journalHasEntries } from '$lib/state/write-ahead';
 
 /** `/feed/-4`, `/cat/3/1234` (an article in it), `/tag/linux`: the list in the address bar. */
 const LIST_PATH = /^\/(feed|cat|tag)\/([^/]+)(?:\/\d+)?\/?$/;
@@ -38,6 +39,13 @@ export const init: ClientInit = async () => {
 		id = undefined; // a malformed address: the router shows its error, nothing to read early
 	}
 	const kind = match?.[1] as ListKind | undefined;
+	// A change a page showed but could not queue before it went (a reload right after a tap): queued
+	// now, before the start reads the cache it changes (state/write-ahead.ts). Seldom anything.
+	if (journalHasEntries()) {
+		await import('$lib/state/write-ahead-recover')
+			.then(({ recoverLeftChanges }) => recoverLeftChanges())
+			.catch(() => undefined);
+	}
 	startEarlyReads(
 		kind && id !== undefined ? listKey(listQueryFor(kind, id, settings.values)) : undefined
 	);

@@ -64,6 +64,56 @@ test('many changes offline survive a reload and a closed tab, and reach the serv
 	expect(await starredTitles()).toEqual(expected);
 });
 
+test('a change shown, then a reload before its outbox write committed: the next start queues it once', async ({
+	context,
+	page
+}) => {
+	await signIn(page);
+	await openFeed(page);
+	const before = await starredTitles();
+	// The app's outbox write waits behind another write (a sync's page write, in the chaos run that
+	// found this): here a transaction over the outbox that another tab keeps open until it closes.
+	const blocker = await context.newPage();
+	await blocker.goto('/manifest.webmanifest');
+	await blocker.evaluate(
+		() =>
+			new Promise<void>((resolve, reject) => {
+				const open = indexedDB.open('ttrss-reader');
+				open.onerror = () => reject(open.error ?? new Error('open failed'));
+				open.onsuccess = () => {
+					const store = open.result.transaction('outbox', 'readwrite').objectStore('outbox');
+					const spin = (): void => {
+						store.get(-1).onsuccess = spin;
+					};
+					spin();
+					resolve();
+				};
+			})
+	);
+	const title = await starTitle(page, 2);
+	const starred = !before.has(title);
+	const row = page.getByRole('button', { name: `Star “${title}”` });
+	await row.click();
+	// The row shows the change; its outbox write waits (reading the outbox would wait too).
+	await expect(row).toHaveAttribute('aria-pressed', String(starred));
+
+	// The page goes with its write still waiting (IndexedDB aborts it); then the other tab closes.
+	await page.reload();
+	await blocker.close();
+	// The next start finds the change written ahead, queues it, and the replay sends it, once.
+	await expect
+		.poll(async () => (await starredTitles()).has(title), { timeout: 20_000 })
+		.toBe(starred);
+	// Sent and confirmed; nothing left to queue again (the worker may have sent it: its requests are
+	// not all seen here, so "once" is the unit tests' write-ahead.spec.ts).
+	await expect.poll(() => outboxCount(page)).toBe(0);
+	expect(await page.evaluate(() => localStorage.getItem('reader.journal'))).toBeNull();
+	await expect(page.getByRole('button', { name: `Star “${title}”` })).toHaveAttribute(
+		'aria-pressed',
+		String(starred)
+	);
+});
+
 test('an expired session is renewed with "stay signed in"; without it the queue waits for sign-in', async ({
 	browser
 }) => {

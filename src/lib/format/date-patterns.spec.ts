@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATE_STYLES, formatWith, readDatePatterns, type DateStyle } from './date-patterns';
 import { keepDatePatterns, makeDatePatterns } from './date-patterns-make';
+import { MemoryStorage } from '$lib/state/testing/memory-storage';
 
 const STYLES = Object.keys(DATE_STYLES) as DateStyle[];
 const made = { language: 'x', agent: 'test' };
@@ -12,28 +13,6 @@ function spread(count: number): Date[] {
 	const from = new Date(2000, 0, 1).getTime();
 	const to = new Date(2030, 11, 31).getTime();
 	return Array.from({ length: count }, () => new Date(from + Math.floor(next() * (to - from))));
-}
-
-class MemoryStorage implements Storage {
-	#items = new Map<string, string>();
-	get length(): number {
-		return this.#items.size;
-	}
-	clear(): void {
-		this.#items.clear();
-	}
-	getItem(key: string): string | null {
-		return this.#items.get(key) ?? null;
-	}
-	key(index: number): string | null {
-		return [...this.#items.keys()][index] ?? null;
-	}
-	removeItem(key: string): void {
-		this.#items.delete(key);
-	}
-	setItem(key: string, value: string): void {
-		this.#items.set(key, value);
-	}
 }
 
 /** Runs `fn` and asserts that it built no Intl.DateTimeFormat (no locale data loaded). */

@@ -146,3 +146,61 @@ export interface ArticleRef {
 
 /** Which rows "mark above / below as read" names, from an article of the list. */
 export type Side = 'above' | 'below';
+
+const FLAGS: readonly string[] = ['unread', 'starred', 'published'] satisfies ArticleFlag[];
+const CATCHUP_MODES: readonly string[] = ['all', '1day', '1week', '2week'] satisfies CatchupMode[];
+const SEARCH_MODES: readonly string[] = [
+	'all_feeds',
+	'this_feed',
+	'this_cat'
+] satisfies SearchMode[];
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every(isId);
+const optional = (v: unknown, test: (v: unknown) => boolean): boolean => v === undefined || test(v);
+
+/**
+ * An intent read back from storage a page wrote (the write-ahead journal, state/write-ahead.ts):
+ * the intent when `raw` is a whole valid one, else `undefined`.
+ */
+export function parseIntent(raw: unknown): Intent | undefined {
+	if (typeof raw !== 'object' || raw === null) return undefined;
+	const r = raw as Record<string, unknown>;
+	switch (r.type) {
+		case 'flag':
+			return typeof r.field === 'string' &&
+				FLAGS.includes(r.field) &&
+				isIds(r.articleIds) &&
+				typeof r.value === 'boolean'
+				? (raw as Intent)
+				: undefined;
+		case 'note':
+			return isId(r.articleId) && typeof r.note === 'string' ? (raw as Intent) : undefined;
+		case 'label':
+			return isIds(r.articleIds) && isId(r.labelId) && typeof r.assign === 'boolean'
+				? (raw as Intent)
+				: undefined;
+		case 'share':
+			return typeof r.title === 'string' &&
+				typeof r.url === 'string' &&
+				typeof r.content === 'string'
+				? (raw as Intent)
+				: undefined;
+		case 'catchup':
+			return (typeof r.feedId === 'number' || typeof r.feedId === 'string') &&
+				typeof r.isCat === 'boolean' &&
+				typeof r.mode === 'string' &&
+				CATCHUP_MODES.includes(r.mode) &&
+				optional(r.at, (v) => typeof v === 'number') &&
+				optional(r.offline, (v) => typeof v === 'boolean') &&
+				optional(r.maxId, isId) &&
+				optional(r.unreadSeen, isId) &&
+				optional(r.search, (v) => typeof v === 'string') &&
+				optional(r.searchMode, (v) => typeof v === 'string' && SEARCH_MODES.includes(v)) &&
+				optional(r.seenIds, isIds)
+				? (raw as Intent)
+				: undefined;
+		default:
+			return undefined;
+	}
+}

@@ -7,7 +7,7 @@ import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
 import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
-import { getStored, readIn } from '$lib/db/kv';
+import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$lib/db/kv';
 import { writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { withQuotaRetry } from '$lib/db/quota';
@@ -40,39 +40,105 @@ type CacheTx = IDBPTransaction<
  * With `hold`, the change waits while the reader can undo it (outbox/hold.ts), keeping what
  * undoing it must put back.
  */
-export async function enqueueIntent(intent: Intent, now = Date.now(), hold?: Hold): Promise<void> {
+export async function enqueueIntent(
+	intent: Intent,
+	now = Date.now(),
+	hold?: Hold,
+	ahead: WrittenAhead = {}
+): Promise<void> {
 	const db = await openReaderDb();
-	const account = await accountOfNewChanges();
+	const account = ahead.account ?? (await accountOfNewChanges());
 	const drafts = splitIntent(
 		intent.type === 'catchup' ? await withVisibleBound(db, intent, account) : intent,
 		now
 	);
+	const write = { drafts, now, account, hold, journal: ahead.journal };
 	try {
-		await withQuotaRetry(db, () => writeItems(db, drafts, now, true, account, hold));
+		await withQuotaRetry(db, () => writeItems(db, write, true));
 	} catch {
-		await writeItems(db, drafts, now, false, account, hold);
+		await writeItems(db, write, false);
 	}
 	announceOutboxChange();
 }
 
+/** A change the page wrote ahead (state/write-ahead.ts): its entry's id and account. */
+export interface WrittenAhead {
+	journal?: string;
+	account?: string;
+}
+
+/**
+ * A write-ahead entry whose change is in the outbox: written in the outbox's own transaction, so
+ * a start that finds the entry knows whether to queue it again (state/write-ahead.ts).
+ */
+export const journalSettled = storedKeyFamily<number>({
+	store: 'settings',
+	prefix: 'journal-settled:',
+	owner: 'outbox/outbox.ts',
+	parse: isFiniteNumber,
+	fallback: () => 0
+});
+
+/** The settled marks of write-ahead entries by id (0 = none). */
+export async function settledEntries(ids: readonly string[]): Promise<Set<string>> {
+	const db = await openReaderDb();
+	const tx = db.transaction('settings', 'readonly');
+	const settled = new Set<string>();
+	for (const id of ids) {
+		if ((await readIn(tx.store, journalSettled(id))) > 0) settled.add(id);
+	}
+	await tx.done;
+	return settled;
+}
+
+/**
+ * Deletes the settled marks of entries no page keeps any more (all but `kept`), once older than
+ * ten minutes: a page that wrote its entry after `kept` was read still finds its mark.
+ */
+export async function forgetSettledEntries(
+	kept: ReadonlySet<string>,
+	now = Date.now()
+): Promise<void> {
+	const db = await openReaderDb();
+	const prefix = journalSettled('').name;
+	await writeTx(db, ['settings'], async (tx) => {
+		const store = tx.objectStore('settings');
+		const range = IDBKeyRange.bound(prefix, prefix + '\uffff');
+		for (const key of await store.getAllKeys(range)) {
+			const id = String(key).slice(prefix.length);
+			if (kept.has(id)) continue;
+			if (now - (await readIn(store, journalSettled(id))) > SETTLED_KEPT) await store.delete(key);
+		}
+	});
+}
+
+const SETTLED_KEPT = 10 * 60_000;
+
+interface ItemsWrite {
+	drafts: ItemDraft[];
+	now: number;
+	/** The account the change was made in: only its session ever sends it. */
+	account: string | undefined;
+	hold: Hold | undefined;
+	journal: string | undefined;
+}
+
 async function writeItems(
 	db: ReaderDatabase,
-	drafts: ItemDraft[],
-	now: number,
-	applyToCache: boolean,
-	/** The account the change was made in: only its session ever sends it. */
-	account: string | undefined,
-	hold: Hold | undefined
+	{ drafts, now, account, hold, journal }: ItemsWrite,
+	applyToCache: boolean
 ): Promise<void> {
 	const context = { now, account, hold };
 	if (!applyToCache) {
-		await writeTx(db, ['outbox'], async (tx) => {
+		await writeTx(db, ['outbox', 'settings'], async (tx) => {
 			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
 			await writeEffect(tx, intentEffect(drafts, queued, context));
+			if (journal) await writeIn(tx.objectStore('settings'), journalSettled(journal), now);
 		});
 		return;
 	}
 	await writeTx(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
+		if (journal) await writeIn(tx.objectStore('settings'), journalSettled(journal), now);
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
 		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);

@@ -15,7 +15,7 @@ import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/ef
 import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, ArticleRef, Intent, Side } from '$lib/outbox/intent';
 import { markBeingQueued } from '$lib/outbox/outbox';
-import { submitIntent } from './submit';
+import { submitIntent, writeAhead } from './submit';
 import { searchTarget } from '$lib/search/scope';
 import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
@@ -71,6 +71,9 @@ async function apply(
 	onUndone?: () => Promise<void>
 ): Promise<boolean> {
 	if (changes.length === 0 && intent.type !== 'catchup') return true;
+	// Kept before the screen shows it: a reload before the outbox has it queues it at the next
+	// start (write-ahead.ts).
+	const ticket = writeAhead(intent);
 	// On screen from here: a server answer that arrives before the outbox has it keeps it.
 	const queued = markBeingQueued(intent);
 	try {
@@ -98,7 +101,7 @@ async function apply(
 		};
 		const hold = undoText ? await undoState.begin() : undefined;
 		try {
-			await submitIntent(intent, hold);
+			await submitIntent(intent, hold, ticket);
 		} catch (error) {
 			revert(saved);
 			toasts.show(failureText(error), 'error');

@@ -14,24 +14,9 @@ import {
 	startTarget,
 	takeReopened
 } from './resume';
+import { MemoryStorage } from '$lib/state/testing/memory-storage';
 
 const ACCOUNT = 'reader@http://localhost/tt-rss/api/';
-
-class MemoryStorage {
-	#map = new Map<string, string>();
-	getItem(key: string): string | null {
-		return this.#map.get(key) ?? null;
-	}
-	setItem(key: string, value: string): void {
-		this.#map.set(key, value);
-	}
-	removeItem(key: string): void {
-		this.#map.delete(key);
-	}
-	clear(): void {
-		this.#map.clear();
-	}
-}
 
 beforeEach(() => {
 	vi.stubGlobal('localStorage', new MemoryStorage());

@@ -11,29 +11,9 @@ import { getStored } from '$lib/db/kv';
 import { REPLAY_LOCK } from '$lib/outbox/contract';
 import { enqueueIntent } from '$lib/outbox/outbox';
 import { installWebLocks } from '$lib/outbox/testing/locks';
+import { MemoryStorage } from '$lib/state/testing/memory-storage';
 
 /** Node has no Web Storage: a minimal one, so sign-out's clearing can be seen. */
-class MemoryStorage {
-	#items = new Map<string, string>();
-	get length(): number {
-		return this.#items.size;
-	}
-	getItem(key: string): string | null {
-		return this.#items.get(key) ?? null;
-	}
-	setItem(key: string, value: string): void {
-		this.#items.set(key, value);
-	}
-	removeItem(key: string): void {
-		this.#items.delete(key);
-	}
-	clear(): void {
-		this.#items.clear();
-	}
-	key(index: number): string | null {
-		return [...this.#items.keys()][index] ?? null;
-	}
-}
 
 const reader: StoredSession = {
 	apiUrl: 'http://tt.example/api/',

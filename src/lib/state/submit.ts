@@ -7,7 +7,9 @@
 import { enqueueIntent } from '$lib/outbox/outbox';
 import type { Hold } from '$lib/outbox/hold';
 import type { Intent } from '$lib/outbox/intent';
+import { shownAccount } from '$lib/db/account';
 import { requestReplay } from './replay-triggers';
+import { journal, type Ticket } from './write-ahead';
 
 /**
  * Resolves once the intent is durable in the IndexedDB outbox (coalesced with older changes to the
@@ -17,7 +19,24 @@ import { requestReplay } from './replay-triggers';
  * should undo its local change). The caller has already applied the change to what the reader sees.
  * With `hold`, it waits while the reader can undo it (state/undo.svelte.ts).
  */
-export async function submitIntent(intent: Intent, hold?: Hold): Promise<void> {
-	await enqueueIntent(intent, Date.now(), hold);
+export async function submitIntent(
+	intent: Intent,
+	hold?: Hold,
+	ticket: Ticket = writeAhead(intent)
+): Promise<void> {
+	try {
+		await enqueueIntent(intent, Date.now(), hold, { journal: ticket.id });
+	} finally {
+		// Durable in the outbox, or refused (the caller puts the screen back): either way, done.
+		ticket.settle();
+	}
 	requestReplay();
+}
+
+/**
+ * Writes the change ahead of the outbox (state/write-ahead.ts), synchronously: a caller that
+ * changes the screen first calls this before it does, and hands the ticket to `submitIntent`.
+ */
+export function writeAhead(intent: Intent): Ticket {
+	return journal(intent, shownAccount());
 }
