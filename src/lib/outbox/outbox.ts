@@ -8,9 +8,8 @@ import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from
 import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, readIn } from '$lib/db/kv';
-import { writeTx } from '$lib/db/tx';
+import { readTx, writeTx, writeTxWithRoom } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
-import { withQuotaRetry } from '$lib/db/quota';
 import {
 	applyCatchupToCounters,
 	applyToArticle,
@@ -48,7 +47,7 @@ export async function enqueueIntent(intent: Intent, now = Date.now(), hold?: Hol
 		now
 	);
 	try {
-		await withQuotaRetry(db, () => writeItems(db, drafts, now, true, account, hold));
+		await writeItems(db, drafts, now, true, account, hold);
 	} catch {
 		await writeItems(db, drafts, now, false, account, hold);
 	}
@@ -72,7 +71,8 @@ async function writeItems(
 		});
 		return;
 	}
-	await writeTx(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
+	// A full quota frees cache room first (then the caller keeps the change in the outbox alone).
+	await writeTxWithRoom(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
 		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
@@ -160,18 +160,20 @@ async function withVisibleBound(
 	}
 	let maxId = intent.maxId;
 	try {
-		const tx = db.transaction(['articles', 'tree'], 'readonly');
-		const tree = (await tx.objectStore('tree').get('current'))?.tree;
-		for (const article of await articlesForCatchup(tx.objectStore('articles'), intent)) {
-			if (inCatchupScope(intent, article, tree) && (maxId === undefined || article.id > maxId)) {
-				maxId = article.id;
+		maxId = await readTx(db, ['articles', 'tree'], async (tx) => {
+			let bound = intent.maxId;
+			const tree = (await tx.objectStore('tree').get('current'))?.tree;
+			for (const article of await articlesForCatchup(tx.objectStore('articles'), intent)) {
+				if (inCatchupScope(intent, article, tree) && (bound === undefined || article.id > bound)) {
+					bound = article.id;
+				}
 			}
-		}
-		if (maxId === undefined) {
-			const newest = await tx.objectStore('articles').openKeyCursor(null, 'prev');
-			if (newest) maxId = newest.key;
-		}
-		await tx.done;
+			if (bound === undefined) {
+				const newest = await tx.objectStore('articles').openKeyCursor(null, 'prev');
+				if (newest) bound = newest.key;
+			}
+			return bound;
+		});
 	} catch {
 		// The cache cannot be read: the rows on screen are all the reader saw.
 	}
@@ -213,15 +215,15 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
 		)
 	);
 	const db = await openReaderDb();
-	const tx = db.transaction(['articles', 'tree'], 'readonly');
-	const articles = new Map<number, string>();
-	for (const id of ids) {
-		const article = await tx.objectStore('articles').get(id);
-		if (article?.title) articles.set(id, article.title);
-	}
-	const tree = (await tx.objectStore('tree').get('current'))?.tree;
-	await tx.done;
-	return { articles, titles: titlesOf(tree) };
+	return readTx(db, ['articles', 'tree'], async (tx) => {
+		const articles = new Map<number, string>();
+		for (const id of ids) {
+			const article = await tx.objectStore('articles').get(id);
+			if (article?.title) articles.set(id, article.title);
+		}
+		const tree = (await tx.objectStore('tree').get('current'))?.tree;
+		return { articles, titles: titlesOf(tree) };
+	});
 }
 
 /** Changes submitted here that are on screen already but not yet committed to the outbox. */
@@ -248,19 +250,19 @@ async function changesNotShown(
 	// Taken before the outbox is read: an intent queued meanwhile is in one or the other.
 	const queuing = [...beingQueued];
 	const db = await openReaderDb();
-	const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
-	const settings = tx.objectStore('settings');
-	const owner = await readIn(settings, CACHE_OWNER);
-	const { changes } = await changesNotIn(
-		{ settings, outbox: tx.objectStore('outbox') },
-		owner,
-		readAt
-	);
-	const all: NotShown[] = [...changes, ...queuing.map((intent) => ({ intent }))];
-	const tree =
-		withTree && all.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
-	await tx.done;
-	return { changes: all, tree };
+	return readTx(db, ['outbox', 'tree', 'settings'], async (tx) => {
+		const settings = tx.objectStore('settings');
+		const owner = await readIn(settings, CACHE_OWNER);
+		const { changes } = await changesNotIn(
+			{ settings, outbox: tx.objectStore('outbox') },
+			owner,
+			readAt
+		);
+		const all: NotShown[] = [...changes, ...queuing.map((intent) => ({ intent }))];
+		const tree =
+			withTree && all.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
+		return { changes: all, tree };
+	});
 }
 
 /**
@@ -333,9 +335,9 @@ export async function failedItems(): Promise<FailedItem[]> {
 /** Puts a failed item back at the end of the outbox (unless a newer change replaced it). */
 export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction(['failed', 'outbox'], 'readwrite');
-	const failed = await tx.objectStore('failed').get(id);
-	if (failed) {
+	await writeTx(db, ['failed', 'outbox'], async (tx) => {
+		const failed = await tx.objectStore('failed').get(id);
+		if (!failed) return;
 		await tx.objectStore('failed').delete(id);
 		const newer = (await tx.objectStore('outbox').index('byKey').getAll(failed.key)).filter(
 			(item) => item.account === failed.account
@@ -356,8 +358,7 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 			};
 			await tx.objectStore('outbox').add(item);
 		}
-	}
-	await tx.done;
+	});
 	announceOutboxChange();
 }
 
@@ -367,12 +368,11 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
  */
 export async function discardFailed(id: number): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction(['failed', 'articles'], 'readwrite');
-	const failed = await tx.objectStore('failed').get(id);
-	if (failed) {
+	await writeTx(db, ['failed', 'articles'], async (tx) => {
+		const failed = await tx.objectStore('failed').get(id);
+		if (!failed) return;
 		await tx.objectStore('failed').delete(id);
 		if (failed.articleId !== undefined) await tx.objectStore('articles').delete(failed.articleId);
-	}
-	await tx.done;
+	});
 	announceOutboxChange();
 }
