@@ -285,14 +285,19 @@ export function idsWithoutContent(ids: readonly number[]): Promise<number[]> {
 
 /**
  * The bodies of the kept articles (offline) with their links: where a sync whose images were cut
- * short (the page went away) finds them again.
+ * short (the page went away) finds them again. Only these ids' when given (one read each);
+ * otherwise every cached article is read.
  */
-export function keptBodies(): Promise<{ content: string; link: string }[]> {
+export function keptBodies(ids?: readonly number[]): Promise<{ content: string; link: string }[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
+		const rows = await readTx(db, ['articles'], (tx) =>
+			ids ? Promise.all(ids.map((id) => tx.store.get(id))) : tx.store.getAll()
+		);
 		const bodies: { content: string; link: string }[] = [];
-		for (const a of await db.getAll('articles')) {
-			if (a.offline && a.hasContent && a.content) bodies.push({ content: a.content, link: a.link });
+		for (const a of rows) {
+			if (a?.offline && a.hasContent && a.content)
+				bodies.push({ content: a.content, link: a.link });
 		}
 		return bodies;
 	}).then((found) => found ?? []);
