@@ -121,6 +121,26 @@ const layerConfigs = [
 	}))
 ];
 
+/**
+ * An IndexedDB transaction outside db/ goes through its helpers (db/tx.ts: readTx, writeTx,
+ * writeTxWithRoom), so that the abort on a failure, the full-quota retry and the handled `done`
+ * are written once. Single requests (db.get, db.put…) are transactions of their own and stay.
+ */
+const transactionsThroughDb = {
+	files: ['src/**/*.{ts,js,svelte}'],
+	ignores: [...TESTS, 'src/lib/db/**'],
+	rules: {
+		'no-restricted-syntax': [
+			'error',
+			{
+				selector: "CallExpression[callee.property.name='transaction']",
+				message:
+					'Open IndexedDB transactions through $lib/db/tx (readTx, writeTx, writeTxWithRoom), not db.transaction().'
+			}
+		]
+	}
+};
+
 export default ts.config(
 	{
 		ignores: [
@@ -165,5 +185,6 @@ export default ts.config(
 		files: ['**/*.js', '**/*.cjs'],
 		...ts.configs.disableTypeChecked
 	},
-	...layerConfigs
+	...layerConfigs,
+	transactionsThroughDb
 );
