@@ -166,12 +166,34 @@ function withoutHoldOf(item: OutboxItem): OutboxItem {
 	return released;
 }
 
-/** Sends a held change now (its toast went away): it stays queued, no longer held. */
+/**
+ * The outbox seqs each hold of this page (or worker) was queued under, noted by enqueueIntent once
+ * committed. A hold's items keep their seqs (a replaced one leaves, a put-back one returns with its
+ * own), so its release reads just these; a hold queued in another context is found by a full read.
+ */
+const heldSeqs = new Map<string, number[]>();
+
+export function noteHeldSeqs(undoId: string, seqs: readonly number[]): void {
+	if (seqs.length > 0)
+		heldSeqs.set(undoId, [...new Set([...(heldSeqs.get(undoId) ?? []), ...seqs])]);
+}
+
+/**
+ * Sends a held change now (its toast went away): it stays queued, no longer held. A tap's release
+ * reads its own items, not the whole queue.
+ */
 export async function releaseHold(undoId: string): Promise<number> {
 	const db = await openReaderDb();
+	const seqs = heldSeqs.get(undoId);
+	heldSeqs.delete(undoId);
 	const released = await writeTx(db, ['outbox'], async (tx) => {
 		let count = 0;
-		for (const item of await tx.store.getAll()) {
+		const items = seqs
+			? (await Promise.all(seqs.map((seq) => tx.store.get(seq)))).filter(
+					(item): item is OutboxItem => item !== undefined
+				)
+			: await tx.store.getAll();
+		for (const item of items) {
 			if (item.undoId !== undoId) continue;
 			await tx.store.put(withoutHoldOf(item));
 			count++;
@@ -196,6 +218,7 @@ export interface Undone {
  */
 export async function cancelHold(undoId: string, now = Date.now()): Promise<Undone | undefined> {
 	const db = await openReaderDb();
+	heldSeqs.delete(undoId);
 	const undone = await writeTx(db, ['outbox', 'articles', 'tree'], (tx) =>
 		cancelIn(tx, undoId, now)
 	);

@@ -21,7 +21,7 @@ import {
 } from './apply';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { changesNotIn, type NotShown } from './sent-log';
-import type { Hold } from './hold';
+import { noteHeldSeqs, type Hold } from './hold';
 import { titlesOf } from '$lib/tree/walk';
 import { announceOutboxChange } from './broadcast';
 import type { Intent, IntentNames, CatchupIntent } from './intent';
@@ -47,11 +47,13 @@ export async function enqueueIntent(intent: Intent, now = Date.now(), hold?: Hol
 		intent.type === 'catchup' ? await withVisibleBound(db, intent, account) : intent,
 		now
 	);
+	let seqs: number[];
 	try {
-		await writeItems(db, drafts, now, true, account, hold);
+		seqs = await writeItems(db, drafts, now, true, account, hold);
 	} catch {
-		await writeItems(db, drafts, now, false, account, hold);
+		seqs = await writeItems(db, drafts, now, false, account, hold);
 	}
+	if (hold) noteHeldSeqs(hold.id, seqs);
 	announceOutboxChange();
 }
 
@@ -63,17 +65,16 @@ async function writeItems(
 	/** The account the change was made in: only its session ever sends it. */
 	account: string | undefined,
 	hold: Hold | undefined
-): Promise<void> {
+): Promise<number[]> {
 	const context = { now, account, hold };
 	if (!applyToCache) {
-		await writeTx(db, ['outbox'], async (tx) => {
+		return writeTx(db, ['outbox'], async (tx) => {
 			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
-			await writeEffect(tx, intentEffect(drafts, queued, context));
+			return writeEffect(tx, intentEffect(drafts, queued, context));
 		});
-		return;
 	}
 	// A full quota frees cache room first (then the caller keeps the change in the outbox alone).
-	await writeTxWithRoom(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
+	return writeTxWithRoom(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
 		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
@@ -83,7 +84,7 @@ async function writeItems(
 		const effect = intentEffect(drafts, { ...queued, cache }, context);
 		for (const article of effect.articles) await tx.objectStore('articles').put(article);
 		if (effect.tree) await tx.objectStore('tree').put(effect.tree, 'current');
-		await writeEffect(tx, effect);
+		return writeEffect(tx, effect);
 	});
 }
 
@@ -131,14 +132,19 @@ async function cacheSnapshot(
 	return { tree, targets };
 }
 
-/** The outbox's part of an intent's effect: the replaced items out, the new ones in. */
+/**
+ * The outbox's part of an intent's effect: the replaced items out, the new ones in. Returns the
+ * new items' seqs.
+ */
 async function writeEffect(
 	tx: { objectStore(name: 'outbox'): OutboxWrites },
 	effect: IntentEffect
-): Promise<void> {
+): Promise<number[]> {
 	const outbox = tx.objectStore('outbox');
 	for (const seq of effect.replaced) await outbox.delete(seq);
-	for (const item of effect.items) await outbox.add(item);
+	const seqs: number[] = [];
+	for (const item of effect.items) seqs.push(await outbox.add(item));
+	return seqs;
 }
 
 interface OutboxWrites {
