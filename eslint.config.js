@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import svelte from 'eslint-plugin-svelte';
@@ -19,6 +20,8 @@ const LAYERS = {
 	// The message catalogs (src/lib/i18n): every layer speaks through them.
 	i18n: 0,
 	perf: 0,
+	// A row's touch gestures (a state machine and its Svelte attachment): imports only svelte.
+	gestures: 0,
 	db: 1,
 	tree: 2,
 	counters: 2,
@@ -40,6 +43,24 @@ const LAYERS = {
 	components: 6
 };
 const SERVICE_WORKER_LAYER = 4;
+
+/**
+ * Every folder of src/lib with code has its layer: a new folder missing here would be held to no
+ * rule at all, so the lint stops and says so (add it to LAYERS and to docs/architecture.md).
+ */
+const unplaced = readdirSync(new URL('./src/lib', import.meta.url), { withFileTypes: true })
+	.filter((entry) => entry.isDirectory() && !(entry.name in LAYERS))
+	.filter((entry) =>
+		readdirSync(new URL(`./src/lib/${entry.name}`, import.meta.url), { recursive: true }).some(
+			(file) => /\.(ts|js|svelte)$/.test(String(file))
+		)
+	)
+	.map((entry) => entry.name);
+if (unplaced.length > 0) {
+	throw new Error(
+		`src/lib folders without a layer: ${unplaced.join(', ')}. Add each to LAYERS in eslint.config.js and to docs/architecture.md (Layers).`
+	);
+}
 
 /**
  * Upward imports the tree still has, each a known debt (issue 25): the importing file and the
@@ -100,6 +121,26 @@ const layerConfigs = [
 	}))
 ];
 
+/**
+ * An IndexedDB transaction outside db/ goes through its helpers (db/tx.ts: readTx, writeTx,
+ * writeTxWithRoom), so that the abort on a failure, the full-quota retry and the handled `done`
+ * are written once. Single requests (db.get, db.put…) are transactions of their own and stay.
+ */
+const transactionsThroughDb = {
+	files: ['src/**/*.{ts,js,svelte}'],
+	ignores: [...TESTS, 'src/lib/db/**'],
+	rules: {
+		'no-restricted-syntax': [
+			'error',
+			{
+				selector: "CallExpression[callee.property.name='transaction']",
+				message:
+					'Open IndexedDB transactions through $lib/db/tx (readTx, writeTx, writeTxWithRoom), not db.transaction().'
+			}
+		]
+	}
+};
+
 export default ts.config(
 	{
 		ignores: [
@@ -144,5 +185,6 @@ export default ts.config(
 		files: ['**/*.js', '**/*.cjs'],
 		...ts.configs.disableTypeChecked
 	},
-	...layerConfigs
+	...layerConfigs,
+	transactionsThroughDb
 );

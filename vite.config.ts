@@ -1,6 +1,6 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import type { Plugin, ProxyOptions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { securityHeaders } from './deploy/csp.js';
 import { firstScreenChunks } from './deploy/first-screen-chunks.js';
 import { staticSite } from './deploy/static-site.js';
@@ -47,6 +47,9 @@ function previewBuiltSite(): Plugin {
 	};
 }
 
+/** Component tests (the `component` project), apart from the unit project's node environment. */
+const COMPONENT_SPECS = 'src/**/*.component.spec.ts';
+
 export default defineConfig({
 	plugins: [sveltekit(), previewBuiltSite()],
 	// The first screen's code in two files, not ~25 (deploy/first-screen-chunks.js).
@@ -63,7 +66,20 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					include: ['src/**/*.spec.ts', 'tests/chaos/**/*.spec.ts'],
+					exclude: [...configDefaults.exclude, COMPONENT_SPECS],
 					environment: 'node',
+					setupFiles: ['src/lib/i18n/test-setup.ts']
+				}
+			},
+			{
+				// Components mounted in jsdom with Svelte's client runtime (the `browser` condition):
+				// what they show and what their buttons do, over fake-indexeddb like the unit tests.
+				extends: true,
+				resolve: { conditions: ['browser'] },
+				test: {
+					name: 'component',
+					include: [COMPONENT_SPECS],
+					environment: 'jsdom',
 					setupFiles: ['src/lib/i18n/test-setup.ts']
 				}
 			},

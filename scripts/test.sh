@@ -40,6 +40,7 @@ summary() {
 stage "bootstrap (both test-bed servers)" 20 bash scripts/bootstrap.sh
 stage lint 10 npm run lint
 stage "unit tests" 10 npx vitest run --project unit
+stage "component tests" 5 npx vitest run --project component
 stage "contract tests: debian (API 15)" 10 env TESTBED=debian npx vitest run --project contract
 stage "contract tests: current (API 23)" 10 env TESTBED=current npx vitest run --project contract
 stage "end-to-end tests: current (API 23)" 40 env TESTBED=current npx playwright test

@@ -6,6 +6,7 @@
  */
 import { getStored, putStored, storedKeyFamily } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
+import { readTx } from '$lib/db/tx';
 import { parseQuiet, type QuietHours } from './quiet';
 import { parseStoredWords } from './words';
 
@@ -112,8 +113,10 @@ export async function saveAlertMemory(account: string, memory: AlertMemory): Pro
 /** The newest article id on this device (ids only grow on a tt-rss server): a new rule's start. */
 export async function newestStoredId(): Promise<number> {
 	const db = await openReaderDb();
-	const cursor = await db.transaction('articles').store.openKeyCursor(null, 'prev');
-	return cursor?.key ?? 0;
+	return readTx(db, ['articles'], async (tx) => {
+		const cursor = await tx.store.openKeyCursor(null, 'prev');
+		return cursor?.key ?? 0;
+	});
 }
 
 /**

@@ -24,8 +24,7 @@ import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { abortQuietly } from '$lib/db/tx';
-import { withQuotaRetry } from '$lib/db/quota';
+import { readTx, writeTx, writeTxWithRoom } from '$lib/db/tx';
 import { indexArticles } from '$lib/db/index-queue';
 
 /** Identifies one headline list: feed or category, view mode, order, search. */
@@ -73,13 +72,11 @@ export function cachedTree(): Promise<StoredTree | undefined> {
 
 export async function storeTree(tree: FeedTree, counters: Counters | undefined): Promise<void> {
 	const db = await openReaderDb();
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['tree', 'settings'], 'readwrite');
+	await writeTxWithRoom(db, ['tree', 'settings'], async (tx) => {
 		// A tab still open for an account that is no longer signed in here writes nothing.
 		if (mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) {
 			await tx.objectStore('tree').put({ tree, counters, fetchedAt: Date.now() }, 'current');
 		}
-		await tx.done;
 	});
 }
 
@@ -94,27 +91,23 @@ export function cachedList(
 ): Promise<CachedList | undefined> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
-		const tx = db.transaction(['lists', 'articles'], 'readonly');
-		const list = await tx.objectStore('lists').get(listKeyString(key));
-		if (!list) {
+		return readTx(db, ['lists', 'articles'], async (tx): Promise<CachedList | undefined> => {
+			const list = await tx.objectStore('lists').get(listKeyString(key));
 			// Never opened online, but its articles may have been made available offline.
-			const derived = await listFromArticles(tx.objectStore('articles'), key);
-			await tx.done;
-			return derived;
-		}
-		const ids = list.ids.slice(0, first);
-		const headlines = await readHeadlines(tx.objectStore('articles'), ids);
-		await tx.done;
-		const rest = list.ids.slice(ids.length);
-		// Rows evicted under storage pressure make the list incomplete again.
-		const completeWithRest = list.complete && headlines.length === ids.length;
-		return {
-			headlines,
-			complete: completeWithRest && rest.length === 0,
-			completeWithRest,
-			fetchedAt: list.fetchedAt,
-			rest
-		};
+			if (!list) return listFromArticles(tx.objectStore('articles'), key);
+			const ids = list.ids.slice(0, first);
+			const headlines = await readHeadlines(tx.objectStore('articles'), ids);
+			const rest = list.ids.slice(ids.length);
+			// Rows evicted under storage pressure make the list incomplete again.
+			const completeWithRest = list.complete && headlines.length === ids.length;
+			return {
+				headlines,
+				complete: completeWithRest && rest.length === 0,
+				completeWithRest,
+				fetchedAt: list.fetchedAt,
+				rest
+			};
+		});
 	});
 }
 
@@ -122,10 +115,7 @@ export function cachedList(
 export function cachedRows(ids: readonly number[]): Promise<Headline[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
-		const tx = db.transaction('articles', 'readonly');
-		const headlines = await readHeadlines(tx.store, ids);
-		await tx.done;
-		return headlines;
+		return readTx(db, ['articles'], (tx) => readHeadlines(tx.store, ids));
 	}).then((rows) => rows ?? []);
 }
 
@@ -193,32 +183,18 @@ export async function storeList(
 ): Promise<void> {
 	const db = await openReaderDb();
 	const listKey = listKeyString(key);
-	let written: StoredArticle[] = [];
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['lists', 'articles', 'outbox', 'tree', 'settings'], 'readwrite');
-		try {
-			if (!mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) return;
+	const written = await writeTxWithRoom(
+		db,
+		['lists', 'articles', 'outbox', 'tree', 'settings'],
+		async (tx) => {
+			if (!mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) return [];
 			const lists = tx.objectStore('lists');
 			const old = skip > 0 ? await lists.get(listKey) : undefined;
 			const ids = [...(old?.ids.slice(0, skip) ?? []), ...headlines.map((h) => h.id)];
 			await lists.put({ key: listKey, ids: [...new Set(ids)], complete, fetchedAt: Date.now() });
-			written = await writeArticles(
-				{
-					articles: tx.objectStore('articles'),
-					outbox: tx.objectStore('outbox'),
-					tree: tx.objectStore('tree'),
-					settings: tx.objectStore('settings')
-				},
-				headlines.map(fromHeadline),
-				undefined,
-				readAt
-			);
-			await tx.done;
-		} catch (error) {
-			abortQuietly(tx);
-			throw error;
+			return writeArticles(storesOf(tx), headlines.map(fromHeadline), undefined, readAt);
 		}
-	});
+	);
 	indexArticles(written);
 }
 
@@ -235,19 +211,9 @@ export async function storeArticles(
 	/** When they were asked for (see writeArticles). */
 	readAt?: number
 ): Promise<void> {
-	const db = await openReaderDb();
-	let written: StoredArticle[] = [];
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
-		try {
-			written = await writeArticles(storesOf(tx), articles.map(fromArticle), undefined, readAt);
-			await tx.done;
-		} catch (error) {
-			abortQuietly(tx);
-			throw error;
-		}
-	});
-	indexArticles(written);
+	await writeArticlesInTx((stores) =>
+		writeArticles(stores, articles.map(fromArticle), undefined, readAt)
+	);
 }
 
 /**
@@ -259,16 +225,13 @@ export async function storeOfflineHeadlines(
 	headlines: readonly Headline[],
 	{ pack, account, readAt }: { pack?: string } & SyncedFor = {}
 ): Promise<void> {
-	await writeInTx(
-		headlines.map((h) => {
-			const record = fromHeadline(h);
-			record.offline = record.hasContent;
-			if (pack !== undefined) record.packs = [pack];
-			return record;
-		}),
-		account,
-		readAt
-	);
+	const records = headlines.map((h) => {
+		const record = fromHeadline(h);
+		record.offline = record.hasContent;
+		if (pack !== undefined) record.packs = [pack];
+		return record;
+	});
+	await writeArticlesInTx((stores) => writeArticles(stores, records, account, readAt));
 }
 
 /**
@@ -286,61 +249,55 @@ export async function storeArticleBodies(
 	articles: readonly Article[],
 	{ account, readAt }: SyncedFor = {}
 ): Promise<void> {
-	const db = await openReaderDb();
-	let written: StoredArticle[] = [];
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
-		try {
-			const stores = storesOf(tx);
-			const records: StoredArticle[] = [];
-			for (const a of articles) {
-				const old = await stores.articles.get(a.id);
-				const fresh = { ...fromArticle(a), offline: true };
-				records.push(
-					old
-						? {
-								...old,
-								content: fresh.content,
-								hasContent: fresh.hasContent,
-								hasSandbox: fresh.hasSandbox,
-								comments: fresh.comments,
-								storedAt: fresh.storedAt,
-								offline: true
-							}
-						: fresh
-				);
-			}
-			written = await writeArticles(stores, records, account, readAt);
-			await tx.done;
-		} catch (error) {
-			abortQuietly(tx);
-			throw error;
+	await writeArticlesInTx(async (stores) => {
+		const records: StoredArticle[] = [];
+		for (const a of articles) {
+			const old = await stores.articles.get(a.id);
+			const fresh = { ...fromArticle(a), offline: true };
+			records.push(
+				old
+					? {
+							...old,
+							content: fresh.content,
+							hasContent: fresh.hasContent,
+							hasSandbox: fresh.hasSandbox,
+							comments: fresh.comments,
+							storedAt: fresh.storedAt,
+							offline: true
+						}
+					: fresh
+			);
 		}
+		return writeArticles(stores, records, account, readAt);
 	});
-	indexArticles(written);
 }
 
 /** Of these ids, those not cached with their body. */
 export function idsWithoutContent(ids: readonly number[]): Promise<number[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
-		const tx = db.transaction('articles', 'readonly');
-		const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
-		await tx.done;
+		const rows = await readTx(db, ['articles'], (tx) =>
+			Promise.all(ids.map((id) => tx.store.get(id)))
+		);
 		return ids.filter((_, i) => !rows[i]?.hasContent);
 	}).then((missing) => missing ?? [...ids]);
 }
 
 /**
  * The bodies of the kept articles (offline) with their links: where a sync whose images were cut
- * short (the page went away) finds them again.
+ * short (the page went away) finds them again. Only these ids' when given (one read each);
+ * otherwise every cached article is read.
  */
-export function keptBodies(): Promise<{ content: string; link: string }[]> {
+export function keptBodies(ids?: readonly number[]): Promise<{ content: string; link: string }[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
+		const rows = await readTx(db, ['articles'], (tx) =>
+			ids ? Promise.all(ids.map((id) => tx.store.get(id))) : tx.store.getAll()
+		);
 		const bodies: { content: string; link: string }[] = [];
-		for (const a of await db.getAll('articles')) {
-			if (a.offline && a.hasContent && a.content) bodies.push({ content: a.content, link: a.link });
+		for (const a of rows) {
+			if (a?.offline && a.hasContent && a.content)
+				bodies.push({ content: a.content, link: a.link });
 		}
 		return bodies;
 	}).then((found) => found ?? []);
@@ -359,28 +316,18 @@ export async function clearFlagOutside(
 	{ account, readAt }: SyncedFor = {}
 ): Promise<number[]> {
 	const db = await openReaderDb();
-	const changed: number[] = [];
-	await withQuotaRetry(db, async () => {
-		changed.length = 0;
-		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
-		try {
-			const stale = (await tx.objectStore('articles').getAll()).filter(
-				(r) => r[flag] && !kept.has(r.id)
-			);
-			const written = await writeArticles(
-				storesOf(tx),
-				stale.map((r) => ({ ...r, [flag]: false })),
-				account,
-				readAt
-			);
-			await tx.done;
-			changed.push(...written.map((r) => r.id));
-		} catch (error) {
-			abortQuietly(tx);
-			throw error;
-		}
+	const written = await writeTxWithRoom(db, CACHE_WRITE_STORES, async (tx) => {
+		const stale = (await tx.objectStore('articles').getAll()).filter(
+			(r) => r[flag] && !kept.has(r.id)
+		);
+		return writeArticles(
+			storesOf(tx),
+			stale.map((r) => ({ ...r, [flag]: false })),
+			account,
+			readAt
+		);
 	});
-	return changed;
+	return written.map((r) => r.id);
 }
 
 /** A pack now holds exactly these ids: the others leave it (eviction may then drop them). */
@@ -390,43 +337,33 @@ export async function setPackMembers(
 	{ account }: SyncedFor = {}
 ): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction(['articles', 'settings'], 'readwrite');
-	if (!ownedBy(await readIn(tx.objectStore('settings'), CACHE_OWNER), account)) {
-		await tx.done;
-		return;
-	}
-	let cursor = await tx.objectStore('articles').openCursor();
-	while (cursor) {
-		const record = cursor.value;
-		if (record.packs?.includes(pack) && !members.has(record.id)) {
-			const packs = record.packs.filter((p) => p !== pack);
-			const next: StoredArticle = { ...record };
-			if (packs.length > 0) next.packs = packs;
-			else delete next.packs;
-			await cursor.update(next);
-		}
-		cursor = await cursor.continue();
-	}
-	await tx.done;
-}
-
-async function writeInTx(
-	records: StoredArticle[],
-	account?: string,
-	readAt?: number
-): Promise<void> {
-	const db = await openReaderDb();
-	let written: StoredArticle[] = [];
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['articles', 'outbox', 'tree', 'settings'], 'readwrite');
-		try {
-			written = await writeArticles(storesOf(tx), records, account, readAt);
-			await tx.done;
-		} catch (error) {
-			abortQuietly(tx);
-			throw error;
+	// Only ever smaller records: no room to free first.
+	await writeTx(db, ['articles', 'settings'], async (tx) => {
+		if (!ownedBy(await readIn(tx.objectStore('settings'), CACHE_OWNER), account)) return;
+		let cursor = await tx.objectStore('articles').openCursor();
+		while (cursor) {
+			const record = cursor.value;
+			if (record.packs?.includes(pack) && !members.has(record.id)) {
+				const packs = record.packs.filter((p) => p !== pack);
+				const next: StoredArticle = { ...record };
+				if (packs.length > 0) next.packs = packs;
+				else delete next.packs;
+				await cursor.update(next);
+			}
+			cursor = await cursor.continue();
 		}
 	});
+}
+
+/**
+ * One cache write of article records (`write` merges and writes them, see writeArticles), with
+ * the full-quota retry; the search index is told what was written once it has committed.
+ */
+async function writeArticlesInTx(
+	write: (stores: WriteStores) => Promise<StoredArticle[]>
+): Promise<void> {
+	const db = await openReaderDb();
+	const written = await writeTxWithRoom(db, CACHE_WRITE_STORES, (tx) => write(storesOf(tx)));
 	indexArticles(written);
 }
 
@@ -447,10 +384,18 @@ interface WriteStores {
 	settings: { get(key: string): Promise<unknown> };
 }
 
-type CacheWriteTx = IDBPTransaction<
-	ReaderDB,
-	('articles' | 'outbox' | 'tree' | 'settings')[],
-	'readwrite'
+/** The stores a write of article records reads and writes (the outbox's changes go back on). */
+const CACHE_WRITE_STORES: ['articles', 'outbox', 'tree', 'settings'] = [
+	'articles',
+	'outbox',
+	'tree',
+	'settings'
+];
+
+/** A write transaction over (at least) CACHE_WRITE_STORES. */
+type CacheWriteTx = Pick<
+	IDBPTransaction<ReaderDB, typeof CACHE_WRITE_STORES, 'readwrite'>,
+	'objectStore'
 >;
 
 function storesOf(tx: CacheWriteTx): WriteStores {

@@ -2,6 +2,7 @@
 import type { IDBPTransaction, StoreNames } from 'idb';
 import type { ReaderDatabase } from './open';
 import type { ReaderDB } from './schema';
+import { withQuotaRetry } from './quota';
 
 /** Aborts a transaction that may already have finished or aborted, without throwing. */
 export function abortQuietly(tx: { abort(): void }): void {
@@ -23,8 +24,43 @@ export async function writeTx<const S extends StoreNames<ReaderDB>[], T>(
 	write: (tx: IDBPTransaction<ReaderDB, S, 'readwrite'>) => Promise<T>
 ): Promise<T> {
 	const tx = db.transaction(stores, 'readwrite');
+	// An abort (below, or a refused request) rejects `done`: the caller hears of it once, through
+	// the error `write` or the commit throws, not as an unhandled rejection as well.
+	tx.done.catch(() => undefined);
 	try {
 		const result = await write(tx);
+		await tx.done;
+		return result;
+	} catch (error) {
+		abortQuietly(tx);
+		throw error;
+	}
+}
+
+/**
+ * `writeTx` through the full-quota retry (quota.ts `withQuotaRetry`): on a full quota the cache
+ * frees room once and `write` runs again in a new transaction (so it must not keep state from the
+ * aborted try outside its result); a second failure is a StorageFullError. The write of every cache
+ * and outbox record that may grow the database.
+ */
+export function writeTxWithRoom<const S extends StoreNames<ReaderDB>[], T>(
+	db: ReaderDatabase,
+	stores: S,
+	write: (tx: IDBPTransaction<ReaderDB, S, 'readwrite'>) => Promise<T>
+): Promise<T> {
+	return withQuotaRetry(db, () => writeTx(db, stores, write));
+}
+
+/** Runs `read` in one readonly transaction over `stores`; resolves with its result once it ends. */
+export async function readTx<const S extends StoreNames<ReaderDB>[], T>(
+	db: ReaderDatabase,
+	stores: S,
+	read: (tx: IDBPTransaction<ReaderDB, S, 'readonly'>) => Promise<T>
+): Promise<T> {
+	const tx = db.transaction(stores, 'readonly');
+	tx.done.catch(() => undefined); // as in writeTx
+	try {
+		const result = await read(tx);
 		await tx.done;
 		return result;
 	} catch (error) {

@@ -8,6 +8,7 @@ import { mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
+import { writeTx } from '$lib/db/tx';
 
 export interface MediaPosition {
 	/** Seconds into the file. */
@@ -58,12 +59,12 @@ export async function savePosition(
 ): Promise<void> {
 	try {
 		const db = await openReaderDb();
-		const tx = db.transaction(['media', 'settings'], 'readwrite');
-		// A tab left open for an account that has since signed out must not refill the new one's store.
-		if (mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) {
-			await tx.objectStore('media').put({ ...value, savedAt: Date.now() }, url);
-		}
-		await tx.done;
+		await writeTx(db, ['media', 'settings'], async (tx) => {
+			// A tab left open for an account that has since signed out must not refill the new one's store.
+			if (mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) {
+				await tx.objectStore('media').put({ ...value, savedAt: Date.now() }, url);
+			}
+		});
 	} catch {
 		// Storage full or gone: losing a position is better than interrupting playback.
 	}

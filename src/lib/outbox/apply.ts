@@ -34,6 +34,9 @@ export function hasNow(intent: Intent, article: ArticleBase): boolean | undefine
 
 let uniqueCounter = 0;
 
+/** Every catch-up's outbox key starts so (and no other's): the outbox finds them by key range. */
+export const CATCHUP_KEY_PREFIX = 'catchup:';
+
 /** The outbox key of an article intent's change to one article (what coalesces). */
 export function itemKey(
 	intent: Extract<Intent, { type: 'flag' | 'label' | 'note' }>,
@@ -68,7 +71,10 @@ export function splitIntent(intent: Intent, now: number): ItemDraft[] {
 			return [{ key: itemKey(intent, intent.articleId), articleId: intent.articleId, intent }];
 		case 'catchup':
 			return [
-				{ key: `catchup:${now}:${uniqueCounter++}`, intent: { ...intent, at: intent.at ?? now } }
+				{
+					key: `${CATCHUP_KEY_PREFIX}${now}:${uniqueCounter++}`,
+					intent: { ...intent, at: intent.at ?? now }
+				}
 			];
 		case 'share':
 			return [{ key: `share:${now}:${uniqueCounter++}`, intent }];

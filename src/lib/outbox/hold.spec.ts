@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeList, storeOfflineHeadlines } from '$lib/cache';
 import { resetReaderDbForTests } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
@@ -60,6 +60,24 @@ describe('a held change', () => {
 		expect(await releaseHold('a')).toBe(1);
 		await replayOutbox({ client: server.client(), now: () => T + 1 });
 		expect(server.article(1).unread).toBe(false);
+	});
+
+	it('released, reads its own items, not the whole queue (a tap with many changes queued)', async () => {
+		for (let id = 100; id < 400; id++) await enqueueIntent(read([id]), T);
+		await enqueueIntent(read([1, 2]), T, hold('a'));
+		await enqueueIntent(read([3]), T, hold('b'));
+		const readAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
+		try {
+			expect(await releaseHold('a')).toBe(2);
+			expect(readAll).not.toHaveBeenCalled();
+		} finally {
+			readAll.mockRestore();
+		}
+		const held = (await pendingItems()).filter((i) => i.heldUntil !== undefined);
+		expect(held.map((i) => i.key)).toEqual(['flag:unread:3']);
+		// A hold this page did not queue (another tab's) is found all the same.
+		expect(await releaseHold('elsewhere')).toBe(0);
+		expect(await releaseHold('b')).toBe(1);
 	});
 
 	it('undone: nothing is sent, the cache is put back, and the change it replaced comes back in its place', async () => {

@@ -15,8 +15,10 @@
  *   cancelHold(id, now)                         undo: undefined when too late (sent or sending)
  */
 import type { Counters, FeedTree } from '$lib/api';
+import type { IDBPTransaction } from 'idb';
 import { openReaderDb } from '$lib/db/open';
-import type { OutboxItem, StoredArticle } from '$lib/db/schema';
+import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
+import { writeTx } from '$lib/db/tx';
 import {
 	adjustCounters,
 	applyCatchupToCounters,
@@ -164,17 +166,40 @@ function withoutHoldOf(item: OutboxItem): OutboxItem {
 	return released;
 }
 
-/** Sends a held change now (its toast went away): it stays queued, no longer held. */
+/**
+ * The outbox seqs each hold of this page (or worker) was queued under, noted by enqueueIntent once
+ * committed. A hold's items keep their seqs (a replaced one leaves, a put-back one returns with its
+ * own), so its release reads just these; a hold queued in another context is found by a full read.
+ */
+const heldSeqs = new Map<string, number[]>();
+
+export function noteHeldSeqs(undoId: string, seqs: readonly number[]): void {
+	if (seqs.length > 0)
+		heldSeqs.set(undoId, [...new Set([...(heldSeqs.get(undoId) ?? []), ...seqs])]);
+}
+
+/**
+ * Sends a held change now (its toast went away): it stays queued, no longer held. A tap's release
+ * reads its own items, not the whole queue.
+ */
 export async function releaseHold(undoId: string): Promise<number> {
 	const db = await openReaderDb();
-	const tx = db.transaction('outbox', 'readwrite');
-	let released = 0;
-	for (const item of await tx.store.getAll()) {
-		if (item.undoId !== undoId) continue;
-		await tx.store.put(withoutHoldOf(item));
-		released++;
-	}
-	await tx.done;
+	const seqs = heldSeqs.get(undoId);
+	heldSeqs.delete(undoId);
+	const released = await writeTx(db, ['outbox'], async (tx) => {
+		let count = 0;
+		const items = seqs
+			? (await Promise.all(seqs.map((seq) => tx.store.get(seq)))).filter(
+					(item): item is OutboxItem => item !== undefined
+				)
+			: await tx.store.getAll();
+		for (const item of items) {
+			if (item.undoId !== undoId) continue;
+			await tx.store.put(withoutHoldOf(item));
+			count++;
+		}
+		return count;
+	});
 	if (released > 0) announceOutboxChange();
 	return released;
 }
@@ -193,14 +218,24 @@ export interface Undone {
  */
 export async function cancelHold(undoId: string, now = Date.now()): Promise<Undone | undefined> {
 	const db = await openReaderDb();
-	const tx = db.transaction(['outbox', 'articles', 'tree'], 'readwrite');
+	heldSeqs.delete(undoId);
+	const undone = await writeTx(db, ['outbox', 'articles', 'tree'], (tx) =>
+		cancelIn(tx, undoId, now)
+	);
+	if (undone) announceOutboxChange();
+	return undone;
+}
+
+/** cancelHold's reads and writes, in its one transaction. */
+async function cancelIn(
+	tx: IDBPTransaction<ReaderDB, ['outbox', 'articles', 'tree'], 'readwrite'>,
+	undoId: string,
+	now: number
+): Promise<Undone | undefined> {
 	const outbox = tx.objectStore('outbox');
 	const all = await outbox.getAll();
 	const group = all.filter((i) => i.undoId === undoId).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-	if (group.length === 0 || group.some((i) => !isHeld(i, now))) {
-		await tx.done;
-		return undefined;
-	}
+	if (group.length === 0 || group.some((i) => !isHeld(i, now))) return undefined;
 	const first = group[0]?.seq ?? 0;
 	const others = all.filter((i) => i.undoId !== undoId);
 	const later = others.filter((i) => (i.seq ?? 0) > first);
@@ -300,7 +335,5 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 		await outbox.put({ ...item, undo: { ...item.undo, replaced: withoutHold(replaced, undoId) } });
 	}
 	if (stored && countersChanged) await treeStore.put(stored, 'current');
-	await tx.done;
-	announceOutboxChange();
 	return { keys: new Set(group.map((i) => i.key)), changedSince };
 }

@@ -8,10 +8,10 @@ import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from
 import { RefusedError, type ArticleBase, type Counters, type FeedTree } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$lib/db/kv';
-import { writeTx } from '$lib/db/tx';
+import { readTx, writeTx, writeTxWithRoom } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
-import { withQuotaRetry } from '$lib/db/quota';
 import {
+	CATCHUP_KEY_PREFIX,
 	applyCatchupToCounters,
 	applyToArticle,
 	inCatchupScope,
@@ -21,7 +21,7 @@ import {
 } from './apply';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { changesNotIn, type NotShown } from './sent-log';
-import type { Hold } from './hold';
+import { noteHeldSeqs, type Hold } from './hold';
 import { titlesOf } from '$lib/tree/walk';
 import { announceOutboxChange } from './broadcast';
 import type { Intent, IntentNames, CatchupIntent } from './intent';
@@ -53,11 +53,13 @@ export async function enqueueIntent(
 		now
 	);
 	const write = { drafts, now, account, hold, journal: ahead.journal };
+	let seqs: number[];
 	try {
-		await withQuotaRetry(db, () => writeItems(db, write, true));
+		seqs = await writeItems(db, write, true);
 	} catch {
-		await writeItems(db, write, false);
+		seqs = await writeItems(db, write, false);
 	}
+	if (hold) noteHeldSeqs(hold.id, seqs);
 	announceOutboxChange();
 }
 
@@ -82,13 +84,13 @@ export const journalSettled = storedKeyFamily<number>({
 /** The settled marks of write-ahead entries by id (0 = none). */
 export async function settledEntries(ids: readonly string[]): Promise<Set<string>> {
 	const db = await openReaderDb();
-	const tx = db.transaction('settings', 'readonly');
-	const settled = new Set<string>();
-	for (const id of ids) {
-		if ((await readIn(tx.store, journalSettled(id))) > 0) settled.add(id);
-	}
-	await tx.done;
-	return settled;
+	return readTx(db, ['settings'], async (tx) => {
+		const settled = new Set<string>();
+		for (const id of ids) {
+			if ((await readIn(tx.objectStore('settings'), journalSettled(id))) > 0) settled.add(id);
+		}
+		return settled;
+	});
 }
 
 /**
@@ -127,17 +129,17 @@ async function writeItems(
 	db: ReaderDatabase,
 	{ drafts, now, account, hold, journal }: ItemsWrite,
 	applyToCache: boolean
-): Promise<void> {
+): Promise<number[]> {
 	const context = { now, account, hold };
 	if (!applyToCache) {
-		await writeTx(db, ['outbox', 'settings'], async (tx) => {
+		return writeTx(db, ['outbox', 'settings'], async (tx) => {
 			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
-			await writeEffect(tx, intentEffect(drafts, queued, context));
 			if (journal) await writeIn(tx.objectStore('settings'), journalSettled(journal), now);
+			return writeEffect(tx, intentEffect(drafts, queued, context));
 		});
-		return;
 	}
-	await writeTx(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
+	// A full quota frees cache room first (then the caller keeps the change in the outbox alone).
+	return writeTxWithRoom(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
 		if (journal) await writeIn(tx.objectStore('settings'), journalSettled(journal), now);
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
@@ -148,26 +150,33 @@ async function writeItems(
 		const effect = intentEffect(drafts, { ...queued, cache }, context);
 		for (const article of effect.articles) await tx.objectStore('articles').put(article);
 		if (effect.tree) await tx.objectStore('tree').put(effect.tree, 'current');
-		await writeEffect(tx, effect);
+		return writeEffect(tx, effect);
 	});
 }
 
 /**
  * The queued items under each draft's key (what its item may replace) and, when there are any,
- * the queued catch-ups (a change is not moved past one whose scope it changes).
+ * the queued catch-ups (a change is not moved past one whose scope it changes). Reads only these,
+ * by the `byKey` index: a tap costs the same with ten or ten thousand changes queued.
  */
-async function queuedUnder(
+export async function queuedUnder(
 	outbox: {
-		index(name: 'byKey'): { getAll(key: string): Promise<OutboxItem[]> };
-		getAll(): Promise<OutboxItem[]>;
+		index(name: 'byKey'): { getAll(key: string | IDBKeyRange): Promise<OutboxItem[]> };
 	},
 	drafts: readonly ItemDraft[]
 ): Promise<Pick<WayInSnapshot, 'queued' | 'catchups'>> {
-	const queued: OutboxItem[][] = [];
-	for (const draft of drafts) queued.push(await outbox.index('byKey').getAll(draft.key));
+	const byKey = outbox.index('byKey');
+	const queued = await Promise.all(drafts.map((draft) => byKey.getAll(draft.key)));
 	if (queued.every((q) => q.length === 0)) return { queued };
-	const catchups = (await outbox.getAll()).filter((item) => item.intent.type === 'catchup');
+	const catchups = (await byKey.getAll(catchupKeys()))
+		.filter((item) => item.intent.type === 'catchup')
+		.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 	return { queued, catchups };
+}
+
+/** The keys of every queued catch-up (apply.ts `splitIntent` names them so). */
+function catchupKeys(): IDBKeyRange {
+	return IDBKeyRange.bound(CATCHUP_KEY_PREFIX, `${CATCHUP_KEY_PREFIX}\uffff`);
 }
 
 /** The stored tree and, for each draft, the cached articles it may change. */
@@ -189,14 +198,19 @@ async function cacheSnapshot(
 	return { tree, targets };
 }
 
-/** The outbox's part of an intent's effect: the replaced items out, the new ones in. */
+/**
+ * The outbox's part of an intent's effect: the replaced items out, the new ones in. Returns the
+ * new items' seqs.
+ */
 async function writeEffect(
 	tx: { objectStore(name: 'outbox'): OutboxWrites },
 	effect: IntentEffect
-): Promise<void> {
+): Promise<number[]> {
 	const outbox = tx.objectStore('outbox');
 	for (const seq of effect.replaced) await outbox.delete(seq);
-	for (const item of effect.items) await outbox.add(item);
+	const seqs: number[] = [];
+	for (const item of effect.items) seqs.push(await outbox.add(item));
+	return seqs;
 }
 
 interface OutboxWrites {
@@ -226,18 +240,20 @@ async function withVisibleBound(
 	}
 	let maxId = intent.maxId;
 	try {
-		const tx = db.transaction(['articles', 'tree'], 'readonly');
-		const tree = (await tx.objectStore('tree').get('current'))?.tree;
-		for (const article of await articlesForCatchup(tx.objectStore('articles'), intent)) {
-			if (inCatchupScope(intent, article, tree) && (maxId === undefined || article.id > maxId)) {
-				maxId = article.id;
+		maxId = await readTx(db, ['articles', 'tree'], async (tx) => {
+			let bound = intent.maxId;
+			const tree = (await tx.objectStore('tree').get('current'))?.tree;
+			for (const article of await articlesForCatchup(tx.objectStore('articles'), intent)) {
+				if (inCatchupScope(intent, article, tree) && (bound === undefined || article.id > bound)) {
+					bound = article.id;
+				}
 			}
-		}
-		if (maxId === undefined) {
-			const newest = await tx.objectStore('articles').openKeyCursor(null, 'prev');
-			if (newest) maxId = newest.key;
-		}
-		await tx.done;
+			if (bound === undefined) {
+				const newest = await tx.objectStore('articles').openKeyCursor(null, 'prev');
+				if (newest) bound = newest.key;
+			}
+			return bound;
+		});
 	} catch {
 		// The cache cannot be read: the rows on screen are all the reader saw.
 	}
@@ -279,15 +295,15 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
 		)
 	);
 	const db = await openReaderDb();
-	const tx = db.transaction(['articles', 'tree'], 'readonly');
-	const articles = new Map<number, string>();
-	for (const id of ids) {
-		const article = await tx.objectStore('articles').get(id);
-		if (article?.title) articles.set(id, article.title);
-	}
-	const tree = (await tx.objectStore('tree').get('current'))?.tree;
-	await tx.done;
-	return { articles, titles: titlesOf(tree) };
+	return readTx(db, ['articles', 'tree'], async (tx) => {
+		const articles = new Map<number, string>();
+		for (const id of ids) {
+			const article = await tx.objectStore('articles').get(id);
+			if (article?.title) articles.set(id, article.title);
+		}
+		const tree = (await tx.objectStore('tree').get('current'))?.tree;
+		return { articles, titles: titlesOf(tree) };
+	});
 }
 
 /** Changes submitted here that are on screen already but not yet committed to the outbox. */
@@ -314,19 +330,19 @@ async function changesNotShown(
 	// Taken before the outbox is read: an intent queued meanwhile is in one or the other.
 	const queuing = [...beingQueued];
 	const db = await openReaderDb();
-	const tx = db.transaction(['outbox', 'tree', 'settings'], 'readonly');
-	const settings = tx.objectStore('settings');
-	const owner = await readIn(settings, CACHE_OWNER);
-	const { changes } = await changesNotIn(
-		{ settings, outbox: tx.objectStore('outbox') },
-		owner,
-		readAt
-	);
-	const all: NotShown[] = [...changes, ...queuing.map((intent) => ({ intent }))];
-	const tree =
-		withTree && all.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
-	await tx.done;
-	return { changes: all, tree };
+	return readTx(db, ['outbox', 'tree', 'settings'], async (tx) => {
+		const settings = tx.objectStore('settings');
+		const owner = await readIn(settings, CACHE_OWNER);
+		const { changes } = await changesNotIn(
+			{ settings, outbox: tx.objectStore('outbox') },
+			owner,
+			readAt
+		);
+		const all: NotShown[] = [...changes, ...queuing.map((intent) => ({ intent }))];
+		const tree =
+			withTree && all.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
+		return { changes: all, tree };
+	});
 }
 
 /**
@@ -399,9 +415,9 @@ export async function failedItems(): Promise<FailedItem[]> {
 /** Puts a failed item back at the end of the outbox (unless a newer change replaced it). */
 export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction(['failed', 'outbox'], 'readwrite');
-	const failed = await tx.objectStore('failed').get(id);
-	if (failed) {
+	await writeTx(db, ['failed', 'outbox'], async (tx) => {
+		const failed = await tx.objectStore('failed').get(id);
+		if (!failed) return;
 		await tx.objectStore('failed').delete(id);
 		const newer = (await tx.objectStore('outbox').index('byKey').getAll(failed.key)).filter(
 			(item) => item.account === failed.account
@@ -422,8 +438,7 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 			};
 			await tx.objectStore('outbox').add(item);
 		}
-	}
-	await tx.done;
+	});
 	announceOutboxChange();
 }
 
@@ -433,12 +448,11 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
  */
 export async function discardFailed(id: number): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction(['failed', 'articles'], 'readwrite');
-	const failed = await tx.objectStore('failed').get(id);
-	if (failed) {
+	await writeTx(db, ['failed', 'articles'], async (tx) => {
+		const failed = await tx.objectStore('failed').get(id);
+		if (!failed) return;
 		await tx.objectStore('failed').delete(id);
 		if (failed.articleId !== undefined) await tx.objectStore('articles').delete(failed.articleId);
-	}
-	await tx.done;
+	});
 	announceOutboxChange();
 }

@@ -4,7 +4,7 @@
  * moved to the failed list, and the replay's status for the reader.
  */
 import { openReaderDb } from '$lib/db/open';
-import { withQuotaRetry } from '$lib/db/quota';
+import { writeTx, writeTxWithRoom } from '$lib/db/tx';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { retryAt } from './replay-plan';
 import { UNANSWERED_MS } from './replay-judge';
@@ -37,15 +37,12 @@ async function updateItem(item: OutboxItem, change: (current: OutboxItem) => voi
 	const seq = item.seq;
 	if (seq === undefined) return;
 	const db = await openReaderDb();
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction('outbox', 'readwrite');
-		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+	await writeTxWithRoom(db, ['outbox'], async (tx) => {
 		const current = await tx.store.get(seq);
 		if (current) {
 			change(current);
 			await tx.store.put(current);
 		}
-		await tx.done;
 	});
 }
 
@@ -82,18 +79,23 @@ export async function confirm(
 	const db = await openReaderDb();
 	// Logged before they leave the outbox: a write in between finds them one way or the other.
 	await recordSent(db, items, at);
-	const tx = db.transaction('outbox', 'readwrite');
-	for (const item of items) {
-		if (item.seq === undefined) continue;
-		const until = item.overtakes === undefined ? undefined : item.overtakes + UNANSWERED_MS;
-		if (until !== undefined && sentAt < until) {
-			// Only if it is still the same item (not replaced by a newer change meanwhile).
-			void tx.store.get(item.seq).then((current) => {
-				if (current) void tx.store.put({ ...current, notBefore: until });
-			});
-		} else void tx.store.delete(item.seq);
-	}
-	await tx.done;
+	await writeTx(db, ['outbox'], async (tx) => {
+		const writes: Promise<unknown>[] = [];
+		for (const item of items) {
+			if (item.seq === undefined) continue;
+			const until = item.overtakes === undefined ? undefined : item.overtakes + UNANSWERED_MS;
+			if (until !== undefined && sentAt < until) {
+				// Only if it is still the same item (not replaced by a newer change meanwhile).
+				const seq = item.seq;
+				writes.push(
+					tx.store.get(seq).then(async (current) => {
+						if (current) await tx.store.put({ ...current, notBefore: until });
+					})
+				);
+			} else writes.push(tx.store.delete(item.seq));
+		}
+		await Promise.all(writes);
+	});
 	await noteStatus({ lastSentAt: at });
 }
 
@@ -126,9 +128,7 @@ export async function moveToFailed(
 	const seq = item.seq;
 	if (seq === undefined) return;
 	const db = await openReaderDb();
-	await withQuotaRetry(db, async () => {
-		const tx = db.transaction(['outbox', 'failed'], 'readwrite');
-		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
+	await writeTxWithRoom(db, ['outbox', 'failed'], async (tx) => {
 		// Only if it is still the same item (not replaced by a newer change meanwhile).
 		const current = await tx.objectStore('outbox').get(seq);
 		if (current) {
@@ -145,6 +145,5 @@ export async function moveToFailed(
 			};
 			await tx.objectStore('failed').add(failed);
 		}
-		await tx.done;
 	});
 }

@@ -14,6 +14,7 @@ import type { OutboxItem } from '$lib/db/schema';
 import { isFiniteNumber, readIn, storedKey, writeIn, type KvReadable } from '$lib/db/kv';
 import { SENT_LOG_KEY } from '$lib/db/names';
 import type { ReaderDatabase } from '$lib/db/open';
+import { writeTx } from '$lib/db/tx';
 import type { Intent } from './intent';
 
 /** The log (its name is in db/names.ts: a switch of account wipes it). */
@@ -150,13 +151,12 @@ export async function recordSent(
 	at: number
 ): Promise<void> {
 	try {
-		const tx = db.transaction('settings', 'readwrite');
-		tx.done.catch(() => undefined); // a refused write rejects below, through the awaits
-		const horizon = await readIn(tx.store, SENT_HORIZON);
-		const next = withSent(await readIn(tx.store, SENT_LOG), items, at, horizon);
-		await writeIn(tx.store, SENT_LOG, next.log);
-		if (next.horizon !== undefined) await writeIn(tx.store, SENT_HORIZON, next.horizon);
-		await tx.done;
+		await writeTx(db, ['settings'], async (tx) => {
+			const horizon = await readIn(tx.store, SENT_HORIZON);
+			const next = withSent(await readIn(tx.store, SENT_LOG), items, at, horizon);
+			await writeIn(tx.store, SENT_LOG, next.log);
+			if (next.horizon !== undefined) await writeIn(tx.store, SENT_HORIZON, next.horizon);
+		});
 	} catch {
 		// Storage full or closing: nothing else depends on it.
 	}

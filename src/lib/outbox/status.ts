@@ -1,6 +1,7 @@
 /** The replay's last outcome, kept in IndexedDB so the page shows what the worker found too. */
 import { getStored, isRecord, readIn, storedKey, writeIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
+import { writeTx } from '$lib/db/tx';
 import { REPLAY_STATUS_KEY } from './contract';
 
 export interface ReplayStatus {
@@ -29,12 +30,10 @@ export async function loadReplayStatus(): Promise<ReplayStatus> {
 
 export async function updateReplayStatus(patch: Partial<ReplayStatus>): Promise<void> {
 	const db = await openReaderDb();
-	const tx = db.transaction('settings', 'readwrite');
-	// A failed write (full quota) rejects here, through the awaits below, not as an unhandled `done`.
-	tx.done.catch(() => undefined);
-	const current = await readIn(tx.store, REPLAY_STATUS);
-	const next: ReplayStatus = { ...current, ...patch };
-	if ('lastError' in patch && patch.lastError === undefined) delete next.lastError;
-	await writeIn(tx.store, REPLAY_STATUS, next);
-	await tx.done;
+	await writeTx(db, ['settings'], async (tx) => {
+		const current = await readIn(tx.store, REPLAY_STATUS);
+		const next: ReplayStatus = { ...current, ...patch };
+		if ('lastError' in patch && patch.lastError === undefined) delete next.lastError;
+		await writeIn(tx.store, REPLAY_STATUS, next);
+	});
 }

@@ -15,6 +15,7 @@ import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
+import { readTx, writeTx } from '$lib/db/tx';
 import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './engine';
 import { hasPositiveTerm, parseQuery, type QueryTerm } from './query';
 
@@ -126,21 +127,18 @@ async function loadRecords(db: ReaderDatabase, index: SearchIndex): Promise<void
 	const meta = (await db.get('search', META_KEY)) as MetaRecord | undefined;
 	if (meta?.version !== INDEX_VERSION) {
 		// Missing (cleared, first run) or from another version: start again from the articles.
-		const tx = db.transaction('search', 'readwrite');
-		await tx.store.clear();
-		await tx.store.put({ version: INDEX_VERSION } satisfies MetaRecord, META_KEY);
-		await tx.done;
+		await writeTx(db, ['search'], async (tx) => {
+			await tx.store.clear();
+			await tx.store.put({ version: INDEX_VERSION } satisfies MetaRecord, META_KEY);
+		});
 		return;
 	}
 	let after: string | undefined;
 	for (;;) {
 		const range = after ? IDBKeyRange.bound(after, `${DOC_PREFIX}\uffff`, true) : DOC_RANGE();
-		const tx = db.transaction('search', 'readonly');
-		const [keys, values] = await Promise.all([
-			tx.store.getAllKeys(range, RECORD_BATCH),
-			tx.store.getAll(range, RECORD_BATCH)
-		]);
-		await tx.done;
+		const [keys, values] = await readTx(db, ['search'], (tx) =>
+			Promise.all([tx.store.getAllKeys(range, RECORD_BATCH), tx.store.getAll(range, RECORD_BATCH)])
+		);
 		await sliced(values, (value) => {
 			if (isDocRecord(value)) index.add(fromRecord(value));
 		});
@@ -150,14 +148,10 @@ async function loadRecords(db: ReaderDatabase, index: SearchIndex): Promise<void
 }
 
 async function fingerprint(db: ReaderDatabase): Promise<string> {
-	const tx = db.transaction('articles', 'readonly');
-	const [count, newest] = await Promise.all([
-		tx.store.count(),
-		tx.store.index('byStoredAt').openKeyCursor(null, 'prev')
-	]);
-	const value = `${count}:${newest?.key ?? 0}`;
-	await tx.done;
-	return value;
+	const [count, newest] = await readTx(db, ['articles'], (tx) =>
+		Promise.all([tx.store.count(), tx.store.index('byStoredAt').openKeyCursor(null, 'prev')])
+	);
+	return `${count}:${newest?.key ?? 0}`;
 }
 
 /**
@@ -168,23 +162,21 @@ async function fingerprint(db: ReaderDatabase): Promise<string> {
 async function reconcile(db: ReaderDatabase, index: SearchIndex): Promise<void> {
 	const before = await fingerprint(db);
 	const stored = new Map<number, number>();
-	{
-		const tx = db.transaction('articles', 'readonly');
+	await readTx(db, ['articles'], async (tx) => {
 		let cursor = await tx.store.index('byStoredAt').openKeyCursor();
 		while (cursor) {
 			stored.set(cursor.primaryKey, cursor.key);
 			cursor = await cursor.continue();
 		}
-		await tx.done;
-	}
+	});
 	const gone = [...index.ids()].filter((id) => !stored.has(id));
 	await dropDocs(db, index, gone);
 	const stale = [...stored].filter(([id, at]) => index.get(id)?.storedAt !== at).map(([id]) => id);
 	for (let i = 0; i < stale.length; i += ARTICLE_BATCH) {
 		const ids = stale.slice(i, i + ARTICLE_BATCH);
-		const tx = db.transaction('articles', 'readonly');
-		const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
-		await tx.done;
+		const rows = await readTx(db, ['articles'], (tx) =>
+			Promise.all(ids.map((id) => tx.store.get(id)))
+		);
 		if (
 			!(await writeDocs(
 				db,
@@ -209,19 +201,20 @@ async function writeDocs(
 ): Promise<boolean> {
 	const docs: IndexedDoc[] = [];
 	await sliced(articles, (article) => docs.push(docOf(article)));
-	const tx = db.transaction(['search', 'settings'], 'readwrite');
-	const store = tx.objectStore('search');
-	const meta = (await store.get(META_KEY)) as MetaRecord | undefined;
-	// Cleared meanwhile, or the cache is no longer this page's account's (signed out, or another
-	// account signed in): its words stay out of the index.
-	const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
-	if (meta?.version !== INDEX_VERSION || !mayWriteCache(owner)) {
-		await tx.done;
+	const written = await writeTx(db, ['search', 'settings'], async (tx) => {
+		const store = tx.objectStore('search');
+		const meta = (await store.get(META_KEY)) as MetaRecord | undefined;
+		// Cleared meanwhile, or the cache is no longer this page's account's (signed out, or another
+		// account signed in): its words stay out of the index.
+		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
+		if (meta?.version !== INDEX_VERSION || !mayWriteCache(owner)) return false;
+		await Promise.all(docs.map((doc) => store.put(toRecord(doc), `${DOC_PREFIX}${doc.id}`)));
+		return true;
+	});
+	if (!written) {
 		forget();
 		return false;
 	}
-	for (const doc of docs) void store.put(toRecord(doc), `${DOC_PREFIX}${doc.id}`);
-	await tx.done;
 	if (index) await sliced(docs, (doc) => index.add(doc));
 	return true;
 }
@@ -232,9 +225,9 @@ async function dropDocs(
 	ids: readonly number[]
 ): Promise<void> {
 	if (ids.length === 0) return;
-	const tx = db.transaction('search', 'readwrite');
-	for (const id of ids) void tx.store.delete(`${DOC_PREFIX}${id}`);
-	await tx.done;
+	await writeTx(db, ['search'], (tx) =>
+		Promise.all(ids.map((id) => tx.store.delete(`${DOC_PREFIX}${id}`)))
+	);
 	for (const id of ids) index?.remove(id);
 }
 

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachedArticle } from '$lib/cache';
+import { cachedArticle, storeOfflineHeadlines } from '$lib/cache';
+import type { Headline } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { syncNow } from './engine';
 import { savePacks, loadSyncState } from './state';
@@ -335,7 +336,47 @@ describe.each(recordedLevels)('images after the text (%s server shapes)', (level
 		expect(asked).toEqual([30]);
 		expect(server.takeOps()).toEqual(['getCounters']);
 	});
+
+	it('images cut short are found again by their articles’ ids: other kept articles are not read', async () => {
+		const server = syncServer(level);
+		server.arrive(30);
+		const options = { client: server.client, account: ACCOUNT, articleCount: 500 };
+		await expect(
+			syncNow({
+				...options,
+				cacheImages: () => Promise.reject(new DOMException('The page went away', 'AbortError'))
+			})
+		).rejects.toThrow('went away');
+		const pending = (await loadSyncState(ACCOUNT)).imagesPendingIds ?? [];
+		expect(pending).toHaveLength(30);
+		// A kept article whose images were asked for by an earlier sync, not this one.
+		const earlier: Headline = {
+			...(await cachedHeadline(pending[0] ?? 0)),
+			id: 9_999,
+			content: body(9_999)
+		};
+		await storeOfflineHeadlines([earlier], { account: ACCOUNT });
+		expect((await cachedArticle(9_999))?.content).toBe(body(9_999));
+		const asked: string[][] = [];
+		await syncNow({
+			...options,
+			cacheImages: (urls) => {
+				asked.push(urls);
+				return Promise.resolve();
+			}
+		});
+		expect(asked.map((urls) => urls.length)).toEqual([30]);
+		const after = await loadSyncState(ACCOUNT);
+		expect(after.imagesPending).toBeUndefined();
+		expect(after.imagesPendingIds).toBeUndefined();
+	});
 });
+
+async function cachedHeadline(id: number): Promise<Headline> {
+	const stored = await (await openReaderDb()).get('articles', id);
+	if (!stored) throw new Error(`article ${id} is not cached`);
+	return stored;
+}
 
 async function db() {
 	return (await openReaderDb()).getAll('articles');

@@ -103,6 +103,20 @@ type ReadList = (
 	onPage: (rows: Headline[], asked: Asked) => Promise<void>
 ) => Promise<{ ids: Set<number>; complete: boolean; asked: Asked }>;
 
+/**
+ * The articles whose images the next sync reads again if this one's are cut short: this sync's and
+ * those still pending from before; none known (every kept article's) when an older record said
+ * only that some were pending.
+ */
+function pendingImageIds(
+	state: SyncState,
+	imageIds: ReadonlySet<number>
+): Pick<SyncState, 'imagesPendingIds'> {
+	if (state.imagesPending === true && state.imagesPendingIds === undefined) return {};
+	if (state.imagesPending !== true && imageIds.size === 0) return {};
+	return { imagesPendingIds: [...new Set([...(state.imagesPendingIds ?? []), ...imageIds])] };
+}
+
 async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const { client, signal } = options;
 	const now = options.now ?? Date.now;
@@ -136,13 +150,19 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	 */
 	const keepImages = async (images: string[], saved: SyncState, stored = 0): Promise<void> => {
 		if (saved.imagesPending) {
-			for (const body of await keptBodies()) images.push(...imageUrls(body.content, body.link));
+			for (const body of await keptBodies(saved.imagesPendingIds)) {
+				images.push(...imageUrls(body.content, body.link));
+			}
 		}
 		if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
 			options.onProgress?.({ phase: 'images', stored });
 			await options.cacheImages([...new Set(images)], signal);
 		}
-		if (saved.imagesPending) await saveSyncState(account, { ...saved, imagesPending: false });
+		if (saved.imagesPending) {
+			const done: SyncState = { ...saved, imagesPending: false };
+			delete done.imagesPendingIds;
+			await saveSyncState(account, done);
+		}
 		await enforceBudget();
 	};
 	if (!full && !packsDue && state.counters && sameSnapshot(state.counters, snapshot)) {
@@ -160,6 +180,8 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	let stored = 0;
 	const changed = new Set<number>();
 	const images: string[] = [];
+	/** The articles `images` came from: what the next sync reads again if these are cut short. */
+	const imageIds = new Set<number>();
 	const report = (phase: SyncPhase): void => options.onProgress?.({ phase, stored });
 	const keep = async (rows: Headline[], asked: Asked, pack?: string): Promise<void> => {
 		if (rows.length === 0) return;
@@ -168,6 +190,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 			changed.add(h.id);
 			if (h.content) images.push(...imageUrls(h.content, h.link));
 			if (h.flavorImage) images.push(h.flavorImage);
+			if (h.content || h.flavorImage) imageIds.add(h.id);
 		}
 		stored += rows.length;
 	};
@@ -273,6 +296,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		for (const a of articles) {
 			changed.add(a.id);
 			images.push(...imageUrls(a.content, a.link));
+			imageIds.add(a.id);
 		}
 		stored += articles.length;
 		report('content');
@@ -303,7 +327,8 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		packCounters,
 		config: config,
 		articleCount: Math.max(options.articleCount, full ? options.articleCount : state.articleCount),
-		imagesPending: state.imagesPending === true || images.length > 0
+		imagesPending: state.imagesPending === true || images.length > 0,
+		...pendingImageIds(state, imageIds)
 	};
 	await saveSyncState(account, next);
 	const outcome: SyncOutcome = {

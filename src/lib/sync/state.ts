@@ -29,6 +29,11 @@ export interface SyncState {
 	 * after): the next sync asks for the kept articles' images again, even when nothing changed.
 	 */
 	imagesPending?: boolean;
+	/**
+	 * With `imagesPending`: the articles whose images those syncs had collected, so the next one
+	 * reads just their bodies. Absent (a record of an older version): every kept article's.
+	 */
+	imagesPendingIds?: number[];
 }
 
 export const EMPTY_STATE: SyncState = {
@@ -88,7 +93,12 @@ export function parseState(value: unknown): SyncState {
 		packCounters,
 		config: isObject(value.config) ? (value.config as unknown as ServerConfig) : undefined,
 		articleCount: isCount(value.articleCount) ? value.articleCount : 0,
-		...(value.imagesPending === true ? { imagesPending: true } : {})
+		...(value.imagesPending === true ? { imagesPending: true } : {}),
+		...(value.imagesPending === true &&
+		Array.isArray(value.imagesPendingIds) &&
+		value.imagesPendingIds.every(isCount)
+			? { imagesPendingIds: value.imagesPendingIds }
+			: {})
 	};
 }
 
