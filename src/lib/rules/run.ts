@@ -7,7 +7,8 @@
  * intent through the outbox's one door (`enqueueIntent`, as the page's actions): applied to the
  * cached articles at once, queued offline, sent once. Quiet and cheap without rules: one read.
  */
-import type { Headline } from '$lib/api';
+import type { FeedTree, Headline } from '$lib/api';
+import { cachedMatching } from '$lib/cache';
 import { newestStoredId } from '$lib/alerts/rules';
 import { notificationsGranted, showNotice } from '$lib/alerts/notify';
 import { cacheOwnedBy } from '$lib/db/device';
@@ -16,7 +17,8 @@ import { m } from '$lib/i18n/m';
 import { enqueueIntent } from '$lib/outbox/outbox';
 import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
-import { planRules } from './match';
+import { planRules, ruleMatcher } from './match';
+import type { Rule } from './model';
 import { loadRuleMemory, loadRules, saveRuleMemory } from './store';
 
 const RULES_LOCK = 'ttrss-rules';
@@ -108,4 +110,15 @@ export async function rulesAfterSync(
 	} catch {
 		return NOTHING;
 	}
+}
+
+/**
+ * "Would match N articles": a rule tried on the articles kept on this device, before it is saved
+ * (it acts only on articles that arrive after). Undefined when its query can select nothing.
+ */
+export async function tryRule(rule: Rule, tree: FeedTree | undefined): Promise<number | undefined> {
+	const parents = parentsOf(tree);
+	const keep = ruleMatcher(rule, (feedId) => parents.get(feedId));
+	if (!keep) return undefined;
+	return (await cachedMatching({ keep })).length;
 }
