@@ -46,10 +46,20 @@ export class ServedFeed {
 		chmodSync(`${this.#dir}/${this.#name}`, 0o644);
 	}
 
-	async #served<T>(xml: string, run: () => T | Promise<T>): Promise<T> {
-		this.#write(xml);
+	/** Its address on feeds.test. */
+	get url(): string {
+		return `http://${testbed.feedsHost}/feeds/${this.#name}`;
+	}
+
+	/** Served from now until `remove()` (for a fetch the test does not run itself). */
+	serve(content: string): void {
+		this.#write(content);
 		rmSync(this.#link, { force: true });
 		symlinkSync(`${this.#dir}/${this.#name}`, this.#link);
+	}
+
+	async #served<T>(xml: string, run: () => T | Promise<T>): Promise<T> {
+		this.serve(xml);
 		try {
 			return await run();
 		} finally {
@@ -61,7 +71,7 @@ export class ServedFeed {
 	subscribe(client: TtrssClient, xml: string, categoryId?: number): Promise<number> {
 		return this.#served(xml, async () => {
 			const result = await client.subscribeToFeed({
-				feedUrl: `http://${testbed.feedsHost}/feeds/${this.#name}`,
+				feedUrl: this.url,
 				...(categoryId !== undefined ? { categoryId } : {})
 			});
 			if (result.feedId === undefined)
