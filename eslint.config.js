@@ -33,6 +33,7 @@ const LAYERS = {
 	offline: 4,
 	alerts: 4,
 	mute: 4,
+	rules: 4,
 	opml: 4,
 	checkup: 4,
 	media: 4,

@@ -34,6 +34,8 @@ async function syncFromWorker(): Promise<void> {
 		cacheImages: (urls, signal) => cacheImages(urls, account, signal),
 		cacheEnclosures: (urls, signal) => cacheEnclosuresHere(urls, account, signal)
 	});
+	// What the reader's rules queued for the new articles (src/lib/rules) is sent in the same wake.
+	await replayOutbox({ client: () => clientFromStoredSession() });
 }
 
 /** Wire once from index.ts: `startSync()` at top level. */

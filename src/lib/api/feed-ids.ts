@@ -11,3 +11,17 @@ export const SPECIAL_FEED = {
 	all: -4,
 	recentlyRead: -6
 } as const;
+
+/**
+ * Feeds only this device has, made from its cache and never asked of the server: ids tt-rss never
+ * gives (it uses 0 to -6; plugin feeds start at -129, labels below -1024).
+ */
+export const DEVICE_FEED = {
+	/** Articles dated since the start of the reader's local day (search/local-scope.ts). */
+	today: -100
+} as const;
+
+/** Whether a feed id is one of this device's own (served from the cache, online too). */
+export function isDeviceFeed(id: number | string): boolean {
+	return id === DEVICE_FEED.today;
+}

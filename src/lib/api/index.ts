@@ -56,7 +56,7 @@ export {
 	type UpdateArticleParams,
 	type ViewMode
 } from './params';
-export { SPECIAL_FEED } from './feed-ids';
+export { DEVICE_FEED, isDeviceFeed, SPECIAL_FEED } from './feed-ids';
 export { viewModeKeeps, type ViewModeContext, type ViewModeRow } from './view-mode';
 export { DEFAULT_TIMEOUT_MS, type BinaryReply, type FetchLike } from './transport';
 export { LABELS_CATEGORY, SPECIAL_CATEGORY } from './tree';

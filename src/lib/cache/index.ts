@@ -172,6 +172,30 @@ async function listFromArticles(
 	};
 }
 
+/**
+ * Every cached article `keep` accepts (of `feeds`, when given), newest first or oldest first: a
+ * list only this device makes (the Today feed), read with one cursor over the articles store.
+ */
+export function cachedMatching(options: {
+	keep?: ((row: Headline) => boolean) | undefined;
+	feeds?: ReadonlySet<number> | undefined;
+	oldestFirst?: boolean | undefined;
+}): Promise<Headline[]> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const found: Headline[] = [];
+		let cursor = await db.transaction('articles', 'readonly').store.openCursor();
+		while (cursor) {
+			const row = toHeadline(cursor.value);
+			const inFeeds = !options.feeds || (row.feedId !== null && options.feeds.has(row.feedId));
+			if (inFeeds && (!options.keep || options.keep(row))) found.push(row);
+			cursor = await cursor.continue();
+		}
+		const sign = options.oldestFirst ? 1 : -1;
+		return found.sort((a, b) => sign * (a.updated - b.updated) || sign * (a.id - b.id));
+	}).then((rows) => rows ?? []);
+}
+
 /** `skip` 0 replaces the list; a later page is appended. */
 export async function storeList(
 	key: ListKey,

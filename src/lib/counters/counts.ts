@@ -69,6 +69,21 @@ export function writeCounts(counters: Counters, counts: UnreadCounts): void {
 }
 
 /**
+ * "Today": since midnight of the reader's own day (the device's time zone), as a calendar says
+ * it, not a rolling 24 hours — at 9:00 it holds the morning's articles, not last evening's too.
+ */
+export function startOfLocalDay(now: number): number {
+	const day = new Date(now);
+	day.setHours(0, 0, 0, 0);
+	return day.getTime();
+}
+
+/** Whether an article is dated today by the reader's clock (the Today feed's rule). */
+export function isToday(article: Pick<ArticleBase, 'updated'>, now: number): boolean {
+	return article.updated >= startOfLocalDay(now) / 1000;
+}
+
+/**
  * tt-rss's Fresh feed: unread articles with a score of at least 0 that it stored within the
  * user's FRESH_ARTICLE_MAX_AGE hours (24 by default). The API does not send the date it stored an
  * article, so the client counts one as fresh only when its own date is that recent (the server

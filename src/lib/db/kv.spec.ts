@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALERT_MEMORY, ALERT_SETTINGS } from '$lib/alerts/rules';
-import { MUTE } from '$lib/mute/mute.svelte';
+import { LEGACY_MUTE, RULE_MEMORY, RULES } from '$lib/rules/store';
+import { SPECIAL_FEEDS } from '$lib/state/special-feeds.svelte';
 import { DEFAULT_POLICY, STORAGE_POLICY } from '$lib/offline/policy';
 import { IMPORT_JOB } from '$lib/opml/job';
 import { SENT_HORIZON, SENT_LOG } from '$lib/outbox/sent-log';
@@ -92,10 +93,34 @@ const cases: { key: StoredKey<unknown>; good: unknown; wrong: unknown; fallback:
 		fallback: { last: {}, pending: {} }
 	},
 	{
-		key: MUTE(ACCOUNT),
+		key: LEGACY_MUTE(ACCOUNT),
 		good: { words: ['spoiler'], content: false, markRead: true },
 		wrong: ['spoiler'],
 		fallback: undefined
+	},
+	{
+		key: RULES(ACCOUNT),
+		good: {
+			rules: [
+				{ kind: 'mute', id: 'mute', words: ['spoiler'], content: false, markRead: true },
+				{
+					kind: 'match',
+					id: 'r1',
+					query: 'title:rust',
+					scope: { kind: 'all' },
+					actions: [{ kind: 'star' }]
+				}
+			]
+		},
+		wrong: 'rules',
+		fallback: undefined
+	},
+	{ key: RULE_MEMORY(ACCOUNT), good: { last: 42 }, wrong: { last: -1 }, fallback: undefined },
+	{
+		key: SPECIAL_FEEDS,
+		good: { order: [-100, -1], hidden: [0] },
+		wrong: { order: 'x' },
+		fallback: { order: [], hidden: [] }
 	},
 	{
 		key: IMPORT_JOB,

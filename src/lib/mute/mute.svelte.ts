@@ -4,10 +4,10 @@
  * device rather than by the server. The list says how many it hid and can show them. With
  * "also mark them read", hidden unread rows go through the one action path (state/actions.ts), so
  * the change is queued offline like any other; otherwise the server's counters still count them.
- * Kept per account in the IndexedDB store `sync` (`mute:<account>`), wiped at sign-out with it.
+ * Kept per account as one kind of the reader's rules (rules/store.ts, which moved them from their
+ * old key `mute:<account>`), in the IndexedDB store `sync`, wiped at sign-out with it.
  */
 import type { Headline } from '$lib/api';
-import { getStored, isRecord, putStored, storedKeyFamily } from '$lib/db/kv';
 import { NO_MUTE, type MuteSettings } from './settings';
 import { onAccountEvent } from '$lib/db/account-events';
 
@@ -16,18 +16,6 @@ import { onAccountEvent } from '$lib/db/account-events';
 type Matcher = typeof import('./match');
 
 export { NO_MUTE, type MuteSettings } from './settings';
-
-/**
- * An account's words as stored: an object whose fields the matcher's `parseMuteSettings` checks one
- * by one before any is used (the matcher is loaded only when there are words).
- */
-export const MUTE = storedKeyFamily<MuteSettings | undefined>({
-	store: 'sync',
-	prefix: 'mute:',
-	owner: 'mute/mute.svelte.ts',
-	parse: (raw) => isRecord(raw) as MuteSettings | undefined,
-	fallback: () => undefined
-});
 
 class Mute {
 	#account: string | undefined;
@@ -58,14 +46,15 @@ class Mute {
 			this.#settings = NO_MUTE;
 			return;
 		}
-		const raw = await getStored(MUTE(account));
-		const words: unknown = raw?.words;
-		if (!Array.isArray(words) || words.length === 0) {
+		// The rules' store is loaded with the first list, not with the first screen's code.
+		const { loadMuteRule } = await import('$lib/rules/store');
+		const rule = await loadMuteRule(account);
+		if (!rule || rule.words.length === 0) {
 			if (this.#account === account) this.#settings = NO_MUTE;
 			return;
 		}
 		const matcher = await this.#load();
-		if (this.#account === account) this.#settings = matcher.parseMuteSettings(raw);
+		if (this.#account === account) this.#settings = matcher.parseMuteSettings(rule);
 	}
 
 	/** The rows a list shows and the ones the muted words hide (mute/match.ts `splitMuted`). */
@@ -82,7 +71,8 @@ class Mute {
 
 	async save(account: string, settings: MuteSettings): Promise<void> {
 		const next = (await this.#load()).parseMuteSettings(settings);
-		await putStored(MUTE(account), next);
+		const { saveMuteRule } = await import('$lib/rules/store');
+		await saveMuteRule(account, next);
 		this.#account = account;
 		this.#settings = next;
 	}

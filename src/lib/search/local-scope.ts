@@ -4,9 +4,16 @@
  * feed, a tag — or every feed), in the list's view mode and order, told from the cached articles
  * themselves. Loaded with the first search on this device, not with the first screen.
  */
-import { isLabelFeedId, SPECIAL_FEED, viewModeKeeps, type FeedTree, type Headline } from '$lib/api';
+import {
+	DEVICE_FEED,
+	isLabelFeedId,
+	SPECIAL_FEED,
+	viewModeKeeps,
+	type FeedTree,
+	type Headline
+} from '$lib/api';
 import { feedsInCategory } from '$lib/tree/walk';
-import { isFresh } from '$lib/counters/counts';
+import { isFresh, isToday } from '$lib/counters/counts';
 import type { LocalSearchOptions } from './indexer';
 import { searchTarget, type ScopeQuery } from './scope';
 
@@ -19,6 +26,7 @@ function specialFilter(id: number, now: number): ((row: Headline) => boolean) | 
 	if (id === SPECIAL_FEED.fresh) return (row) => row.unread && isFresh(row, now);
 	if (id === SPECIAL_FEED.recentlyRead) return (row) => !row.unread;
 	if (id === SPECIAL_FEED.archived) return (row) => row.feedId === null;
+	if (id === DEVICE_FEED.today) return (row) => isToday(row, now);
 	if (isLabelFeedId(id)) return (row) => row.labels.some((label) => label.id === id);
 	// All articles, and plugin feeds the cache cannot tell apart: every cached article.
 	return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedTree } from '$lib/api';
+import { DEVICE_FEED, type FeedTree } from '$lib/api';
 import { headline } from '$lib/outbox/testing/fake-server';
 import { localScope } from './local-scope';
 import { searchTarget, type ScopeQuery } from './scope';
@@ -75,5 +75,19 @@ describe('localScope', () => {
 		expect(keep({ viewMode: 'unread', id: '-1026' })?.(labelled)).toBe(true);
 		expect(keep({ viewMode: 'adaptive' })).toBeUndefined();
 		expect(localScope(q({ orderBy: 'date_reverse' }), tree).oldestFirst).toBe(true);
+	});
+
+	it("Today keeps the articles dated since the reader's local midnight, not a rolling 24 h", () => {
+		// 09:00 local time: last evening (10 h ago) is not today; early this morning is.
+		const now = new Date(2026, 10, 26, 9, 0, 0).getTime();
+		const keep = localScope(q({ id: String(DEVICE_FEED.today) }), tree, now).keep;
+		const at = (ms: number) => headline(1, { updated: Math.floor(ms / 1000) });
+		expect(keep?.(at(now - 10 * 3600_000))).toBe(false);
+		expect(keep?.(at(new Date(2026, 10, 26, 0, 0, 0).getTime()))).toBe(true);
+		expect(keep?.(at(now - 3600_000))).toBe(true);
+		expect(keep?.(at(new Date(2026, 10, 25, 23, 59, 59).getTime()))).toBe(false);
+		// In the unread view, read ones of today are left out.
+		const unread = localScope(q({ id: String(DEVICE_FEED.today), viewMode: 'unread' }), tree, now);
+		expect(unread.keep?.({ ...at(now), unread: false })).toBe(false);
 	});
 });

@@ -8,7 +8,7 @@
  * in the outbox while an Undo toast shows (state/undo.svelte.ts); Undo puts back the rows, the
  * open article and the counters, except what the reader changed since.
  */
-import { readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
+import { isDeviceFeed, readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
 import { cachedTree } from '$lib/cache';
 import { itemKey } from '$lib/outbox/apply';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
@@ -213,6 +213,17 @@ export async function catchUp(
 	const query = headlines.query;
 	const sameList = query && query.kind === kind && query.id === String(feedId);
 	const rows = sameList ? headlines.items : [];
+	// A feed only this device has (Today): the server knows no such feed, so its rows as listed are
+	// marked read by id, one flag intent like any other.
+	if (kind === 'feed' && isDeviceFeed(feedId)) {
+		const unread = rows.filter(
+			(h) =>
+				h.unread &&
+				(mode === 'all' ||
+					withinCatchup({ type: 'catchup', feedId, isCat: false, mode, at: Date.now() }, h))
+		);
+		return setFlag(unread, 'unread', false, { undo: description });
+	}
 	const search = sameList && query.search ? query.search : undefined;
 	// A search covers the list it looked through (its category, All articles): the same target
 	// as the one asked (search/scope.ts), so the server marks what the reader saw.

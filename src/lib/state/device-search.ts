@@ -1,8 +1,10 @@
 /**
- * A headline list's search answered on this device (offline, or the server out of reach): the
- * local index, scoped as the server's search would be, a page at a time.
+ * A headline list answered on this device: a search (offline, the server out of reach) from the
+ * local index, and the device's own feeds (Today) from the cached articles — both through the
+ * one rule of which cached articles a feed id covers (search/local-scope.ts `localScope`).
  */
-import type { FeedTree, Headline } from '$lib/api';
+import { DEVICE_FEED, type FeedTree, type Headline } from '$lib/api';
+import { cachedMatching } from '$lib/cache';
 import { searchOnDevice, type LocalResults } from '$lib/search/page';
 import { FIRST_PAGE, type ListQuery } from './list-query';
 
@@ -15,4 +17,32 @@ export async function firstOnDevice(
 	const { localScope } = await import('$lib/search/local-scope');
 	const results = await searchOnDevice({ query: query.search, ...localScope(query, tree) });
 	return { results, rows: await results.next(FIRST_PAGE) };
+}
+
+/** A device feed's whole list (Today), from the cached articles, in the list's mode and order. */
+export async function deviceFeedRows(
+	query: ListQuery,
+	tree: FeedTree | undefined,
+	now = Date.now()
+): Promise<Headline[]> {
+	const { localScope } = await import('$lib/search/local-scope');
+	const { keep, feeds, oldestFirst } = localScope(query, tree, now);
+	return cachedMatching({ keep, feeds, oldestFirst });
+}
+
+/** Today's unread articles kept on this device: its counter, online and offline alike. */
+export async function todayUnread(tree: FeedTree | undefined, now = Date.now()): Promise<number> {
+	const rows = await deviceFeedRows(
+		{
+			kind: 'feed',
+			id: String(DEVICE_FEED.today),
+			viewMode: 'unread',
+			orderBy: '',
+			search: '',
+			searchMode: 'this_feed'
+		},
+		tree,
+		now
+	);
+	return rows.length;
 }

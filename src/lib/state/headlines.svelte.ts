@@ -1,4 +1,10 @@
-import { serverUnreachable, viewModeKeeps, type Headline, type ViewModeRow } from '$lib/api';
+import {
+	isDeviceFeed,
+	serverUnreachable,
+	viewModeKeeps,
+	type Headline,
+	type ViewModeRow
+} from '$lib/api';
 import { afterFirstScreen, firstScreenShown, takeEarlyList } from '$lib/boot/early-reads';
 import {
 	cachedList,
@@ -11,7 +17,7 @@ import {
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
 import type { LocalResults } from '$lib/search/page';
-import { firstOnDevice } from './device-search';
+import { deviceFeedRows, firstOnDevice } from './device-search';
 import {
 	FIRST_PAGE,
 	feedIdOf,
@@ -44,6 +50,10 @@ export { pickPatch } from './list-patches';
 
 /** A refresh asks for at most this many pages to place new rows among the loaded ones. */
 const MERGE_PAGES = 8;
+
+/** A list of a feed only this device has (Today): never asked of the server. */
+const isDevice = (query: ListQuery): boolean =>
+	query.kind === 'feed' && isDeviceFeed(Number(query.id));
 
 const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
 
@@ -126,8 +136,12 @@ class HeadlineList {
 		this.#onDevice = false;
 		this.#answered = false;
 		this.#local = undefined;
-		if (query.search && isOffline()) {
+		if (query.search && (isOffline() || isDevice(query))) {
 			await this.#searchOnDevice(generation);
+			return;
+		}
+		if (isDevice(query)) {
+			await this.#deviceFeed(generation);
 			return;
 		}
 		const key = listKey(query);
@@ -194,6 +208,11 @@ class HeadlineList {
 	async refresh(options: { full?: boolean; forceUpdate?: boolean } = {}): Promise<void> {
 		const query = this.#query;
 		if (!query) return;
+		if (isDevice(query)) {
+			if (query.search) await this.#searchOnDevice(this.#generation);
+			else await this.#deviceFeed(this.#generation);
+			return;
+		}
 		if (this.#onDevice) {
 			// Back online: the server's answer replaces the device's; still offline: search again.
 			if (isOffline()) await this.#searchOnDevice(this.#generation);
@@ -370,6 +389,28 @@ class HeadlineList {
 			this.#onDevice = true;
 			this.#items = rows;
 			this.#complete = results.done;
+		} catch (error) {
+			if (generation === this.#generation) this.#error = errorMessage(error);
+		} finally {
+			if (generation === this.#generation) {
+				this.#loading = false;
+				this.#answered = true;
+			}
+			firstScreenShown();
+		}
+	}
+
+	/** A feed only this device has (Today): every cached row it covers, at once, online too. */
+	async #deviceFeed(generation: number): Promise<void> {
+		const query = this.#query;
+		if (!query) return;
+		this.#loading = true;
+		this.#error = undefined;
+		try {
+			const rows = await deviceFeedRows(query, treeState.tree);
+			if (generation !== this.#generation) return;
+			this.#items = rows;
+			this.#complete = true;
 		} catch (error) {
 			if (generation === this.#generation) this.#error = errorMessage(error);
 		} finally {

@@ -20,7 +20,7 @@ import { loadSyncState, saveArticleCount } from '$lib/sync/state';
 import { syncStatus } from '$lib/sync/status.svelte';
 import { registerPeriodicSync, registerSync, syncInterval } from '$lib/sync/triggers';
 import { headlines } from './headlines.svelte';
-import { runReplay } from './replay-triggers';
+import { requestReplay, runReplay } from './replay-triggers';
 import { session } from './session.svelte';
 import { settings } from './settings.svelte';
 import { treeState } from './tree.svelte';
@@ -94,6 +94,8 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			return outcome;
 		}
 		await show(outcome);
+		// The reader's rules may have queued changes (src/lib/rules): sent now, like the reader's own.
+		if ((await pendingCount()) > 0) requestReplay();
 		syncStatus.succeeded(outcome.at);
 		return outcome;
 	} catch (error) {

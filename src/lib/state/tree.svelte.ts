@@ -1,11 +1,13 @@
 import {
+	DEVICE_FEED,
 	feedIconUrl,
 	readerText,
 	type ArticleBase,
 	type Counters,
 	type FeedTree,
 	type ServerConfig,
-	type TreeCategory
+	type TreeCategory,
+	type TreeFeed
 } from '$lib/api';
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
 import { cachedTree, storeTree } from '$lib/cache';
@@ -14,11 +16,16 @@ import {
 	afterCatchup,
 	afterRead,
 	countsFrom,
+	isToday,
 	NO_COUNTS,
 	type CatchupScope,
 	type UnreadCounts
 } from '$lib/counters/counts';
 import { categoriesWithDepth, titlesOf } from '$lib/tree/walk';
+import { arrangeTree, orderedSpecial } from '$lib/tree/special';
+import { m } from '$lib/i18n/m';
+import { specialFeeds } from './special-feeds.svelte';
+import { todayUnread } from './device-search';
 import { fetchedIcon, resetTreeIcons } from './tree-icons.svelte';
 import { session } from './session.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
@@ -41,11 +48,32 @@ class TreeState {
 	/** Bumped by every local change, so a counters reply asked for before it cannot undo it. */
 	#localChanges = 0;
 
-	/** Feed id → title, for headlines of feeds the server did not name. */
-	#titles = $derived(titlesOf(this.#tree));
+	/** Today's unread articles kept on this device (its counter is the cache's, never the server's). */
+	#today = $state(0);
+
+	/** The tree as the reader arranged it: Today among the special feeds, in their chosen order. */
+	#arranged = $derived(
+		this.#tree ? arrangeTree(this.#tree, m.feed_today(), specialFeeds.choice) : undefined
+	);
+
+	/** Feed id → title, for headlines of feeds the server did not name (hidden special feeds too). */
+	#titles = $derived(
+		titlesOf(
+			this.#tree && {
+				...this.#tree,
+				special: orderedSpecial(this.#tree.special, m.feed_today(), specialFeeds.choice)
+			}
+		)
+	);
 
 	get tree(): FeedTree | undefined {
-		return this.#tree;
+		return this.#arranged;
+	}
+
+	/** Every special feed in the reader's order, hidden ones too (Settings → Special feeds). */
+	get allSpecial(): TreeFeed[] {
+		const tree = this.#tree;
+		return tree ? orderedSpecial(tree.special, m.feed_today(), specialFeeds.choice) : [];
 	}
 
 	get counts(): UnreadCounts {
@@ -65,6 +93,7 @@ class TreeState {
 	}
 
 	unread(feedId: number, isCat = false): number {
+		if (!isCat && feedId === DEVICE_FEED.today) return this.#today;
 		const map = isCat ? this.#counts.categories : this.#counts.feeds;
 		return map.get(feedId) ?? 0;
 	}
@@ -82,7 +111,7 @@ class TreeState {
 
 	/** Every feed and category in tree order, for "next/previous feed". */
 	places(hideEmpty: boolean): TreePlace[] {
-		const tree = this.#tree;
+		const tree = this.#arranged;
 		if (!tree) return [];
 		const out: TreePlace[] = [];
 		const keep = (kind: 'feed' | 'cat', id: number): boolean =>
@@ -122,10 +151,12 @@ class TreeState {
 			// A start paints its headlines first: the tree's cached copy and its refresh follow.
 			await afterFirstScreen();
 			const cached = await cachedRead;
+			void specialFeeds.load();
 			if (cached && !this.#tree) {
 				this.#tree = cached.tree;
 				if (cached.counters) this.#counts = countsFrom(cached.counters);
 			}
+			void this.countToday();
 			// Icons and custom sorts offline: the configuration the last full sync kept.
 			if (!this.#config && session.account)
 				// Loaded here, not with the first screen: this waits for the network anyway.
@@ -163,6 +194,7 @@ class TreeState {
 			const counters = await withQueuedCounters(answered, this.#tree, askedAt);
 			if (changes === this.#localChanges) this.#counts = countsFrom(counters);
 			if (this.#tree) await storeTree(this.#tree, counters);
+			await this.countToday();
 		} catch (error) {
 			this.#error = errorMessage(error);
 		}
@@ -180,6 +212,14 @@ class TreeState {
 		if (mark !== this.#localChanges) return;
 		this.#counts = countsFrom(counters);
 		if (this.#tree) await storeTree(this.#tree, counters);
+		await this.countToday();
+	}
+
+	/** Counts Today's unread articles again from the cache (after a sync, a load, a new day). */
+	async countToday(): Promise<void> {
+		const changes = this.#localChanges;
+		const count = await todayUnread(this.#tree).catch(() => undefined);
+		if (count !== undefined && changes === this.#localChanges) this.#today = count;
 	}
 
 	/**
@@ -190,6 +230,7 @@ class TreeState {
 		if (article.feedId === null || delta === 0) return;
 		this.#localChanges++;
 		this.#counts = afterRead(this.#counts, this.#tree, article, delta, Date.now());
+		if (isToday(article, Date.now())) this.#today = Math.max(0, this.#today + delta);
 	}
 
 	/** Zeroes what a catch-up covers, once the rows it marked have been adjusted. */
@@ -201,6 +242,7 @@ class TreeState {
 	reset(): void {
 		this.#tree = undefined;
 		this.#counts = NO_COUNTS;
+		this.#today = 0;
 		this.#config = undefined;
 		this.#error = undefined;
 		resetTreeIcons();

@@ -3,6 +3,8 @@
  * every open tab refreshes its screen and its "Updated" time, whoever synced.
  */
 import { alertAfterSync } from '$lib/alerts/notify';
+import { accountOfClient } from '$lib/db/account';
+import { rulesAfterSync } from '$lib/rules/run';
 import { announceSync } from './channel';
 import { syncNow, type SyncOptions, type SyncOutcome } from './engine';
 
@@ -12,6 +14,16 @@ export async function runSync(options: SyncOptions): Promise<SyncOutcome> {
 	const tell = async (outcome: SyncOutcome): Promise<void> => {
 		if (told) return;
 		told = true;
+		// The reader's rules over the articles that arrived (src/lib/rules), before the alerts and
+		// before any tab shows the new rows: what they changed is on the sync's list of changes.
+		const ruled = await rulesAfterSync(
+			options.account ?? accountOfClient(options.client) ?? '',
+			outcome
+		);
+		if (ruled.touched.length > 0 && outcome.status === 'synced') {
+			const articleIds = [...new Set([...outcome.changes.articleIds, ...ruled.touched])];
+			outcome = { ...outcome, changes: { ...outcome.changes, articleIds } };
+		}
 		// New-article alerts (src/lib/alerts), before any tab shows the new rows and so has seen them.
 		await alertAfterSync(options, outcome);
 		if (outcome.status === 'synced')

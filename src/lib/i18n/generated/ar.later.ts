@@ -184,11 +184,56 @@ export const messages: LaterMessages = {
 	settings_page: () => `الإعدادات`,
 	settings_read_when_played: () => `تعليم المقالة كمقروءة عند انتهاء تشغيل الصوت أو الفيديو فيها`,
 	settings_reading: () => `القراءة`,
+	settings_rules: () => `القواعد`,
+	settings_rules_add: () => `إضافة القاعدة`,
+	settings_rules_alert: () => `نبّهني`,
+	settings_rules_everywhere: () => `كل الخلاصات`,
+	settings_rules_in: () => `في`,
+	settings_rules_label: () => `إسناد وسم`,
+	settings_rules_link: () => `قواعد للمقالات الجديدة`,
+	settings_rules_list: () => `قواعدك`,
+	settings_rules_muted: (p) => `الكلمات المكتومة: ${p.words}`,
+	settings_rules_needs_action: () => `اختر إجراءً واحدًا على الأقل.`,
+	settings_rules_no_label: () => `بلا وسم`,
+	settings_rules_none: () => `لا قواعد بعد.`,
+	settings_rules_nothing: () => `لا يمكن لهذا الاستعلام أن يطابق شيئًا: يحتاج إلى كلمة غير مستبعدة.`,
+	settings_rules_page: () => `القواعد`,
+	settings_rules_publish: () => `نشر`,
+	settings_rules_query_hint: () => `صيغة البحث: كلمات، "عبارة"، \u200e-كلمة، title:\u200e، author:\u200e، tag:\u200e. يُبحث عن الكلمات في العنوان والكاتب والوسوم والخلاصة والنص.`,
+	settings_rules_read: () => `تعليم كمقروءة`,
+	settings_rules_remove: (p) => `إزالة القاعدة ${p.rule}`,
+	settings_rules_star: () => `تمييز بنجمة`,
+	settings_rules_then: () => `عندها`,
+	settings_rules_try: () => `جرّب على مقالات هذا الجهاز`,
+	settings_rules_when: () => `عندما تطابق مقالة`,
+	settings_rules_where: () => `تعمل القواعد على هذا الجهاز عند المزامنة، لا على خادم tt-rss: تُفحص كل مقالة تصل بالمزامنة مرة واحدة، وما تفعله القاعدة تغيير عادي يُرسل إلى الخادم (ويُنتظر دون اتصال). التراجع عنه نهائي: لا تعود القاعدة إلى تلك المقالة.`,
+	settings_rules_would: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لن تطابق أي مقالة محفوظة على هذا الجهاز.`;
+			case 'one':
+				return `ستطابق مقالة واحدة محفوظة على هذا الجهاز.`;
+			case 'two':
+				return `ستطابق مقالتين محفوظتين على هذا الجهاز.`;
+			case 'few':
+				return `ستطابق ${n} مقالات محفوظة على هذا الجهاز.`;
+			case 'many':
+				return `ستطابق ${n} مقالة محفوظة على هذا الجهاز.`;
+			default:
+				return `ستطابق ${n} مقالة محفوظة على هذا الجهاز.`;
+		}
+	},
 	settings_show: () => `العرض`,
 	settings_sign_out: () => `تسجيل الخروج`,
 	settings_sign_out_hint: () => `يزيل تسجيل الخروج كل ما يخص هذا الحساب من هذا الجهاز: المقالات والصور المخزّنة، والإعدادات، والجلسة وكلمة المرور المحفوظتين، والتغييرات التي لم تُحفظ بعد على الخادم (تراها أولًا).`,
 	settings_signed_in_as: (p) => `مسجَّل الدخول باسم ${p.user} على ${p.server}.`,
 	settings_sort: () => `الترتيب`,
+	settings_special_down: (p) => `نقل ${p.feed} إلى الأسفل`,
+	settings_special_hint: () => `الخلاصات الخاصة التي تعرضها قائمة الخلاصات على هذا الجهاز، وبأي ترتيب. يضم «اليوم» المقالات المؤرخة منذ منتصف الليل بحسب ساعة هذا الجهاز، من المقالات المحفوظة هنا؛ ويعمل دون اتصال.`,
+	settings_special_legend: () => `الخلاصات الخاصة`,
+	settings_special_show: (p) => `إظهار ${p.feed}`,
+	settings_special_up: (p) => `نقل ${p.feed} إلى الأعلى`,
 	settings_text_preview: () => `صِف خَلقَ خَودٍ كمِثلِ الشمسِ إذ بزغت.`,
 	settings_text_size: () => `حجم نص المقالات`,
 	settings_theme: () => `المظهر`,

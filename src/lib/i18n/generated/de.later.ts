@@ -168,11 +168,48 @@ export const messages: LaterMessages = {
 	settings_page: () => `Einstellungen`,
 	settings_read_when_played: () => `Artikel als gelesen markieren, wenn Audio oder Video bis zum Ende abgespielt wurde`,
 	settings_reading: () => `Lesen`,
+	settings_rules: () => `Regeln`,
+	settings_rules_add: () => `Regel hinzufügen`,
+	settings_rules_alert: () => `Benachrichtigen`,
+	settings_rules_everywhere: () => `Alle Feeds`,
+	settings_rules_in: () => `In`,
+	settings_rules_label: () => `Label zuweisen`,
+	settings_rules_link: () => `Regeln für neue Artikel`,
+	settings_rules_list: () => `Ihre Regeln`,
+	settings_rules_muted: (p) => `Stummgeschaltete Wörter: ${p.words}`,
+	settings_rules_needs_action: () => `Wählen Sie mindestens eine Aktion.`,
+	settings_rules_no_label: () => `Kein Label`,
+	settings_rules_none: () => `Noch keine Regeln.`,
+	settings_rules_nothing: () => `Diese Abfrage kann nichts treffen: Sie braucht ein Wort, das nicht ausgeschlossen ist.`,
+	settings_rules_page: () => `Regeln`,
+	settings_rules_publish: () => `Veröffentlichen`,
+	settings_rules_query_hint: () => `Die Syntax des Suchfelds: Wörter, "eine Phrase", -Wort, title:, author:, tag:. Gesucht wird in Titel, Autor, Tags, Feed und Text.`,
+	settings_rules_read: () => `Als gelesen markieren`,
+	settings_rules_remove: (p) => `Regel ${p.rule} entfernen`,
+	settings_rules_star: () => `Markieren (Stern)`,
+	settings_rules_then: () => `Dann`,
+	settings_rules_try: () => `An den Artikeln dieses Geräts testen`,
+	settings_rules_when: () => `Wenn ein Artikel passt zu`,
+	settings_rules_where: () => `Regeln laufen auf diesem Gerät, wenn es synchronisiert, nicht auf dem tt-rss-Server: Jeder per Synchronisierung eintreffende Artikel wird einmal geprüft, und was eine Regel tut, ist eine gewöhnliche Änderung, die an den Server geht (offline vorgemerkt). Rückgängig machen ist endgültig: Die Regel wirkt nicht erneut auf diesen Artikel.`,
+	settings_rules_would: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Würde ${n} auf diesem Gerät gespeicherten Artikel treffen.`;
+			default:
+				return `Würde ${n} auf diesem Gerät gespeicherte Artikel treffen.`;
+		}
+	},
 	settings_show: () => `Zeigen`,
 	settings_sign_out: () => `Abmelden`,
 	settings_sign_out_hint: () => `Beim Abmelden wird alles von diesem Konto auf diesem Gerät entfernt: zwischengespeicherte Artikel und Bilder, Einstellungen, die gespeicherte Sitzung und das Passwort sowie Änderungen, die noch nicht auf dem Server gespeichert sind (du siehst sie vorher).`,
 	settings_signed_in_as: (p) => `Angemeldet als ${p.user} auf ${p.server}.`,
 	settings_sort: () => `Sortierung`,
+	settings_special_down: (p) => `${p.feed} nach unten`,
+	settings_special_hint: () => `Welche besonderen Feeds die Feedliste auf diesem Gerät zeigt, und in welcher Reihenfolge. Heute enthält die Artikel seit Mitternacht nach der Uhr dieses Geräts, aus den hier gespeicherten Artikeln; es funktioniert offline.`,
+	settings_special_legend: () => `Besondere Feeds`,
+	settings_special_show: (p) => `${p.feed} anzeigen`,
+	settings_special_up: (p) => `${p.feed} nach oben`,
 	settings_text_preview: () => `Franz jagt im komplett verwahrlosten Taxi quer durch Bayern.`,
 	settings_text_size: () => `Textgröße der Artikel`,
 	settings_theme: () => `Design`,

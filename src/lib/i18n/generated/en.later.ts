@@ -168,11 +168,48 @@ export const messages: LaterMessages = {
 	settings_page: () => `Settings`,
 	settings_read_when_played: () => `Mark an article read when its audio or video has played to the end`,
 	settings_reading: () => `Reading`,
+	settings_rules: () => `Rules`,
+	settings_rules_add: () => `Add rule`,
+	settings_rules_alert: () => `Alert me`,
+	settings_rules_everywhere: () => `Every feed`,
+	settings_rules_in: () => `In`,
+	settings_rules_label: () => `Assign label`,
+	settings_rules_link: () => `Rules for new articles`,
+	settings_rules_list: () => `Your rules`,
+	settings_rules_muted: (p) => `Muted words: ${p.words}`,
+	settings_rules_needs_action: () => `Choose at least one thing to do.`,
+	settings_rules_no_label: () => `No label`,
+	settings_rules_none: () => `No rules yet.`,
+	settings_rules_nothing: () => `This query cannot match anything: it needs a word that is not excluded.`,
+	settings_rules_page: () => `Rules`,
+	settings_rules_publish: () => `Publish`,
+	settings_rules_query_hint: () => `The search box’s syntax: words, "a phrase", -word, title:, author:, tag:. Words are looked for in the title, author, tags, feed and text.`,
+	settings_rules_read: () => `Mark read`,
+	settings_rules_remove: (p) => `Remove rule ${p.rule}`,
+	settings_rules_star: () => `Star`,
+	settings_rules_then: () => `Then`,
+	settings_rules_try: () => `Try on this device’s articles`,
+	settings_rules_when: () => `When an article matches`,
+	settings_rules_where: () => `Rules run on this device when it syncs, not on the tt-rss server: each article that arrives by sync is checked once, and what a rule does is an ordinary change sent to the server (queued while offline). Undoing it is final: the rule does not act on that article again.`,
+	settings_rules_would: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Would match ${n} article kept on this device.`;
+			default:
+				return `Would match ${n} articles kept on this device.`;
+		}
+	},
 	settings_show: () => `Show`,
 	settings_sign_out: () => `Sign out`,
 	settings_sign_out_hint: () => `Signing out removes everything of this account from this device: cached articles and images, settings, the kept session and password, and changes not yet saved on the server (you see them first).`,
 	settings_signed_in_as: (p) => `Signed in as ${p.user} on ${p.server}.`,
 	settings_sort: () => `Sort`,
+	settings_special_down: (p) => `Move ${p.feed} down`,
+	settings_special_hint: () => `Which special feeds the feed list shows on this device, and in what order. Today holds the articles dated since midnight by this device’s clock, from the articles kept here; it works offline.`,
+	settings_special_legend: () => `Special feeds`,
+	settings_special_show: (p) => `Show ${p.feed}`,
+	settings_special_up: (p) => `Move ${p.feed} up`,
 	settings_text_preview: () => `The quick brown fox reads the news.`,
 	settings_text_size: () => `Article text size`,
 	settings_theme: () => `Theme`,

@@ -172,11 +172,50 @@ export const messages: LaterMessages = {
 	settings_page: () => `Ajustes`,
 	settings_read_when_played: () => `Marcar un artículo como leído cuando su audio o vídeo se haya reproducido hasta el final`,
 	settings_reading: () => `Lectura`,
+	settings_rules: () => `Reglas`,
+	settings_rules_add: () => `Añadir regla`,
+	settings_rules_alert: () => `Avisarme`,
+	settings_rules_everywhere: () => `Todas las fuentes`,
+	settings_rules_in: () => `En`,
+	settings_rules_label: () => `Asignar etiqueta`,
+	settings_rules_link: () => `Reglas para artículos nuevos`,
+	settings_rules_list: () => `Tus reglas`,
+	settings_rules_muted: (p) => `Palabras silenciadas: ${p.words}`,
+	settings_rules_needs_action: () => `Elige al menos una acción.`,
+	settings_rules_no_label: () => `Sin etiqueta`,
+	settings_rules_none: () => `Aún no hay reglas.`,
+	settings_rules_nothing: () => `Esta consulta no puede coincidir con nada: necesita una palabra no excluida.`,
+	settings_rules_page: () => `Reglas`,
+	settings_rules_publish: () => `Publicar`,
+	settings_rules_query_hint: () => `La sintaxis de la búsqueda: palabras, "una frase", -palabra, title:, author:, tag:. Se buscan en el título, el autor, las etiquetas, la fuente y el texto.`,
+	settings_rules_read: () => `Marcar como leído`,
+	settings_rules_remove: (p) => `Quitar la regla ${p.rule}`,
+	settings_rules_star: () => `Destacar`,
+	settings_rules_then: () => `Entonces`,
+	settings_rules_try: () => `Probar con los artículos de este dispositivo`,
+	settings_rules_when: () => `Cuando un artículo coincide con`,
+	settings_rules_where: () => `Las reglas se aplican en este dispositivo al sincronizar, no en el servidor tt-rss: cada artículo que llega por sincronización se revisa una vez, y lo que hace una regla es un cambio normal enviado al servidor (en cola sin conexión). Deshacerlo es definitivo: la regla no vuelve a actuar sobre ese artículo.`,
+	settings_rules_would: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Coincidiría con ${n} artículo guardado en este dispositivo.`;
+			case 'many':
+				return `Coincidiría con ${n} de artículos guardados en este dispositivo.`;
+			default:
+				return `Coincidiría con ${n} artículos guardados en este dispositivo.`;
+		}
+	},
 	settings_show: () => `Mostrar`,
 	settings_sign_out: () => `Cerrar sesión`,
 	settings_sign_out_hint: () => `Al cerrar sesión se borra de este dispositivo todo lo de esta cuenta: artículos e imágenes en caché, ajustes, la sesión y la contraseña guardadas, y los cambios aún no guardados en el servidor (antes los verás).`,
 	settings_signed_in_as: (p) => `Sesión iniciada como ${p.user} en ${p.server}.`,
 	settings_sort: () => `Ordenar`,
+	settings_special_down: (p) => `Bajar ${p.feed}`,
+	settings_special_hint: () => `Qué fuentes especiales muestra la lista de fuentes en este dispositivo, y en qué orden. Hoy contiene los artículos fechados desde la medianoche según el reloj de este dispositivo, de los guardados aquí; funciona sin conexión.`,
+	settings_special_legend: () => `Fuentes especiales`,
+	settings_special_show: (p) => `Mostrar ${p.feed}`,
+	settings_special_up: (p) => `Subir ${p.feed}`,
 	settings_text_preview: () => `El veloz murciélago hindú comía feliz cardillo y kiwi.`,
 	settings_text_size: () => `Tamaño del texto de los artículos`,
 	settings_theme: () => `Tema`,

@@ -172,11 +172,50 @@ export const messages: LaterMessages = {
 	settings_page: () => `Réglages`,
 	settings_read_when_played: () => `Marquer un article comme lu quand son audio ou sa vidéo a été lu jusqu’au bout`,
 	settings_reading: () => `Lecture`,
+	settings_rules: () => `Règles`,
+	settings_rules_add: () => `Ajouter la règle`,
+	settings_rules_alert: () => `M’alerter`,
+	settings_rules_everywhere: () => `Tous les flux`,
+	settings_rules_in: () => `Dans`,
+	settings_rules_label: () => `Attribuer un libellé`,
+	settings_rules_link: () => `Règles pour les nouveaux articles`,
+	settings_rules_list: () => `Vos règles`,
+	settings_rules_muted: (p) => `Mots masqués : ${p.words}`,
+	settings_rules_needs_action: () => `Choisissez au moins une action.`,
+	settings_rules_no_label: () => `Aucun libellé`,
+	settings_rules_none: () => `Aucune règle pour l’instant.`,
+	settings_rules_nothing: () => `Cette requête ne peut rien trouver : il lui faut un mot non exclu.`,
+	settings_rules_page: () => `Règles`,
+	settings_rules_publish: () => `Publier`,
+	settings_rules_query_hint: () => `La syntaxe de la recherche : mots, "une phrase", -mot, title:, author:, tag:. Les mots sont cherchés dans le titre, l’auteur, les étiquettes, le flux et le texte.`,
+	settings_rules_read: () => `Marquer comme lu`,
+	settings_rules_remove: (p) => `Supprimer la règle ${p.rule}`,
+	settings_rules_star: () => `Marquer d’une étoile`,
+	settings_rules_then: () => `Alors`,
+	settings_rules_try: () => `Essayer sur les articles de cet appareil`,
+	settings_rules_when: () => `Quand un article correspond à`,
+	settings_rules_where: () => `Les règles s’appliquent sur cet appareil lors de la synchronisation, pas sur le serveur tt-rss : chaque article arrivé par synchronisation est examiné une fois, et ce que fait une règle est une modification ordinaire envoyée au serveur (mise en attente hors ligne). L’annuler est définitif : la règle n’agit plus sur cet article.`,
+	settings_rules_would: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Correspondrait à ${n} article gardé sur cet appareil.`;
+			case 'many':
+				return `Correspondrait à ${n} d’articles gardés sur cet appareil.`;
+			default:
+				return `Correspondrait à ${n} articles gardés sur cet appareil.`;
+		}
+	},
 	settings_show: () => `Afficher`,
 	settings_sign_out: () => `Se déconnecter`,
 	settings_sign_out_hint: () => `La déconnexion supprime de cet appareil tout ce qui concerne ce compte\u00a0: articles et images en cache, réglages, session et mot de passe conservés, et modifications pas encore enregistrées sur le serveur (vous les voyez d’abord).`,
 	settings_signed_in_as: (p) => `Connecté en tant que ${p.user} sur ${p.server}.`,
 	settings_sort: () => `Trier`,
+	settings_special_down: (p) => `Descendre ${p.feed}`,
+	settings_special_hint: () => `Les flux spéciaux que la liste des flux affiche sur cet appareil, et dans quel ordre. Aujourd’hui contient les articles datés depuis minuit selon l’horloge de cet appareil, parmi ceux gardés ici ; il fonctionne hors ligne.`,
+	settings_special_legend: () => `Flux spéciaux`,
+	settings_special_show: (p) => `Afficher ${p.feed}`,
+	settings_special_up: (p) => `Monter ${p.feed}`,
 	settings_text_preview: () => `Portez ce vieux whisky au juge blond qui fume.`,
 	settings_text_size: () => `Taille du texte des articles`,
 	settings_theme: () => `Thème`,

@@ -172,11 +172,50 @@ export const messages: LaterMessages = {
 	settings_page: () => `Impostazioni`,
 	settings_read_when_played: () => `Segna un articolo come letto quando il suo audio o video è stato riprodotto fino alla fine`,
 	settings_reading: () => `Lettura`,
+	settings_rules: () => `Regole`,
+	settings_rules_add: () => `Aggiungi regola`,
+	settings_rules_alert: () => `Avvisami`,
+	settings_rules_everywhere: () => `Tutti i feed`,
+	settings_rules_in: () => `In`,
+	settings_rules_label: () => `Assegna etichetta`,
+	settings_rules_link: () => `Regole per i nuovi articoli`,
+	settings_rules_list: () => `Le tue regole`,
+	settings_rules_muted: (p) => `Parole silenziate: ${p.words}`,
+	settings_rules_needs_action: () => `Scegli almeno un’azione.`,
+	settings_rules_no_label: () => `Nessuna etichetta`,
+	settings_rules_none: () => `Ancora nessuna regola.`,
+	settings_rules_nothing: () => `Questa ricerca non può trovare nulla: serve una parola non esclusa.`,
+	settings_rules_page: () => `Regole`,
+	settings_rules_publish: () => `Pubblica`,
+	settings_rules_query_hint: () => `La sintassi della ricerca: parole, "una frase", -parola, title:, author:, tag:. Le parole sono cercate in titolo, autore, tag, feed e testo.`,
+	settings_rules_read: () => `Segna come letto`,
+	settings_rules_remove: (p) => `Rimuovi la regola ${p.rule}`,
+	settings_rules_star: () => `Aggiungi stella`,
+	settings_rules_then: () => `Allora`,
+	settings_rules_try: () => `Prova sugli articoli di questo dispositivo`,
+	settings_rules_when: () => `Quando un articolo corrisponde a`,
+	settings_rules_where: () => `Le regole agiscono su questo dispositivo quando sincronizza, non sul server tt-rss: ogni articolo arrivato con la sincronizzazione viene esaminato una volta, e ciò che fa una regola è una normale modifica inviata al server (in coda offline). Annullarla è definitivo: la regola non agisce più su quell’articolo.`,
+	settings_rules_would: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Corrisponderebbe a ${n} articolo conservato su questo dispositivo.`;
+			case 'many':
+				return `Corrisponderebbe a ${n} di articoli conservati su questo dispositivo.`;
+			default:
+				return `Corrisponderebbe a ${n} articoli conservati su questo dispositivo.`;
+		}
+	},
 	settings_show: () => `Mostra`,
 	settings_sign_out: () => `Esci`,
 	settings_sign_out_hint: () => `Uscendo si rimuove da questo dispositivo tutto ciò che riguarda questo account: articoli e immagini in cache, impostazioni, la sessione e la password conservate e le modifiche non ancora salvate sul server (prima le vedi).`,
 	settings_signed_in_as: (p) => `Accesso effettuato come ${p.user} su ${p.server}.`,
 	settings_sort: () => `Ordina`,
+	settings_special_down: (p) => `Sposta giù ${p.feed}`,
+	settings_special_hint: () => `Quali feed speciali l’elenco dei feed mostra su questo dispositivo, e in che ordine. Oggi contiene gli articoli datati dalla mezzanotte secondo l’orologio di questo dispositivo, tra quelli conservati qui; funziona offline.`,
+	settings_special_legend: () => `Feed speciali`,
+	settings_special_show: (p) => `Mostra ${p.feed}`,
+	settings_special_up: (p) => `Sposta su ${p.feed}`,
 	settings_text_preview: () => `Quel vituperabile xenofobo zelante assaggia il whisky ed esclama: alleluja!`,
 	settings_text_size: () => `Dimensione del testo degli articoli`,
 	settings_theme: () => `Tema`,

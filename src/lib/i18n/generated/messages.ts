@@ -271,6 +271,8 @@ export interface Messages {
 	error_unknown_method: () => string;
 	/** This tt-rss server is too old for this action. Updating tt-rss would make it available. */
 	error_unsupported: () => string;
+	/** counted on this device */
+	feed_count_on_device: () => string;
 	/** The site’s secure connection could not be verified (its certificate). */
 	feed_error_certificate: () => string;
 	/** The site’s name could not be found: its domain may have moved or expired. */
@@ -307,6 +309,8 @@ export interface Messages {
 	feed_health_newest: (p: { date: string | number }) => string;
 	/** The server said: “{words}” */
 	feed_health_server_said: (p: { words: string | number }) => string;
+	/** Today */
+	feed_today: () => string;
 	/** Same as the browser ({language}) */
 	language_browser: (p: { language: string | number }) => string;
 	/** Kept on this device. Article texts stay in the language they were written in. */
@@ -387,6 +391,54 @@ export interface Messages {
 	settings_read_when_played: () => string;
 	/** Reading */
 	settings_reading: () => string;
+	/** Rules */
+	settings_rules: () => string;
+	/** Add rule */
+	settings_rules_add: () => string;
+	/** Alert me */
+	settings_rules_alert: () => string;
+	/** Every feed */
+	settings_rules_everywhere: () => string;
+	/** In */
+	settings_rules_in: () => string;
+	/** Assign label */
+	settings_rules_label: () => string;
+	/** Rules for new articles */
+	settings_rules_link: () => string;
+	/** Your rules */
+	settings_rules_list: () => string;
+	/** Muted words: {words} */
+	settings_rules_muted: (p: { words: string | number }) => string;
+	/** Choose at least one thing to do. */
+	settings_rules_needs_action: () => string;
+	/** No label */
+	settings_rules_no_label: () => string;
+	/** No rules yet. */
+	settings_rules_none: () => string;
+	/** This query cannot match anything: it needs a word that is not excluded. */
+	settings_rules_nothing: () => string;
+	/** Rules */
+	settings_rules_page: () => string;
+	/** Publish */
+	settings_rules_publish: () => string;
+	/** The search box’s syntax: words, "a phrase", -word, title:, author:, tag:. Words are looked for in the title, author, tags, feed and text. */
+	settings_rules_query_hint: () => string;
+	/** Mark read */
+	settings_rules_read: () => string;
+	/** Remove rule {rule} */
+	settings_rules_remove: (p: { rule: string | number }) => string;
+	/** Star */
+	settings_rules_star: () => string;
+	/** Then */
+	settings_rules_then: () => string;
+	/** Try on this device’s articles */
+	settings_rules_try: () => string;
+	/** When an article matches */
+	settings_rules_when: () => string;
+	/** Rules run on this device when it syncs, not on the tt-rss server: each article that arrives by sync is checked once, and what a rule does is an ordinary change sent to the server (queued while offline). Undoing it is final: the rule does not act on that article again. */
+	settings_rules_where: () => string;
+	/** Would match {count} articles kept on this device. */
+	settings_rules_would: (p: { count: number }) => string;
 	/** Show */
 	settings_show: () => string;
 	/** Sign out */
@@ -397,6 +449,16 @@ export interface Messages {
 	settings_signed_in_as: (p: { server: string | number; user: string | number }) => string;
 	/** Sort */
 	settings_sort: () => string;
+	/** Move {feed} down */
+	settings_special_down: (p: { feed: string | number }) => string;
+	/** Which special feeds the feed list shows on this device, and in what order. Today holds the articles dated since midnight by this device’s clock, from the articles kept here; it works offline. */
+	settings_special_hint: () => string;
+	/** Special feeds */
+	settings_special_legend: () => string;
+	/** Show {feed} */
+	settings_special_show: (p: { feed: string | number }) => string;
+	/** Move {feed} up */
+	settings_special_up: (p: { feed: string | number }) => string;
 	/** The quick brown fox reads the news. */
 	settings_text_preview: () => string;
 	/** Article text size */
@@ -440,6 +502,6 @@ export interface Messages {
 }
 
 /** The keys of the second module of each locale (screens after the first). */
-export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_link' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_hide_empty' | 'settings_keep_unread' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_opml_link' | 'settings_page' | 'settings_read_when_played' | 'settings_reading' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_unsent';
+export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_link' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_hide_empty' | 'settings_keep_unread' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_opml_link' | 'settings_page' | 'settings_read_when_played' | 'settings_reading' | 'settings_rules' | 'settings_rules_add' | 'settings_rules_alert' | 'settings_rules_everywhere' | 'settings_rules_in' | 'settings_rules_label' | 'settings_rules_link' | 'settings_rules_list' | 'settings_rules_muted' | 'settings_rules_needs_action' | 'settings_rules_no_label' | 'settings_rules_none' | 'settings_rules_nothing' | 'settings_rules_page' | 'settings_rules_publish' | 'settings_rules_query_hint' | 'settings_rules_read' | 'settings_rules_remove' | 'settings_rules_star' | 'settings_rules_then' | 'settings_rules_try' | 'settings_rules_when' | 'settings_rules_where' | 'settings_rules_would' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_special_down' | 'settings_special_hint' | 'settings_special_legend' | 'settings_special_show' | 'settings_special_up' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_unsent';
 export type LaterMessages = Pick<Messages, LaterKey>;
 export type StartMessages = Omit<Messages, LaterKey>;

@@ -1,0 +1,166 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Headline } from '$lib/api';
+import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { resetReaderDbForTests } from '$lib/db/open';
+import { getStored, putStored } from '$lib/db/kv';
+import { ownCacheForTests } from '$lib/db/testing';
+import { enqueueIntent, pendingItems } from '$lib/outbox/outbox';
+import { headline } from '$lib/outbox/testing/fake-server';
+import { runSync } from '$lib/sync/run';
+import { syncServer } from '$lib/sync/testing';
+import { planRules, ruleMatcher } from './match';
+import type { MatchRule, Rule } from './model';
+import { LEGACY_MUTE, loadRuleMemory, loadRules, RULES, saveMuteRule, saveRules } from './store';
+
+const ACCOUNT = 'reader@http://tt.example/api/';
+
+beforeEach(async () => {
+	globalThis.indexedDB = new IDBFactory();
+	resetReaderDbForTests();
+	await ownCacheForTests();
+});
+
+afterEach(() => {
+	vi.unstubAllGlobals();
+});
+
+const rule = (query: string, patch: Partial<MatchRule> = {}): MatchRule => ({
+	kind: 'match',
+	id: query,
+	query,
+	scope: { kind: 'all' },
+	actions: [{ kind: 'star' }],
+	...patch
+});
+const none = () => undefined;
+const row = (id: number, patch: Partial<Headline> = {}) => headline(id, patch);
+
+describe('which articles a rule matches: the offline search’s syntax', () => {
+	it('words, phrases, -word and title:/author:, whole words only', () => {
+		const rows = [
+			row(1, { title: 'Rust 2.0 released', author: 'Ann' }),
+			row(2, { title: 'Rusty nails', content: '<p>about rust</p>' }),
+			row(3, { title: 'Rust and crypto', author: 'Bob' }),
+			row(4, { title: 'Go release notes', content: '<p>The Rust team said hi</p>' })
+		];
+		const ids = (query: string) =>
+			rows.filter(ruleMatcher(rule(query), none) ?? (() => false)).map((r) => r.id);
+		expect(ids('title:rust')).toEqual([1, 3]);
+		// A rule's last word is a whole word, never a prefix as a search box's is.
+		expect(ids('title:rus')).toEqual([]);
+		expect(ids('rust -crypto')).toEqual([1, 2, 4]);
+		expect(ids('"rust team"')).toEqual([4]);
+		expect(ids('author:bob')).toEqual([3]);
+		expect(ruleMatcher(rule('-rust'), none)).toBeUndefined();
+	});
+
+	it('a feed or a category scope keeps the rule to its articles', () => {
+		const rows = [row(1, { title: 'Rust', feedId: 7 }), row(2, { title: 'Rust', feedId: 8 })];
+		const inCat = ruleMatcher(rule('rust', { scope: { kind: 'cat', id: 3 } }), (feed) =>
+			feed === 8 ? [5, 3] : undefined
+		);
+		const inFeed = ruleMatcher(rule('rust', { scope: { kind: 'feed', id: 7 } }), none);
+		expect(rows.filter(inCat!).map((r) => r.id)).toEqual([2]);
+		expect(rows.filter(inFeed!).map((r) => r.id)).toEqual([1]);
+	});
+
+	it('one intent per action naming every row it changes; rows already so are left out', () => {
+		const rows = [
+			row(1, { title: 'Rust' }),
+			row(2, { title: 'Rust', marked: true }),
+			row(3, { title: 'Other' })
+		];
+		const plan = planRules(
+			[
+				rule('rust', { actions: [{ kind: 'star' }, { kind: 'read' }] }),
+				rule('other', { id: 'o', actions: [{ kind: 'label', labelId: -1030, caption: 'L' }] })
+			],
+			rows,
+			none
+		);
+		expect(plan.intents).toEqual([
+			{ type: 'flag', field: 'starred', articleIds: [1], value: true },
+			{ type: 'flag', field: 'unread', articleIds: [1, 2], value: false },
+			{ type: 'label', articleIds: [3], labelId: -1030, assign: true }
+		]);
+		expect(plan.touched.sort()).toEqual([1, 2, 3]);
+	});
+
+	it('property: a rule acts on exactly the rows its query finds, each row once per action', () => {
+		const word = fc.constantFrom('rust', 'go', 'crypto', 'news', 'sea');
+		const arbRow = fc.record({
+			title: fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
+			marked: fc.boolean()
+		});
+		fc.assert(
+			fc.property(fc.array(arbRow, { maxLength: 20 }), word, (specs, w) => {
+				const rows = specs.map((s, i) => row(i + 1, s));
+				const plan = planRules([rule(`title:${w}`)], rows, none);
+				const expected = rows
+					.filter((r) => r.title.split(' ').includes(w) && !r.marked)
+					.map((r) => r.id);
+				const ids = plan.intents.flatMap((i) => ('articleIds' in i ? i.articleIds : []));
+				expect(ids).toEqual(expected);
+				expect(new Set(ids).size).toBe(ids.length);
+			})
+		);
+	});
+});
+
+describe('the muted words are a rule', () => {
+	it('stored muted words move to the rules once, and keep their settings', async () => {
+		await putStored(LEGACY_MUTE(ACCOUNT), { words: ['crypto'], content: true, markRead: true });
+		expect((await loadRules(ACCOUNT)).rules).toEqual([
+			{ kind: 'mute', id: 'mute', words: ['crypto'], content: true, markRead: true }
+		]);
+		expect(await getStored(LEGACY_MUTE(ACCOUNT))).toBeUndefined();
+		expect(await getStored(RULES(ACCOUNT))).toBeDefined();
+	});
+
+	it('changing the muted words keeps the other rules', async () => {
+		await saveRules(ACCOUNT, { rules: [rule('rust')] });
+		await saveMuteRule(ACCOUNT, { words: ['spoiler'], content: false, markRead: false });
+		expect((await loadRules(ACCOUNT)).rules.map((r: Rule) => r.kind)).toEqual(['mute', 'match']);
+		await saveMuteRule(ACCOUNT, { words: [], content: false, markRead: false });
+		expect((await loadRules(ACCOUNT)).rules.map((r: Rule) => r.kind)).toEqual(['match']);
+	});
+});
+
+describe.each(recordedLevels)('rules after a sync (%s server shapes)', (level) => {
+	const sync = (server: ReturnType<typeof syncServer>) =>
+		runSync({ client: server.client, account: ACCOUNT, articleCount: 500 });
+
+	it('act once on the articles that arrive, never on those already here, never again after undo', async () => {
+		const server = syncServer(level);
+		for (const id of server.arrive(3)) server.article(id).title = `Rust old ${id}`;
+		await sync(server);
+		await saveRules(ACCOUNT, { rules: [rule('title:rust')] });
+		const fresh = server.arrive(3);
+		server.article(fresh[0]!).title = 'Rust arrives';
+		server.article(fresh[2]!).title = 'Rust again';
+		await sync(server);
+		const starred = (await pendingItems()).filter(
+			(item) => item.intent.type === 'flag' && item.intent.field === 'starred'
+		);
+		expect(starred.map((item) => item.articleId).sort()).toEqual([fresh[0], fresh[2]]);
+		expect((await loadRuleMemory(ACCOUNT))?.last).toBe(fresh[2]);
+		// The reader takes one back (an ordinary unstar); the next syncs leave it so.
+		await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [fresh[0]!], value: false });
+		await sync(server);
+		server.arrive(1);
+		await sync(server);
+		const after = (await pendingItems()).filter(
+			(item) => item.intent.type === 'flag' && item.intent.field === 'starred'
+		);
+		expect(after.map((i) => [i.articleId, i.intent.type === 'flag' && i.intent.value])).toEqual(
+			expect.arrayContaining([
+				[fresh[0], false],
+				[fresh[2], true]
+			])
+		);
+		expect(after).toHaveLength(2);
+	});
+});

@@ -1,0 +1,124 @@
+/**
+ * The rules after a sync, in the page or the service worker (whichever synced): the sync's hook
+ * (sync/run.ts), before the alerts. Each article is considered once: the rules remember the
+ * newest id they have looked at (ids only grow on a tt-rss server) and move past it before they
+ * act, so an article is never acted on twice — not after the reader undoes what a rule did, nor
+ * when two syncs end together (one run at a time, under a lock). Each action is an ordinary
+ * intent through the outbox's one door (`enqueueIntent`, as the page's actions): applied to the
+ * cached articles at once, queued offline, sent once. Quiet and cheap without rules: one read.
+ */
+import type { FeedTree, Headline } from '$lib/api';
+import { cachedMatching } from '$lib/cache';
+import { newestStoredId } from '$lib/alerts/rules';
+import { notificationsGranted, showNotice } from '$lib/alerts/notify';
+import { cacheOwnedBy } from '$lib/db/device';
+import { openReaderDb } from '$lib/db/open';
+import { m } from '$lib/i18n/m';
+import { enqueueIntent } from '$lib/outbox/outbox';
+import { parentsOf } from '$lib/tree/walk';
+import { actingRules } from './model';
+import { planRules, ruleMatcher } from './match';
+import type { Rule } from './model';
+import { loadRuleMemory, loadRules, saveRuleMemory } from './store';
+
+const RULES_LOCK = 'ttrss-rules';
+
+async function withLock<T>(run: () => Promise<T>): Promise<T> {
+	const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+	return locks?.request ? locks.request(RULES_LOCK, () => run()) : run();
+}
+
+/** What a run did: the articles it changed (for the screens) and the intents it queued. */
+export interface RulesRun {
+	touched: number[];
+	queued: number;
+}
+
+const NOTHING: RulesRun = { touched: [], queued: 0 };
+
+/** Runs an account's rules over the articles that arrived since their last run. */
+export async function runRules(account: string): Promise<RulesRun> {
+	return withLock(async () => {
+		const rules = actingRules(await loadRules(account));
+		if (rules.length === 0) return NOTHING;
+		const memory = await loadRuleMemory(account);
+		const newest = await newestStoredId();
+		if (!memory) {
+			// Rules made before anything was stored: they start after what the first sync brings.
+			await saveRuleMemory(account, { last: newest });
+			return NOTHING;
+		}
+		if (newest <= memory.last) return NOTHING;
+		const db = await openReaderDb();
+		const rows: Headline[] = await db.getAll(
+			'articles',
+			IDBKeyRange.bound(memory.last, newest, true)
+		);
+		const tree = await db.get('tree', 'current');
+		const parents = parentsOf(tree?.tree);
+		const plan = planRules(rules, rows, (feedId) => parents.get(feedId));
+		// Remembered first: an article is considered once, whatever happens next.
+		await saveRuleMemory(account, { last: newest });
+		// Signed out (or another account signed in) while the sync ran: nothing is done.
+		if (!(await cacheOwnedBy(account))) return NOTHING;
+		for (const intent of plan.intents) await enqueueIntent(intent);
+		if (plan.alerts.length > 0 && notificationsGranted()) await alert(plan.alerts, account);
+		return { touched: plan.touched, queued: plan.intents.length };
+	});
+}
+
+async function alert(
+	alerts: ReturnType<typeof planRules>['alerts'],
+	account: string
+): Promise<void> {
+	const own = (globalThis as { registration?: ServiceWorkerRegistration }).registration;
+	const registration =
+		own ??
+		(typeof navigator !== 'undefined' && 'serviceWorker' in navigator
+			? await navigator.serviceWorker.getRegistration()
+			: undefined);
+	if (!registration) return;
+	for (const { rule, rows } of alerts) {
+		const newest = [...rows].sort((a, b) => b.updated - a.updated || b.id - a.id);
+		const first = newest[0];
+		await showNotice(
+			registration,
+			{
+				ruleId: rule.id,
+				tag: `rule:${rule.id}`,
+				title: m.alert_title({ count: rows.length, label: rule.query }),
+				body: newest
+					.slice(0, 3)
+					.map((r) => r.title || m.alert_untitled())
+					.join('\n'),
+				path: rows.length === 1 && first ? `feed/${first.feedId ?? -4}/${first.id}` : 'feed/-4',
+				articleIds: newest.map((r) => r.id)
+			},
+			account
+		);
+	}
+}
+
+/** The sync's hook: never fails a sync (the next one runs the rules again from where they were). */
+export async function rulesAfterSync(
+	account: string,
+	outcome: { status: string }
+): Promise<RulesRun> {
+	if (outcome.status === 'busy') return NOTHING;
+	try {
+		return await runRules(account);
+	} catch {
+		return NOTHING;
+	}
+}
+
+/**
+ * "Would match N articles": a rule tried on the articles kept on this device, before it is saved
+ * (it acts only on articles that arrive after). Undefined when its query can select nothing.
+ */
+export async function tryRule(rule: Rule, tree: FeedTree | undefined): Promise<number | undefined> {
+	const parents = parentsOf(tree);
+	const keep = ruleMatcher(rule, (feedId) => parents.get(feedId));
+	if (!keep) return undefined;
+	return (await cachedMatching({ keep })).length;
+}

@@ -1,0 +1,87 @@
+/**
+ * An account's rules and what they remember, in the IndexedDB store `sync` (keys `rules:<account>`
+ * and `rules-memory:<account>`), where the service worker's sync reads them too; sign-out wipes
+ * that store with the rest of the account. The muted words, kept until now under
+ * `mute:<account>`, are the rules' `mute` kind: the first read of an account's rules moves them
+ * over (the old key is then deleted), so they keep hiding what they hid.
+ */
+import { newestStoredId } from '$lib/alerts/rules';
+import { deleteStored, getStored, isRecord, putStored, storedKeyFamily } from '$lib/db/kv';
+import {
+	parseRule,
+	parseRuleMemory,
+	parseRuleSettings,
+	type MuteRule,
+	type RuleMemory,
+	type RuleSettings
+} from './model';
+
+export const RULES = storedKeyFamily<RuleSettings | undefined>({
+	store: 'sync',
+	prefix: 'rules:',
+	owner: 'rules/store.ts',
+	parse: parseRuleSettings,
+	fallback: () => undefined
+});
+
+export const RULE_MEMORY = storedKeyFamily<RuleMemory | undefined>({
+	store: 'sync',
+	prefix: 'rules-memory:',
+	owner: 'rules/store.ts',
+	parse: parseRuleMemory,
+	fallback: () => undefined
+});
+
+/** Where the muted words were kept before they were a rule (read once, to move them). */
+export const LEGACY_MUTE = storedKeyFamily<Record<string, unknown> | undefined>({
+	store: 'sync',
+	prefix: 'mute:',
+	owner: 'rules/store.ts (moved from mute/)',
+	parse: isRecord,
+	fallback: () => undefined
+});
+
+/** An account's rules (the muted words moved in on the first read). */
+export async function loadRules(account: string): Promise<RuleSettings> {
+	const stored = await getStored(RULES(account));
+	if (stored) return stored;
+	const legacy = await getStored(LEGACY_MUTE(account));
+	if (!legacy) return { rules: [] };
+	const mute = parseRule({ ...legacy, kind: 'mute' });
+	const settings: RuleSettings = { rules: mute ? [mute] : [] };
+	await putStored(RULES(account), settings);
+	await deleteStored(LEGACY_MUTE(account));
+	return settings;
+}
+
+export async function saveRules(account: string, settings: RuleSettings): Promise<void> {
+	const next = parseRuleSettings(settings) ?? { rules: [] };
+	// A first rule acts on what arrives from now on, not on what this device already has.
+	if ((await getStored(RULE_MEMORY(account))) === undefined)
+		await putStored(RULE_MEMORY(account), { last: await newestStoredId() });
+	await putStored(RULES(account), next);
+}
+
+/** The muted words, as the mute module reads them. */
+export async function loadMuteRule(account: string): Promise<MuteRule | undefined> {
+	return (await loadRules(account)).rules.find((r): r is MuteRule => r.kind === 'mute');
+}
+
+/** Replaces the muted words (none: the rule goes), keeping every other rule. */
+export async function saveMuteRule(
+	account: string,
+	mute: Omit<MuteRule, 'kind' | 'id'>
+): Promise<void> {
+	const { rules } = await loadRules(account);
+	const others = rules.filter((r) => r.kind !== 'mute');
+	const rule: MuteRule = { kind: 'mute', id: 'mute', ...mute };
+	await saveRules(account, { rules: mute.words.length > 0 ? [rule, ...others] : others });
+}
+
+export async function loadRuleMemory(account: string): Promise<RuleMemory | undefined> {
+	return getStored(RULE_MEMORY(account));
+}
+
+export async function saveRuleMemory(account: string, memory: RuleMemory): Promise<void> {
+	await putStored(RULE_MEMORY(account), memory);
+}

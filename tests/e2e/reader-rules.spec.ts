@@ -1,0 +1,116 @@
+/**
+ * Rules on the device against the real test bed: a rule "star when the title has comet", tried
+ * first on the cached articles, then a new article that tt-rss really fetched arrives by the
+ * app's own sync and is starred on the server, exactly once (one updateArticle naming it, from
+ * the page or the worker); the article already there is left alone; unstarred from another
+ * device, later syncs do not star it again.
+ */
+import type { Page } from '@playwright/test';
+import { ArticleField, UpdateMode } from '../../src/lib/api';
+import { resetTestbed } from '../support/testbed';
+import { readStore, serverClient, signIn } from './offline-support';
+import { feeds, serverHeadline } from './reader-support';
+import { expect, test } from './support/fixtures';
+import { feedXml, ServedFeed, type FeedItem } from './support/served-feed';
+
+const FEED = 'Testbed Sky Watch';
+const served = new ServedFeed('e2e-rules.xml');
+const OLD = 'Comet seen over the harbour';
+const NEW = 'Comet returns after ten years';
+const OTHER = 'Clouds all week';
+const day = (d: number) => new Date(Date.UTC(2026, 10, d, 8));
+const FIRST: FeedItem[] = [{ title: OLD, guid: 'sky-1', date: day(10) }];
+const SECOND: FeedItem[] = [
+	...FIRST,
+	{ title: NEW, guid: 'sky-2', date: day(11) },
+	{ title: OTHER, guid: 'sky-3', date: day(11) }
+];
+
+let feedId = 0;
+
+test.beforeEach(async () => {
+	resetTestbed();
+	feedId = await served.subscribe(await serverClient(), feedXml(FEED, FIRST));
+});
+
+test.afterAll(() => {
+	served.remove();
+	if (!process.env.KEEP) resetTestbed();
+});
+
+async function cachedTitles(page: Page): Promise<string[]> {
+	return (await readStore<{ title: string }[]>(page, 'articles')).map((a) => a.title);
+}
+
+async function lastSyncAt(page: Page): Promise<number> {
+	const records = await readStore<unknown[]>(page, 'sync');
+	return Math.max(
+		0,
+		...records.map((r) =>
+			r && typeof r === 'object' ? ((r as { lastSyncAt?: number }).lastSyncAt ?? 0) : 0
+		)
+	);
+}
+
+async function syncs(page: Page, n: number): Promise<void> {
+	for (let i = 0; i < n; i++) {
+		const before = await lastSyncAt(page);
+		await expect.poll(() => lastSyncAt(page), { timeout: 15_000 }).toBeGreaterThan(before);
+	}
+}
+
+const starred = async (title: string) => (await serverHeadline(await serverClient(), title)).marked;
+
+test('a rule stars a newly synced article on the server exactly once, tried on the cache first', async ({
+	page,
+	context
+}) => {
+	await page.addInitScript(() => localStorage.setItem('reader.syncIntervalMs', '1000'));
+	// Every updateArticle sent, answered or not (an answer the page dropped still reached tt-rss).
+	const updates: string[] = [];
+	context.on('request', (request) => {
+		const body = request.postData() ?? '';
+		if (request.url().includes('/tt-rss/api/') && body.includes('"updateArticle"'))
+			updates.push((JSON.parse(body) as { article_ids?: string }).article_ids ?? '');
+	});
+	await signIn(page);
+	await expect(feeds(page).getByRole('link', { name: new RegExp(FEED) })).toBeVisible({
+		timeout: 30_000
+	});
+	await expect.poll(() => cachedTitles(page), { timeout: 30_000 }).toContain(OLD);
+
+	await page.getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('link', { name: 'Rules for new articles' }).click();
+	await expect(page.getByTestId('rules-where')).toContainText(
+		'Rules run on this device when it syncs, not on the tt-rss server'
+	);
+	await page.getByLabel('When an article matches').fill('title:comet');
+	await page.getByLabel('Star', { exact: true }).check();
+	await page.getByRole('button', { name: 'Try on this device’s articles' }).click();
+	await expect(page.getByTestId('rules-tried')).toHaveText(
+		'Would match 1 article kept on this device.'
+	);
+	await page.getByRole('button', { name: 'Add rule' }).click();
+	await expect(page.getByRole('list', { name: 'Your rules' })).toContainText('title:comet');
+
+	// tt-rss fetches two new articles; the app's sync brings them and the rule acts on one.
+	await served.fetch(feedId, feedXml(FEED, SECOND));
+	await expect.poll(() => starred(NEW), { timeout: 30_000 }).toBe(true);
+	expect(await starred(OLD)).toBe(false);
+	expect(await starred(OTHER)).toBe(false);
+	const newId = (await serverHeadline(await serverClient(), NEW)).id;
+	const starsOf = () => updates.filter((ids) => ids.split(',').includes(String(newId)));
+	await syncs(page, 2);
+	expect(starsOf()).toHaveLength(1);
+
+	// Unstarred elsewhere: the rule has had its one go at that article.
+	const client = await serverClient();
+	await client.updateArticle({
+		articleIds: [newId],
+		field: ArticleField.Starred,
+		mode: UpdateMode.False
+	});
+	await syncs(page, 3);
+	expect(await starred(NEW)).toBe(false);
+	expect(starsOf()).toHaveLength(1);
+});
