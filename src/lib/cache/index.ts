@@ -183,14 +183,17 @@ export function cachedMatching(options: {
 }): Promise<Headline[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
-		const found: Headline[] = [];
-		let cursor = await db.transaction('articles', 'readonly').store.openCursor();
-		while (cursor) {
-			const row = toHeadline(cursor.value);
-			const inFeeds = !options.feeds || (row.feedId !== null && options.feeds.has(row.feedId));
-			if (inFeeds && (!options.keep || options.keep(row))) found.push(row);
-			cursor = await cursor.continue();
-		}
+		const found = await readTx(db, ['articles'], async (tx) => {
+			const rows: Headline[] = [];
+			let cursor = await tx.objectStore('articles').openCursor();
+			while (cursor) {
+				const row = toHeadline(cursor.value);
+				const inFeeds = !options.feeds || (row.feedId !== null && options.feeds.has(row.feedId));
+				if (inFeeds && (!options.keep || options.keep(row))) rows.push(row);
+				cursor = await cursor.continue();
+			}
+			return rows;
+		});
 		const sign = options.oldestFirst ? 1 : -1;
 		return found.sort((a, b) => sign * (a.updated - b.updated) || sign * (a.id - b.id));
 	}).then((rows) => rows ?? []);
