@@ -1,5 +1,6 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { followOffset, stepOf } from './page-swipe';
+import { claimsSideways, followOffset, stepOf } from './page-swipe';
 import { isHorizontal, SwipePress, type Side } from './swipe-press';
 
 describe('stepOf', () => {
@@ -66,5 +67,25 @@ describe('an article swipe (SwipePress without a long press)', () => {
 		expect(went).toEqual([]);
 		expect(isHorizontal(-100, -150)).toBe(false);
 		expect(isHorizontal(-100, -20)).toBe(true);
+	});
+});
+
+describe('claimsSideways', () => {
+	it('leaves a swipe on controls and sideways-scrolling boxes to them', () => {
+		document.body.innerHTML = `<article id="root"><p id="text">words</p>
+			<input id="seek" type="range"><div><video id="video"></video></div>
+			<pre id="code" style="overflow-x:auto"><span id="inside">code</span></pre></article>`;
+		const root = document.getElementById('root') as HTMLElement;
+		const code = document.getElementById('code') as HTMLElement;
+		// jsdom has no layout: the code block says it is wider than its box.
+		Object.defineProperty(code, 'scrollWidth', { value: 900 });
+		Object.defineProperty(code, 'clientWidth', { value: 300 });
+		const at = (id: string) => document.getElementById(id);
+		expect(claimsSideways(at('text'), root)).toBe(false);
+		expect(claimsSideways(at('seek'), root)).toBe(true);
+		expect(claimsSideways(at('video'), root)).toBe(true);
+		expect(claimsSideways(at('inside'), root)).toBe(true);
+		expect(claimsSideways(null, root)).toBe(false);
+		expect(claimsSideways(document.body, root)).toBe(false);
 	});
 });

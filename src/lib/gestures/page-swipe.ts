@@ -19,3 +19,23 @@ export function stepOf(side: Side, direction: Direction): Step {
 export function followOffset(dx: number, reducedMotion: boolean): number {
 	return reducedMotion ? 0 : dx;
 }
+
+/** Controls a sideways drag belongs to: a slider (the player's seek bar), a field, media. */
+const SIDEWAYS_OWNERS = 'input, textarea, select, audio, video, [contenteditable]';
+
+/**
+ * Whether a touch at `target` belongs to something inside `root` that moves sideways itself: a
+ * control, or a box that scrolls sideways (a wide table or code block). There the finger is not
+ * asking for another article.
+ */
+export function claimsSideways(target: EventTarget | null, root: Element): boolean {
+	if (!(target instanceof Element) || !root.contains(target)) return false;
+	if (target.closest(SIDEWAYS_OWNERS)) return true;
+	for (let at: Element | null = target; at && at !== root; at = at.parentElement) {
+		const overflow = getComputedStyle(at).overflowX;
+		if ((overflow === 'auto' || overflow === 'scroll') && at.scrollWidth > at.clientWidth) {
+			return true;
+		}
+	}
+	return false;
+}

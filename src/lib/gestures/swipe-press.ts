@@ -183,16 +183,25 @@ export function swallowClick(machine: SwipePress): boolean {
 
 /**
  * The attachment: an element's pointer events into a `SwipePress` (given, so the element can ask
- * it). `touchOnly`: a mouse's drag is not a swipe there (it selects text, as on an article).
+ * it). `touchOnly`: a mouse's drag is not a swipe there (it selects text, as on an article);
+ * `ignore`: presses that belong to something inside.
  */
 export function swipePress(
 	machine: SwipePress,
-	{ touchOnly = false }: { touchOnly?: boolean } = {}
+	{
+		touchOnly = false,
+		ignore
+	}: {
+		touchOnly?: boolean;
+		/** A press here is not the gesture's (a control inside that moves sideways itself). */
+		ignore?: (target: EventTarget | null, node: HTMLElement) => boolean;
+	} = {}
 ): Attachment<HTMLElement> {
 	return (node) => {
 		const down = (event: PointerEvent): void => {
 			if (event.button !== 0) return;
 			if (touchOnly && event.pointerType === 'mouse') return;
+			if (ignore?.(event.target, node)) return machine.cancel();
 			const longPress =
 				event.pointerType !== 'mouse' &&
 				(machine.options.canLongPress?.(event.target, event.pointerType) ?? true);
