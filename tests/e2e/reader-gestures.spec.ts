@@ -236,4 +236,13 @@ test('the article typography and the unread look chosen in Settings', async ({ p
 	expect(style.lineHeight).toBeCloseTo(1.8, 1);
 	expect(style.maxWidth).toBeCloseTo(style.fifty, 0);
 	expect(await seriousA11yViolations(page)).toEqual([]);
+
+	// So is the tree's: a dot beside the feed, the count still said.
+	await page.goto(listUrl);
+	await page.getByRole('banner').getByRole('link', { name: 'Back' }).click();
+	const bigFeed = feeds(page).getByRole('link', { name: BIG_FEED });
+	await expect(bigFeed).toHaveAccessibleName(/, \d+ unread$/);
+	await expect(bigFeed.locator('.dot')).toBeVisible();
+	await expect(feeds(page).locator('.count')).toHaveCount(0);
+	expect(await seriousA11yViolations(page)).toEqual([]);
 });
