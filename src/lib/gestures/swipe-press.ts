@@ -49,8 +49,16 @@ const realTimers: Timers = {
 };
 
 /** Below this a move is a tremble (a press stays a press); past it in x, a swipe may start. */
-const PRESS_SLOP = 10;
+export const PRESS_SLOP = 10;
 const SWIPE_START = 12;
+
+/**
+ * Whether a move so far (from where the finger went down) is a sideways swipe rather than a
+ * scroll: far enough in x, and clearly more across than down. Every gesture of the app asks this.
+ */
+export function isHorizontal(mx: number, my: number): boolean {
+	return Math.abs(mx) >= SWIPE_START && Math.abs(mx) >= Math.abs(my) * 1.5;
+}
 
 export class SwipePress {
 	readonly threshold: number;
@@ -107,7 +115,7 @@ export class SwipePress {
 		if (Math.abs(mx) > PRESS_SLOP || Math.abs(my) > PRESS_SLOP) this.endPress();
 		let started = false;
 		if (!this.state.swiping) {
-			if (Math.abs(mx) < SWIPE_START || Math.abs(mx) < Math.abs(my) * 1.5) return false;
+			if (!isHorizontal(mx, my)) return false;
 			started = true;
 		}
 		const side: Side = mx < 0 ? 'left' : 'right';
@@ -173,11 +181,27 @@ export function swallowClick(machine: SwipePress): boolean {
 	return swallow;
 }
 
-/** The attachment: a row's pointer events into a `SwipePress` (given, so the row can ask it). */
-export function swipePress(machine: SwipePress): Attachment<HTMLElement> {
+/**
+ * The attachment: an element's pointer events into a `SwipePress` (given, so the element can ask
+ * it). `touchOnly`: a mouse's drag is not a swipe there (it selects text, as on an article);
+ * `ignore`: presses that belong to something inside.
+ */
+export function swipePress(
+	machine: SwipePress,
+	{
+		touchOnly = false,
+		ignore
+	}: {
+		touchOnly?: boolean;
+		/** A press here is not the gesture's (a control inside that moves sideways itself). */
+		ignore?: (target: EventTarget | null, node: HTMLElement) => boolean;
+	} = {}
+): Attachment<HTMLElement> {
 	return (node) => {
 		const down = (event: PointerEvent): void => {
 			if (event.button !== 0) return;
+			if (touchOnly && event.pointerType === 'mouse') return;
+			if (ignore?.(event.target, node)) return machine.cancel();
 			const longPress =
 				event.pointerType !== 'mouse' &&
 				(machine.options.canLongPress?.(event.target, event.pointerType) ?? true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, parseSettings } from './settings.svelte';
+import { DEFAULT_SETTINGS, parseSettings, readingVars } from './settings.svelte';
 
 describe('parseSettings', () => {
 	it('falls back to defaults for missing, broken or hostile values', () => {
@@ -37,5 +37,40 @@ describe('parseSettings', () => {
 		for (const bad of [0, 0.1, 16, 'fast', null]) {
 			expect(parseSettings(JSON.stringify({ playbackRate: bad })).playbackRate).toBe(1);
 		}
+	});
+
+	it('keeps the article typography and unread display only when valid', () => {
+		const good = parseSettings(
+			JSON.stringify({ readingFont: 'sans', lineHeight: 1.8, measure: 50, unreadDisplay: 'dot' })
+		);
+		expect(good).toMatchObject({
+			readingFont: 'sans',
+			lineHeight: 1.8,
+			measure: 50,
+			unreadDisplay: 'dot'
+		});
+		const bad = parseSettings(
+			JSON.stringify({ readingFont: 'comic', lineHeight: 9, measure: 200, unreadDisplay: 'big' })
+		);
+		expect(bad).toMatchObject({
+			readingFont: 'serif',
+			lineHeight: 1.6,
+			measure: 70,
+			unreadDisplay: 'count'
+		});
+	});
+});
+
+describe('readingVars', () => {
+	it('turns the typography settings into the article body’s custom properties', () => {
+		expect(
+			readingVars({ textSize: 115, readingFont: 'sans', lineHeight: 1.4, measure: 60 })
+		).toEqual({
+			'--text-size': '115%',
+			'--font-reading': 'var(--font)',
+			'--reading-leading': '1.4',
+			'--reading-measure': '60ch'
+		});
+		expect(readingVars(DEFAULT_SETTINGS)['--font-reading']).toBe('var(--font-serif)');
 	});
 });

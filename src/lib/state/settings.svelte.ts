@@ -8,6 +8,10 @@ import { StoredValues } from './stored.svelte';
 export type Theme = 'system' | 'light' | 'dark' | 'black' | 'sepia';
 /** How much a headline row shows: one line, + its excerpt, + its image (a card). */
 export type Density = 'compact' | 'comfortable' | 'cards';
+/** The article text's family: the system's serif or its sans serif. */
+export type ReadingFont = 'serif' | 'sans';
+/** How an unread count is shown in the tree and a list's head: a number, a dot, or not at all. */
+export type UnreadDisplay = 'count' | 'dot' | 'none';
 /** What a list shows: every one of the API's view modes (state/feed-prefs.svelte.ts per list). */
 export type ViewMode = ApiViewMode;
 export type SortOrder = 'default' | 'date_reverse' | 'feed_dates' | (string & {});
@@ -33,6 +37,13 @@ export interface SettingsValues {
 	collapseDuplicates: boolean;
 	/** The headline rows' density (HeadlineRow.svelte, the list's row height). */
 	density: Density;
+	/** Article typography (Settings; applied by `readingVars` to the article body). */
+	readingFont: ReadingFont;
+	/** The article text's line height, a unitless factor. */
+	lineHeight: number;
+	/** The article text's line length at most, in characters (`ch`). */
+	measure: number;
+	unreadDisplay: UnreadDisplay;
 }
 
 export const DEFAULT_SETTINGS: SettingsValues = {
@@ -47,12 +58,32 @@ export const DEFAULT_SETTINGS: SettingsValues = {
 	playbackRate: 1,
 	markReadWhenPlayed: true,
 	collapseDuplicates: true,
-	density: 'comfortable'
+	density: 'comfortable',
+	readingFont: 'serif',
+	lineHeight: 1.6,
+	measure: 70,
+	unreadDisplay: 'count'
 };
+
+/**
+ * The article body's typography as CSS custom properties (set on the document's root by the root
+ * layout, read by ArticleContent.svelte): one place turns the settings into CSS.
+ */
+export function readingVars(
+	values: Pick<SettingsValues, 'textSize' | 'readingFont' | 'lineHeight' | 'measure'>
+): Record<string, string> {
+	return {
+		'--text-size': `${values.textSize}%`,
+		'--font-reading': values.readingFont === 'sans' ? 'var(--font)' : 'var(--font-serif)',
+		'--reading-leading': String(values.lineHeight),
+		'--reading-measure': `${values.measure}ch`
+	};
+}
 
 const STORAGE_KEY = 'reader.settings';
 const THEMES: readonly Theme[] = ['system', 'light', 'dark', 'black', 'sepia'];
 const DENSITIES: readonly Density[] = ['compact', 'comfortable', 'cards'];
+const UNREAD_DISPLAYS: readonly UnreadDisplay[] = ['count', 'dot', 'none'];
 const VIEW_MODES: readonly ViewMode[] = [
 	'all_articles',
 	'unread',
@@ -98,7 +129,19 @@ export function parseSettings(raw: string | null): SettingsValues {
 		),
 		markReadWhenPlayed: pick('markReadWhenPlayed', isBool),
 		collapseDuplicates: pick('collapseDuplicates', isBool),
-		density: pick('density', (v): v is Density => DENSITIES.includes(v as Density))
+		density: pick('density', (v): v is Density => DENSITIES.includes(v as Density)),
+		readingFont: pick('readingFont', (v): v is ReadingFont => v === 'serif' || v === 'sans'),
+		lineHeight: pick(
+			'lineHeight',
+			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 1.2 && v <= 2.2
+		),
+		measure: pick(
+			'measure',
+			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 40 && v <= 70
+		),
+		unreadDisplay: pick('unreadDisplay', (v): v is UnreadDisplay =>
+			UNREAD_DISPLAYS.includes(v as UnreadDisplay)
+		)
 	};
 }
 

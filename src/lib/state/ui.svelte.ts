@@ -1,3 +1,5 @@
+import { treeState } from './tree.svelte';
+
 /**
  * Screen-level hooks the keyboard shortcuts reach: the open headline pane registers how to focus
  * its search field and refresh itself; the layout owns the help dialog.
@@ -11,3 +13,11 @@ class Ui {
 }
 
 export const ui = new Ui();
+
+/**
+ * Refresh: the tree's counts and the open list (the app bar's button, the r key, a list's pull to
+ * refresh). One function for all of them.
+ */
+export async function refreshAll(): Promise<void> {
+	await Promise.all([treeState.load(), ui.refresh?.()]);
+}

@@ -317,6 +317,12 @@ export interface Messages {
 	language_hint: () => string;
 	/** Language */
 	language_legend: () => string;
+	/** Pull to refresh */
+	list_pull_refresh: () => string;
+	/** Refreshing… */
+	list_refreshing: () => string;
+	/** Release to refresh */
+	list_release_refresh: () => string;
 	/** Signing in… */
 	login_busy: () => string;
 	/** Server check-up */
@@ -373,16 +379,38 @@ export interface Messages {
 	settings_density_comfortable: () => string;
 	/** Compact: title, feed and date on one line */
 	settings_density_compact: () => string;
+	/** Font */
+	settings_font: () => string;
+	/** Sans serif */
+	settings_font_sans: () => string;
+	/** Serif */
+	settings_font_serif: () => string;
 	/** Hide feeds and categories with nothing unread */
 	settings_hide_empty: () => string;
 	/** Leave an article unread when it opens (mark it read yourself) */
 	settings_keep_unread: () => string;
+	/** Line spacing */
+	settings_line_height: () => string;
+	/** Loose */
+	settings_line_loose: () => string;
+	/** Normal */
+	settings_line_normal: () => string;
+	/** Tight */
+	settings_line_tight: () => string;
 	/** Lists */
 	settings_lists: () => string;
 	/** What a feed, category or tag shows until you choose otherwise in it; a choice made in a list is kept for that list. */
 	settings_lists_hint: () => string;
 	/** Mark articles read as they scroll out of the headline list */
 	settings_mark_on_scroll: () => string;
+	/** Line length */
+	settings_measure: () => string;
+	/** Medium */
+	settings_measure_medium: () => string;
+	/** Narrow */
+	settings_measure_narrow: () => string;
+	/** Wide (about 70 characters) */
+	settings_measure_wide: () => string;
 	/** Import and export subscriptions (OPML) */
 	settings_opml_link: () => string;
 	/** Settings */
@@ -477,6 +505,16 @@ export interface Messages {
 	settings_theme_system: () => string;
 	/** Subscriptions and server */
 	settings_tools: () => string;
+	/** Article typography */
+	settings_typography: () => string;
+	/** A number */
+	settings_unread_count: () => string;
+	/** Unread counts in the feed list and list heads */
+	settings_unread_display: () => string;
+	/** A dot */
+	settings_unread_dot: () => string;
+	/** Nothing */
+	settings_unread_none: () => string;
 	/** Unsent changes */
 	settings_unsent: () => string;
 	/** Subscribed. The first articles arrive when tt-rss next updates the feed. */
@@ -502,6 +540,6 @@ export interface Messages {
 }
 
 /** The keys of the second module of each locale (screens after the first). */
-export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_link' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_hide_empty' | 'settings_keep_unread' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_opml_link' | 'settings_page' | 'settings_read_when_played' | 'settings_reading' | 'settings_rules' | 'settings_rules_add' | 'settings_rules_alert' | 'settings_rules_everywhere' | 'settings_rules_in' | 'settings_rules_label' | 'settings_rules_link' | 'settings_rules_list' | 'settings_rules_muted' | 'settings_rules_needs_action' | 'settings_rules_no_label' | 'settings_rules_none' | 'settings_rules_nothing' | 'settings_rules_page' | 'settings_rules_publish' | 'settings_rules_query_hint' | 'settings_rules_read' | 'settings_rules_remove' | 'settings_rules_star' | 'settings_rules_then' | 'settings_rules_try' | 'settings_rules_when' | 'settings_rules_where' | 'settings_rules_would' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_special_down' | 'settings_special_hint' | 'settings_special_legend' | 'settings_special_show' | 'settings_special_up' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_unsent';
+export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_link' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_font' | 'settings_font_sans' | 'settings_font_serif' | 'settings_hide_empty' | 'settings_keep_unread' | 'settings_line_height' | 'settings_line_loose' | 'settings_line_normal' | 'settings_line_tight' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_measure' | 'settings_measure_medium' | 'settings_measure_narrow' | 'settings_measure_wide' | 'settings_opml_link' | 'settings_page' | 'settings_read_when_played' | 'settings_reading' | 'settings_rules' | 'settings_rules_add' | 'settings_rules_alert' | 'settings_rules_everywhere' | 'settings_rules_in' | 'settings_rules_label' | 'settings_rules_link' | 'settings_rules_list' | 'settings_rules_muted' | 'settings_rules_needs_action' | 'settings_rules_no_label' | 'settings_rules_none' | 'settings_rules_nothing' | 'settings_rules_page' | 'settings_rules_publish' | 'settings_rules_query_hint' | 'settings_rules_read' | 'settings_rules_remove' | 'settings_rules_star' | 'settings_rules_then' | 'settings_rules_try' | 'settings_rules_when' | 'settings_rules_where' | 'settings_rules_would' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_special_down' | 'settings_special_hint' | 'settings_special_legend' | 'settings_special_show' | 'settings_special_up' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_typography' | 'settings_unread_count' | 'settings_unread_display' | 'settings_unread_dot' | 'settings_unread_none' | 'settings_unsent';
 export type LaterMessages = Pick<Messages, LaterKey>;
 export type StartMessages = Omit<Messages, LaterKey>;
