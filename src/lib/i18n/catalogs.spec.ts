@@ -17,7 +17,21 @@ const locales = Object.keys(catalogs);
 
 describe('message catalogs', () => {
 	it('include the source and the languages the app offers', () => {
-		expect(locales).toEqual(expect.arrayContaining(['en', 'de', 'ar']));
+		expect(locales).toEqual(
+			expect.arrayContaining([
+				'en',
+				'de',
+				'fr',
+				'es',
+				'it',
+				'ru',
+				'pl',
+				'pt-BR',
+				'zh-CN',
+				'ja',
+				'ar'
+			])
+		);
 	});
 
 	for (const locale of locales) {
@@ -107,6 +121,12 @@ describe('the language of a browser', () => {
 	it('is the first preferred language the app speaks, by region or script too', () => {
 		expect(pickLocale(['de-DE', 'en'])).toBe('de');
 		expect(pickLocale(['xx', 'ar-EG'])).toBe('ar');
+		expect(pickLocale(['pt'])).toBe('pt-BR');
+		expect(pickLocale(['pt-PT', 'en'])).toBe('pt-BR');
+		expect(pickLocale(['zh-Hans-CN'])).toBe('zh-CN');
+		expect(pickLocale(['ja-JP'])).toBe('ja');
+		expect(pickLocale(['ru-RU'])).toBe('ru');
+		expect(pickLocale(['pl'])).toBe('pl');
 		expect(pickLocale(['sw'])).toBe('en');
 		expect(pickLocale([])).toBe('en');
 	});

@@ -2,7 +2,7 @@
 
 import type { LaterMessages, StartMessages } from './messages';
 
-export const LOCALES = ['ar', 'de', 'en', 'es', 'fr', 'it'] as const;
+export const LOCALES = ['ar', 'de', 'en', 'es', 'fr', 'it', 'ja', 'pl', 'pt-BR', 'ru', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** Each locale in files of its own: only the active one is fetched. */
@@ -13,6 +13,11 @@ export const LOADERS: Record<Locale, () => Promise<{ messages: StartMessages }>>
 	'es': () => import('./es'),
 	'fr': () => import('./fr'),
 	'it': () => import('./it'),
+	'ja': () => import('./ja'),
+	'pl': () => import('./pl'),
+	'pt-BR': () => import('./pt-BR'),
+	'ru': () => import('./ru'),
+	'zh-CN': () => import('./zh-CN'),
 };
 
 /** The words of screens after the first (Settings, the check-up). */
@@ -23,4 +28,9 @@ export const LATER_LOADERS: Record<Locale, () => Promise<{ messages: LaterMessag
 	'es': () => import('./es.later'),
 	'fr': () => import('./fr.later'),
 	'it': () => import('./it.later'),
+	'ja': () => import('./ja.later'),
+	'pl': () => import('./pl.later'),
+	'pt-BR': () => import('./pt-BR.later'),
+	'ru': () => import('./ru.later'),
+	'zh-CN': () => import('./zh-CN.later'),
 };
