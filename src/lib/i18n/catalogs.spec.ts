@@ -9,7 +9,7 @@ import {
 	readCatalogs,
 	SOURCE_LOCALE
 } from '../../../scripts/i18n-compile.js';
-import { directionOf, pickLocale } from './locale.svelte';
+import { directionOf, formatLocaleOf, pickLocale } from './locale.svelte';
 
 const catalogs = readCatalogs();
 const source = catalogs[SOURCE_LOCALE] ?? {};
@@ -114,6 +114,14 @@ describe('compiled messages', () => {
 			'The server tries every 1,500 minutes.'
 		);
 		expect(en.page_title({ page: 'Settings' })).toBe('Settings · Reader');
+		expect(en.status_pending({ count: 1 })).toBe('1 change waiting');
+		const ru = (await import('./generated/ru')).messages;
+		expect(ru.status_pending({ count: 21 })).toBe('21 изменение ждёт отправки');
+		expect(ru.status_pending({ count: 3 })).toBe('3 изменения ждут отправки');
+		expect(ru.status_pending({ count: 11 })).toBe('11 изменений ждут отправки');
+		const pl = (await import('./generated/pl')).messages;
+		expect(pl.status_pending({ count: 22 })).toBe('22 zmiany czekają');
+		expect(pl.status_pending({ count: 12 })).toBe('12 zmian czeka');
 	});
 });
 
@@ -129,6 +137,16 @@ describe('the language of a browser', () => {
 		expect(pickLocale(['pl'])).toBe('pl');
 		expect(pickLocale(['sw'])).toBe('en');
 		expect(pickLocale([])).toBe('en');
+	});
+
+	it('writes dates in the app language, in the reader’s region when the browser names one', () => {
+		expect(formatLocaleOf('en', ['en-GB', 'de'])).toBe('en-GB');
+		expect(formatLocaleOf('de', ['en-GB', 'de-AT'])).toBe('de-AT');
+		// A language the reader chose that the browser does not list: that language's own dates.
+		expect(formatLocaleOf('de', ['en-US'])).toBe('de');
+		expect(formatLocaleOf('pt-BR', ['pt-PT'])).toBe('pt-PT');
+		expect(formatLocaleOf('ja', ['ja-JP'])).toBe('ja-JP');
+		expect(formatLocaleOf('en', ['en-@@', 'en-AU'])).toBe('en-AU');
 	});
 
 	it('sets the direction of right-to-left scripts', () => {

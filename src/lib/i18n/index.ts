@@ -2,6 +2,7 @@ export {
 	chooseLocale,
 	chosenLocale,
 	directionOf,
+	formatLocaleOf,
 	loadAllMessages,
 	locale,
 	LOCALES,
@@ -12,4 +13,4 @@ export {
 	type Locale,
 	type Messages
 } from './locale.svelte';
-export { m } from './m';
+export { formatLocale, m } from './m';

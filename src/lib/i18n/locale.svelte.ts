@@ -8,7 +8,7 @@
 import { LATER_LOADERS, LOADERS, LOCALES, type Locale } from './generated/locales';
 import type { Messages } from './generated/messages';
 import { keepLanguageChoice, readLanguageChoice } from './choice';
-import { loadAllWith, readCatalogWith, useCatalog } from './m';
+import { loadAllWith, readCatalogWith, readFormatLocaleWith, useCatalog } from './m';
 
 export { LOCALES, type Locale, type Messages };
 
@@ -41,13 +41,35 @@ export function pickLocale(preferred: readonly string[]): Locale {
 	return SOURCE_LOCALE;
 }
 
+/**
+ * The locale dates are written in for the app's `locale`: the first of the reader's languages
+ * that is the same language (`en-GB` for English: 22 Nov, 14:05 rather than Nov 22, 2:05 PM;
+ * `pt-PT` for the Brazilian catalog), else the app's locale itself — never the browser's language
+ * when the reader chose another (German dates in a German app on an English browser).
+ */
+export function formatLocaleOf(locale: Locale, preferred: readonly string[]): string {
+	const language = locale.split('-')[0];
+	for (const tag of preferred) {
+		if (tag.split('-')[0]?.toLowerCase() !== language) continue;
+		try {
+			const [canonical] = Intl.getCanonicalLocales(tag);
+			if (canonical) return canonical;
+		} catch {
+			// Not a well-formed tag: the next one.
+		}
+	}
+	return locale;
+}
+
 let current = $state.raw<{
 	locale: Locale;
 	messages: Partial<Messages> | undefined;
 	whole: boolean;
-}>({ locale: SOURCE_LOCALE, messages: undefined, whole: false });
+	format: string | undefined;
+}>({ locale: SOURCE_LOCALE, messages: undefined, whole: false, format: undefined });
 
 readCatalogWith(() => current.messages);
+readFormatLocaleWith(() => current.format);
 loadAllWith(() => (current.whole ? undefined : loadAllMessages()));
 
 /** The active locale. */
@@ -63,7 +85,8 @@ export function chosenLocale(): Locale | undefined {
 
 /** Installs a loaded catalog: the document's `lang` and `dir` follow. */
 export function useMessages(locale: Locale, messages: Partial<Messages>, whole = true): void {
-	current = { locale, messages, whole };
+	const languages = typeof navigator === 'undefined' ? [] : navigator.languages;
+	current = { locale, messages, whole, format: formatLocaleOf(locale, languages) };
 	useCatalog(messages);
 	if (typeof document !== 'undefined') {
 		document.documentElement.lang = locale;

@@ -83,6 +83,57 @@ export const messages: StartMessages = {
 	login_submit: () => `Accedi`,
 	login_user: () => `Nome utente`,
 	page_title: (p) => `${p.page} · Lettore`,
+	status_connection: () => `Connessione`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} non salvata`;
+			case 'many':
+				return `${n} non salvate`;
+			default:
+				return `${n} non salvate`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `${n} h fa`;
+			case 'many':
+				return `${n} h fa`;
+			default:
+				return `${n} h fa`;
+		}
+	},
+	status_just_now: () => `proprio ora`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `${n} min fa`;
+			case 'many':
+				return `${n} min fa`;
+			default:
+				return `${n} min fa`;
+		}
+	},
+	status_never: () => `mai`,
+	status_offline: () => `Offline`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} modifica in attesa`;
+			case 'many':
+				return `${n} di modifiche in attesa`;
+			default:
+				return `${n} modifiche in attesa`;
+		}
+	},
+	status_updated: (p) => `Aggiornato ${p.when}`,
+	status_updated_title: () => `Quando la copia offline è stata aggiornata dal server l’ultima volta`,
+	status_updating: () => `· aggiornamento`,
 	subscribe_added: () => `Iscrizione fatta. I primi articoli arriveranno al prossimo aggiornamento del feed da parte di tt-rss.`,
 	subscribe_already: () => `Sei già iscritto a questo feed.`,
 	subscribe_database_error: () => `tt-rss non è riuscito a salvare l’iscrizione (errore del database).`,

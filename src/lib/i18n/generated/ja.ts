@@ -71,6 +71,41 @@ export const messages: StartMessages = {
 	login_submit: () => `ログイン`,
 	login_user: () => `ユーザー名`,
 	page_title: (p) => `${p.page} · リーダー`,
+	status_connection: () => `接続`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件が未保存`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			default:
+				return `${n} 時間前`;
+		}
+	},
+	status_just_now: () => `たった今`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			default:
+				return `${n} 分前`;
+		}
+	},
+	status_never: () => `未更新`,
+	status_offline: () => `オフライン`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の変更が送信待ち`;
+		}
+	},
+	status_updated: (p) => `更新：${p.when}`,
+	status_updated_title: () => `オフライン用のコピーを最後にサーバーから更新した時刻`,
+	status_updating: () => `· 更新中`,
 	subscribe_added: () => `購読しました。tt-rss が次にフィードを更新したときに最初の記事が届きます。`,
 	subscribe_already: () => `このフィードはすでに購読しています。`,
 	subscribe_database_error: () => `tt-rss は購読を保存できませんでした（データベースのエラー）。`,

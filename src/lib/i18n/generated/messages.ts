@@ -417,6 +417,28 @@ export interface Messages {
 	settings_tools: () => string;
 	/** Unsent changes */
 	settings_unsent: () => string;
+	/** Connection */
+	status_connection: () => string;
+	/** {count} not saved */
+	status_failed: (p: { count: number }) => string;
+	/** {hours} h ago */
+	status_hours_ago: (p: { hours: number }) => string;
+	/** just now */
+	status_just_now: () => string;
+	/** {minutes} min ago */
+	status_minutes_ago: (p: { minutes: number }) => string;
+	/** never */
+	status_never: () => string;
+	/** Offline */
+	status_offline: () => string;
+	/** {count} changes waiting */
+	status_pending: (p: { count: number }) => string;
+	/** Updated {when} */
+	status_updated: (p: { when: string | number }) => string;
+	/** When the offline copy was last brought up to date from the server */
+	status_updated_title: () => string;
+	/** · updating */
+	status_updating: () => string;
 	/** Subscribed. The first articles arrive when tt-rss next updates the feed. */
 	subscribe_added: () => string;
 	/** You are already subscribed to this feed. */

@@ -89,6 +89,65 @@ export const messages: StartMessages = {
 	login_submit: () => `Zaloguj się`,
 	login_user: () => `Nazwa użytkownika`,
 	page_title: (p) => `${p.page} · Czytnik`,
+	status_connection: () => `Połączenie`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} niezapisana`;
+			case 'few':
+				return `${n} niezapisane`;
+			case 'many':
+				return `${n} niezapisanych`;
+			default:
+				return `${n} niezapisanej`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `${n} godz. temu`;
+			case 'few':
+				return `${n} godz. temu`;
+			case 'many':
+				return `${n} godz. temu`;
+			default:
+				return `${n} godz. temu`;
+		}
+	},
+	status_just_now: () => `przed chwilą`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `${n} min temu`;
+			case 'few':
+				return `${n} min temu`;
+			case 'many':
+				return `${n} min temu`;
+			default:
+				return `${n} min temu`;
+		}
+	},
+	status_never: () => `nigdy`,
+	status_offline: () => `Offline`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} zmiana czeka`;
+			case 'few':
+				return `${n} zmiany czekają`;
+			case 'many':
+				return `${n} zmian czeka`;
+			default:
+				return `${n} zmiany czeka`;
+		}
+	},
+	status_updated: (p) => `Zaktualizowano ${p.when}`,
+	status_updated_title: () => `Kiedy kopia offline została ostatnio zaktualizowana z serwera`,
+	status_updating: () => `· aktualizowanie`,
 	subscribe_added: () => `Zasubskrybowano. Pierwsze artykuły pojawią się, gdy tt-rss następnym razem zaktualizuje kanał.`,
 	subscribe_already: () => `Już subskrybujesz ten kanał.`,
 	subscribe_database_error: () => `tt-rss nie mógł zapisać subskrypcji (błąd bazy danych).`,

@@ -83,6 +83,57 @@ export const messages: StartMessages = {
 	login_submit: () => `Entrar`,
 	login_user: () => `Nome de usuário`,
 	page_title: (p) => `${p.page} · Leitor`,
+	status_connection: () => `Conexão`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} não salva`;
+			case 'many':
+				return `${n} não salvas`;
+			default:
+				return `${n} não salvas`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `há ${n} h`;
+			case 'many':
+				return `há ${n} h`;
+			default:
+				return `há ${n} h`;
+		}
+	},
+	status_just_now: () => `agora mesmo`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `há ${n} min`;
+			case 'many':
+				return `há ${n} min`;
+			default:
+				return `há ${n} min`;
+		}
+	},
+	status_never: () => `nunca`,
+	status_offline: () => `Offline`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} alteração aguardando`;
+			case 'many':
+				return `${n} de alterações aguardando`;
+			default:
+				return `${n} alterações aguardando`;
+		}
+	},
+	status_updated: (p) => `Atualizado ${p.when}`,
+	status_updated_title: () => `Quando a cópia offline foi atualizada pelo servidor pela última vez`,
+	status_updating: () => `· atualizando`,
 	subscribe_added: () => `Assinado. Os primeiros artigos chegam quando o tt-rss atualizar o feed da próxima vez.`,
 	subscribe_already: () => `Você já assina este feed.`,
 	subscribe_database_error: () => `O tt-rss não conseguiu salvar a assinatura (erro de banco de dados).`,

@@ -89,6 +89,65 @@ export const messages: StartMessages = {
 	login_submit: () => `Войти`,
 	login_user: () => `Имя пользователя`,
 	page_title: (p) => `${p.page} · Читалка`,
+	status_connection: () => `Соединение`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} не сохранено`;
+			case 'few':
+				return `${n} не сохранены`;
+			case 'many':
+				return `${n} не сохранены`;
+			default:
+				return `${n} не сохранены`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `${n} ч назад`;
+			case 'few':
+				return `${n} ч назад`;
+			case 'many':
+				return `${n} ч назад`;
+			default:
+				return `${n} ч назад`;
+		}
+	},
+	status_just_now: () => `только что`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `${n} мин назад`;
+			case 'few':
+				return `${n} мин назад`;
+			case 'many':
+				return `${n} мин назад`;
+			default:
+				return `${n} мин назад`;
+		}
+	},
+	status_never: () => `ни разу`,
+	status_offline: () => `Офлайн`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} изменение ждёт отправки`;
+			case 'few':
+				return `${n} изменения ждут отправки`;
+			case 'many':
+				return `${n} изменений ждут отправки`;
+			default:
+				return `${n} изменения ждут отправки`;
+		}
+	},
+	status_updated: (p) => `Обновлено ${p.when}`,
+	status_updated_title: () => `Когда офлайн-копия в последний раз обновлялась с сервера`,
+	status_updating: () => `· обновление`,
 	subscribe_added: () => `Подписка оформлена. Первые статьи появятся, когда tt-rss в следующий раз обновит ленту.`,
 	subscribe_already: () => `Вы уже подписаны на эту ленту.`,
 	subscribe_database_error: () => `tt-rss не удалось сохранить подписку (ошибка базы данных).`,

@@ -71,6 +71,41 @@ export const messages: StartMessages = {
 	login_submit: () => `登录`,
 	login_user: () => `用户名`,
 	page_title: (p) => `${p.page} · 阅读器`,
+	status_connection: () => `连接`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 项未保存`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			default:
+				return `${n} 小时前`;
+		}
+	},
+	status_just_now: () => `刚刚`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			default:
+				return `${n} 分钟前`;
+		}
+	},
+	status_never: () => `从未`,
+	status_offline: () => `离线`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 项更改等待发送`;
+		}
+	},
+	status_updated: (p) => `更新于${p.when}`,
+	status_updated_title: () => `离线副本上次从服务器更新的时间`,
+	status_updating: () => `· 正在更新`,
 	subscribe_added: () => `已订阅。tt-rss 下次更新该订阅源时，第一批文章就会到来。`,
 	subscribe_already: () => `你已订阅此订阅源。`,
 	subscribe_database_error: () => `tt-rss 无法保存订阅（数据库错误）。`,
