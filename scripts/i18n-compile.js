@@ -34,6 +34,18 @@ export function isLater(key) {
 	return LATER_PREFIXES.some((prefix) => key.startsWith(prefix));
 }
 
+/**
+ * What the service worker says (a new-article alert, a replayed change's refusal): its words in
+ * every language, in one module it imports statically (generated/worker.ts) — a worker is a classic
+ * script and cannot import() a locale's module. Each language's words are made only when asked.
+ */
+const WORKER_PREFIXES = ['alert_', 'error_'];
+
+/** @param {string} key @returns {boolean} whether the worker speaks the key */
+export function isWorkers(key) {
+	return WORKER_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
 const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** @param {string} text @returns {string[]} the variables a text names, sorted, once each */
@@ -128,6 +140,51 @@ export function compileLocale(locale, catalog, later = false) {
 	].join('\n');
 }
 
+/**
+ * @param {Record<string, Catalog>} catalogs @returns {string} the worker's words of each locale
+ * but the source (the worker has all of the source's), each made on first use
+ */
+export function compileWorker(catalogs) {
+	const locales = Object.keys(catalogs)
+		.filter((l) => l !== SOURCE_LOCALE)
+		.sort();
+	return [
+		HEADER,
+		"import type { Locale } from './locales';",
+		"import type { Messages } from './messages';",
+		'',
+		`type WorkerKey = Extract<keyof Messages, ${WORKER_PREFIXES.map((p) => `\`${p}\${string}\``).join(' | ')}>;`,
+		'',
+		`/** The words of the service worker (${WORKER_PREFIXES.join(', ')}) in each locale. */`,
+		'export const WORKER_MESSAGES: Partial<Record<Locale, () => Pick<Messages, WorkerKey>>> = {',
+		...locales.flatMap((locale) => {
+			const catalog = /** @type {Catalog} */ (catalogs[locale]);
+			const keys = Object.keys(catalog).filter(isWorkers).sort();
+			const hasPlural = keys.some((key) => typeof catalog[key] !== 'string');
+			return [
+				`	'${locale}': () => {`,
+				...(hasPlural
+					? [
+							`		const plurals = new Intl.PluralRules('${locale}');`,
+							`		const numbers = new Intl.NumberFormat('${locale}');`
+						]
+					: []),
+				'		return {',
+				...keys.map((key) =>
+					functionOf(key, /** @type {Entry} */ (catalog[key]))
+						.split('\n')
+						.map((line) => `\t\t${line}`)
+						.join('\n')
+				),
+				'		};',
+				'	},'
+			];
+		}),
+		'};',
+		''
+	].join('\n');
+}
+
 /** @param {Catalog} source @returns {string} the `Messages` interface every locale implements */
 export function compileInterface(source) {
 	const lines = Object.keys(source)
@@ -203,7 +260,8 @@ export function compileAll(catalogs) {
 	/** @type {Record<string, string>} */
 	const files = {
 		'messages.ts': compileInterface(source),
-		'locales.ts': compileLoaders(Object.keys(catalogs))
+		'locales.ts': compileLoaders(Object.keys(catalogs)),
+		'worker.ts': compileWorker(catalogs)
 	};
 	for (const [locale, catalog] of Object.entries(catalogs)) {
 		files[`${locale}.ts`] = compileLocale(locale, catalog);

@@ -2,6 +2,7 @@ export {
 	chooseLocale,
 	chosenLocale,
 	directionOf,
+	followLocale,
 	formatLocaleOf,
 	loadAllMessages,
 	locale,

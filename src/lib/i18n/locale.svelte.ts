@@ -77,6 +77,13 @@ export function locale(): Locale {
 	return current.locale;
 }
 
+/** Calls `listener` with the active locale now and after each change (until the returned stop). */
+export function followLocale(listener: (locale: Locale) => void): () => void {
+	return $effect.root(() => {
+		$effect(() => listener(current.locale));
+	});
+}
+
 /** The reader's own choice, or undefined when the browser's languages decide. */
 let chosen = $state<Locale | undefined>(undefined);
 export function chosenLocale(): Locale | undefined {
