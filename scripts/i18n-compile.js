@@ -21,13 +21,21 @@ export const I18N_DIR = join(dirname(fileURLToPath(import.meta.url)), '../src/li
 /** @typedef {Record<string, Entry>} Catalog */
 
 /**
- * Messages of screens other than the first (Settings, the check-up) and the API errors' texts: a
- * second module per locale, fetched once the first screen is painted (hooks.client.ts) or when such
- * a screen opens (locale.svelte.ts `loadAllMessages`), so a start carries only the words its first
- * screen says. An API error waits for them before it reaches the app (api/errors.ts
+ * Messages of screens other than the first (Settings, the check-up, subscribe and share) and the
+ * API errors' texts: a second module per locale, fetched once the first screen is painted
+ * (hooks.client.ts) or when such a screen opens (locale.svelte.ts `loadAllMessages`, awaited in
+ * those routes' `load`), so a start carries only the words its first screen says. An API error waits for them before it reaches the app (api/errors.ts
  * `failWithWords`); the service worker precaches the module, so offline too.
  */
-const LATER_PREFIXES = ['settings_', 'checkup_', 'language_', 'back_to_settings', 'error_'];
+const LATER_PREFIXES = [
+	'settings_',
+	'checkup_',
+	'language_',
+	'back_to_settings',
+	'error_',
+	'subscribe_',
+	'share_'
+];
 
 /** @param {string} key @returns {boolean} whether the key is in the later module */
 export function isLater(key) {

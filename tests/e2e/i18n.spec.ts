@@ -58,6 +58,55 @@ test('speaks the browser language, and switches to Arabic (right to left) withou
 	await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
 });
 
+test.describe('a reader whose browser prefers Russian', () => {
+	test.use({ locale: 'ru-RU' });
+
+	test('reads the storage page in Russian, and the worker is told the language', async ({
+		page
+	}) => {
+		await page.goto('/login');
+		await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+		await page.getByRole('textbox', { name: 'Имя пользователя' }).fill(testbed.user);
+		await page.getByLabel('Пароль', { exact: true }).fill(testbed.password);
+		await page.getByRole('button', { name: 'Войти' }).click();
+		await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+		// The connection status of the first screen speaks Russian too.
+		await expect(page.getByTestId('last-updated')).toContainText('Обновлено');
+
+		await page.goto('/settings/storage');
+		await expect(
+			page.getByRole('heading', { level: 1, name: 'Хранилище на этом устройстве' })
+		).toBeVisible();
+		await expect(page).toHaveTitle('Хранилище · Читалка');
+		await expect(page.getByRole('button', { name: 'Удалить прочитанные статьи' })).toBeVisible();
+		expect(await seriousA11yViolations(page), 'storage, Russian').toEqual([]);
+
+		// What the service worker says (alerts, a refused change) follows: it reads this value.
+		await expect
+			.poll(() =>
+				page.evaluate(
+					() =>
+						new Promise<unknown>((resolve, reject) => {
+							const open = indexedDB.open('ttrss-reader');
+							open.onerror = () => reject(new Error(String(open.error)));
+							open.onsuccess = () => {
+								const get = open.result
+									.transaction('settings')
+									.objectStore('settings')
+									.get('i18n.language');
+								get.onsuccess = () => {
+									resolve(get.result);
+									open.result.close();
+								};
+								get.onerror = () => reject(new Error(String(get.error)));
+							};
+						})
+				)
+			)
+			.toBe('ru');
+	});
+});
+
 // Last: after a refused password, tt-rss refuses every sign-in for a few seconds.
 test('a refused password is explained in German, with the check-up finding', async ({ page }) => {
 	await page.goto('/login');

@@ -189,6 +189,141 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `يزيل تسجيل الخروج كل ما يخص هذا الحساب من هذا الجهاز: المقالات والصور المخزّنة، والإعدادات، والجلسة وكلمة المرور المحفوظتين، والتغييرات التي لم تُحفظ بعد على الخادم (تراها أولًا).`,
 	settings_signed_in_as: (p) => `مسجَّل الدخول باسم ${p.user} على ${p.server}.`,
 	settings_sort: () => `الترتيب`,
+	settings_storage_about: (p) => `نحو ${p.size}`,
+	settings_storage_articles: () => `المقالات`,
+	settings_storage_articles_size: () => `حجم المقالات`,
+	settings_storage_browser_of: (p) => `${p.used} من ${p.quota} مسموح بها`,
+	settings_storage_browser_used: () => `يستخدمه هذا التطبيق في المتصفح`,
+	settings_storage_budget_auto: () => `(ميزانية تلقائية)`,
+	settings_storage_budget_own: () => `(ميزانيتك)`,
+	settings_storage_cancel: () => `إلغاء`,
+	settings_storage_clear: () => `مسح`,
+	settings_storage_clear_articles: () => `مسح كل المقالات المخزّنة`,
+	settings_storage_clear_articles_detail: () => `تُزال كل مقالة مخزّنة من هذا الجهاز، بما فيها غير المقروءة والمميّزة بنجمة، عدا ما تحتاجه تغييراتك غير المُرسَلة. تبقى على الخادم وتُنزَّل من جديد في المزامنة التالية.`,
+	settings_storage_clear_articles_title: () => `مسح كل المقالات المخزّنة؟`,
+	settings_storage_clear_hint: () => `التغييرات التي لم تصل إلى الخادم بعد، والمقالات التي تخصها، لا تُمسح هنا أبدًا.`,
+	settings_storage_clear_images: () => `مسح الصور`,
+	settings_storage_clear_images_detail: () => `تُزال الصور المحفوظة للقراءة دون اتصال. تبقى المقالات مقروءة؛ وتُحمَّل صورها من جديد عند الاتصال.`,
+	settings_storage_clear_images_title: () => `مسح الصور؟`,
+	settings_storage_clear_media: () => `مسح الوسائط`,
+	settings_storage_clear_media_detail: () => `تُزال حلقات البودكاست ومقاطع الفيديو المحفوظة مع حزم القراءة دون اتصال. تُشغَّل من الشبكة عند الاتصال، وتُنزَّل من جديد في المزامنة التالية عبر Wi-Fi ما دامت حزمتها تحتفظ بالمرفقات.`,
+	settings_storage_clear_media_title: () => `مسح الوسائط؟`,
+	settings_storage_clear_read: () => `مسح المقالات المقروءة`,
+	settings_storage_clear_read_detail: () => `تُزال من هذا الجهاز المقالات المقروءة غير المميّزة بنجمة وغير المنشورة وغير المحفوظة في حزمة للقراءة دون اتصال. تبقى على الخادم.`,
+	settings_storage_clear_read_title: () => `مسح المقالات المقروءة؟`,
+	settings_storage_estimated: () => `لا يمكن قياس ملفات المواقع التي لا تسمح للتطبيق بقراءتها؛ حجمها تقديري.`,
+	settings_storage_failed: () => `تعذّر المسح. لم يُمسّ أي من تغييراتك غير المُرسَلة.`,
+	settings_storage_heading: () => `التخزين على هذا الجهاز`,
+	settings_storage_images: () => `الصور`,
+	settings_storage_images_always: () => `دائمًا`,
+	settings_storage_images_never: () => `أبدًا`,
+	settings_storage_images_setting: () => `تنزيل الصور`,
+	settings_storage_images_size: () => `حجم الصور`,
+	settings_storage_images_wifi: () => `عبر Wi-Fi فقط`,
+	settings_storage_in_packs: () => `في حزم القراءة دون اتصال`,
+	settings_storage_kept: () => `ما يُحفظ`,
+	settings_storage_measuring: () => `جارٍ القياس…`,
+	settings_storage_media: () => `الوسائط (مرفقات حزم القراءة دون اتصال)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا ملفات، ${p.size}`;
+			case 'one':
+				return `ملف واحد، ${p.size}`;
+			case 'two':
+				return `ملفان، ${p.size}`;
+			case 'few':
+				return `${n} ملفات، ${p.size}`;
+			case 'many':
+				return `${n} ملفًا، ${p.size}`;
+			default:
+				return `${n} ملف، ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `تحتاجها تغييرات غير مُرسَلة`,
+	settings_storage_page: () => `التخزين`,
+	settings_storage_persist: () => `اطلب من المتصفح الاحتفاظ بهذا التخزين`,
+	settings_storage_persist_granted: () => `صار المتصفح يحتفظ بهذا التخزين.`,
+	settings_storage_persist_refused: () => `لم يوافق المتصفح على الاحتفاظ بهذا التخزين (يقرر ذلك بنفسه، غالبًا بعد تثبيت التطبيق أو كثرة استخدامه).`,
+	settings_storage_persisted: () => `يحتفظ به المتصفح`,
+	settings_storage_persisted_no: () => `لا: قد يمسحه المتصفح عندما تنفد مساحة الجهاز.`,
+	settings_storage_persisted_unknown: () => `هذا المتصفح لا يوضح ذلك.`,
+	settings_storage_persisted_yes: () => `نعم: لن يمسحه المتصفح عند نفاد المساحة.`,
+	settings_storage_read: () => `المقروءة (تُمسح أولًا)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُزل أي مقالة.`;
+			case 'one':
+				return `أُزيلت مقالة واحدة.`;
+			case 'two':
+				return `أُزيلت مقالتان.`;
+			case 'few':
+				return `أُزيلت ${n} مقالات.`;
+			case 'many':
+				return `أُزيلت ${n} مقالة.`;
+			default:
+				return `أُزيلت ${n} مقالة.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `ولم يُزل أي ملف آخر.`;
+			case 'one':
+				return `وأُزيل أيضًا ملف واحد لم تعرضه سواها.`;
+			case 'two':
+				return `وأُزيل أيضًا ملفان لم تعرضهما سواها.`;
+			case 'few':
+				return `وأُزيلت أيضًا ${n} ملفات لم تعرضها سواها.`;
+			case 'many':
+				return `وأُزيل أيضًا ${n} ملفًا لم تعرضه سواها.`;
+			default:
+				return `وأُزيل أيضًا ${n} ملف لم تعرضه سواها.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُزل أي صورة.`;
+			case 'one':
+				return `أُزيلت صورة واحدة.`;
+			case 'two':
+				return `أُزيلت صورتان.`;
+			case 'few':
+				return `أُزيلت ${n} صور.`;
+			case 'many':
+				return `أُزيلت ${n} صورة.`;
+			default:
+				return `أُزيلت ${n} صورة.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم يُزل أي ملف وسائط.`;
+			case 'one':
+				return `أُزيل ملف وسائط واحد.`;
+			case 'two':
+				return `أُزيل ملفا وسائط.`;
+			case 'few':
+				return `أُزيلت ${n} ملفات وسائط.`;
+			case 'many':
+				return `أُزيل ${n} ملف وسائط.`;
+			default:
+				return `أُزيل ${n} ملف وسائط.`;
+		}
+	},
+	settings_storage_starred: () => `المميّزة بنجمة`,
+	settings_storage_unread: () => `غير المقروءة`,
+	settings_storage_used: () => `تستخدمه النسخة دون اتصال`,
+	settings_storage_used_of: (p) => `${p.used} من ${p.budget}`,
+	settings_storage_where: () => `إعداد الصور والميزانية في الإعدادات.`,
 	settings_text_preview: () => `صِف خَلقَ خَودٍ كمِثلِ الشمسِ إذ بزغت.`,
 	settings_text_size: () => `حجم نص المقالات`,
 	settings_theme: () => `المظهر`,
@@ -199,4 +334,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `مثل النظام`,
 	settings_tools: () => `الاشتراكات والخادم`,
 	settings_unsent: () => `تغييرات غير مُرسَلة`,
+	share_busy: () => `جارٍ المشاركة…`,
+	share_done: () => `تمت المشاركة.`,
+	share_heading: () => `مشاركة صفحة في المقالات المنشورة`,
+	share_hint: () => `تظهر الصفحة في خلاصة مقالاتك المنشورة، التي يمكن للآخرين متابعتها عبر عنوانها العام.`,
+	share_page: () => `المشاركة في المنشورة`,
+	share_saved_offline: () => `حُفظت على هذا الجهاز: ستُشارَك فور التمكّن من الوصول إلى الخادم.`,
+	share_see_published: () => `عرض المقالات المنشورة`,
+	share_submit: () => `شارك في المنشورة`,
+	share_subscribe: () => `اشترك فيها كخلاصة`,
+	share_text: () => `النص`,
+	share_title: () => `العنوان`,
+	share_url: () => `الرابط`,
+	subscribe_added: () => `تم الاشتراك. تصل أولى المقالات عندما يحدّث tt-rss الخلاصة في المرة القادمة.`,
+	subscribe_address: () => `عنوان الخلاصة أو الموقع`,
+	subscribe_already: () => `أنت مشترك في هذه الخلاصة بالفعل.`,
+	subscribe_busy: () => `جارٍ الاشتراك…`,
+	subscribe_category: () => `الفئة`,
+	subscribe_database_error: () => `تعذّر على tt-rss حفظ الاشتراك (خطأ في قاعدة البيانات).`,
+	subscribe_download_failed: () => `تعذّر على tt-rss تنزيل ذلك العنوان.`,
+	subscribe_found: () => `الخلاصات الموجودة في تلك الصفحة`,
+	subscribe_heading: () => `الاشتراك في خلاصة`,
+	subscribe_invalid_feed: () => `لم يُعِد ذلك العنوان خلاصة يستطيع tt-rss قراءتها.`,
+	subscribe_invalid_url: () => `هذا العنوان ليس رابطًا صالحًا.`,
+	subscribe_multiple: () => `تعرض تلك الصفحة عدة خلاصات. اختر واحدة:`,
+	subscribe_no_feeds: () => `لم يُعثر على أي خلاصة في تلك الصفحة.`,
+	subscribe_open_feed: () => `افتح الخلاصة`,
+	subscribe_page: () => `اشتراك`,
+	subscribe_read_only: () => `هذا الحساب للقراءة فقط: لا يمكنه الاشتراك في الخلاصات.`,
+	subscribe_submit: () => `اشترك`,
+	subscribe_this: () => `اشترك في هذه الخلاصة`,
+	subscribe_uncategorized: () => `بلا فئة`,
+	subscribe_unknown: () => `ردّ tt-rss بحالة غير متوقعة.`,
 };

@@ -173,6 +173,101 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `Beim Abmelden wird alles von diesem Konto auf diesem Gerät entfernt: zwischengespeicherte Artikel und Bilder, Einstellungen, die gespeicherte Sitzung und das Passwort sowie Änderungen, die noch nicht auf dem Server gespeichert sind (du siehst sie vorher).`,
 	settings_signed_in_as: (p) => `Angemeldet als ${p.user} auf ${p.server}.`,
 	settings_sort: () => `Sortierung`,
+	settings_storage_about: (p) => `etwa ${p.size}`,
+	settings_storage_articles: () => `Artikel`,
+	settings_storage_articles_size: () => `Größe der Artikel`,
+	settings_storage_browser_of: (p) => `${p.used} von erlaubten ${p.quota}`,
+	settings_storage_browser_used: () => `Von dieser App im Browser belegt`,
+	settings_storage_budget_auto: () => `(automatisches Budget)`,
+	settings_storage_budget_own: () => `(dein Budget)`,
+	settings_storage_cancel: () => `Abbrechen`,
+	settings_storage_clear: () => `Leeren`,
+	settings_storage_clear_articles: () => `Alle gespeicherten Artikel entfernen`,
+	settings_storage_clear_articles_detail: () => `Jeder gespeicherte Artikel wird von diesem Gerät entfernt, auch ungelesene und solche mit Stern, außer denen, die deine nicht gesendeten Änderungen brauchen. Auf dem Server bleiben sie und werden bei der nächsten Synchronisierung wieder geladen.`,
+	settings_storage_clear_articles_title: () => `Alle gespeicherten Artikel entfernen?`,
+	settings_storage_clear_hint: () => `Änderungen, die noch nicht auf dem Server sind, und die Artikel, die sie betreffen, werden hier nie geleert.`,
+	settings_storage_clear_images: () => `Bilder entfernen`,
+	settings_storage_clear_images_detail: () => `Für das Offline-Lesen gespeicherte Bilder werden entfernt. Die Artikel bleiben lesbar; ihre Bilder laden online wieder.`,
+	settings_storage_clear_images_title: () => `Bilder entfernen?`,
+	settings_storage_clear_media: () => `Medien entfernen`,
+	settings_storage_clear_media_detail: () => `Mit Offline-Paketen gespeicherte Podcast-Folgen und Videos werden entfernt. Online werden sie aus dem Netz abgespielt und bei der nächsten Synchronisierung im WLAN wieder geladen, solange ihr Paket Anhänge behält.`,
+	settings_storage_clear_media_title: () => `Medien entfernen?`,
+	settings_storage_clear_read: () => `Gelesene Artikel entfernen`,
+	settings_storage_clear_read_detail: () => `Gelesene Artikel ohne Stern, die nicht veröffentlicht und in keinem Offline-Paket sind, werden von diesem Gerät entfernt. Auf dem Server bleiben sie.`,
+	settings_storage_clear_read_title: () => `Gelesene Artikel entfernen?`,
+	settings_storage_estimated: () => `Dateien von Websites, die der App das Lesen nicht erlauben, lassen sich nicht messen; ihre Größe ist geschätzt.`,
+	settings_storage_failed: () => `Das Leeren ist fehlgeschlagen. Deine nicht gesendeten Änderungen wurden nicht angetastet.`,
+	settings_storage_heading: () => `Speicher auf diesem Gerät`,
+	settings_storage_images: () => `Bilder`,
+	settings_storage_images_always: () => `Immer`,
+	settings_storage_images_never: () => `Nie`,
+	settings_storage_images_setting: () => `Bilder laden`,
+	settings_storage_images_size: () => `Größe der Bilder`,
+	settings_storage_images_wifi: () => `Nur im WLAN`,
+	settings_storage_in_packs: () => `In Offline-Paketen`,
+	settings_storage_kept: () => `Was gespeichert ist`,
+	settings_storage_measuring: () => `Wird gemessen …`,
+	settings_storage_media: () => `Medien (Anhänge der Offline-Pakete)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Datei, ${p.size}`;
+			default:
+				return `${n} Dateien, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Von nicht gesendeten Änderungen gebraucht`,
+	settings_storage_page: () => `Speicher`,
+	settings_storage_persist: () => `Den Browser bitten, diesen Speicher zu behalten`,
+	settings_storage_persist_granted: () => `Der Browser behält diesen Speicher jetzt.`,
+	settings_storage_persist_refused: () => `Der Browser hat nicht zugestimmt, diesen Speicher zu behalten (er entscheidet selbst, oft erst, wenn die App installiert ist oder häufig benutzt wird).`,
+	settings_storage_persisted: () => `Vom Browser dauerhaft behalten`,
+	settings_storage_persisted_no: () => `Nein: Der Browser kann ihn leeren, wenn auf dem Gerät der Platz knapp wird.`,
+	settings_storage_persisted_unknown: () => `Dieser Browser sagt es nicht.`,
+	settings_storage_persisted_yes: () => `Ja: Der Browser leert ihn nicht, wenn der Platz knapp wird.`,
+	settings_storage_read: () => `Gelesen (wird zuerst geleert)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel entfernt.`;
+			default:
+				return `${n} Artikel entfernt.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Außerdem entfernt: ${n} Datei, die nur sie zeigten.`;
+			default:
+				return `Außerdem entfernt: ${n} Dateien, die nur sie zeigten.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Bild entfernt.`;
+			default:
+				return `${n} Bilder entfernt.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Mediendatei entfernt.`;
+			default:
+				return `${n} Mediendateien entfernt.`;
+		}
+	},
+	settings_storage_starred: () => `Mit Stern`,
+	settings_storage_unread: () => `Ungelesen`,
+	settings_storage_used: () => `Von der Offline-Kopie belegt`,
+	settings_storage_used_of: (p) => `${p.used} von ${p.budget}`,
+	settings_storage_where: () => `Die Bildeinstellung und das Budget findest du in den Einstellungen.`,
 	settings_text_preview: () => `Franz jagt im komplett verwahrlosten Taxi quer durch Bayern.`,
 	settings_text_size: () => `Textgröße der Artikel`,
 	settings_theme: () => `Design`,
@@ -183,4 +278,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `Wie im System`,
 	settings_tools: () => `Abonnements und Server`,
 	settings_unsent: () => `Nicht gesendete Änderungen`,
+	share_busy: () => `Wird geteilt …`,
+	share_done: () => `Geteilt.`,
+	share_heading: () => `Eine Seite in „Veröffentlichte Artikel“ teilen`,
+	share_hint: () => `Die Seite erscheint in deinem Feed „Veröffentlichte Artikel“, dem andere über seine öffentliche URL folgen können.`,
+	share_page: () => `In „Veröffentlicht“ teilen`,
+	share_saved_offline: () => `Auf diesem Gerät gespeichert: Sie wird geteilt, sobald der Server erreichbar ist.`,
+	share_see_published: () => `Veröffentlichte Artikel ansehen`,
+	share_submit: () => `In „Veröffentlicht“ teilen`,
+	share_subscribe: () => `Stattdessen als Feed abonnieren`,
+	share_text: () => `Text`,
+	share_title: () => `Titel`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Abonniert. Die ersten Artikel kommen, wenn tt-rss den Feed das nächste Mal aktualisiert.`,
+	subscribe_address: () => `Adresse des Feeds oder der Website`,
+	subscribe_already: () => `Du hast diesen Feed bereits abonniert.`,
+	subscribe_busy: () => `Wird abonniert …`,
+	subscribe_category: () => `Kategorie`,
+	subscribe_database_error: () => `tt-rss konnte das Abonnement nicht speichern (Datenbankfehler).`,
+	subscribe_download_failed: () => `tt-rss konnte diese Adresse nicht herunterladen.`,
+	subscribe_found: () => `Auf dieser Seite gefundene Feeds`,
+	subscribe_heading: () => `Einen Feed abonnieren`,
+	subscribe_invalid_feed: () => `Diese Adresse liefert keinen Feed, den tt-rss lesen kann.`,
+	subscribe_invalid_url: () => `Diese Adresse ist keine gültige URL.`,
+	subscribe_multiple: () => `Diese Seite bietet mehrere Feeds an. Wähle einen aus:`,
+	subscribe_no_feeds: () => `Auf dieser Seite wurde kein Feed gefunden.`,
+	subscribe_open_feed: () => `Feed öffnen`,
+	subscribe_page: () => `Abonnieren`,
+	subscribe_read_only: () => `Dieses Konto ist schreibgeschützt: Es kann keine Feeds abonnieren.`,
+	subscribe_submit: () => `Abonnieren`,
+	subscribe_this: () => `Diesen Feed abonnieren`,
+	subscribe_uncategorized: () => `Ohne Kategorie`,
+	subscribe_unknown: () => `tt-rss hat mit einem unerwarteten Status geantwortet.`,
 };

@@ -173,6 +173,101 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `Signing out removes everything of this account from this device: cached articles and images, settings, the kept session and password, and changes not yet saved on the server (you see them first).`,
 	settings_signed_in_as: (p) => `Signed in as ${p.user} on ${p.server}.`,
 	settings_sort: () => `Sort`,
+	settings_storage_about: (p) => `about ${p.size}`,
+	settings_storage_articles: () => `Articles`,
+	settings_storage_articles_size: () => `Size of the articles`,
+	settings_storage_browser_of: (p) => `${p.used} of ${p.quota} allowed`,
+	settings_storage_browser_used: () => `Used by this app in the browser`,
+	settings_storage_budget_auto: () => `(automatic budget)`,
+	settings_storage_budget_own: () => `(your budget)`,
+	settings_storage_cancel: () => `Cancel`,
+	settings_storage_clear: () => `Clear`,
+	settings_storage_clear_articles: () => `Clear all cached articles`,
+	settings_storage_clear_articles_detail: () => `Every cached article is removed from this device, unread and starred ones too, except those your unsent changes need. They stay on the server and are downloaded again at the next sync.`,
+	settings_storage_clear_articles_title: () => `Clear all cached articles?`,
+	settings_storage_clear_hint: () => `Changes not yet on the server, and the articles they name, are never cleared here.`,
+	settings_storage_clear_images: () => `Clear images`,
+	settings_storage_clear_images_detail: () => `Images kept for offline reading are removed. Articles stay readable; their images load again when online.`,
+	settings_storage_clear_images_title: () => `Clear images?`,
+	settings_storage_clear_media: () => `Clear media`,
+	settings_storage_clear_media_detail: () => `Podcast episodes and videos kept with offline packs are removed. They play from the network when online, and are downloaded again at the next sync on Wi-Fi while their pack keeps enclosures.`,
+	settings_storage_clear_media_title: () => `Clear media?`,
+	settings_storage_clear_read: () => `Clear read articles`,
+	settings_storage_clear_read_detail: () => `Read articles that are not starred, published or kept in an offline pack are removed from this device. They stay on the server.`,
+	settings_storage_clear_read_title: () => `Clear read articles?`,
+	settings_storage_estimated: () => `Files from sites that do not allow the app to read them cannot be measured; their size is estimated.`,
+	settings_storage_failed: () => `Clearing failed. Nothing of your unsent changes was touched.`,
+	settings_storage_heading: () => `Storage on this device`,
+	settings_storage_images: () => `Images`,
+	settings_storage_images_always: () => `Always`,
+	settings_storage_images_never: () => `Never`,
+	settings_storage_images_setting: () => `Images downloaded`,
+	settings_storage_images_size: () => `Size of the images`,
+	settings_storage_images_wifi: () => `Only on Wi-Fi`,
+	settings_storage_in_packs: () => `In offline packs`,
+	settings_storage_kept: () => `What is kept`,
+	settings_storage_measuring: () => `Measuring…`,
+	settings_storage_media: () => `Media (enclosures of offline packs)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} file, ${p.size}`;
+			default:
+				return `${n} files, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Needed by unsent changes`,
+	settings_storage_page: () => `Storage`,
+	settings_storage_persist: () => `Ask the browser to keep this storage`,
+	settings_storage_persist_granted: () => `The browser now keeps this storage.`,
+	settings_storage_persist_refused: () => `The browser did not agree to keep this storage (it decides by itself, often once the app is installed or used often).`,
+	settings_storage_persisted: () => `Kept by the browser`,
+	settings_storage_persisted_no: () => `No: the browser may clear it when the device runs low on space.`,
+	settings_storage_persisted_unknown: () => `This browser does not say.`,
+	settings_storage_persisted_yes: () => `Yes: the browser will not clear it when space runs low.`,
+	settings_storage_read: () => `Read (cleared first)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article removed.`;
+			default:
+				return `${n} articles removed.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Also removed: ${n} file only they showed.`;
+			default:
+				return `Also removed: ${n} files only they showed.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} image removed.`;
+			default:
+				return `${n} images removed.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} media file removed.`;
+			default:
+				return `${n} media files removed.`;
+		}
+	},
+	settings_storage_starred: () => `Starred`,
+	settings_storage_unread: () => `Unread`,
+	settings_storage_used: () => `Used by the offline copy`,
+	settings_storage_used_of: (p) => `${p.used} of ${p.budget}`,
+	settings_storage_where: () => `The images setting and the budget are in Settings.`,
 	settings_text_preview: () => `The quick brown fox reads the news.`,
 	settings_text_size: () => `Article text size`,
 	settings_theme: () => `Theme`,
@@ -183,4 +278,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `Same as the system`,
 	settings_tools: () => `Subscriptions and server`,
 	settings_unsent: () => `Unsent changes`,
+	share_busy: () => `Sharing…`,
+	share_done: () => `Shared.`,
+	share_heading: () => `Share a page to Published`,
+	share_hint: () => `The page appears in your Published articles feed, which others can follow through its public URL.`,
+	share_page: () => `Share to Published`,
+	share_saved_offline: () => `Saved on this device: it will be shared as soon as the server can be reached.`,
+	share_see_published: () => `See Published articles`,
+	share_submit: () => `Share to Published`,
+	share_subscribe: () => `Subscribe to it as a feed`,
+	share_text: () => `Text`,
+	share_title: () => `Title`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Subscribed. The first articles arrive when tt-rss next updates the feed.`,
+	subscribe_address: () => `Feed or site address`,
+	subscribe_already: () => `You are already subscribed to this feed.`,
+	subscribe_busy: () => `Subscribing…`,
+	subscribe_category: () => `Category`,
+	subscribe_database_error: () => `tt-rss could not save the subscription (database error).`,
+	subscribe_download_failed: () => `tt-rss could not download that address.`,
+	subscribe_found: () => `Feeds found on that page`,
+	subscribe_heading: () => `Subscribe to a feed`,
+	subscribe_invalid_feed: () => `That address did not return a feed tt-rss can read.`,
+	subscribe_invalid_url: () => `That address is not a valid URL.`,
+	subscribe_multiple: () => `That page offers several feeds. Choose one:`,
+	subscribe_no_feeds: () => `No feed was found on that page.`,
+	subscribe_open_feed: () => `Open the feed`,
+	subscribe_page: () => `Subscribe`,
+	subscribe_read_only: () => `This account is read-only: it cannot subscribe to feeds.`,
+	subscribe_submit: () => `Subscribe`,
+	subscribe_this: () => `Subscribe to this feed`,
+	subscribe_uncategorized: () => `Uncategorized`,
+	subscribe_unknown: () => `tt-rss answered with an unexpected status.`,
 };

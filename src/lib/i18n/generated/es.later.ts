@@ -177,6 +177,111 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `Al cerrar sesión se borra de este dispositivo todo lo de esta cuenta: artículos e imágenes en caché, ajustes, la sesión y la contraseña guardadas, y los cambios aún no guardados en el servidor (antes los verás).`,
 	settings_signed_in_as: (p) => `Sesión iniciada como ${p.user} en ${p.server}.`,
 	settings_sort: () => `Ordenar`,
+	settings_storage_about: (p) => `unos ${p.size}`,
+	settings_storage_articles: () => `Artículos`,
+	settings_storage_articles_size: () => `Tamaño de los artículos`,
+	settings_storage_browser_of: (p) => `${p.used} de ${p.quota} permitidos`,
+	settings_storage_browser_used: () => `Usado por esta aplicación en el navegador`,
+	settings_storage_budget_auto: () => `(presupuesto automático)`,
+	settings_storage_budget_own: () => `(tu presupuesto)`,
+	settings_storage_cancel: () => `Cancelar`,
+	settings_storage_clear: () => `Borrar`,
+	settings_storage_clear_articles: () => `Borrar todos los artículos guardados`,
+	settings_storage_clear_articles_detail: () => `Se elimina de este dispositivo cada artículo guardado, también los no leídos y los destacados, salvo los que necesitan tus cambios sin enviar. Siguen en el servidor y se vuelven a descargar en la próxima sincronización.`,
+	settings_storage_clear_articles_title: () => `¿Borrar todos los artículos guardados?`,
+	settings_storage_clear_hint: () => `Los cambios que aún no están en el servidor, y los artículos que mencionan, nunca se borran aquí.`,
+	settings_storage_clear_images: () => `Borrar imágenes`,
+	settings_storage_clear_images_detail: () => `Se eliminan las imágenes guardadas para leer sin conexión. Los artículos siguen siendo legibles; sus imágenes se vuelven a cargar con conexión.`,
+	settings_storage_clear_images_title: () => `¿Borrar las imágenes?`,
+	settings_storage_clear_media: () => `Borrar multimedia`,
+	settings_storage_clear_media_detail: () => `Se eliminan los episodios de pódcast y los vídeos guardados con los paquetes sin conexión. Con conexión se reproducen desde la red, y se vuelven a descargar en la próxima sincronización con wifi mientras su paquete conserve los adjuntos.`,
+	settings_storage_clear_media_title: () => `¿Borrar el contenido multimedia?`,
+	settings_storage_clear_read: () => `Borrar artículos leídos`,
+	settings_storage_clear_read_detail: () => `Los artículos leídos que no están destacados, publicados ni guardados en un paquete sin conexión se eliminan de este dispositivo. Siguen en el servidor.`,
+	settings_storage_clear_read_title: () => `¿Borrar los artículos leídos?`,
+	settings_storage_estimated: () => `Los archivos de sitios que no permiten que la aplicación los lea no se pueden medir; su tamaño es estimado.`,
+	settings_storage_failed: () => `No se pudo borrar. No se tocó ninguno de tus cambios sin enviar.`,
+	settings_storage_heading: () => `Almacenamiento en este dispositivo`,
+	settings_storage_images: () => `Imágenes`,
+	settings_storage_images_always: () => `Siempre`,
+	settings_storage_images_never: () => `Nunca`,
+	settings_storage_images_setting: () => `Descarga de imágenes`,
+	settings_storage_images_size: () => `Tamaño de las imágenes`,
+	settings_storage_images_wifi: () => `Solo con wifi`,
+	settings_storage_in_packs: () => `En paquetes sin conexión`,
+	settings_storage_kept: () => `Qué se guarda`,
+	settings_storage_measuring: () => `Midiendo…`,
+	settings_storage_media: () => `Multimedia (adjuntos de los paquetes sin conexión)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} archivo, ${p.size}`;
+			case 'many':
+				return `${n} de archivos, ${p.size}`;
+			default:
+				return `${n} archivos, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Necesarios para cambios sin enviar`,
+	settings_storage_page: () => `Almacenamiento`,
+	settings_storage_persist: () => `Pedir al navegador que conserve este almacenamiento`,
+	settings_storage_persist_granted: () => `El navegador ahora conserva este almacenamiento.`,
+	settings_storage_persist_refused: () => `El navegador no aceptó conservar este almacenamiento (lo decide por sí mismo, a menudo cuando la aplicación está instalada o se usa con frecuencia).`,
+	settings_storage_persisted: () => `Conservado por el navegador`,
+	settings_storage_persisted_no: () => `No: el navegador puede borrarlo cuando al dispositivo le falte espacio.`,
+	settings_storage_persisted_unknown: () => `Este navegador no lo indica.`,
+	settings_storage_persisted_yes: () => `Sí: el navegador no lo borrará cuando falte espacio.`,
+	settings_storage_read: () => `Leídos (se borran primero)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo eliminado.`;
+			case 'many':
+				return `${n} de artículos eliminados.`;
+			default:
+				return `${n} artículos eliminados.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `También se eliminó ${n} archivo que solo ellos mostraban.`;
+			case 'many':
+				return `También se eliminaron ${n} de archivos que solo ellos mostraban.`;
+			default:
+				return `También se eliminaron ${n} archivos que solo ellos mostraban.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} imagen eliminada.`;
+			case 'many':
+				return `${n} de imágenes eliminadas.`;
+			default:
+				return `${n} imágenes eliminadas.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} archivo multimedia eliminado.`;
+			case 'many':
+				return `${n} de archivos multimedia eliminados.`;
+			default:
+				return `${n} archivos multimedia eliminados.`;
+		}
+	},
+	settings_storage_starred: () => `Destacados`,
+	settings_storage_unread: () => `Sin leer`,
+	settings_storage_used: () => `Usado por la copia sin conexión`,
+	settings_storage_used_of: (p) => `${p.used} de ${p.budget}`,
+	settings_storage_where: () => `El ajuste de imágenes y el presupuesto están en Ajustes.`,
 	settings_text_preview: () => `El veloz murciélago hindú comía feliz cardillo y kiwi.`,
 	settings_text_size: () => `Tamaño del texto de los artículos`,
 	settings_theme: () => `Tema`,
@@ -187,4 +292,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `El del sistema`,
 	settings_tools: () => `Suscripciones y servidor`,
 	settings_unsent: () => `Cambios sin enviar`,
+	share_busy: () => `Compartiendo…`,
+	share_done: () => `Compartido.`,
+	share_heading: () => `Compartir una página en Artículos publicados`,
+	share_hint: () => `La página aparece en tu feed de artículos publicados, que otros pueden seguir mediante su URL pública.`,
+	share_page: () => `Compartir en Publicados`,
+	share_saved_offline: () => `Guardado en este dispositivo: se compartirá en cuanto se pueda conectar con el servidor.`,
+	share_see_published: () => `Ver los artículos publicados`,
+	share_submit: () => `Compartir en Publicados`,
+	share_subscribe: () => `Suscribirse a ella como feed`,
+	share_text: () => `Texto`,
+	share_title: () => `Título`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Suscrito. Los primeros artículos llegarán cuando tt-rss actualice la fuente la próxima vez.`,
+	subscribe_address: () => `Dirección del feed o del sitio`,
+	subscribe_already: () => `Ya estás suscrito a esta fuente.`,
+	subscribe_busy: () => `Suscribiendo…`,
+	subscribe_category: () => `Categoría`,
+	subscribe_database_error: () => `tt-rss no pudo guardar la suscripción (error de la base de datos).`,
+	subscribe_download_failed: () => `tt-rss no pudo descargar esa dirección.`,
+	subscribe_found: () => `Feeds encontrados en esa página`,
+	subscribe_heading: () => `Suscribirse a un feed`,
+	subscribe_invalid_feed: () => `Esa dirección no devolvió una fuente que tt-rss pueda leer.`,
+	subscribe_invalid_url: () => `Esa dirección no es una URL válida.`,
+	subscribe_multiple: () => `Esa página ofrece varias fuentes. Elige una:`,
+	subscribe_no_feeds: () => `No se encontró ninguna fuente en esa página.`,
+	subscribe_open_feed: () => `Abrir el feed`,
+	subscribe_page: () => `Suscribirse`,
+	subscribe_read_only: () => `Esta cuenta es de solo lectura: no puede suscribirse a fuentes.`,
+	subscribe_submit: () => `Suscribirse`,
+	subscribe_this: () => `Suscribirse a este feed`,
+	subscribe_uncategorized: () => `Sin categoría`,
+	subscribe_unknown: () => `tt-rss respondió con un estado inesperado.`,
 };

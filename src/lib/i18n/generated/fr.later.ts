@@ -177,6 +177,111 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `La déconnexion supprime de cet appareil tout ce qui concerne ce compte\u00a0: articles et images en cache, réglages, session et mot de passe conservés, et modifications pas encore enregistrées sur le serveur (vous les voyez d’abord).`,
 	settings_signed_in_as: (p) => `Connecté en tant que ${p.user} sur ${p.server}.`,
 	settings_sort: () => `Trier`,
+	settings_storage_about: (p) => `environ ${p.size}`,
+	settings_storage_articles: () => `Articles`,
+	settings_storage_articles_size: () => `Taille des articles`,
+	settings_storage_browser_of: (p) => `${p.used} sur ${p.quota} autorisés`,
+	settings_storage_browser_used: () => `Utilisé par cette application dans le navigateur`,
+	settings_storage_budget_auto: () => `(budget automatique)`,
+	settings_storage_budget_own: () => `(votre budget)`,
+	settings_storage_cancel: () => `Annuler`,
+	settings_storage_clear: () => `Effacer`,
+	settings_storage_clear_articles: () => `Effacer tous les articles en cache`,
+	settings_storage_clear_articles_detail: () => `Tous les articles en cache sont supprimés de cet appareil, y compris les non lus et les favoris, sauf ceux dont vos modifications non envoyées ont besoin. Ils restent sur le serveur et sont retéléchargés à la prochaine synchronisation.`,
+	settings_storage_clear_articles_title: () => `Effacer tous les articles en cache ?`,
+	settings_storage_clear_hint: () => `Les modifications pas encore sur le serveur, et les articles qu’elles concernent, ne sont jamais effacés ici.`,
+	settings_storage_clear_images: () => `Effacer les images`,
+	settings_storage_clear_images_detail: () => `Les images gardées pour la lecture hors ligne sont supprimées. Les articles restent lisibles ; leurs images se rechargent en ligne.`,
+	settings_storage_clear_images_title: () => `Effacer les images ?`,
+	settings_storage_clear_media: () => `Effacer les médias`,
+	settings_storage_clear_media_detail: () => `Les épisodes de podcast et les vidéos gardés avec les packs hors ligne sont supprimés. En ligne, ils sont lus depuis le réseau, et ils sont retéléchargés à la prochaine synchronisation en Wi-Fi tant que leur pack garde les pièces jointes.`,
+	settings_storage_clear_media_title: () => `Effacer les médias ?`,
+	settings_storage_clear_read: () => `Effacer les articles lus`,
+	settings_storage_clear_read_detail: () => `Les articles lus qui ne sont ni favoris, ni publiés, ni gardés dans un pack hors ligne sont supprimés de cet appareil. Ils restent sur le serveur.`,
+	settings_storage_clear_read_title: () => `Effacer les articles lus ?`,
+	settings_storage_estimated: () => `Les fichiers des sites qui ne permettent pas à l’application de les lire ne peuvent pas être mesurés ; leur taille est estimée.`,
+	settings_storage_failed: () => `L’effacement a échoué. Aucune de vos modifications non envoyées n’a été touchée.`,
+	settings_storage_heading: () => `Stockage sur cet appareil`,
+	settings_storage_images: () => `Images`,
+	settings_storage_images_always: () => `Toujours`,
+	settings_storage_images_never: () => `Jamais`,
+	settings_storage_images_setting: () => `Téléchargement des images`,
+	settings_storage_images_size: () => `Taille des images`,
+	settings_storage_images_wifi: () => `Seulement en Wi-Fi`,
+	settings_storage_in_packs: () => `Dans des packs hors ligne`,
+	settings_storage_kept: () => `Ce qui est conservé`,
+	settings_storage_measuring: () => `Mesure en cours…`,
+	settings_storage_media: () => `Médias (pièces jointes des packs hors ligne)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} fichier, ${p.size}`;
+			case 'many':
+				return `${n} de fichiers, ${p.size}`;
+			default:
+				return `${n} fichiers, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Nécessaires aux modifications non envoyées`,
+	settings_storage_page: () => `Stockage`,
+	settings_storage_persist: () => `Demander au navigateur de conserver ce stockage`,
+	settings_storage_persist_granted: () => `Le navigateur conserve désormais ce stockage.`,
+	settings_storage_persist_refused: () => `Le navigateur n’a pas accepté de conserver ce stockage (il en décide seul, souvent une fois l’application installée ou souvent utilisée).`,
+	settings_storage_persisted: () => `Conservé par le navigateur`,
+	settings_storage_persisted_no: () => `Non : le navigateur peut l’effacer quand l’appareil manque d’espace.`,
+	settings_storage_persisted_unknown: () => `Ce navigateur ne le dit pas.`,
+	settings_storage_persisted_yes: () => `Oui : le navigateur ne l’effacera pas quand l’espace manque.`,
+	settings_storage_read: () => `Lus (effacés en premier)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article supprimé.`;
+			case 'many':
+				return `${n} d’articles supprimés.`;
+			default:
+				return `${n} articles supprimés.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Également supprimé : ${n} fichier qu’eux seuls affichaient.`;
+			case 'many':
+				return `Également supprimés : ${n} de fichiers qu’eux seuls affichaient.`;
+			default:
+				return `Également supprimés : ${n} fichiers qu’eux seuls affichaient.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} image supprimée.`;
+			case 'many':
+				return `${n} d’images supprimées.`;
+			default:
+				return `${n} images supprimées.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} fichier média supprimé.`;
+			case 'many':
+				return `${n} de fichiers médias supprimés.`;
+			default:
+				return `${n} fichiers médias supprimés.`;
+		}
+	},
+	settings_storage_starred: () => `Favoris`,
+	settings_storage_unread: () => `Non lus`,
+	settings_storage_used: () => `Utilisé par la copie hors ligne`,
+	settings_storage_used_of: (p) => `${p.used} sur ${p.budget}`,
+	settings_storage_where: () => `Le réglage des images et le budget se trouvent dans les Réglages.`,
 	settings_text_preview: () => `Portez ce vieux whisky au juge blond qui fume.`,
 	settings_text_size: () => `Taille du texte des articles`,
 	settings_theme: () => `Thème`,
@@ -187,4 +292,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `Comme le système`,
 	settings_tools: () => `Abonnements et serveur`,
 	settings_unsent: () => `Modifications non envoyées`,
+	share_busy: () => `Partage…`,
+	share_done: () => `Partagé.`,
+	share_heading: () => `Partager une page dans les articles publiés`,
+	share_hint: () => `La page apparaît dans votre flux d’articles publiés, que d’autres peuvent suivre par son URL publique.`,
+	share_page: () => `Partager dans Publiés`,
+	share_saved_offline: () => `Enregistré sur cet appareil : la page sera partagée dès que le serveur sera joignable.`,
+	share_see_published: () => `Voir les articles publiés`,
+	share_submit: () => `Partager dans Publiés`,
+	share_subscribe: () => `S’y abonner comme flux`,
+	share_text: () => `Texte`,
+	share_title: () => `Titre`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Abonnement ajouté. Les premiers articles arriveront à la prochaine mise à jour du flux par tt-rss.`,
+	subscribe_address: () => `Adresse du flux ou du site`,
+	subscribe_already: () => `Vous êtes déjà abonné à ce flux.`,
+	subscribe_busy: () => `Abonnement…`,
+	subscribe_category: () => `Catégorie`,
+	subscribe_database_error: () => `tt-rss n’a pas pu enregistrer l’abonnement (erreur de base de données).`,
+	subscribe_download_failed: () => `tt-rss n’a pas pu télécharger cette adresse.`,
+	subscribe_found: () => `Flux trouvés sur cette page`,
+	subscribe_heading: () => `S’abonner à un flux`,
+	subscribe_invalid_feed: () => `Cette adresse n’a pas renvoyé de flux lisible par tt-rss.`,
+	subscribe_invalid_url: () => `Cette adresse n’est pas une URL valide.`,
+	subscribe_multiple: () => `Cette page propose plusieurs flux. Choisissez-en un\u00a0:`,
+	subscribe_no_feeds: () => `Aucun flux trouvé sur cette page.`,
+	subscribe_open_feed: () => `Ouvrir le flux`,
+	subscribe_page: () => `S’abonner`,
+	subscribe_read_only: () => `Ce compte est en lecture seule\u00a0: il ne peut pas s’abonner à des flux.`,
+	subscribe_submit: () => `S’abonner`,
+	subscribe_this: () => `S’abonner à ce flux`,
+	subscribe_uncategorized: () => `Sans catégorie`,
+	subscribe_unknown: () => `tt-rss a répondu avec un statut inattendu.`,
 };

@@ -177,6 +177,111 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `Uscendo si rimuove da questo dispositivo tutto ciò che riguarda questo account: articoli e immagini in cache, impostazioni, la sessione e la password conservate e le modifiche non ancora salvate sul server (prima le vedi).`,
 	settings_signed_in_as: (p) => `Accesso effettuato come ${p.user} su ${p.server}.`,
 	settings_sort: () => `Ordina`,
+	settings_storage_about: (p) => `circa ${p.size}`,
+	settings_storage_articles: () => `Articoli`,
+	settings_storage_articles_size: () => `Dimensione degli articoli`,
+	settings_storage_browser_of: (p) => `${p.used} su ${p.quota} consentiti`,
+	settings_storage_browser_used: () => `Usato da questa app nel browser`,
+	settings_storage_budget_auto: () => `(budget automatico)`,
+	settings_storage_budget_own: () => `(il tuo budget)`,
+	settings_storage_cancel: () => `Annulla`,
+	settings_storage_clear: () => `Cancella`,
+	settings_storage_clear_articles: () => `Cancella tutti gli articoli in cache`,
+	settings_storage_clear_articles_detail: () => `Ogni articolo in cache viene rimosso da questo dispositivo, anche i non letti e i preferiti, tranne quelli che servono alle tue modifiche non inviate. Restano sul server e vengono scaricati di nuovo alla prossima sincronizzazione.`,
+	settings_storage_clear_articles_title: () => `Cancellare tutti gli articoli in cache?`,
+	settings_storage_clear_hint: () => `Le modifiche non ancora sul server, e gli articoli a cui si riferiscono, non vengono mai cancellati qui.`,
+	settings_storage_clear_images: () => `Cancella le immagini`,
+	settings_storage_clear_images_detail: () => `Le immagini conservate per la lettura offline vengono rimosse. Gli articoli restano leggibili; le loro immagini si ricaricano online.`,
+	settings_storage_clear_images_title: () => `Cancellare le immagini?`,
+	settings_storage_clear_media: () => `Cancella i media`,
+	settings_storage_clear_media_detail: () => `Gli episodi di podcast e i video conservati con i pacchetti offline vengono rimossi. Online si riproducono dalla rete e vengono scaricati di nuovo alla prossima sincronizzazione in Wi-Fi finché il loro pacchetto conserva gli allegati.`,
+	settings_storage_clear_media_title: () => `Cancellare i media?`,
+	settings_storage_clear_read: () => `Cancella gli articoli letti`,
+	settings_storage_clear_read_detail: () => `Gli articoli letti che non sono preferiti, pubblicati o conservati in un pacchetto offline vengono rimossi da questo dispositivo. Restano sul server.`,
+	settings_storage_clear_read_title: () => `Cancellare gli articoli letti?`,
+	settings_storage_estimated: () => `I file dei siti che non permettono all’app di leggerli non si possono misurare; la loro dimensione è stimata.`,
+	settings_storage_failed: () => `Cancellazione non riuscita. Nessuna delle tue modifiche non inviate è stata toccata.`,
+	settings_storage_heading: () => `Spazio su questo dispositivo`,
+	settings_storage_images: () => `Immagini`,
+	settings_storage_images_always: () => `Sempre`,
+	settings_storage_images_never: () => `Mai`,
+	settings_storage_images_setting: () => `Download delle immagini`,
+	settings_storage_images_size: () => `Dimensione delle immagini`,
+	settings_storage_images_wifi: () => `Solo con Wi-Fi`,
+	settings_storage_in_packs: () => `Nei pacchetti offline`,
+	settings_storage_kept: () => `Cosa viene conservato`,
+	settings_storage_measuring: () => `Misurazione…`,
+	settings_storage_media: () => `Media (allegati dei pacchetti offline)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} file, ${p.size}`;
+			case 'many':
+				return `${n} di file, ${p.size}`;
+			default:
+				return `${n} file, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Necessari alle modifiche non inviate`,
+	settings_storage_page: () => `Spazio`,
+	settings_storage_persist: () => `Chiedi al browser di conservare questo spazio`,
+	settings_storage_persist_granted: () => `Ora il browser conserva questo spazio.`,
+	settings_storage_persist_refused: () => `Il browser non ha accettato di conservare questo spazio (decide da solo, spesso quando l’app è installata o usata spesso).`,
+	settings_storage_persisted: () => `Conservato dal browser`,
+	settings_storage_persisted_no: () => `No: il browser può cancellarlo quando sul dispositivo scarseggia lo spazio.`,
+	settings_storage_persisted_unknown: () => `Questo browser non lo indica.`,
+	settings_storage_persisted_yes: () => `Sì: il browser non lo cancellerà quando lo spazio scarseggia.`,
+	settings_storage_read: () => `Letti (cancellati per primi)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo rimosso.`;
+			case 'many':
+				return `${n} di articoli rimossi.`;
+			default:
+				return `${n} articoli rimossi.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Rimosso anche ${n} file che solo loro mostravano.`;
+			case 'many':
+				return `Rimossi anche ${n} di file che solo loro mostravano.`;
+			default:
+				return `Rimossi anche ${n} file che solo loro mostravano.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} immagine rimossa.`;
+			case 'many':
+				return `${n} di immagini rimosse.`;
+			default:
+				return `${n} immagini rimosse.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} file multimediale rimosso.`;
+			case 'many':
+				return `${n} di file multimediali rimossi.`;
+			default:
+				return `${n} file multimediali rimossi.`;
+		}
+	},
+	settings_storage_starred: () => `Preferiti`,
+	settings_storage_unread: () => `Non letti`,
+	settings_storage_used: () => `Usato dalla copia offline`,
+	settings_storage_used_of: (p) => `${p.used} su ${p.budget}`,
+	settings_storage_where: () => `L’impostazione delle immagini e il budget sono nelle Impostazioni.`,
 	settings_text_preview: () => `Quel vituperabile xenofobo zelante assaggia il whisky ed esclama: alleluja!`,
 	settings_text_size: () => `Dimensione del testo degli articoli`,
 	settings_theme: () => `Tema`,
@@ -187,4 +292,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `Come il sistema`,
 	settings_tools: () => `Iscrizioni e server`,
 	settings_unsent: () => `Modifiche non inviate`,
+	share_busy: () => `Condivisione…`,
+	share_done: () => `Condiviso.`,
+	share_heading: () => `Condividi una pagina in Articoli pubblicati`,
+	share_hint: () => `La pagina compare nel tuo feed degli articoli pubblicati, che altri possono seguire tramite il suo URL pubblico.`,
+	share_page: () => `Condividi in Pubblicati`,
+	share_saved_offline: () => `Salvato su questo dispositivo: verrà condiviso appena il server sarà raggiungibile.`,
+	share_see_published: () => `Vedi gli articoli pubblicati`,
+	share_submit: () => `Condividi in Pubblicati`,
+	share_subscribe: () => `Iscriviti come feed`,
+	share_text: () => `Testo`,
+	share_title: () => `Titolo`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Iscrizione fatta. I primi articoli arriveranno al prossimo aggiornamento del feed da parte di tt-rss.`,
+	subscribe_address: () => `Indirizzo del feed o del sito`,
+	subscribe_already: () => `Sei già iscritto a questo feed.`,
+	subscribe_busy: () => `Iscrizione…`,
+	subscribe_category: () => `Categoria`,
+	subscribe_database_error: () => `tt-rss non è riuscito a salvare l’iscrizione (errore del database).`,
+	subscribe_download_failed: () => `tt-rss non è riuscito a scaricare quell’indirizzo.`,
+	subscribe_found: () => `Feed trovati in quella pagina`,
+	subscribe_heading: () => `Iscriviti a un feed`,
+	subscribe_invalid_feed: () => `Quell’indirizzo non ha restituito un feed leggibile da tt-rss.`,
+	subscribe_invalid_url: () => `Questo indirizzo non è un URL valido.`,
+	subscribe_multiple: () => `Quella pagina offre più feed. Scegline uno:`,
+	subscribe_no_feeds: () => `In quella pagina non è stato trovato alcun feed.`,
+	subscribe_open_feed: () => `Apri il feed`,
+	subscribe_page: () => `Iscriviti`,
+	subscribe_read_only: () => `Questo account è di sola lettura: non può iscriversi ai feed.`,
+	subscribe_submit: () => `Iscriviti`,
+	subscribe_this: () => `Iscriviti a questo feed`,
+	subscribe_uncategorized: () => `Senza categoria`,
+	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
 };

@@ -169,6 +169,91 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `ログアウトすると、このアカウントに関するものがすべてこの端末から削除されます：キャッシュした記事と画像、設定、保存したセッションとパスワード、まだサーバーに保存されていない変更（先に確認できます）。`,
 	settings_signed_in_as: (p) => `${p.server} に ${p.user} としてログインしています。`,
 	settings_sort: () => `並べ替え`,
+	settings_storage_about: (p) => `約 ${p.size}`,
+	settings_storage_articles: () => `記事`,
+	settings_storage_articles_size: () => `記事のサイズ`,
+	settings_storage_browser_of: (p) => `${p.used} / 許可された ${p.quota}`,
+	settings_storage_browser_used: () => `ブラウザーでのこのアプリの使用量`,
+	settings_storage_budget_auto: () => `（自動の上限）`,
+	settings_storage_budget_own: () => `（設定した上限）`,
+	settings_storage_cancel: () => `キャンセル`,
+	settings_storage_clear: () => `削除`,
+	settings_storage_clear_articles: () => `キャッシュしたすべての記事を削除`,
+	settings_storage_clear_articles_detail: () => `未読やスター付きも含め、キャッシュしたすべての記事をこの端末から削除します。ただし未送信の変更が必要とする記事は除きます。サーバーには残り、次回の同期で再びダウンロードされます。`,
+	settings_storage_clear_articles_title: () => `キャッシュしたすべての記事を削除しますか？`,
+	settings_storage_clear_hint: () => `まだサーバーに届いていない変更と、その対象の記事は、ここでは決して削除されません。`,
+	settings_storage_clear_images: () => `画像を削除`,
+	settings_storage_clear_images_detail: () => `オフラインで読むために保存した画像を削除します。記事は読めるままで、画像はオンラインのときに再び読み込まれます。`,
+	settings_storage_clear_images_title: () => `画像を削除しますか？`,
+	settings_storage_clear_media: () => `メディアを削除`,
+	settings_storage_clear_media_detail: () => `オフラインパックと一緒に保存したポッドキャストのエピソードや動画を削除します。オンラインではネットワークから再生され、パックが添付ファイルを保持する設定なら、次回 Wi-Fi で同期したときに再びダウンロードされます。`,
+	settings_storage_clear_media_title: () => `メディアを削除しますか？`,
+	settings_storage_clear_read: () => `既読の記事を削除`,
+	settings_storage_clear_read_detail: () => `スターなし・未公開・オフラインパック外の既読記事をこの端末から削除します。サーバーには残ります。`,
+	settings_storage_clear_read_title: () => `既読の記事を削除しますか？`,
+	settings_storage_estimated: () => `アプリによる読み取りを許可していないサイトのファイルは計測できないため、サイズは推定値です。`,
+	settings_storage_failed: () => `削除に失敗しました。未送信の変更には一切触れていません。`,
+	settings_storage_heading: () => `この端末のストレージ`,
+	settings_storage_images: () => `画像`,
+	settings_storage_images_always: () => `常に`,
+	settings_storage_images_never: () => `しない`,
+	settings_storage_images_setting: () => `画像のダウンロード`,
+	settings_storage_images_size: () => `画像のサイズ`,
+	settings_storage_images_wifi: () => `Wi-Fi のときだけ`,
+	settings_storage_in_packs: () => `オフラインパック内`,
+	settings_storage_kept: () => `保存されているもの`,
+	settings_storage_measuring: () => `計測中…`,
+	settings_storage_media: () => `メディア（オフラインパックの添付ファイル）`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 個のファイル、${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `未送信の変更が必要とするもの`,
+	settings_storage_page: () => `ストレージ`,
+	settings_storage_persist: () => `このストレージを保持するようブラウザーに求める`,
+	settings_storage_persist_granted: () => `ブラウザーはこのストレージを保持するようになりました。`,
+	settings_storage_persist_refused: () => `ブラウザーはこのストレージの保持に同意しませんでした（ブラウザーが自分で判断します。多くの場合、アプリをインストールしたり頻繁に使ったりすると保持されます）。`,
+	settings_storage_persisted: () => `ブラウザーによる永続保存`,
+	settings_storage_persisted_no: () => `いいえ：端末の容量が不足するとブラウザーが削除することがあります。`,
+	settings_storage_persisted_unknown: () => `このブラウザーは示していません。`,
+	settings_storage_persisted_yes: () => `はい：容量が不足してもブラウザーは削除しません。`,
+	settings_storage_read: () => `既読（最初に削除）`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事を削除しました。`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `それらだけが表示していた ${n} 件のファイルも削除しました。`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の画像を削除しました。`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件のメディアファイルを削除しました。`;
+		}
+	},
+	settings_storage_starred: () => `スター付き`,
+	settings_storage_unread: () => `未読`,
+	settings_storage_used: () => `オフラインのコピーの使用量`,
+	settings_storage_used_of: (p) => `${p.used} / ${p.budget}`,
+	settings_storage_where: () => `画像の設定と上限は「設定」にあります。`,
 	settings_text_preview: () => `いろはにほへと ちりぬるを わかよたれそ つねならむ`,
 	settings_text_size: () => `記事の文字サイズ`,
 	settings_theme: () => `テーマ`,
@@ -179,4 +264,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `システムと同じ`,
 	settings_tools: () => `購読とサーバー`,
 	settings_unsent: () => `未送信の変更`,
+	share_busy: () => `共有中…`,
+	share_done: () => `共有しました。`,
+	share_heading: () => `ページを公開記事で共有`,
+	share_hint: () => `このページは公開記事のフィードに表示され、他の人はその公開 URL でフォローできます。`,
+	share_page: () => `公開記事で共有`,
+	share_saved_offline: () => `この端末に保存しました：サーバーに接続でき次第、共有されます。`,
+	share_see_published: () => `公開記事を見る`,
+	share_submit: () => `公開記事で共有`,
+	share_subscribe: () => `フィードとして購読する`,
+	share_text: () => `本文`,
+	share_title: () => `タイトル`,
+	share_url: () => `URL`,
+	subscribe_added: () => `購読しました。tt-rss が次にフィードを更新したときに最初の記事が届きます。`,
+	subscribe_address: () => `フィードまたはサイトのアドレス`,
+	subscribe_already: () => `このフィードはすでに購読しています。`,
+	subscribe_busy: () => `購読中…`,
+	subscribe_category: () => `カテゴリー`,
+	subscribe_database_error: () => `tt-rss は購読を保存できませんでした（データベースのエラー）。`,
+	subscribe_download_failed: () => `tt-rss はこのアドレスをダウンロードできませんでした。`,
+	subscribe_found: () => `このページで見つかったフィード`,
+	subscribe_heading: () => `フィードを購読`,
+	subscribe_invalid_feed: () => `このアドレスは tt-rss が読み取れるフィードを返しませんでした。`,
+	subscribe_invalid_url: () => `このアドレスは有効な URL ではありません。`,
+	subscribe_multiple: () => `このページには複数のフィードがあります。1つ選んでください：`,
+	subscribe_no_feeds: () => `このページにフィードは見つかりませんでした。`,
+	subscribe_open_feed: () => `フィードを開く`,
+	subscribe_page: () => `購読`,
+	subscribe_read_only: () => `このアカウントは読み取り専用のため、フィードを購読できません。`,
+	subscribe_submit: () => `購読する`,
+	subscribe_this: () => `このフィードを購読`,
+	subscribe_uncategorized: () => `カテゴリーなし`,
+	subscribe_unknown: () => `tt-rss が予期しない状態を返しました。`,
 };

@@ -397,6 +397,116 @@ export interface Messages {
 	settings_signed_in_as: (p: { server: string | number; user: string | number }) => string;
 	/** Sort */
 	settings_sort: () => string;
+	/** about {size} */
+	settings_storage_about: (p: { size: string | number }) => string;
+	/** Articles */
+	settings_storage_articles: () => string;
+	/** Size of the articles */
+	settings_storage_articles_size: () => string;
+	/** {used} of {quota} allowed */
+	settings_storage_browser_of: (p: { quota: string | number; used: string | number }) => string;
+	/** Used by this app in the browser */
+	settings_storage_browser_used: () => string;
+	/** (automatic budget) */
+	settings_storage_budget_auto: () => string;
+	/** (your budget) */
+	settings_storage_budget_own: () => string;
+	/** Cancel */
+	settings_storage_cancel: () => string;
+	/** Clear */
+	settings_storage_clear: () => string;
+	/** Clear all cached articles */
+	settings_storage_clear_articles: () => string;
+	/** Every cached article is removed from this device, unread and starred ones too, except those your unsent changes need. They stay on the server and are downloaded again at the next sync. */
+	settings_storage_clear_articles_detail: () => string;
+	/** Clear all cached articles? */
+	settings_storage_clear_articles_title: () => string;
+	/** Changes not yet on the server, and the articles they name, are never cleared here. */
+	settings_storage_clear_hint: () => string;
+	/** Clear images */
+	settings_storage_clear_images: () => string;
+	/** Images kept for offline reading are removed. Articles stay readable; their images load again when online. */
+	settings_storage_clear_images_detail: () => string;
+	/** Clear images? */
+	settings_storage_clear_images_title: () => string;
+	/** Clear media */
+	settings_storage_clear_media: () => string;
+	/** Podcast episodes and videos kept with offline packs are removed. They play from the network when online, and are downloaded again at the next sync on Wi-Fi while their pack keeps enclosures. */
+	settings_storage_clear_media_detail: () => string;
+	/** Clear media? */
+	settings_storage_clear_media_title: () => string;
+	/** Clear read articles */
+	settings_storage_clear_read: () => string;
+	/** Read articles that are not starred, published or kept in an offline pack are removed from this device. They stay on the server. */
+	settings_storage_clear_read_detail: () => string;
+	/** Clear read articles? */
+	settings_storage_clear_read_title: () => string;
+	/** Files from sites that do not allow the app to read them cannot be measured; their size is estimated. */
+	settings_storage_estimated: () => string;
+	/** Clearing failed. Nothing of your unsent changes was touched. */
+	settings_storage_failed: () => string;
+	/** Storage on this device */
+	settings_storage_heading: () => string;
+	/** Images */
+	settings_storage_images: () => string;
+	/** Always */
+	settings_storage_images_always: () => string;
+	/** Never */
+	settings_storage_images_never: () => string;
+	/** Images downloaded */
+	settings_storage_images_setting: () => string;
+	/** Size of the images */
+	settings_storage_images_size: () => string;
+	/** Only on Wi-Fi */
+	settings_storage_images_wifi: () => string;
+	/** In offline packs */
+	settings_storage_in_packs: () => string;
+	/** What is kept */
+	settings_storage_kept: () => string;
+	/** Measuring… */
+	settings_storage_measuring: () => string;
+	/** Media (enclosures of offline packs) */
+	settings_storage_media: () => string;
+	/** {count} files, {size} */
+	settings_storage_media_files: (p: { count: number; size: string | number }) => string;
+	/** Needed by unsent changes */
+	settings_storage_outbox: () => string;
+	/** Storage */
+	settings_storage_page: () => string;
+	/** Ask the browser to keep this storage */
+	settings_storage_persist: () => string;
+	/** The browser now keeps this storage. */
+	settings_storage_persist_granted: () => string;
+	/** The browser did not agree to keep this storage (it decides by itself, often once the app is installed or used often). */
+	settings_storage_persist_refused: () => string;
+	/** Kept by the browser */
+	settings_storage_persisted: () => string;
+	/** No: the browser may clear it when the device runs low on space. */
+	settings_storage_persisted_no: () => string;
+	/** This browser does not say. */
+	settings_storage_persisted_unknown: () => string;
+	/** Yes: the browser will not clear it when space runs low. */
+	settings_storage_persisted_yes: () => string;
+	/** Read (cleared first) */
+	settings_storage_read: () => string;
+	/** {count} articles removed. */
+	settings_storage_removed_articles: (p: { count: number }) => string;
+	/** Also removed: {count} files only they showed. */
+	settings_storage_removed_files_too: (p: { count: number }) => string;
+	/** {count} images removed. */
+	settings_storage_removed_images: (p: { count: number }) => string;
+	/** {count} media files removed. */
+	settings_storage_removed_media: (p: { count: number }) => string;
+	/** Starred */
+	settings_storage_starred: () => string;
+	/** Unread */
+	settings_storage_unread: () => string;
+	/** Used by the offline copy */
+	settings_storage_used: () => string;
+	/** {used} of {budget} */
+	settings_storage_used_of: (p: { budget: string | number; used: string | number }) => string;
+	/** The images setting and the budget are in Settings. */
+	settings_storage_where: () => string;
 	/** The quick brown fox reads the news. */
 	settings_text_preview: () => string;
 	/** Article text size */
@@ -417,6 +527,30 @@ export interface Messages {
 	settings_tools: () => string;
 	/** Unsent changes */
 	settings_unsent: () => string;
+	/** Sharing… */
+	share_busy: () => string;
+	/** Shared. */
+	share_done: () => string;
+	/** Share a page to Published */
+	share_heading: () => string;
+	/** The page appears in your Published articles feed, which others can follow through its public URL. */
+	share_hint: () => string;
+	/** Share to Published */
+	share_page: () => string;
+	/** Saved on this device: it will be shared as soon as the server can be reached. */
+	share_saved_offline: () => string;
+	/** See Published articles */
+	share_see_published: () => string;
+	/** Share to Published */
+	share_submit: () => string;
+	/** Subscribe to it as a feed */
+	share_subscribe: () => string;
+	/** Text */
+	share_text: () => string;
+	/** Title */
+	share_title: () => string;
+	/** URL */
+	share_url: () => string;
 	/** Connection */
 	status_connection: () => string;
 	/** {count} not saved */
@@ -441,12 +575,22 @@ export interface Messages {
 	status_updating: () => string;
 	/** Subscribed. The first articles arrive when tt-rss next updates the feed. */
 	subscribe_added: () => string;
+	/** Feed or site address */
+	subscribe_address: () => string;
 	/** You are already subscribed to this feed. */
 	subscribe_already: () => string;
+	/** Subscribing… */
+	subscribe_busy: () => string;
+	/** Category */
+	subscribe_category: () => string;
 	/** tt-rss could not save the subscription (database error). */
 	subscribe_database_error: () => string;
 	/** tt-rss could not download that address. */
 	subscribe_download_failed: () => string;
+	/** Feeds found on that page */
+	subscribe_found: () => string;
+	/** Subscribe to a feed */
+	subscribe_heading: () => string;
 	/** That address did not return a feed tt-rss can read. */
 	subscribe_invalid_feed: () => string;
 	/** That address is not a valid URL. */
@@ -455,13 +599,23 @@ export interface Messages {
 	subscribe_multiple: () => string;
 	/** No feed was found on that page. */
 	subscribe_no_feeds: () => string;
+	/** Open the feed */
+	subscribe_open_feed: () => string;
+	/** Subscribe */
+	subscribe_page: () => string;
 	/** This account is read-only: it cannot subscribe to feeds. */
 	subscribe_read_only: () => string;
+	/** Subscribe */
+	subscribe_submit: () => string;
+	/** Subscribe to this feed */
+	subscribe_this: () => string;
+	/** Uncategorized */
+	subscribe_uncategorized: () => string;
 	/** tt-rss answered with an unexpected status. */
 	subscribe_unknown: () => string;
 }
 
 /** The keys of the second module of each locale (screens after the first). */
-export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_link' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_hide_empty' | 'settings_keep_unread' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_opml_link' | 'settings_page' | 'settings_read_when_played' | 'settings_reading' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_unsent';
+export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_link' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_hide_empty' | 'settings_keep_unread' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_opml_link' | 'settings_page' | 'settings_read_when_played' | 'settings_reading' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_storage_about' | 'settings_storage_articles' | 'settings_storage_articles_size' | 'settings_storage_browser_of' | 'settings_storage_browser_used' | 'settings_storage_budget_auto' | 'settings_storage_budget_own' | 'settings_storage_cancel' | 'settings_storage_clear' | 'settings_storage_clear_articles' | 'settings_storage_clear_articles_detail' | 'settings_storage_clear_articles_title' | 'settings_storage_clear_hint' | 'settings_storage_clear_images' | 'settings_storage_clear_images_detail' | 'settings_storage_clear_images_title' | 'settings_storage_clear_media' | 'settings_storage_clear_media_detail' | 'settings_storage_clear_media_title' | 'settings_storage_clear_read' | 'settings_storage_clear_read_detail' | 'settings_storage_clear_read_title' | 'settings_storage_estimated' | 'settings_storage_failed' | 'settings_storage_heading' | 'settings_storage_images' | 'settings_storage_images_always' | 'settings_storage_images_never' | 'settings_storage_images_setting' | 'settings_storage_images_size' | 'settings_storage_images_wifi' | 'settings_storage_in_packs' | 'settings_storage_kept' | 'settings_storage_measuring' | 'settings_storage_media' | 'settings_storage_media_files' | 'settings_storage_outbox' | 'settings_storage_page' | 'settings_storage_persist' | 'settings_storage_persist_granted' | 'settings_storage_persist_refused' | 'settings_storage_persisted' | 'settings_storage_persisted_no' | 'settings_storage_persisted_unknown' | 'settings_storage_persisted_yes' | 'settings_storage_read' | 'settings_storage_removed_articles' | 'settings_storage_removed_files_too' | 'settings_storage_removed_images' | 'settings_storage_removed_media' | 'settings_storage_starred' | 'settings_storage_unread' | 'settings_storage_used' | 'settings_storage_used_of' | 'settings_storage_where' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_unsent' | 'share_busy' | 'share_done' | 'share_heading' | 'share_hint' | 'share_page' | 'share_saved_offline' | 'share_see_published' | 'share_submit' | 'share_subscribe' | 'share_text' | 'share_title' | 'share_url' | 'subscribe_added' | 'subscribe_address' | 'subscribe_already' | 'subscribe_busy' | 'subscribe_category' | 'subscribe_database_error' | 'subscribe_download_failed' | 'subscribe_found' | 'subscribe_heading' | 'subscribe_invalid_feed' | 'subscribe_invalid_url' | 'subscribe_multiple' | 'subscribe_no_feeds' | 'subscribe_open_feed' | 'subscribe_page' | 'subscribe_read_only' | 'subscribe_submit' | 'subscribe_this' | 'subscribe_uncategorized' | 'subscribe_unknown';
 export type LaterMessages = Pick<Messages, LaterKey>;
 export type StartMessages = Omit<Messages, LaterKey>;

@@ -181,6 +181,121 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `Wylogowanie usuwa z tego urządzenia wszystko, co dotyczy tego konta: zapisane artykuły i obrazy, ustawienia, zachowaną sesję i hasło oraz zmiany jeszcze niezapisane na serwerze (najpierw je zobaczysz).`,
 	settings_signed_in_as: (p) => `Zalogowano jako ${p.user} na ${p.server}.`,
 	settings_sort: () => `Sortuj`,
+	settings_storage_about: (p) => `około ${p.size}`,
+	settings_storage_articles: () => `Artykuły`,
+	settings_storage_articles_size: () => `Rozmiar artykułów`,
+	settings_storage_browser_of: (p) => `${p.used} z dozwolonych ${p.quota}`,
+	settings_storage_browser_used: () => `Zajęte przez tę aplikację w przeglądarce`,
+	settings_storage_budget_auto: () => `(limit automatyczny)`,
+	settings_storage_budget_own: () => `(twój limit)`,
+	settings_storage_cancel: () => `Anuluj`,
+	settings_storage_clear: () => `Usuwanie`,
+	settings_storage_clear_articles: () => `Usuń wszystkie zapisane artykuły`,
+	settings_storage_clear_articles_detail: () => `Każdy zapisany artykuł zostanie usunięty z tego urządzenia, także nieprzeczytane i oznaczone gwiazdką, oprócz tych, których potrzebują twoje niewysłane zmiany. Pozostaną na serwerze i zostaną pobrane ponownie przy następnej synchronizacji.`,
+	settings_storage_clear_articles_title: () => `Usunąć wszystkie zapisane artykuły?`,
+	settings_storage_clear_hint: () => `Zmiany, których jeszcze nie ma na serwerze, i artykuły, których dotyczą, nigdy nie są tu usuwane.`,
+	settings_storage_clear_images: () => `Usuń obrazy`,
+	settings_storage_clear_images_detail: () => `Obrazy zachowane do czytania offline zostaną usunięte. Artykuły pozostaną czytelne; ich obrazy wczytają się ponownie online.`,
+	settings_storage_clear_images_title: () => `Usunąć obrazy?`,
+	settings_storage_clear_media: () => `Usuń multimedia`,
+	settings_storage_clear_media_detail: () => `Odcinki podcastów i filmy zachowane z pakietami offline zostaną usunięte. Online odtwarzają się z sieci i zostaną pobrane ponownie przy następnej synchronizacji przez Wi-Fi, dopóki ich pakiet zachowuje załączniki.`,
+	settings_storage_clear_media_title: () => `Usunąć multimedia?`,
+	settings_storage_clear_read: () => `Usuń przeczytane artykuły`,
+	settings_storage_clear_read_detail: () => `Przeczytane artykuły, które nie są oznaczone gwiazdką, opublikowane ani przechowywane w pakiecie offline, zostaną usunięte z tego urządzenia. Pozostaną na serwerze.`,
+	settings_storage_clear_read_title: () => `Usunąć przeczytane artykuły?`,
+	settings_storage_estimated: () => `Plików ze stron, które nie pozwalają aplikacji ich odczytać, nie da się zmierzyć; ich rozmiar jest szacowany.`,
+	settings_storage_failed: () => `Usuwanie się nie powiodło. Żadna z twoich niewysłanych zmian nie została naruszona.`,
+	settings_storage_heading: () => `Pamięć na tym urządzeniu`,
+	settings_storage_images: () => `Obrazy`,
+	settings_storage_images_always: () => `Zawsze`,
+	settings_storage_images_never: () => `Nigdy`,
+	settings_storage_images_setting: () => `Pobieranie obrazów`,
+	settings_storage_images_size: () => `Rozmiar obrazów`,
+	settings_storage_images_wifi: () => `Tylko przez Wi-Fi`,
+	settings_storage_in_packs: () => `W pakietach offline`,
+	settings_storage_kept: () => `Co jest przechowywane`,
+	settings_storage_measuring: () => `Mierzenie…`,
+	settings_storage_media: () => `Multimedia (załączniki pakietów offline)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} plik, ${p.size}`;
+			case 'few':
+				return `${n} pliki, ${p.size}`;
+			case 'many':
+				return `${n} plików, ${p.size}`;
+			default:
+				return `${n} pliku, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Potrzebne niewysłanym zmianom`,
+	settings_storage_page: () => `Pamięć`,
+	settings_storage_persist: () => `Poproś przeglądarkę o zachowanie tej pamięci`,
+	settings_storage_persist_granted: () => `Przeglądarka zachowuje teraz tę pamięć.`,
+	settings_storage_persist_refused: () => `Przeglądarka nie zgodziła się zachować tej pamięci (decyduje sama, często gdy aplikacja jest zainstalowana lub często używana).`,
+	settings_storage_persisted: () => `Trwale przechowywane przez przeglądarkę`,
+	settings_storage_persisted_no: () => `Nie: przeglądarka może ją usunąć, gdy na urządzeniu zabraknie miejsca.`,
+	settings_storage_persisted_unknown: () => `Ta przeglądarka tego nie podaje.`,
+	settings_storage_persisted_yes: () => `Tak: przeglądarka nie usunie jej, gdy zabraknie miejsca.`,
+	settings_storage_read: () => `Przeczytane (usuwane najpierw)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Usunięto ${n} artykuł.`;
+			case 'few':
+				return `Usunięto ${n} artykuły.`;
+			case 'many':
+				return `Usunięto ${n} artykułów.`;
+			default:
+				return `Usunięto ${n} artykułu.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Usunięto też ${n} plik, który pokazywały tylko one.`;
+			case 'few':
+				return `Usunięto też ${n} pliki, które pokazywały tylko one.`;
+			case 'many':
+				return `Usunięto też ${n} plików, które pokazywały tylko one.`;
+			default:
+				return `Usunięto też ${n} pliku, który pokazywały tylko one.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Usunięto ${n} obraz.`;
+			case 'few':
+				return `Usunięto ${n} obrazy.`;
+			case 'many':
+				return `Usunięto ${n} obrazów.`;
+			default:
+				return `Usunięto ${n} obrazu.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Usunięto ${n} plik multimedialny.`;
+			case 'few':
+				return `Usunięto ${n} pliki multimedialne.`;
+			case 'many':
+				return `Usunięto ${n} plików multimedialnych.`;
+			default:
+				return `Usunięto ${n} pliku multimedialnego.`;
+		}
+	},
+	settings_storage_starred: () => `Oznaczone gwiazdką`,
+	settings_storage_unread: () => `Nieprzeczytane`,
+	settings_storage_used: () => `Zajęte przez kopię offline`,
+	settings_storage_used_of: (p) => `${p.used} z ${p.budget}`,
+	settings_storage_where: () => `Ustawienie obrazów i limit znajdziesz w Ustawieniach.`,
 	settings_text_preview: () => `Pchnąć w tę łódź jeża lub ośm skrzyń fig.`,
 	settings_text_size: () => `Rozmiar tekstu artykułów`,
 	settings_theme: () => `Motyw`,
@@ -191,4 +306,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `Jak w systemie`,
 	settings_tools: () => `Subskrypcje i serwer`,
 	settings_unsent: () => `Niewysłane zmiany`,
+	share_busy: () => `Udostępnianie…`,
+	share_done: () => `Udostępniono.`,
+	share_heading: () => `Udostępnij stronę w Opublikowanych artykułach`,
+	share_hint: () => `Strona pojawi się w twoim kanale opublikowanych artykułów, który inni mogą obserwować przez jego publiczny adres URL.`,
+	share_page: () => `Udostępnij w Opublikowanych`,
+	share_saved_offline: () => `Zapisano na tym urządzeniu: zostanie udostępniona, gdy tylko serwer będzie osiągalny.`,
+	share_see_published: () => `Zobacz opublikowane artykuły`,
+	share_submit: () => `Udostępnij w Opublikowanych`,
+	share_subscribe: () => `Subskrybuj ją jako kanał`,
+	share_text: () => `Tekst`,
+	share_title: () => `Tytuł`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Zasubskrybowano. Pierwsze artykuły pojawią się, gdy tt-rss następnym razem zaktualizuje kanał.`,
+	subscribe_address: () => `Adres kanału lub strony`,
+	subscribe_already: () => `Już subskrybujesz ten kanał.`,
+	subscribe_busy: () => `Subskrybowanie…`,
+	subscribe_category: () => `Kategoria`,
+	subscribe_database_error: () => `tt-rss nie mógł zapisać subskrypcji (błąd bazy danych).`,
+	subscribe_download_failed: () => `tt-rss nie mógł pobrać tego adresu.`,
+	subscribe_found: () => `Kanały znalezione na tej stronie`,
+	subscribe_heading: () => `Subskrybuj kanał`,
+	subscribe_invalid_feed: () => `Pod tym adresem nie ma kanału, który tt-rss potrafi odczytać.`,
+	subscribe_invalid_url: () => `Ten adres nie jest prawidłowym adresem URL.`,
+	subscribe_multiple: () => `Ta strona oferuje kilka kanałów. Wybierz jeden:`,
+	subscribe_no_feeds: () => `Na tej stronie nie znaleziono kanału.`,
+	subscribe_open_feed: () => `Otwórz kanał`,
+	subscribe_page: () => `Subskrybuj`,
+	subscribe_read_only: () => `To konto jest tylko do odczytu: nie może subskrybować kanałów.`,
+	subscribe_submit: () => `Subskrybuj`,
+	subscribe_this: () => `Subskrybuj ten kanał`,
+	subscribe_uncategorized: () => `Bez kategorii`,
+	subscribe_unknown: () => `tt-rss odpowiedział nieoczekiwanym stanem.`,
 };

@@ -177,6 +177,111 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `Sair remove deste dispositivo tudo desta conta: artigos e imagens em cache, configurações, a sessão e a senha guardadas e as alterações ainda não salvas no servidor (você as vê primeiro).`,
 	settings_signed_in_as: (p) => `Conectado como ${p.user} em ${p.server}.`,
 	settings_sort: () => `Ordenar`,
+	settings_storage_about: (p) => `cerca de ${p.size}`,
+	settings_storage_articles: () => `Artigos`,
+	settings_storage_articles_size: () => `Tamanho dos artigos`,
+	settings_storage_browser_of: (p) => `${p.used} de ${p.quota} permitidos`,
+	settings_storage_browser_used: () => `Usado por este aplicativo no navegador`,
+	settings_storage_budget_auto: () => `(orçamento automático)`,
+	settings_storage_budget_own: () => `(seu orçamento)`,
+	settings_storage_cancel: () => `Cancelar`,
+	settings_storage_clear: () => `Limpar`,
+	settings_storage_clear_articles: () => `Limpar todos os artigos em cache`,
+	settings_storage_clear_articles_detail: () => `Todos os artigos em cache são removidos deste dispositivo, inclusive os não lidos e os com estrela, exceto os de que suas alterações não enviadas precisam. Eles continuam no servidor e são baixados de novo na próxima sincronização.`,
+	settings_storage_clear_articles_title: () => `Limpar todos os artigos em cache?`,
+	settings_storage_clear_hint: () => `Alterações que ainda não estão no servidor, e os artigos a que se referem, nunca são apagadas aqui.`,
+	settings_storage_clear_images: () => `Limpar imagens`,
+	settings_storage_clear_images_detail: () => `As imagens guardadas para leitura offline são removidas. Os artigos continuam legíveis; as imagens voltam a carregar quando online.`,
+	settings_storage_clear_images_title: () => `Limpar as imagens?`,
+	settings_storage_clear_media: () => `Limpar mídia`,
+	settings_storage_clear_media_detail: () => `Episódios de podcast e vídeos guardados com pacotes offline são removidos. Online, eles tocam pela rede e são baixados de novo na próxima sincronização por Wi-Fi enquanto o pacote mantiver os anexos.`,
+	settings_storage_clear_media_title: () => `Limpar a mídia?`,
+	settings_storage_clear_read: () => `Limpar artigos lidos`,
+	settings_storage_clear_read_detail: () => `Artigos lidos que não têm estrela, não foram publicados nem estão guardados em um pacote offline são removidos deste dispositivo. Eles continuam no servidor.`,
+	settings_storage_clear_read_title: () => `Limpar os artigos lidos?`,
+	settings_storage_estimated: () => `Arquivos de sites que não permitem que o aplicativo os leia não podem ser medidos; o tamanho deles é estimado.`,
+	settings_storage_failed: () => `A limpeza falhou. Nenhuma das suas alterações não enviadas foi tocada.`,
+	settings_storage_heading: () => `Armazenamento neste dispositivo`,
+	settings_storage_images: () => `Imagens`,
+	settings_storage_images_always: () => `Sempre`,
+	settings_storage_images_never: () => `Nunca`,
+	settings_storage_images_setting: () => `Download de imagens`,
+	settings_storage_images_size: () => `Tamanho das imagens`,
+	settings_storage_images_wifi: () => `Só no Wi-Fi`,
+	settings_storage_in_packs: () => `Em pacotes offline`,
+	settings_storage_kept: () => `O que fica guardado`,
+	settings_storage_measuring: () => `Medindo…`,
+	settings_storage_media: () => `Mídia (anexos dos pacotes offline)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} arquivo, ${p.size}`;
+			case 'many':
+				return `${n} de arquivos, ${p.size}`;
+			default:
+				return `${n} arquivos, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Necessários a alterações não enviadas`,
+	settings_storage_page: () => `Armazenamento`,
+	settings_storage_persist: () => `Pedir ao navegador que guarde este armazenamento`,
+	settings_storage_persist_granted: () => `O navegador agora guarda este armazenamento.`,
+	settings_storage_persist_refused: () => `O navegador não concordou em guardar este armazenamento (ele decide sozinho, muitas vezes depois que o aplicativo é instalado ou usado com frequência).`,
+	settings_storage_persisted: () => `Guardado pelo navegador`,
+	settings_storage_persisted_no: () => `Não: o navegador pode apagá-lo quando faltar espaço no dispositivo.`,
+	settings_storage_persisted_unknown: () => `Este navegador não informa.`,
+	settings_storage_persisted_yes: () => `Sim: o navegador não o apagará quando faltar espaço.`,
+	settings_storage_read: () => `Lidos (removidos primeiro)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo removido.`;
+			case 'many':
+				return `${n} de artigos removidos.`;
+			default:
+				return `${n} artigos removidos.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Também removido: ${n} arquivo que só eles mostravam.`;
+			case 'many':
+				return `Também removidos: ${n} de arquivos que só eles mostravam.`;
+			default:
+				return `Também removidos: ${n} arquivos que só eles mostravam.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} imagem removida.`;
+			case 'many':
+				return `${n} de imagens removidas.`;
+			default:
+				return `${n} imagens removidas.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} arquivo de mídia removido.`;
+			case 'many':
+				return `${n} de arquivos de mídia removidos.`;
+			default:
+				return `${n} arquivos de mídia removidos.`;
+		}
+	},
+	settings_storage_starred: () => `Com estrela`,
+	settings_storage_unread: () => `Não lidos`,
+	settings_storage_used: () => `Usado pela cópia offline`,
+	settings_storage_used_of: (p) => `${p.used} de ${p.budget}`,
+	settings_storage_where: () => `A configuração de imagens e o orçamento ficam em Configurações.`,
 	settings_text_preview: () => `Jovem craque belga prediz falhas no xadrez com wi-fi.`,
 	settings_text_size: () => `Tamanho do texto dos artigos`,
 	settings_theme: () => `Tema`,
@@ -187,4 +292,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `Igual ao sistema`,
 	settings_tools: () => `Assinaturas e servidor`,
 	settings_unsent: () => `Alterações não enviadas`,
+	share_busy: () => `Compartilhando…`,
+	share_done: () => `Compartilhado.`,
+	share_heading: () => `Compartilhar uma página em Artigos publicados`,
+	share_hint: () => `A página aparece no seu feed de artigos publicados, que outras pessoas podem seguir pela URL pública dele.`,
+	share_page: () => `Compartilhar em Publicados`,
+	share_saved_offline: () => `Salvo neste dispositivo: será compartilhado assim que o servidor puder ser alcançado.`,
+	share_see_published: () => `Ver os artigos publicados`,
+	share_submit: () => `Compartilhar em Publicados`,
+	share_subscribe: () => `Assiná-la como feed`,
+	share_text: () => `Texto`,
+	share_title: () => `Título`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Assinado. Os primeiros artigos chegam quando o tt-rss atualizar o feed da próxima vez.`,
+	subscribe_address: () => `Endereço do feed ou do site`,
+	subscribe_already: () => `Você já assina este feed.`,
+	subscribe_busy: () => `Assinando…`,
+	subscribe_category: () => `Categoria`,
+	subscribe_database_error: () => `O tt-rss não conseguiu salvar a assinatura (erro de banco de dados).`,
+	subscribe_download_failed: () => `O tt-rss não conseguiu baixar esse endereço.`,
+	subscribe_found: () => `Feeds encontrados nessa página`,
+	subscribe_heading: () => `Assinar um feed`,
+	subscribe_invalid_feed: () => `Esse endereço não retornou um feed que o tt-rss consiga ler.`,
+	subscribe_invalid_url: () => `Esse endereço não é uma URL válida.`,
+	subscribe_multiple: () => `Essa página oferece vários feeds. Escolha um:`,
+	subscribe_no_feeds: () => `Nenhum feed foi encontrado nessa página.`,
+	subscribe_open_feed: () => `Abrir o feed`,
+	subscribe_page: () => `Assinar`,
+	subscribe_read_only: () => `Esta conta é somente leitura: não pode assinar feeds.`,
+	subscribe_submit: () => `Assinar`,
+	subscribe_this: () => `Assinar este feed`,
+	subscribe_uncategorized: () => `Sem categoria`,
+	subscribe_unknown: () => `O tt-rss respondeu com um status inesperado.`,
 };

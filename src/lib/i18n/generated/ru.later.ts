@@ -181,6 +181,121 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `Выход удаляет с этого устройства всё, что относится к этой учётной записи: сохранённые статьи и изображения, настройки, сохранённый сеанс и пароль, а также изменения, ещё не сохранённые на сервере (сначала вы их увидите).`,
 	settings_signed_in_as: (p) => `Вы вошли как ${p.user} на ${p.server}.`,
 	settings_sort: () => `Сортировка`,
+	settings_storage_about: (p) => `около ${p.size}`,
+	settings_storage_articles: () => `Статьи`,
+	settings_storage_articles_size: () => `Размер статей`,
+	settings_storage_browser_of: (p) => `${p.used} из разрешённых ${p.quota}`,
+	settings_storage_browser_used: () => `Занято этим приложением в браузере`,
+	settings_storage_budget_auto: () => `(автоматический лимит)`,
+	settings_storage_budget_own: () => `(ваш лимит)`,
+	settings_storage_cancel: () => `Отмена`,
+	settings_storage_clear: () => `Очистка`,
+	settings_storage_clear_articles: () => `Удалить все сохранённые статьи`,
+	settings_storage_clear_articles_detail: () => `С этого устройства удаляются все сохранённые статьи, в том числе непрочитанные и избранные, кроме нужных вашим неотправленным изменениям. На сервере они остаются и снова загрузятся при следующей синхронизации.`,
+	settings_storage_clear_articles_title: () => `Удалить все сохранённые статьи?`,
+	settings_storage_clear_hint: () => `Изменения, которых ещё нет на сервере, и статьи, к которым они относятся, здесь никогда не удаляются.`,
+	settings_storage_clear_images: () => `Удалить изображения`,
+	settings_storage_clear_images_detail: () => `Изображения, сохранённые для чтения офлайн, удаляются. Статьи остаются доступными; их изображения снова загрузятся онлайн.`,
+	settings_storage_clear_images_title: () => `Удалить изображения?`,
+	settings_storage_clear_media: () => `Удалить медиа`,
+	settings_storage_clear_media_detail: () => `Выпуски подкастов и видео, сохранённые с офлайн-пакетами, удаляются. Онлайн они воспроизводятся из сети и снова загружаются при следующей синхронизации по Wi-Fi, пока их пакет хранит вложения.`,
+	settings_storage_clear_media_title: () => `Удалить медиа?`,
+	settings_storage_clear_read: () => `Удалить прочитанные статьи`,
+	settings_storage_clear_read_detail: () => `Прочитанные статьи, которые не в избранном, не опубликованы и не хранятся в офлайн-пакете, удаляются с этого устройства. На сервере они остаются.`,
+	settings_storage_clear_read_title: () => `Удалить прочитанные статьи?`,
+	settings_storage_estimated: () => `Файлы с сайтов, которые не разрешают приложению их читать, измерить нельзя; их размер оценён приблизительно.`,
+	settings_storage_failed: () => `Очистить не удалось. Ваши неотправленные изменения не затронуты.`,
+	settings_storage_heading: () => `Хранилище на этом устройстве`,
+	settings_storage_images: () => `Изображения`,
+	settings_storage_images_always: () => `Всегда`,
+	settings_storage_images_never: () => `Никогда`,
+	settings_storage_images_setting: () => `Загрузка изображений`,
+	settings_storage_images_size: () => `Размер изображений`,
+	settings_storage_images_wifi: () => `Только по Wi-Fi`,
+	settings_storage_in_packs: () => `В офлайн-пакетах`,
+	settings_storage_kept: () => `Что хранится`,
+	settings_storage_measuring: () => `Измерение…`,
+	settings_storage_media: () => `Медиа (вложения офлайн-пакетов)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} файл, ${p.size}`;
+			case 'few':
+				return `${n} файла, ${p.size}`;
+			case 'many':
+				return `${n} файлов, ${p.size}`;
+			default:
+				return `${n} файла, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Нужны неотправленным изменениям`,
+	settings_storage_page: () => `Хранилище`,
+	settings_storage_persist: () => `Попросить браузер сохранить это хранилище`,
+	settings_storage_persist_granted: () => `Теперь браузер сохраняет это хранилище.`,
+	settings_storage_persist_refused: () => `Браузер не согласился сохранить это хранилище (он решает сам, часто после установки приложения или частого использования).`,
+	settings_storage_persisted: () => `Браузер сохраняет надолго`,
+	settings_storage_persisted_no: () => `Нет: браузер может очистить его, когда на устройстве закончится место.`,
+	settings_storage_persisted_unknown: () => `Этот браузер не сообщает.`,
+	settings_storage_persisted_yes: () => `Да: браузер не очистит его, когда закончится место.`,
+	settings_storage_read: () => `Прочитанные (удаляются первыми)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Удалена ${n} статья.`;
+			case 'few':
+				return `Удалено ${n} статьи.`;
+			case 'many':
+				return `Удалено ${n} статей.`;
+			default:
+				return `Удалено ${n} статьи.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Также удалён ${n} файл, который показывали только они.`;
+			case 'few':
+				return `Также удалено ${n} файла, которые показывали только они.`;
+			case 'many':
+				return `Также удалено ${n} файлов, которые показывали только они.`;
+			default:
+				return `Также удалено ${n} файла, которые показывали только они.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Удалено ${n} изображение.`;
+			case 'few':
+				return `Удалено ${n} изображения.`;
+			case 'many':
+				return `Удалено ${n} изображений.`;
+			default:
+				return `Удалено ${n} изображения.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Удалён ${n} медиафайл.`;
+			case 'few':
+				return `Удалено ${n} медиафайла.`;
+			case 'many':
+				return `Удалено ${n} медиафайлов.`;
+			default:
+				return `Удалено ${n} медиафайла.`;
+		}
+	},
+	settings_storage_starred: () => `Избранные`,
+	settings_storage_unread: () => `Непрочитанные`,
+	settings_storage_used: () => `Занято офлайн-копией`,
+	settings_storage_used_of: (p) => `${p.used} из ${p.budget}`,
+	settings_storage_where: () => `Настройка изображений и лимит — в Настройках.`,
 	settings_text_preview: () => `Съешь же ещё этих мягких французских булок да выпей чаю.`,
 	settings_text_size: () => `Размер текста статей`,
 	settings_theme: () => `Тема`,
@@ -191,4 +306,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `Как в системе`,
 	settings_tools: () => `Подписки и сервер`,
 	settings_unsent: () => `Неотправленные изменения`,
+	share_busy: () => `Публикация…`,
+	share_done: () => `Опубликовано.`,
+	share_heading: () => `Поделиться страницей в «Опубликованных статьях»`,
+	share_hint: () => `Страница появится в вашей ленте опубликованных статей, на которую другие могут подписаться по её публичному URL.`,
+	share_page: () => `Поделиться в «Опубликованные»`,
+	share_saved_offline: () => `Сохранено на этом устройстве: страница будет опубликована, как только сервер станет доступен.`,
+	share_see_published: () => `Открыть опубликованные статьи`,
+	share_submit: () => `Поделиться в «Опубликованные»`,
+	share_subscribe: () => `Подписаться на неё как на ленту`,
+	share_text: () => `Текст`,
+	share_title: () => `Заголовок`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Подписка оформлена. Первые статьи появятся, когда tt-rss в следующий раз обновит ленту.`,
+	subscribe_address: () => `Адрес ленты или сайта`,
+	subscribe_already: () => `Вы уже подписаны на эту ленту.`,
+	subscribe_busy: () => `Подписка…`,
+	subscribe_category: () => `Категория`,
+	subscribe_database_error: () => `tt-rss не удалось сохранить подписку (ошибка базы данных).`,
+	subscribe_download_failed: () => `tt-rss не удалось загрузить этот адрес.`,
+	subscribe_found: () => `Ленты, найденные на этой странице`,
+	subscribe_heading: () => `Подписаться на ленту`,
+	subscribe_invalid_feed: () => `По этому адресу нет ленты, которую tt-rss может прочитать.`,
+	subscribe_invalid_url: () => `Этот адрес не является правильным URL.`,
+	subscribe_multiple: () => `На этой странице несколько лент. Выберите одну:`,
+	subscribe_no_feeds: () => `На этой странице не найдено лент.`,
+	subscribe_open_feed: () => `Открыть ленту`,
+	subscribe_page: () => `Подписка`,
+	subscribe_read_only: () => `Эта учётная запись только для чтения: она не может подписываться на ленты.`,
+	subscribe_submit: () => `Подписаться`,
+	subscribe_this: () => `Подписаться на эту ленту`,
+	subscribe_uncategorized: () => `Без категории`,
+	subscribe_unknown: () => `tt-rss ответил неожиданным статусом.`,
 };

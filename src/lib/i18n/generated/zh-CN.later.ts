@@ -169,6 +169,91 @@ export const messages: LaterMessages = {
 	settings_sign_out_hint: () => `退出登录会从此设备上删除此账户的一切：缓存的文章和图片、设置、保存的会话和密码，以及尚未保存到服务器的更改（会先让你查看）。`,
 	settings_signed_in_as: (p) => `已在 ${p.server} 上以 ${p.user} 身份登录。`,
 	settings_sort: () => `排序`,
+	settings_storage_about: (p) => `约 ${p.size}`,
+	settings_storage_articles: () => `文章`,
+	settings_storage_articles_size: () => `文章大小`,
+	settings_storage_browser_of: (p) => `${p.used} / 允许的 ${p.quota}`,
+	settings_storage_browser_used: () => `此应用在浏览器中占用`,
+	settings_storage_budget_auto: () => `（自动预算）`,
+	settings_storage_budget_own: () => `（你的预算）`,
+	settings_storage_cancel: () => `取消`,
+	settings_storage_clear: () => `清除`,
+	settings_storage_clear_articles: () => `清除所有缓存的文章`,
+	settings_storage_clear_articles_detail: () => `所有缓存的文章都将从此设备中删除，包括未读和加星标的文章，但你未发送的更改所需的除外。它们仍保留在服务器上，下次同步时会重新下载。`,
+	settings_storage_clear_articles_title: () => `清除所有缓存的文章？`,
+	settings_storage_clear_hint: () => `尚未到达服务器的更改及其涉及的文章，绝不会在这里被清除。`,
+	settings_storage_clear_images: () => `清除图片`,
+	settings_storage_clear_images_detail: () => `为离线阅读保存的图片将被删除。文章仍可阅读；联网时会重新加载其图片。`,
+	settings_storage_clear_images_title: () => `清除图片？`,
+	settings_storage_clear_media: () => `清除媒体`,
+	settings_storage_clear_media_detail: () => `随离线包保存的播客节目和视频将被删除。联网时从网络播放；只要其离线包保留附件，下次通过 Wi-Fi 同步时会重新下载。`,
+	settings_storage_clear_media_title: () => `清除媒体？`,
+	settings_storage_clear_read: () => `清除已读文章`,
+	settings_storage_clear_read_detail: () => `未加星标、未发布且未保存在离线包中的已读文章将从此设备中删除。它们仍保留在服务器上。`,
+	settings_storage_clear_read_title: () => `清除已读文章？`,
+	settings_storage_estimated: () => `不允许本应用读取的网站上的文件无法测量；其大小为估计值。`,
+	settings_storage_failed: () => `清除失败。你未发送的更改均未受影响。`,
+	settings_storage_heading: () => `此设备上的存储`,
+	settings_storage_images: () => `图片`,
+	settings_storage_images_always: () => `始终`,
+	settings_storage_images_never: () => `从不`,
+	settings_storage_images_setting: () => `下载图片`,
+	settings_storage_images_size: () => `图片大小`,
+	settings_storage_images_wifi: () => `仅限 Wi-Fi`,
+	settings_storage_in_packs: () => `在离线包中`,
+	settings_storage_kept: () => `保存的内容`,
+	settings_storage_measuring: () => `正在计算…`,
+	settings_storage_media: () => `媒体（离线包的附件）`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 个文件，${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `未发送的更改需要`,
+	settings_storage_page: () => `存储`,
+	settings_storage_persist: () => `请求浏览器保留此存储`,
+	settings_storage_persist_granted: () => `浏览器现在会保留此存储。`,
+	settings_storage_persist_refused: () => `浏览器未同意保留此存储（它自行决定，通常在应用已安装或经常使用之后）。`,
+	settings_storage_persisted: () => `浏览器持久保存`,
+	settings_storage_persisted_no: () => `否：设备空间不足时浏览器可能会清除它。`,
+	settings_storage_persisted_unknown: () => `此浏览器未说明。`,
+	settings_storage_persisted_yes: () => `是：空间不足时浏览器不会清除它。`,
+	settings_storage_read: () => `已读（优先清除）`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已删除 ${n} 篇文章。`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `另外删除了仅由它们显示的 ${n} 个文件。`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已删除 ${n} 张图片。`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已删除 ${n} 个媒体文件。`;
+		}
+	},
+	settings_storage_starred: () => `已加星标`,
+	settings_storage_unread: () => `未读`,
+	settings_storage_used: () => `离线副本占用`,
+	settings_storage_used_of: (p) => `${p.used} / ${p.budget}`,
+	settings_storage_where: () => `图片设置和预算在“设置”中。`,
 	settings_text_preview: () => `敏捷的棕色狐狸在读新闻。`,
 	settings_text_size: () => `文章字号`,
 	settings_theme: () => `主题`,
@@ -179,4 +264,36 @@ export const messages: LaterMessages = {
 	settings_theme_system: () => `跟随系统`,
 	settings_tools: () => `订阅与服务器`,
 	settings_unsent: () => `未发送的更改`,
+	share_busy: () => `正在分享…`,
+	share_done: () => `已分享。`,
+	share_heading: () => `将网页分享到“已发布文章”`,
+	share_hint: () => `该网页会出现在你的“已发布文章”订阅源中，其他人可以通过它的公开 URL 关注。`,
+	share_page: () => `分享到“已发布”`,
+	share_saved_offline: () => `已保存在此设备上：一旦能连接到服务器就会分享。`,
+	share_see_published: () => `查看已发布文章`,
+	share_submit: () => `分享到“已发布”`,
+	share_subscribe: () => `改为作为订阅源订阅`,
+	share_text: () => `正文`,
+	share_title: () => `标题`,
+	share_url: () => `URL`,
+	subscribe_added: () => `已订阅。tt-rss 下次更新该订阅源时，第一批文章就会到来。`,
+	subscribe_address: () => `订阅源或网站地址`,
+	subscribe_already: () => `你已订阅此订阅源。`,
+	subscribe_busy: () => `正在订阅…`,
+	subscribe_category: () => `分类`,
+	subscribe_database_error: () => `tt-rss 无法保存订阅（数据库错误）。`,
+	subscribe_download_failed: () => `tt-rss 无法下载该地址。`,
+	subscribe_found: () => `在该页面上找到的订阅源`,
+	subscribe_heading: () => `订阅订阅源`,
+	subscribe_invalid_feed: () => `该地址返回的不是 tt-rss 能读取的订阅源。`,
+	subscribe_invalid_url: () => `该地址不是有效的 URL。`,
+	subscribe_multiple: () => `该页面提供多个订阅源。请选择一个：`,
+	subscribe_no_feeds: () => `该页面上没有找到订阅源。`,
+	subscribe_open_feed: () => `打开订阅源`,
+	subscribe_page: () => `订阅`,
+	subscribe_read_only: () => `此账户为只读：无法订阅。`,
+	subscribe_submit: () => `订阅`,
+	subscribe_this: () => `订阅此订阅源`,
+	subscribe_uncategorized: () => `未分类`,
+	subscribe_unknown: () => `tt-rss 返回了意外的状态。`,
 };
