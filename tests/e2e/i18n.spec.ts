@@ -28,6 +28,8 @@ test('speaks the browser language, and switches to Arabic (right to left) withou
 	await page.goto('/settings');
 	await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
 	await expect(page.getByRole('radio', { name: 'Dunkel' })).toBeVisible();
+	await expect(page.getByRole('group', { name: 'Offline-Speicher' })).toBeVisible();
+	await expect(page.getByRole('combobox', { name: 'Nach links wischen' })).toBeVisible();
 	const language = page.getByRole('combobox', { name: 'Sprache' });
 	await expect(language).toHaveValue('browser');
 	expect(await seriousA11yViolations(page), 'settings, German').toEqual([]);
