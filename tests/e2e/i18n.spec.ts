@@ -109,6 +109,31 @@ test.describe('a reader whose browser prefers Russian', () => {
 	});
 });
 
+test.describe('a reader whose browser prefers Polish', () => {
+	test.use({ locale: 'pl-PL' });
+
+	test('imports and exports subscriptions, and subscribes, in Polish', async ({ page }) => {
+		await page.goto('/login');
+		await page.getByRole('textbox', { name: 'Nazwa użytkownika' }).fill(testbed.user);
+		await page.getByLabel('Hasło', { exact: true }).fill(testbed.password);
+		await page.getByRole('button', { name: 'Zaloguj się' }).click();
+		await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+
+		await page.goto('/settings/subscriptions');
+		await expect(
+			page.getByRole('heading', { level: 1, name: 'Import i eksport subskrypcji' })
+		).toBeVisible();
+		await page.getByRole('button', { name: 'Eksportuj subskrypcje' }).click();
+		await expect(page.getByRole('status').filter({ hasText: /Zapisano tt-rss-/ })).toBeVisible();
+		expect(await seriousA11yViolations(page), 'OPML, Polish').toEqual([]);
+
+		await page.goto('/subscribe');
+		await expect(page.getByRole('heading', { level: 1, name: 'Subskrybuj kanał' })).toBeVisible();
+		await expect(page.getByRole('combobox', { name: 'Kategoria' })).toBeVisible();
+		expect(await seriousA11yViolations(page), 'subscribe, Polish').toEqual([]);
+	});
+});
+
 // Last: after a refused password, tt-rss refuses every sign-in for a few seconds.
 test('a refused password is explained in German, with the check-up finding', async ({ page }) => {
 	await page.goto('/login');

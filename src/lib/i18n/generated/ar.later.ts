@@ -188,7 +188,106 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `دائمًا، حتى عبر بيانات الجوال ومع توفير البيانات`,
 	settings_offline_more: () => `ما المحفوظ على هذا الجهاز`,
 	settings_offline_storage: () => `التخزين دون اتصال`,
+	settings_opml_another: () => `استيراد ملف آخر`,
+	settings_opml_continue: () => `متابعة الاستيراد`,
+	settings_opml_discard: () => `تجاهل الباقي`,
+	settings_opml_export: () => `التصدير (OPML)`,
+	settings_opml_export_button: () => `تصدير الاشتراكات`,
+	settings_opml_export_failed: () => `فشل التصدير على نحو غير متوقع. حاول مرة أخرى.`,
+	settings_opml_export_hint: () => `يحفظ كل اشتراكاتك، في فئاتها، في ملف OPML يمكن لقارئات الخلاصات الأخرى استيراده.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `حُفظ ${p.file} (بلا خلاصات).`;
+			case 'one':
+				return `حُفظ ${p.file} (خلاصة واحدة).`;
+			case 'two':
+				return `حُفظ ${p.file} (خلاصتان).`;
+			case 'few':
+				return `حُفظ ${p.file} (${n} خلاصات).`;
+			case 'many':
+				return `حُفظ ${p.file} (${n} خلاصة).`;
+			default:
+				return `حُفظ ${p.file} (${n} خلاصة).`;
+		}
+	},
+	settings_opml_exporting: () => `جارٍ التصدير…`,
+	settings_opml_feeds_for: (p) => `خلاصات ${p.category}`,
+	settings_opml_file: () => `ملف OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `انتهى الاستيراد: لم تُعالَج أي خلاصة.`;
+			case 'one':
+				return `انتهى الاستيراد: عولجت خلاصة واحدة.`;
+			case 'two':
+				return `انتهى الاستيراد: عولجت خلاصتان.`;
+			case 'few':
+				return `انتهى الاستيراد: عولجت ${n} خلاصات.`;
+			case 'many':
+				return `انتهى الاستيراد: عولجت ${n} خلاصة.`;
+			default:
+				return `انتهى الاستيراد: عولجت ${n} خلاصة.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `من الفئة الناقصة «${p.name}»`,
+	settings_opml_goes_to: (p) => `خلاصات «${p.name}» تذهب إلى`,
+	settings_opml_import: () => `الاستيراد (OPML)`,
+	settings_opml_import_hint: () => `يشترك في خلاصات ملف OPML من قارئ آخر. تُتخطّى الخلاصات التي لديك. لا يستطيع tt-rss إنشاء فئات عبر واجهته البرمجية: الخلاصات التي لا توجد فئتها هنا تذهب حيث تختار.`,
+	settings_opml_interrupted: (p) => `توقف الاستيراد مؤقتًا: أُنجز ${p.done} من ${p.total}.`,
 	settings_opml_link: () => `استيراد الاشتراكات وتصديرها (OPML)`,
+	settings_opml_missing: () => `فئات ليست على هذا الخادم`,
+	settings_opml_missing_hint: () => `أنشئها أولًا في tt-rss (التفضيلات ← الخلاصات ← الفئات) ثم اختر الملف مجددًا، أو اختر أين تذهب خلاصاتها:`,
+	settings_opml_needs_server: () => `يحتاج الاستيراد إلى اتصال بخادم tt-rss، وأنت غير متصل. لم يتغير شيء؛ حاول مرة أخرى عند الاتصال.`,
+	settings_opml_outcome_multiple: () => `تلك الصفحة تعرض عدة خلاصات: اشترك في إحداها من شاشة الاشتراك.`,
+	settings_opml_outcome_skipped: () => `مشترك فيها من قبل: تُتخطّى.`,
+	settings_opml_page: () => `استيراد الاشتراكات وتصديرها`,
+	settings_opml_plan: () => `ما سيُشترك فيه`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا خلاصات في الملف.`;
+			case 'one':
+				return `خلاصة واحدة في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			case 'two':
+				return `خلاصتان في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			case 'few':
+				return `${n} خلاصات في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			case 'many':
+				return `${n} خلاصة في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			default:
+				return `${n} خلاصة في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+		}
+	},
+	settings_opml_read_failed: () => `تعذّرت قراءة الملف. حاول مرة أخرى.`,
+	settings_opml_reading: () => `جارٍ قراءة الملف…`,
+	settings_opml_results: () => `نتائج الاستيراد`,
+	settings_opml_running: (p) => `جارٍ الاشتراك… أُنجز ${p.done} من ${p.total}.`,
+	settings_opml_skipped: () => `مشترك فيها من قبل: تُتخطّى`,
+	settings_opml_stopped: (p) => `توقف الاستيراد: ${p.why} تبقى الخلاصات المنجزة حتى الآن؛ ويتبعها الباقي حين تتابع.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا خلاصات للاشتراك`;
+			case 'one':
+				return `اشترك في خلاصة واحدة`;
+			case 'two':
+				return `اشترك في خلاصتين`;
+			case 'few':
+				return `اشترك في ${n} خلاصات`;
+			case 'many':
+				return `اشترك في ${n} خلاصة`;
+			default:
+				return `اشترك في ${n} خلاصة`;
+		}
+	},
+	settings_opml_too_large: (p) => `هذا الملف أكبر من ${p.size} ميغابايت، أكبر مما يلزم لقائمة اشتراكات. صدّر قائمة أصغر أو قسّمها.`,
+	settings_opml_unexpected: () => `خطأ غير متوقع.`,
+	settings_opml_waiting: () => `في الانتظار.`,
 	settings_page: () => `الإعدادات`,
 	settings_read_when_played: () => `تعليم المقالة كمقروءة عند انتهاء تشغيل الصوت أو الفيديو فيها`,
 	settings_reading: () => `القراءة`,

@@ -172,7 +172,74 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Immer, auch über mobile Daten und mit Datensparmodus`,
 	settings_offline_more: () => `Was auf diesem Gerät gespeichert ist`,
 	settings_offline_storage: () => `Offline-Speicher`,
+	settings_opml_another: () => `Eine weitere Datei importieren`,
+	settings_opml_continue: () => `Import fortsetzen`,
+	settings_opml_discard: () => `Den Rest verwerfen`,
+	settings_opml_export: () => `Export (OPML)`,
+	settings_opml_export_button: () => `Abonnements exportieren`,
+	settings_opml_export_failed: () => `Der Export ist unerwartet fehlgeschlagen. Versuche es erneut.`,
+	settings_opml_export_hint: () => `Speichert alle deine Abonnements mit ihren Kategorien als OPML-Datei, die andere Feedreader importieren können.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${p.file} gespeichert (${n} Feed).`;
+			default:
+				return `${p.file} gespeichert (${n} Feeds).`;
+		}
+	},
+	settings_opml_exporting: () => `Wird exportiert …`,
+	settings_opml_feeds_for: (p) => `Feeds für ${p.category}`,
+	settings_opml_file: () => `OPML-Datei`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Import abgeschlossen: ${n} Feed bearbeitet.`;
+			default:
+				return `Import abgeschlossen: ${n} Feeds bearbeitet.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `aus der fehlenden Kategorie „${p.name}“`,
+	settings_opml_goes_to: (p) => `Feeds aus „${p.name}“ kommen nach`,
+	settings_opml_import: () => `Import (OPML)`,
+	settings_opml_import_hint: () => `Abonniert die Feeds einer OPML-Datei aus einem anderen Reader. Feeds, die du schon hast, werden übersprungen. tt-rss kann über seine API keine Kategorien anlegen: Feeds, deren Kategorie es hier nicht gibt, kommen dorthin, wo du es wählst.`,
+	settings_opml_interrupted: (p) => `Import unterbrochen: ${p.done} von ${p.total} erledigt.`,
 	settings_opml_link: () => `Abonnements importieren und exportieren (OPML)`,
+	settings_opml_missing: () => `Kategorien, die dieser Server nicht hat`,
+	settings_opml_missing_hint: () => `Lege sie zuerst in tt-rss an (Einstellungen → Feeds → Kategorien) und wähle die Datei erneut, oder wähle, wohin ihre Feeds kommen:`,
+	settings_opml_needs_server: () => `Der Import braucht eine Verbindung zum tt-rss-Server, und du bist offline. Nichts wurde geändert; versuche es erneut, wenn du online bist.`,
+	settings_opml_outcome_multiple: () => `Diese Seite bietet mehrere Feeds an: Abonniere einen davon auf der Seite „Abonnieren“.`,
+	settings_opml_outcome_skipped: () => `Schon abonniert: übersprungen.`,
+	settings_opml_page: () => `Abonnements importieren und exportieren`,
+	settings_opml_plan: () => `Was abonniert wird`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Feed in der Datei: ${p.new} neu, ${p.old} schon abonniert (übersprungen).`;
+			default:
+				return `${n} Feeds in der Datei: ${p.new} neu, ${p.old} schon abonniert (übersprungen).`;
+		}
+	},
+	settings_opml_read_failed: () => `Die Datei konnte nicht gelesen werden. Versuche es erneut.`,
+	settings_opml_reading: () => `Datei wird gelesen …`,
+	settings_opml_results: () => `Ergebnisse des Imports`,
+	settings_opml_running: (p) => `Wird abonniert … ${p.done} von ${p.total} erledigt.`,
+	settings_opml_skipped: () => `Schon abonniert: übersprungen`,
+	settings_opml_stopped: (p) => `Der Import wurde angehalten: ${p.why} Die bisher erledigten Feeds bleiben; der Rest folgt, wenn du fortsetzt.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Feed abonnieren`;
+			default:
+				return `${n} Feeds abonnieren`;
+		}
+	},
+	settings_opml_too_large: (p) => `Diese Datei ist größer als ${p.size} MB, zu groß für eine Abonnementliste. Exportiere eine kleinere Liste oder teile sie auf.`,
+	settings_opml_unexpected: () => `ein unerwarteter Fehler.`,
+	settings_opml_waiting: () => `Wartet.`,
 	settings_page: () => `Einstellungen`,
 	settings_read_when_played: () => `Artikel als gelesen markieren, wenn Audio oder Video bis zum Ende abgespielt wurde`,
 	settings_reading: () => `Lesen`,

@@ -172,7 +172,74 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Always, also on mobile data and with Data Saver`,
 	settings_offline_more: () => `What is stored on this device`,
 	settings_offline_storage: () => `Offline storage`,
+	settings_opml_another: () => `Import another file`,
+	settings_opml_continue: () => `Continue the import`,
+	settings_opml_discard: () => `Discard the rest`,
+	settings_opml_export: () => `Export (OPML)`,
+	settings_opml_export_button: () => `Export subscriptions`,
+	settings_opml_export_failed: () => `The export failed unexpectedly. Try again.`,
+	settings_opml_export_hint: () => `Saves all your subscriptions, in their categories, as an OPML file other feed readers can import.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Saved ${p.file} (${n} feed).`;
+			default:
+				return `Saved ${p.file} (${n} feeds).`;
+		}
+	},
+	settings_opml_exporting: () => `Exporting…`,
+	settings_opml_feeds_for: (p) => `Feeds for ${p.category}`,
+	settings_opml_file: () => `OPML file`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Import finished: ${n} feed handled.`;
+			default:
+				return `Import finished: ${n} feeds handled.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `from the missing category “${p.name}”`,
+	settings_opml_goes_to: (p) => `Feeds of “${p.name}” go to`,
+	settings_opml_import: () => `Import (OPML)`,
+	settings_opml_import_hint: () => `Subscribes to the feeds of an OPML file from another reader. Feeds you already have are skipped. tt-rss cannot create categories through its API: feeds whose category does not exist here go where you choose.`,
+	settings_opml_interrupted: (p) => `Import interrupted: ${p.done} of ${p.total} done.`,
 	settings_opml_link: () => `Import and export subscriptions (OPML)`,
+	settings_opml_missing: () => `Categories this server does not have`,
+	settings_opml_missing_hint: () => `Create them in tt-rss first (Preferences → Feeds → Categories) and choose the file again, or choose where their feeds go:`,
+	settings_opml_needs_server: () => `Importing needs a connection to the tt-rss server, and you are offline. Nothing was changed; try again when you are online.`,
+	settings_opml_outcome_multiple: () => `That page offers several feeds: subscribe to one of them on the Subscribe screen.`,
+	settings_opml_outcome_skipped: () => `Already subscribed: skipped.`,
+	settings_opml_page: () => `Import and export subscriptions`,
+	settings_opml_plan: () => `What will be subscribed`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} feed in the file: ${p.new} new, ${p.old} already subscribed (skipped).`;
+			default:
+				return `${n} feeds in the file: ${p.new} new, ${p.old} already subscribed (skipped).`;
+		}
+	},
+	settings_opml_read_failed: () => `The file could not be read. Try again.`,
+	settings_opml_reading: () => `Reading the file…`,
+	settings_opml_results: () => `Import results`,
+	settings_opml_running: (p) => `Subscribing… ${p.done} of ${p.total} done.`,
+	settings_opml_skipped: () => `Already subscribed: skipped`,
+	settings_opml_stopped: (p) => `The import stopped: ${p.why} The feeds done so far are kept; the rest follow when you continue.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Subscribe to ${n} feed`;
+			default:
+				return `Subscribe to ${n} feeds`;
+		}
+	},
+	settings_opml_too_large: (p) => `This file is larger than ${p.size} MB, too large for a list of subscriptions. Export a smaller list, or split it.`,
+	settings_opml_unexpected: () => `an unexpected error.`,
+	settings_opml_waiting: () => `Waiting.`,
 	settings_page: () => `Settings`,
 	settings_read_when_played: () => `Mark an article read when its audio or video has played to the end`,
 	settings_reading: () => `Reading`,

@@ -176,7 +176,82 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Siempre, también con datos móviles y con el ahorro de datos`,
 	settings_offline_more: () => `Qué se guarda en este dispositivo`,
 	settings_offline_storage: () => `Almacenamiento sin conexión`,
+	settings_opml_another: () => `Importar otro archivo`,
+	settings_opml_continue: () => `Continuar la importación`,
+	settings_opml_discard: () => `Descartar el resto`,
+	settings_opml_export: () => `Exportar (OPML)`,
+	settings_opml_export_button: () => `Exportar suscripciones`,
+	settings_opml_export_failed: () => `La exportación falló de forma inesperada. Inténtalo de nuevo.`,
+	settings_opml_export_hint: () => `Guarda todas tus suscripciones, en sus categorías, como un archivo OPML que otros lectores de feeds pueden importar.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Guardado ${p.file} (${n} feed).`;
+			case 'many':
+				return `Guardado ${p.file} (${n} de feeds).`;
+			default:
+				return `Guardado ${p.file} (${n} feeds).`;
+		}
+	},
+	settings_opml_exporting: () => `Exportando…`,
+	settings_opml_feeds_for: (p) => `Feeds de ${p.category}`,
+	settings_opml_file: () => `Archivo OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Importación terminada: ${n} feed procesado.`;
+			case 'many':
+				return `Importación terminada: ${n} de feeds procesados.`;
+			default:
+				return `Importación terminada: ${n} feeds procesados.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `de la categoría que falta «${p.name}»`,
+	settings_opml_goes_to: (p) => `Los feeds de «${p.name}» van a`,
+	settings_opml_import: () => `Importar (OPML)`,
+	settings_opml_import_hint: () => `Te suscribe a los feeds de un archivo OPML de otro lector. Los feeds que ya tienes se omiten. tt-rss no puede crear categorías mediante su API: los feeds cuya categoría no existe aquí van a donde elijas.`,
+	settings_opml_interrupted: (p) => `Importación interrumpida: ${p.done} de ${p.total} hechos.`,
 	settings_opml_link: () => `Importar y exportar suscripciones (OPML)`,
+	settings_opml_missing: () => `Categorías que este servidor no tiene`,
+	settings_opml_missing_hint: () => `Créalas primero en tt-rss (Preferencias → Feeds → Categorías) y vuelve a elegir el archivo, o elige adónde van sus feeds:`,
+	settings_opml_needs_server: () => `Importar necesita conexión con el servidor tt-rss, y estás sin conexión. No se cambió nada; inténtalo de nuevo cuando estés en línea.`,
+	settings_opml_outcome_multiple: () => `Esa página ofrece varios feeds: suscríbete a uno de ellos en la pantalla Suscribirse.`,
+	settings_opml_outcome_skipped: () => `Ya suscrito: omitido.`,
+	settings_opml_page: () => `Importar y exportar suscripciones`,
+	settings_opml_plan: () => `Qué se suscribirá`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} feed en el archivo: ${p.new} nuevos, ${p.old} ya suscritos (omitidos).`;
+			case 'many':
+				return `${n} de feeds en el archivo: ${p.new} nuevos, ${p.old} ya suscritos (omitidos).`;
+			default:
+				return `${n} feeds en el archivo: ${p.new} nuevos, ${p.old} ya suscritos (omitidos).`;
+		}
+	},
+	settings_opml_read_failed: () => `No se pudo leer el archivo. Inténtalo de nuevo.`,
+	settings_opml_reading: () => `Leyendo el archivo…`,
+	settings_opml_results: () => `Resultados de la importación`,
+	settings_opml_running: (p) => `Suscribiendo… ${p.done} de ${p.total} hechos.`,
+	settings_opml_skipped: () => `Ya suscrito: omitido`,
+	settings_opml_stopped: (p) => `La importación se detuvo: ${p.why} Los feeds hechos hasta ahora se conservan; el resto sigue cuando continúes.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Suscribirse a ${n} feed`;
+			case 'many':
+				return `Suscribirse a ${n} de feeds`;
+			default:
+				return `Suscribirse a ${n} feeds`;
+		}
+	},
+	settings_opml_too_large: (p) => `Este archivo supera los ${p.size} MB, demasiado para una lista de suscripciones. Exporta una lista más pequeña o divídela.`,
+	settings_opml_unexpected: () => `un error inesperado.`,
+	settings_opml_waiting: () => `En espera.`,
 	settings_page: () => `Ajustes`,
 	settings_read_when_played: () => `Marcar un artículo como leído cuando su audio o vídeo se haya reproducido hasta el final`,
 	settings_reading: () => `Lectura`,

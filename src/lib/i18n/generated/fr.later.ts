@@ -176,7 +176,82 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Toujours, y compris en données mobiles et avec l’économiseur de données`,
 	settings_offline_more: () => `Ce qui est stocké sur cet appareil`,
 	settings_offline_storage: () => `Stockage hors ligne`,
+	settings_opml_another: () => `Importer un autre fichier`,
+	settings_opml_continue: () => `Poursuivre l’import`,
+	settings_opml_discard: () => `Abandonner le reste`,
+	settings_opml_export: () => `Export (OPML)`,
+	settings_opml_export_button: () => `Exporter les abonnements`,
+	settings_opml_export_failed: () => `L’export a échoué de façon inattendue. Réessayez.`,
+	settings_opml_export_hint: () => `Enregistre tous vos abonnements, dans leurs catégories, dans un fichier OPML que d’autres lecteurs de flux peuvent importer.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${p.file} enregistré (${n} flux).`;
+			case 'many':
+				return `${p.file} enregistré (${n} de flux).`;
+			default:
+				return `${p.file} enregistré (${n} flux).`;
+		}
+	},
+	settings_opml_exporting: () => `Export…`,
+	settings_opml_feeds_for: (p) => `Flux pour ${p.category}`,
+	settings_opml_file: () => `Fichier OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Import terminé : ${n} flux traité.`;
+			case 'many':
+				return `Import terminé : ${n} de flux traités.`;
+			default:
+				return `Import terminé : ${n} flux traités.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `de la catégorie manquante « ${p.name} »`,
+	settings_opml_goes_to: (p) => `Les flux de « ${p.name} » vont dans`,
+	settings_opml_import: () => `Import (OPML)`,
+	settings_opml_import_hint: () => `Abonne aux flux d’un fichier OPML venant d’un autre lecteur. Les flux que vous avez déjà sont ignorés. tt-rss ne peut pas créer de catégories par son API : les flux dont la catégorie n’existe pas ici vont où vous le choisissez.`,
+	settings_opml_interrupted: (p) => `Import interrompu : ${p.done} sur ${p.total} faits.`,
 	settings_opml_link: () => `Importer et exporter les abonnements (OPML)`,
+	settings_opml_missing: () => `Catégories que ce serveur n’a pas`,
+	settings_opml_missing_hint: () => `Créez-les d’abord dans tt-rss (Préférences → Flux → Catégories) puis choisissez à nouveau le fichier, ou choisissez où vont leurs flux :`,
+	settings_opml_needs_server: () => `L’import a besoin d’une connexion au serveur tt-rss, et vous êtes hors ligne. Rien n’a été modifié ; réessayez une fois en ligne.`,
+	settings_opml_outcome_multiple: () => `Cette page propose plusieurs flux : abonnez-vous à l’un d’eux sur l’écran S’abonner.`,
+	settings_opml_outcome_skipped: () => `Déjà abonné : ignoré.`,
+	settings_opml_page: () => `Importer et exporter les abonnements`,
+	settings_opml_plan: () => `Ce qui sera abonné`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} flux dans le fichier : ${p.new} nouveaux, ${p.old} déjà abonnés (ignorés).`;
+			case 'many':
+				return `${n} de flux dans le fichier : ${p.new} nouveaux, ${p.old} déjà abonnés (ignorés).`;
+			default:
+				return `${n} flux dans le fichier : ${p.new} nouveaux, ${p.old} déjà abonnés (ignorés).`;
+		}
+	},
+	settings_opml_read_failed: () => `Le fichier n’a pas pu être lu. Réessayez.`,
+	settings_opml_reading: () => `Lecture du fichier…`,
+	settings_opml_results: () => `Résultats de l’import`,
+	settings_opml_running: (p) => `Abonnement… ${p.done} sur ${p.total} faits.`,
+	settings_opml_skipped: () => `Déjà abonné : ignoré`,
+	settings_opml_stopped: (p) => `L’import s’est arrêté : ${p.why} Les flux déjà traités sont conservés ; les autres suivront quand vous poursuivrez.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `S’abonner à ${n} flux`;
+			case 'many':
+				return `S’abonner à ${n} de flux`;
+			default:
+				return `S’abonner à ${n} flux`;
+		}
+	},
+	settings_opml_too_large: (p) => `Ce fichier dépasse ${p.size} Mo, trop pour une liste d’abonnements. Exportez une liste plus petite ou découpez-la.`,
+	settings_opml_unexpected: () => `une erreur inattendue.`,
+	settings_opml_waiting: () => `En attente.`,
 	settings_page: () => `Réglages`,
 	settings_read_when_played: () => `Marquer un article comme lu quand son audio ou sa vidéo a été lu jusqu’au bout`,
 	settings_reading: () => `Lecture`,

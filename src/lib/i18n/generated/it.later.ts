@@ -176,7 +176,82 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Sempre, anche con dati mobili e con il risparmio dati`,
 	settings_offline_more: () => `Cosa è salvato su questo dispositivo`,
 	settings_offline_storage: () => `Spazio offline`,
+	settings_opml_another: () => `Importa un altro file`,
+	settings_opml_continue: () => `Continua l’importazione`,
+	settings_opml_discard: () => `Scarta il resto`,
+	settings_opml_export: () => `Esporta (OPML)`,
+	settings_opml_export_button: () => `Esporta le iscrizioni`,
+	settings_opml_export_failed: () => `L’esportazione non è riuscita per un errore imprevisto. Riprova.`,
+	settings_opml_export_hint: () => `Salva tutte le tue iscrizioni, nelle loro categorie, in un file OPML che altri lettori di feed possono importare.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Salvato ${p.file} (${n} feed).`;
+			case 'many':
+				return `Salvato ${p.file} (${n} di feed).`;
+			default:
+				return `Salvato ${p.file} (${n} feed).`;
+		}
+	},
+	settings_opml_exporting: () => `Esportazione…`,
+	settings_opml_feeds_for: (p) => `Feed per ${p.category}`,
+	settings_opml_file: () => `File OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Importazione completata: ${n} feed gestito.`;
+			case 'many':
+				return `Importazione completata: ${n} di feed gestiti.`;
+			default:
+				return `Importazione completata: ${n} feed gestiti.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `dalla categoria mancante «${p.name}»`,
+	settings_opml_goes_to: (p) => `I feed di «${p.name}» vanno in`,
+	settings_opml_import: () => `Importa (OPML)`,
+	settings_opml_import_hint: () => `Ti iscrive ai feed di un file OPML di un altro lettore. I feed che hai già vengono saltati. tt-rss non può creare categorie tramite la sua API: i feed la cui categoria qui non esiste vanno dove scegli tu.`,
+	settings_opml_interrupted: (p) => `Importazione interrotta: ${p.done} di ${p.total} fatti.`,
 	settings_opml_link: () => `Importa ed esporta le iscrizioni (OPML)`,
+	settings_opml_missing: () => `Categorie che questo server non ha`,
+	settings_opml_missing_hint: () => `Creale prima in tt-rss (Preferenze → Feed → Categorie) e scegli di nuovo il file, oppure scegli dove vanno i loro feed:`,
+	settings_opml_needs_server: () => `L’importazione richiede una connessione al server tt-rss e sei offline. Non è cambiato nulla; riprova quando sei online.`,
+	settings_opml_outcome_multiple: () => `Quella pagina offre più feed: iscriviti a uno di essi nella schermata Iscriviti.`,
+	settings_opml_outcome_skipped: () => `Già iscritto: saltato.`,
+	settings_opml_page: () => `Importa ed esporta le iscrizioni`,
+	settings_opml_plan: () => `Cosa verrà iscritto`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} feed nel file: ${p.new} nuovi, ${p.old} già iscritti (saltati).`;
+			case 'many':
+				return `${n} di feed nel file: ${p.new} nuovi, ${p.old} già iscritti (saltati).`;
+			default:
+				return `${n} feed nel file: ${p.new} nuovi, ${p.old} già iscritti (saltati).`;
+		}
+	},
+	settings_opml_read_failed: () => `Impossibile leggere il file. Riprova.`,
+	settings_opml_reading: () => `Lettura del file…`,
+	settings_opml_results: () => `Risultati dell’importazione`,
+	settings_opml_running: (p) => `Iscrizione… ${p.done} di ${p.total} fatti.`,
+	settings_opml_skipped: () => `Già iscritto: saltato`,
+	settings_opml_stopped: (p) => `L’importazione si è fermata: ${p.why} I feed fatti finora restano; il resto segue quando continui.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Iscriviti a ${n} feed`;
+			case 'many':
+				return `Iscriviti a ${n} di feed`;
+			default:
+				return `Iscriviti a ${n} feed`;
+		}
+	},
+	settings_opml_too_large: (p) => `Questo file supera i ${p.size} MB, troppo per un elenco di iscrizioni. Esporta un elenco più piccolo o dividilo.`,
+	settings_opml_unexpected: () => `un errore imprevisto.`,
+	settings_opml_waiting: () => `In attesa.`,
 	settings_page: () => `Impostazioni`,
 	settings_read_when_played: () => `Segna un articolo come letto quando il suo audio o video è stato riprodotto fino alla fine`,
 	settings_reading: () => `Lettura`,

@@ -168,7 +168,66 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `常に（モバイルデータやデータセーバー使用時も）`,
 	settings_offline_more: () => `この端末に保存されているもの`,
 	settings_offline_storage: () => `オフラインのストレージ`,
+	settings_opml_another: () => `別のファイルをインポート`,
+	settings_opml_continue: () => `インポートを続ける`,
+	settings_opml_discard: () => `残りを破棄`,
+	settings_opml_export: () => `エクスポート（OPML）`,
+	settings_opml_export_button: () => `購読をエクスポート`,
+	settings_opml_export_failed: () => `エクスポートが予期せず失敗しました。もう一度お試しください。`,
+	settings_opml_export_hint: () => `すべての購読をカテゴリーごとに、他のフィードリーダーでインポートできる OPML ファイルとして保存します。`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${p.file} を保存しました（フィード ${n} 件）。`;
+		}
+	},
+	settings_opml_exporting: () => `エクスポート中…`,
+	settings_opml_feeds_for: (p) => `${p.category} のフィード`,
+	settings_opml_file: () => `OPML ファイル`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `インポート完了：${n} 件のフィードを処理しました。`;
+		}
+	},
+	settings_opml_from_missing: (p) => `存在しないカテゴリー「${p.name}」から`,
+	settings_opml_goes_to: (p) => `「${p.name}」のフィードの入れ先`,
+	settings_opml_import: () => `インポート（OPML）`,
+	settings_opml_import_hint: () => `他のリーダーの OPML ファイルにあるフィードを購読します。すでに購読しているフィードはスキップします。tt-rss は API でカテゴリーを作成できないため、カテゴリーがここにないフィードは選んだ場所に入ります。`,
+	settings_opml_interrupted: (p) => `インポート中断：${p.total} 件中 ${p.done} 件完了。`,
 	settings_opml_link: () => `購読のインポートとエクスポート（OPML）`,
+	settings_opml_missing: () => `このサーバーにないカテゴリー`,
+	settings_opml_missing_hint: () => `先に tt-rss でカテゴリーを作成して（設定 → フィード → カテゴリー）ファイルを選び直すか、フィードの入れ先を選んでください：`,
+	settings_opml_needs_server: () => `インポートには tt-rss サーバーへの接続が必要ですが、オフラインです。何も変更されていません。オンラインになってからもう一度お試しください。`,
+	settings_opml_outcome_multiple: () => `このページには複数のフィードがあります。「購読」画面でどれか1つを購読してください。`,
+	settings_opml_outcome_skipped: () => `購読済み：スキップ。`,
+	settings_opml_page: () => `購読のインポートとエクスポート`,
+	settings_opml_plan: () => `購読される内容`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `ファイル内のフィード ${n} 件：新規 ${p.new} 件、購読済み ${p.old} 件（スキップ）。`;
+		}
+	},
+	settings_opml_read_failed: () => `ファイルを読み込めませんでした。もう一度お試しください。`,
+	settings_opml_reading: () => `ファイルを読み込んでいます…`,
+	settings_opml_results: () => `インポートの結果`,
+	settings_opml_running: (p) => `購読中… ${p.total} 件中 ${p.done} 件完了。`,
+	settings_opml_skipped: () => `購読済み：スキップ`,
+	settings_opml_stopped: (p) => `インポートが止まりました：${p.why} ここまでに処理したフィードは残ります。続けると残りが処理されます。`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件のフィードを購読`;
+		}
+	},
+	settings_opml_too_large: (p) => `このファイルは ${p.size} MB を超えており、購読リストとしては大きすぎます。小さいリストをエクスポートするか、分割してください。`,
+	settings_opml_unexpected: () => `予期しないエラー。`,
+	settings_opml_waiting: () => `待機中。`,
 	settings_page: () => `設定`,
 	settings_read_when_played: () => `記事の音声や動画を最後まで再生したら既読にする`,
 	settings_reading: () => `読書`,

@@ -180,7 +180,90 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Zawsze, także przez dane komórkowe i z oszczędzaniem danych`,
 	settings_offline_more: () => `Co jest przechowywane na tym urządzeniu`,
 	settings_offline_storage: () => `Pamięć offline`,
+	settings_opml_another: () => `Importuj inny plik`,
+	settings_opml_continue: () => `Kontynuuj import`,
+	settings_opml_discard: () => `Odrzuć resztę`,
+	settings_opml_export: () => `Eksport (OPML)`,
+	settings_opml_export_button: () => `Eksportuj subskrypcje`,
+	settings_opml_export_failed: () => `Eksport nieoczekiwanie się nie powiódł. Spróbuj ponownie.`,
+	settings_opml_export_hint: () => `Zapisuje wszystkie twoje subskrypcje, w ich kategoriach, jako plik OPML, który mogą zaimportować inne czytniki kanałów.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Zapisano ${p.file} (${n} kanał).`;
+			case 'few':
+				return `Zapisano ${p.file} (${n} kanały).`;
+			case 'many':
+				return `Zapisano ${p.file} (${n} kanałów).`;
+			default:
+				return `Zapisano ${p.file} (${n} kanału).`;
+		}
+	},
+	settings_opml_exporting: () => `Eksportowanie…`,
+	settings_opml_feeds_for: (p) => `Kanały w ${p.category}`,
+	settings_opml_file: () => `Plik OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Import zakończony: obsłużono ${n} kanał.`;
+			case 'few':
+				return `Import zakończony: obsłużono ${n} kanały.`;
+			case 'many':
+				return `Import zakończony: obsłużono ${n} kanałów.`;
+			default:
+				return `Import zakończony: obsłużono ${n} kanału.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `z brakującej kategorii „${p.name}”`,
+	settings_opml_goes_to: (p) => `Kanały z „${p.name}” trafią do`,
+	settings_opml_import: () => `Import (OPML)`,
+	settings_opml_import_hint: () => `Subskrybuje kanały z pliku OPML z innego czytnika. Kanały, które już masz, są pomijane. tt-rss nie może tworzyć kategorii przez swoje API: kanały, których kategorii tu nie ma, trafią tam, gdzie wybierzesz.`,
+	settings_opml_interrupted: (p) => `Import przerwany: gotowe ${p.done} z ${p.total}.`,
 	settings_opml_link: () => `Import i eksport subskrypcji (OPML)`,
+	settings_opml_missing: () => `Kategorie, których ten serwer nie ma`,
+	settings_opml_missing_hint: () => `Najpierw utwórz je w tt-rss (Ustawienia → Kanały → Kategorie) i wybierz plik ponownie albo wybierz, dokąd trafią ich kanały:`,
+	settings_opml_needs_server: () => `Import wymaga połączenia z serwerem tt-rss, a jesteś offline. Nic nie zostało zmienione; spróbuj ponownie, gdy będziesz online.`,
+	settings_opml_outcome_multiple: () => `Ta strona oferuje kilka kanałów: zasubskrybuj jeden z nich na ekranie Subskrybuj.`,
+	settings_opml_outcome_skipped: () => `Już subskrybowany: pominięty.`,
+	settings_opml_page: () => `Import i eksport subskrypcji`,
+	settings_opml_plan: () => `Co zostanie zasubskrybowane`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} kanał w pliku: nowe ${p.new}, już subskrybowane ${p.old} (pominięte).`;
+			case 'few':
+				return `${n} kanały w pliku: nowe ${p.new}, już subskrybowane ${p.old} (pominięte).`;
+			case 'many':
+				return `${n} kanałów w pliku: nowe ${p.new}, już subskrybowane ${p.old} (pominięte).`;
+			default:
+				return `${n} kanału w pliku: nowe ${p.new}, już subskrybowane ${p.old} (pominięte).`;
+		}
+	},
+	settings_opml_read_failed: () => `Nie udało się odczytać pliku. Spróbuj ponownie.`,
+	settings_opml_reading: () => `Odczytywanie pliku…`,
+	settings_opml_results: () => `Wyniki importu`,
+	settings_opml_running: (p) => `Subskrybowanie… gotowe ${p.done} z ${p.total}.`,
+	settings_opml_skipped: () => `Już subskrybowany: pominięty`,
+	settings_opml_stopped: (p) => `Import zatrzymał się: ${p.why} Kanały obsłużone do tej pory zostają; reszta nastąpi, gdy kontynuujesz.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Subskrybuj ${n} kanał`;
+			case 'few':
+				return `Subskrybuj ${n} kanały`;
+			case 'many':
+				return `Subskrybuj ${n} kanałów`;
+			default:
+				return `Subskrybuj ${n} kanału`;
+		}
+	},
+	settings_opml_too_large: (p) => `Ten plik jest większy niż ${p.size} MB — za duży na listę subskrypcji. Wyeksportuj mniejszą listę lub ją podziel.`,
+	settings_opml_unexpected: () => `nieoczekiwany błąd.`,
+	settings_opml_waiting: () => `Czeka.`,
 	settings_page: () => `Ustawienia`,
 	settings_read_when_played: () => `Oznacz artykuł jako przeczytany, gdy jego dźwięk lub wideo zostanie odtworzone do końca`,
 	settings_reading: () => `Czytanie`,

@@ -176,7 +176,82 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Sempre, também em dados móveis e com a economia de dados`,
 	settings_offline_more: () => `O que está guardado neste dispositivo`,
 	settings_offline_storage: () => `Armazenamento offline`,
+	settings_opml_another: () => `Importar outro arquivo`,
+	settings_opml_continue: () => `Continuar a importação`,
+	settings_opml_discard: () => `Descartar o resto`,
+	settings_opml_export: () => `Exportar (OPML)`,
+	settings_opml_export_button: () => `Exportar assinaturas`,
+	settings_opml_export_failed: () => `A exportação falhou inesperadamente. Tente de novo.`,
+	settings_opml_export_hint: () => `Salva todas as suas assinaturas, nas categorias delas, como um arquivo OPML que outros leitores de feeds podem importar.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${p.file} salvo (${n} feed).`;
+			case 'many':
+				return `${p.file} salvo (${n} de feeds).`;
+			default:
+				return `${p.file} salvo (${n} feeds).`;
+		}
+	},
+	settings_opml_exporting: () => `Exportando…`,
+	settings_opml_feeds_for: (p) => `Feeds de ${p.category}`,
+	settings_opml_file: () => `Arquivo OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Importação concluída: ${n} feed processado.`;
+			case 'many':
+				return `Importação concluída: ${n} de feeds processados.`;
+			default:
+				return `Importação concluída: ${n} feeds processados.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `da categoria ausente “${p.name}”`,
+	settings_opml_goes_to: (p) => `Os feeds de “${p.name}” vão para`,
+	settings_opml_import: () => `Importar (OPML)`,
+	settings_opml_import_hint: () => `Assina os feeds de um arquivo OPML de outro leitor. Feeds que você já tem são pulados. O tt-rss não consegue criar categorias pela API: feeds cuja categoria não existe aqui vão para onde você escolher.`,
+	settings_opml_interrupted: (p) => `Importação interrompida: ${p.done} de ${p.total} feitos.`,
 	settings_opml_link: () => `Importar e exportar assinaturas (OPML)`,
+	settings_opml_missing: () => `Categorias que este servidor não tem`,
+	settings_opml_missing_hint: () => `Crie-as primeiro no tt-rss (Preferências → Feeds → Categorias) e escolha o arquivo de novo, ou escolha para onde vão os feeds delas:`,
+	settings_opml_needs_server: () => `A importação precisa de conexão com o servidor tt-rss, e você está offline. Nada foi alterado; tente de novo quando estiver online.`,
+	settings_opml_outcome_multiple: () => `Essa página oferece vários feeds: assine um deles na tela Assinar.`,
+	settings_opml_outcome_skipped: () => `Já assinado: pulado.`,
+	settings_opml_page: () => `Importar e exportar assinaturas`,
+	settings_opml_plan: () => `O que será assinado`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} feed no arquivo: ${p.new} novos, ${p.old} já assinados (pulados).`;
+			case 'many':
+				return `${n} de feeds no arquivo: ${p.new} novos, ${p.old} já assinados (pulados).`;
+			default:
+				return `${n} feeds no arquivo: ${p.new} novos, ${p.old} já assinados (pulados).`;
+		}
+	},
+	settings_opml_read_failed: () => `Não foi possível ler o arquivo. Tente de novo.`,
+	settings_opml_reading: () => `Lendo o arquivo…`,
+	settings_opml_results: () => `Resultados da importação`,
+	settings_opml_running: (p) => `Assinando… ${p.done} de ${p.total} feitos.`,
+	settings_opml_skipped: () => `Já assinado: pulado`,
+	settings_opml_stopped: (p) => `A importação parou: ${p.why} Os feeds feitos até agora ficam; o resto segue quando você continuar.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Assinar ${n} feed`;
+			case 'many':
+				return `Assinar ${n} de feeds`;
+			default:
+				return `Assinar ${n} feeds`;
+		}
+	},
+	settings_opml_too_large: (p) => `Este arquivo tem mais de ${p.size} MB, grande demais para uma lista de assinaturas. Exporte uma lista menor ou divida-a.`,
+	settings_opml_unexpected: () => `um erro inesperado.`,
+	settings_opml_waiting: () => `Aguardando.`,
 	settings_page: () => `Configurações`,
 	settings_read_when_played: () => `Marcar um artigo como lido quando seu áudio ou vídeo tocar até o fim`,
 	settings_reading: () => `Leitura`,

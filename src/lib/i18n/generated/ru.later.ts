@@ -180,7 +180,90 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `Всегда, в том числе через мобильные данные и в режиме экономии трафика`,
 	settings_offline_more: () => `Что хранится на этом устройстве`,
 	settings_offline_storage: () => `Офлайн-хранилище`,
+	settings_opml_another: () => `Импортировать другой файл`,
+	settings_opml_continue: () => `Продолжить импорт`,
+	settings_opml_discard: () => `Отменить остальное`,
+	settings_opml_export: () => `Экспорт (OPML)`,
+	settings_opml_export_button: () => `Экспортировать подписки`,
+	settings_opml_export_failed: () => `Экспорт неожиданно не удался. Попробуйте снова.`,
+	settings_opml_export_hint: () => `Сохраняет все ваши подписки с категориями в файл OPML, который могут импортировать другие читалки лент.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Сохранён ${p.file} (${n} лента).`;
+			case 'few':
+				return `Сохранён ${p.file} (${n} ленты).`;
+			case 'many':
+				return `Сохранён ${p.file} (${n} лент).`;
+			default:
+				return `Сохранён ${p.file} (${n} ленты).`;
+		}
+	},
+	settings_opml_exporting: () => `Экспорт…`,
+	settings_opml_feeds_for: (p) => `Ленты в ${p.category}`,
+	settings_opml_file: () => `Файл OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Импорт завершён: обработана ${n} лента.`;
+			case 'few':
+				return `Импорт завершён: обработано ${n} ленты.`;
+			case 'many':
+				return `Импорт завершён: обработано ${n} лент.`;
+			default:
+				return `Импорт завершён: обработано ${n} ленты.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `из отсутствующей категории «${p.name}»`,
+	settings_opml_goes_to: (p) => `Ленты из «${p.name}» попадут в`,
+	settings_opml_import: () => `Импорт (OPML)`,
+	settings_opml_import_hint: () => `Подписывает на ленты из файла OPML другой читалки. Ленты, на которые вы уже подписаны, пропускаются. tt-rss не может создавать категории через API: ленты, чьей категории здесь нет, попадут туда, куда вы выберете.`,
+	settings_opml_interrupted: (p) => `Импорт прерван: готово ${p.done} из ${p.total}.`,
 	settings_opml_link: () => `Импорт и экспорт подписок (OPML)`,
+	settings_opml_missing: () => `Категории, которых нет на этом сервере`,
+	settings_opml_missing_hint: () => `Сначала создайте их в tt-rss (Настройки → Ленты → Категории) и снова выберите файл или выберите, куда попадут их ленты:`,
+	settings_opml_needs_server: () => `Для импорта нужно соединение с сервером tt-rss, а вы офлайн. Ничего не изменено; попробуйте снова, когда будете онлайн.`,
+	settings_opml_outcome_multiple: () => `На этой странице несколько лент: подпишитесь на одну из них на экране «Подписка».`,
+	settings_opml_outcome_skipped: () => `Уже в подписках: пропущено.`,
+	settings_opml_page: () => `Импорт и экспорт подписок`,
+	settings_opml_plan: () => `На что будет оформлена подписка`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `В файле ${n} лента: новых ${p.new}, уже в подписках ${p.old} (пропускаются).`;
+			case 'few':
+				return `В файле ${n} ленты: новых ${p.new}, уже в подписках ${p.old} (пропускаются).`;
+			case 'many':
+				return `В файле ${n} лент: новых ${p.new}, уже в подписках ${p.old} (пропускаются).`;
+			default:
+				return `В файле ${n} ленты: новых ${p.new}, уже в подписках ${p.old} (пропускаются).`;
+		}
+	},
+	settings_opml_read_failed: () => `Не удалось прочитать файл. Попробуйте снова.`,
+	settings_opml_reading: () => `Чтение файла…`,
+	settings_opml_results: () => `Результаты импорта`,
+	settings_opml_running: (p) => `Подписка… готово ${p.done} из ${p.total}.`,
+	settings_opml_skipped: () => `Уже в подписках: пропущено`,
+	settings_opml_stopped: (p) => `Импорт остановлен: ${p.why} Уже обработанные ленты сохранены; остальные последуют, когда вы продолжите.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Подписаться на ${n} ленту`;
+			case 'few':
+				return `Подписаться на ${n} ленты`;
+			case 'many':
+				return `Подписаться на ${n} лент`;
+			default:
+				return `Подписаться на ${n} ленты`;
+		}
+	},
+	settings_opml_too_large: (p) => `Этот файл больше ${p.size} МБ — слишком много для списка подписок. Экспортируйте список поменьше или разделите его.`,
+	settings_opml_unexpected: () => `непредвиденная ошибка.`,
+	settings_opml_waiting: () => `Ожидание.`,
 	settings_page: () => `Настройки`,
 	settings_read_when_played: () => `Отмечать статью прочитанной, когда её аудио или видео проиграно до конца`,
 	settings_reading: () => `Чтение`,

@@ -168,7 +168,66 @@ export const messages: LaterMessages = {
 	settings_offline_images_always: () => `始终，包括使用移动数据和流量节省模式时`,
 	settings_offline_more: () => `此设备上保存了什么`,
 	settings_offline_storage: () => `离线存储`,
+	settings_opml_another: () => `导入另一个文件`,
+	settings_opml_continue: () => `继续导入`,
+	settings_opml_discard: () => `放弃其余部分`,
+	settings_opml_export: () => `导出（OPML）`,
+	settings_opml_export_button: () => `导出订阅`,
+	settings_opml_export_failed: () => `导出意外失败。请重试。`,
+	settings_opml_export_hint: () => `将你的所有订阅按分类保存为 OPML 文件，其他订阅源阅读器可以导入。`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已保存 ${p.file}（${n} 个订阅源）。`;
+		}
+	},
+	settings_opml_exporting: () => `正在导出…`,
+	settings_opml_feeds_for: (p) => `${p.category} 中的订阅源`,
+	settings_opml_file: () => `OPML 文件`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `导入完成：已处理 ${n} 个订阅源。`;
+		}
+	},
+	settings_opml_from_missing: (p) => `来自缺失的分类“${p.name}”`,
+	settings_opml_goes_to: (p) => `“${p.name}”的订阅源放到`,
+	settings_opml_import: () => `导入（OPML）`,
+	settings_opml_import_hint: () => `订阅来自其他阅读器的 OPML 文件中的订阅源。已有的订阅源会被跳过。tt-rss 无法通过 API 创建分类：分类在这里不存在的订阅源会放到你选择的位置。`,
+	settings_opml_interrupted: (p) => `导入中断：已完成 ${p.done} / ${p.total}。`,
 	settings_opml_link: () => `导入和导出订阅（OPML）`,
+	settings_opml_missing: () => `此服务器上没有的分类`,
+	settings_opml_missing_hint: () => `请先在 tt-rss 中创建它们（偏好设置 → 订阅源 → 分类）并重新选择文件，或选择它们的订阅源放到哪里：`,
+	settings_opml_needs_server: () => `导入需要连接到 tt-rss 服务器，而你已离线。没有做任何更改；请在联网后重试。`,
+	settings_opml_outcome_multiple: () => `该页面提供多个订阅源：请在“订阅”页面订阅其中一个。`,
+	settings_opml_outcome_skipped: () => `已订阅：跳过。`,
+	settings_opml_page: () => `导入和导出订阅`,
+	settings_opml_plan: () => `将要订阅的内容`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `文件中有 ${n} 个订阅源：${p.new} 个新的，${p.old} 个已订阅（跳过）。`;
+		}
+	},
+	settings_opml_read_failed: () => `无法读取文件。请重试。`,
+	settings_opml_reading: () => `正在读取文件…`,
+	settings_opml_results: () => `导入结果`,
+	settings_opml_running: (p) => `正在订阅… 已完成 ${p.done} / ${p.total}。`,
+	settings_opml_skipped: () => `已订阅：跳过`,
+	settings_opml_stopped: (p) => `导入已停止：${p.why}已完成的订阅源会保留；继续时会处理其余部分。`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `订阅 ${n} 个订阅源`;
+		}
+	},
+	settings_opml_too_large: (p) => `此文件超过 ${p.size} MB，对订阅列表来说太大。请导出较小的列表或将其拆分。`,
+	settings_opml_unexpected: () => `意外错误。`,
+	settings_opml_waiting: () => `等待中。`,
 	settings_page: () => `设置`,
 	settings_read_when_played: () => `文章的音频或视频播放完毕时标记为已读`,
 	settings_reading: () => `阅读`,
