@@ -176,6 +176,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `مريح: مع مقتطف`,
 	settings_density_compact: () => `مضغوط: العنوان والخلاصة والتاريخ في سطر واحد`,
 	settings_hide_empty: () => `إخفاء الخلاصات والفئات التي لا جديد فيها`,
+	settings_install_button: () => `تثبيت التطبيق`,
+	settings_install_done: () => `القارئ مثبّت على هذا الجهاز.`,
+	settings_install_heading: () => `التثبيت`,
+	settings_install_ios: () => `للتثبيت: اضغط «مشاركة» ثم «إضافة إلى الشاشة الرئيسية». بعد التثبيت يحتفظ القارئ بنسخته دون اتصال: قد يمسح Safari ما يخزّنه موقع ليس على الشاشة الرئيسية ولم يُستخدم منذ بضعة أسابيع.`,
+	settings_install_text: () => `ثبّت القارئ لتفتحه كتطبيق، بنافذته وأيقونته.`,
 	settings_keep_unread: () => `إبقاء المقالة غير مقروءة عند فتحها (علّمها كمقروءة بنفسك)`,
 	settings_lists: () => `القوائم`,
 	settings_lists_hint: () => `ما تعرضه الخلاصة أو الفئة أو الوسم إلى أن تختار غير ذلك فيها؛ والاختيار داخل قائمة يُحفظ لتلك القائمة.`,
@@ -289,6 +294,55 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `خطأ غير متوقع.`,
 	settings_opml_waiting: () => `في الانتظار.`,
 	settings_page: () => `الإعدادات`,
+	settings_pending_discard: () => `تجاهل`,
+	settings_pending_failed: () => `غير محفوظة`,
+	settings_pending_failed_list: () => `تغييرات رفضها الخادم`,
+	settings_pending_heading: () => `تغييرات لم تصل إلى الخادم بعد`,
+	settings_pending_kept: () => `(يحتفظ به المتصفح)`,
+	settings_pending_last: (p) => `آخر محاولة: ${p.error}`,
+	settings_pending_list: () => `تغييرات في انتظار الإرسال`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `ولا شيء غير ذلك`;
+			case 'one':
+				return `وواحد آخر`;
+			case 'two':
+				return `واثنان آخران`;
+			case 'few':
+				return `و${n} أخرى`;
+			case 'many':
+				return `و${n} أخرى`;
+			default:
+				return `و${n} أخرى`;
+		}
+	},
+	settings_pending_none: () => `كل تغييراتك محفوظة على الخادم.`,
+	settings_pending_region: () => `التغييرات دون اتصال`,
+	settings_pending_retry: () => `أعد المحاولة`,
+	settings_pending_send: () => `أرسل الآن`,
+	settings_pending_sign_in: () => `انتهت جلستك. سجّل الدخول مجددًا لإرسال تغييراتك؛ لم يضِع شيء.`,
+	settings_pending_storage: (p) => `التخزين المستخدم: ${p.used}`,
+	settings_pending_storage_of: (p) => `التخزين المستخدم: ${p.used} من ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `تغيير في انتظار الإرسال.`;
+			case 'one':
+				return `تغيير في انتظار الإرسال.`;
+			case 'two':
+				return `تغيير في انتظار الإرسال.`;
+			case 'few':
+				return `تغييرات في انتظار الإرسال.`;
+			case 'many':
+				return `تغييرًا في انتظار الإرسال.`;
+			default:
+				return `تغيير في انتظار الإرسال.`;
+		}
+	},
+	settings_pending_while_open: () => `لا يستطيع هذا المتصفح إرسال التغييرات في الخلفية: تُرسل ما دام التطبيق مفتوحًا.`,
 	settings_read_when_played: () => `تعليم المقالة كمقروءة عند انتهاء تشغيل الصوت أو الفيديو فيها`,
 	settings_reading: () => `القراءة`,
 	settings_show: () => `العرض`,

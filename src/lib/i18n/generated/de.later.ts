@@ -160,6 +160,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Bequem: mit Auszug`,
 	settings_density_compact: () => `Kompakt: Titel, Feed und Datum in einer Zeile`,
 	settings_hide_empty: () => `Feeds und Kategorien ohne Ungelesenes ausblenden`,
+	settings_install_button: () => `App installieren`,
+	settings_install_done: () => `Der Reader ist auf diesem Gerät installiert.`,
+	settings_install_heading: () => `Installieren`,
+	settings_install_ios: () => `So installierst du ihn: Tippe auf „Teilen“, dann auf „Zum Home-Bildschirm“. Installiert behält der Reader seine Offline-Kopie: Safari kann löschen, was eine Website speichert, wenn sie nicht auf dem Home-Bildschirm liegt und einige Wochen nicht benutzt wurde.`,
+	settings_install_text: () => `Installiere den Reader, um ihn wie eine App zu öffnen, mit eigenem Fenster und Symbol.`,
 	settings_keep_unread: () => `Artikel beim Öffnen ungelesen lassen (selbst als gelesen markieren)`,
 	settings_lists: () => `Listen`,
 	settings_lists_hint: () => `Was ein Feed, eine Kategorie oder ein Tag zeigt, bis du dort etwas anderes wählst; eine Wahl in einer Liste bleibt für diese Liste erhalten.`,
@@ -241,6 +246,39 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `ein unerwarteter Fehler.`,
 	settings_opml_waiting: () => `Wartet.`,
 	settings_page: () => `Einstellungen`,
+	settings_pending_discard: () => `Verwerfen`,
+	settings_pending_failed: () => `Nicht gespeichert`,
+	settings_pending_failed_list: () => `Änderungen, die der Server abgelehnt hat`,
+	settings_pending_heading: () => `Änderungen, die noch nicht auf dem Server sind`,
+	settings_pending_kept: () => `(vom Browser behalten)`,
+	settings_pending_last: (p) => `Letzter Versuch: ${p.error}`,
+	settings_pending_list: () => `Änderungen, die auf das Senden warten`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `und ${n} weitere`;
+			default:
+				return `und ${n} weitere`;
+		}
+	},
+	settings_pending_none: () => `Alle deine Änderungen sind auf dem Server gespeichert.`,
+	settings_pending_region: () => `Offline-Änderungen`,
+	settings_pending_retry: () => `Erneut versuchen`,
+	settings_pending_send: () => `Jetzt senden`,
+	settings_pending_sign_in: () => `Deine Sitzung ist beendet. Melde dich erneut an, um deine Änderungen zu senden; nichts geht verloren.`,
+	settings_pending_storage: (p) => `Belegter Speicher: ${p.used}`,
+	settings_pending_storage_of: (p) => `Belegter Speicher: ${p.used} von ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Änderung wartet auf das Senden.`;
+			default:
+				return `Änderungen warten auf das Senden.`;
+		}
+	},
+	settings_pending_while_open: () => `Dieser Browser kann Änderungen nicht im Hintergrund senden: Sie werden gesendet, solange die App geöffnet ist.`,
 	settings_read_when_played: () => `Artikel als gelesen markieren, wenn Audio oder Video bis zum Ende abgespielt wurde`,
 	settings_reading: () => `Lesen`,
 	settings_show: () => `Zeigen`,

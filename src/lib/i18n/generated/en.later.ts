@@ -160,6 +160,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Comfortable: with an excerpt`,
 	settings_density_compact: () => `Compact: title, feed and date on one line`,
 	settings_hide_empty: () => `Hide feeds and categories with nothing unread`,
+	settings_install_button: () => `Install app`,
+	settings_install_done: () => `The reader is installed on this device.`,
+	settings_install_heading: () => `Install`,
+	settings_install_ios: () => `To install: tap “Share”, then “Add to Home Screen”. Installed, the reader keeps its offline copy: Safari may clear what a site stores when it is not on the Home Screen and has not been used for some weeks.`,
+	settings_install_text: () => `Install the reader to open it like an app, with its own window and icon.`,
 	settings_keep_unread: () => `Leave an article unread when it opens (mark it read yourself)`,
 	settings_lists: () => `Lists`,
 	settings_lists_hint: () => `What a feed, category or tag shows until you choose otherwise in it; a choice made in a list is kept for that list.`,
@@ -241,6 +246,39 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `an unexpected error.`,
 	settings_opml_waiting: () => `Waiting.`,
 	settings_page: () => `Settings`,
+	settings_pending_discard: () => `Discard`,
+	settings_pending_failed: () => `Not saved`,
+	settings_pending_failed_list: () => `Changes the server refused`,
+	settings_pending_heading: () => `Changes not yet on the server`,
+	settings_pending_kept: () => `(kept by the browser)`,
+	settings_pending_last: (p) => `Last attempt: ${p.error}`,
+	settings_pending_list: () => `Changes waiting to be sent`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `and ${n} more`;
+			default:
+				return `and ${n} more`;
+		}
+	},
+	settings_pending_none: () => `All your changes are saved on the server.`,
+	settings_pending_region: () => `Offline changes`,
+	settings_pending_retry: () => `Retry`,
+	settings_pending_send: () => `Send now`,
+	settings_pending_sign_in: () => `Your session has ended. Sign in again to send your changes; nothing is lost.`,
+	settings_pending_storage: (p) => `Storage used: ${p.used}`,
+	settings_pending_storage_of: (p) => `Storage used: ${p.used} of ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `change is waiting to be sent.`;
+			default:
+				return `changes are waiting to be sent.`;
+		}
+	},
+	settings_pending_while_open: () => `This browser cannot send changes in the background: they are sent while the app is open.`,
 	settings_read_when_played: () => `Mark an article read when its audio or video has played to the end`,
 	settings_reading: () => `Reading`,
 	settings_show: () => `Show`,

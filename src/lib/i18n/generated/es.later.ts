@@ -164,6 +164,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Cómoda: con un extracto`,
 	settings_density_compact: () => `Compacta: título, fuente y fecha en una línea`,
 	settings_hide_empty: () => `Ocultar fuentes y categorías sin nada por leer`,
+	settings_install_button: () => `Instalar la aplicación`,
+	settings_install_done: () => `El lector está instalado en este dispositivo.`,
+	settings_install_heading: () => `Instalar`,
+	settings_install_ios: () => `Para instalarlo: toca «Compartir» y luego «Añadir a pantalla de inicio». Instalado, el lector conserva su copia sin conexión: Safari puede borrar lo que guarda un sitio que no está en la pantalla de inicio y no se ha usado en unas semanas.`,
+	settings_install_text: () => `Instala el lector para abrirlo como una aplicación, con su propia ventana e icono.`,
 	settings_keep_unread: () => `Dejar un artículo sin leer al abrirlo (márcalo como leído tú)`,
 	settings_lists: () => `Listas`,
 	settings_lists_hint: () => `Lo que muestra una fuente, categoría o etiqueta hasta que elijas otra cosa en ella; lo que elijas en una lista se guarda para esa lista.`,
@@ -253,6 +258,43 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `un error inesperado.`,
 	settings_opml_waiting: () => `En espera.`,
 	settings_page: () => `Ajustes`,
+	settings_pending_discard: () => `Descartar`,
+	settings_pending_failed: () => `Sin guardar`,
+	settings_pending_failed_list: () => `Cambios que el servidor rechazó`,
+	settings_pending_heading: () => `Cambios que aún no están en el servidor`,
+	settings_pending_kept: () => `(conservado por el navegador)`,
+	settings_pending_last: (p) => `Último intento: ${p.error}`,
+	settings_pending_list: () => `Cambios que esperan a ser enviados`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `y ${n} más`;
+			case 'many':
+				return `y ${n} más`;
+			default:
+				return `y ${n} más`;
+		}
+	},
+	settings_pending_none: () => `Todos tus cambios están guardados en el servidor.`,
+	settings_pending_region: () => `Cambios sin conexión`,
+	settings_pending_retry: () => `Reintentar`,
+	settings_pending_send: () => `Enviar ahora`,
+	settings_pending_sign_in: () => `Tu sesión ha terminado. Vuelve a iniciar sesión para enviar tus cambios; no se pierde nada.`,
+	settings_pending_storage: (p) => `Almacenamiento usado: ${p.used}`,
+	settings_pending_storage_of: (p) => `Almacenamiento usado: ${p.used} de ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `cambio espera a ser enviado.`;
+			case 'many':
+				return `de cambios esperan a ser enviados.`;
+			default:
+				return `cambios esperan a ser enviados.`;
+		}
+	},
+	settings_pending_while_open: () => `Este navegador no puede enviar cambios en segundo plano: se envían mientras la aplicación está abierta.`,
 	settings_read_when_played: () => `Marcar un artículo como leído cuando su audio o vídeo se haya reproducido hasta el final`,
 	settings_reading: () => `Lectura`,
 	settings_show: () => `Mostrar`,

@@ -164,6 +164,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Confortable : avec un extrait`,
 	settings_density_compact: () => `Compacte : titre, flux et date sur une ligne`,
 	settings_hide_empty: () => `Masquer les flux et catégories sans article non lu`,
+	settings_install_button: () => `Installer l’application`,
+	settings_install_done: () => `Le lecteur est installé sur cet appareil.`,
+	settings_install_heading: () => `Installer`,
+	settings_install_ios: () => `Pour l’installer : touchez « Partager », puis « Sur l’écran d’accueil ». Installé, le lecteur garde sa copie hors ligne : Safari peut effacer ce qu’un site stocke quand il n’est pas sur l’écran d’accueil et n’a pas servi depuis quelques semaines.`,
+	settings_install_text: () => `Installez le lecteur pour l’ouvrir comme une application, avec sa propre fenêtre et son icône.`,
 	settings_keep_unread: () => `Laisser un article non lu à son ouverture (le marquer comme lu vous-même)`,
 	settings_lists: () => `Listes`,
 	settings_lists_hint: () => `Ce qu’affiche un flux, une catégorie ou une étiquette tant que vous n’y choisissez pas autre chose\u00a0; un choix fait dans une liste est conservé pour cette liste.`,
@@ -253,6 +258,43 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `une erreur inattendue.`,
 	settings_opml_waiting: () => `En attente.`,
 	settings_page: () => `Réglages`,
+	settings_pending_discard: () => `Abandonner`,
+	settings_pending_failed: () => `Non enregistrées`,
+	settings_pending_failed_list: () => `Modifications refusées par le serveur`,
+	settings_pending_heading: () => `Modifications pas encore sur le serveur`,
+	settings_pending_kept: () => `(conservé par le navigateur)`,
+	settings_pending_last: (p) => `Dernière tentative : ${p.error}`,
+	settings_pending_list: () => `Modifications en attente d’envoi`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `et ${n} autre`;
+			case 'many':
+				return `et ${n} d’autres`;
+			default:
+				return `et ${n} autres`;
+		}
+	},
+	settings_pending_none: () => `Toutes vos modifications sont enregistrées sur le serveur.`,
+	settings_pending_region: () => `Modifications hors ligne`,
+	settings_pending_retry: () => `Réessayer`,
+	settings_pending_send: () => `Envoyer maintenant`,
+	settings_pending_sign_in: () => `Votre session a pris fin. Reconnectez-vous pour envoyer vos modifications ; rien n’est perdu.`,
+	settings_pending_storage: (p) => `Stockage utilisé : ${p.used}`,
+	settings_pending_storage_of: (p) => `Stockage utilisé : ${p.used} sur ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `modification attend d’être envoyée.`;
+			case 'many':
+				return `de modifications attendent d’être envoyées.`;
+			default:
+				return `modifications attendent d’être envoyées.`;
+		}
+	},
+	settings_pending_while_open: () => `Ce navigateur ne peut pas envoyer les modifications en arrière-plan : elles sont envoyées tant que l’application est ouverte.`,
 	settings_read_when_played: () => `Marquer un article comme lu quand son audio ou sa vidéo a été lu jusqu’au bout`,
 	settings_reading: () => `Lecture`,
 	settings_show: () => `Afficher`,

@@ -164,6 +164,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Comoda: con un estratto`,
 	settings_density_compact: () => `Compatta: titolo, feed e data su una riga`,
 	settings_hide_empty: () => `Nascondi feed e categorie senza nulla da leggere`,
+	settings_install_button: () => `Installa l’app`,
+	settings_install_done: () => `Il lettore è installato su questo dispositivo.`,
+	settings_install_heading: () => `Installa`,
+	settings_install_ios: () => `Per installarlo: tocca «Condividi», poi «Aggiungi alla schermata Home». Installato, il lettore conserva la copia offline: Safari può cancellare ciò che un sito salva se non è nella schermata Home e non è stato usato per qualche settimana.`,
+	settings_install_text: () => `Installa il lettore per aprirlo come un’app, con finestra e icona proprie.`,
 	settings_keep_unread: () => `Lascia un articolo non letto quando si apre (segnalo come letto tu)`,
 	settings_lists: () => `Elenchi`,
 	settings_lists_hint: () => `Cosa mostra un feed, una categoria o un tag finché non scegli altro al suo interno; una scelta fatta in un elenco resta per quell’elenco.`,
@@ -253,6 +258,43 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `un errore imprevisto.`,
 	settings_opml_waiting: () => `In attesa.`,
 	settings_page: () => `Impostazioni`,
+	settings_pending_discard: () => `Scarta`,
+	settings_pending_failed: () => `Non salvate`,
+	settings_pending_failed_list: () => `Modifiche rifiutate dal server`,
+	settings_pending_heading: () => `Modifiche non ancora sul server`,
+	settings_pending_kept: () => `(conservato dal browser)`,
+	settings_pending_last: (p) => `Ultimo tentativo: ${p.error}`,
+	settings_pending_list: () => `Modifiche in attesa di invio`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e ${n} altra`;
+			case 'many':
+				return `e ${n} di altre`;
+			default:
+				return `e altre ${n}`;
+		}
+	},
+	settings_pending_none: () => `Tutte le tue modifiche sono salvate sul server.`,
+	settings_pending_region: () => `Modifiche offline`,
+	settings_pending_retry: () => `Riprova`,
+	settings_pending_send: () => `Invia ora`,
+	settings_pending_sign_in: () => `La sessione è terminata. Accedi di nuovo per inviare le modifiche; non si perde nulla.`,
+	settings_pending_storage: (p) => `Spazio usato: ${p.used}`,
+	settings_pending_storage_of: (p) => `Spazio usato: ${p.used} su ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `modifica è in attesa di invio.`;
+			case 'many':
+				return `di modifiche sono in attesa di invio.`;
+			default:
+				return `modifiche sono in attesa di invio.`;
+		}
+	},
+	settings_pending_while_open: () => `Questo browser non può inviare le modifiche in background: vengono inviate mentre l’app è aperta.`,
 	settings_read_when_played: () => `Segna un articolo come letto quando il suo audio o video è stato riprodotto fino alla fine`,
 	settings_reading: () => `Lettura`,
 	settings_show: () => `Mostra`,

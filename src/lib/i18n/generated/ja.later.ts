@@ -156,6 +156,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `ゆったり：抜粋つき`,
 	settings_density_compact: () => `コンパクト：タイトル、フィード、日付を1行に`,
 	settings_hide_empty: () => `未読のないフィードとカテゴリーを隠す`,
+	settings_install_button: () => `アプリをインストール`,
+	settings_install_done: () => `リーダーはこの端末にインストールされています。`,
+	settings_install_heading: () => `インストール`,
+	settings_install_ios: () => `インストールするには「共有」をタップし、「ホーム画面に追加」をタップします。インストールすると、リーダーはオフラインのコピーを保持します。Safari は、ホーム画面になく数週間使われていないサイトの保存データを削除することがあります。`,
+	settings_install_text: () => `リーダーをインストールすると、専用のウィンドウとアイコンでアプリのように開けます。`,
 	settings_keep_unread: () => `記事を開いても未読のままにする（既読は自分で付ける）`,
 	settings_lists: () => `一覧`,
 	settings_lists_hint: () => `フィード、カテゴリー、タグで、そこで別の選択をするまで表示する内容。一覧の中で選んだ内容はその一覧に保存されます。`,
@@ -229,6 +234,35 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `予期しないエラー。`,
 	settings_opml_waiting: () => `待機中。`,
 	settings_page: () => `設定`,
+	settings_pending_discard: () => `破棄`,
+	settings_pending_failed: () => `未保存`,
+	settings_pending_failed_list: () => `サーバーが拒否した変更`,
+	settings_pending_heading: () => `まだサーバーに届いていない変更`,
+	settings_pending_kept: () => `（ブラウザーが永続保存）`,
+	settings_pending_last: (p) => `前回の試行：${p.error}`,
+	settings_pending_list: () => `送信待ちの変更`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `ほか ${n} 件`;
+		}
+	},
+	settings_pending_none: () => `すべての変更はサーバーに保存されています。`,
+	settings_pending_region: () => `オフラインの変更`,
+	settings_pending_retry: () => `再試行`,
+	settings_pending_send: () => `今すぐ送信`,
+	settings_pending_sign_in: () => `セッションが終了しました。変更を送信するにはもう一度ログインしてください。何も失われません。`,
+	settings_pending_storage: (p) => `使用中のストレージ：${p.used}`,
+	settings_pending_storage_of: (p) => `使用中のストレージ：${p.used} / ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `件の変更が送信を待っています。`;
+		}
+	},
+	settings_pending_while_open: () => `このブラウザーはバックグラウンドで変更を送信できません。アプリを開いている間に送信されます。`,
 	settings_read_when_played: () => `記事の音声や動画を最後まで再生したら既読にする`,
 	settings_reading: () => `読書`,
 	settings_show: () => `表示`,

@@ -168,6 +168,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Wygodne: z fragmentem tekstu`,
 	settings_density_compact: () => `Zwarte: tytuł, kanał i data w jednym wierszu`,
 	settings_hide_empty: () => `Ukrywaj kanały i kategorie bez nieprzeczytanych`,
+	settings_install_button: () => `Zainstaluj aplikację`,
+	settings_install_done: () => `Czytnik jest zainstalowany na tym urządzeniu.`,
+	settings_install_heading: () => `Instalacja`,
+	settings_install_ios: () => `Aby zainstalować: stuknij „Udostępnij”, a potem „Do ekranu początkowego”. Zainstalowany czytnik zachowuje kopię offline: Safari może usunąć dane strony, której nie ma na ekranie początkowym i której nie używano od kilku tygodni.`,
+	settings_install_text: () => `Zainstaluj czytnik, aby otwierać go jak aplikację, z własnym oknem i ikoną.`,
 	settings_keep_unread: () => `Zostaw artykuł nieprzeczytany po otwarciu (oznaczasz go sam)`,
 	settings_lists: () => `Listy`,
 	settings_lists_hint: () => `Co pokazuje kanał, kategoria lub tag, dopóki nie wybierzesz w nim inaczej; wybór dokonany na liście jest zapamiętywany dla tej listy.`,
@@ -265,6 +270,47 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `nieoczekiwany błąd.`,
 	settings_opml_waiting: () => `Czeka.`,
 	settings_page: () => `Ustawienia`,
+	settings_pending_discard: () => `Odrzuć`,
+	settings_pending_failed: () => `Niezapisane`,
+	settings_pending_failed_list: () => `Zmiany odrzucone przez serwer`,
+	settings_pending_heading: () => `Zmiany, których jeszcze nie ma na serwerze`,
+	settings_pending_kept: () => `(trwale przechowywana przez przeglądarkę)`,
+	settings_pending_last: (p) => `Ostatnia próba: ${p.error}`,
+	settings_pending_list: () => `Zmiany czekające na wysłanie`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `i ${n} więcej`;
+			case 'few':
+				return `i ${n} więcej`;
+			case 'many':
+				return `i ${n} więcej`;
+			default:
+				return `i ${n} więcej`;
+		}
+	},
+	settings_pending_none: () => `Wszystkie twoje zmiany są zapisane na serwerze.`,
+	settings_pending_region: () => `Zmiany offline`,
+	settings_pending_retry: () => `Ponów`,
+	settings_pending_send: () => `Wyślij teraz`,
+	settings_pending_sign_in: () => `Twoja sesja wygasła. Zaloguj się ponownie, aby wysłać zmiany; nic nie przepadnie.`,
+	settings_pending_storage: (p) => `Zajęta pamięć: ${p.used}`,
+	settings_pending_storage_of: (p) => `Zajęta pamięć: ${p.used} z ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `zmiana czeka na wysłanie.`;
+			case 'few':
+				return `zmiany czekają na wysłanie.`;
+			case 'many':
+				return `zmian czeka na wysłanie.`;
+			default:
+				return `zmiany czeka na wysłanie.`;
+		}
+	},
+	settings_pending_while_open: () => `Ta przeglądarka nie może wysyłać zmian w tle: są wysyłane, gdy aplikacja jest otwarta.`,
 	settings_read_when_played: () => `Oznacz artykuł jako przeczytany, gdy jego dźwięk lub wideo zostanie odtworzone do końca`,
 	settings_reading: () => `Czytanie`,
 	settings_show: () => `Pokaż`,

@@ -164,6 +164,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Confortável: com um trecho`,
 	settings_density_compact: () => `Compacto: título, feed e data em uma linha`,
 	settings_hide_empty: () => `Ocultar feeds e categorias sem nada não lido`,
+	settings_install_button: () => `Instalar o aplicativo`,
+	settings_install_done: () => `O leitor está instalado neste dispositivo.`,
+	settings_install_heading: () => `Instalar`,
+	settings_install_ios: () => `Para instalar: toque em “Compartilhar” e depois em “Adicionar à Tela de Início”. Instalado, o leitor mantém a cópia offline: o Safari pode apagar o que um site guarda quando ele não está na Tela de Início e não é usado há algumas semanas.`,
+	settings_install_text: () => `Instale o leitor para abri-lo como um aplicativo, com janela e ícone próprios.`,
 	settings_keep_unread: () => `Deixar um artigo não lido ao abri-lo (marque-o como lido você mesmo)`,
 	settings_lists: () => `Listas`,
 	settings_lists_hint: () => `O que um feed, categoria ou tag mostra até você escolher outra coisa nele; uma escolha feita em uma lista é guardada para essa lista.`,
@@ -253,6 +258,43 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `um erro inesperado.`,
 	settings_opml_waiting: () => `Aguardando.`,
 	settings_page: () => `Configurações`,
+	settings_pending_discard: () => `Descartar`,
+	settings_pending_failed: () => `Não salvas`,
+	settings_pending_failed_list: () => `Alterações recusadas pelo servidor`,
+	settings_pending_heading: () => `Alterações que ainda não estão no servidor`,
+	settings_pending_kept: () => `(guardado pelo navegador)`,
+	settings_pending_last: (p) => `Última tentativa: ${p.error}`,
+	settings_pending_list: () => `Alterações aguardando envio`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e mais ${n}`;
+			case 'many':
+				return `e mais ${n}`;
+			default:
+				return `e mais ${n}`;
+		}
+	},
+	settings_pending_none: () => `Todas as suas alterações estão salvas no servidor.`,
+	settings_pending_region: () => `Alterações offline`,
+	settings_pending_retry: () => `Tentar de novo`,
+	settings_pending_send: () => `Enviar agora`,
+	settings_pending_sign_in: () => `Sua sessão terminou. Entre novamente para enviar suas alterações; nada se perde.`,
+	settings_pending_storage: (p) => `Armazenamento usado: ${p.used}`,
+	settings_pending_storage_of: (p) => `Armazenamento usado: ${p.used} de ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `alteração aguardando envio.`;
+			case 'many':
+				return `de alterações aguardando envio.`;
+			default:
+				return `alterações aguardando envio.`;
+		}
+	},
+	settings_pending_while_open: () => `Este navegador não consegue enviar alterações em segundo plano: elas são enviadas enquanto o aplicativo está aberto.`,
 	settings_read_when_played: () => `Marcar um artigo como lido quando seu áudio ou vídeo tocar até o fim`,
 	settings_reading: () => `Leitura`,
 	settings_show: () => `Mostrar`,

@@ -168,6 +168,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `Удобно: с отрывком`,
 	settings_density_compact: () => `Компактно: заголовок, лента и дата в одну строку`,
 	settings_hide_empty: () => `Скрывать ленты и категории без непрочитанного`,
+	settings_install_button: () => `Установить приложение`,
+	settings_install_done: () => `Читалка установлена на этом устройстве.`,
+	settings_install_heading: () => `Установка`,
+	settings_install_ios: () => `Чтобы установить: нажмите «Поделиться», затем «На экран „Домой“». Установленная читалка сохраняет офлайн-копию: Safari может удалить данные сайта, которого нет на экране «Домой» и которым не пользовались несколько недель.`,
+	settings_install_text: () => `Установите читалку, чтобы открывать её как приложение — в своём окне и со своим значком.`,
 	settings_keep_unread: () => `Оставлять статью непрочитанной при открытии (отмечать вручную)`,
 	settings_lists: () => `Списки`,
 	settings_lists_hint: () => `Что показывают лента, категория или метка, пока вы не выберете иное в ней самой; выбор, сделанный в списке, сохраняется для этого списка.`,
@@ -265,6 +270,47 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `непредвиденная ошибка.`,
 	settings_opml_waiting: () => `Ожидание.`,
 	settings_page: () => `Настройки`,
+	settings_pending_discard: () => `Отбросить`,
+	settings_pending_failed: () => `Не сохранено`,
+	settings_pending_failed_list: () => `Изменения, отклонённые сервером`,
+	settings_pending_heading: () => `Изменения, которых ещё нет на сервере`,
+	settings_pending_kept: () => `(браузер сохраняет надолго)`,
+	settings_pending_last: (p) => `Последняя попытка: ${p.error}`,
+	settings_pending_list: () => `Изменения, ожидающие отправки`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `и ещё ${n}`;
+			case 'few':
+				return `и ещё ${n}`;
+			case 'many':
+				return `и ещё ${n}`;
+			default:
+				return `и ещё ${n}`;
+		}
+	},
+	settings_pending_none: () => `Все ваши изменения сохранены на сервере.`,
+	settings_pending_region: () => `Изменения офлайн`,
+	settings_pending_retry: () => `Повторить`,
+	settings_pending_send: () => `Отправить сейчас`,
+	settings_pending_sign_in: () => `Ваш сеанс завершён. Войдите снова, чтобы отправить изменения; ничего не потеряно.`,
+	settings_pending_storage: (p) => `Занято: ${p.used}`,
+	settings_pending_storage_of: (p) => `Занято: ${p.used} из ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `изменение ждёт отправки.`;
+			case 'few':
+				return `изменения ждут отправки.`;
+			case 'many':
+				return `изменений ждут отправки.`;
+			default:
+				return `изменения ждут отправки.`;
+		}
+	},
+	settings_pending_while_open: () => `Этот браузер не умеет отправлять изменения в фоне: они отправляются, пока приложение открыто.`,
 	settings_read_when_played: () => `Отмечать статью прочитанной, когда её аудио или видео проиграно до конца`,
 	settings_reading: () => `Чтение`,
 	settings_show: () => `Показывать`,

@@ -156,6 +156,11 @@ export const messages: LaterMessages = {
 	settings_density_comfortable: () => `舒适：带摘要`,
 	settings_density_compact: () => `紧凑：标题、订阅源和日期在同一行`,
 	settings_hide_empty: () => `隐藏没有未读文章的订阅源和分类`,
+	settings_install_button: () => `安装应用`,
+	settings_install_done: () => `阅读器已安装在此设备上。`,
+	settings_install_heading: () => `安装`,
+	settings_install_ios: () => `安装方法：点按“分享”，然后点按“添加到主屏幕”。安装后，阅读器会保留离线副本：如果网站不在主屏幕上且几周未使用，Safari 可能会清除它存储的内容。`,
+	settings_install_text: () => `安装阅读器，像应用一样打开它，拥有独立的窗口和图标。`,
 	settings_keep_unread: () => `打开文章时保持未读（由你自己标记已读）`,
 	settings_lists: () => `列表`,
 	settings_lists_hint: () => `订阅源、分类或标签默认显示的内容，直到你在其中另作选择；在某个列表中所做的选择会为该列表保留。`,
@@ -229,6 +234,35 @@ export const messages: LaterMessages = {
 	settings_opml_unexpected: () => `意外错误。`,
 	settings_opml_waiting: () => `等待中。`,
 	settings_page: () => `设置`,
+	settings_pending_discard: () => `丢弃`,
+	settings_pending_failed: () => `未保存`,
+	settings_pending_failed_list: () => `被服务器拒绝的更改`,
+	settings_pending_heading: () => `尚未到达服务器的更改`,
+	settings_pending_kept: () => `（由浏览器持久保存）`,
+	settings_pending_last: (p) => `上次尝试：${p.error}`,
+	settings_pending_list: () => `等待发送的更改`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `另有 ${n} 项`;
+		}
+	},
+	settings_pending_none: () => `你的所有更改都已保存到服务器。`,
+	settings_pending_region: () => `离线更改`,
+	settings_pending_retry: () => `重试`,
+	settings_pending_send: () => `立即发送`,
+	settings_pending_sign_in: () => `你的会话已结束。请重新登录以发送更改；不会丢失任何内容。`,
+	settings_pending_storage: (p) => `已用存储：${p.used}`,
+	settings_pending_storage_of: (p) => `已用存储：${p.used} / ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `项更改等待发送。`;
+		}
+	},
+	settings_pending_while_open: () => `此浏览器无法在后台发送更改：它们会在应用打开时发送。`,
 	settings_read_when_played: () => `文章的音频或视频播放完毕时标记为已读`,
 	settings_reading: () => `阅读`,
 	settings_show: () => `显示`,
