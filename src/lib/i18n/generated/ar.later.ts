@@ -168,7 +168,62 @@ export const messages: LaterMessages = {
 	language_legend: () => `اللغة`,
 	settings_account: () => `الحساب`,
 	settings_alerts: () => `التنبيهات`,
+	settings_alerts_about: () => `نبّهني بشأن`,
+	settings_alerts_add: () => `إضافة تنبيه`,
+	settings_alerts_add_words: () => `إضافة الكلمات`,
+	settings_alerts_allow: () => `السماح بالإشعارات`,
+	settings_alerts_allowed: () => `الإشعارات مسموح بها.`,
+	settings_alerts_background: () => `تصل التنبيهات حين يزامن التطبيق: ما دام مفتوحًا، وفي الخلفية حين يُسمح للتطبيق المثبّت بالمزامنة بنفسه (يقرر المتصفح عدد المرات، مرة في الساعة على الأكثر).`,
+	settings_alerts_category: (p) => `${p.title} (فئة)`,
+	settings_alerts_choose: () => `اختر…`,
+	settings_alerts_denied_rest: () => `لتلقي التنبيهات، اسمح بالإشعارات لهذا الموقع من إعدادات الموقع في المتصفح (الأيقونة بجانب العنوان)، ثم عُد إلى هنا.`,
+	settings_alerts_denied_strong: () => `الإشعارات محظورة لهذا الموقع.`,
+	settings_alerts_foreground: () => `تصل التنبيهات حين يزامن التطبيق وهو مفتوح: هذا المتصفح لا يستطيع المزامنة في الخلفية.`,
+	settings_alerts_from: () => `من`,
+	settings_alerts_intro: () => `إشعار حين يجد التطبيق مقالات جديدة في خلاصة أو فئة تختارها، أو بكلمات تختارها: إشعار لكل اختيار، مع أحدث العناوين. اضغطه لفتح المقالة (أو القائمة إن كانت عدة مقالات).`,
 	settings_alerts_link: () => `تنبيهات المقالات الجديدة وساعات الهدوء والكلمات المكتومة`,
+	settings_alerts_mute: () => `الكلمات المكتومة`,
+	settings_alerts_mute_content: () => `البحث في نص المقالة أيضًا، لا العنوان وحده`,
+	settings_alerts_mute_intro: () => `تُخفى العناوين التي فيها هذه الكلمات من كل القوائم، مع الاتصال ودونه؛ تذكر القائمة كم أخفت ويمكنها عرضها. تبقى أعداد غير المقروء كما على الخادم ما لم تُعلَّم كمقروءة.`,
+	settings_alerts_mute_read: () => `تعليمها كمقروءة أيضًا (على الخادم كذلك)`,
+	settings_alerts_mute_save: () => `حفظ الكلمات المكتومة`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `حُفظ: لا كلمات مكتومة.`;
+			case 'one':
+				return `حُفظ: كلمة مكتومة واحدة.`;
+			case 'two':
+				return `حُفظ: كلمتان مكتومتان.`;
+			case 'few':
+				return `حُفظ: ${n} كلمات مكتومة.`;
+			case 'many':
+				return `حُفظ: ${n} كلمة مكتومة.`;
+			default:
+				return `حُفظ: ${n} كلمة مكتومة.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `حُفظ: لا كلمات مكتومة.`,
+	settings_alerts_mute_words: () => `الكلمات المكتومة (بفواصل أو واحدة في كل سطر)`,
+	settings_alerts_new: () => `تنبيهات المقالات الجديدة`,
+	settings_alerts_nothing: () => `لا شيء بعد.`,
+	settings_alerts_permission: () => `تحتاج التنبيهات إلى إذنك لعرض الإشعارات.`,
+	settings_alerts_place: () => `خلاصة أو فئة`,
+	settings_alerts_quiet: () => `ساعات الهدوء`,
+	settings_alerts_quiet_enable: () => `لا إشعارات بين هذين الوقتين (ما يصل يُلخَّص بعدها)`,
+	settings_alerts_remove: () => `إزالة`,
+	settings_alerts_remove_label: (p) => `إزالة التنبيه بشأن ${p.rule}`,
+	settings_alerts_rule_words: (p) => `الكلمات ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `الكلمات ${p.words} (العنوان أو النص)`,
+	settings_alerts_title: () => `التنبيهات والكلمات المكتومة`,
+	settings_alerts_unsupported_rest: () => `(لا تتوفر فيه واجهة Notification هنا)، لذا التنبيهات متوقفة على هذا الجهاز. الكلمات المكتومة أدناه تعمل في كل مكان.`,
+	settings_alerts_unsupported_strong: () => `لا يستطيع هذا المتصفح عرض الإشعارات`,
+	settings_alerts_until: () => `حتى`,
+	settings_alerts_words: () => `الكلمات`,
+	settings_alerts_words_content: () => `البحث في نص المقالة أيضًا`,
+	settings_alerts_words_hint: () => `افصل بين الكلمات بفواصل؛ الكلمات المكتوبة معًا تُطابَق كعبارة. كلمات كاملة، دون تمييز بين الأحرف الكبيرة والصغيرة.`,
+	settings_alerts_words_placeholder: () => `مثل: svelte, tiny tiny rss`,
 	settings_checkup_link: () => `فحص الخادم`,
 	settings_collapse_duplicates: () => `عرض الخبر نفسه من عدة خلاصات مرة واحدة («موجود أيضًا في: …»)؛ وتعليمه كمقروء يعلّم كل نسخه`,
 	settings_density: () => `صفوف العناوين`,

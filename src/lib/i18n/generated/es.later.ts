@@ -156,7 +156,56 @@ export const messages: LaterMessages = {
 	language_legend: () => `Idioma`,
 	settings_account: () => `Cuenta`,
 	settings_alerts: () => `Alertas`,
+	settings_alerts_about: () => `Avisarme de`,
+	settings_alerts_add: () => `Añadir alerta`,
+	settings_alerts_add_words: () => `Añadir palabras`,
+	settings_alerts_allow: () => `Permitir notificaciones`,
+	settings_alerts_allowed: () => `Las notificaciones están permitidas.`,
+	settings_alerts_background: () => `Las alertas llegan cuando la aplicación se sincroniza: mientras está abierta, y en segundo plano cuando la aplicación instalada puede sincronizarse por sí misma (el navegador decide cada cuánto, como mucho cada hora).`,
+	settings_alerts_category: (p) => `${p.title} (categoría)`,
+	settings_alerts_choose: () => `Elige…`,
+	settings_alerts_denied_rest: () => `Para recibir alertas, permite las notificaciones de este sitio en la configuración del sitio del navegador (el icono junto a la dirección) y vuelve aquí.`,
+	settings_alerts_denied_strong: () => `Las notificaciones están bloqueadas para este sitio.`,
+	settings_alerts_foreground: () => `Las alertas llegan cuando la aplicación se sincroniza mientras está abierta: este navegador no puede sincronizar en segundo plano.`,
+	settings_alerts_from: () => `Desde`,
+	settings_alerts_intro: () => `Una notificación cuando la aplicación encuentra artículos nuevos en un feed o una categoría que elijas, o con palabras que elijas: una por elección, con los títulos más recientes. Tócala para abrir el artículo (o la lista, si hay varios).`,
 	settings_alerts_link: () => `Alertas de artículos nuevos, horas de silencio y palabras silenciadas`,
+	settings_alerts_mute: () => `Palabras silenciadas`,
+	settings_alerts_mute_content: () => `Buscar también en el texto del artículo, no solo en el título`,
+	settings_alerts_mute_intro: () => `Los titulares con estas palabras se ocultan de todas las listas, con y sin conexión; la lista indica cuántos ocultó y puede mostrarlos. Los contadores de no leídos siguen siendo los del servidor salvo que se marquen como leídos.`,
+	settings_alerts_mute_read: () => `Marcarlos también como leídos (también en el servidor)`,
+	settings_alerts_mute_save: () => `Guardar palabras silenciadas`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Guardado: ${n} palabra silenciada.`;
+			case 'many':
+				return `Guardado: ${n} de palabras silenciadas.`;
+			default:
+				return `Guardado: ${n} palabras silenciadas.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Guardado: ninguna palabra silenciada.`,
+	settings_alerts_mute_words: () => `Palabras silenciadas (con comas o una por línea)`,
+	settings_alerts_new: () => `Alertas de artículos nuevos`,
+	settings_alerts_nothing: () => `Nada todavía.`,
+	settings_alerts_permission: () => `Las alertas necesitan tu permiso para mostrar notificaciones.`,
+	settings_alerts_place: () => `Feed o categoría`,
+	settings_alerts_quiet: () => `Horas de silencio`,
+	settings_alerts_quiet_enable: () => `Sin notificaciones entre estas horas (lo que llegue se resume después)`,
+	settings_alerts_remove: () => `Quitar`,
+	settings_alerts_remove_label: (p) => `Quitar la alerta de ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Palabras ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Palabras ${p.words} (título o texto)`,
+	settings_alerts_title: () => `Alertas y palabras silenciadas`,
+	settings_alerts_unsupported_rest: () => `(aquí no tiene la API Notification), así que las alertas están desactivadas en este dispositivo. Las palabras silenciadas de abajo funcionan en todas partes.`,
+	settings_alerts_unsupported_strong: () => `Este navegador no puede mostrar notificaciones`,
+	settings_alerts_until: () => `Hasta`,
+	settings_alerts_words: () => `Palabras`,
+	settings_alerts_words_content: () => `Buscar también en el texto del artículo`,
+	settings_alerts_words_hint: () => `Comas entre palabras; las palabras escritas juntas coinciden como frase. Palabras completas, sin distinguir mayúsculas y minúsculas.`,
+	settings_alerts_words_placeholder: () => `p. ej. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Revisión del servidor`,
 	settings_collapse_duplicates: () => `Mostrar una sola vez la misma noticia de varias fuentes («también en: …»); marcarla como leída marca todas sus copias`,
 	settings_density: () => `Filas de titulares`,

@@ -156,7 +156,56 @@ export const messages: LaterMessages = {
 	language_legend: () => `Langue`,
 	settings_account: () => `Compte`,
 	settings_alerts: () => `Alertes`,
+	settings_alerts_about: () => `M’alerter pour`,
+	settings_alerts_add: () => `Ajouter l’alerte`,
+	settings_alerts_add_words: () => `Ajouter les mots`,
+	settings_alerts_allow: () => `Autoriser les notifications`,
+	settings_alerts_allowed: () => `Les notifications sont autorisées.`,
+	settings_alerts_background: () => `Les alertes arrivent quand l’application se synchronise : tant qu’elle est ouverte, et en arrière-plan quand l’application installée a le droit de se synchroniser seule (le navigateur décide de la fréquence, au plus toutes les heures).`,
+	settings_alerts_category: (p) => `${p.title} (catégorie)`,
+	settings_alerts_choose: () => `Choisir…`,
+	settings_alerts_denied_rest: () => `Pour recevoir des alertes, autorisez les notifications pour ce site dans les paramètres du site du navigateur (l’icône à côté de l’adresse), puis revenez ici.`,
+	settings_alerts_denied_strong: () => `Les notifications sont bloquées pour ce site.`,
+	settings_alerts_foreground: () => `Les alertes arrivent quand l’application se synchronise tant qu’elle est ouverte : ce navigateur ne peut pas se synchroniser en arrière-plan.`,
+	settings_alerts_from: () => `De`,
+	settings_alerts_intro: () => `Une notification quand l’application trouve de nouveaux articles dans un flux ou une catégorie de votre choix, ou avec des mots de votre choix : une par choix, avec les titres les plus récents. Touchez-la pour ouvrir l’article (ou la liste, s’il y en a plusieurs).`,
 	settings_alerts_link: () => `Alertes de nouveaux articles, heures calmes et mots masqués`,
+	settings_alerts_mute: () => `Mots masqués`,
+	settings_alerts_mute_content: () => `Chercher aussi dans le texte de l’article, pas seulement dans le titre`,
+	settings_alerts_mute_intro: () => `Les titres contenant ces mots sont masqués de toutes les listes, en ligne et hors ligne ; la liste indique combien elle en a masqué et peut les afficher. Les compteurs de non-lus restent ceux du serveur, sauf s’ils sont marqués comme lus.`,
+	settings_alerts_mute_read: () => `Les marquer aussi comme lus (sur le serveur aussi)`,
+	settings_alerts_mute_save: () => `Enregistrer les mots masqués`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Enregistré : ${n} mot masqué.`;
+			case 'many':
+				return `Enregistré : ${n} de mots masqués.`;
+			default:
+				return `Enregistré : ${n} mots masqués.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Enregistré : aucun mot masqué.`,
+	settings_alerts_mute_words: () => `Mots masqués (virgules ou un par ligne)`,
+	settings_alerts_new: () => `Alertes de nouveaux articles`,
+	settings_alerts_nothing: () => `Rien pour l’instant.`,
+	settings_alerts_permission: () => `Les alertes ont besoin de votre autorisation pour afficher des notifications.`,
+	settings_alerts_place: () => `Flux ou catégorie`,
+	settings_alerts_quiet: () => `Heures calmes`,
+	settings_alerts_quiet_enable: () => `Pas de notifications entre ces heures (ce qui arrive est résumé ensuite)`,
+	settings_alerts_remove: () => `Supprimer`,
+	settings_alerts_remove_label: (p) => `Supprimer l’alerte pour ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Mots ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Mots ${p.words} (titre ou texte)`,
+	settings_alerts_title: () => `Alertes et mots masqués`,
+	settings_alerts_unsupported_rest: () => `(il n’a pas d’API Notification ici) : les alertes sont donc désactivées sur cet appareil. Les mots masqués ci-dessous fonctionnent partout.`,
+	settings_alerts_unsupported_strong: () => `Ce navigateur ne peut pas afficher de notifications`,
+	settings_alerts_until: () => `À`,
+	settings_alerts_words: () => `Mots`,
+	settings_alerts_words_content: () => `Chercher aussi dans le texte de l’article`,
+	settings_alerts_words_hint: () => `Des virgules entre les mots ; des mots écrits ensemble forment une expression. Mots entiers, majuscules et minuscules confondues.`,
+	settings_alerts_words_placeholder: () => `p. ex. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Diagnostic du serveur`,
 	settings_collapse_duplicates: () => `Afficher une seule fois la même information venant de plusieurs flux («\u00a0aussi dans\u00a0: …\u00a0»)\u00a0; la marquer comme lue marque toutes ses copies`,
 	settings_density: () => `Lignes des titres`,

@@ -156,7 +156,56 @@ export const messages: LaterMessages = {
 	language_legend: () => `Lingua`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Avvisi`,
+	settings_alerts_about: () => `Avvisami per`,
+	settings_alerts_add: () => `Aggiungi avviso`,
+	settings_alerts_add_words: () => `Aggiungi parole`,
+	settings_alerts_allow: () => `Consenti le notifiche`,
+	settings_alerts_allowed: () => `Le notifiche sono consentite.`,
+	settings_alerts_background: () => `Gli avvisi arrivano quando l’app si sincronizza: mentre è aperta, e in background quando l’app installata può sincronizzarsi da sola (il browser decide quanto spesso, al massimo ogni ora).`,
+	settings_alerts_category: (p) => `${p.title} (categoria)`,
+	settings_alerts_choose: () => `Scegli…`,
+	settings_alerts_denied_rest: () => `Per ricevere avvisi, consenti le notifiche per questo sito nelle impostazioni del sito del browser (l’icona accanto all’indirizzo), poi torna qui.`,
+	settings_alerts_denied_strong: () => `Le notifiche sono bloccate per questo sito.`,
+	settings_alerts_foreground: () => `Gli avvisi arrivano quando l’app si sincronizza mentre è aperta: questo browser non può sincronizzarsi in background.`,
+	settings_alerts_from: () => `Dalle`,
+	settings_alerts_intro: () => `Una notifica quando l’app trova nuovi articoli in un feed o una categoria che scegli, o con parole che scegli: una per scelta, con i titoli più recenti. Toccala per aprire l’articolo (o l’elenco, se sono più d’uno).`,
 	settings_alerts_link: () => `Avvisi di nuovi articoli, ore di silenzio e parole silenziate`,
+	settings_alerts_mute: () => `Parole silenziate`,
+	settings_alerts_mute_content: () => `Cerca anche nel testo dell’articolo, non solo nel titolo`,
+	settings_alerts_mute_intro: () => `I titoli con queste parole sono nascosti da ogni elenco, online e offline; l’elenco dice quanti ne ha nascosti e può mostrarli. I contatori dei non letti restano quelli del server, a meno che non vengano segnati come letti.`,
+	settings_alerts_mute_read: () => `Segnali anche come letti (anche sul server)`,
+	settings_alerts_mute_save: () => `Salva le parole silenziate`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Salvato: ${n} parola silenziata.`;
+			case 'many':
+				return `Salvato: ${n} di parole silenziate.`;
+			default:
+				return `Salvato: ${n} parole silenziate.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Salvato: nessuna parola silenziata.`,
+	settings_alerts_mute_words: () => `Parole silenziate (virgole o una per riga)`,
+	settings_alerts_new: () => `Avvisi di nuovi articoli`,
+	settings_alerts_nothing: () => `Ancora niente.`,
+	settings_alerts_permission: () => `Gli avvisi richiedono il tuo permesso per mostrare notifiche.`,
+	settings_alerts_place: () => `Feed o categoria`,
+	settings_alerts_quiet: () => `Ore di silenzio`,
+	settings_alerts_quiet_enable: () => `Nessuna notifica tra questi orari (ciò che arriva viene riassunto dopo)`,
+	settings_alerts_remove: () => `Rimuovi`,
+	settings_alerts_remove_label: (p) => `Rimuovi l’avviso per ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Parole ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Parole ${p.words} (titolo o testo)`,
+	settings_alerts_title: () => `Avvisi e parole silenziate`,
+	settings_alerts_unsupported_rest: () => `(qui non ha l’API Notification), quindi gli avvisi sono disattivati su questo dispositivo. Le parole silenziate qui sotto funzionano ovunque.`,
+	settings_alerts_unsupported_strong: () => `Questo browser non può mostrare notifiche`,
+	settings_alerts_until: () => `Alle`,
+	settings_alerts_words: () => `Parole`,
+	settings_alerts_words_content: () => `Cerca anche nel testo dell’articolo`,
+	settings_alerts_words_hint: () => `Virgole tra le parole; parole scritte insieme valgono come frase. Parole intere, maiuscole e minuscole indifferenti.`,
+	settings_alerts_words_placeholder: () => `es. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Controllo del server`,
 	settings_collapse_duplicates: () => `Mostra una sola volta la stessa notizia da più feed («anche in: …»); segnarla come letta segna tutte le copie`,
 	settings_density: () => `Righe dei titoli`,

@@ -160,7 +160,58 @@ export const messages: LaterMessages = {
 	language_legend: () => `Język`,
 	settings_account: () => `Konto`,
 	settings_alerts: () => `Powiadomienia`,
+	settings_alerts_about: () => `Powiadamiaj mnie o`,
+	settings_alerts_add: () => `Dodaj powiadomienie`,
+	settings_alerts_add_words: () => `Dodaj słowa`,
+	settings_alerts_allow: () => `Zezwól na powiadomienia`,
+	settings_alerts_allowed: () => `Powiadomienia są dozwolone.`,
+	settings_alerts_background: () => `Powiadomienia przychodzą podczas synchronizacji: gdy aplikacja jest otwarta, a w tle, gdy zainstalowana aplikacja może synchronizować się sama (przeglądarka decyduje, jak często, najwyżej co godzinę).`,
+	settings_alerts_category: (p) => `${p.title} (kategoria)`,
+	settings_alerts_choose: () => `Wybierz…`,
+	settings_alerts_denied_rest: () => `Aby otrzymywać powiadomienia, zezwól na nie dla tej witryny w ustawieniach witryny w przeglądarce (ikona obok adresu), a potem wróć tutaj.`,
+	settings_alerts_denied_strong: () => `Powiadomienia dla tej witryny są zablokowane.`,
+	settings_alerts_foreground: () => `Powiadomienia przychodzą podczas synchronizacji, gdy aplikacja jest otwarta: ta przeglądarka nie potrafi synchronizować w tle.`,
+	settings_alerts_from: () => `Od`,
+	settings_alerts_intro: () => `Powiadomienie, gdy aplikacja znajdzie nowe artykuły w wybranym kanale lub kategorii albo z wybranymi słowami: jedno na każdy wybór, z najnowszymi tytułami. Stuknij je, aby otworzyć artykuł (lub listę, gdy jest ich kilka).`,
 	settings_alerts_link: () => `Powiadomienia o nowych artykułach, godziny ciszy i wyciszone słowa`,
+	settings_alerts_mute: () => `Wyciszone słowa`,
+	settings_alerts_mute_content: () => `Szukaj też w treści artykułu, nie tylko w tytule`,
+	settings_alerts_mute_intro: () => `Nagłówki z tymi słowami są ukrywane na każdej liście, online i offline; lista podaje, ile ukryła, i może je pokazać. Liczniki nieprzeczytanych pozostają serwerowe, chyba że zostaną oznaczone jako przeczytane.`,
+	settings_alerts_mute_read: () => `Oznacz je też jako przeczytane (również na serwerze)`,
+	settings_alerts_mute_save: () => `Zapisz wyciszone słowa`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Zapisano: ${n} wyciszone słowo.`;
+			case 'few':
+				return `Zapisano: ${n} wyciszone słowa.`;
+			case 'many':
+				return `Zapisano: ${n} wyciszonych słów.`;
+			default:
+				return `Zapisano: ${n} wyciszonego słowa.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Zapisano: brak wyciszonych słów.`,
+	settings_alerts_mute_words: () => `Wyciszone słowa (przecinki lub jedno w wierszu)`,
+	settings_alerts_new: () => `Powiadomienia o nowych artykułach`,
+	settings_alerts_nothing: () => `Jeszcze nic.`,
+	settings_alerts_permission: () => `Powiadomienia wymagają twojej zgody.`,
+	settings_alerts_place: () => `Kanał lub kategoria`,
+	settings_alerts_quiet: () => `Godziny ciszy`,
+	settings_alerts_quiet_enable: () => `Bez powiadomień w tych godzinach (to, co przyjdzie, zostanie potem podsumowane)`,
+	settings_alerts_remove: () => `Usuń`,
+	settings_alerts_remove_label: (p) => `Usuń powiadomienie o ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Słowa ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Słowa ${p.words} (tytuł lub tekst)`,
+	settings_alerts_title: () => `Powiadomienia i wyciszone słowa`,
+	settings_alerts_unsupported_rest: () => `(nie ma tu Notification API), więc powiadomienia są na tym urządzeniu wyłączone. Wyciszone słowa poniżej działają wszędzie.`,
+	settings_alerts_unsupported_strong: () => `Ta przeglądarka nie może wyświetlać powiadomień`,
+	settings_alerts_until: () => `Do`,
+	settings_alerts_words: () => `Słowa`,
+	settings_alerts_words_content: () => `Szukaj też w treści artykułu`,
+	settings_alerts_words_hint: () => `Przecinki między słowami; słowa zapisane razem pasują jako fraza. Całe słowa, bez rozróżniania wielkości liter.`,
+	settings_alerts_words_placeholder: () => `np. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Diagnostyka serwera`,
 	settings_collapse_duplicates: () => `Pokazuj tę samą wiadomość z kilku kanałów raz („także w: …”); oznaczenie jej jako przeczytanej oznacza wszystkie kopie`,
 	settings_density: () => `Wiersze nagłówków`,

@@ -156,7 +156,56 @@ export const messages: LaterMessages = {
 	language_legend: () => `Idioma`,
 	settings_account: () => `Conta`,
 	settings_alerts: () => `Alertas`,
+	settings_alerts_about: () => `Alertar sobre`,
+	settings_alerts_add: () => `Adicionar alerta`,
+	settings_alerts_add_words: () => `Adicionar palavras`,
+	settings_alerts_allow: () => `Permitir notificações`,
+	settings_alerts_allowed: () => `As notificações estão permitidas.`,
+	settings_alerts_background: () => `Os alertas chegam quando o aplicativo sincroniza: enquanto está aberto, e em segundo plano quando o aplicativo instalado pode sincronizar sozinho (o navegador decide a frequência, no máximo de hora em hora).`,
+	settings_alerts_category: (p) => `${p.title} (categoria)`,
+	settings_alerts_choose: () => `Escolha…`,
+	settings_alerts_denied_rest: () => `Para receber alertas, permita as notificações deste site nas configurações do site no navegador (o ícone ao lado do endereço) e volte aqui.`,
+	settings_alerts_denied_strong: () => `As notificações estão bloqueadas para este site.`,
+	settings_alerts_foreground: () => `Os alertas chegam quando o aplicativo sincroniza enquanto está aberto: este navegador não consegue sincronizar em segundo plano.`,
+	settings_alerts_from: () => `De`,
+	settings_alerts_intro: () => `Uma notificação quando o aplicativo encontra artigos novos em um feed ou categoria que você escolher, ou com palavras que você escolher: uma por escolha, com os títulos mais recentes. Toque nela para abrir o artigo (ou a lista, quando houver vários).`,
 	settings_alerts_link: () => `Alertas de novos artigos, horário silencioso e palavras silenciadas`,
+	settings_alerts_mute: () => `Palavras silenciadas`,
+	settings_alerts_mute_content: () => `Procurar também no texto do artigo, não só no título`,
+	settings_alerts_mute_intro: () => `Manchetes com estas palavras ficam ocultas em todas as listas, online e offline; a lista diz quantas ocultou e pode mostrá-las. As contagens de não lidos continuam as do servidor, a menos que sejam marcadas como lidas.`,
+	settings_alerts_mute_read: () => `Marcá-las também como lidas (no servidor também)`,
+	settings_alerts_mute_save: () => `Salvar palavras silenciadas`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Salvo: ${n} palavra silenciada.`;
+			case 'many':
+				return `Salvo: ${n} de palavras silenciadas.`;
+			default:
+				return `Salvo: ${n} palavras silenciadas.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Salvo: nenhuma palavra silenciada.`,
+	settings_alerts_mute_words: () => `Palavras silenciadas (vírgulas ou uma por linha)`,
+	settings_alerts_new: () => `Alertas de artigos novos`,
+	settings_alerts_nothing: () => `Nada ainda.`,
+	settings_alerts_permission: () => `Os alertas precisam da sua permissão para mostrar notificações.`,
+	settings_alerts_place: () => `Feed ou categoria`,
+	settings_alerts_quiet: () => `Horário silencioso`,
+	settings_alerts_quiet_enable: () => `Sem notificações entre estes horários (o que chegar é resumido depois)`,
+	settings_alerts_remove: () => `Remover`,
+	settings_alerts_remove_label: (p) => `Remover o alerta sobre ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Palavras ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Palavras ${p.words} (título ou texto)`,
+	settings_alerts_title: () => `Alertas e palavras silenciadas`,
+	settings_alerts_unsupported_rest: () => `(não há API Notification aqui), então os alertas estão desligados neste dispositivo. As palavras silenciadas abaixo funcionam em qualquer lugar.`,
+	settings_alerts_unsupported_strong: () => `Este navegador não consegue mostrar notificações`,
+	settings_alerts_until: () => `Até`,
+	settings_alerts_words: () => `Palavras`,
+	settings_alerts_words_content: () => `Procurar também no texto do artigo`,
+	settings_alerts_words_hint: () => `Vírgulas entre as palavras; palavras escritas juntas valem como frase. Palavras inteiras, sem diferenciar maiúsculas e minúsculas.`,
+	settings_alerts_words_placeholder: () => `ex.: svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Diagnóstico do servidor`,
 	settings_collapse_duplicates: () => `Mostrar uma vez a mesma notícia de vários feeds (“também em: …”); marcá-la como lida marca todas as cópias`,
 	settings_density: () => `Linhas de manchetes`,

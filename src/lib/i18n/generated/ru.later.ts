@@ -160,7 +160,58 @@ export const messages: LaterMessages = {
 	language_legend: () => `Язык`,
 	settings_account: () => `Учётная запись`,
 	settings_alerts: () => `Уведомления`,
+	settings_alerts_about: () => `Уведомлять о`,
+	settings_alerts_add: () => `Добавить уведомление`,
+	settings_alerts_add_words: () => `Добавить слова`,
+	settings_alerts_allow: () => `Разрешить уведомления`,
+	settings_alerts_allowed: () => `Уведомления разрешены.`,
+	settings_alerts_background: () => `Уведомления приходят при синхронизации: пока приложение открыто, и в фоне, если установленному приложению разрешено синхронизироваться самостоятельно (браузер решает, как часто, — не чаще раза в час).`,
+	settings_alerts_category: (p) => `${p.title} (категория)`,
+	settings_alerts_choose: () => `Выберите…`,
+	settings_alerts_denied_rest: () => `Чтобы получать уведомления, разрешите их для этого сайта в настройках сайта в браузере (значок рядом с адресом), затем вернитесь сюда.`,
+	settings_alerts_denied_strong: () => `Уведомления для этого сайта заблокированы.`,
+	settings_alerts_foreground: () => `Уведомления приходят при синхронизации, пока приложение открыто: этот браузер не умеет синхронизироваться в фоне.`,
+	settings_alerts_from: () => `С`,
+	settings_alerts_intro: () => `Уведомление, когда приложение находит новые статьи в выбранной ленте или категории или с выбранными словами: по одному на каждый выбор, с самыми новыми заголовками. Нажмите на него, чтобы открыть статью (или список, если их несколько).`,
 	settings_alerts_link: () => `Уведомления о новых статьях, тихие часы и скрытые слова`,
+	settings_alerts_mute: () => `Скрытые слова`,
+	settings_alerts_mute_content: () => `Искать и в тексте статьи, не только в заголовке`,
+	settings_alerts_mute_intro: () => `Заголовки с этими словами скрываются во всех списках, онлайн и офлайн; список сообщает, сколько скрыто, и может их показать. Счётчики непрочитанного остаются серверными, если статьи не отмечены прочитанными.`,
+	settings_alerts_mute_read: () => `Также отмечать их прочитанными (и на сервере)`,
+	settings_alerts_mute_save: () => `Сохранить скрытые слова`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Сохранено: ${n} скрытое слово.`;
+			case 'few':
+				return `Сохранено: ${n} скрытых слова.`;
+			case 'many':
+				return `Сохранено: ${n} скрытых слов.`;
+			default:
+				return `Сохранено: ${n} скрытого слова.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Сохранено: скрытых слов нет.`,
+	settings_alerts_mute_words: () => `Скрытые слова (через запятую или по одному в строке)`,
+	settings_alerts_new: () => `Уведомления о новых статьях`,
+	settings_alerts_nothing: () => `Пока ничего.`,
+	settings_alerts_permission: () => `Для уведомлений нужно ваше разрешение.`,
+	settings_alerts_place: () => `Лента или категория`,
+	settings_alerts_quiet: () => `Тихие часы`,
+	settings_alerts_quiet_enable: () => `Без уведомлений в это время (пришедшее будет собрано в сводку после)`,
+	settings_alerts_remove: () => `Удалить`,
+	settings_alerts_remove_label: (p) => `Удалить уведомление о ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Слова ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Слова ${p.words} (заголовок или текст)`,
+	settings_alerts_title: () => `Уведомления и скрытые слова`,
+	settings_alerts_unsupported_rest: () => `(здесь нет Notification API), поэтому уведомления на этом устройстве выключены. Скрытые слова ниже работают везде.`,
+	settings_alerts_unsupported_strong: () => `Этот браузер не умеет показывать уведомления`,
+	settings_alerts_until: () => `До`,
+	settings_alerts_words: () => `Слова`,
+	settings_alerts_words_content: () => `Искать и в тексте статьи`,
+	settings_alerts_words_hint: () => `Слова разделяются запятыми; слова, написанные вместе, ищутся как фраза. Целые слова, регистр не важен.`,
+	settings_alerts_words_placeholder: () => `например: svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Проверка сервера`,
 	settings_collapse_duplicates: () => `Показывать одну и ту же новость из нескольких лент один раз («также в: …»); отметка о прочтении относится ко всем копиям`,
 	settings_density: () => `Строки заголовков`,
