@@ -54,6 +54,55 @@ export function isWorkers(key) {
 	return WORKER_PREFIXES.some((prefix) => key.startsWith(prefix));
 }
 
+/**
+ * A pseudo-locale for layout tests (tests/e2e/i18n.spec.ts): English made ~40 % longer and
+ * accented, so a label that clips or overlaps in a longer language shows in a test. Made from the
+ * source here, never a catalog file; the app lists it in Settings only in development
+ * (i18n/locale.svelte.ts `LANGUAGE_CHOICES`), and a test chooses it through the kept choice.
+ */
+export const PSEUDO_LOCALE = 'en-XA';
+
+const ACCENTED = Object.fromEntries(
+	[...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [
+		c,
+		[...'áƀçðéƒĝĥíĵķļɱñóþǫŕšţúṽŵẋýžÅƁÇÐÉƑĜĤÍĴĶĻṀÑÓÞǪŔŠŢÚṼŴẊÝŽ'][i]
+	])
+);
+const PADDING = 'ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ';
+
+/** @param {string} text @returns {string} the text accented, ~40 % longer, in brackets */
+export function pseudoText(text) {
+	const accented = text
+		.split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+		.map((part, i) => (i % 2 ? part : part.replace(/[A-Za-z]/g, (c) => ACCENTED[c] ?? c)))
+		.join('');
+	const visible = text.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, '').length;
+	const length = Math.ceil(visible * 0.4);
+	const padding = PADDING.repeat(Math.ceil(length / PADDING.length) + 1)
+		.slice(0, length)
+		.trim();
+	return `[${accented}${padding ? ` ${padding}` : ''}]`;
+}
+
+/** @param {Catalog} source @returns {Catalog} the pseudo-locale's catalog */
+export function pseudoCatalog(source) {
+	return /** @type {Catalog} */ (
+		Object.fromEntries(
+			Object.entries(source).map(([key, entry]) => [
+				key,
+				typeof entry === 'string'
+					? pseudoText(entry)
+					: Object.fromEntries(
+							Object.entries(entry).map(([form, text]) => [
+								form,
+								form === 'plural' ? text : pseudoText(text)
+							])
+						)
+			])
+		)
+	);
+}
+
 const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** @param {string} text @returns {string[]} the variables a text names, sorted, once each */
@@ -238,6 +287,9 @@ export function compileLoaders(locales) {
 		`export const LOCALES = [${sorted.map((l) => `'${l}'`).join(', ')}] as const;`,
 		'export type Locale = (typeof LOCALES)[number];',
 		'',
+		'/** Layout tests only (scripts/i18n-compile.js `pseudoText`): never offered to a reader. */',
+		`export const PSEUDO_LOCALE = '${PSEUDO_LOCALE}';`,
+		'',
 		'/** Each locale in files of its own: only the active one is fetched. */',
 		'export const LOADERS: Record<Locale, () => Promise<{ messages: StartMessages }>> = {',
 		...sorted.map((l) => `\t'${l}': () => import('./${l}'),`),
@@ -261,15 +313,20 @@ export function readCatalogs(dir = join(I18N_DIR, 'catalogs')) {
 	return catalogs;
 }
 
-/** @param {Record<string, Catalog>} catalogs @returns {Record<string, string>} file name → text */
-export function compileAll(catalogs) {
-	const source = catalogs[SOURCE_LOCALE];
+/**
+ * @param {Record<string, Catalog>} written the catalog files, by locale
+ * @returns {Record<string, string>} file name → text
+ */
+export function compileAll(written) {
+	const source = written[SOURCE_LOCALE];
 	if (!source) throw new Error(`i18n-compile: no ${SOURCE_LOCALE}.json`);
+	const catalogs = { ...written, [PSEUDO_LOCALE]: pseudoCatalog(source) };
 	/** @type {Record<string, string>} */
 	const files = {
 		'messages.ts': compileInterface(source),
 		'locales.ts': compileLoaders(Object.keys(catalogs)),
-		'worker.ts': compileWorker(catalogs)
+		// The worker never speaks the pseudo-locale (a kept `en-XA` reads as English there).
+		'worker.ts': compileWorker(written)
 	};
 	for (const [locale, catalog] of Object.entries(catalogs)) {
 		files[`${locale}.ts`] = compileLocale(locale, catalog);

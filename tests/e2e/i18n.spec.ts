@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed, testbed } from '../support/testbed';
 import { seriousA11yViolations } from './reader-support';
@@ -132,6 +133,62 @@ test.describe('a reader whose browser prefers Polish', () => {
 		await expect(page.getByRole('combobox', { name: 'Kategoria' })).toBeVisible();
 		expect(await seriousA11yViolations(page), 'subscribe, Polish').toEqual([]);
 	});
+});
+
+/**
+ * Elements whose text does not fit their box: a button, label, link, heading or legend whose
+ * content is wider than it (scrollWidth > clientWidth). Inline boxes have no width of their own.
+ */
+async function clippedTexts(page: Page): Promise<string[]> {
+	return page.evaluate(() =>
+		[...document.querySelectorAll<HTMLElement>('button, label, a, h1, h2, h3, legend, dt, dd, th')]
+			.filter((el) => {
+				const style = getComputedStyle(el);
+				if (style.display === 'none' || style.display === 'inline') return false;
+				if (style.visibility === 'hidden' || el.getClientRects().length === 0) return false;
+				return el.scrollWidth > el.clientWidth + 1;
+			})
+			.map((el) => `${el.tagName.toLowerCase()}: ${(el.textContent ?? '').trim().slice(0, 50)}`)
+	);
+}
+
+test.describe('the pseudo-locale (English ~40 % longer, accented)', () => {
+	const viewports = [
+		['phone', { width: 390, height: 844 }],
+		['desktop', { width: 1280, height: 800 }]
+	] as const;
+	for (const [name, viewport] of viewports) {
+		test(`clips no text on a ${name}`, async ({ page }, testInfo) => {
+			await page.setViewportSize(viewport);
+			// Chosen the way a developer does in Settings, kept on the device: not offered to readers.
+			await page.addInitScript(() => localStorage.setItem('reader.language', 'en-XA'));
+			const check = async (screen: string): Promise<void> => {
+				await testInfo.attach(`${screen}, ${name}`, {
+					body: await page.screenshot({ fullPage: true }),
+					contentType: 'image/png'
+				});
+				expect(await clippedTexts(page), `${screen}, ${name}`).toEqual([]);
+			};
+
+			await page.goto('/login');
+			await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
+			await expect(page.getByRole('heading', { level: 1 })).toContainText('Šíĝñ íñ');
+			await check('login');
+
+			await page.locator('input[name="user"]').fill(testbed.user);
+			await page.locator('input[name="password"]').fill(testbed.password);
+			await page.locator('button[type="submit"]').click();
+			await expect(page).not.toHaveURL(/\/login/);
+			await page.goto('/settings');
+			await expect(page.getByRole('heading', { level: 1 })).toContainText('Šéţţíñĝš');
+			await check('settings');
+			for (const path of ['/settings/storage', '/settings/alerts', '/settings/subscriptions']) {
+				await page.goto(path);
+				await expect(page.getByRole('heading', { level: 1 })).toContainText('[');
+				await check(path);
+			}
+		});
+	}
 });
 
 // Last: after a refused password, tt-rss refuses every sign-in for a few seconds.

@@ -6,6 +6,7 @@ import {
 	entryVariables,
 	I18N_DIR,
 	pluralForms,
+	pseudoText,
 	readCatalogs,
 	SOURCE_LOCALE
 } from '../../../scripts/i18n-compile.js';
@@ -89,6 +90,16 @@ describe('message catalogs', () => {
 	});
 });
 
+describe('the pseudo-locale', () => {
+	it('is English accented and about 40 % longer, variables and plurals kept', async () => {
+		const text = pseudoText('Sign in to {server}');
+		expect(text).toMatch(/^\[Šíĝñ íñ ţó \{server\} .+\]$/);
+		expect(text.length).toBeGreaterThanOrEqual(Math.ceil('Sign in to '.length * 1.4));
+		const pseudo = (await import('./generated/en-XA')).messages;
+		expect(pseudo.feed_health_interval({ minutes: 2 })).toContain('2 ɱíñúţéš');
+	});
+});
+
 describe('compiled messages', () => {
 	it('say exactly the catalog text, invisible spaces and marks included', async () => {
 		for (const locale of locales) {
@@ -136,6 +147,8 @@ describe('the language of a browser', () => {
 		expect(pickLocale(['ru-RU'])).toBe('ru');
 		expect(pickLocale(['pl'])).toBe('pl');
 		expect(pickLocale(['sw'])).toBe('en');
+		// The pseudo-locale of layout tests is never picked for a reader.
+		expect(pickLocale(['en-XA'])).toBe('en');
 		expect(pickLocale([])).toBe('en');
 	});
 

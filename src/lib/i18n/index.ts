@@ -3,6 +3,7 @@ export {
 	chosenLocale,
 	directionOf,
 	followLocale,
+	LANGUAGE_CHOICES,
 	formatLocaleOf,
 	loadAllMessages,
 	locale,

@@ -5,7 +5,7 @@
  * fetched (generated/locales.ts): at start the words of the first screens, and the words of the
  * later ones (Settings, the check-up) when a route that shows them loads (`loadAllMessages`).
  */
-import { LATER_LOADERS, LOADERS, LOCALES, type Locale } from './generated/locales';
+import { LATER_LOADERS, LOADERS, LOCALES, PSEUDO_LOCALE, type Locale } from './generated/locales';
 import type { Messages } from './generated/messages';
 import { keepLanguageChoice, readLanguageChoice } from './choice';
 import { loadAllWith, readCatalogWith, readFormatLocaleWith, useCatalog } from './m';
@@ -13,6 +13,15 @@ import { loadAllWith, readCatalogWith, readFormatLocaleWith, useCatalog } from '
 export { LOCALES, type Locale, type Messages };
 
 export const SOURCE_LOCALE: Locale = 'en';
+
+/** The languages a reader is offered: every compiled one but the pseudo-locale of layout tests. */
+const OFFERED: readonly Locale[] = LOCALES.filter((l) => l !== PSEUDO_LOCALE);
+
+/**
+ * The languages Settings lists: in development the pseudo-locale too (English ~40 % longer and
+ * accented, to see what clips). A test chooses it through the kept choice (`reader.language`).
+ */
+export const LANGUAGE_CHOICES: readonly Locale[] = import.meta.env.DEV ? LOCALES : OFFERED;
 
 /** Scripts written right to left (by language subtag). */
 const RTL = new Set(['ar', 'fa', 'he', 'ur', 'ps', 'yi', 'ckb', 'dv', 'sd', 'ug']);
@@ -32,10 +41,10 @@ function isLocale(value: string | undefined): value is Locale {
  */
 export function pickLocale(preferred: readonly string[]): Locale {
 	for (const tag of preferred) {
-		const exact = LOCALES.find((l) => l.toLowerCase() === tag.toLowerCase());
+		const exact = OFFERED.find((l) => l.toLowerCase() === tag.toLowerCase());
 		if (exact) return exact;
 		const language = tag.split('-')[0]?.toLowerCase();
-		const same = LOCALES.find((l) => l.split('-')[0] === language);
+		const same = OFFERED.find((l) => l.split('-')[0] === language);
 		if (same) return same;
 	}
 	return SOURCE_LOCALE;

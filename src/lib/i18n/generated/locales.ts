@@ -2,14 +2,18 @@
 
 import type { LaterMessages, StartMessages } from './messages';
 
-export const LOCALES = ['ar', 'de', 'en', 'es', 'fr', 'it', 'ja', 'pl', 'pt-BR', 'ru', 'zh-CN'] as const;
+export const LOCALES = ['ar', 'de', 'en', 'en-XA', 'es', 'fr', 'it', 'ja', 'pl', 'pt-BR', 'ru', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
+
+/** Layout tests only (scripts/i18n-compile.js `pseudoText`): never offered to a reader. */
+export const PSEUDO_LOCALE = 'en-XA';
 
 /** Each locale in files of its own: only the active one is fetched. */
 export const LOADERS: Record<Locale, () => Promise<{ messages: StartMessages }>> = {
 	'ar': () => import('./ar'),
 	'de': () => import('./de'),
 	'en': () => import('./en'),
+	'en-XA': () => import('./en-XA'),
 	'es': () => import('./es'),
 	'fr': () => import('./fr'),
 	'it': () => import('./it'),
@@ -25,6 +29,7 @@ export const LATER_LOADERS: Record<Locale, () => Promise<{ messages: LaterMessag
 	'ar': () => import('./ar.later'),
 	'de': () => import('./de.later'),
 	'en': () => import('./en.later'),
+	'en-XA': () => import('./en-XA.later'),
 	'es': () => import('./es.later'),
 	'fr': () => import('./fr.later'),
 	'it': () => import('./it.later'),
