@@ -550,6 +550,69 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `تعليم كمقروء أو غير مقروء`,
 	settings_swipe_right: () => `السحب لليمين`,
 	settings_swipe_star: () => `تمييز بنجمة أو إزالتها`,
+	settings_sync_busy: () => `نافذة أخرى تحدّث النسخة دون اتصال.`,
+	settings_sync_choose: () => `اختر…`,
+	settings_sync_count: () => `المقالات غير المقروءة المحفوظة دون اتصال`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `محدّث. لم تُحفظ أي مقالة.`;
+			case 'one':
+				return `محدّث. حُفظت مقالة واحدة أو حُدّثت.`;
+			case 'two':
+				return `محدّث. حُفظت مقالتان أو حُدّثتا.`;
+			case 'few':
+				return `محدّث. حُفظت ${n} مقالات أو حُدّثت.`;
+			case 'many':
+				return `محدّث. حُفظت ${n} مقالة أو حُدّثت.`;
+			default:
+				return `محدّث. حُفظت ${n} مقالة أو حُدّثت.`;
+		}
+	},
+	settings_sync_enclosures: () => `المرفقات`,
+	settings_sync_enclosures_too: () => `الاحتفاظ بالمرفقات أيضًا (صوت، فيديو)`,
+	settings_sync_heading: () => `المحفوظ دون اتصال`,
+	settings_sync_intro: () => `يبقي التطبيق مقالاتك غير المقروءة والمميّزة بنجمة والمنشورة جاهزة للقراءة دون اتصال، من تلقاء نفسه: عند فتحه، وعند عودة الاتصال، وكل بضع دقائق.`,
+	settings_sync_keep: () => `احفظ دون اتصال`,
+	settings_sync_last: (p) => `آخر تحديث: ${p.when}`,
+	settings_sync_limit: () => `أحدث المقالات`,
+	settings_sync_newest: () => `الأحدث`,
+	settings_sync_not_yet: () => `ليس بعد`,
+	settings_sync_now: () => `زامن الآن`,
+	settings_sync_pack_enclosures_label: (p) => `الاحتفاظ بمرفقات ${p.title}`,
+	settings_sync_pack_limit: (p) => `المقالات المحفوظة من ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `إيقاف حفظ ${p.title} دون اتصال`,
+	settings_sync_packs: () => `حزم القراءة دون اتصال`,
+	settings_sync_packs_intro: () => `أبقِ أيضًا فئة أو خلاصة أو وسمًا متاحًا دون اتصال، بما فيه المقالات المقروءة، لكلٍّ عدد مقالاته. مع المرفقات تُحفظ حلقات البودكاست ومقاطع الفيديو أيضًا، تُنزَّل عبر Wi-Fi فقط، حتى 200 ميغابايت للملف.`,
+	settings_sync_phase_content: () => `جارٍ حفظ نصوص المقالات`,
+	settings_sync_phase_counters: () => `جارٍ البحث عن تغييرات`,
+	settings_sync_phase_images: () => `جارٍ حفظ الصور`,
+	settings_sync_phase_media: () => `جارٍ حفظ المرفقات`,
+	settings_sync_phase_new: () => `جارٍ حفظ المقالات الجديدة`,
+	settings_sync_phase_packs: () => `جارٍ حفظ حزم القراءة دون اتصال`,
+	settings_sync_phase_state: () => `جارٍ مطابقة المقالات المقروءة والمميّزة`,
+	settings_sync_place: () => `فئة أو خلاصة أو وسم`,
+	settings_sync_progress: () => `جارٍ تحديث النسخة دون اتصال`,
+	settings_sync_remove: () => `إزالة`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `(لم يُحفظ شيء)`;
+			case 'one':
+				return `(حُفظت واحدة)`;
+			case 'two':
+				return `(حُفظت اثنتان)`;
+			case 'few':
+				return `(حُفظت ${n})`;
+			case 'many':
+				return `(حُفظت ${n})`;
+			default:
+				return `(حُفظت ${n})`;
+		}
+	},
+	settings_sync_unchanged: () => `محدّث. لم يتغير شيء.`,
 	settings_text_preview: () => `صِف خَلقَ خَودٍ كمِثلِ الشمسِ إذ بزغت.`,
 	settings_text_size: () => `حجم نص المقالات`,
 	settings_theme: () => `المظهر`,

@@ -438,6 +438,53 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Als gelesen oder ungelesen markieren`,
 	settings_swipe_right: () => `Nach rechts wischen`,
 	settings_swipe_star: () => `Stern setzen oder entfernen`,
+	settings_sync_busy: () => `Ein anderes Fenster aktualisiert gerade die Offline-Kopie.`,
+	settings_sync_choose: () => `Auswählen …`,
+	settings_sync_count: () => `Offline behaltene ungelesene Artikel`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Aktuell. ${n} Artikel gespeichert oder aktualisiert.`;
+			default:
+				return `Aktuell. ${n} Artikel gespeichert oder aktualisiert.`;
+		}
+	},
+	settings_sync_enclosures: () => `Anhänge`,
+	settings_sync_enclosures_too: () => `Auch Anhänge behalten (Audio, Video)`,
+	settings_sync_heading: () => `Offline verfügbar`,
+	settings_sync_intro: () => `Die App hält deine ungelesenen, mit Stern versehenen und veröffentlichten Artikel von selbst zum Offline-Lesen bereit: beim Öffnen, wenn die Verbindung zurückkommt, und alle paar Minuten.`,
+	settings_sync_keep: () => `Offline behalten`,
+	settings_sync_last: (p) => `Zuletzt aktualisiert: ${p.when}`,
+	settings_sync_limit: () => `Neueste Artikel`,
+	settings_sync_newest: () => `Neueste`,
+	settings_sync_not_yet: () => `noch nicht`,
+	settings_sync_now: () => `Jetzt synchronisieren`,
+	settings_sync_pack_enclosures_label: (p) => `Die Anhänge von ${p.title} behalten`,
+	settings_sync_pack_limit: (p) => `Behaltene Artikel von ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `${p.title} nicht mehr offline behalten`,
+	settings_sync_packs: () => `Offline-Pakete`,
+	settings_sync_packs_intro: () => `Halte zusätzlich eine Kategorie, einen Feed oder ein Label offline bereit, gelesene Artikel eingeschlossen, jeweils mit eigener Artikelzahl. Mit Anhängen werden auch Podcast-Folgen und Videos behalten, nur im WLAN geladen, bis 200 MB pro Datei.`,
+	settings_sync_phase_content: () => `Artikeltexte werden gespeichert`,
+	settings_sync_phase_counters: () => `Nach Änderungen suchen`,
+	settings_sync_phase_images: () => `Bilder werden gespeichert`,
+	settings_sync_phase_media: () => `Anhänge werden gespeichert`,
+	settings_sync_phase_new: () => `Neue Artikel werden gespeichert`,
+	settings_sync_phase_packs: () => `Offline-Pakete werden gespeichert`,
+	settings_sync_phase_state: () => `Gelesene und markierte Artikel werden abgeglichen`,
+	settings_sync_place: () => `Kategorie, Feed oder Label`,
+	settings_sync_progress: () => `Die Offline-Kopie wird aktualisiert`,
+	settings_sync_remove: () => `Entfernen`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} gespeichert)`;
+			default:
+				return `(${n} gespeichert)`;
+		}
+	},
+	settings_sync_unchanged: () => `Aktuell. Nichts hat sich geändert.`,
 	settings_text_preview: () => `Franz jagt im komplett verwahrlosten Taxi quer durch Bayern.`,
 	settings_text_size: () => `Textgröße der Artikel`,
 	settings_theme: () => `Design`,

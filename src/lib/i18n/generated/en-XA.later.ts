@@ -438,6 +438,53 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `[Ṁáŕķ ŕéáð óŕ úñŕéáð ļóŕéɱ íp]`,
 	settings_swipe_right: () => `[Šŵíþé ŕíĝĥţ ļóŕéɱ]`,
 	settings_swipe_star: () => `[Šţáŕ óŕ úñšţáŕ ļóŕéɱ]`,
+	settings_sync_busy: () => `[Åñóţĥéŕ ŵíñðóŵ íš úþðáţíñĝ ţĥé óƒƒļíñé çóþý. ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	settings_sync_choose: () => `[Çĥóóšé… ļóŕ]`,
+	settings_sync_count: () => `[Úñŕéáð áŕţíçļéš ķéþţ óƒƒļíñé ļóŕéɱ ípšúɱ]`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Úþ ţó ðáţé. ${n} áŕţíçļé šáṽéð óŕ úþðáţéð. ļóŕéɱ ípšúɱ ðóļó]`;
+			default:
+				return `[Úþ ţó ðáţé. ${n} áŕţíçļéš šáṽéð óŕ úþðáţéð. ļóŕéɱ ípšúɱ ðóļó]`;
+		}
+	},
+	settings_sync_enclosures: () => `[Éñçļóšúŕéš ļóŕé]`,
+	settings_sync_enclosures_too: () => `[Ķééþ éñçļóšúŕéš ţóó (áúðíó, ṽíðéó) ļóŕéɱ ípšúɱ ðó]`,
+	settings_sync_heading: () => `[Ķéþţ óƒƒļíñé ļóŕéɱ]`,
+	settings_sync_intro: () => `[Ţĥé áþþ ķééþš ýóúŕ úñŕéáð, šţáŕŕéð áñð þúƀļíšĥéð áŕţíçļéš ŕéáðý ţó ŕéáð óƒƒļíñé, ƀý íţšéļƒ: ŵĥéñ íţ óþéñš, ŵĥéñ ţĥé çóññéçţíóñ çóɱéš ƀáçķ áñð éṽéŕý ƒéŵ ɱíñúţéš. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšú]`,
+	settings_sync_keep: () => `[Ķééþ óƒƒļíñé ļóŕéɱ]`,
+	settings_sync_last: (p) => `[Ļášţ ƀŕóúĝĥţ úþ ţó ðáţé: ${p.when} ļóŕéɱ ípšú]`,
+	settings_sync_limit: () => `[Ñéŵéšţ áŕţíçļéš ļóŕéɱ]`,
+	settings_sync_newest: () => `[Ñéŵéšţ ļóŕ]`,
+	settings_sync_not_yet: () => `[ñóţ ýéţ ļóŕ]`,
+	settings_sync_now: () => `[Šýñç ñóŵ ļóŕé]`,
+	settings_sync_pack_enclosures_label: (p) => `[Ķééþ ţĥé éñçļóšúŕéš óƒ ${p.title} ļóŕéɱ ípšú]`,
+	settings_sync_pack_limit: (p) => `[Åŕţíçļéš ķéþţ óƒ ${p.title} ļóŕéɱ í]`,
+	settings_sync_pack_remove_label: (p) => `[Šţóþ ķééþíñĝ ${p.title} óƒƒļíñé ļóŕéɱ ípš]`,
+	settings_sync_packs: () => `[Óƒƒļíñé þáçķš ļóŕéɱ]`,
+	settings_sync_packs_intro: () => `[Ķééþ á çáţéĝóŕý, ƒééð óŕ ļáƀéļ áṽáíļáƀļé óƒƒļíñé áš ŵéļļ, ŕéáð áŕţíçļéš íñçļúðéð, éáçĥ ŵíţĥ íţš óŵñ ñúɱƀéŕ óƒ áŕţíçļéš. Ŵíţĥ éñçļóšúŕéš, þóðçášţ éþíšóðéš áñð ṽíðéóš áŕé ķéþţ ţóó, ðóŵñļóáðéð óñ Ŵí-Ƒí óñļý, úþ ţó 200 ṀƁ á ƒíļé. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípš]`,
+	settings_sync_phase_content: () => `[Šáṽíñĝ áŕţíçļé ţéẋţ ļóŕéɱ íp]`,
+	settings_sync_phase_counters: () => `[Çĥéçķíñĝ ƒóŕ çĥáñĝéš ļóŕéɱ íp]`,
+	settings_sync_phase_images: () => `[Šáṽíñĝ íɱáĝéš ļóŕéɱ]`,
+	settings_sync_phase_media: () => `[Šáṽíñĝ éñçļóšúŕéš ļóŕéɱ í]`,
+	settings_sync_phase_new: () => `[Šáṽíñĝ ñéŵ áŕţíçļéš ļóŕéɱ íp]`,
+	settings_sync_phase_packs: () => `[Šáṽíñĝ óƒƒļíñé þáçķš ļóŕéɱ íp]`,
+	settings_sync_phase_state: () => `[Çĥéçķíñĝ ŕéáð áñð šţáŕŕéð áŕţíçļéš ļóŕéɱ ípšúɱ ðó]`,
+	settings_sync_place: () => `[Çáţéĝóŕý, ƒééð óŕ ļáƀéļ ļóŕéɱ ípšú]`,
+	settings_sync_progress: () => `[Úþðáţíñĝ ţĥé óƒƒļíñé çóþý ļóŕéɱ ípšú]`,
+	settings_sync_remove: () => `[Ŕéɱóṽé ļóŕ]`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[(${n} šáṽéð) ļóŕé]`;
+			default:
+				return `[(${n} šáṽéð) ļóŕé]`;
+		}
+	},
+	settings_sync_unchanged: () => `[Úþ ţó ðáţé. Ñóţĥíñĝ çĥáñĝéð. ļóŕéɱ ípšúɱ]`,
 	settings_text_preview: () => `[Ţĥé ǫúíçķ ƀŕóŵñ ƒóẋ ŕéáðš ţĥé ñéŵš. ļóŕéɱ ípšúɱ ðó]`,
 	settings_text_size: () => `[Åŕţíçļé ţéẋţ šížé ļóŕéɱ í]`,
 	settings_theme: () => `[Ţĥéɱé ļó]`,

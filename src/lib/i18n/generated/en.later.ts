@@ -438,6 +438,53 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Mark read or unread`,
 	settings_swipe_right: () => `Swipe right`,
 	settings_swipe_star: () => `Star or unstar`,
+	settings_sync_busy: () => `Another window is updating the offline copy.`,
+	settings_sync_choose: () => `Choose…`,
+	settings_sync_count: () => `Unread articles kept offline`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Up to date. ${n} article saved or updated.`;
+			default:
+				return `Up to date. ${n} articles saved or updated.`;
+		}
+	},
+	settings_sync_enclosures: () => `Enclosures`,
+	settings_sync_enclosures_too: () => `Keep enclosures too (audio, video)`,
+	settings_sync_heading: () => `Kept offline`,
+	settings_sync_intro: () => `The app keeps your unread, starred and published articles ready to read offline, by itself: when it opens, when the connection comes back and every few minutes.`,
+	settings_sync_keep: () => `Keep offline`,
+	settings_sync_last: (p) => `Last brought up to date: ${p.when}`,
+	settings_sync_limit: () => `Newest articles`,
+	settings_sync_newest: () => `Newest`,
+	settings_sync_not_yet: () => `not yet`,
+	settings_sync_now: () => `Sync now`,
+	settings_sync_pack_enclosures_label: (p) => `Keep the enclosures of ${p.title}`,
+	settings_sync_pack_limit: (p) => `Articles kept of ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Stop keeping ${p.title} offline`,
+	settings_sync_packs: () => `Offline packs`,
+	settings_sync_packs_intro: () => `Keep a category, feed or label available offline as well, read articles included, each with its own number of articles. With enclosures, podcast episodes and videos are kept too, downloaded on Wi-Fi only, up to 200 MB a file.`,
+	settings_sync_phase_content: () => `Saving article text`,
+	settings_sync_phase_counters: () => `Checking for changes`,
+	settings_sync_phase_images: () => `Saving images`,
+	settings_sync_phase_media: () => `Saving enclosures`,
+	settings_sync_phase_new: () => `Saving new articles`,
+	settings_sync_phase_packs: () => `Saving offline packs`,
+	settings_sync_phase_state: () => `Checking read and starred articles`,
+	settings_sync_place: () => `Category, feed or label`,
+	settings_sync_progress: () => `Updating the offline copy`,
+	settings_sync_remove: () => `Remove`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} saved)`;
+			default:
+				return `(${n} saved)`;
+		}
+	},
+	settings_sync_unchanged: () => `Up to date. Nothing changed.`,
 	settings_text_preview: () => `The quick brown fox reads the news.`,
 	settings_text_size: () => `Article text size`,
 	settings_theme: () => `Theme`,

@@ -466,6 +466,57 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Marcar como leído o no leído`,
 	settings_swipe_right: () => `Deslizar a la derecha`,
 	settings_swipe_star: () => `Destacar o quitar destacado`,
+	settings_sync_busy: () => `Otra ventana está actualizando la copia sin conexión.`,
+	settings_sync_choose: () => `Elige…`,
+	settings_sync_count: () => `Artículos sin leer guardados sin conexión`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Al día. ${n} artículo guardado o actualizado.`;
+			case 'many':
+				return `Al día. ${n} de artículos guardados o actualizados.`;
+			default:
+				return `Al día. ${n} artículos guardados o actualizados.`;
+		}
+	},
+	settings_sync_enclosures: () => `Adjuntos`,
+	settings_sync_enclosures_too: () => `Guardar también los adjuntos (audio, vídeo)`,
+	settings_sync_heading: () => `Guardado sin conexión`,
+	settings_sync_intro: () => `La aplicación mantiene tus artículos sin leer, destacados y publicados listos para leer sin conexión, por sí sola: al abrirse, cuando vuelve la conexión y cada pocos minutos.`,
+	settings_sync_keep: () => `Guardar sin conexión`,
+	settings_sync_last: (p) => `Última actualización: ${p.when}`,
+	settings_sync_limit: () => `Artículos más recientes`,
+	settings_sync_newest: () => `Más recientes`,
+	settings_sync_not_yet: () => `todavía no`,
+	settings_sync_now: () => `Sincronizar ahora`,
+	settings_sync_pack_enclosures_label: (p) => `Guardar los adjuntos de ${p.title}`,
+	settings_sync_pack_limit: (p) => `Artículos guardados de ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Dejar de guardar ${p.title} sin conexión`,
+	settings_sync_packs: () => `Paquetes sin conexión`,
+	settings_sync_packs_intro: () => `Mantén también una categoría, un feed o una etiqueta disponibles sin conexión, incluidos los artículos leídos, cada uno con su propio número de artículos. Con adjuntos, también se guardan episodios de pódcast y vídeos, descargados solo con wifi, hasta 200 MB por archivo.`,
+	settings_sync_phase_content: () => `Guardando el texto de los artículos`,
+	settings_sync_phase_counters: () => `Buscando cambios`,
+	settings_sync_phase_images: () => `Guardando imágenes`,
+	settings_sync_phase_media: () => `Guardando adjuntos`,
+	settings_sync_phase_new: () => `Guardando artículos nuevos`,
+	settings_sync_phase_packs: () => `Guardando paquetes sin conexión`,
+	settings_sync_phase_state: () => `Comprobando artículos leídos y destacados`,
+	settings_sync_place: () => `Categoría, feed o etiqueta`,
+	settings_sync_progress: () => `Actualizando la copia sin conexión`,
+	settings_sync_remove: () => `Quitar`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} guardado)`;
+			case 'many':
+				return `(${n} de guardados)`;
+			default:
+				return `(${n} guardados)`;
+		}
+	},
+	settings_sync_unchanged: () => `Al día. No cambió nada.`,
 	settings_text_preview: () => `El veloz murciélago hindú comía feliz cardillo y kiwi.`,
 	settings_text_size: () => `Tamaño del texto de los artículos`,
 	settings_theme: () => `Tema`,

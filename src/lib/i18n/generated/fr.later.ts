@@ -466,6 +466,57 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Marquer comme lu ou non lu`,
 	settings_swipe_right: () => `Balayer vers la droite`,
 	settings_swipe_star: () => `Ajouter ou retirer des favoris`,
+	settings_sync_busy: () => `Une autre fenêtre met à jour la copie hors ligne.`,
+	settings_sync_choose: () => `Choisir…`,
+	settings_sync_count: () => `Articles non lus gardés hors ligne`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `À jour. ${n} article enregistré ou mis à jour.`;
+			case 'many':
+				return `À jour. ${n} d’articles enregistrés ou mis à jour.`;
+			default:
+				return `À jour. ${n} articles enregistrés ou mis à jour.`;
+		}
+	},
+	settings_sync_enclosures: () => `Pièces jointes`,
+	settings_sync_enclosures_too: () => `Garder aussi les pièces jointes (audio, vidéo)`,
+	settings_sync_heading: () => `Gardé hors ligne`,
+	settings_sync_intro: () => `L’application garde vos articles non lus, favoris et publiés prêts à lire hors ligne, d’elle-même : à l’ouverture, au retour de la connexion et toutes les quelques minutes.`,
+	settings_sync_keep: () => `Garder hors ligne`,
+	settings_sync_last: (p) => `Dernière mise à jour : ${p.when}`,
+	settings_sync_limit: () => `Articles les plus récents`,
+	settings_sync_newest: () => `Les plus récents`,
+	settings_sync_not_yet: () => `pas encore`,
+	settings_sync_now: () => `Synchroniser maintenant`,
+	settings_sync_pack_enclosures_label: (p) => `Garder les pièces jointes de ${p.title}`,
+	settings_sync_pack_limit: (p) => `Articles gardés de ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Ne plus garder ${p.title} hors ligne`,
+	settings_sync_packs: () => `Packs hors ligne`,
+	settings_sync_packs_intro: () => `Gardez aussi une catégorie, un flux ou une étiquette disponible hors ligne, articles lus compris, chacun avec son propre nombre d’articles. Avec les pièces jointes, les épisodes de podcast et les vidéos sont gardés aussi, téléchargés en Wi-Fi seulement, jusqu’à 200 Mo par fichier.`,
+	settings_sync_phase_content: () => `Enregistrement du texte des articles`,
+	settings_sync_phase_counters: () => `Recherche des changements`,
+	settings_sync_phase_images: () => `Enregistrement des images`,
+	settings_sync_phase_media: () => `Enregistrement des pièces jointes`,
+	settings_sync_phase_new: () => `Enregistrement des nouveaux articles`,
+	settings_sync_phase_packs: () => `Enregistrement des packs hors ligne`,
+	settings_sync_phase_state: () => `Vérification des articles lus et favoris`,
+	settings_sync_place: () => `Catégorie, flux ou étiquette`,
+	settings_sync_progress: () => `Mise à jour de la copie hors ligne`,
+	settings_sync_remove: () => `Supprimer`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} enregistré)`;
+			case 'many':
+				return `(${n} d’enregistrés)`;
+			default:
+				return `(${n} enregistrés)`;
+		}
+	},
+	settings_sync_unchanged: () => `À jour. Rien n’a changé.`,
 	settings_text_preview: () => `Portez ce vieux whisky au juge blond qui fume.`,
 	settings_text_size: () => `Taille du texte des articles`,
 	settings_theme: () => `Thème`,

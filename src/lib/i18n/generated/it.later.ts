@@ -466,6 +466,57 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Segna come letto o non letto`,
 	settings_swipe_right: () => `Scorri a destra`,
 	settings_swipe_star: () => `Aggiungi o togli dai preferiti`,
+	settings_sync_busy: () => `Un’altra finestra sta aggiornando la copia offline.`,
+	settings_sync_choose: () => `Scegli…`,
+	settings_sync_count: () => `Articoli non letti conservati offline`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Aggiornato. ${n} articolo salvato o aggiornato.`;
+			case 'many':
+				return `Aggiornato. ${n} di articoli salvati o aggiornati.`;
+			default:
+				return `Aggiornato. ${n} articoli salvati o aggiornati.`;
+		}
+	},
+	settings_sync_enclosures: () => `Allegati`,
+	settings_sync_enclosures_too: () => `Conserva anche gli allegati (audio, video)`,
+	settings_sync_heading: () => `Conservati offline`,
+	settings_sync_intro: () => `L’app tiene pronti da leggere offline i tuoi articoli non letti, preferiti e pubblicati, da sola: all’apertura, quando torna la connessione e ogni pochi minuti.`,
+	settings_sync_keep: () => `Conserva offline`,
+	settings_sync_last: (p) => `Ultimo aggiornamento: ${p.when}`,
+	settings_sync_limit: () => `Articoli più recenti`,
+	settings_sync_newest: () => `Più recenti`,
+	settings_sync_not_yet: () => `non ancora`,
+	settings_sync_now: () => `Sincronizza ora`,
+	settings_sync_pack_enclosures_label: (p) => `Conserva gli allegati di ${p.title}`,
+	settings_sync_pack_limit: (p) => `Articoli conservati di ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Non conservare più ${p.title} offline`,
+	settings_sync_packs: () => `Pacchetti offline`,
+	settings_sync_packs_intro: () => `Tieni disponibile offline anche una categoria, un feed o un’etichetta, articoli letti compresi, ciascuno con il proprio numero di articoli. Con gli allegati si conservano anche episodi di podcast e video, scaricati solo con Wi-Fi, fino a 200 MB per file.`,
+	settings_sync_phase_content: () => `Salvataggio del testo degli articoli`,
+	settings_sync_phase_counters: () => `Ricerca di modifiche`,
+	settings_sync_phase_images: () => `Salvataggio delle immagini`,
+	settings_sync_phase_media: () => `Salvataggio degli allegati`,
+	settings_sync_phase_new: () => `Salvataggio dei nuovi articoli`,
+	settings_sync_phase_packs: () => `Salvataggio dei pacchetti offline`,
+	settings_sync_phase_state: () => `Verifica degli articoli letti e preferiti`,
+	settings_sync_place: () => `Categoria, feed o etichetta`,
+	settings_sync_progress: () => `Aggiornamento della copia offline`,
+	settings_sync_remove: () => `Rimuovi`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} salvato)`;
+			case 'many':
+				return `(${n} di salvati)`;
+			default:
+				return `(${n} salvati)`;
+		}
+	},
+	settings_sync_unchanged: () => `Aggiornato. Nessuna modifica.`,
 	settings_text_preview: () => `Quel vituperabile xenofobo zelante assaggia il whisky ed esclama: alleluja!`,
 	settings_text_size: () => `Dimensione del testo degli articoli`,
 	settings_theme: () => `Tema`,

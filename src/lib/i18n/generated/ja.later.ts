@@ -410,6 +410,49 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `既読 / 未読にする`,
 	settings_swipe_right: () => `右にスワイプ`,
 	settings_swipe_star: () => `スターを付ける / 外す`,
+	settings_sync_busy: () => `別のウィンドウがオフラインのコピーを更新しています。`,
+	settings_sync_choose: () => `選択…`,
+	settings_sync_count: () => `オフラインに保存する未読記事数`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `最新です。${n} 件の記事を保存または更新しました。`;
+		}
+	},
+	settings_sync_enclosures: () => `添付ファイル`,
+	settings_sync_enclosures_too: () => `添付ファイルも保存（音声、動画）`,
+	settings_sync_heading: () => `オフライン保存`,
+	settings_sync_intro: () => `アプリは未読・スター付き・公開済みの記事を、オフラインで読めるように自動で用意します：起動時、接続が戻ったとき、そして数分ごとに。`,
+	settings_sync_keep: () => `オフラインに保存`,
+	settings_sync_last: (p) => `最終更新：${p.when}`,
+	settings_sync_limit: () => `最新の記事数`,
+	settings_sync_newest: () => `最新`,
+	settings_sync_not_yet: () => `まだありません`,
+	settings_sync_now: () => `今すぐ同期`,
+	settings_sync_pack_enclosures_label: (p) => `${p.title} の添付ファイルを保存`,
+	settings_sync_pack_limit: (p) => `${p.title} の保存記事数`,
+	settings_sync_pack_remove_label: (p) => `${p.title} のオフライン保存をやめる`,
+	settings_sync_packs: () => `オフラインパック`,
+	settings_sync_packs_intro: () => `カテゴリー、フィード、ラベルも既読記事を含めてオフラインで使えるようにします。それぞれに記事数を設定できます。添付ファイルを含めると、ポッドキャストのエピソードや動画も保存されます（Wi-Fi のときだけダウンロード、1ファイル 200 MB まで）。`,
+	settings_sync_phase_content: () => `記事の本文を保存中`,
+	settings_sync_phase_counters: () => `変更を確認中`,
+	settings_sync_phase_images: () => `画像を保存中`,
+	settings_sync_phase_media: () => `添付ファイルを保存中`,
+	settings_sync_phase_new: () => `新しい記事を保存中`,
+	settings_sync_phase_packs: () => `オフラインパックを保存中`,
+	settings_sync_phase_state: () => `既読とスター付きの記事を照合中`,
+	settings_sync_place: () => `カテゴリー、フィード、ラベル`,
+	settings_sync_progress: () => `オフラインのコピーを更新中`,
+	settings_sync_remove: () => `削除`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `（${n} 件保存）`;
+		}
+	},
+	settings_sync_unchanged: () => `最新です。変更はありません。`,
 	settings_text_preview: () => `いろはにほへと ちりぬるを わかよたれそ つねならむ`,
 	settings_text_size: () => `記事の文字サイズ`,
 	settings_theme: () => `テーマ`,

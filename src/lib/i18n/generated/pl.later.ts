@@ -494,6 +494,61 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Oznacz jako przeczytane lub nieprzeczytane`,
 	settings_swipe_right: () => `Przesunięcie w prawo`,
 	settings_swipe_star: () => `Dodaj lub usuń gwiazdkę`,
+	settings_sync_busy: () => `Inne okno aktualizuje kopię offline.`,
+	settings_sync_choose: () => `Wybierz…`,
+	settings_sync_count: () => `Nieprzeczytane artykuły przechowywane offline`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Aktualne. Zapisano lub zaktualizowano ${n} artykuł.`;
+			case 'few':
+				return `Aktualne. Zapisano lub zaktualizowano ${n} artykuły.`;
+			case 'many':
+				return `Aktualne. Zapisano lub zaktualizowano ${n} artykułów.`;
+			default:
+				return `Aktualne. Zapisano lub zaktualizowano ${n} artykułu.`;
+		}
+	},
+	settings_sync_enclosures: () => `Załączniki`,
+	settings_sync_enclosures_too: () => `Zachowuj też załączniki (audio, wideo)`,
+	settings_sync_heading: () => `Dostępne offline`,
+	settings_sync_intro: () => `Aplikacja sama utrzymuje twoje nieprzeczytane, oznaczone gwiazdką i opublikowane artykuły gotowe do czytania offline: przy otwarciu, po powrocie połączenia i co kilka minut.`,
+	settings_sync_keep: () => `Zachowaj offline`,
+	settings_sync_last: (p) => `Ostatnia aktualizacja: ${p.when}`,
+	settings_sync_limit: () => `Najnowsze artykuły`,
+	settings_sync_newest: () => `Najnowsze`,
+	settings_sync_not_yet: () => `jeszcze nie`,
+	settings_sync_now: () => `Synchronizuj teraz`,
+	settings_sync_pack_enclosures_label: (p) => `Zachowuj załączniki z ${p.title}`,
+	settings_sync_pack_limit: (p) => `Liczba artykułów z ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Przestań przechowywać ${p.title} offline`,
+	settings_sync_packs: () => `Pakiety offline`,
+	settings_sync_packs_intro: () => `Zachowaj offline także kategorię, kanał lub etykietę, łącznie z przeczytanymi artykułami, każdą z własną liczbą artykułów. Z załącznikami zachowywane są też odcinki podcastów i filmy, pobierane tylko przez Wi-Fi, do 200 MB na plik.`,
+	settings_sync_phase_content: () => `Zapisywanie treści artykułów`,
+	settings_sync_phase_counters: () => `Szukanie zmian`,
+	settings_sync_phase_images: () => `Zapisywanie obrazów`,
+	settings_sync_phase_media: () => `Zapisywanie załączników`,
+	settings_sync_phase_new: () => `Zapisywanie nowych artykułów`,
+	settings_sync_phase_packs: () => `Zapisywanie pakietów offline`,
+	settings_sync_phase_state: () => `Sprawdzanie przeczytanych i oznaczonych artykułów`,
+	settings_sync_place: () => `Kategoria, kanał lub etykieta`,
+	settings_sync_progress: () => `Aktualizowanie kopii offline`,
+	settings_sync_remove: () => `Usuń`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(zapisano ${n})`;
+			case 'few':
+				return `(zapisano ${n})`;
+			case 'many':
+				return `(zapisano ${n})`;
+			default:
+				return `(zapisano ${n})`;
+		}
+	},
+	settings_sync_unchanged: () => `Aktualne. Nic się nie zmieniło.`,
 	settings_text_preview: () => `Pchnąć w tę łódź jeża lub ośm skrzyń fig.`,
 	settings_text_size: () => `Rozmiar tekstu artykułów`,
 	settings_theme: () => `Motyw`,

@@ -466,6 +466,57 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Marcar como lido ou não lido`,
 	settings_swipe_right: () => `Deslizar para a direita`,
 	settings_swipe_star: () => `Pôr ou tirar a estrela`,
+	settings_sync_busy: () => `Outra janela está atualizando a cópia offline.`,
+	settings_sync_choose: () => `Escolha…`,
+	settings_sync_count: () => `Artigos não lidos guardados offline`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Atualizado. ${n} artigo salvo ou atualizado.`;
+			case 'many':
+				return `Atualizado. ${n} de artigos salvos ou atualizados.`;
+			default:
+				return `Atualizado. ${n} artigos salvos ou atualizados.`;
+		}
+	},
+	settings_sync_enclosures: () => `Anexos`,
+	settings_sync_enclosures_too: () => `Guardar também os anexos (áudio, vídeo)`,
+	settings_sync_heading: () => `Disponível offline`,
+	settings_sync_intro: () => `O aplicativo mantém seus artigos não lidos, com estrela e publicados prontos para ler offline, sozinho: ao abrir, quando a conexão volta e a cada poucos minutos.`,
+	settings_sync_keep: () => `Guardar offline`,
+	settings_sync_last: (p) => `Última atualização: ${p.when}`,
+	settings_sync_limit: () => `Artigos mais recentes`,
+	settings_sync_newest: () => `Mais recentes`,
+	settings_sync_not_yet: () => `ainda não`,
+	settings_sync_now: () => `Sincronizar agora`,
+	settings_sync_pack_enclosures_label: (p) => `Guardar os anexos de ${p.title}`,
+	settings_sync_pack_limit: (p) => `Artigos guardados de ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Parar de guardar ${p.title} offline`,
+	settings_sync_packs: () => `Pacotes offline`,
+	settings_sync_packs_intro: () => `Mantenha também uma categoria, feed ou etiqueta disponível offline, incluindo artigos lidos, cada um com seu próprio número de artigos. Com anexos, episódios de podcast e vídeos também são guardados, baixados só no Wi-Fi, até 200 MB por arquivo.`,
+	settings_sync_phase_content: () => `Salvando o texto dos artigos`,
+	settings_sync_phase_counters: () => `Procurando alterações`,
+	settings_sync_phase_images: () => `Salvando imagens`,
+	settings_sync_phase_media: () => `Salvando anexos`,
+	settings_sync_phase_new: () => `Salvando artigos novos`,
+	settings_sync_phase_packs: () => `Salvando pacotes offline`,
+	settings_sync_phase_state: () => `Conferindo artigos lidos e com estrela`,
+	settings_sync_place: () => `Categoria, feed ou etiqueta`,
+	settings_sync_progress: () => `Atualizando a cópia offline`,
+	settings_sync_remove: () => `Remover`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} salvo)`;
+			case 'many':
+				return `(${n} de salvos)`;
+			default:
+				return `(${n} salvos)`;
+		}
+	},
+	settings_sync_unchanged: () => `Atualizado. Nada mudou.`,
 	settings_text_preview: () => `Jovem craque belga prediz falhas no xadrez com wi-fi.`,
 	settings_text_size: () => `Tamanho do texto dos artigos`,
 	settings_theme: () => `Tema`,

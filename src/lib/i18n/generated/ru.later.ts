@@ -494,6 +494,61 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `Отметить прочитанным или непрочитанным`,
 	settings_swipe_right: () => `Свайп вправо`,
 	settings_swipe_star: () => `Добавить в избранное или убрать`,
+	settings_sync_busy: () => `Офлайн-копию обновляет другое окно.`,
+	settings_sync_choose: () => `Выберите…`,
+	settings_sync_count: () => `Непрочитанных статей офлайн`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Всё актуально. Сохранена или обновлена ${n} статья.`;
+			case 'few':
+				return `Всё актуально. Сохранено или обновлено ${n} статьи.`;
+			case 'many':
+				return `Всё актуально. Сохранено или обновлено ${n} статей.`;
+			default:
+				return `Всё актуально. Сохранено или обновлено ${n} статьи.`;
+		}
+	},
+	settings_sync_enclosures: () => `Вложения`,
+	settings_sync_enclosures_too: () => `Сохранять и вложения (аудио, видео)`,
+	settings_sync_heading: () => `Доступно офлайн`,
+	settings_sync_intro: () => `Приложение само держит ваши непрочитанные, избранные и опубликованные статьи готовыми к чтению офлайн: при открытии, при восстановлении соединения и каждые несколько минут.`,
+	settings_sync_keep: () => `Сохранить офлайн`,
+	settings_sync_last: (p) => `Последнее обновление: ${p.when}`,
+	settings_sync_limit: () => `Новейших статей`,
+	settings_sync_newest: () => `Новейших`,
+	settings_sync_not_yet: () => `ещё не было`,
+	settings_sync_now: () => `Синхронизировать`,
+	settings_sync_pack_enclosures_label: (p) => `Сохранять вложения ${p.title}`,
+	settings_sync_pack_limit: (p) => `Сколько статей хранить из ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Больше не хранить ${p.title} офлайн`,
+	settings_sync_packs: () => `Офлайн-пакеты`,
+	settings_sync_packs_intro: () => `Сохраняйте офлайн также категорию, ленту или метку, включая прочитанные статьи, — каждую со своим числом статей. С вложениями сохраняются и выпуски подкастов, и видео: они загружаются только по Wi-Fi, до 200 МБ на файл.`,
+	settings_sync_phase_content: () => `Сохранение текста статей`,
+	settings_sync_phase_counters: () => `Поиск изменений`,
+	settings_sync_phase_images: () => `Сохранение изображений`,
+	settings_sync_phase_media: () => `Сохранение вложений`,
+	settings_sync_phase_new: () => `Сохранение новых статей`,
+	settings_sync_phase_packs: () => `Сохранение офлайн-пакетов`,
+	settings_sync_phase_state: () => `Сверка прочитанных и избранных статей`,
+	settings_sync_place: () => `Категория, лента или метка`,
+	settings_sync_progress: () => `Обновление офлайн-копии`,
+	settings_sync_remove: () => `Удалить`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(сохранена ${n})`;
+			case 'few':
+				return `(сохранено ${n})`;
+			case 'many':
+				return `(сохранено ${n})`;
+			default:
+				return `(сохранено ${n})`;
+		}
+	},
+	settings_sync_unchanged: () => `Всё актуально. Ничего не изменилось.`,
 	settings_text_preview: () => `Съешь же ещё этих мягких французских булок да выпей чаю.`,
 	settings_text_size: () => `Размер текста статей`,
 	settings_theme: () => `Тема`,

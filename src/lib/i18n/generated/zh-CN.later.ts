@@ -410,6 +410,49 @@ export const messages: LaterMessages = {
 	settings_swipe_read: () => `标记为已读或未读`,
 	settings_swipe_right: () => `向右滑动`,
 	settings_swipe_star: () => `加星标或取消星标`,
+	settings_sync_busy: () => `另一个窗口正在更新离线副本。`,
+	settings_sync_choose: () => `请选择…`,
+	settings_sync_count: () => `离线保存的未读文章数`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已是最新。已保存或更新 ${n} 篇文章。`;
+		}
+	},
+	settings_sync_enclosures: () => `附件`,
+	settings_sync_enclosures_too: () => `同时保留附件（音频、视频）`,
+	settings_sync_heading: () => `离线保存`,
+	settings_sync_intro: () => `应用会自动让你的未读、加星标和已发布文章随时可离线阅读：在打开时、连接恢复时以及每隔几分钟。`,
+	settings_sync_keep: () => `离线保存`,
+	settings_sync_last: (p) => `上次更新：${p.when}`,
+	settings_sync_limit: () => `最新文章数`,
+	settings_sync_newest: () => `最新`,
+	settings_sync_not_yet: () => `尚未更新`,
+	settings_sync_now: () => `立即同步`,
+	settings_sync_pack_enclosures_label: (p) => `保留 ${p.title} 的附件`,
+	settings_sync_pack_limit: (p) => `${p.title} 保留的文章数`,
+	settings_sync_pack_remove_label: (p) => `停止离线保存 ${p.title}`,
+	settings_sync_packs: () => `离线包`,
+	settings_sync_packs_intro: () => `另外让某个分类、订阅源或标签也可离线使用（包括已读文章），每个都有自己的文章数量。包含附件时，播客节目和视频也会保存，仅通过 Wi-Fi 下载，每个文件最多 200 MB。`,
+	settings_sync_phase_content: () => `正在保存文章正文`,
+	settings_sync_phase_counters: () => `正在检查更改`,
+	settings_sync_phase_images: () => `正在保存图片`,
+	settings_sync_phase_media: () => `正在保存附件`,
+	settings_sync_phase_new: () => `正在保存新文章`,
+	settings_sync_phase_packs: () => `正在保存离线包`,
+	settings_sync_phase_state: () => `正在核对已读和加星标文章`,
+	settings_sync_place: () => `分类、订阅源或标签`,
+	settings_sync_progress: () => `正在更新离线副本`,
+	settings_sync_remove: () => `移除`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `（已保存 ${n} 篇）`;
+		}
+	},
+	settings_sync_unchanged: () => `已是最新。没有变化。`,
 	settings_text_preview: () => `敏捷的棕色狐狸在读新闻。`,
 	settings_text_size: () => `文章字号`,
 	settings_theme: () => `主题`,
