@@ -173,6 +173,16 @@ test.describe('the pseudo-locale (English ~40 % longer, accented)', () => {
 			await page.goto('/login');
 			await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
 			await expect(page.getByRole('heading', { level: 1 })).toContainText('Šíĝñ íñ');
+			// The check finds a clipped button when there is one.
+			await page.evaluate(() => {
+				const probe = document.createElement('button');
+				probe.id = 'clip-probe';
+				probe.textContent = 'A label far too long for its box';
+				probe.style.cssText = 'width: 3rem; overflow: hidden; white-space: nowrap';
+				document.body.append(probe);
+			});
+			expect(await clippedTexts(page)).toContain('button: A label far too long for its box');
+			await page.evaluate(() => document.getElementById('clip-probe')?.remove());
 			await check('login');
 
 			await page.locator('input[name="user"]').fill(testbed.user);
