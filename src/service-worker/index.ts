@@ -25,7 +25,7 @@ import { startSync } from './sync';
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
 // What the worker says (a new-article alert, a replayed change's refusal) is in the language the
-// page last spoke, read before each sync and replay (pwa/worker-language.ts); English until then.
+// page last spoke, read before each sync and replay (language.ts); English until then.
 useWorkerLanguage('en');
 
 sw.addEventListener('install', (event) => {

@@ -9,7 +9,7 @@ import { clientFromStoredSession } from '../lib/outbox/session-client';
 import { OUTBOX_SYNC_TAG } from '../lib/outbox/contract';
 import { replayOutbox } from '../lib/outbox/replay';
 import { pendingItems } from '../lib/outbox/outbox';
-import { speakStoredLanguage } from '../lib/pwa/worker-language';
+import { speakStoredLanguage } from './language';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 

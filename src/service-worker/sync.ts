@@ -11,7 +11,7 @@ import { replayOutbox } from '../lib/outbox/replay';
 import { PERIODIC_SYNC_TAG, SYNC_TAG } from '../lib/sync/contract';
 import { runSync } from '../lib/sync/run';
 import { loadArticleCount } from '../lib/sync/state';
-import { speakStoredLanguage } from '../lib/pwa/worker-language';
+import { speakStoredLanguage } from './language';
 import { cacheEnclosuresHere } from './media';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;

@@ -2,7 +2,8 @@
  * The service worker's words (new-article alerts, a replayed change's refusal) in a language: the
  * worker cannot import() a locale's module, so every language's worker words are in one module it
  * imports statically (generated/worker.ts, scripts/i18n-compile.js `WORKER_PREFIXES`), each made on
- * first use. Which language: pwa/worker-language.ts.
+ * first use. Which language: pwa/worker-language.ts (kept by the page), read by
+ * src/service-worker/language.ts.
  */
 import { messages as english } from './generated/en';
 import { messages as englishLater } from './generated/en.later';

@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { m } from '$lib/i18n/m';
-import { useWorkerLanguage } from '$lib/i18n/worker';
-import { keepWorkerLanguage, speakStoredLanguage } from './worker-language';
+import { resetReaderDbForTests } from './lib/db/open';
+import { m } from './lib/i18n/m';
+import { useWorkerLanguage } from './lib/i18n/worker';
+import { keepWorkerLanguage } from './lib/pwa/worker-language';
+import { speakStoredLanguage } from './service-worker/language';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
