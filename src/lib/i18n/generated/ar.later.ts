@@ -536,6 +536,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `المميّزة بنجمة`,
+	settings_storage_unknown: () => `غير معروف`,
 	settings_storage_unread: () => `غير المقروءة`,
 	settings_storage_used: () => `تستخدمه النسخة دون اتصال`,
 	settings_storage_used_of: (p) => `${p.used} من ${p.budget}`,

@@ -424,6 +424,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Mit Stern`,
+	settings_storage_unknown: () => `unbekannt`,
 	settings_storage_unread: () => `Ungelesen`,
 	settings_storage_used: () => `Von der Offline-Kopie belegt`,
 	settings_storage_used_of: (p) => `${p.used} von ${p.budget}`,

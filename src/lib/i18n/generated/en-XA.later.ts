@@ -424,6 +424,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `[Šţáŕŕéð ļóŕ]`,
+	settings_storage_unknown: () => `[úñķñóŵñ ļóŕ]`,
 	settings_storage_unread: () => `[Úñŕéáð ļóŕ]`,
 	settings_storage_used: () => `[Úšéð ƀý ţĥé óƒƒļíñé çóþý ļóŕéɱ ípšú]`,
 	settings_storage_used_of: (p) => `[${p.used} óƒ ${p.budget} ļó]`,

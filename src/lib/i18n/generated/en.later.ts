@@ -424,6 +424,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Starred`,
+	settings_storage_unknown: () => `unknown`,
 	settings_storage_unread: () => `Unread`,
 	settings_storage_used: () => `Used by the offline copy`,
 	settings_storage_used_of: (p) => `${p.used} of ${p.budget}`,

@@ -452,6 +452,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Destacados`,
+	settings_storage_unknown: () => `desconocido`,
 	settings_storage_unread: () => `Sin leer`,
 	settings_storage_used: () => `Usado por la copia sin conexión`,
 	settings_storage_used_of: (p) => `${p.used} de ${p.budget}`,

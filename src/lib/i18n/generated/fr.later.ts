@@ -452,6 +452,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Favoris`,
+	settings_storage_unknown: () => `inconnu`,
 	settings_storage_unread: () => `Non lus`,
 	settings_storage_used: () => `Utilisé par la copie hors ligne`,
 	settings_storage_used_of: (p) => `${p.used} sur ${p.budget}`,

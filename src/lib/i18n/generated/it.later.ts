@@ -452,6 +452,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Preferiti`,
+	settings_storage_unknown: () => `sconosciuto`,
 	settings_storage_unread: () => `Non letti`,
 	settings_storage_used: () => `Usato dalla copia offline`,
 	settings_storage_used_of: (p) => `${p.used} su ${p.budget}`,

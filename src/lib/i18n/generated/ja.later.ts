@@ -396,6 +396,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `スター付き`,
+	settings_storage_unknown: () => `不明`,
 	settings_storage_unread: () => `未読`,
 	settings_storage_used: () => `オフラインのコピーの使用量`,
 	settings_storage_used_of: (p) => `${p.used} / ${p.budget}`,

@@ -480,6 +480,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Oznaczone gwiazdką`,
+	settings_storage_unknown: () => `nieznany`,
 	settings_storage_unread: () => `Nieprzeczytane`,
 	settings_storage_used: () => `Zajęte przez kopię offline`,
 	settings_storage_used_of: (p) => `${p.used} z ${p.budget}`,

@@ -452,6 +452,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Com estrela`,
+	settings_storage_unknown: () => `desconhecido`,
 	settings_storage_unread: () => `Não lidos`,
 	settings_storage_used: () => `Usado pela cópia offline`,
 	settings_storage_used_of: (p) => `${p.used} de ${p.budget}`,

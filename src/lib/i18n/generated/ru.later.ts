@@ -480,6 +480,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `Избранные`,
+	settings_storage_unknown: () => `неизвестно`,
 	settings_storage_unread: () => `Непрочитанные`,
 	settings_storage_used: () => `Занято офлайн-копией`,
 	settings_storage_used_of: (p) => `${p.used} из ${p.budget}`,

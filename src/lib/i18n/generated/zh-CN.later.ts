@@ -396,6 +396,7 @@ export const messages: LaterMessages = {
 		}
 	},
 	settings_storage_starred: () => `已加星标`,
+	settings_storage_unknown: () => `未知`,
 	settings_storage_unread: () => `未读`,
 	settings_storage_used: () => `离线副本占用`,
 	settings_storage_used_of: (p) => `${p.used} / ${p.budget}`,
