@@ -155,9 +155,13 @@ function functionOf(key, entry) {
 			(form) =>
 				`\t\t\tcase '${form}':\n\t\t\t\treturn ${template(entry[form] ?? '', entry.plural)};`
 		);
+	// The number, formatted, only where a form says it ("change is waiting" after a count shown apart).
+	const saysNumber = pluralForms(entry).some((form) =>
+		variablesOf(entry[form] ?? '').includes(entry.plural)
+	);
 	return [
 		`\t${key}: ${param} => {`,
-		`\t\tconst n = numbers.format(p.${entry.plural});`,
+		...(saysNumber ? [`\t\tconst n = numbers.format(p.${entry.plural});`] : []),
 		`\t\tswitch (plurals.select(p.${entry.plural})) {`,
 		...cases,
 		'\t\t\tdefault:',

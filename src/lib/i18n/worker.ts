@@ -8,11 +8,12 @@
 import { messages as english } from './generated/en';
 import { messages as englishLater } from './generated/en.later';
 import { WORKER_MESSAGES } from './generated/worker';
-import { LOCALES, type Locale } from './generated/locales';
+// Types only from the loaders' module: its dynamic imports must stay out of the worker's graph.
+import type { Locale } from './generated/locales';
 import { useCatalog, useFormatLocale, type Messages } from './m';
 
 function isLocale(value: string): value is Locale {
-	return (LOCALES as readonly string[]).includes(value);
+	return Object.hasOwn(WORKER_MESSAGES, value);
 }
 
 const made = new Map<Locale, Partial<Messages>>();

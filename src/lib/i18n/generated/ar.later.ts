@@ -381,7 +381,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `التخزين المستخدم: ${p.used}`,
 	settings_pending_storage_of: (p) => `التخزين المستخدم: ${p.used} من ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'zero':
 				return `تغيير في انتظار الإرسال.`;

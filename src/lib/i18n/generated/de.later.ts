@@ -317,7 +317,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `Belegter Speicher: ${p.used}`,
 	settings_pending_storage_of: (p) => `Belegter Speicher: ${p.used} von ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `Änderung wartet auf das Senden.`;

@@ -317,7 +317,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `[Šţóŕáĝé úšéð: ${p.used} ļóŕéɱ]`,
 	settings_pending_storage_of: (p) => `[Šţóŕáĝé úšéð: ${p.used} óƒ ${p.quota} ļóŕéɱ íp]`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `[çĥáñĝé íš ŵáíţíñĝ ţó ƀé šéñţ. ļóŕéɱ ípšúɱ]`;

@@ -317,7 +317,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `Storage used: ${p.used}`,
 	settings_pending_storage_of: (p) => `Storage used: ${p.used} of ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `change is waiting to be sent.`;

@@ -333,7 +333,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `Almacenamiento usado: ${p.used}`,
 	settings_pending_storage_of: (p) => `Almacenamiento usado: ${p.used} de ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `cambio espera a ser enviado.`;

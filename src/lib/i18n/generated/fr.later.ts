@@ -333,7 +333,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `Stockage utilisé : ${p.used}`,
 	settings_pending_storage_of: (p) => `Stockage utilisé : ${p.used} sur ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `modification attend d’être envoyée.`;

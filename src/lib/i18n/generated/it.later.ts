@@ -333,7 +333,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `Spazio usato: ${p.used}`,
 	settings_pending_storage_of: (p) => `Spazio usato: ${p.used} su ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `modifica è in attesa di invio.`;

@@ -301,7 +301,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `使用中のストレージ：${p.used}`,
 	settings_pending_storage_of: (p) => `使用中のストレージ：${p.used} / ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			default:
 				return `件の変更が送信を待っています。`;

@@ -333,7 +333,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `Armazenamento usado: ${p.used}`,
 	settings_pending_storage_of: (p) => `Armazenamento usado: ${p.used} de ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `alteração aguardando envio.`;

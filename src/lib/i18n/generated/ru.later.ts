@@ -349,7 +349,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `Занято: ${p.used}`,
 	settings_pending_storage_of: (p) => `Занято: ${p.used} из ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			case 'one':
 				return `изменение ждёт отправки.`;

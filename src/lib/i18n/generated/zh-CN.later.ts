@@ -301,7 +301,6 @@ export const messages: LaterMessages = {
 	settings_pending_storage: (p) => `已用存储：${p.used}`,
 	settings_pending_storage_of: (p) => `已用存储：${p.used} / ${p.quota}`,
 	settings_pending_waiting: (p) => {
-		const n = numbers.format(p.count);
 		switch (plurals.select(p.count)) {
 			default:
 				return `项更改等待发送。`;
