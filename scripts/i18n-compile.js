@@ -21,17 +21,86 @@ export const I18N_DIR = join(dirname(fileURLToPath(import.meta.url)), '../src/li
 /** @typedef {Record<string, Entry>} Catalog */
 
 /**
- * Messages of screens other than the first (Settings, the check-up) and the API errors' texts: a
- * second module per locale, fetched once the first screen is painted (hooks.client.ts) or when such
- * a screen opens (locale.svelte.ts `loadAllMessages`), so a start carries only the words its first
- * screen says. An API error waits for them before it reaches the app (api/errors.ts
+ * Messages of screens other than the first (Settings, the check-up, subscribe and share) and the
+ * API errors' texts: a second module per locale, fetched once the first screen is painted
+ * (hooks.client.ts) or when such a screen opens (locale.svelte.ts `loadAllMessages`, awaited in
+ * those routes' `load`), so a start carries only the words its first screen says. An API error waits for them before it reaches the app (api/errors.ts
  * `failWithWords`); the service worker precaches the module, so offline too.
  */
-const LATER_PREFIXES = ['settings_', 'checkup_', 'language_', 'back_to_settings', 'error_'];
+const LATER_PREFIXES = [
+	'settings_',
+	'checkup_',
+	'language_',
+	'back_to_settings',
+	'error_',
+	'subscribe_',
+	'share_'
+];
 
 /** @param {string} key @returns {boolean} whether the key is in the later module */
 export function isLater(key) {
 	return LATER_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
+/**
+ * What the service worker says (a new-article alert, a replayed change's refusal): its words in
+ * every language, in one module it imports statically (generated/worker.ts) — a worker is a classic
+ * script and cannot import() a locale's module. Each language's words are made only when asked.
+ */
+const WORKER_PREFIXES = ['alert_', 'error_'];
+
+/** @param {string} key @returns {boolean} whether the worker speaks the key */
+export function isWorkers(key) {
+	return WORKER_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
+/**
+ * A pseudo-locale for layout tests (tests/e2e/i18n.spec.ts): English made ~40 % longer and
+ * accented, so a label that clips or overlaps in a longer language shows in a test. Made from the
+ * source here, never a catalog file; the app lists it in Settings only in development
+ * (i18n/locale.svelte.ts `LANGUAGE_CHOICES`), and a test chooses it through the kept choice.
+ */
+export const PSEUDO_LOCALE = 'en-XA';
+
+const ACCENTED = Object.fromEntries(
+	[...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [
+		c,
+		[...'áƀçðéƒĝĥíĵķļɱñóþǫŕšţúṽŵẋýžÅƁÇÐÉƑĜĤÍĴĶĻṀÑÓÞǪŔŠŢÚṼŴẊÝŽ'][i]
+	])
+);
+const PADDING = 'ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ';
+
+/** @param {string} text @returns {string} the text accented, ~40 % longer, in brackets */
+export function pseudoText(text) {
+	const accented = text
+		.split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+		.map((part, i) => (i % 2 ? part : part.replace(/[A-Za-z]/g, (c) => ACCENTED[c] ?? c)))
+		.join('');
+	const visible = text.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, '').length;
+	const length = Math.ceil(visible * 0.4);
+	const padding = PADDING.repeat(Math.ceil(length / PADDING.length) + 1)
+		.slice(0, length)
+		.trim();
+	return `[${accented}${padding ? ` ${padding}` : ''}]`;
+}
+
+/** @param {Catalog} source @returns {Catalog} the pseudo-locale's catalog */
+export function pseudoCatalog(source) {
+	return /** @type {Catalog} */ (
+		Object.fromEntries(
+			Object.entries(source).map(([key, entry]) => [
+				key,
+				typeof entry === 'string'
+					? pseudoText(entry)
+					: Object.fromEntries(
+							Object.entries(entry).map(([form, text]) => [
+								form,
+								form === 'plural' ? text : pseudoText(text)
+							])
+						)
+			])
+		)
+	);
 }
 
 const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -86,9 +155,13 @@ function functionOf(key, entry) {
 			(form) =>
 				`\t\t\tcase '${form}':\n\t\t\t\treturn ${template(entry[form] ?? '', entry.plural)};`
 		);
+	// The number, formatted, only where a form says it ("change is waiting" after a count shown apart).
+	const saysNumber = pluralForms(entry).some((form) =>
+		variablesOf(entry[form] ?? '').includes(entry.plural)
+	);
 	return [
 		`\t${key}: ${param} => {`,
-		`\t\tconst n = numbers.format(p.${entry.plural});`,
+		...(saysNumber ? [`\t\tconst n = numbers.format(p.${entry.plural});`] : []),
 		`\t\tswitch (plurals.select(p.${entry.plural})) {`,
 		...cases,
 		'\t\t\tdefault:',
@@ -123,6 +196,51 @@ export function compileLocale(locale, catalog, later = false) {
 			: []),
 		`export const messages: ${later ? 'LaterMessages' : 'StartMessages'} = {`,
 		...keys.map((key) => functionOf(key, /** @type {Entry} */ (catalog[key]))),
+		'};',
+		''
+	].join('\n');
+}
+
+/**
+ * @param {Record<string, Catalog>} catalogs @returns {string} the worker's words of each locale
+ * but the source (the worker has all of the source's), each made on first use
+ */
+export function compileWorker(catalogs) {
+	const locales = Object.keys(catalogs)
+		.filter((l) => l !== SOURCE_LOCALE)
+		.sort();
+	return [
+		HEADER,
+		"import type { Locale } from './locales';",
+		"import type { Messages } from './messages';",
+		'',
+		`type WorkerKey = Extract<keyof Messages, ${WORKER_PREFIXES.map((p) => `\`${p}\${string}\``).join(' | ')}>;`,
+		'',
+		`/** The words of the service worker (${WORKER_PREFIXES.join(', ')}) in each locale. */`,
+		'export const WORKER_MESSAGES: Partial<Record<Locale, () => Pick<Messages, WorkerKey>>> = {',
+		...locales.flatMap((locale) => {
+			const catalog = /** @type {Catalog} */ (catalogs[locale]);
+			const keys = Object.keys(catalog).filter(isWorkers).sort();
+			const hasPlural = keys.some((key) => typeof catalog[key] !== 'string');
+			return [
+				`	'${locale}': () => {`,
+				...(hasPlural
+					? [
+							`		const plurals = new Intl.PluralRules('${locale}');`,
+							`		const numbers = new Intl.NumberFormat('${locale}');`
+						]
+					: []),
+				'		return {',
+				...keys.map((key) =>
+					functionOf(key, /** @type {Entry} */ (catalog[key]))
+						.split('\n')
+						.map((line) => `\t\t${line}`)
+						.join('\n')
+				),
+				'		};',
+				'	},'
+			];
+		}),
 		'};',
 		''
 	].join('\n');
@@ -173,6 +291,9 @@ export function compileLoaders(locales) {
 		`export const LOCALES = [${sorted.map((l) => `'${l}'`).join(', ')}] as const;`,
 		'export type Locale = (typeof LOCALES)[number];',
 		'',
+		'/** Layout tests only (scripts/i18n-compile.js `pseudoText`): never offered to a reader. */',
+		`export const PSEUDO_LOCALE = '${PSEUDO_LOCALE}';`,
+		'',
 		'/** Each locale in files of its own: only the active one is fetched. */',
 		'export const LOADERS: Record<Locale, () => Promise<{ messages: StartMessages }>> = {',
 		...sorted.map((l) => `\t'${l}': () => import('./${l}'),`),
@@ -196,14 +317,20 @@ export function readCatalogs(dir = join(I18N_DIR, 'catalogs')) {
 	return catalogs;
 }
 
-/** @param {Record<string, Catalog>} catalogs @returns {Record<string, string>} file name → text */
-export function compileAll(catalogs) {
-	const source = catalogs[SOURCE_LOCALE];
+/**
+ * @param {Record<string, Catalog>} written the catalog files, by locale
+ * @returns {Record<string, string>} file name → text
+ */
+export function compileAll(written) {
+	const source = written[SOURCE_LOCALE];
 	if (!source) throw new Error(`i18n-compile: no ${SOURCE_LOCALE}.json`);
+	const catalogs = { ...written, [PSEUDO_LOCALE]: pseudoCatalog(source) };
 	/** @type {Record<string, string>} */
 	const files = {
 		'messages.ts': compileInterface(source),
-		'locales.ts': compileLoaders(Object.keys(catalogs))
+		'locales.ts': compileLoaders(Object.keys(catalogs)),
+		// The worker never speaks the pseudo-locale (a kept `en-XA` reads as English there).
+		'worker.ts': compileWorker(written)
 	};
 	for (const [locale, catalog] of Object.entries(catalogs)) {
 		files[`${locale}.ts`] = compileLocale(locale, catalog);

@@ -3,7 +3,7 @@ import { resolve } from '$app/paths';
 import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
 import { releaseSnapshot } from '$lib/boot/snapshot-release';
 import { updateDatePatterns } from '$lib/format/format';
-import { loadAllMessages, startLocale } from '$lib/i18n';
+import { followLocale, loadAllMessages, startLocale } from '$lib/i18n';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { resumeAtStart } from '$lib/state/resume';
@@ -56,6 +56,10 @@ export const init: ClientInit = async () => {
 		// The later words (Settings, the check-up, the API errors' texts: scripts/i18n-compile.js),
 		// so a failure seldom has to wait for them (api/errors.ts failWithWords).
 		void loadAllMessages();
+		// The worker's alerts and refusals speak the language the page speaks (pwa/worker-language.ts).
+		void import('$lib/pwa/worker-language').then(({ keepWorkerLanguage }) =>
+			followLocale((locale) => void keepWorkerLanguage(locale).catch(() => undefined))
+		);
 		void import('$lib/boot/snapshot').then(({ keepSnapshot }) => keepSnapshot(base));
 		// The date patterns of the next start, when the browser is idle after this first screen.
 		if (typeof requestIdleCallback === 'function')

@@ -13,9 +13,7 @@
 // - replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
 //   activation is done, never inside it
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
-import { messages as english } from '$lib/i18n/generated/en';
-import { messages as englishLater } from '$lib/i18n/generated/en.later';
-import { useCatalog } from '$lib/i18n/m';
+import { useWorkerLanguage } from '$lib/i18n/worker';
 import { startAlerts } from './alerts';
 import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from './cache';
 import { handleImageFetch, handleImageMessage, startImageCache } from './images';
@@ -26,9 +24,9 @@ import { startSync } from './sync';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
-// What the worker says (a replayed change's refusal) is in English, the source: a worker cannot
-// import() a locale's module. The page shows its own language for everything it renders.
-useCatalog({ ...english, ...englishLater });
+// What the worker says (a new-article alert, a replayed change's refusal) is in the language the
+// page last spoke, read before each sync and replay (language.ts); English until then.
+useWorkerLanguage('en');
 
 sw.addEventListener('install', (event) => {
 	event.waitUntil(Promise.all([precache(), routeImmutableFromCache(event)]));

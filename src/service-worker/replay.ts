@@ -9,6 +9,7 @@ import { clientFromStoredSession } from '../lib/outbox/session-client';
 import { OUTBOX_SYNC_TAG } from '../lib/outbox/contract';
 import { replayOutbox } from '../lib/outbox/replay';
 import { pendingItems } from '../lib/outbox/outbox';
+import { speakStoredLanguage } from './language';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -49,6 +50,7 @@ async function nextDue(now: number): Promise<number | undefined> {
  */
 async function replayFromWorker(event?: SyncEventLike): Promise<void> {
 	const started = Date.now();
+	await speakStoredLanguage(); // a refusal is kept in words, shown by the page later
 	for (;;) {
 		const result = await replayOutbox({ client: () => clientFromStoredSession() });
 		// Rejecting tells the browser to fire the sync again later (with its own backoff).

@@ -11,6 +11,7 @@ import { replayOutbox } from '../lib/outbox/replay';
 import { PERIODIC_SYNC_TAG, SYNC_TAG } from '../lib/sync/contract';
 import { runSync } from '../lib/sync/run';
 import { loadArticleCount } from '../lib/sync/state';
+import { speakStoredLanguage } from './language';
 import { cacheEnclosuresHere } from './media';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
@@ -20,6 +21,8 @@ interface SyncEventLike extends ExtendableEvent {
 }
 
 async function syncFromWorker(): Promise<void> {
+	// Its alerts and a refused change's words in the reader's language.
+	await speakStoredLanguage();
 	// The reader's own changes first (joining a replay already running): the sync then reads a
 	// server that has them, and never takes the first requests of a connection coming back.
 	const replay = await replayOutbox({ client: () => clientFromStoredSession() });

@@ -107,14 +107,14 @@ export function makeDatePatterns(
  */
 export function keepDatePatterns(
 	storage: Storage | undefined,
-	/** For tests: the locale Intl would use by default. */
+	/** For tests: the locale to make them for, when not the one they are kept for. */
 	locale?: string
 ): DatePatterns | undefined {
 	const current = kept(storage);
 	if (current) return 'none' in current ? undefined : current;
 	const browser = currentBrowser();
 	if (!storage || !browser) return undefined;
-	const patterns = makeDatePatterns(browser, locale);
+	const patterns = makeDatePatterns(browser, locale ?? browser.language);
 	const none: NoPatterns = { version: 1, ...browser, none: true };
 	try {
 		storage.setItem(STORAGE_KEY, JSON.stringify(patterns ?? none));

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATE_STYLES, formatWith, readDatePatterns, type DateStyle } from './date-patterns';
 import { keepDatePatterns, makeDatePatterns } from './date-patterns-make';
 import { MemoryStorage } from '$lib/state/testing/memory-storage';
+import { longDate, shortDate } from './format';
+import { useFormatLocale } from '$lib/i18n/m';
 
 const STYLES = Object.keys(DATE_STYLES) as DateStyle[];
 const made = { language: 'x', agent: 'test' };
@@ -29,6 +31,7 @@ function withoutIntl<T>(fn: () => T): T {
 
 afterEach(() => {
 	vi.unstubAllGlobals();
+	useFormatLocale(undefined);
 });
 
 describe('date patterns', () => {
@@ -134,5 +137,31 @@ describe('date patterns', () => {
 			expect(readDatePatterns(storage), bad).toBeUndefined();
 		}
 		expect(readDatePatterns(undefined)).toBeUndefined();
+	});
+
+	it('are made and kept for the app’s language, not the browser’s', () => {
+		const storage = new MemoryStorage();
+		vi.stubGlobal('navigator', { language: 'en-US', userAgent: 'Chromium/156' });
+		useFormatLocale('de');
+		const kept = keepDatePatterns(storage);
+		expect(kept?.language).toBe('de');
+		expect(formatWith(kept!, 'dayMonth', new Date(2024, 2, 5))).toBe('5. März');
+		useFormatLocale('fr');
+		expect(readDatePatterns(storage)).toBeUndefined();
+	});
+});
+
+describe('dates on screen', () => {
+	it('follow the app’s language, and its change', () => {
+		vi.stubGlobal('navigator', { language: 'en-US', userAgent: 'Chromium/156' });
+		const may = new Date(2024, 4, 9, 14, 5).getTime() / 1000;
+		const later = new Date(2025, 0, 1);
+		useFormatLocale('de');
+		expect(shortDate(may, later)).toBe('9. Mai 2024');
+		expect(longDate(may)).toContain('Mai');
+		useFormatLocale('ja');
+		expect(longDate(may)).toContain('2024年5月9日');
+		useFormatLocale('en-GB');
+		expect(longDate(may)).toMatch(/^9 May 2024/);
 	});
 });

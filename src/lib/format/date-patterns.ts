@@ -10,6 +10,8 @@
  * is not the first screen's code: this module only reads and applies them.
  */
 
+import { formatLocale } from '$lib/i18n/m';
+
 export type DateStyle = 'time' | 'dayMonth' | 'full';
 
 /** Intl options of each style (see shortDate). */
@@ -33,7 +35,7 @@ export interface StylePattern {
 
 /** What the patterns were made for: another language or another browser version makes them stale. */
 export interface MadeFor {
-	/** navigator.language */
+	/** The locale the dates are written in (i18n/m.ts `formatLocale`; navigator.language before). */
 	language: string;
 	/** navigator.userAgent: a browser update may bring other locale data. */
 	agent: string;
@@ -113,9 +115,10 @@ function madeFor(value: unknown, browser: MadeFor): value is DatePatterns | NoPa
 	);
 }
 
+/** The language dates are written in (the app's: i18n/m.ts `formatLocale`), and the browser. */
 export function currentBrowser(): MadeFor | undefined {
 	if (typeof navigator === 'undefined') return undefined;
-	return { language: navigator.language, agent: navigator.userAgent };
+	return { language: formatLocale() ?? navigator.language, agent: navigator.userAgent };
 }
 
 export function kept(storage: Storage | undefined): DatePatterns | NoPatterns | undefined {

@@ -2,6 +2,7 @@
  * How dates, durations and entity-encoded titles read on screen: the formatters the headline row
  * and the article view share, over the date patterns kept for a fast start (date-patterns.ts).
  */
+import { formatLocale } from '$lib/i18n/m';
 import {
 	DATE_STYLES,
 	formatWith,
@@ -12,18 +13,22 @@ import {
 
 // toLocale*String(…, options) builds a new Intl.DateTimeFormat on every call, which cost ~20 ms of
 // a start's first screen (one per headline row); each formatter is built once instead.
+// Each in the app's language (i18n/m.ts formatLocale), not the browser's.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-	const key = JSON.stringify(options);
+	const locale = formatLocale();
+	const key = `${locale ?? ''} ${JSON.stringify(options)}`;
 	let found = formatters.get(key);
 	if (!found) {
-		found = new Intl.DateTimeFormat(undefined, options);
+		found = new Intl.DateTimeFormat(locale, options);
 		formatters.set(key, found);
 	}
 	return found;
 }
 
 let patterns: DatePatterns | undefined | null = null; // null: not read yet
+/** The language the patterns read were made for: a change of language reads them again. */
+let patternsFor: string | undefined;
 
 function localStore(): Storage | undefined {
 	try {
@@ -34,7 +39,11 @@ function localStore(): Storage | undefined {
 }
 
 function formatDate(style: DateStyle, date: Date): string {
-	if (patterns === null) patterns = readDatePatterns(localStore());
+	const language = formatLocale();
+	if (patterns === null || patternsFor !== language) {
+		patterns = readDatePatterns(localStore());
+		patternsFor = language;
+	}
 	return patterns ? formatWith(patterns, style, date) : formatter(DATE_STYLES[style]).format(date);
 }
 

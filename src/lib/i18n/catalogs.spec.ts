@@ -6,10 +6,11 @@ import {
 	entryVariables,
 	I18N_DIR,
 	pluralForms,
+	pseudoText,
 	readCatalogs,
 	SOURCE_LOCALE
 } from '../../../scripts/i18n-compile.js';
-import { directionOf, pickLocale } from './locale.svelte';
+import { directionOf, formatLocaleOf, pickLocale } from './locale.svelte';
 
 const catalogs = readCatalogs();
 const source = catalogs[SOURCE_LOCALE] ?? {};
@@ -17,7 +18,21 @@ const locales = Object.keys(catalogs);
 
 describe('message catalogs', () => {
 	it('include the source and the languages the app offers', () => {
-		expect(locales).toEqual(expect.arrayContaining(['en', 'de', 'ar']));
+		expect(locales).toEqual(
+			expect.arrayContaining([
+				'en',
+				'de',
+				'fr',
+				'es',
+				'it',
+				'ru',
+				'pl',
+				'pt-BR',
+				'zh-CN',
+				'ja',
+				'ar'
+			])
+		);
 	});
 
 	for (const locale of locales) {
@@ -75,6 +90,16 @@ describe('message catalogs', () => {
 	});
 });
 
+describe('the pseudo-locale', () => {
+	it('is English accented and about 40 % longer, variables and plurals kept', async () => {
+		const text = pseudoText('Sign in to {server}');
+		expect(text).toMatch(/^\[Šíĝñ íñ ţó \{server\} .+\]$/);
+		expect(text.length).toBeGreaterThanOrEqual(Math.ceil('Sign in to '.length * 1.4));
+		const pseudo = (await import('./generated/en-XA')).messages;
+		expect(pseudo.feed_health_interval({ minutes: 2 })).toContain('2 ɱíñúţéš');
+	});
+});
+
 describe('compiled messages', () => {
 	it('say exactly the catalog text, invisible spaces and marks included', async () => {
 		for (const locale of locales) {
@@ -100,6 +125,14 @@ describe('compiled messages', () => {
 			'The server tries every 1,500 minutes.'
 		);
 		expect(en.page_title({ page: 'Settings' })).toBe('Settings · Reader');
+		expect(en.status_pending({ count: 1 })).toBe('1 change waiting');
+		const ru = (await import('./generated/ru')).messages;
+		expect(ru.status_pending({ count: 21 })).toBe('21 изменение ждёт отправки');
+		expect(ru.status_pending({ count: 3 })).toBe('3 изменения ждут отправки');
+		expect(ru.status_pending({ count: 11 })).toBe('11 изменений ждут отправки');
+		const pl = (await import('./generated/pl')).messages;
+		expect(pl.status_pending({ count: 22 })).toBe('22 zmiany czekają');
+		expect(pl.status_pending({ count: 12 })).toBe('12 zmian czeka');
 	});
 });
 
@@ -107,8 +140,26 @@ describe('the language of a browser', () => {
 	it('is the first preferred language the app speaks, by region or script too', () => {
 		expect(pickLocale(['de-DE', 'en'])).toBe('de');
 		expect(pickLocale(['xx', 'ar-EG'])).toBe('ar');
+		expect(pickLocale(['pt'])).toBe('pt-BR');
+		expect(pickLocale(['pt-PT', 'en'])).toBe('pt-BR');
+		expect(pickLocale(['zh-Hans-CN'])).toBe('zh-CN');
+		expect(pickLocale(['ja-JP'])).toBe('ja');
+		expect(pickLocale(['ru-RU'])).toBe('ru');
+		expect(pickLocale(['pl'])).toBe('pl');
 		expect(pickLocale(['sw'])).toBe('en');
+		// The pseudo-locale of layout tests is never picked for a reader.
+		expect(pickLocale(['en-XA'])).toBe('en');
 		expect(pickLocale([])).toBe('en');
+	});
+
+	it('writes dates in the app language, in the reader’s region when the browser names one', () => {
+		expect(formatLocaleOf('en', ['en-GB', 'de'])).toBe('en-GB');
+		expect(formatLocaleOf('de', ['en-GB', 'de-AT'])).toBe('de-AT');
+		// A language the reader chose that the browser does not list: that language's own dates.
+		expect(formatLocaleOf('de', ['en-US'])).toBe('de');
+		expect(formatLocaleOf('pt-BR', ['pt-PT'])).toBe('pt-PT');
+		expect(formatLocaleOf('ja', ['ja-JP'])).toBe('ja-JP');
+		expect(formatLocaleOf('en', ['en-@@', 'en-AU'])).toBe('en-AU');
 	});
 
 	it('sets the direction of right-to-left scripts', () => {

@@ -2,6 +2,9 @@ export {
 	chooseLocale,
 	chosenLocale,
 	directionOf,
+	followLocale,
+	LANGUAGE_CHOICES,
+	formatLocaleOf,
 	loadAllMessages,
 	locale,
 	LOCALES,
@@ -12,4 +15,4 @@ export {
 	type Locale,
 	type Messages
 } from './locale.svelte';
-export { m } from './m';
+export { formatLocale, m } from './m';

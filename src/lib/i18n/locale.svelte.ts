@@ -5,14 +5,23 @@
  * fetched (generated/locales.ts): at start the words of the first screens, and the words of the
  * later ones (Settings, the check-up) when a route that shows them loads (`loadAllMessages`).
  */
-import { LATER_LOADERS, LOADERS, LOCALES, type Locale } from './generated/locales';
+import { LATER_LOADERS, LOADERS, LOCALES, PSEUDO_LOCALE, type Locale } from './generated/locales';
 import type { Messages } from './generated/messages';
 import { keepLanguageChoice, readLanguageChoice } from './choice';
-import { loadAllWith, readCatalogWith, useCatalog } from './m';
+import { loadAllWith, readCatalogWith, readFormatLocaleWith, useCatalog } from './m';
 
 export { LOCALES, type Locale, type Messages };
 
 export const SOURCE_LOCALE: Locale = 'en';
+
+/** The languages a reader is offered: every compiled one but the pseudo-locale of layout tests. */
+const OFFERED: readonly Locale[] = LOCALES.filter((l) => l !== PSEUDO_LOCALE);
+
+/**
+ * The languages Settings lists: in development the pseudo-locale too (English ~40 % longer and
+ * accented, to see what clips). A test chooses it through the kept choice (`reader.language`).
+ */
+export const LANGUAGE_CHOICES: readonly Locale[] = import.meta.env.DEV ? LOCALES : OFFERED;
 
 /** Scripts written right to left (by language subtag). */
 const RTL = new Set(['ar', 'fa', 'he', 'ur', 'ps', 'yi', 'ckb', 'dv', 'sd', 'ug']);
@@ -32,27 +41,56 @@ function isLocale(value: string | undefined): value is Locale {
  */
 export function pickLocale(preferred: readonly string[]): Locale {
 	for (const tag of preferred) {
-		const exact = LOCALES.find((l) => l.toLowerCase() === tag.toLowerCase());
+		const exact = OFFERED.find((l) => l.toLowerCase() === tag.toLowerCase());
 		if (exact) return exact;
 		const language = tag.split('-')[0]?.toLowerCase();
-		const same = LOCALES.find((l) => l.split('-')[0] === language);
+		const same = OFFERED.find((l) => l.split('-')[0] === language);
 		if (same) return same;
 	}
 	return SOURCE_LOCALE;
+}
+
+/**
+ * The locale dates are written in for the app's `locale`: the first of the reader's languages
+ * that is the same language (`en-GB` for English: 22 Nov, 14:05 rather than Nov 22, 2:05 PM;
+ * `pt-PT` for the Brazilian catalog), else the app's locale itself — never the browser's language
+ * when the reader chose another (German dates in a German app on an English browser).
+ */
+export function formatLocaleOf(locale: Locale, preferred: readonly string[]): string {
+	const language = locale.split('-')[0];
+	for (const tag of preferred) {
+		if (tag.split('-')[0]?.toLowerCase() !== language) continue;
+		try {
+			const [canonical] = Intl.getCanonicalLocales(tag);
+			if (canonical) return canonical;
+		} catch {
+			// Not a well-formed tag: the next one.
+		}
+	}
+	return locale;
 }
 
 let current = $state.raw<{
 	locale: Locale;
 	messages: Partial<Messages> | undefined;
 	whole: boolean;
-}>({ locale: SOURCE_LOCALE, messages: undefined, whole: false });
+	format: string | undefined;
+}>({ locale: SOURCE_LOCALE, messages: undefined, whole: false, format: undefined });
 
 readCatalogWith(() => current.messages);
+readFormatLocaleWith(() => current.format);
 loadAllWith(() => (current.whole ? undefined : loadAllMessages()));
 
 /** The active locale. */
 export function locale(): Locale {
 	return current.locale;
+}
+
+/** Calls `listener` with the active locale now and after each change (until the returned stop). */
+export function followLocale(listener: (locale: Locale) => void): () => void {
+	return $effect.root(() => {
+		$effect(() => listener(current.locale));
+	});
 }
 
 /** The reader's own choice, or undefined when the browser's languages decide. */
@@ -63,7 +101,8 @@ export function chosenLocale(): Locale | undefined {
 
 /** Installs a loaded catalog: the document's `lang` and `dir` follow. */
 export function useMessages(locale: Locale, messages: Partial<Messages>, whole = true): void {
-	current = { locale, messages, whole };
+	const languages = typeof navigator === 'undefined' ? [] : navigator.languages;
+	current = { locale, messages, whole, format: formatLocaleOf(locale, languages) };
 	useCatalog(messages);
 	if (typeof document !== 'undefined') {
 		document.documentElement.lang = locale;

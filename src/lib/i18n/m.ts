@@ -25,6 +25,29 @@ export function readCatalogWith(reader: () => Partial<Messages> | undefined): vo
 	read = reader;
 }
 
+let formatTag: string | undefined;
+let readFormat = (): string | undefined => formatTag;
+
+/** Sets the locale dates and numbers are written in outside the app's rune (service worker, tests). */
+export function useFormatLocale(tag: string | undefined): void {
+	formatTag = tag;
+}
+
+/** The app's current locale (locale.svelte.ts) gives it through its rune. */
+export function readFormatLocaleWith(reader: () => string | undefined): void {
+	readFormat = reader;
+}
+
+/**
+ * The locale dates are written in (Intl.DateTimeFormat): the app's language, in the reader's own
+ * region when the browser names one for that language (locale.svelte.ts `formatLocaleOf`);
+ * undefined before the app has a language (Intl then uses the browser's). Markup that formats a
+ * date with it re-renders when the language changes.
+ */
+export function formatLocale(): string | undefined {
+	return readFormat() ?? formatTag;
+}
+
 let loadAll = (): Promise<void> | undefined => undefined;
 
 /** The app's current locale (locale.svelte.ts) fetches a locale's later words when asked. */

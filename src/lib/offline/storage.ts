@@ -3,6 +3,8 @@
  * (from db/quota.ts, where the cache and the outbox take them) quota errors and the eviction of
  * the read cache. Framework-free: the page and the worker use it.
  */
+import { formatLocale, m } from '$lib/i18n/m';
+
 export {
 	dropArticles,
 	dropCached,
@@ -50,9 +52,19 @@ export async function requestPersistentStorage(): Promise<boolean> {
 	}
 }
 
+/** "12.3 MB", "12,3 Mo", "12,3 МБ": in the app's language (i18n `formatLocale`). */
 export function formatBytes(bytes: number | undefined): string {
-	if (bytes === undefined) return 'unknown';
-	if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-	if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-	return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+	if (bytes === undefined) return m.settings_storage_unknown();
+	const [value, unit, digits] =
+		bytes < 1024 * 1024
+			? [Math.round(bytes / 1024), 'kilobyte', 0]
+			: bytes < 1024 ** 3
+				? [bytes / 1024 ** 2, 'megabyte', 1]
+				: [bytes / 1024 ** 3, 'gigabyte', 2];
+	return new Intl.NumberFormat(formatLocale(), {
+		style: 'unit',
+		unit,
+		minimumFractionDigits: digits,
+		maximumFractionDigits: digits
+	}).format(value);
 }

@@ -1,4 +1,5 @@
 import type { CatchupMode, FeedId, Label, SearchMode } from '$lib/api';
+import { formatLocale } from '$lib/i18n/m';
 
 /** An article flag the reader can set: each intent names the target value, never a toggle. */
 export type ArticleFlag = 'unread' | 'starred' | 'published';
@@ -60,7 +61,7 @@ const AGE_TEXT: Record<CatchupMode, string> = {
 };
 
 function when(at: number, locale: string | undefined): string {
-	return new Intl.DateTimeFormat(locale, {
+	return new Intl.DateTimeFormat(locale ?? formatLocale(), {
 		day: 'numeric',
 		month: 'short',
 		hour: '2-digit',

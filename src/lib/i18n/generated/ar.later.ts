@@ -168,7 +168,62 @@ export const messages: LaterMessages = {
 	language_legend: () => `اللغة`,
 	settings_account: () => `الحساب`,
 	settings_alerts: () => `التنبيهات`,
+	settings_alerts_about: () => `نبّهني بشأن`,
+	settings_alerts_add: () => `إضافة تنبيه`,
+	settings_alerts_add_words: () => `إضافة الكلمات`,
+	settings_alerts_allow: () => `السماح بالإشعارات`,
+	settings_alerts_allowed: () => `الإشعارات مسموح بها.`,
+	settings_alerts_background: () => `تصل التنبيهات حين يزامن التطبيق: ما دام مفتوحًا، وفي الخلفية حين يُسمح للتطبيق المثبّت بالمزامنة بنفسه (يقرر المتصفح عدد المرات، مرة في الساعة على الأكثر).`,
+	settings_alerts_category: (p) => `${p.title} (فئة)`,
+	settings_alerts_choose: () => `اختر…`,
+	settings_alerts_denied_rest: () => `لتلقي التنبيهات، اسمح بالإشعارات لهذا الموقع من إعدادات الموقع في المتصفح (الأيقونة بجانب العنوان)، ثم عُد إلى هنا.`,
+	settings_alerts_denied_strong: () => `الإشعارات محظورة لهذا الموقع.`,
+	settings_alerts_foreground: () => `تصل التنبيهات حين يزامن التطبيق وهو مفتوح: هذا المتصفح لا يستطيع المزامنة في الخلفية.`,
+	settings_alerts_from: () => `من`,
+	settings_alerts_intro: () => `إشعار حين يجد التطبيق مقالات جديدة في خلاصة أو فئة تختارها، أو بكلمات تختارها: إشعار لكل اختيار، مع أحدث العناوين. اضغطه لفتح المقالة (أو القائمة إن كانت عدة مقالات).`,
 	settings_alerts_link: () => `تنبيهات المقالات الجديدة وساعات الهدوء والكلمات المكتومة`,
+	settings_alerts_mute: () => `الكلمات المكتومة`,
+	settings_alerts_mute_content: () => `البحث في نص المقالة أيضًا، لا العنوان وحده`,
+	settings_alerts_mute_intro: () => `تُخفى العناوين التي فيها هذه الكلمات من كل القوائم، مع الاتصال ودونه؛ تذكر القائمة كم أخفت ويمكنها عرضها. تبقى أعداد غير المقروء كما على الخادم ما لم تُعلَّم كمقروءة.`,
+	settings_alerts_mute_read: () => `تعليمها كمقروءة أيضًا (على الخادم كذلك)`,
+	settings_alerts_mute_save: () => `حفظ الكلمات المكتومة`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `حُفظ: لا كلمات مكتومة.`;
+			case 'one':
+				return `حُفظ: كلمة مكتومة واحدة.`;
+			case 'two':
+				return `حُفظ: كلمتان مكتومتان.`;
+			case 'few':
+				return `حُفظ: ${n} كلمات مكتومة.`;
+			case 'many':
+				return `حُفظ: ${n} كلمة مكتومة.`;
+			default:
+				return `حُفظ: ${n} كلمة مكتومة.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `حُفظ: لا كلمات مكتومة.`,
+	settings_alerts_mute_words: () => `الكلمات المكتومة (بفواصل أو واحدة في كل سطر)`,
+	settings_alerts_new: () => `تنبيهات المقالات الجديدة`,
+	settings_alerts_nothing: () => `لا شيء بعد.`,
+	settings_alerts_permission: () => `تحتاج التنبيهات إلى إذنك لعرض الإشعارات.`,
+	settings_alerts_place: () => `خلاصة أو فئة`,
+	settings_alerts_quiet: () => `ساعات الهدوء`,
+	settings_alerts_quiet_enable: () => `لا إشعارات بين هذين الوقتين (ما يصل يُلخَّص بعدها)`,
+	settings_alerts_remove: () => `إزالة`,
+	settings_alerts_remove_label: (p) => `إزالة التنبيه بشأن ${p.rule}`,
+	settings_alerts_rule_words: (p) => `الكلمات ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `الكلمات ${p.words} (العنوان أو النص)`,
+	settings_alerts_title: () => `التنبيهات والكلمات المكتومة`,
+	settings_alerts_unsupported_rest: () => `(لا تتوفر فيه واجهة Notification هنا)، لذا التنبيهات متوقفة على هذا الجهاز. الكلمات المكتومة أدناه تعمل في كل مكان.`,
+	settings_alerts_unsupported_strong: () => `لا يستطيع هذا المتصفح عرض الإشعارات`,
+	settings_alerts_until: () => `حتى`,
+	settings_alerts_words: () => `الكلمات`,
+	settings_alerts_words_content: () => `البحث في نص المقالة أيضًا`,
+	settings_alerts_words_hint: () => `افصل بين الكلمات بفواصل؛ الكلمات المكتوبة معًا تُطابَق كعبارة. كلمات كاملة، دون تمييز بين الأحرف الكبيرة والصغيرة.`,
+	settings_alerts_words_placeholder: () => `مثل: svelte, tiny tiny rss`,
 	settings_checkup_link: () => `فحص الخادم`,
 	settings_collapse_duplicates: () => `عرض الخبر نفسه من عدة خلاصات مرة واحدة («موجود أيضًا في: …»)؛ وتعليمه كمقروء يعلّم كل نسخه`,
 	settings_density: () => `صفوف العناوين`,
@@ -179,6 +234,11 @@ export const messages: LaterMessages = {
 	settings_font_sans: () => `خط غير مذيّل`,
 	settings_font_serif: () => `خط مذيّل`,
 	settings_hide_empty: () => `إخفاء الخلاصات والفئات التي لا جديد فيها`,
+	settings_install_button: () => `تثبيت التطبيق`,
+	settings_install_done: () => `القارئ مثبّت على هذا الجهاز.`,
+	settings_install_heading: () => `التثبيت`,
+	settings_install_ios: () => `للتثبيت: اضغط «مشاركة» ثم «إضافة إلى الشاشة الرئيسية». بعد التثبيت يحتفظ القارئ بنسخته دون اتصال: قد يمسح Safari ما يخزّنه موقع ليس على الشاشة الرئيسية ولم يُستخدم منذ بضعة أسابيع.`,
+	settings_install_text: () => `ثبّت القارئ لتفتحه كتطبيق، بنافذته وأيقونته.`,
 	settings_keep_unread: () => `إبقاء المقالة غير مقروءة عند فتحها (علّمها كمقروءة بنفسك)`,
 	settings_line_height: () => `تباعد الأسطر`,
 	settings_line_loose: () => `واسع`,
@@ -191,8 +251,163 @@ export const messages: LaterMessages = {
 	settings_measure_medium: () => `متوسط`,
 	settings_measure_narrow: () => `قصير`,
 	settings_measure_wide: () => `طويل (نحو 70 حرفًا)`,
+	settings_offline_automatic: () => `تلقائي`,
+	settings_offline_automatic_size: (p) => `تلقائي (${p.size})`,
+	settings_offline_budget: () => `مساحة المقالات والصور دون اتصال`,
+	settings_offline_budget_hint: () => `بعد هذا الحد تُحذف المقالات المقروءة أولًا، الأقدم فالأحدث؛ ولا تُحذف غير المقروءة والمميّزة بنجمة والمحفوظة إلا حين لا يبقى غيرها، ولا تُحذف أبدًا تلك التي لها تغييرات لم تصل إلى الخادم بعد.`,
+	settings_offline_images: () => `تنزيل الصور للقراءة دون اتصال`,
+	settings_offline_images_always: () => `دائمًا، حتى عبر بيانات الجوال ومع توفير البيانات`,
+	settings_offline_more: () => `ما المحفوظ على هذا الجهاز`,
+	settings_offline_storage: () => `التخزين دون اتصال`,
+	settings_opml_another: () => `استيراد ملف آخر`,
+	settings_opml_continue: () => `متابعة الاستيراد`,
+	settings_opml_discard: () => `تجاهل الباقي`,
+	settings_opml_export: () => `التصدير (OPML)`,
+	settings_opml_export_button: () => `تصدير الاشتراكات`,
+	settings_opml_export_failed: () => `فشل التصدير على نحو غير متوقع. حاول مرة أخرى.`,
+	settings_opml_export_hint: () => `يحفظ كل اشتراكاتك، في فئاتها، في ملف OPML يمكن لقارئات الخلاصات الأخرى استيراده.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `حُفظ ${p.file} (بلا خلاصات).`;
+			case 'one':
+				return `حُفظ ${p.file} (خلاصة واحدة).`;
+			case 'two':
+				return `حُفظ ${p.file} (خلاصتان).`;
+			case 'few':
+				return `حُفظ ${p.file} (${n} خلاصات).`;
+			case 'many':
+				return `حُفظ ${p.file} (${n} خلاصة).`;
+			default:
+				return `حُفظ ${p.file} (${n} خلاصة).`;
+		}
+	},
+	settings_opml_exporting: () => `جارٍ التصدير…`,
+	settings_opml_feeds_for: (p) => `خلاصات ${p.category}`,
+	settings_opml_file: () => `ملف OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `انتهى الاستيراد: لم تُعالَج أي خلاصة.`;
+			case 'one':
+				return `انتهى الاستيراد: عولجت خلاصة واحدة.`;
+			case 'two':
+				return `انتهى الاستيراد: عولجت خلاصتان.`;
+			case 'few':
+				return `انتهى الاستيراد: عولجت ${n} خلاصات.`;
+			case 'many':
+				return `انتهى الاستيراد: عولجت ${n} خلاصة.`;
+			default:
+				return `انتهى الاستيراد: عولجت ${n} خلاصة.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `من الفئة الناقصة «${p.name}»`,
+	settings_opml_goes_to: (p) => `خلاصات «${p.name}» تذهب إلى`,
+	settings_opml_import: () => `الاستيراد (OPML)`,
+	settings_opml_import_hint: () => `يشترك في خلاصات ملف OPML من قارئ آخر. تُتخطّى الخلاصات التي لديك. لا يستطيع tt-rss إنشاء فئات عبر واجهته البرمجية: الخلاصات التي لا توجد فئتها هنا تذهب حيث تختار.`,
+	settings_opml_interrupted: (p) => `توقف الاستيراد مؤقتًا: أُنجز ${p.done} من ${p.total}.`,
 	settings_opml_link: () => `استيراد الاشتراكات وتصديرها (OPML)`,
+	settings_opml_missing: () => `فئات ليست على هذا الخادم`,
+	settings_opml_missing_hint: () => `أنشئها أولًا في tt-rss (التفضيلات ← الخلاصات ← الفئات) ثم اختر الملف مجددًا، أو اختر أين تذهب خلاصاتها:`,
+	settings_opml_needs_server: () => `يحتاج الاستيراد إلى اتصال بخادم tt-rss، وأنت غير متصل. لم يتغير شيء؛ حاول مرة أخرى عند الاتصال.`,
+	settings_opml_outcome_multiple: () => `تلك الصفحة تعرض عدة خلاصات: اشترك في إحداها من شاشة الاشتراك.`,
+	settings_opml_outcome_skipped: () => `مشترك فيها من قبل: تُتخطّى.`,
+	settings_opml_page: () => `استيراد الاشتراكات وتصديرها`,
+	settings_opml_plan: () => `ما سيُشترك فيه`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا خلاصات في الملف.`;
+			case 'one':
+				return `خلاصة واحدة في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			case 'two':
+				return `خلاصتان في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			case 'few':
+				return `${n} خلاصات في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			case 'many':
+				return `${n} خلاصة في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+			default:
+				return `${n} خلاصة في الملف: ${p.new} جديدة، ${p.old} مشترك فيها من قبل (تُتخطّى).`;
+		}
+	},
+	settings_opml_read_failed: () => `تعذّرت قراءة الملف. حاول مرة أخرى.`,
+	settings_opml_reading: () => `جارٍ قراءة الملف…`,
+	settings_opml_results: () => `نتائج الاستيراد`,
+	settings_opml_running: (p) => `جارٍ الاشتراك… أُنجز ${p.done} من ${p.total}.`,
+	settings_opml_skipped: () => `مشترك فيها من قبل: تُتخطّى`,
+	settings_opml_stopped: (p) => `توقف الاستيراد: ${p.why} تبقى الخلاصات المنجزة حتى الآن؛ ويتبعها الباقي حين تتابع.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا خلاصات للاشتراك`;
+			case 'one':
+				return `اشترك في خلاصة واحدة`;
+			case 'two':
+				return `اشترك في خلاصتين`;
+			case 'few':
+				return `اشترك في ${n} خلاصات`;
+			case 'many':
+				return `اشترك في ${n} خلاصة`;
+			default:
+				return `اشترك في ${n} خلاصة`;
+		}
+	},
+	settings_opml_too_large: (p) => `هذا الملف أكبر من ${p.size} ميغابايت، أكبر مما يلزم لقائمة اشتراكات. صدّر قائمة أصغر أو قسّمها.`,
+	settings_opml_unexpected: () => `خطأ غير متوقع.`,
+	settings_opml_waiting: () => `في الانتظار.`,
 	settings_page: () => `الإعدادات`,
+	settings_pending_discard: () => `تجاهل`,
+	settings_pending_failed: () => `غير محفوظة`,
+	settings_pending_failed_list: () => `تغييرات رفضها الخادم`,
+	settings_pending_heading: () => `تغييرات لم تصل إلى الخادم بعد`,
+	settings_pending_kept: () => `(يحتفظ به المتصفح)`,
+	settings_pending_last: (p) => `آخر محاولة: ${p.error}`,
+	settings_pending_list: () => `تغييرات في انتظار الإرسال`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `ولا شيء غير ذلك`;
+			case 'one':
+				return `وواحد آخر`;
+			case 'two':
+				return `واثنان آخران`;
+			case 'few':
+				return `و${n} أخرى`;
+			case 'many':
+				return `و${n} أخرى`;
+			default:
+				return `و${n} أخرى`;
+		}
+	},
+	settings_pending_none: () => `كل تغييراتك محفوظة على الخادم.`,
+	settings_pending_region: () => `التغييرات دون اتصال`,
+	settings_pending_retry: () => `أعد المحاولة`,
+	settings_pending_send: () => `أرسل الآن`,
+	settings_pending_sign_in: () => `انتهت جلستك. سجّل الدخول مجددًا لإرسال تغييراتك؛ لم يضِع شيء.`,
+	settings_pending_storage: (p) => `التخزين المستخدم: ${p.used}`,
+	settings_pending_storage_of: (p) => `التخزين المستخدم: ${p.used} من ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `تغيير في انتظار الإرسال.`;
+			case 'one':
+				return `تغيير في انتظار الإرسال.`;
+			case 'two':
+				return `تغيير في انتظار الإرسال.`;
+			case 'few':
+				return `تغييرات في انتظار الإرسال.`;
+			case 'many':
+				return `تغييرًا في انتظار الإرسال.`;
+			default:
+				return `تغيير في انتظار الإرسال.`;
+		}
+	},
+	settings_pending_while_open: () => `لا يستطيع هذا المتصفح إرسال التغييرات في الخلفية: تُرسل ما دام التطبيق مفتوحًا.`,
 	settings_read_when_played: () => `تعليم المقالة كمقروءة عند انتهاء تشغيل الصوت أو الفيديو فيها`,
 	settings_reading: () => `القراءة`,
 	settings_rules: () => `القواعد`,
@@ -245,6 +460,215 @@ export const messages: LaterMessages = {
 	settings_special_legend: () => `الخلاصات الخاصة`,
 	settings_special_show: (p) => `إظهار ${p.feed}`,
 	settings_special_up: (p) => `نقل ${p.feed} إلى الأعلى`,
+	settings_storage_about: (p) => `نحو ${p.size}`,
+	settings_storage_articles: () => `المقالات`,
+	settings_storage_articles_size: () => `حجم المقالات`,
+	settings_storage_browser_of: (p) => `${p.used} من ${p.quota} مسموح بها`,
+	settings_storage_browser_used: () => `يستخدمه هذا التطبيق في المتصفح`,
+	settings_storage_budget_auto: () => `(ميزانية تلقائية)`,
+	settings_storage_budget_own: () => `(ميزانيتك)`,
+	settings_storage_cancel: () => `إلغاء`,
+	settings_storage_clear: () => `مسح`,
+	settings_storage_clear_articles: () => `مسح كل المقالات المخزّنة`,
+	settings_storage_clear_articles_detail: () => `تُزال كل مقالة مخزّنة من هذا الجهاز، بما فيها غير المقروءة والمميّزة بنجمة، عدا ما تحتاجه تغييراتك غير المُرسَلة. تبقى على الخادم وتُنزَّل من جديد في المزامنة التالية.`,
+	settings_storage_clear_articles_title: () => `مسح كل المقالات المخزّنة؟`,
+	settings_storage_clear_hint: () => `التغييرات التي لم تصل إلى الخادم بعد، والمقالات التي تخصها، لا تُمسح هنا أبدًا.`,
+	settings_storage_clear_images: () => `مسح الصور`,
+	settings_storage_clear_images_detail: () => `تُزال الصور المحفوظة للقراءة دون اتصال. تبقى المقالات مقروءة؛ وتُحمَّل صورها من جديد عند الاتصال.`,
+	settings_storage_clear_images_title: () => `مسح الصور؟`,
+	settings_storage_clear_media: () => `مسح الوسائط`,
+	settings_storage_clear_media_detail: () => `تُزال حلقات البودكاست ومقاطع الفيديو المحفوظة مع حزم القراءة دون اتصال. تُشغَّل من الشبكة عند الاتصال، وتُنزَّل من جديد في المزامنة التالية عبر Wi-Fi ما دامت حزمتها تحتفظ بالمرفقات.`,
+	settings_storage_clear_media_title: () => `مسح الوسائط؟`,
+	settings_storage_clear_read: () => `مسح المقالات المقروءة`,
+	settings_storage_clear_read_detail: () => `تُزال من هذا الجهاز المقالات المقروءة غير المميّزة بنجمة وغير المنشورة وغير المحفوظة في حزمة للقراءة دون اتصال. تبقى على الخادم.`,
+	settings_storage_clear_read_title: () => `مسح المقالات المقروءة؟`,
+	settings_storage_estimated: () => `لا يمكن قياس ملفات المواقع التي لا تسمح للتطبيق بقراءتها؛ حجمها تقديري.`,
+	settings_storage_failed: () => `تعذّر المسح. لم يُمسّ أي من تغييراتك غير المُرسَلة.`,
+	settings_storage_heading: () => `التخزين على هذا الجهاز`,
+	settings_storage_images: () => `الصور`,
+	settings_storage_images_always: () => `دائمًا`,
+	settings_storage_images_never: () => `أبدًا`,
+	settings_storage_images_setting: () => `تنزيل الصور`,
+	settings_storage_images_size: () => `حجم الصور`,
+	settings_storage_images_wifi: () => `عبر Wi-Fi فقط`,
+	settings_storage_in_packs: () => `في حزم القراءة دون اتصال`,
+	settings_storage_kept: () => `ما يُحفظ`,
+	settings_storage_measuring: () => `جارٍ القياس…`,
+	settings_storage_media: () => `الوسائط (مرفقات حزم القراءة دون اتصال)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا ملفات، ${p.size}`;
+			case 'one':
+				return `ملف واحد، ${p.size}`;
+			case 'two':
+				return `ملفان، ${p.size}`;
+			case 'few':
+				return `${n} ملفات، ${p.size}`;
+			case 'many':
+				return `${n} ملفًا، ${p.size}`;
+			default:
+				return `${n} ملف، ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `تحتاجها تغييرات غير مُرسَلة`,
+	settings_storage_page: () => `التخزين`,
+	settings_storage_persist: () => `اطلب من المتصفح الاحتفاظ بهذا التخزين`,
+	settings_storage_persist_granted: () => `صار المتصفح يحتفظ بهذا التخزين.`,
+	settings_storage_persist_refused: () => `لم يوافق المتصفح على الاحتفاظ بهذا التخزين (يقرر ذلك بنفسه، غالبًا بعد تثبيت التطبيق أو كثرة استخدامه).`,
+	settings_storage_persisted: () => `يحتفظ به المتصفح`,
+	settings_storage_persisted_no: () => `لا: قد يمسحه المتصفح عندما تنفد مساحة الجهاز.`,
+	settings_storage_persisted_unknown: () => `هذا المتصفح لا يوضح ذلك.`,
+	settings_storage_persisted_yes: () => `نعم: لن يمسحه المتصفح عند نفاد المساحة.`,
+	settings_storage_read: () => `المقروءة (تُمسح أولًا)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُزل أي مقالة.`;
+			case 'one':
+				return `أُزيلت مقالة واحدة.`;
+			case 'two':
+				return `أُزيلت مقالتان.`;
+			case 'few':
+				return `أُزيلت ${n} مقالات.`;
+			case 'many':
+				return `أُزيلت ${n} مقالة.`;
+			default:
+				return `أُزيلت ${n} مقالة.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `ولم يُزل أي ملف آخر.`;
+			case 'one':
+				return `وأُزيل أيضًا ملف واحد لم تعرضه سواها.`;
+			case 'two':
+				return `وأُزيل أيضًا ملفان لم تعرضهما سواها.`;
+			case 'few':
+				return `وأُزيلت أيضًا ${n} ملفات لم تعرضها سواها.`;
+			case 'many':
+				return `وأُزيل أيضًا ${n} ملفًا لم تعرضه سواها.`;
+			default:
+				return `وأُزيل أيضًا ${n} ملف لم تعرضه سواها.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُزل أي صورة.`;
+			case 'one':
+				return `أُزيلت صورة واحدة.`;
+			case 'two':
+				return `أُزيلت صورتان.`;
+			case 'few':
+				return `أُزيلت ${n} صور.`;
+			case 'many':
+				return `أُزيلت ${n} صورة.`;
+			default:
+				return `أُزيلت ${n} صورة.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم يُزل أي ملف وسائط.`;
+			case 'one':
+				return `أُزيل ملف وسائط واحد.`;
+			case 'two':
+				return `أُزيل ملفا وسائط.`;
+			case 'few':
+				return `أُزيلت ${n} ملفات وسائط.`;
+			case 'many':
+				return `أُزيل ${n} ملف وسائط.`;
+			default:
+				return `أُزيل ${n} ملف وسائط.`;
+		}
+	},
+	settings_storage_starred: () => `المميّزة بنجمة`,
+	settings_storage_unknown: () => `غير معروف`,
+	settings_storage_unread: () => `غير المقروءة`,
+	settings_storage_used: () => `تستخدمه النسخة دون اتصال`,
+	settings_storage_used_of: (p) => `${p.used} من ${p.budget}`,
+	settings_storage_where: () => `إعداد الصور والميزانية في الإعدادات.`,
+	settings_swipe_hint: () => `يمكن التراجع عن كل سحب لبضع ثوانٍ. تبقى الأزرار والمفاتيح تعمل.`,
+	settings_swipe_label: (p) => `تفعيل الوسم «${p.label}» أو إلغاؤه`,
+	settings_swipe_label_unknown: () => `وسم (غير محمّل)`,
+	settings_swipe_left: () => `السحب لليسار`,
+	settings_swipe_legend: () => `السحب على عنوان`,
+	settings_swipe_none: () => `لا شيء`,
+	settings_swipe_publish: () => `نشر أو إلغاء النشر`,
+	settings_swipe_read: () => `تعليم كمقروء أو غير مقروء`,
+	settings_swipe_right: () => `السحب لليمين`,
+	settings_swipe_star: () => `تمييز بنجمة أو إزالتها`,
+	settings_sync_busy: () => `نافذة أخرى تحدّث النسخة دون اتصال.`,
+	settings_sync_choose: () => `اختر…`,
+	settings_sync_count: () => `المقالات غير المقروءة المحفوظة دون اتصال`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `محدّث. لم تُحفظ أي مقالة.`;
+			case 'one':
+				return `محدّث. حُفظت مقالة واحدة أو حُدّثت.`;
+			case 'two':
+				return `محدّث. حُفظت مقالتان أو حُدّثتا.`;
+			case 'few':
+				return `محدّث. حُفظت ${n} مقالات أو حُدّثت.`;
+			case 'many':
+				return `محدّث. حُفظت ${n} مقالة أو حُدّثت.`;
+			default:
+				return `محدّث. حُفظت ${n} مقالة أو حُدّثت.`;
+		}
+	},
+	settings_sync_enclosures: () => `المرفقات`,
+	settings_sync_enclosures_too: () => `الاحتفاظ بالمرفقات أيضًا (صوت، فيديو)`,
+	settings_sync_heading: () => `المحفوظ دون اتصال`,
+	settings_sync_intro: () => `يبقي التطبيق مقالاتك غير المقروءة والمميّزة بنجمة والمنشورة جاهزة للقراءة دون اتصال، من تلقاء نفسه: عند فتحه، وعند عودة الاتصال، وكل بضع دقائق.`,
+	settings_sync_keep: () => `احفظ دون اتصال`,
+	settings_sync_last: (p) => `آخر تحديث: ${p.when}`,
+	settings_sync_limit: () => `أحدث المقالات`,
+	settings_sync_newest: () => `الأحدث`,
+	settings_sync_not_yet: () => `ليس بعد`,
+	settings_sync_now: () => `زامن الآن`,
+	settings_sync_pack_enclosures_label: (p) => `الاحتفاظ بمرفقات ${p.title}`,
+	settings_sync_pack_limit: (p) => `المقالات المحفوظة من ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `إيقاف حفظ ${p.title} دون اتصال`,
+	settings_sync_packs: () => `حزم القراءة دون اتصال`,
+	settings_sync_packs_intro: () => `أبقِ أيضًا فئة أو خلاصة أو وسمًا متاحًا دون اتصال، بما فيه المقالات المقروءة، لكلٍّ عدد مقالاته. مع المرفقات تُحفظ حلقات البودكاست ومقاطع الفيديو أيضًا، تُنزَّل عبر Wi-Fi فقط، حتى 200 ميغابايت للملف.`,
+	settings_sync_phase_content: () => `جارٍ حفظ نصوص المقالات`,
+	settings_sync_phase_counters: () => `جارٍ البحث عن تغييرات`,
+	settings_sync_phase_images: () => `جارٍ حفظ الصور`,
+	settings_sync_phase_media: () => `جارٍ حفظ المرفقات`,
+	settings_sync_phase_new: () => `جارٍ حفظ المقالات الجديدة`,
+	settings_sync_phase_packs: () => `جارٍ حفظ حزم القراءة دون اتصال`,
+	settings_sync_phase_state: () => `جارٍ مطابقة المقالات المقروءة والمميّزة`,
+	settings_sync_place: () => `فئة أو خلاصة أو وسم`,
+	settings_sync_progress: () => `جارٍ تحديث النسخة دون اتصال`,
+	settings_sync_remove: () => `إزالة`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `(لم يُحفظ شيء)`;
+			case 'one':
+				return `(حُفظت واحدة)`;
+			case 'two':
+				return `(حُفظت اثنتان)`;
+			case 'few':
+				return `(حُفظت ${n})`;
+			case 'many':
+				return `(حُفظت ${n})`;
+			default:
+				return `(حُفظت ${n})`;
+		}
+	},
+	settings_sync_unchanged: () => `محدّث. لم يتغير شيء.`,
 	settings_text_preview: () => `صِف خَلقَ خَودٍ كمِثلِ الشمسِ إذ بزغت.`,
 	settings_text_size: () => `حجم نص المقالات`,
 	settings_theme: () => `المظهر`,
@@ -260,4 +684,36 @@ export const messages: LaterMessages = {
 	settings_unread_dot: () => `نقطة`,
 	settings_unread_none: () => `لا شيء`,
 	settings_unsent: () => `تغييرات غير مُرسَلة`,
+	share_busy: () => `جارٍ المشاركة…`,
+	share_done: () => `تمت المشاركة.`,
+	share_heading: () => `مشاركة صفحة في المقالات المنشورة`,
+	share_hint: () => `تظهر الصفحة في خلاصة مقالاتك المنشورة، التي يمكن للآخرين متابعتها عبر عنوانها العام.`,
+	share_page: () => `المشاركة في المنشورة`,
+	share_saved_offline: () => `حُفظت على هذا الجهاز: ستُشارَك فور التمكّن من الوصول إلى الخادم.`,
+	share_see_published: () => `عرض المقالات المنشورة`,
+	share_submit: () => `شارك في المنشورة`,
+	share_subscribe: () => `اشترك فيها كخلاصة`,
+	share_text: () => `النص`,
+	share_title: () => `العنوان`,
+	share_url: () => `الرابط`,
+	subscribe_added: () => `تم الاشتراك. تصل أولى المقالات عندما يحدّث tt-rss الخلاصة في المرة القادمة.`,
+	subscribe_address: () => `عنوان الخلاصة أو الموقع`,
+	subscribe_already: () => `أنت مشترك في هذه الخلاصة بالفعل.`,
+	subscribe_busy: () => `جارٍ الاشتراك…`,
+	subscribe_category: () => `الفئة`,
+	subscribe_database_error: () => `تعذّر على tt-rss حفظ الاشتراك (خطأ في قاعدة البيانات).`,
+	subscribe_download_failed: () => `تعذّر على tt-rss تنزيل ذلك العنوان.`,
+	subscribe_found: () => `الخلاصات الموجودة في تلك الصفحة`,
+	subscribe_heading: () => `الاشتراك في خلاصة`,
+	subscribe_invalid_feed: () => `لم يُعِد ذلك العنوان خلاصة يستطيع tt-rss قراءتها.`,
+	subscribe_invalid_url: () => `هذا العنوان ليس رابطًا صالحًا.`,
+	subscribe_multiple: () => `تعرض تلك الصفحة عدة خلاصات. اختر واحدة:`,
+	subscribe_no_feeds: () => `لم يُعثر على أي خلاصة في تلك الصفحة.`,
+	subscribe_open_feed: () => `افتح الخلاصة`,
+	subscribe_page: () => `اشتراك`,
+	subscribe_read_only: () => `هذا الحساب للقراءة فقط: لا يمكنه الاشتراك في الخلاصات.`,
+	subscribe_submit: () => `اشترك`,
+	subscribe_this: () => `اشترك في هذه الخلاصة`,
+	subscribe_uncategorized: () => `بلا فئة`,
+	subscribe_unknown: () => `ردّ tt-rss بحالة غير متوقعة.`,
 };

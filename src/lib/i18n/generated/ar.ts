@@ -106,14 +106,79 @@ export const messages: StartMessages = {
 	login_submit: () => `تسجيل الدخول`,
 	login_user: () => `اسم المستخدم`,
 	page_title: (p) => `${p.page} · القارئ`,
-	subscribe_added: () => `تم الاشتراك. تصل أولى المقالات عندما يحدّث tt-rss الخلاصة في المرة القادمة.`,
-	subscribe_already: () => `أنت مشترك في هذه الخلاصة بالفعل.`,
-	subscribe_database_error: () => `تعذّر على tt-rss حفظ الاشتراك (خطأ في قاعدة البيانات).`,
-	subscribe_download_failed: () => `تعذّر على tt-rss تنزيل ذلك العنوان.`,
-	subscribe_invalid_feed: () => `لم يُعِد ذلك العنوان خلاصة يستطيع tt-rss قراءتها.`,
-	subscribe_invalid_url: () => `هذا العنوان ليس رابطًا صالحًا.`,
-	subscribe_multiple: () => `تعرض تلك الصفحة عدة خلاصات. اختر واحدة:`,
-	subscribe_no_feeds: () => `لم يُعثر على أي خلاصة في تلك الصفحة.`,
-	subscribe_read_only: () => `هذا الحساب للقراءة فقط: لا يمكنه الاشتراك في الخلاصات.`,
-	subscribe_unknown: () => `ردّ tt-rss بحالة غير متوقعة.`,
+	status_connection: () => `الاتصال`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا شيء غير محفوظ`;
+			case 'one':
+				return `تغيير واحد غير محفوظ`;
+			case 'two':
+				return `تغييران غير محفوظين`;
+			case 'few':
+				return `${n} تغييرات غير محفوظة`;
+			case 'many':
+				return `${n} تغييرًا غير محفوظ`;
+			default:
+				return `${n} تغيير غير محفوظ`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'zero':
+				return `قبل ${n} ساعة`;
+			case 'one':
+				return `قبل ساعة`;
+			case 'two':
+				return `قبل ساعتين`;
+			case 'few':
+				return `قبل ${n} ساعات`;
+			case 'many':
+				return `قبل ${n} ساعة`;
+			default:
+				return `قبل ${n} ساعة`;
+		}
+	},
+	status_just_now: () => `الآن`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'zero':
+				return `قبل ${n} دقيقة`;
+			case 'one':
+				return `قبل دقيقة`;
+			case 'two':
+				return `قبل دقيقتين`;
+			case 'few':
+				return `قبل ${n} دقائق`;
+			case 'many':
+				return `قبل ${n} دقيقة`;
+			default:
+				return `قبل ${n} دقيقة`;
+		}
+	},
+	status_never: () => `أبدًا`,
+	status_offline: () => `غير متصل`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا تغييرات في الانتظار`;
+			case 'one':
+				return `تغيير واحد في الانتظار`;
+			case 'two':
+				return `تغييران في الانتظار`;
+			case 'few':
+				return `${n} تغييرات في الانتظار`;
+			case 'many':
+				return `${n} تغييرًا في الانتظار`;
+			default:
+				return `${n} تغيير في الانتظار`;
+		}
+	},
+	status_updated: (p) => `آخر تحديث ${p.when}`,
+	status_updated_title: () => `متى حُدّثت النسخة المحفوظة دون اتصال من الخادم آخر مرة`,
+	status_updating: () => `· جارٍ التحديث`,
 };

@@ -152,7 +152,54 @@ export const messages: LaterMessages = {
 	language_legend: () => `Sprache`,
 	settings_account: () => `Konto`,
 	settings_alerts: () => `Benachrichtigungen`,
+	settings_alerts_about: () => `Benachrichtige mich über`,
+	settings_alerts_add: () => `Benachrichtigung hinzufügen`,
+	settings_alerts_add_words: () => `Wörter hinzufügen`,
+	settings_alerts_allow: () => `Benachrichtigungen erlauben`,
+	settings_alerts_allowed: () => `Benachrichtigungen sind erlaubt.`,
+	settings_alerts_background: () => `Benachrichtigungen kommen, wenn die App synchronisiert: solange sie geöffnet ist, und im Hintergrund, wenn die installierte App selbst synchronisieren darf (der Browser entscheidet, wie oft, höchstens stündlich).`,
+	settings_alerts_category: (p) => `${p.title} (Kategorie)`,
+	settings_alerts_choose: () => `Auswählen …`,
+	settings_alerts_denied_rest: () => `Um Benachrichtigungen zu erhalten, erlaube sie für diese Website in den Website-Einstellungen des Browsers (das Symbol neben der Adresse) und komm dann hierher zurück.`,
+	settings_alerts_denied_strong: () => `Benachrichtigungen sind für diese Website blockiert.`,
+	settings_alerts_foreground: () => `Benachrichtigungen kommen, wenn die App synchronisiert, solange sie geöffnet ist: Dieser Browser kann nicht im Hintergrund synchronisieren.`,
+	settings_alerts_from: () => `Von`,
+	settings_alerts_intro: () => `Eine Benachrichtigung, wenn die App neue Artikel in einem Feed oder einer Kategorie deiner Wahl findet oder mit Wörtern deiner Wahl: eine je Auswahl, mit den neuesten Titeln. Tippe darauf, um den Artikel zu öffnen (oder die Liste, wenn es mehrere sind).`,
 	settings_alerts_link: () => `Benachrichtigungen über neue Artikel, Ruhezeiten und stummgeschaltete Wörter`,
+	settings_alerts_mute: () => `Stummgeschaltete Wörter`,
+	settings_alerts_mute_content: () => `Auch im Artikeltext suchen, nicht nur im Titel`,
+	settings_alerts_mute_intro: () => `Schlagzeilen mit diesen Wörtern werden in jeder Liste ausgeblendet, online und offline; die Liste sagt, wie viele sie ausgeblendet hat, und kann sie zeigen. Die Ungelesen-Zähler bleiben die des Servers, außer sie werden als gelesen markiert.`,
+	settings_alerts_mute_read: () => `Sie auch als gelesen markieren (auch auf dem Server)`,
+	settings_alerts_mute_save: () => `Stummgeschaltete Wörter speichern`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Gespeichert: ${n} stummgeschaltetes Wort.`;
+			default:
+				return `Gespeichert: ${n} stummgeschaltete Wörter.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Gespeichert: keine stummgeschalteten Wörter.`,
+	settings_alerts_mute_words: () => `Stummgeschaltete Wörter (mit Kommas oder eins pro Zeile)`,
+	settings_alerts_new: () => `Benachrichtigungen über neue Artikel`,
+	settings_alerts_nothing: () => `Noch nichts.`,
+	settings_alerts_permission: () => `Für Benachrichtigungen braucht die App deine Erlaubnis.`,
+	settings_alerts_place: () => `Feed oder Kategorie`,
+	settings_alerts_quiet: () => `Ruhezeiten`,
+	settings_alerts_quiet_enable: () => `Keine Benachrichtigungen zwischen diesen Zeiten (was ankommt, wird danach zusammengefasst)`,
+	settings_alerts_remove: () => `Entfernen`,
+	settings_alerts_remove_label: (p) => `Die Benachrichtigung über ${p.rule} entfernen`,
+	settings_alerts_rule_words: (p) => `Wörter ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Wörter ${p.words} (Titel oder Text)`,
+	settings_alerts_title: () => `Benachrichtigungen und stummgeschaltete Wörter`,
+	settings_alerts_unsupported_rest: () => `(er hat hier keine Notification-API), daher sind Benachrichtigungen auf diesem Gerät aus. Stummgeschaltete Wörter unten funktionieren überall.`,
+	settings_alerts_unsupported_strong: () => `Dieser Browser kann keine Benachrichtigungen anzeigen`,
+	settings_alerts_until: () => `Bis`,
+	settings_alerts_words: () => `Wörter`,
+	settings_alerts_words_content: () => `Auch im Artikeltext suchen`,
+	settings_alerts_words_hint: () => `Kommas zwischen den Wörtern; zusammen geschriebene Wörter gelten als Ausdruck. Ganze Wörter, Groß- und Kleinschreibung egal.`,
+	settings_alerts_words_placeholder: () => `z. B. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Server-Check`,
 	settings_collapse_duplicates: () => `Dieselbe Meldung aus mehreren Feeds nur einmal zeigen („auch in: …“); als gelesen markiert gilt sie dann überall`,
 	settings_density: () => `Schlagzeilen`,
@@ -163,6 +210,11 @@ export const messages: LaterMessages = {
 	settings_font_sans: () => `Serifenlos`,
 	settings_font_serif: () => `Serifen`,
 	settings_hide_empty: () => `Feeds und Kategorien ohne Ungelesenes ausblenden`,
+	settings_install_button: () => `App installieren`,
+	settings_install_done: () => `Der Reader ist auf diesem Gerät installiert.`,
+	settings_install_heading: () => `Installieren`,
+	settings_install_ios: () => `So installierst du ihn: Tippe auf „Teilen“, dann auf „Zum Home-Bildschirm“. Installiert behält der Reader seine Offline-Kopie: Safari kann löschen, was eine Website speichert, wenn sie nicht auf dem Home-Bildschirm liegt und einige Wochen nicht benutzt wurde.`,
+	settings_install_text: () => `Installiere den Reader, um ihn wie eine App zu öffnen, mit eigenem Fenster und Symbol.`,
 	settings_keep_unread: () => `Artikel beim Öffnen ungelesen lassen (selbst als gelesen markieren)`,
 	settings_line_height: () => `Zeilenabstand`,
 	settings_line_loose: () => `Weit`,
@@ -175,8 +227,115 @@ export const messages: LaterMessages = {
 	settings_measure_medium: () => `Mittel`,
 	settings_measure_narrow: () => `Schmal`,
 	settings_measure_wide: () => `Breit (etwa 70 Zeichen)`,
+	settings_offline_automatic: () => `Automatisch`,
+	settings_offline_automatic_size: (p) => `Automatisch (${p.size})`,
+	settings_offline_budget: () => `Platz für Offline-Artikel und -Bilder`,
+	settings_offline_budget_hint: () => `Darüber hinaus gehen zuerst gelesene Artikel, die ältesten zuerst; ungelesene, mit Stern und behaltene nur, wenn nichts anderes mehr übrig ist, und nie solche mit Änderungen, die noch nicht auf dem Server sind.`,
+	settings_offline_images: () => `Bilder für das Offline-Lesen laden`,
+	settings_offline_images_always: () => `Immer, auch über mobile Daten und mit Datensparmodus`,
+	settings_offline_more: () => `Was auf diesem Gerät gespeichert ist`,
+	settings_offline_storage: () => `Offline-Speicher`,
+	settings_opml_another: () => `Eine weitere Datei importieren`,
+	settings_opml_continue: () => `Import fortsetzen`,
+	settings_opml_discard: () => `Den Rest verwerfen`,
+	settings_opml_export: () => `Export (OPML)`,
+	settings_opml_export_button: () => `Abonnements exportieren`,
+	settings_opml_export_failed: () => `Der Export ist unerwartet fehlgeschlagen. Versuche es erneut.`,
+	settings_opml_export_hint: () => `Speichert alle deine Abonnements mit ihren Kategorien als OPML-Datei, die andere Feedreader importieren können.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${p.file} gespeichert (${n} Feed).`;
+			default:
+				return `${p.file} gespeichert (${n} Feeds).`;
+		}
+	},
+	settings_opml_exporting: () => `Wird exportiert …`,
+	settings_opml_feeds_for: (p) => `Feeds für ${p.category}`,
+	settings_opml_file: () => `OPML-Datei`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Import abgeschlossen: ${n} Feed bearbeitet.`;
+			default:
+				return `Import abgeschlossen: ${n} Feeds bearbeitet.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `aus der fehlenden Kategorie „${p.name}“`,
+	settings_opml_goes_to: (p) => `Feeds aus „${p.name}“ kommen nach`,
+	settings_opml_import: () => `Import (OPML)`,
+	settings_opml_import_hint: () => `Abonniert die Feeds einer OPML-Datei aus einem anderen Reader. Feeds, die du schon hast, werden übersprungen. tt-rss kann über seine API keine Kategorien anlegen: Feeds, deren Kategorie es hier nicht gibt, kommen dorthin, wo du es wählst.`,
+	settings_opml_interrupted: (p) => `Import unterbrochen: ${p.done} von ${p.total} erledigt.`,
 	settings_opml_link: () => `Abonnements importieren und exportieren (OPML)`,
+	settings_opml_missing: () => `Kategorien, die dieser Server nicht hat`,
+	settings_opml_missing_hint: () => `Lege sie zuerst in tt-rss an (Einstellungen → Feeds → Kategorien) und wähle die Datei erneut, oder wähle, wohin ihre Feeds kommen:`,
+	settings_opml_needs_server: () => `Der Import braucht eine Verbindung zum tt-rss-Server, und du bist offline. Nichts wurde geändert; versuche es erneut, wenn du online bist.`,
+	settings_opml_outcome_multiple: () => `Diese Seite bietet mehrere Feeds an: Abonniere einen davon auf der Seite „Abonnieren“.`,
+	settings_opml_outcome_skipped: () => `Schon abonniert: übersprungen.`,
+	settings_opml_page: () => `Abonnements importieren und exportieren`,
+	settings_opml_plan: () => `Was abonniert wird`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Feed in der Datei: ${p.new} neu, ${p.old} schon abonniert (übersprungen).`;
+			default:
+				return `${n} Feeds in der Datei: ${p.new} neu, ${p.old} schon abonniert (übersprungen).`;
+		}
+	},
+	settings_opml_read_failed: () => `Die Datei konnte nicht gelesen werden. Versuche es erneut.`,
+	settings_opml_reading: () => `Datei wird gelesen …`,
+	settings_opml_results: () => `Ergebnisse des Imports`,
+	settings_opml_running: (p) => `Wird abonniert … ${p.done} von ${p.total} erledigt.`,
+	settings_opml_skipped: () => `Schon abonniert: übersprungen`,
+	settings_opml_stopped: (p) => `Der Import wurde angehalten: ${p.why} Die bisher erledigten Feeds bleiben; der Rest folgt, wenn du fortsetzt.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Feed abonnieren`;
+			default:
+				return `${n} Feeds abonnieren`;
+		}
+	},
+	settings_opml_too_large: (p) => `Diese Datei ist größer als ${p.size} MB, zu groß für eine Abonnementliste. Exportiere eine kleinere Liste oder teile sie auf.`,
+	settings_opml_unexpected: () => `ein unerwarteter Fehler.`,
+	settings_opml_waiting: () => `Wartet.`,
 	settings_page: () => `Einstellungen`,
+	settings_pending_discard: () => `Verwerfen`,
+	settings_pending_failed: () => `Nicht gespeichert`,
+	settings_pending_failed_list: () => `Änderungen, die der Server abgelehnt hat`,
+	settings_pending_heading: () => `Änderungen, die noch nicht auf dem Server sind`,
+	settings_pending_kept: () => `(vom Browser behalten)`,
+	settings_pending_last: (p) => `Letzter Versuch: ${p.error}`,
+	settings_pending_list: () => `Änderungen, die auf das Senden warten`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `und ${n} weitere`;
+			default:
+				return `und ${n} weitere`;
+		}
+	},
+	settings_pending_none: () => `Alle deine Änderungen sind auf dem Server gespeichert.`,
+	settings_pending_region: () => `Offline-Änderungen`,
+	settings_pending_retry: () => `Erneut versuchen`,
+	settings_pending_send: () => `Jetzt senden`,
+	settings_pending_sign_in: () => `Deine Sitzung ist beendet. Melde dich erneut an, um deine Änderungen zu senden; nichts geht verloren.`,
+	settings_pending_storage: (p) => `Belegter Speicher: ${p.used}`,
+	settings_pending_storage_of: (p) => `Belegter Speicher: ${p.used} von ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Änderung wartet auf das Senden.`;
+			default:
+				return `Änderungen warten auf das Senden.`;
+		}
+	},
+	settings_pending_while_open: () => `Dieser Browser kann Änderungen nicht im Hintergrund senden: Sie werden gesendet, solange die App geöffnet ist.`,
 	settings_read_when_played: () => `Artikel als gelesen markieren, wenn Audio oder Video bis zum Ende abgespielt wurde`,
 	settings_reading: () => `Lesen`,
 	settings_rules: () => `Regeln`,
@@ -221,6 +380,159 @@ export const messages: LaterMessages = {
 	settings_special_legend: () => `Besondere Feeds`,
 	settings_special_show: (p) => `${p.feed} anzeigen`,
 	settings_special_up: (p) => `${p.feed} nach oben`,
+	settings_storage_about: (p) => `etwa ${p.size}`,
+	settings_storage_articles: () => `Artikel`,
+	settings_storage_articles_size: () => `Größe der Artikel`,
+	settings_storage_browser_of: (p) => `${p.used} von erlaubten ${p.quota}`,
+	settings_storage_browser_used: () => `Von dieser App im Browser belegt`,
+	settings_storage_budget_auto: () => `(automatisches Budget)`,
+	settings_storage_budget_own: () => `(dein Budget)`,
+	settings_storage_cancel: () => `Abbrechen`,
+	settings_storage_clear: () => `Leeren`,
+	settings_storage_clear_articles: () => `Alle gespeicherten Artikel entfernen`,
+	settings_storage_clear_articles_detail: () => `Jeder gespeicherte Artikel wird von diesem Gerät entfernt, auch ungelesene und solche mit Stern, außer denen, die deine nicht gesendeten Änderungen brauchen. Auf dem Server bleiben sie und werden bei der nächsten Synchronisierung wieder geladen.`,
+	settings_storage_clear_articles_title: () => `Alle gespeicherten Artikel entfernen?`,
+	settings_storage_clear_hint: () => `Änderungen, die noch nicht auf dem Server sind, und die Artikel, die sie betreffen, werden hier nie geleert.`,
+	settings_storage_clear_images: () => `Bilder entfernen`,
+	settings_storage_clear_images_detail: () => `Für das Offline-Lesen gespeicherte Bilder werden entfernt. Die Artikel bleiben lesbar; ihre Bilder laden online wieder.`,
+	settings_storage_clear_images_title: () => `Bilder entfernen?`,
+	settings_storage_clear_media: () => `Medien entfernen`,
+	settings_storage_clear_media_detail: () => `Mit Offline-Paketen gespeicherte Podcast-Folgen und Videos werden entfernt. Online werden sie aus dem Netz abgespielt und bei der nächsten Synchronisierung im WLAN wieder geladen, solange ihr Paket Anhänge behält.`,
+	settings_storage_clear_media_title: () => `Medien entfernen?`,
+	settings_storage_clear_read: () => `Gelesene Artikel entfernen`,
+	settings_storage_clear_read_detail: () => `Gelesene Artikel ohne Stern, die nicht veröffentlicht und in keinem Offline-Paket sind, werden von diesem Gerät entfernt. Auf dem Server bleiben sie.`,
+	settings_storage_clear_read_title: () => `Gelesene Artikel entfernen?`,
+	settings_storage_estimated: () => `Dateien von Websites, die der App das Lesen nicht erlauben, lassen sich nicht messen; ihre Größe ist geschätzt.`,
+	settings_storage_failed: () => `Das Leeren ist fehlgeschlagen. Deine nicht gesendeten Änderungen wurden nicht angetastet.`,
+	settings_storage_heading: () => `Speicher auf diesem Gerät`,
+	settings_storage_images: () => `Bilder`,
+	settings_storage_images_always: () => `Immer`,
+	settings_storage_images_never: () => `Nie`,
+	settings_storage_images_setting: () => `Bilder laden`,
+	settings_storage_images_size: () => `Größe der Bilder`,
+	settings_storage_images_wifi: () => `Nur im WLAN`,
+	settings_storage_in_packs: () => `In Offline-Paketen`,
+	settings_storage_kept: () => `Was gespeichert ist`,
+	settings_storage_measuring: () => `Wird gemessen …`,
+	settings_storage_media: () => `Medien (Anhänge der Offline-Pakete)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Datei, ${p.size}`;
+			default:
+				return `${n} Dateien, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Von nicht gesendeten Änderungen gebraucht`,
+	settings_storage_page: () => `Speicher`,
+	settings_storage_persist: () => `Den Browser bitten, diesen Speicher zu behalten`,
+	settings_storage_persist_granted: () => `Der Browser behält diesen Speicher jetzt.`,
+	settings_storage_persist_refused: () => `Der Browser hat nicht zugestimmt, diesen Speicher zu behalten (er entscheidet selbst, oft erst, wenn die App installiert ist oder häufig benutzt wird).`,
+	settings_storage_persisted: () => `Vom Browser dauerhaft behalten`,
+	settings_storage_persisted_no: () => `Nein: Der Browser kann ihn leeren, wenn auf dem Gerät der Platz knapp wird.`,
+	settings_storage_persisted_unknown: () => `Dieser Browser sagt es nicht.`,
+	settings_storage_persisted_yes: () => `Ja: Der Browser leert ihn nicht, wenn der Platz knapp wird.`,
+	settings_storage_read: () => `Gelesen (wird zuerst geleert)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel entfernt.`;
+			default:
+				return `${n} Artikel entfernt.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Außerdem entfernt: ${n} Datei, die nur sie zeigten.`;
+			default:
+				return `Außerdem entfernt: ${n} Dateien, die nur sie zeigten.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Bild entfernt.`;
+			default:
+				return `${n} Bilder entfernt.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Mediendatei entfernt.`;
+			default:
+				return `${n} Mediendateien entfernt.`;
+		}
+	},
+	settings_storage_starred: () => `Mit Stern`,
+	settings_storage_unknown: () => `unbekannt`,
+	settings_storage_unread: () => `Ungelesen`,
+	settings_storage_used: () => `Von der Offline-Kopie belegt`,
+	settings_storage_used_of: (p) => `${p.used} von ${p.budget}`,
+	settings_storage_where: () => `Die Bildeinstellung und das Budget findest du in den Einstellungen.`,
+	settings_swipe_hint: () => `Jedes Wischen lässt sich einige Sekunden lang rückgängig machen. Die Schaltflächen und Tasten funktionieren weiterhin.`,
+	settings_swipe_label: (p) => `Label „${p.label}“ setzen oder entfernen`,
+	settings_swipe_label_unknown: () => `Ein Label (nicht geladen)`,
+	settings_swipe_left: () => `Nach links wischen`,
+	settings_swipe_legend: () => `Wischen über eine Schlagzeile`,
+	settings_swipe_none: () => `Nichts`,
+	settings_swipe_publish: () => `Veröffentlichen oder zurückziehen`,
+	settings_swipe_read: () => `Als gelesen oder ungelesen markieren`,
+	settings_swipe_right: () => `Nach rechts wischen`,
+	settings_swipe_star: () => `Stern setzen oder entfernen`,
+	settings_sync_busy: () => `Ein anderes Fenster aktualisiert gerade die Offline-Kopie.`,
+	settings_sync_choose: () => `Auswählen …`,
+	settings_sync_count: () => `Offline behaltene ungelesene Artikel`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Aktuell. ${n} Artikel gespeichert oder aktualisiert.`;
+			default:
+				return `Aktuell. ${n} Artikel gespeichert oder aktualisiert.`;
+		}
+	},
+	settings_sync_enclosures: () => `Anhänge`,
+	settings_sync_enclosures_too: () => `Auch Anhänge behalten (Audio, Video)`,
+	settings_sync_heading: () => `Offline verfügbar`,
+	settings_sync_intro: () => `Die App hält deine ungelesenen, mit Stern versehenen und veröffentlichten Artikel von selbst zum Offline-Lesen bereit: beim Öffnen, wenn die Verbindung zurückkommt, und alle paar Minuten.`,
+	settings_sync_keep: () => `Offline behalten`,
+	settings_sync_last: (p) => `Zuletzt aktualisiert: ${p.when}`,
+	settings_sync_limit: () => `Neueste Artikel`,
+	settings_sync_newest: () => `Neueste`,
+	settings_sync_not_yet: () => `noch nicht`,
+	settings_sync_now: () => `Jetzt synchronisieren`,
+	settings_sync_pack_enclosures_label: (p) => `Die Anhänge von ${p.title} behalten`,
+	settings_sync_pack_limit: (p) => `Behaltene Artikel von ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `${p.title} nicht mehr offline behalten`,
+	settings_sync_packs: () => `Offline-Pakete`,
+	settings_sync_packs_intro: () => `Halte zusätzlich eine Kategorie, einen Feed oder ein Label offline bereit, gelesene Artikel eingeschlossen, jeweils mit eigener Artikelzahl. Mit Anhängen werden auch Podcast-Folgen und Videos behalten, nur im WLAN geladen, bis 200 MB pro Datei.`,
+	settings_sync_phase_content: () => `Artikeltexte werden gespeichert`,
+	settings_sync_phase_counters: () => `Nach Änderungen suchen`,
+	settings_sync_phase_images: () => `Bilder werden gespeichert`,
+	settings_sync_phase_media: () => `Anhänge werden gespeichert`,
+	settings_sync_phase_new: () => `Neue Artikel werden gespeichert`,
+	settings_sync_phase_packs: () => `Offline-Pakete werden gespeichert`,
+	settings_sync_phase_state: () => `Gelesene und markierte Artikel werden abgeglichen`,
+	settings_sync_place: () => `Kategorie, Feed oder Label`,
+	settings_sync_progress: () => `Die Offline-Kopie wird aktualisiert`,
+	settings_sync_remove: () => `Entfernen`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} gespeichert)`;
+			default:
+				return `(${n} gespeichert)`;
+		}
+	},
+	settings_sync_unchanged: () => `Aktuell. Nichts hat sich geändert.`,
 	settings_text_preview: () => `Franz jagt im komplett verwahrlosten Taxi quer durch Bayern.`,
 	settings_text_size: () => `Textgröße der Artikel`,
 	settings_theme: () => `Design`,
@@ -236,4 +548,36 @@ export const messages: LaterMessages = {
 	settings_unread_dot: () => `Als Punkt`,
 	settings_unread_none: () => `Gar nicht`,
 	settings_unsent: () => `Nicht gesendete Änderungen`,
+	share_busy: () => `Wird geteilt …`,
+	share_done: () => `Geteilt.`,
+	share_heading: () => `Eine Seite in „Veröffentlichte Artikel“ teilen`,
+	share_hint: () => `Die Seite erscheint in deinem Feed „Veröffentlichte Artikel“, dem andere über seine öffentliche URL folgen können.`,
+	share_page: () => `In „Veröffentlicht“ teilen`,
+	share_saved_offline: () => `Auf diesem Gerät gespeichert: Sie wird geteilt, sobald der Server erreichbar ist.`,
+	share_see_published: () => `Veröffentlichte Artikel ansehen`,
+	share_submit: () => `In „Veröffentlicht“ teilen`,
+	share_subscribe: () => `Stattdessen als Feed abonnieren`,
+	share_text: () => `Text`,
+	share_title: () => `Titel`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Abonniert. Die ersten Artikel kommen, wenn tt-rss den Feed das nächste Mal aktualisiert.`,
+	subscribe_address: () => `Adresse des Feeds oder der Website`,
+	subscribe_already: () => `Du hast diesen Feed bereits abonniert.`,
+	subscribe_busy: () => `Wird abonniert …`,
+	subscribe_category: () => `Kategorie`,
+	subscribe_database_error: () => `tt-rss konnte das Abonnement nicht speichern (Datenbankfehler).`,
+	subscribe_download_failed: () => `tt-rss konnte diese Adresse nicht herunterladen.`,
+	subscribe_found: () => `Auf dieser Seite gefundene Feeds`,
+	subscribe_heading: () => `Einen Feed abonnieren`,
+	subscribe_invalid_feed: () => `Diese Adresse liefert keinen Feed, den tt-rss lesen kann.`,
+	subscribe_invalid_url: () => `Diese Adresse ist keine gültige URL.`,
+	subscribe_multiple: () => `Diese Seite bietet mehrere Feeds an. Wähle einen aus:`,
+	subscribe_no_feeds: () => `Auf dieser Seite wurde kein Feed gefunden.`,
+	subscribe_open_feed: () => `Feed öffnen`,
+	subscribe_page: () => `Abonnieren`,
+	subscribe_read_only: () => `Dieses Konto ist schreibgeschützt: Es kann keine Feeds abonnieren.`,
+	subscribe_submit: () => `Abonnieren`,
+	subscribe_this: () => `Diesen Feed abonnieren`,
+	subscribe_uncategorized: () => `Ohne Kategorie`,
+	subscribe_unknown: () => `tt-rss hat mit einem unerwarteten Status geantwortet.`,
 };

@@ -82,14 +82,47 @@ export const messages: StartMessages = {
 	login_submit: () => `Anmelden`,
 	login_user: () => `Benutzername`,
 	page_title: (p) => `${p.page} · Reader`,
-	subscribe_added: () => `Abonniert. Die ersten Artikel kommen, wenn tt-rss den Feed das nächste Mal aktualisiert.`,
-	subscribe_already: () => `Du hast diesen Feed bereits abonniert.`,
-	subscribe_database_error: () => `tt-rss konnte das Abonnement nicht speichern (Datenbankfehler).`,
-	subscribe_download_failed: () => `tt-rss konnte diese Adresse nicht herunterladen.`,
-	subscribe_invalid_feed: () => `Diese Adresse liefert keinen Feed, den tt-rss lesen kann.`,
-	subscribe_invalid_url: () => `Diese Adresse ist keine gültige URL.`,
-	subscribe_multiple: () => `Diese Seite bietet mehrere Feeds an. Wähle einen aus:`,
-	subscribe_no_feeds: () => `Auf dieser Seite wurde kein Feed gefunden.`,
-	subscribe_read_only: () => `Dieses Konto ist schreibgeschützt: Es kann keine Feeds abonnieren.`,
-	subscribe_unknown: () => `tt-rss hat mit einem unerwarteten Status geantwortet.`,
+	status_connection: () => `Verbindung`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} nicht gespeichert`;
+			default:
+				return `${n} nicht gespeichert`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `vor ${n} Std.`;
+			default:
+				return `vor ${n} Std.`;
+		}
+	},
+	status_just_now: () => `gerade eben`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `vor ${n} Min.`;
+			default:
+				return `vor ${n} Min.`;
+		}
+	},
+	status_never: () => `noch nie`,
+	status_offline: () => `Offline`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Änderung wartet`;
+			default:
+				return `${n} Änderungen warten`;
+		}
+	},
+	status_updated: (p) => `Aktualisiert ${p.when}`,
+	status_updated_title: () => `Wann die Offline-Kopie zuletzt vom Server auf den neuesten Stand gebracht wurde`,
+	status_updating: () => `· wird aktualisiert`,
 };

@@ -152,7 +152,54 @@ export const messages: LaterMessages = {
 	language_legend: () => `Language`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Alerts`,
+	settings_alerts_about: () => `Alert me about`,
+	settings_alerts_add: () => `Add alert`,
+	settings_alerts_add_words: () => `Add words`,
+	settings_alerts_allow: () => `Allow notifications`,
+	settings_alerts_allowed: () => `Notifications are allowed.`,
+	settings_alerts_background: () => `Alerts come when the app syncs: while it is open, and in the background when the installed app is allowed to sync by itself (the browser decides how often, at most hourly).`,
+	settings_alerts_category: (p) => `${p.title} (category)`,
+	settings_alerts_choose: () => `Choose…`,
+	settings_alerts_denied_rest: () => `To get alerts, allow notifications for this site in the browser’s site settings (the icon beside the address), then come back here.`,
+	settings_alerts_denied_strong: () => `Notifications are blocked for this site.`,
+	settings_alerts_foreground: () => `Alerts come when the app syncs while it is open: this browser cannot sync in the background.`,
+	settings_alerts_from: () => `From`,
+	settings_alerts_intro: () => `A notification when the app finds new articles in a feed or category you choose, or with words you choose: one per choice, with the newest titles. Tap it to open the article (or the list, when there are several).`,
 	settings_alerts_link: () => `New-article alerts, quiet hours and muted words`,
+	settings_alerts_mute: () => `Muted words`,
+	settings_alerts_mute_content: () => `Look in the article text too, not only the title`,
+	settings_alerts_mute_intro: () => `Headlines with these words are hidden from every list, online and offline; the list says how many it hid and can show them. Unread counts stay the server’s unless they are marked read.`,
+	settings_alerts_mute_read: () => `Also mark them read (on the server too)`,
+	settings_alerts_mute_save: () => `Save muted words`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Saved: ${n} muted word.`;
+			default:
+				return `Saved: ${n} muted words.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Saved: no muted words.`,
+	settings_alerts_mute_words: () => `Muted words (commas or one per line)`,
+	settings_alerts_new: () => `New-article alerts`,
+	settings_alerts_nothing: () => `Nothing yet.`,
+	settings_alerts_permission: () => `Alerts need your permission to show notifications.`,
+	settings_alerts_place: () => `Feed or category`,
+	settings_alerts_quiet: () => `Quiet hours`,
+	settings_alerts_quiet_enable: () => `No notifications between these times (what arrives is summed up after)`,
+	settings_alerts_remove: () => `Remove`,
+	settings_alerts_remove_label: (p) => `Remove the alert about ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Words ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Words ${p.words} (title or text)`,
+	settings_alerts_title: () => `Alerts and muted words`,
+	settings_alerts_unsupported_rest: () => `(it has no Notification API here), so alerts are off on this device. Muted words below work everywhere.`,
+	settings_alerts_unsupported_strong: () => `This browser cannot show notifications`,
+	settings_alerts_until: () => `Until`,
+	settings_alerts_words: () => `Words`,
+	settings_alerts_words_content: () => `Look in the article text too`,
+	settings_alerts_words_hint: () => `Commas between words; words written together match as a phrase. Whole words, upper or lower case alike.`,
+	settings_alerts_words_placeholder: () => `e.g. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Server check-up`,
 	settings_collapse_duplicates: () => `Show the same story from several feeds once (“also in: …”); marking it read marks every copy read`,
 	settings_density: () => `Headline rows`,
@@ -163,6 +210,11 @@ export const messages: LaterMessages = {
 	settings_font_sans: () => `Sans serif`,
 	settings_font_serif: () => `Serif`,
 	settings_hide_empty: () => `Hide feeds and categories with nothing unread`,
+	settings_install_button: () => `Install app`,
+	settings_install_done: () => `The reader is installed on this device.`,
+	settings_install_heading: () => `Install`,
+	settings_install_ios: () => `To install: tap “Share”, then “Add to Home Screen”. Installed, the reader keeps its offline copy: Safari may clear what a site stores when it is not on the Home Screen and has not been used for some weeks.`,
+	settings_install_text: () => `Install the reader to open it like an app, with its own window and icon.`,
 	settings_keep_unread: () => `Leave an article unread when it opens (mark it read yourself)`,
 	settings_line_height: () => `Line spacing`,
 	settings_line_loose: () => `Loose`,
@@ -175,8 +227,115 @@ export const messages: LaterMessages = {
 	settings_measure_medium: () => `Medium`,
 	settings_measure_narrow: () => `Narrow`,
 	settings_measure_wide: () => `Wide (about 70 characters)`,
+	settings_offline_automatic: () => `Automatic`,
+	settings_offline_automatic_size: (p) => `Automatic (${p.size})`,
+	settings_offline_budget: () => `Space for offline articles and images`,
+	settings_offline_budget_hint: () => `Beyond this, read articles go first, oldest first; unread, starred and kept articles only when nothing else is left, and never those with changes not yet on the server.`,
+	settings_offline_images: () => `Download images for offline reading`,
+	settings_offline_images_always: () => `Always, also on mobile data and with Data Saver`,
+	settings_offline_more: () => `What is stored on this device`,
+	settings_offline_storage: () => `Offline storage`,
+	settings_opml_another: () => `Import another file`,
+	settings_opml_continue: () => `Continue the import`,
+	settings_opml_discard: () => `Discard the rest`,
+	settings_opml_export: () => `Export (OPML)`,
+	settings_opml_export_button: () => `Export subscriptions`,
+	settings_opml_export_failed: () => `The export failed unexpectedly. Try again.`,
+	settings_opml_export_hint: () => `Saves all your subscriptions, in their categories, as an OPML file other feed readers can import.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Saved ${p.file} (${n} feed).`;
+			default:
+				return `Saved ${p.file} (${n} feeds).`;
+		}
+	},
+	settings_opml_exporting: () => `Exporting…`,
+	settings_opml_feeds_for: (p) => `Feeds for ${p.category}`,
+	settings_opml_file: () => `OPML file`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Import finished: ${n} feed handled.`;
+			default:
+				return `Import finished: ${n} feeds handled.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `from the missing category “${p.name}”`,
+	settings_opml_goes_to: (p) => `Feeds of “${p.name}” go to`,
+	settings_opml_import: () => `Import (OPML)`,
+	settings_opml_import_hint: () => `Subscribes to the feeds of an OPML file from another reader. Feeds you already have are skipped. tt-rss cannot create categories through its API: feeds whose category does not exist here go where you choose.`,
+	settings_opml_interrupted: (p) => `Import interrupted: ${p.done} of ${p.total} done.`,
 	settings_opml_link: () => `Import and export subscriptions (OPML)`,
+	settings_opml_missing: () => `Categories this server does not have`,
+	settings_opml_missing_hint: () => `Create them in tt-rss first (Preferences → Feeds → Categories) and choose the file again, or choose where their feeds go:`,
+	settings_opml_needs_server: () => `Importing needs a connection to the tt-rss server, and you are offline. Nothing was changed; try again when you are online.`,
+	settings_opml_outcome_multiple: () => `That page offers several feeds: subscribe to one of them on the Subscribe screen.`,
+	settings_opml_outcome_skipped: () => `Already subscribed: skipped.`,
+	settings_opml_page: () => `Import and export subscriptions`,
+	settings_opml_plan: () => `What will be subscribed`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} feed in the file: ${p.new} new, ${p.old} already subscribed (skipped).`;
+			default:
+				return `${n} feeds in the file: ${p.new} new, ${p.old} already subscribed (skipped).`;
+		}
+	},
+	settings_opml_read_failed: () => `The file could not be read. Try again.`,
+	settings_opml_reading: () => `Reading the file…`,
+	settings_opml_results: () => `Import results`,
+	settings_opml_running: (p) => `Subscribing… ${p.done} of ${p.total} done.`,
+	settings_opml_skipped: () => `Already subscribed: skipped`,
+	settings_opml_stopped: (p) => `The import stopped: ${p.why} The feeds done so far are kept; the rest follow when you continue.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Subscribe to ${n} feed`;
+			default:
+				return `Subscribe to ${n} feeds`;
+		}
+	},
+	settings_opml_too_large: (p) => `This file is larger than ${p.size} MB, too large for a list of subscriptions. Export a smaller list, or split it.`,
+	settings_opml_unexpected: () => `an unexpected error.`,
+	settings_opml_waiting: () => `Waiting.`,
 	settings_page: () => `Settings`,
+	settings_pending_discard: () => `Discard`,
+	settings_pending_failed: () => `Not saved`,
+	settings_pending_failed_list: () => `Changes the server refused`,
+	settings_pending_heading: () => `Changes not yet on the server`,
+	settings_pending_kept: () => `(kept by the browser)`,
+	settings_pending_last: (p) => `Last attempt: ${p.error}`,
+	settings_pending_list: () => `Changes waiting to be sent`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `and ${n} more`;
+			default:
+				return `and ${n} more`;
+		}
+	},
+	settings_pending_none: () => `All your changes are saved on the server.`,
+	settings_pending_region: () => `Offline changes`,
+	settings_pending_retry: () => `Retry`,
+	settings_pending_send: () => `Send now`,
+	settings_pending_sign_in: () => `Your session has ended. Sign in again to send your changes; nothing is lost.`,
+	settings_pending_storage: (p) => `Storage used: ${p.used}`,
+	settings_pending_storage_of: (p) => `Storage used: ${p.used} of ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `change is waiting to be sent.`;
+			default:
+				return `changes are waiting to be sent.`;
+		}
+	},
+	settings_pending_while_open: () => `This browser cannot send changes in the background: they are sent while the app is open.`,
 	settings_read_when_played: () => `Mark an article read when its audio or video has played to the end`,
 	settings_reading: () => `Reading`,
 	settings_rules: () => `Rules`,
@@ -221,6 +380,159 @@ export const messages: LaterMessages = {
 	settings_special_legend: () => `Special feeds`,
 	settings_special_show: (p) => `Show ${p.feed}`,
 	settings_special_up: (p) => `Move ${p.feed} up`,
+	settings_storage_about: (p) => `about ${p.size}`,
+	settings_storage_articles: () => `Articles`,
+	settings_storage_articles_size: () => `Size of the articles`,
+	settings_storage_browser_of: (p) => `${p.used} of ${p.quota} allowed`,
+	settings_storage_browser_used: () => `Used by this app in the browser`,
+	settings_storage_budget_auto: () => `(automatic budget)`,
+	settings_storage_budget_own: () => `(your budget)`,
+	settings_storage_cancel: () => `Cancel`,
+	settings_storage_clear: () => `Clear`,
+	settings_storage_clear_articles: () => `Clear all cached articles`,
+	settings_storage_clear_articles_detail: () => `Every cached article is removed from this device, unread and starred ones too, except those your unsent changes need. They stay on the server and are downloaded again at the next sync.`,
+	settings_storage_clear_articles_title: () => `Clear all cached articles?`,
+	settings_storage_clear_hint: () => `Changes not yet on the server, and the articles they name, are never cleared here.`,
+	settings_storage_clear_images: () => `Clear images`,
+	settings_storage_clear_images_detail: () => `Images kept for offline reading are removed. Articles stay readable; their images load again when online.`,
+	settings_storage_clear_images_title: () => `Clear images?`,
+	settings_storage_clear_media: () => `Clear media`,
+	settings_storage_clear_media_detail: () => `Podcast episodes and videos kept with offline packs are removed. They play from the network when online, and are downloaded again at the next sync on Wi-Fi while their pack keeps enclosures.`,
+	settings_storage_clear_media_title: () => `Clear media?`,
+	settings_storage_clear_read: () => `Clear read articles`,
+	settings_storage_clear_read_detail: () => `Read articles that are not starred, published or kept in an offline pack are removed from this device. They stay on the server.`,
+	settings_storage_clear_read_title: () => `Clear read articles?`,
+	settings_storage_estimated: () => `Files from sites that do not allow the app to read them cannot be measured; their size is estimated.`,
+	settings_storage_failed: () => `Clearing failed. Nothing of your unsent changes was touched.`,
+	settings_storage_heading: () => `Storage on this device`,
+	settings_storage_images: () => `Images`,
+	settings_storage_images_always: () => `Always`,
+	settings_storage_images_never: () => `Never`,
+	settings_storage_images_setting: () => `Images downloaded`,
+	settings_storage_images_size: () => `Size of the images`,
+	settings_storage_images_wifi: () => `Only on Wi-Fi`,
+	settings_storage_in_packs: () => `In offline packs`,
+	settings_storage_kept: () => `What is kept`,
+	settings_storage_measuring: () => `Measuring…`,
+	settings_storage_media: () => `Media (enclosures of offline packs)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} file, ${p.size}`;
+			default:
+				return `${n} files, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Needed by unsent changes`,
+	settings_storage_page: () => `Storage`,
+	settings_storage_persist: () => `Ask the browser to keep this storage`,
+	settings_storage_persist_granted: () => `The browser now keeps this storage.`,
+	settings_storage_persist_refused: () => `The browser did not agree to keep this storage (it decides by itself, often once the app is installed or used often).`,
+	settings_storage_persisted: () => `Kept by the browser`,
+	settings_storage_persisted_no: () => `No: the browser may clear it when the device runs low on space.`,
+	settings_storage_persisted_unknown: () => `This browser does not say.`,
+	settings_storage_persisted_yes: () => `Yes: the browser will not clear it when space runs low.`,
+	settings_storage_read: () => `Read (cleared first)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article removed.`;
+			default:
+				return `${n} articles removed.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Also removed: ${n} file only they showed.`;
+			default:
+				return `Also removed: ${n} files only they showed.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} image removed.`;
+			default:
+				return `${n} images removed.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} media file removed.`;
+			default:
+				return `${n} media files removed.`;
+		}
+	},
+	settings_storage_starred: () => `Starred`,
+	settings_storage_unknown: () => `unknown`,
+	settings_storage_unread: () => `Unread`,
+	settings_storage_used: () => `Used by the offline copy`,
+	settings_storage_used_of: (p) => `${p.used} of ${p.budget}`,
+	settings_storage_where: () => `The images setting and the budget are in Settings.`,
+	settings_swipe_hint: () => `Each swipe can be undone for a few seconds. The buttons and keys still work.`,
+	settings_swipe_label: (p) => `Label “${p.label}” on or off`,
+	settings_swipe_label_unknown: () => `A label (not loaded)`,
+	settings_swipe_left: () => `Swipe left`,
+	settings_swipe_legend: () => `Swipes on a headline`,
+	settings_swipe_none: () => `Nothing`,
+	settings_swipe_publish: () => `Publish or unpublish`,
+	settings_swipe_read: () => `Mark read or unread`,
+	settings_swipe_right: () => `Swipe right`,
+	settings_swipe_star: () => `Star or unstar`,
+	settings_sync_busy: () => `Another window is updating the offline copy.`,
+	settings_sync_choose: () => `Choose…`,
+	settings_sync_count: () => `Unread articles kept offline`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Up to date. ${n} article saved or updated.`;
+			default:
+				return `Up to date. ${n} articles saved or updated.`;
+		}
+	},
+	settings_sync_enclosures: () => `Enclosures`,
+	settings_sync_enclosures_too: () => `Keep enclosures too (audio, video)`,
+	settings_sync_heading: () => `Kept offline`,
+	settings_sync_intro: () => `The app keeps your unread, starred and published articles ready to read offline, by itself: when it opens, when the connection comes back and every few minutes.`,
+	settings_sync_keep: () => `Keep offline`,
+	settings_sync_last: (p) => `Last brought up to date: ${p.when}`,
+	settings_sync_limit: () => `Newest articles`,
+	settings_sync_newest: () => `Newest`,
+	settings_sync_not_yet: () => `not yet`,
+	settings_sync_now: () => `Sync now`,
+	settings_sync_pack_enclosures_label: (p) => `Keep the enclosures of ${p.title}`,
+	settings_sync_pack_limit: (p) => `Articles kept of ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Stop keeping ${p.title} offline`,
+	settings_sync_packs: () => `Offline packs`,
+	settings_sync_packs_intro: () => `Keep a category, feed or label available offline as well, read articles included, each with its own number of articles. With enclosures, podcast episodes and videos are kept too, downloaded on Wi-Fi only, up to 200 MB a file.`,
+	settings_sync_phase_content: () => `Saving article text`,
+	settings_sync_phase_counters: () => `Checking for changes`,
+	settings_sync_phase_images: () => `Saving images`,
+	settings_sync_phase_media: () => `Saving enclosures`,
+	settings_sync_phase_new: () => `Saving new articles`,
+	settings_sync_phase_packs: () => `Saving offline packs`,
+	settings_sync_phase_state: () => `Checking read and starred articles`,
+	settings_sync_place: () => `Category, feed or label`,
+	settings_sync_progress: () => `Updating the offline copy`,
+	settings_sync_remove: () => `Remove`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} saved)`;
+			default:
+				return `(${n} saved)`;
+		}
+	},
+	settings_sync_unchanged: () => `Up to date. Nothing changed.`,
 	settings_text_preview: () => `The quick brown fox reads the news.`,
 	settings_text_size: () => `Article text size`,
 	settings_theme: () => `Theme`,
@@ -236,4 +548,36 @@ export const messages: LaterMessages = {
 	settings_unread_dot: () => `A dot`,
 	settings_unread_none: () => `Nothing`,
 	settings_unsent: () => `Unsent changes`,
+	share_busy: () => `Sharing…`,
+	share_done: () => `Shared.`,
+	share_heading: () => `Share a page to Published`,
+	share_hint: () => `The page appears in your Published articles feed, which others can follow through its public URL.`,
+	share_page: () => `Share to Published`,
+	share_saved_offline: () => `Saved on this device: it will be shared as soon as the server can be reached.`,
+	share_see_published: () => `See Published articles`,
+	share_submit: () => `Share to Published`,
+	share_subscribe: () => `Subscribe to it as a feed`,
+	share_text: () => `Text`,
+	share_title: () => `Title`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Subscribed. The first articles arrive when tt-rss next updates the feed.`,
+	subscribe_address: () => `Feed or site address`,
+	subscribe_already: () => `You are already subscribed to this feed.`,
+	subscribe_busy: () => `Subscribing…`,
+	subscribe_category: () => `Category`,
+	subscribe_database_error: () => `tt-rss could not save the subscription (database error).`,
+	subscribe_download_failed: () => `tt-rss could not download that address.`,
+	subscribe_found: () => `Feeds found on that page`,
+	subscribe_heading: () => `Subscribe to a feed`,
+	subscribe_invalid_feed: () => `That address did not return a feed tt-rss can read.`,
+	subscribe_invalid_url: () => `That address is not a valid URL.`,
+	subscribe_multiple: () => `That page offers several feeds. Choose one:`,
+	subscribe_no_feeds: () => `No feed was found on that page.`,
+	subscribe_open_feed: () => `Open the feed`,
+	subscribe_page: () => `Subscribe`,
+	subscribe_read_only: () => `This account is read-only: it cannot subscribe to feeds.`,
+	subscribe_submit: () => `Subscribe`,
+	subscribe_this: () => `Subscribe to this feed`,
+	subscribe_uncategorized: () => `Uncategorized`,
+	subscribe_unknown: () => `tt-rss answered with an unexpected status.`,
 };

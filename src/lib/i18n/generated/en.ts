@@ -82,14 +82,47 @@ export const messages: StartMessages = {
 	login_submit: () => `Sign in`,
 	login_user: () => `User name`,
 	page_title: (p) => `${p.page} · Reader`,
-	subscribe_added: () => `Subscribed. The first articles arrive when tt-rss next updates the feed.`,
-	subscribe_already: () => `You are already subscribed to this feed.`,
-	subscribe_database_error: () => `tt-rss could not save the subscription (database error).`,
-	subscribe_download_failed: () => `tt-rss could not download that address.`,
-	subscribe_invalid_feed: () => `That address did not return a feed tt-rss can read.`,
-	subscribe_invalid_url: () => `That address is not a valid URL.`,
-	subscribe_multiple: () => `That page offers several feeds. Choose one:`,
-	subscribe_no_feeds: () => `No feed was found on that page.`,
-	subscribe_read_only: () => `This account is read-only: it cannot subscribe to feeds.`,
-	subscribe_unknown: () => `tt-rss answered with an unexpected status.`,
+	status_connection: () => `Connection`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} not saved`;
+			default:
+				return `${n} not saved`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `${n} h ago`;
+			default:
+				return `${n} h ago`;
+		}
+	},
+	status_just_now: () => `just now`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `${n} min ago`;
+			default:
+				return `${n} min ago`;
+		}
+	},
+	status_never: () => `never`,
+	status_offline: () => `Offline`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} change waiting`;
+			default:
+				return `${n} changes waiting`;
+		}
+	},
+	status_updated: (p) => `Updated ${p.when}`,
+	status_updated_title: () => `When the offline copy was last brought up to date from the server`,
+	status_updating: () => `· updating`,
 };

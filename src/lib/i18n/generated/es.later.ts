@@ -156,7 +156,56 @@ export const messages: LaterMessages = {
 	language_legend: () => `Idioma`,
 	settings_account: () => `Cuenta`,
 	settings_alerts: () => `Alertas`,
+	settings_alerts_about: () => `Avisarme de`,
+	settings_alerts_add: () => `Añadir alerta`,
+	settings_alerts_add_words: () => `Añadir palabras`,
+	settings_alerts_allow: () => `Permitir notificaciones`,
+	settings_alerts_allowed: () => `Las notificaciones están permitidas.`,
+	settings_alerts_background: () => `Las alertas llegan cuando la aplicación se sincroniza: mientras está abierta, y en segundo plano cuando la aplicación instalada puede sincronizarse por sí misma (el navegador decide cada cuánto, como mucho cada hora).`,
+	settings_alerts_category: (p) => `${p.title} (categoría)`,
+	settings_alerts_choose: () => `Elige…`,
+	settings_alerts_denied_rest: () => `Para recibir alertas, permite las notificaciones de este sitio en la configuración del sitio del navegador (el icono junto a la dirección) y vuelve aquí.`,
+	settings_alerts_denied_strong: () => `Las notificaciones están bloqueadas para este sitio.`,
+	settings_alerts_foreground: () => `Las alertas llegan cuando la aplicación se sincroniza mientras está abierta: este navegador no puede sincronizar en segundo plano.`,
+	settings_alerts_from: () => `Desde`,
+	settings_alerts_intro: () => `Una notificación cuando la aplicación encuentra artículos nuevos en un feed o una categoría que elijas, o con palabras que elijas: una por elección, con los títulos más recientes. Tócala para abrir el artículo (o la lista, si hay varios).`,
 	settings_alerts_link: () => `Alertas de artículos nuevos, horas de silencio y palabras silenciadas`,
+	settings_alerts_mute: () => `Palabras silenciadas`,
+	settings_alerts_mute_content: () => `Buscar también en el texto del artículo, no solo en el título`,
+	settings_alerts_mute_intro: () => `Los titulares con estas palabras se ocultan de todas las listas, con y sin conexión; la lista indica cuántos ocultó y puede mostrarlos. Los contadores de no leídos siguen siendo los del servidor salvo que se marquen como leídos.`,
+	settings_alerts_mute_read: () => `Marcarlos también como leídos (también en el servidor)`,
+	settings_alerts_mute_save: () => `Guardar palabras silenciadas`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Guardado: ${n} palabra silenciada.`;
+			case 'many':
+				return `Guardado: ${n} de palabras silenciadas.`;
+			default:
+				return `Guardado: ${n} palabras silenciadas.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Guardado: ninguna palabra silenciada.`,
+	settings_alerts_mute_words: () => `Palabras silenciadas (con comas o una por línea)`,
+	settings_alerts_new: () => `Alertas de artículos nuevos`,
+	settings_alerts_nothing: () => `Nada todavía.`,
+	settings_alerts_permission: () => `Las alertas necesitan tu permiso para mostrar notificaciones.`,
+	settings_alerts_place: () => `Feed o categoría`,
+	settings_alerts_quiet: () => `Horas de silencio`,
+	settings_alerts_quiet_enable: () => `Sin notificaciones entre estas horas (lo que llegue se resume después)`,
+	settings_alerts_remove: () => `Quitar`,
+	settings_alerts_remove_label: (p) => `Quitar la alerta de ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Palabras ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Palabras ${p.words} (título o texto)`,
+	settings_alerts_title: () => `Alertas y palabras silenciadas`,
+	settings_alerts_unsupported_rest: () => `(aquí no tiene la API Notification), así que las alertas están desactivadas en este dispositivo. Las palabras silenciadas de abajo funcionan en todas partes.`,
+	settings_alerts_unsupported_strong: () => `Este navegador no puede mostrar notificaciones`,
+	settings_alerts_until: () => `Hasta`,
+	settings_alerts_words: () => `Palabras`,
+	settings_alerts_words_content: () => `Buscar también en el texto del artículo`,
+	settings_alerts_words_hint: () => `Comas entre palabras; las palabras escritas juntas coinciden como frase. Palabras completas, sin distinguir mayúsculas y minúsculas.`,
+	settings_alerts_words_placeholder: () => `p. ej. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Revisión del servidor`,
 	settings_collapse_duplicates: () => `Mostrar una sola vez la misma noticia de varias fuentes («también en: …»); marcarla como leída marca todas sus copias`,
 	settings_density: () => `Filas de titulares`,
@@ -167,6 +216,11 @@ export const messages: LaterMessages = {
 	settings_font_sans: () => `Sin serifa`,
 	settings_font_serif: () => `Con serifa`,
 	settings_hide_empty: () => `Ocultar fuentes y categorías sin nada por leer`,
+	settings_install_button: () => `Instalar la aplicación`,
+	settings_install_done: () => `El lector está instalado en este dispositivo.`,
+	settings_install_heading: () => `Instalar`,
+	settings_install_ios: () => `Para instalarlo: toca «Compartir» y luego «Añadir a pantalla de inicio». Instalado, el lector conserva su copia sin conexión: Safari puede borrar lo que guarda un sitio que no está en la pantalla de inicio y no se ha usado en unas semanas.`,
+	settings_install_text: () => `Instala el lector para abrirlo como una aplicación, con su propia ventana e icono.`,
 	settings_keep_unread: () => `Dejar un artículo sin leer al abrirlo (márcalo como leído tú)`,
 	settings_line_height: () => `Interlineado`,
 	settings_line_loose: () => `Amplio`,
@@ -179,8 +233,127 @@ export const messages: LaterMessages = {
 	settings_measure_medium: () => `Media`,
 	settings_measure_narrow: () => `Estrecha`,
 	settings_measure_wide: () => `Ancha (unos 70 caracteres)`,
+	settings_offline_automatic: () => `Automático`,
+	settings_offline_automatic_size: (p) => `Automático (${p.size})`,
+	settings_offline_budget: () => `Espacio para artículos e imágenes sin conexión`,
+	settings_offline_budget_hint: () => `Por encima de esto, primero se van los artículos leídos, los más antiguos primero; los no leídos, destacados y conservados solo cuando no queda nada más, y nunca los que tienen cambios que aún no están en el servidor.`,
+	settings_offline_images: () => `Descargar imágenes para leer sin conexión`,
+	settings_offline_images_always: () => `Siempre, también con datos móviles y con el ahorro de datos`,
+	settings_offline_more: () => `Qué se guarda en este dispositivo`,
+	settings_offline_storage: () => `Almacenamiento sin conexión`,
+	settings_opml_another: () => `Importar otro archivo`,
+	settings_opml_continue: () => `Continuar la importación`,
+	settings_opml_discard: () => `Descartar el resto`,
+	settings_opml_export: () => `Exportar (OPML)`,
+	settings_opml_export_button: () => `Exportar suscripciones`,
+	settings_opml_export_failed: () => `La exportación falló de forma inesperada. Inténtalo de nuevo.`,
+	settings_opml_export_hint: () => `Guarda todas tus suscripciones, en sus categorías, como un archivo OPML que otros lectores de feeds pueden importar.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Guardado ${p.file} (${n} feed).`;
+			case 'many':
+				return `Guardado ${p.file} (${n} de feeds).`;
+			default:
+				return `Guardado ${p.file} (${n} feeds).`;
+		}
+	},
+	settings_opml_exporting: () => `Exportando…`,
+	settings_opml_feeds_for: (p) => `Feeds de ${p.category}`,
+	settings_opml_file: () => `Archivo OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Importación terminada: ${n} feed procesado.`;
+			case 'many':
+				return `Importación terminada: ${n} de feeds procesados.`;
+			default:
+				return `Importación terminada: ${n} feeds procesados.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `de la categoría que falta «${p.name}»`,
+	settings_opml_goes_to: (p) => `Los feeds de «${p.name}» van a`,
+	settings_opml_import: () => `Importar (OPML)`,
+	settings_opml_import_hint: () => `Te suscribe a los feeds de un archivo OPML de otro lector. Los feeds que ya tienes se omiten. tt-rss no puede crear categorías mediante su API: los feeds cuya categoría no existe aquí van a donde elijas.`,
+	settings_opml_interrupted: (p) => `Importación interrumpida: ${p.done} de ${p.total} hechos.`,
 	settings_opml_link: () => `Importar y exportar suscripciones (OPML)`,
+	settings_opml_missing: () => `Categorías que este servidor no tiene`,
+	settings_opml_missing_hint: () => `Créalas primero en tt-rss (Preferencias → Feeds → Categorías) y vuelve a elegir el archivo, o elige adónde van sus feeds:`,
+	settings_opml_needs_server: () => `Importar necesita conexión con el servidor tt-rss, y estás sin conexión. No se cambió nada; inténtalo de nuevo cuando estés en línea.`,
+	settings_opml_outcome_multiple: () => `Esa página ofrece varios feeds: suscríbete a uno de ellos en la pantalla Suscribirse.`,
+	settings_opml_outcome_skipped: () => `Ya suscrito: omitido.`,
+	settings_opml_page: () => `Importar y exportar suscripciones`,
+	settings_opml_plan: () => `Qué se suscribirá`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} feed en el archivo: ${p.new} nuevos, ${p.old} ya suscritos (omitidos).`;
+			case 'many':
+				return `${n} de feeds en el archivo: ${p.new} nuevos, ${p.old} ya suscritos (omitidos).`;
+			default:
+				return `${n} feeds en el archivo: ${p.new} nuevos, ${p.old} ya suscritos (omitidos).`;
+		}
+	},
+	settings_opml_read_failed: () => `No se pudo leer el archivo. Inténtalo de nuevo.`,
+	settings_opml_reading: () => `Leyendo el archivo…`,
+	settings_opml_results: () => `Resultados de la importación`,
+	settings_opml_running: (p) => `Suscribiendo… ${p.done} de ${p.total} hechos.`,
+	settings_opml_skipped: () => `Ya suscrito: omitido`,
+	settings_opml_stopped: (p) => `La importación se detuvo: ${p.why} Los feeds hechos hasta ahora se conservan; el resto sigue cuando continúes.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Suscribirse a ${n} feed`;
+			case 'many':
+				return `Suscribirse a ${n} de feeds`;
+			default:
+				return `Suscribirse a ${n} feeds`;
+		}
+	},
+	settings_opml_too_large: (p) => `Este archivo supera los ${p.size} MB, demasiado para una lista de suscripciones. Exporta una lista más pequeña o divídela.`,
+	settings_opml_unexpected: () => `un error inesperado.`,
+	settings_opml_waiting: () => `En espera.`,
 	settings_page: () => `Ajustes`,
+	settings_pending_discard: () => `Descartar`,
+	settings_pending_failed: () => `Sin guardar`,
+	settings_pending_failed_list: () => `Cambios que el servidor rechazó`,
+	settings_pending_heading: () => `Cambios que aún no están en el servidor`,
+	settings_pending_kept: () => `(conservado por el navegador)`,
+	settings_pending_last: (p) => `Último intento: ${p.error}`,
+	settings_pending_list: () => `Cambios que esperan a ser enviados`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `y ${n} más`;
+			case 'many':
+				return `y ${n} más`;
+			default:
+				return `y ${n} más`;
+		}
+	},
+	settings_pending_none: () => `Todos tus cambios están guardados en el servidor.`,
+	settings_pending_region: () => `Cambios sin conexión`,
+	settings_pending_retry: () => `Reintentar`,
+	settings_pending_send: () => `Enviar ahora`,
+	settings_pending_sign_in: () => `Tu sesión ha terminado. Vuelve a iniciar sesión para enviar tus cambios; no se pierde nada.`,
+	settings_pending_storage: (p) => `Almacenamiento usado: ${p.used}`,
+	settings_pending_storage_of: (p) => `Almacenamiento usado: ${p.used} de ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `cambio espera a ser enviado.`;
+			case 'many':
+				return `de cambios esperan a ser enviados.`;
+			default:
+				return `cambios esperan a ser enviados.`;
+		}
+	},
+	settings_pending_while_open: () => `Este navegador no puede enviar cambios en segundo plano: se envían mientras la aplicación está abierta.`,
 	settings_read_when_played: () => `Marcar un artículo como leído cuando su audio o vídeo se haya reproducido hasta el final`,
 	settings_reading: () => `Lectura`,
 	settings_rules: () => `Reglas`,
@@ -227,6 +400,173 @@ export const messages: LaterMessages = {
 	settings_special_legend: () => `Fuentes especiales`,
 	settings_special_show: (p) => `Mostrar ${p.feed}`,
 	settings_special_up: (p) => `Subir ${p.feed}`,
+	settings_storage_about: (p) => `unos ${p.size}`,
+	settings_storage_articles: () => `Artículos`,
+	settings_storage_articles_size: () => `Tamaño de los artículos`,
+	settings_storage_browser_of: (p) => `${p.used} de ${p.quota} permitidos`,
+	settings_storage_browser_used: () => `Usado por esta aplicación en el navegador`,
+	settings_storage_budget_auto: () => `(presupuesto automático)`,
+	settings_storage_budget_own: () => `(tu presupuesto)`,
+	settings_storage_cancel: () => `Cancelar`,
+	settings_storage_clear: () => `Borrar`,
+	settings_storage_clear_articles: () => `Borrar todos los artículos guardados`,
+	settings_storage_clear_articles_detail: () => `Se elimina de este dispositivo cada artículo guardado, también los no leídos y los destacados, salvo los que necesitan tus cambios sin enviar. Siguen en el servidor y se vuelven a descargar en la próxima sincronización.`,
+	settings_storage_clear_articles_title: () => `¿Borrar todos los artículos guardados?`,
+	settings_storage_clear_hint: () => `Los cambios que aún no están en el servidor, y los artículos que mencionan, nunca se borran aquí.`,
+	settings_storage_clear_images: () => `Borrar imágenes`,
+	settings_storage_clear_images_detail: () => `Se eliminan las imágenes guardadas para leer sin conexión. Los artículos siguen siendo legibles; sus imágenes se vuelven a cargar con conexión.`,
+	settings_storage_clear_images_title: () => `¿Borrar las imágenes?`,
+	settings_storage_clear_media: () => `Borrar multimedia`,
+	settings_storage_clear_media_detail: () => `Se eliminan los episodios de pódcast y los vídeos guardados con los paquetes sin conexión. Con conexión se reproducen desde la red, y se vuelven a descargar en la próxima sincronización con wifi mientras su paquete conserve los adjuntos.`,
+	settings_storage_clear_media_title: () => `¿Borrar el contenido multimedia?`,
+	settings_storage_clear_read: () => `Borrar artículos leídos`,
+	settings_storage_clear_read_detail: () => `Los artículos leídos que no están destacados, publicados ni guardados en un paquete sin conexión se eliminan de este dispositivo. Siguen en el servidor.`,
+	settings_storage_clear_read_title: () => `¿Borrar los artículos leídos?`,
+	settings_storage_estimated: () => `Los archivos de sitios que no permiten que la aplicación los lea no se pueden medir; su tamaño es estimado.`,
+	settings_storage_failed: () => `No se pudo borrar. No se tocó ninguno de tus cambios sin enviar.`,
+	settings_storage_heading: () => `Almacenamiento en este dispositivo`,
+	settings_storage_images: () => `Imágenes`,
+	settings_storage_images_always: () => `Siempre`,
+	settings_storage_images_never: () => `Nunca`,
+	settings_storage_images_setting: () => `Descarga de imágenes`,
+	settings_storage_images_size: () => `Tamaño de las imágenes`,
+	settings_storage_images_wifi: () => `Solo con wifi`,
+	settings_storage_in_packs: () => `En paquetes sin conexión`,
+	settings_storage_kept: () => `Qué se guarda`,
+	settings_storage_measuring: () => `Midiendo…`,
+	settings_storage_media: () => `Multimedia (adjuntos de los paquetes sin conexión)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} archivo, ${p.size}`;
+			case 'many':
+				return `${n} de archivos, ${p.size}`;
+			default:
+				return `${n} archivos, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Necesarios para cambios sin enviar`,
+	settings_storage_page: () => `Almacenamiento`,
+	settings_storage_persist: () => `Pedir al navegador que conserve este almacenamiento`,
+	settings_storage_persist_granted: () => `El navegador ahora conserva este almacenamiento.`,
+	settings_storage_persist_refused: () => `El navegador no aceptó conservar este almacenamiento (lo decide por sí mismo, a menudo cuando la aplicación está instalada o se usa con frecuencia).`,
+	settings_storage_persisted: () => `Conservado por el navegador`,
+	settings_storage_persisted_no: () => `No: el navegador puede borrarlo cuando al dispositivo le falte espacio.`,
+	settings_storage_persisted_unknown: () => `Este navegador no lo indica.`,
+	settings_storage_persisted_yes: () => `Sí: el navegador no lo borrará cuando falte espacio.`,
+	settings_storage_read: () => `Leídos (se borran primero)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo eliminado.`;
+			case 'many':
+				return `${n} de artículos eliminados.`;
+			default:
+				return `${n} artículos eliminados.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `También se eliminó ${n} archivo que solo ellos mostraban.`;
+			case 'many':
+				return `También se eliminaron ${n} de archivos que solo ellos mostraban.`;
+			default:
+				return `También se eliminaron ${n} archivos que solo ellos mostraban.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} imagen eliminada.`;
+			case 'many':
+				return `${n} de imágenes eliminadas.`;
+			default:
+				return `${n} imágenes eliminadas.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} archivo multimedia eliminado.`;
+			case 'many':
+				return `${n} de archivos multimedia eliminados.`;
+			default:
+				return `${n} archivos multimedia eliminados.`;
+		}
+	},
+	settings_storage_starred: () => `Destacados`,
+	settings_storage_unknown: () => `desconocido`,
+	settings_storage_unread: () => `Sin leer`,
+	settings_storage_used: () => `Usado por la copia sin conexión`,
+	settings_storage_used_of: (p) => `${p.used} de ${p.budget}`,
+	settings_storage_where: () => `El ajuste de imágenes y el presupuesto están en Ajustes.`,
+	settings_swipe_hint: () => `Cada deslizamiento se puede deshacer durante unos segundos. Los botones y las teclas siguen funcionando.`,
+	settings_swipe_label: (p) => `Etiqueta «${p.label}» sí o no`,
+	settings_swipe_label_unknown: () => `Una etiqueta (no cargada)`,
+	settings_swipe_left: () => `Deslizar a la izquierda`,
+	settings_swipe_legend: () => `Deslizar sobre un titular`,
+	settings_swipe_none: () => `Nada`,
+	settings_swipe_publish: () => `Publicar o despublicar`,
+	settings_swipe_read: () => `Marcar como leído o no leído`,
+	settings_swipe_right: () => `Deslizar a la derecha`,
+	settings_swipe_star: () => `Destacar o quitar destacado`,
+	settings_sync_busy: () => `Otra ventana está actualizando la copia sin conexión.`,
+	settings_sync_choose: () => `Elige…`,
+	settings_sync_count: () => `Artículos sin leer guardados sin conexión`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Al día. ${n} artículo guardado o actualizado.`;
+			case 'many':
+				return `Al día. ${n} de artículos guardados o actualizados.`;
+			default:
+				return `Al día. ${n} artículos guardados o actualizados.`;
+		}
+	},
+	settings_sync_enclosures: () => `Adjuntos`,
+	settings_sync_enclosures_too: () => `Guardar también los adjuntos (audio, vídeo)`,
+	settings_sync_heading: () => `Guardado sin conexión`,
+	settings_sync_intro: () => `La aplicación mantiene tus artículos sin leer, destacados y publicados listos para leer sin conexión, por sí sola: al abrirse, cuando vuelve la conexión y cada pocos minutos.`,
+	settings_sync_keep: () => `Guardar sin conexión`,
+	settings_sync_last: (p) => `Última actualización: ${p.when}`,
+	settings_sync_limit: () => `Artículos más recientes`,
+	settings_sync_newest: () => `Más recientes`,
+	settings_sync_not_yet: () => `todavía no`,
+	settings_sync_now: () => `Sincronizar ahora`,
+	settings_sync_pack_enclosures_label: (p) => `Guardar los adjuntos de ${p.title}`,
+	settings_sync_pack_limit: (p) => `Artículos guardados de ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Dejar de guardar ${p.title} sin conexión`,
+	settings_sync_packs: () => `Paquetes sin conexión`,
+	settings_sync_packs_intro: () => `Mantén también una categoría, un feed o una etiqueta disponibles sin conexión, incluidos los artículos leídos, cada uno con su propio número de artículos. Con adjuntos, también se guardan episodios de pódcast y vídeos, descargados solo con wifi, hasta 200 MB por archivo.`,
+	settings_sync_phase_content: () => `Guardando el texto de los artículos`,
+	settings_sync_phase_counters: () => `Buscando cambios`,
+	settings_sync_phase_images: () => `Guardando imágenes`,
+	settings_sync_phase_media: () => `Guardando adjuntos`,
+	settings_sync_phase_new: () => `Guardando artículos nuevos`,
+	settings_sync_phase_packs: () => `Guardando paquetes sin conexión`,
+	settings_sync_phase_state: () => `Comprobando artículos leídos y destacados`,
+	settings_sync_place: () => `Categoría, feed o etiqueta`,
+	settings_sync_progress: () => `Actualizando la copia sin conexión`,
+	settings_sync_remove: () => `Quitar`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} guardado)`;
+			case 'many':
+				return `(${n} de guardados)`;
+			default:
+				return `(${n} guardados)`;
+		}
+	},
+	settings_sync_unchanged: () => `Al día. No cambió nada.`,
 	settings_text_preview: () => `El veloz murciélago hindú comía feliz cardillo y kiwi.`,
 	settings_text_size: () => `Tamaño del texto de los artículos`,
 	settings_theme: () => `Tema`,
@@ -242,4 +582,36 @@ export const messages: LaterMessages = {
 	settings_unread_dot: () => `Un punto`,
 	settings_unread_none: () => `Nada`,
 	settings_unsent: () => `Cambios sin enviar`,
+	share_busy: () => `Compartiendo…`,
+	share_done: () => `Compartido.`,
+	share_heading: () => `Compartir una página en Artículos publicados`,
+	share_hint: () => `La página aparece en tu feed de artículos publicados, que otros pueden seguir mediante su URL pública.`,
+	share_page: () => `Compartir en Publicados`,
+	share_saved_offline: () => `Guardado en este dispositivo: se compartirá en cuanto se pueda conectar con el servidor.`,
+	share_see_published: () => `Ver los artículos publicados`,
+	share_submit: () => `Compartir en Publicados`,
+	share_subscribe: () => `Suscribirse a ella como feed`,
+	share_text: () => `Texto`,
+	share_title: () => `Título`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Suscrito. Los primeros artículos llegarán cuando tt-rss actualice la fuente la próxima vez.`,
+	subscribe_address: () => `Dirección del feed o del sitio`,
+	subscribe_already: () => `Ya estás suscrito a esta fuente.`,
+	subscribe_busy: () => `Suscribiendo…`,
+	subscribe_category: () => `Categoría`,
+	subscribe_database_error: () => `tt-rss no pudo guardar la suscripción (error de la base de datos).`,
+	subscribe_download_failed: () => `tt-rss no pudo descargar esa dirección.`,
+	subscribe_found: () => `Feeds encontrados en esa página`,
+	subscribe_heading: () => `Suscribirse a un feed`,
+	subscribe_invalid_feed: () => `Esa dirección no devolvió una fuente que tt-rss pueda leer.`,
+	subscribe_invalid_url: () => `Esa dirección no es una URL válida.`,
+	subscribe_multiple: () => `Esa página ofrece varias fuentes. Elige una:`,
+	subscribe_no_feeds: () => `No se encontró ninguna fuente en esa página.`,
+	subscribe_open_feed: () => `Abrir el feed`,
+	subscribe_page: () => `Suscribirse`,
+	subscribe_read_only: () => `Esta cuenta es de solo lectura: no puede suscribirse a fuentes.`,
+	subscribe_submit: () => `Suscribirse`,
+	subscribe_this: () => `Suscribirse a este feed`,
+	subscribe_uncategorized: () => `Sin categoría`,
+	subscribe_unknown: () => `tt-rss respondió con un estado inesperado.`,
 };

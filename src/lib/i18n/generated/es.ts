@@ -88,14 +88,55 @@ export const messages: StartMessages = {
 	login_submit: () => `Iniciar sesión`,
 	login_user: () => `Nombre de usuario`,
 	page_title: (p) => `${p.page} · Lector`,
-	subscribe_added: () => `Suscrito. Los primeros artículos llegarán cuando tt-rss actualice la fuente la próxima vez.`,
-	subscribe_already: () => `Ya estás suscrito a esta fuente.`,
-	subscribe_database_error: () => `tt-rss no pudo guardar la suscripción (error de la base de datos).`,
-	subscribe_download_failed: () => `tt-rss no pudo descargar esa dirección.`,
-	subscribe_invalid_feed: () => `Esa dirección no devolvió una fuente que tt-rss pueda leer.`,
-	subscribe_invalid_url: () => `Esa dirección no es una URL válida.`,
-	subscribe_multiple: () => `Esa página ofrece varias fuentes. Elige una:`,
-	subscribe_no_feeds: () => `No se encontró ninguna fuente en esa página.`,
-	subscribe_read_only: () => `Esta cuenta es de solo lectura: no puede suscribirse a fuentes.`,
-	subscribe_unknown: () => `tt-rss respondió con un estado inesperado.`,
+	status_connection: () => `Conexión`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} sin guardar`;
+			case 'many':
+				return `${n} sin guardar`;
+			default:
+				return `${n} sin guardar`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `hace ${n} h`;
+			case 'many':
+				return `hace ${n} h`;
+			default:
+				return `hace ${n} h`;
+		}
+	},
+	status_just_now: () => `ahora mismo`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `hace ${n} min`;
+			case 'many':
+				return `hace ${n} min`;
+			default:
+				return `hace ${n} min`;
+		}
+	},
+	status_never: () => `nunca`,
+	status_offline: () => `Sin conexión`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} cambio en espera`;
+			case 'many':
+				return `${n} de cambios en espera`;
+			default:
+				return `${n} cambios en espera`;
+		}
+	},
+	status_updated: (p) => `Actualizado ${p.when}`,
+	status_updated_title: () => `Cuándo se actualizó por última vez la copia sin conexión desde el servidor`,
+	status_updating: () => `· actualizando`,
 };

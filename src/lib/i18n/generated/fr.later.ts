@@ -156,7 +156,56 @@ export const messages: LaterMessages = {
 	language_legend: () => `Langue`,
 	settings_account: () => `Compte`,
 	settings_alerts: () => `Alertes`,
+	settings_alerts_about: () => `M’alerter pour`,
+	settings_alerts_add: () => `Ajouter l’alerte`,
+	settings_alerts_add_words: () => `Ajouter les mots`,
+	settings_alerts_allow: () => `Autoriser les notifications`,
+	settings_alerts_allowed: () => `Les notifications sont autorisées.`,
+	settings_alerts_background: () => `Les alertes arrivent quand l’application se synchronise : tant qu’elle est ouverte, et en arrière-plan quand l’application installée a le droit de se synchroniser seule (le navigateur décide de la fréquence, au plus toutes les heures).`,
+	settings_alerts_category: (p) => `${p.title} (catégorie)`,
+	settings_alerts_choose: () => `Choisir…`,
+	settings_alerts_denied_rest: () => `Pour recevoir des alertes, autorisez les notifications pour ce site dans les paramètres du site du navigateur (l’icône à côté de l’adresse), puis revenez ici.`,
+	settings_alerts_denied_strong: () => `Les notifications sont bloquées pour ce site.`,
+	settings_alerts_foreground: () => `Les alertes arrivent quand l’application se synchronise tant qu’elle est ouverte : ce navigateur ne peut pas se synchroniser en arrière-plan.`,
+	settings_alerts_from: () => `De`,
+	settings_alerts_intro: () => `Une notification quand l’application trouve de nouveaux articles dans un flux ou une catégorie de votre choix, ou avec des mots de votre choix : une par choix, avec les titres les plus récents. Touchez-la pour ouvrir l’article (ou la liste, s’il y en a plusieurs).`,
 	settings_alerts_link: () => `Alertes de nouveaux articles, heures calmes et mots masqués`,
+	settings_alerts_mute: () => `Mots masqués`,
+	settings_alerts_mute_content: () => `Chercher aussi dans le texte de l’article, pas seulement dans le titre`,
+	settings_alerts_mute_intro: () => `Les titres contenant ces mots sont masqués de toutes les listes, en ligne et hors ligne ; la liste indique combien elle en a masqué et peut les afficher. Les compteurs de non-lus restent ceux du serveur, sauf s’ils sont marqués comme lus.`,
+	settings_alerts_mute_read: () => `Les marquer aussi comme lus (sur le serveur aussi)`,
+	settings_alerts_mute_save: () => `Enregistrer les mots masqués`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Enregistré : ${n} mot masqué.`;
+			case 'many':
+				return `Enregistré : ${n} de mots masqués.`;
+			default:
+				return `Enregistré : ${n} mots masqués.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Enregistré : aucun mot masqué.`,
+	settings_alerts_mute_words: () => `Mots masqués (virgules ou un par ligne)`,
+	settings_alerts_new: () => `Alertes de nouveaux articles`,
+	settings_alerts_nothing: () => `Rien pour l’instant.`,
+	settings_alerts_permission: () => `Les alertes ont besoin de votre autorisation pour afficher des notifications.`,
+	settings_alerts_place: () => `Flux ou catégorie`,
+	settings_alerts_quiet: () => `Heures calmes`,
+	settings_alerts_quiet_enable: () => `Pas de notifications entre ces heures (ce qui arrive est résumé ensuite)`,
+	settings_alerts_remove: () => `Supprimer`,
+	settings_alerts_remove_label: (p) => `Supprimer l’alerte pour ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Mots ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Mots ${p.words} (titre ou texte)`,
+	settings_alerts_title: () => `Alertes et mots masqués`,
+	settings_alerts_unsupported_rest: () => `(il n’a pas d’API Notification ici) : les alertes sont donc désactivées sur cet appareil. Les mots masqués ci-dessous fonctionnent partout.`,
+	settings_alerts_unsupported_strong: () => `Ce navigateur ne peut pas afficher de notifications`,
+	settings_alerts_until: () => `À`,
+	settings_alerts_words: () => `Mots`,
+	settings_alerts_words_content: () => `Chercher aussi dans le texte de l’article`,
+	settings_alerts_words_hint: () => `Des virgules entre les mots ; des mots écrits ensemble forment une expression. Mots entiers, majuscules et minuscules confondues.`,
+	settings_alerts_words_placeholder: () => `p. ex. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Diagnostic du serveur`,
 	settings_collapse_duplicates: () => `Afficher une seule fois la même information venant de plusieurs flux («\u00a0aussi dans\u00a0: …\u00a0»)\u00a0; la marquer comme lue marque toutes ses copies`,
 	settings_density: () => `Lignes des titres`,
@@ -167,6 +216,11 @@ export const messages: LaterMessages = {
 	settings_font_sans: () => `Sans empattements`,
 	settings_font_serif: () => `Avec empattements`,
 	settings_hide_empty: () => `Masquer les flux et catégories sans article non lu`,
+	settings_install_button: () => `Installer l’application`,
+	settings_install_done: () => `Le lecteur est installé sur cet appareil.`,
+	settings_install_heading: () => `Installer`,
+	settings_install_ios: () => `Pour l’installer : touchez « Partager », puis « Sur l’écran d’accueil ». Installé, le lecteur garde sa copie hors ligne : Safari peut effacer ce qu’un site stocke quand il n’est pas sur l’écran d’accueil et n’a pas servi depuis quelques semaines.`,
+	settings_install_text: () => `Installez le lecteur pour l’ouvrir comme une application, avec sa propre fenêtre et son icône.`,
 	settings_keep_unread: () => `Laisser un article non lu à son ouverture (le marquer comme lu vous-même)`,
 	settings_line_height: () => `Interligne`,
 	settings_line_loose: () => `Aéré`,
@@ -179,8 +233,127 @@ export const messages: LaterMessages = {
 	settings_measure_medium: () => `Moyenne`,
 	settings_measure_narrow: () => `Étroite`,
 	settings_measure_wide: () => `Large (environ 70 caractères)`,
+	settings_offline_automatic: () => `Automatique`,
+	settings_offline_automatic_size: (p) => `Automatique (${p.size})`,
+	settings_offline_budget: () => `Espace pour les articles et images hors ligne`,
+	settings_offline_budget_hint: () => `Au-delà, les articles lus partent en premier, les plus anciens d’abord ; les non lus, favoris et conservés seulement quand il ne reste rien d’autre, et jamais ceux dont les modifications ne sont pas encore sur le serveur.`,
+	settings_offline_images: () => `Télécharger les images pour la lecture hors ligne`,
+	settings_offline_images_always: () => `Toujours, y compris en données mobiles et avec l’économiseur de données`,
+	settings_offline_more: () => `Ce qui est stocké sur cet appareil`,
+	settings_offline_storage: () => `Stockage hors ligne`,
+	settings_opml_another: () => `Importer un autre fichier`,
+	settings_opml_continue: () => `Poursuivre l’import`,
+	settings_opml_discard: () => `Abandonner le reste`,
+	settings_opml_export: () => `Export (OPML)`,
+	settings_opml_export_button: () => `Exporter les abonnements`,
+	settings_opml_export_failed: () => `L’export a échoué de façon inattendue. Réessayez.`,
+	settings_opml_export_hint: () => `Enregistre tous vos abonnements, dans leurs catégories, dans un fichier OPML que d’autres lecteurs de flux peuvent importer.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${p.file} enregistré (${n} flux).`;
+			case 'many':
+				return `${p.file} enregistré (${n} de flux).`;
+			default:
+				return `${p.file} enregistré (${n} flux).`;
+		}
+	},
+	settings_opml_exporting: () => `Export…`,
+	settings_opml_feeds_for: (p) => `Flux pour ${p.category}`,
+	settings_opml_file: () => `Fichier OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Import terminé : ${n} flux traité.`;
+			case 'many':
+				return `Import terminé : ${n} de flux traités.`;
+			default:
+				return `Import terminé : ${n} flux traités.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `de la catégorie manquante « ${p.name} »`,
+	settings_opml_goes_to: (p) => `Les flux de « ${p.name} » vont dans`,
+	settings_opml_import: () => `Import (OPML)`,
+	settings_opml_import_hint: () => `Abonne aux flux d’un fichier OPML venant d’un autre lecteur. Les flux que vous avez déjà sont ignorés. tt-rss ne peut pas créer de catégories par son API : les flux dont la catégorie n’existe pas ici vont où vous le choisissez.`,
+	settings_opml_interrupted: (p) => `Import interrompu : ${p.done} sur ${p.total} faits.`,
 	settings_opml_link: () => `Importer et exporter les abonnements (OPML)`,
+	settings_opml_missing: () => `Catégories que ce serveur n’a pas`,
+	settings_opml_missing_hint: () => `Créez-les d’abord dans tt-rss (Préférences → Flux → Catégories) puis choisissez à nouveau le fichier, ou choisissez où vont leurs flux :`,
+	settings_opml_needs_server: () => `L’import a besoin d’une connexion au serveur tt-rss, et vous êtes hors ligne. Rien n’a été modifié ; réessayez une fois en ligne.`,
+	settings_opml_outcome_multiple: () => `Cette page propose plusieurs flux : abonnez-vous à l’un d’eux sur l’écran S’abonner.`,
+	settings_opml_outcome_skipped: () => `Déjà abonné : ignoré.`,
+	settings_opml_page: () => `Importer et exporter les abonnements`,
+	settings_opml_plan: () => `Ce qui sera abonné`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} flux dans le fichier : ${p.new} nouveaux, ${p.old} déjà abonnés (ignorés).`;
+			case 'many':
+				return `${n} de flux dans le fichier : ${p.new} nouveaux, ${p.old} déjà abonnés (ignorés).`;
+			default:
+				return `${n} flux dans le fichier : ${p.new} nouveaux, ${p.old} déjà abonnés (ignorés).`;
+		}
+	},
+	settings_opml_read_failed: () => `Le fichier n’a pas pu être lu. Réessayez.`,
+	settings_opml_reading: () => `Lecture du fichier…`,
+	settings_opml_results: () => `Résultats de l’import`,
+	settings_opml_running: (p) => `Abonnement… ${p.done} sur ${p.total} faits.`,
+	settings_opml_skipped: () => `Déjà abonné : ignoré`,
+	settings_opml_stopped: (p) => `L’import s’est arrêté : ${p.why} Les flux déjà traités sont conservés ; les autres suivront quand vous poursuivrez.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `S’abonner à ${n} flux`;
+			case 'many':
+				return `S’abonner à ${n} de flux`;
+			default:
+				return `S’abonner à ${n} flux`;
+		}
+	},
+	settings_opml_too_large: (p) => `Ce fichier dépasse ${p.size} Mo, trop pour une liste d’abonnements. Exportez une liste plus petite ou découpez-la.`,
+	settings_opml_unexpected: () => `une erreur inattendue.`,
+	settings_opml_waiting: () => `En attente.`,
 	settings_page: () => `Réglages`,
+	settings_pending_discard: () => `Abandonner`,
+	settings_pending_failed: () => `Non enregistrées`,
+	settings_pending_failed_list: () => `Modifications refusées par le serveur`,
+	settings_pending_heading: () => `Modifications pas encore sur le serveur`,
+	settings_pending_kept: () => `(conservé par le navigateur)`,
+	settings_pending_last: (p) => `Dernière tentative : ${p.error}`,
+	settings_pending_list: () => `Modifications en attente d’envoi`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `et ${n} autre`;
+			case 'many':
+				return `et ${n} d’autres`;
+			default:
+				return `et ${n} autres`;
+		}
+	},
+	settings_pending_none: () => `Toutes vos modifications sont enregistrées sur le serveur.`,
+	settings_pending_region: () => `Modifications hors ligne`,
+	settings_pending_retry: () => `Réessayer`,
+	settings_pending_send: () => `Envoyer maintenant`,
+	settings_pending_sign_in: () => `Votre session a pris fin. Reconnectez-vous pour envoyer vos modifications ; rien n’est perdu.`,
+	settings_pending_storage: (p) => `Stockage utilisé : ${p.used}`,
+	settings_pending_storage_of: (p) => `Stockage utilisé : ${p.used} sur ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `modification attend d’être envoyée.`;
+			case 'many':
+				return `de modifications attendent d’être envoyées.`;
+			default:
+				return `modifications attendent d’être envoyées.`;
+		}
+	},
+	settings_pending_while_open: () => `Ce navigateur ne peut pas envoyer les modifications en arrière-plan : elles sont envoyées tant que l’application est ouverte.`,
 	settings_read_when_played: () => `Marquer un article comme lu quand son audio ou sa vidéo a été lu jusqu’au bout`,
 	settings_reading: () => `Lecture`,
 	settings_rules: () => `Règles`,
@@ -227,6 +400,173 @@ export const messages: LaterMessages = {
 	settings_special_legend: () => `Flux spéciaux`,
 	settings_special_show: (p) => `Afficher ${p.feed}`,
 	settings_special_up: (p) => `Monter ${p.feed}`,
+	settings_storage_about: (p) => `environ ${p.size}`,
+	settings_storage_articles: () => `Articles`,
+	settings_storage_articles_size: () => `Taille des articles`,
+	settings_storage_browser_of: (p) => `${p.used} sur ${p.quota} autorisés`,
+	settings_storage_browser_used: () => `Utilisé par cette application dans le navigateur`,
+	settings_storage_budget_auto: () => `(budget automatique)`,
+	settings_storage_budget_own: () => `(votre budget)`,
+	settings_storage_cancel: () => `Annuler`,
+	settings_storage_clear: () => `Effacer`,
+	settings_storage_clear_articles: () => `Effacer tous les articles en cache`,
+	settings_storage_clear_articles_detail: () => `Tous les articles en cache sont supprimés de cet appareil, y compris les non lus et les favoris, sauf ceux dont vos modifications non envoyées ont besoin. Ils restent sur le serveur et sont retéléchargés à la prochaine synchronisation.`,
+	settings_storage_clear_articles_title: () => `Effacer tous les articles en cache ?`,
+	settings_storage_clear_hint: () => `Les modifications pas encore sur le serveur, et les articles qu’elles concernent, ne sont jamais effacés ici.`,
+	settings_storage_clear_images: () => `Effacer les images`,
+	settings_storage_clear_images_detail: () => `Les images gardées pour la lecture hors ligne sont supprimées. Les articles restent lisibles ; leurs images se rechargent en ligne.`,
+	settings_storage_clear_images_title: () => `Effacer les images ?`,
+	settings_storage_clear_media: () => `Effacer les médias`,
+	settings_storage_clear_media_detail: () => `Les épisodes de podcast et les vidéos gardés avec les packs hors ligne sont supprimés. En ligne, ils sont lus depuis le réseau, et ils sont retéléchargés à la prochaine synchronisation en Wi-Fi tant que leur pack garde les pièces jointes.`,
+	settings_storage_clear_media_title: () => `Effacer les médias ?`,
+	settings_storage_clear_read: () => `Effacer les articles lus`,
+	settings_storage_clear_read_detail: () => `Les articles lus qui ne sont ni favoris, ni publiés, ni gardés dans un pack hors ligne sont supprimés de cet appareil. Ils restent sur le serveur.`,
+	settings_storage_clear_read_title: () => `Effacer les articles lus ?`,
+	settings_storage_estimated: () => `Les fichiers des sites qui ne permettent pas à l’application de les lire ne peuvent pas être mesurés ; leur taille est estimée.`,
+	settings_storage_failed: () => `L’effacement a échoué. Aucune de vos modifications non envoyées n’a été touchée.`,
+	settings_storage_heading: () => `Stockage sur cet appareil`,
+	settings_storage_images: () => `Images`,
+	settings_storage_images_always: () => `Toujours`,
+	settings_storage_images_never: () => `Jamais`,
+	settings_storage_images_setting: () => `Téléchargement des images`,
+	settings_storage_images_size: () => `Taille des images`,
+	settings_storage_images_wifi: () => `Seulement en Wi-Fi`,
+	settings_storage_in_packs: () => `Dans des packs hors ligne`,
+	settings_storage_kept: () => `Ce qui est conservé`,
+	settings_storage_measuring: () => `Mesure en cours…`,
+	settings_storage_media: () => `Médias (pièces jointes des packs hors ligne)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} fichier, ${p.size}`;
+			case 'many':
+				return `${n} de fichiers, ${p.size}`;
+			default:
+				return `${n} fichiers, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Nécessaires aux modifications non envoyées`,
+	settings_storage_page: () => `Stockage`,
+	settings_storage_persist: () => `Demander au navigateur de conserver ce stockage`,
+	settings_storage_persist_granted: () => `Le navigateur conserve désormais ce stockage.`,
+	settings_storage_persist_refused: () => `Le navigateur n’a pas accepté de conserver ce stockage (il en décide seul, souvent une fois l’application installée ou souvent utilisée).`,
+	settings_storage_persisted: () => `Conservé par le navigateur`,
+	settings_storage_persisted_no: () => `Non : le navigateur peut l’effacer quand l’appareil manque d’espace.`,
+	settings_storage_persisted_unknown: () => `Ce navigateur ne le dit pas.`,
+	settings_storage_persisted_yes: () => `Oui : le navigateur ne l’effacera pas quand l’espace manque.`,
+	settings_storage_read: () => `Lus (effacés en premier)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article supprimé.`;
+			case 'many':
+				return `${n} d’articles supprimés.`;
+			default:
+				return `${n} articles supprimés.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Également supprimé : ${n} fichier qu’eux seuls affichaient.`;
+			case 'many':
+				return `Également supprimés : ${n} de fichiers qu’eux seuls affichaient.`;
+			default:
+				return `Également supprimés : ${n} fichiers qu’eux seuls affichaient.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} image supprimée.`;
+			case 'many':
+				return `${n} d’images supprimées.`;
+			default:
+				return `${n} images supprimées.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} fichier média supprimé.`;
+			case 'many':
+				return `${n} de fichiers médias supprimés.`;
+			default:
+				return `${n} fichiers médias supprimés.`;
+		}
+	},
+	settings_storage_starred: () => `Favoris`,
+	settings_storage_unknown: () => `inconnu`,
+	settings_storage_unread: () => `Non lus`,
+	settings_storage_used: () => `Utilisé par la copie hors ligne`,
+	settings_storage_used_of: (p) => `${p.used} sur ${p.budget}`,
+	settings_storage_where: () => `Le réglage des images et le budget se trouvent dans les Réglages.`,
+	settings_swipe_hint: () => `Chaque balayage peut être annulé pendant quelques secondes. Les boutons et les touches fonctionnent toujours.`,
+	settings_swipe_label: (p) => `Étiquette « ${p.label} » ajoutée ou retirée`,
+	settings_swipe_label_unknown: () => `Une étiquette (non chargée)`,
+	settings_swipe_left: () => `Balayer vers la gauche`,
+	settings_swipe_legend: () => `Balayages sur un titre`,
+	settings_swipe_none: () => `Rien`,
+	settings_swipe_publish: () => `Publier ou dépublier`,
+	settings_swipe_read: () => `Marquer comme lu ou non lu`,
+	settings_swipe_right: () => `Balayer vers la droite`,
+	settings_swipe_star: () => `Ajouter ou retirer des favoris`,
+	settings_sync_busy: () => `Une autre fenêtre met à jour la copie hors ligne.`,
+	settings_sync_choose: () => `Choisir…`,
+	settings_sync_count: () => `Articles non lus gardés hors ligne`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `À jour. ${n} article enregistré ou mis à jour.`;
+			case 'many':
+				return `À jour. ${n} d’articles enregistrés ou mis à jour.`;
+			default:
+				return `À jour. ${n} articles enregistrés ou mis à jour.`;
+		}
+	},
+	settings_sync_enclosures: () => `Pièces jointes`,
+	settings_sync_enclosures_too: () => `Garder aussi les pièces jointes (audio, vidéo)`,
+	settings_sync_heading: () => `Gardé hors ligne`,
+	settings_sync_intro: () => `L’application garde vos articles non lus, favoris et publiés prêts à lire hors ligne, d’elle-même : à l’ouverture, au retour de la connexion et toutes les quelques minutes.`,
+	settings_sync_keep: () => `Garder hors ligne`,
+	settings_sync_last: (p) => `Dernière mise à jour : ${p.when}`,
+	settings_sync_limit: () => `Articles les plus récents`,
+	settings_sync_newest: () => `Les plus récents`,
+	settings_sync_not_yet: () => `pas encore`,
+	settings_sync_now: () => `Synchroniser maintenant`,
+	settings_sync_pack_enclosures_label: (p) => `Garder les pièces jointes de ${p.title}`,
+	settings_sync_pack_limit: (p) => `Articles gardés de ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Ne plus garder ${p.title} hors ligne`,
+	settings_sync_packs: () => `Packs hors ligne`,
+	settings_sync_packs_intro: () => `Gardez aussi une catégorie, un flux ou une étiquette disponible hors ligne, articles lus compris, chacun avec son propre nombre d’articles. Avec les pièces jointes, les épisodes de podcast et les vidéos sont gardés aussi, téléchargés en Wi-Fi seulement, jusqu’à 200 Mo par fichier.`,
+	settings_sync_phase_content: () => `Enregistrement du texte des articles`,
+	settings_sync_phase_counters: () => `Recherche des changements`,
+	settings_sync_phase_images: () => `Enregistrement des images`,
+	settings_sync_phase_media: () => `Enregistrement des pièces jointes`,
+	settings_sync_phase_new: () => `Enregistrement des nouveaux articles`,
+	settings_sync_phase_packs: () => `Enregistrement des packs hors ligne`,
+	settings_sync_phase_state: () => `Vérification des articles lus et favoris`,
+	settings_sync_place: () => `Catégorie, flux ou étiquette`,
+	settings_sync_progress: () => `Mise à jour de la copie hors ligne`,
+	settings_sync_remove: () => `Supprimer`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} enregistré)`;
+			case 'many':
+				return `(${n} d’enregistrés)`;
+			default:
+				return `(${n} enregistrés)`;
+		}
+	},
+	settings_sync_unchanged: () => `À jour. Rien n’a changé.`,
 	settings_text_preview: () => `Portez ce vieux whisky au juge blond qui fume.`,
 	settings_text_size: () => `Taille du texte des articles`,
 	settings_theme: () => `Thème`,
@@ -242,4 +582,36 @@ export const messages: LaterMessages = {
 	settings_unread_dot: () => `Un point`,
 	settings_unread_none: () => `Rien`,
 	settings_unsent: () => `Modifications non envoyées`,
+	share_busy: () => `Partage…`,
+	share_done: () => `Partagé.`,
+	share_heading: () => `Partager une page dans les articles publiés`,
+	share_hint: () => `La page apparaît dans votre flux d’articles publiés, que d’autres peuvent suivre par son URL publique.`,
+	share_page: () => `Partager dans Publiés`,
+	share_saved_offline: () => `Enregistré sur cet appareil : la page sera partagée dès que le serveur sera joignable.`,
+	share_see_published: () => `Voir les articles publiés`,
+	share_submit: () => `Partager dans Publiés`,
+	share_subscribe: () => `S’y abonner comme flux`,
+	share_text: () => `Texte`,
+	share_title: () => `Titre`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Abonnement ajouté. Les premiers articles arriveront à la prochaine mise à jour du flux par tt-rss.`,
+	subscribe_address: () => `Adresse du flux ou du site`,
+	subscribe_already: () => `Vous êtes déjà abonné à ce flux.`,
+	subscribe_busy: () => `Abonnement…`,
+	subscribe_category: () => `Catégorie`,
+	subscribe_database_error: () => `tt-rss n’a pas pu enregistrer l’abonnement (erreur de base de données).`,
+	subscribe_download_failed: () => `tt-rss n’a pas pu télécharger cette adresse.`,
+	subscribe_found: () => `Flux trouvés sur cette page`,
+	subscribe_heading: () => `S’abonner à un flux`,
+	subscribe_invalid_feed: () => `Cette adresse n’a pas renvoyé de flux lisible par tt-rss.`,
+	subscribe_invalid_url: () => `Cette adresse n’est pas une URL valide.`,
+	subscribe_multiple: () => `Cette page propose plusieurs flux. Choisissez-en un\u00a0:`,
+	subscribe_no_feeds: () => `Aucun flux trouvé sur cette page.`,
+	subscribe_open_feed: () => `Ouvrir le flux`,
+	subscribe_page: () => `S’abonner`,
+	subscribe_read_only: () => `Ce compte est en lecture seule\u00a0: il ne peut pas s’abonner à des flux.`,
+	subscribe_submit: () => `S’abonner`,
+	subscribe_this: () => `S’abonner à ce flux`,
+	subscribe_uncategorized: () => `Sans catégorie`,
+	subscribe_unknown: () => `tt-rss a répondu avec un statut inattendu.`,
 };

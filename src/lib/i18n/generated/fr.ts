@@ -88,14 +88,55 @@ export const messages: StartMessages = {
 	login_submit: () => `Se connecter`,
 	login_user: () => `Nom d’utilisateur`,
 	page_title: (p) => `${p.page} · Lecteur`,
-	subscribe_added: () => `Abonnement ajouté. Les premiers articles arriveront à la prochaine mise à jour du flux par tt-rss.`,
-	subscribe_already: () => `Vous êtes déjà abonné à ce flux.`,
-	subscribe_database_error: () => `tt-rss n’a pas pu enregistrer l’abonnement (erreur de base de données).`,
-	subscribe_download_failed: () => `tt-rss n’a pas pu télécharger cette adresse.`,
-	subscribe_invalid_feed: () => `Cette adresse n’a pas renvoyé de flux lisible par tt-rss.`,
-	subscribe_invalid_url: () => `Cette adresse n’est pas une URL valide.`,
-	subscribe_multiple: () => `Cette page propose plusieurs flux. Choisissez-en un\u00a0:`,
-	subscribe_no_feeds: () => `Aucun flux trouvé sur cette page.`,
-	subscribe_read_only: () => `Ce compte est en lecture seule\u00a0: il ne peut pas s’abonner à des flux.`,
-	subscribe_unknown: () => `tt-rss a répondu avec un statut inattendu.`,
+	status_connection: () => `Connexion`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} non enregistrée`;
+			case 'many':
+				return `${n} non enregistrées`;
+			default:
+				return `${n} non enregistrées`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `il y a ${n} h`;
+			case 'many':
+				return `il y a ${n} h`;
+			default:
+				return `il y a ${n} h`;
+		}
+	},
+	status_just_now: () => `à l’instant`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `il y a ${n} min`;
+			case 'many':
+				return `il y a ${n} min`;
+			default:
+				return `il y a ${n} min`;
+		}
+	},
+	status_never: () => `jamais`,
+	status_offline: () => `Hors ligne`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} modification en attente`;
+			case 'many':
+				return `${n} de modifications en attente`;
+			default:
+				return `${n} modifications en attente`;
+		}
+	},
+	status_updated: (p) => `Mis à jour ${p.when}`,
+	status_updated_title: () => `Quand la copie hors ligne a été mise à jour depuis le serveur pour la dernière fois`,
+	status_updating: () => `· mise à jour`,
 };

@@ -156,7 +156,56 @@ export const messages: LaterMessages = {
 	language_legend: () => `Lingua`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Avvisi`,
+	settings_alerts_about: () => `Avvisami per`,
+	settings_alerts_add: () => `Aggiungi avviso`,
+	settings_alerts_add_words: () => `Aggiungi parole`,
+	settings_alerts_allow: () => `Consenti le notifiche`,
+	settings_alerts_allowed: () => `Le notifiche sono consentite.`,
+	settings_alerts_background: () => `Gli avvisi arrivano quando l’app si sincronizza: mentre è aperta, e in background quando l’app installata può sincronizzarsi da sola (il browser decide quanto spesso, al massimo ogni ora).`,
+	settings_alerts_category: (p) => `${p.title} (categoria)`,
+	settings_alerts_choose: () => `Scegli…`,
+	settings_alerts_denied_rest: () => `Per ricevere avvisi, consenti le notifiche per questo sito nelle impostazioni del sito del browser (l’icona accanto all’indirizzo), poi torna qui.`,
+	settings_alerts_denied_strong: () => `Le notifiche sono bloccate per questo sito.`,
+	settings_alerts_foreground: () => `Gli avvisi arrivano quando l’app si sincronizza mentre è aperta: questo browser non può sincronizzarsi in background.`,
+	settings_alerts_from: () => `Dalle`,
+	settings_alerts_intro: () => `Una notifica quando l’app trova nuovi articoli in un feed o una categoria che scegli, o con parole che scegli: una per scelta, con i titoli più recenti. Toccala per aprire l’articolo (o l’elenco, se sono più d’uno).`,
 	settings_alerts_link: () => `Avvisi di nuovi articoli, ore di silenzio e parole silenziate`,
+	settings_alerts_mute: () => `Parole silenziate`,
+	settings_alerts_mute_content: () => `Cerca anche nel testo dell’articolo, non solo nel titolo`,
+	settings_alerts_mute_intro: () => `I titoli con queste parole sono nascosti da ogni elenco, online e offline; l’elenco dice quanti ne ha nascosti e può mostrarli. I contatori dei non letti restano quelli del server, a meno che non vengano segnati come letti.`,
+	settings_alerts_mute_read: () => `Segnali anche come letti (anche sul server)`,
+	settings_alerts_mute_save: () => `Salva le parole silenziate`,
+	settings_alerts_mute_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Salvato: ${n} parola silenziata.`;
+			case 'many':
+				return `Salvato: ${n} di parole silenziate.`;
+			default:
+				return `Salvato: ${n} parole silenziate.`;
+		}
+	},
+	settings_alerts_mute_saved_none: () => `Salvato: nessuna parola silenziata.`,
+	settings_alerts_mute_words: () => `Parole silenziate (virgole o una per riga)`,
+	settings_alerts_new: () => `Avvisi di nuovi articoli`,
+	settings_alerts_nothing: () => `Ancora niente.`,
+	settings_alerts_permission: () => `Gli avvisi richiedono il tuo permesso per mostrare notifiche.`,
+	settings_alerts_place: () => `Feed o categoria`,
+	settings_alerts_quiet: () => `Ore di silenzio`,
+	settings_alerts_quiet_enable: () => `Nessuna notifica tra questi orari (ciò che arriva viene riassunto dopo)`,
+	settings_alerts_remove: () => `Rimuovi`,
+	settings_alerts_remove_label: (p) => `Rimuovi l’avviso per ${p.rule}`,
+	settings_alerts_rule_words: (p) => `Parole ${p.words}`,
+	settings_alerts_rule_words_content: (p) => `Parole ${p.words} (titolo o testo)`,
+	settings_alerts_title: () => `Avvisi e parole silenziate`,
+	settings_alerts_unsupported_rest: () => `(qui non ha l’API Notification), quindi gli avvisi sono disattivati su questo dispositivo. Le parole silenziate qui sotto funzionano ovunque.`,
+	settings_alerts_unsupported_strong: () => `Questo browser non può mostrare notifiche`,
+	settings_alerts_until: () => `Alle`,
+	settings_alerts_words: () => `Parole`,
+	settings_alerts_words_content: () => `Cerca anche nel testo dell’articolo`,
+	settings_alerts_words_hint: () => `Virgole tra le parole; parole scritte insieme valgono come frase. Parole intere, maiuscole e minuscole indifferenti.`,
+	settings_alerts_words_placeholder: () => `es. svelte, tiny tiny rss`,
 	settings_checkup_link: () => `Controllo del server`,
 	settings_collapse_duplicates: () => `Mostra una sola volta la stessa notizia da più feed («anche in: …»); segnarla come letta segna tutte le copie`,
 	settings_density: () => `Righe dei titoli`,
@@ -167,6 +216,11 @@ export const messages: LaterMessages = {
 	settings_font_sans: () => `Senza grazie`,
 	settings_font_serif: () => `Con grazie`,
 	settings_hide_empty: () => `Nascondi feed e categorie senza nulla da leggere`,
+	settings_install_button: () => `Installa l’app`,
+	settings_install_done: () => `Il lettore è installato su questo dispositivo.`,
+	settings_install_heading: () => `Installa`,
+	settings_install_ios: () => `Per installarlo: tocca «Condividi», poi «Aggiungi alla schermata Home». Installato, il lettore conserva la copia offline: Safari può cancellare ciò che un sito salva se non è nella schermata Home e non è stato usato per qualche settimana.`,
+	settings_install_text: () => `Installa il lettore per aprirlo come un’app, con finestra e icona proprie.`,
 	settings_keep_unread: () => `Lascia un articolo non letto quando si apre (segnalo come letto tu)`,
 	settings_line_height: () => `Interlinea`,
 	settings_line_loose: () => `Ampia`,
@@ -179,8 +233,127 @@ export const messages: LaterMessages = {
 	settings_measure_medium: () => `Media`,
 	settings_measure_narrow: () => `Corta`,
 	settings_measure_wide: () => `Lunga (circa 70 caratteri)`,
+	settings_offline_automatic: () => `Automatico`,
+	settings_offline_automatic_size: (p) => `Automatico (${p.size})`,
+	settings_offline_budget: () => `Spazio per articoli e immagini offline`,
+	settings_offline_budget_hint: () => `Oltre questo limite se ne vanno prima gli articoli letti, dai più vecchi; i non letti, i preferiti e quelli conservati solo quando non resta altro, e mai quelli con modifiche non ancora sul server.`,
+	settings_offline_images: () => `Scarica le immagini per la lettura offline`,
+	settings_offline_images_always: () => `Sempre, anche con dati mobili e con il risparmio dati`,
+	settings_offline_more: () => `Cosa è salvato su questo dispositivo`,
+	settings_offline_storage: () => `Spazio offline`,
+	settings_opml_another: () => `Importa un altro file`,
+	settings_opml_continue: () => `Continua l’importazione`,
+	settings_opml_discard: () => `Scarta il resto`,
+	settings_opml_export: () => `Esporta (OPML)`,
+	settings_opml_export_button: () => `Esporta le iscrizioni`,
+	settings_opml_export_failed: () => `L’esportazione non è riuscita per un errore imprevisto. Riprova.`,
+	settings_opml_export_hint: () => `Salva tutte le tue iscrizioni, nelle loro categorie, in un file OPML che altri lettori di feed possono importare.`,
+	settings_opml_exported: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Salvato ${p.file} (${n} feed).`;
+			case 'many':
+				return `Salvato ${p.file} (${n} di feed).`;
+			default:
+				return `Salvato ${p.file} (${n} feed).`;
+		}
+	},
+	settings_opml_exporting: () => `Esportazione…`,
+	settings_opml_feeds_for: (p) => `Feed per ${p.category}`,
+	settings_opml_file: () => `File OPML`,
+	settings_opml_finished: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Importazione completata: ${n} feed gestito.`;
+			case 'many':
+				return `Importazione completata: ${n} di feed gestiti.`;
+			default:
+				return `Importazione completata: ${n} feed gestiti.`;
+		}
+	},
+	settings_opml_from_missing: (p) => `dalla categoria mancante «${p.name}»`,
+	settings_opml_goes_to: (p) => `I feed di «${p.name}» vanno in`,
+	settings_opml_import: () => `Importa (OPML)`,
+	settings_opml_import_hint: () => `Ti iscrive ai feed di un file OPML di un altro lettore. I feed che hai già vengono saltati. tt-rss non può creare categorie tramite la sua API: i feed la cui categoria qui non esiste vanno dove scegli tu.`,
+	settings_opml_interrupted: (p) => `Importazione interrotta: ${p.done} di ${p.total} fatti.`,
 	settings_opml_link: () => `Importa ed esporta le iscrizioni (OPML)`,
+	settings_opml_missing: () => `Categorie che questo server non ha`,
+	settings_opml_missing_hint: () => `Creale prima in tt-rss (Preferenze → Feed → Categorie) e scegli di nuovo il file, oppure scegli dove vanno i loro feed:`,
+	settings_opml_needs_server: () => `L’importazione richiede una connessione al server tt-rss e sei offline. Non è cambiato nulla; riprova quando sei online.`,
+	settings_opml_outcome_multiple: () => `Quella pagina offre più feed: iscriviti a uno di essi nella schermata Iscriviti.`,
+	settings_opml_outcome_skipped: () => `Già iscritto: saltato.`,
+	settings_opml_page: () => `Importa ed esporta le iscrizioni`,
+	settings_opml_plan: () => `Cosa verrà iscritto`,
+	settings_opml_plan_counts: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} feed nel file: ${p.new} nuovi, ${p.old} già iscritti (saltati).`;
+			case 'many':
+				return `${n} di feed nel file: ${p.new} nuovi, ${p.old} già iscritti (saltati).`;
+			default:
+				return `${n} feed nel file: ${p.new} nuovi, ${p.old} già iscritti (saltati).`;
+		}
+	},
+	settings_opml_read_failed: () => `Impossibile leggere il file. Riprova.`,
+	settings_opml_reading: () => `Lettura del file…`,
+	settings_opml_results: () => `Risultati dell’importazione`,
+	settings_opml_running: (p) => `Iscrizione… ${p.done} di ${p.total} fatti.`,
+	settings_opml_skipped: () => `Già iscritto: saltato`,
+	settings_opml_stopped: (p) => `L’importazione si è fermata: ${p.why} I feed fatti finora restano; il resto segue quando continui.`,
+	settings_opml_subscribe: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Iscriviti a ${n} feed`;
+			case 'many':
+				return `Iscriviti a ${n} di feed`;
+			default:
+				return `Iscriviti a ${n} feed`;
+		}
+	},
+	settings_opml_too_large: (p) => `Questo file supera i ${p.size} MB, troppo per un elenco di iscrizioni. Esporta un elenco più piccolo o dividilo.`,
+	settings_opml_unexpected: () => `un errore imprevisto.`,
+	settings_opml_waiting: () => `In attesa.`,
 	settings_page: () => `Impostazioni`,
+	settings_pending_discard: () => `Scarta`,
+	settings_pending_failed: () => `Non salvate`,
+	settings_pending_failed_list: () => `Modifiche rifiutate dal server`,
+	settings_pending_heading: () => `Modifiche non ancora sul server`,
+	settings_pending_kept: () => `(conservato dal browser)`,
+	settings_pending_last: (p) => `Ultimo tentativo: ${p.error}`,
+	settings_pending_list: () => `Modifiche in attesa di invio`,
+	settings_pending_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e ${n} altra`;
+			case 'many':
+				return `e ${n} di altre`;
+			default:
+				return `e altre ${n}`;
+		}
+	},
+	settings_pending_none: () => `Tutte le tue modifiche sono salvate sul server.`,
+	settings_pending_region: () => `Modifiche offline`,
+	settings_pending_retry: () => `Riprova`,
+	settings_pending_send: () => `Invia ora`,
+	settings_pending_sign_in: () => `La sessione è terminata. Accedi di nuovo per inviare le modifiche; non si perde nulla.`,
+	settings_pending_storage: (p) => `Spazio usato: ${p.used}`,
+	settings_pending_storage_of: (p) => `Spazio usato: ${p.used} su ${p.quota}`,
+	settings_pending_waiting: (p) => {
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `modifica è in attesa di invio.`;
+			case 'many':
+				return `di modifiche sono in attesa di invio.`;
+			default:
+				return `modifiche sono in attesa di invio.`;
+		}
+	},
+	settings_pending_while_open: () => `Questo browser non può inviare le modifiche in background: vengono inviate mentre l’app è aperta.`,
 	settings_read_when_played: () => `Segna un articolo come letto quando il suo audio o video è stato riprodotto fino alla fine`,
 	settings_reading: () => `Lettura`,
 	settings_rules: () => `Regole`,
@@ -227,6 +400,173 @@ export const messages: LaterMessages = {
 	settings_special_legend: () => `Feed speciali`,
 	settings_special_show: (p) => `Mostra ${p.feed}`,
 	settings_special_up: (p) => `Sposta su ${p.feed}`,
+	settings_storage_about: (p) => `circa ${p.size}`,
+	settings_storage_articles: () => `Articoli`,
+	settings_storage_articles_size: () => `Dimensione degli articoli`,
+	settings_storage_browser_of: (p) => `${p.used} su ${p.quota} consentiti`,
+	settings_storage_browser_used: () => `Usato da questa app nel browser`,
+	settings_storage_budget_auto: () => `(budget automatico)`,
+	settings_storage_budget_own: () => `(il tuo budget)`,
+	settings_storage_cancel: () => `Annulla`,
+	settings_storage_clear: () => `Cancella`,
+	settings_storage_clear_articles: () => `Cancella tutti gli articoli in cache`,
+	settings_storage_clear_articles_detail: () => `Ogni articolo in cache viene rimosso da questo dispositivo, anche i non letti e i preferiti, tranne quelli che servono alle tue modifiche non inviate. Restano sul server e vengono scaricati di nuovo alla prossima sincronizzazione.`,
+	settings_storage_clear_articles_title: () => `Cancellare tutti gli articoli in cache?`,
+	settings_storage_clear_hint: () => `Le modifiche non ancora sul server, e gli articoli a cui si riferiscono, non vengono mai cancellati qui.`,
+	settings_storage_clear_images: () => `Cancella le immagini`,
+	settings_storage_clear_images_detail: () => `Le immagini conservate per la lettura offline vengono rimosse. Gli articoli restano leggibili; le loro immagini si ricaricano online.`,
+	settings_storage_clear_images_title: () => `Cancellare le immagini?`,
+	settings_storage_clear_media: () => `Cancella i media`,
+	settings_storage_clear_media_detail: () => `Gli episodi di podcast e i video conservati con i pacchetti offline vengono rimossi. Online si riproducono dalla rete e vengono scaricati di nuovo alla prossima sincronizzazione in Wi-Fi finché il loro pacchetto conserva gli allegati.`,
+	settings_storage_clear_media_title: () => `Cancellare i media?`,
+	settings_storage_clear_read: () => `Cancella gli articoli letti`,
+	settings_storage_clear_read_detail: () => `Gli articoli letti che non sono preferiti, pubblicati o conservati in un pacchetto offline vengono rimossi da questo dispositivo. Restano sul server.`,
+	settings_storage_clear_read_title: () => `Cancellare gli articoli letti?`,
+	settings_storage_estimated: () => `I file dei siti che non permettono all’app di leggerli non si possono misurare; la loro dimensione è stimata.`,
+	settings_storage_failed: () => `Cancellazione non riuscita. Nessuna delle tue modifiche non inviate è stata toccata.`,
+	settings_storage_heading: () => `Spazio su questo dispositivo`,
+	settings_storage_images: () => `Immagini`,
+	settings_storage_images_always: () => `Sempre`,
+	settings_storage_images_never: () => `Mai`,
+	settings_storage_images_setting: () => `Download delle immagini`,
+	settings_storage_images_size: () => `Dimensione delle immagini`,
+	settings_storage_images_wifi: () => `Solo con Wi-Fi`,
+	settings_storage_in_packs: () => `Nei pacchetti offline`,
+	settings_storage_kept: () => `Cosa viene conservato`,
+	settings_storage_measuring: () => `Misurazione…`,
+	settings_storage_media: () => `Media (allegati dei pacchetti offline)`,
+	settings_storage_media_files: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} file, ${p.size}`;
+			case 'many':
+				return `${n} di file, ${p.size}`;
+			default:
+				return `${n} file, ${p.size}`;
+		}
+	},
+	settings_storage_outbox: () => `Necessari alle modifiche non inviate`,
+	settings_storage_page: () => `Spazio`,
+	settings_storage_persist: () => `Chiedi al browser di conservare questo spazio`,
+	settings_storage_persist_granted: () => `Ora il browser conserva questo spazio.`,
+	settings_storage_persist_refused: () => `Il browser non ha accettato di conservare questo spazio (decide da solo, spesso quando l’app è installata o usata spesso).`,
+	settings_storage_persisted: () => `Conservato dal browser`,
+	settings_storage_persisted_no: () => `No: il browser può cancellarlo quando sul dispositivo scarseggia lo spazio.`,
+	settings_storage_persisted_unknown: () => `Questo browser non lo indica.`,
+	settings_storage_persisted_yes: () => `Sì: il browser non lo cancellerà quando lo spazio scarseggia.`,
+	settings_storage_read: () => `Letti (cancellati per primi)`,
+	settings_storage_removed_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo rimosso.`;
+			case 'many':
+				return `${n} di articoli rimossi.`;
+			default:
+				return `${n} articoli rimossi.`;
+		}
+	},
+	settings_storage_removed_files_too: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Rimosso anche ${n} file che solo loro mostravano.`;
+			case 'many':
+				return `Rimossi anche ${n} di file che solo loro mostravano.`;
+			default:
+				return `Rimossi anche ${n} file che solo loro mostravano.`;
+		}
+	},
+	settings_storage_removed_images: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} immagine rimossa.`;
+			case 'many':
+				return `${n} di immagini rimosse.`;
+			default:
+				return `${n} immagini rimosse.`;
+		}
+	},
+	settings_storage_removed_media: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} file multimediale rimosso.`;
+			case 'many':
+				return `${n} di file multimediali rimossi.`;
+			default:
+				return `${n} file multimediali rimossi.`;
+		}
+	},
+	settings_storage_starred: () => `Preferiti`,
+	settings_storage_unknown: () => `sconosciuto`,
+	settings_storage_unread: () => `Non letti`,
+	settings_storage_used: () => `Usato dalla copia offline`,
+	settings_storage_used_of: (p) => `${p.used} su ${p.budget}`,
+	settings_storage_where: () => `L’impostazione delle immagini e il budget sono nelle Impostazioni.`,
+	settings_swipe_hint: () => `Ogni scorrimento si può annullare per qualche secondo. I pulsanti e i tasti funzionano comunque.`,
+	settings_swipe_label: (p) => `Etichetta «${p.label}» sì o no`,
+	settings_swipe_label_unknown: () => `Un’etichetta (non caricata)`,
+	settings_swipe_left: () => `Scorri a sinistra`,
+	settings_swipe_legend: () => `Scorrimenti su un titolo`,
+	settings_swipe_none: () => `Niente`,
+	settings_swipe_publish: () => `Pubblica o ritira`,
+	settings_swipe_read: () => `Segna come letto o non letto`,
+	settings_swipe_right: () => `Scorri a destra`,
+	settings_swipe_star: () => `Aggiungi o togli dai preferiti`,
+	settings_sync_busy: () => `Un’altra finestra sta aggiornando la copia offline.`,
+	settings_sync_choose: () => `Scegli…`,
+	settings_sync_count: () => `Articoli non letti conservati offline`,
+	settings_sync_done: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Aggiornato. ${n} articolo salvato o aggiornato.`;
+			case 'many':
+				return `Aggiornato. ${n} di articoli salvati o aggiornati.`;
+			default:
+				return `Aggiornato. ${n} articoli salvati o aggiornati.`;
+		}
+	},
+	settings_sync_enclosures: () => `Allegati`,
+	settings_sync_enclosures_too: () => `Conserva anche gli allegati (audio, video)`,
+	settings_sync_heading: () => `Conservati offline`,
+	settings_sync_intro: () => `L’app tiene pronti da leggere offline i tuoi articoli non letti, preferiti e pubblicati, da sola: all’apertura, quando torna la connessione e ogni pochi minuti.`,
+	settings_sync_keep: () => `Conserva offline`,
+	settings_sync_last: (p) => `Ultimo aggiornamento: ${p.when}`,
+	settings_sync_limit: () => `Articoli più recenti`,
+	settings_sync_newest: () => `Più recenti`,
+	settings_sync_not_yet: () => `non ancora`,
+	settings_sync_now: () => `Sincronizza ora`,
+	settings_sync_pack_enclosures_label: (p) => `Conserva gli allegati di ${p.title}`,
+	settings_sync_pack_limit: (p) => `Articoli conservati di ${p.title}`,
+	settings_sync_pack_remove_label: (p) => `Non conservare più ${p.title} offline`,
+	settings_sync_packs: () => `Pacchetti offline`,
+	settings_sync_packs_intro: () => `Tieni disponibile offline anche una categoria, un feed o un’etichetta, articoli letti compresi, ciascuno con il proprio numero di articoli. Con gli allegati si conservano anche episodi di podcast e video, scaricati solo con Wi-Fi, fino a 200 MB per file.`,
+	settings_sync_phase_content: () => `Salvataggio del testo degli articoli`,
+	settings_sync_phase_counters: () => `Ricerca di modifiche`,
+	settings_sync_phase_images: () => `Salvataggio delle immagini`,
+	settings_sync_phase_media: () => `Salvataggio degli allegati`,
+	settings_sync_phase_new: () => `Salvataggio dei nuovi articoli`,
+	settings_sync_phase_packs: () => `Salvataggio dei pacchetti offline`,
+	settings_sync_phase_state: () => `Verifica degli articoli letti e preferiti`,
+	settings_sync_place: () => `Categoria, feed o etichetta`,
+	settings_sync_progress: () => `Aggiornamento della copia offline`,
+	settings_sync_remove: () => `Rimuovi`,
+	settings_sync_saved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `(${n} salvato)`;
+			case 'many':
+				return `(${n} di salvati)`;
+			default:
+				return `(${n} salvati)`;
+		}
+	},
+	settings_sync_unchanged: () => `Aggiornato. Nessuna modifica.`,
 	settings_text_preview: () => `Quel vituperabile xenofobo zelante assaggia il whisky ed esclama: alleluja!`,
 	settings_text_size: () => `Dimensione del testo degli articoli`,
 	settings_theme: () => `Tema`,
@@ -242,4 +582,36 @@ export const messages: LaterMessages = {
 	settings_unread_dot: () => `Un punto`,
 	settings_unread_none: () => `Niente`,
 	settings_unsent: () => `Modifiche non inviate`,
+	share_busy: () => `Condivisione…`,
+	share_done: () => `Condiviso.`,
+	share_heading: () => `Condividi una pagina in Articoli pubblicati`,
+	share_hint: () => `La pagina compare nel tuo feed degli articoli pubblicati, che altri possono seguire tramite il suo URL pubblico.`,
+	share_page: () => `Condividi in Pubblicati`,
+	share_saved_offline: () => `Salvato su questo dispositivo: verrà condiviso appena il server sarà raggiungibile.`,
+	share_see_published: () => `Vedi gli articoli pubblicati`,
+	share_submit: () => `Condividi in Pubblicati`,
+	share_subscribe: () => `Iscriviti come feed`,
+	share_text: () => `Testo`,
+	share_title: () => `Titolo`,
+	share_url: () => `URL`,
+	subscribe_added: () => `Iscrizione fatta. I primi articoli arriveranno al prossimo aggiornamento del feed da parte di tt-rss.`,
+	subscribe_address: () => `Indirizzo del feed o del sito`,
+	subscribe_already: () => `Sei già iscritto a questo feed.`,
+	subscribe_busy: () => `Iscrizione…`,
+	subscribe_category: () => `Categoria`,
+	subscribe_database_error: () => `tt-rss non è riuscito a salvare l’iscrizione (errore del database).`,
+	subscribe_download_failed: () => `tt-rss non è riuscito a scaricare quell’indirizzo.`,
+	subscribe_found: () => `Feed trovati in quella pagina`,
+	subscribe_heading: () => `Iscriviti a un feed`,
+	subscribe_invalid_feed: () => `Quell’indirizzo non ha restituito un feed leggibile da tt-rss.`,
+	subscribe_invalid_url: () => `Questo indirizzo non è un URL valido.`,
+	subscribe_multiple: () => `Quella pagina offre più feed. Scegline uno:`,
+	subscribe_no_feeds: () => `In quella pagina non è stato trovato alcun feed.`,
+	subscribe_open_feed: () => `Apri il feed`,
+	subscribe_page: () => `Iscriviti`,
+	subscribe_read_only: () => `Questo account è di sola lettura: non può iscriversi ai feed.`,
+	subscribe_submit: () => `Iscriviti`,
+	subscribe_this: () => `Iscriviti a questo feed`,
+	subscribe_uncategorized: () => `Senza categoria`,
+	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
 };

@@ -88,14 +88,55 @@ export const messages: StartMessages = {
 	login_submit: () => `Accedi`,
 	login_user: () => `Nome utente`,
 	page_title: (p) => `${p.page} · Lettore`,
-	subscribe_added: () => `Iscrizione fatta. I primi articoli arriveranno al prossimo aggiornamento del feed da parte di tt-rss.`,
-	subscribe_already: () => `Sei già iscritto a questo feed.`,
-	subscribe_database_error: () => `tt-rss non è riuscito a salvare l’iscrizione (errore del database).`,
-	subscribe_download_failed: () => `tt-rss non è riuscito a scaricare quell’indirizzo.`,
-	subscribe_invalid_feed: () => `Quell’indirizzo non ha restituito un feed leggibile da tt-rss.`,
-	subscribe_invalid_url: () => `Questo indirizzo non è un URL valido.`,
-	subscribe_multiple: () => `Quella pagina offre più feed. Scegline uno:`,
-	subscribe_no_feeds: () => `In quella pagina non è stato trovato alcun feed.`,
-	subscribe_read_only: () => `Questo account è di sola lettura: non può iscriversi ai feed.`,
-	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
+	status_connection: () => `Connessione`,
+	status_failed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} non salvata`;
+			case 'many':
+				return `${n} non salvate`;
+			default:
+				return `${n} non salvate`;
+		}
+	},
+	status_hours_ago: (p) => {
+		const n = numbers.format(p.hours);
+		switch (plurals.select(p.hours)) {
+			case 'one':
+				return `${n} h fa`;
+			case 'many':
+				return `${n} h fa`;
+			default:
+				return `${n} h fa`;
+		}
+	},
+	status_just_now: () => `proprio ora`,
+	status_minutes_ago: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `${n} min fa`;
+			case 'many':
+				return `${n} min fa`;
+			default:
+				return `${n} min fa`;
+		}
+	},
+	status_never: () => `mai`,
+	status_offline: () => `Offline`,
+	status_pending: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} modifica in attesa`;
+			case 'many':
+				return `${n} di modifiche in attesa`;
+			default:
+				return `${n} modifiche in attesa`;
+		}
+	},
+	status_updated: (p) => `Aggiornato ${p.when}`,
+	status_updated_title: () => `Quando la copia offline è stata aggiornata dal server l’ultima volta`,
+	status_updating: () => `· aggiornamento`,
 };

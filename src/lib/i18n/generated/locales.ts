@@ -2,17 +2,26 @@
 
 import type { LaterMessages, StartMessages } from './messages';
 
-export const LOCALES = ['ar', 'de', 'en', 'es', 'fr', 'it'] as const;
+export const LOCALES = ['ar', 'de', 'en', 'en-XA', 'es', 'fr', 'it', 'ja', 'pl', 'pt-BR', 'ru', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
+
+/** Layout tests only (scripts/i18n-compile.js `pseudoText`): never offered to a reader. */
+export const PSEUDO_LOCALE = 'en-XA';
 
 /** Each locale in files of its own: only the active one is fetched. */
 export const LOADERS: Record<Locale, () => Promise<{ messages: StartMessages }>> = {
 	'ar': () => import('./ar'),
 	'de': () => import('./de'),
 	'en': () => import('./en'),
+	'en-XA': () => import('./en-XA'),
 	'es': () => import('./es'),
 	'fr': () => import('./fr'),
 	'it': () => import('./it'),
+	'ja': () => import('./ja'),
+	'pl': () => import('./pl'),
+	'pt-BR': () => import('./pt-BR'),
+	'ru': () => import('./ru'),
+	'zh-CN': () => import('./zh-CN'),
 };
 
 /** The words of screens after the first (Settings, the check-up). */
@@ -20,7 +29,13 @@ export const LATER_LOADERS: Record<Locale, () => Promise<{ messages: LaterMessag
 	'ar': () => import('./ar.later'),
 	'de': () => import('./de.later'),
 	'en': () => import('./en.later'),
+	'en-XA': () => import('./en-XA.later'),
 	'es': () => import('./es.later'),
 	'fr': () => import('./fr.later'),
 	'it': () => import('./it.later'),
+	'ja': () => import('./ja.later'),
+	'pl': () => import('./pl.later'),
+	'pt-BR': () => import('./pt-BR.later'),
+	'ru': () => import('./ru.later'),
+	'zh-CN': () => import('./zh-CN.later'),
 };

@@ -365,8 +365,86 @@ export interface Messages {
 	settings_account: () => string;
 	/** Alerts */
 	settings_alerts: () => string;
+	/** Alert me about */
+	settings_alerts_about: () => string;
+	/** Add alert */
+	settings_alerts_add: () => string;
+	/** Add words */
+	settings_alerts_add_words: () => string;
+	/** Allow notifications */
+	settings_alerts_allow: () => string;
+	/** Notifications are allowed. */
+	settings_alerts_allowed: () => string;
+	/** Alerts come when the app syncs: while it is open, and in the background when the installed app is allowed to sync by itself (the browser decides how often, at most hourly). */
+	settings_alerts_background: () => string;
+	/** {title} (category) */
+	settings_alerts_category: (p: { title: string | number }) => string;
+	/** Choose… */
+	settings_alerts_choose: () => string;
+	/** To get alerts, allow notifications for this site in the browser’s site settings (the icon beside the address), then come back here. */
+	settings_alerts_denied_rest: () => string;
+	/** Notifications are blocked for this site. */
+	settings_alerts_denied_strong: () => string;
+	/** Alerts come when the app syncs while it is open: this browser cannot sync in the background. */
+	settings_alerts_foreground: () => string;
+	/** From */
+	settings_alerts_from: () => string;
+	/** A notification when the app finds new articles in a feed or category you choose, or with words you choose: one per choice, with the newest titles. Tap it to open the article (or the list, when there are several). */
+	settings_alerts_intro: () => string;
 	/** New-article alerts, quiet hours and muted words */
 	settings_alerts_link: () => string;
+	/** Muted words */
+	settings_alerts_mute: () => string;
+	/** Look in the article text too, not only the title */
+	settings_alerts_mute_content: () => string;
+	/** Headlines with these words are hidden from every list, online and offline; the list says how many it hid and can show them. Unread counts stay the server’s unless they are marked read. */
+	settings_alerts_mute_intro: () => string;
+	/** Also mark them read (on the server too) */
+	settings_alerts_mute_read: () => string;
+	/** Save muted words */
+	settings_alerts_mute_save: () => string;
+	/** Saved: {count} muted words. */
+	settings_alerts_mute_saved: (p: { count: number }) => string;
+	/** Saved: no muted words. */
+	settings_alerts_mute_saved_none: () => string;
+	/** Muted words (commas or one per line) */
+	settings_alerts_mute_words: () => string;
+	/** New-article alerts */
+	settings_alerts_new: () => string;
+	/** Nothing yet. */
+	settings_alerts_nothing: () => string;
+	/** Alerts need your permission to show notifications. */
+	settings_alerts_permission: () => string;
+	/** Feed or category */
+	settings_alerts_place: () => string;
+	/** Quiet hours */
+	settings_alerts_quiet: () => string;
+	/** No notifications between these times (what arrives is summed up after) */
+	settings_alerts_quiet_enable: () => string;
+	/** Remove */
+	settings_alerts_remove: () => string;
+	/** Remove the alert about {rule} */
+	settings_alerts_remove_label: (p: { rule: string | number }) => string;
+	/** Words {words} */
+	settings_alerts_rule_words: (p: { words: string | number }) => string;
+	/** Words {words} (title or text) */
+	settings_alerts_rule_words_content: (p: { words: string | number }) => string;
+	/** Alerts and muted words */
+	settings_alerts_title: () => string;
+	/** (it has no Notification API here), so alerts are off on this device. Muted words below work everywhere. */
+	settings_alerts_unsupported_rest: () => string;
+	/** This browser cannot show notifications */
+	settings_alerts_unsupported_strong: () => string;
+	/** Until */
+	settings_alerts_until: () => string;
+	/** Words */
+	settings_alerts_words: () => string;
+	/** Look in the article text too */
+	settings_alerts_words_content: () => string;
+	/** Commas between words; words written together match as a phrase. Whole words, upper or lower case alike. */
+	settings_alerts_words_hint: () => string;
+	/** e.g. svelte, tiny tiny rss */
+	settings_alerts_words_placeholder: () => string;
 	/** Server check-up */
 	settings_checkup_link: () => string;
 	/** Show the same story from several feeds once (“also in: …”); marking it read marks every copy read */
@@ -387,6 +465,16 @@ export interface Messages {
 	settings_font_serif: () => string;
 	/** Hide feeds and categories with nothing unread */
 	settings_hide_empty: () => string;
+	/** Install app */
+	settings_install_button: () => string;
+	/** The reader is installed on this device. */
+	settings_install_done: () => string;
+	/** Install */
+	settings_install_heading: () => string;
+	/** To install: tap “Share”, then “Add to Home Screen”. Installed, the reader keeps its offline copy: Safari may clear what a site stores when it is not on the Home Screen and has not been used for some weeks. */
+	settings_install_ios: () => string;
+	/** Install the reader to open it like an app, with its own window and icon. */
+	settings_install_text: () => string;
 	/** Leave an article unread when it opens (mark it read yourself) */
 	settings_keep_unread: () => string;
 	/** Line spacing */
@@ -411,10 +499,130 @@ export interface Messages {
 	settings_measure_narrow: () => string;
 	/** Wide (about 70 characters) */
 	settings_measure_wide: () => string;
+	/** Automatic */
+	settings_offline_automatic: () => string;
+	/** Automatic ({size}) */
+	settings_offline_automatic_size: (p: { size: string | number }) => string;
+	/** Space for offline articles and images */
+	settings_offline_budget: () => string;
+	/** Beyond this, read articles go first, oldest first; unread, starred and kept articles only when nothing else is left, and never those with changes not yet on the server. */
+	settings_offline_budget_hint: () => string;
+	/** Download images for offline reading */
+	settings_offline_images: () => string;
+	/** Always, also on mobile data and with Data Saver */
+	settings_offline_images_always: () => string;
+	/** What is stored on this device */
+	settings_offline_more: () => string;
+	/** Offline storage */
+	settings_offline_storage: () => string;
+	/** Import another file */
+	settings_opml_another: () => string;
+	/** Continue the import */
+	settings_opml_continue: () => string;
+	/** Discard the rest */
+	settings_opml_discard: () => string;
+	/** Export (OPML) */
+	settings_opml_export: () => string;
+	/** Export subscriptions */
+	settings_opml_export_button: () => string;
+	/** The export failed unexpectedly. Try again. */
+	settings_opml_export_failed: () => string;
+	/** Saves all your subscriptions, in their categories, as an OPML file other feed readers can import. */
+	settings_opml_export_hint: () => string;
+	/** Saved {file} ({count} feeds). */
+	settings_opml_exported: (p: { count: number; file: string | number }) => string;
+	/** Exporting… */
+	settings_opml_exporting: () => string;
+	/** Feeds for {category} */
+	settings_opml_feeds_for: (p: { category: string | number }) => string;
+	/** OPML file */
+	settings_opml_file: () => string;
+	/** Import finished: {count} feeds handled. */
+	settings_opml_finished: (p: { count: number }) => string;
+	/** from the missing category “{name}” */
+	settings_opml_from_missing: (p: { name: string | number }) => string;
+	/** Feeds of “{name}” go to */
+	settings_opml_goes_to: (p: { name: string | number }) => string;
+	/** Import (OPML) */
+	settings_opml_import: () => string;
+	/** Subscribes to the feeds of an OPML file from another reader. Feeds you already have are skipped. tt-rss cannot create categories through its API: feeds whose category does not exist here go where you choose. */
+	settings_opml_import_hint: () => string;
+	/** Import interrupted: {done} of {total} done. */
+	settings_opml_interrupted: (p: { done: string | number; total: string | number }) => string;
 	/** Import and export subscriptions (OPML) */
 	settings_opml_link: () => string;
+	/** Categories this server does not have */
+	settings_opml_missing: () => string;
+	/** Create them in tt-rss first (Preferences → Feeds → Categories) and choose the file again, or choose where their feeds go: */
+	settings_opml_missing_hint: () => string;
+	/** Importing needs a connection to the tt-rss server, and you are offline. Nothing was changed; try again when you are online. */
+	settings_opml_needs_server: () => string;
+	/** That page offers several feeds: subscribe to one of them on the Subscribe screen. */
+	settings_opml_outcome_multiple: () => string;
+	/** Already subscribed: skipped. */
+	settings_opml_outcome_skipped: () => string;
+	/** Import and export subscriptions */
+	settings_opml_page: () => string;
+	/** What will be subscribed */
+	settings_opml_plan: () => string;
+	/** {count} feeds in the file: {new} new, {old} already subscribed (skipped). */
+	settings_opml_plan_counts: (p: { count: number; new: string | number; old: string | number }) => string;
+	/** The file could not be read. Try again. */
+	settings_opml_read_failed: () => string;
+	/** Reading the file… */
+	settings_opml_reading: () => string;
+	/** Import results */
+	settings_opml_results: () => string;
+	/** Subscribing… {done} of {total} done. */
+	settings_opml_running: (p: { done: string | number; total: string | number }) => string;
+	/** Already subscribed: skipped */
+	settings_opml_skipped: () => string;
+	/** The import stopped: {why} The feeds done so far are kept; the rest follow when you continue. */
+	settings_opml_stopped: (p: { why: string | number }) => string;
+	/** Subscribe to {count} feeds */
+	settings_opml_subscribe: (p: { count: number }) => string;
+	/** This file is larger than {size} MB, too large for a list of subscriptions. Export a smaller list, or split it. */
+	settings_opml_too_large: (p: { size: string | number }) => string;
+	/** an unexpected error. */
+	settings_opml_unexpected: () => string;
+	/** Waiting. */
+	settings_opml_waiting: () => string;
 	/** Settings */
 	settings_page: () => string;
+	/** Discard */
+	settings_pending_discard: () => string;
+	/** Not saved */
+	settings_pending_failed: () => string;
+	/** Changes the server refused */
+	settings_pending_failed_list: () => string;
+	/** Changes not yet on the server */
+	settings_pending_heading: () => string;
+	/** (kept by the browser) */
+	settings_pending_kept: () => string;
+	/** Last attempt: {error} */
+	settings_pending_last: (p: { error: string | number }) => string;
+	/** Changes waiting to be sent */
+	settings_pending_list: () => string;
+	/** and {count} more */
+	settings_pending_more: (p: { count: number }) => string;
+	/** All your changes are saved on the server. */
+	settings_pending_none: () => string;
+	/** Offline changes */
+	settings_pending_region: () => string;
+	/** Retry */
+	settings_pending_retry: () => string;
+	/** Send now */
+	settings_pending_send: () => string;
+	/** Your session has ended. Sign in again to send your changes; nothing is lost. */
+	settings_pending_sign_in: () => string;
+	/** Storage used: {used} */
+	settings_pending_storage: (p: { used: string | number }) => string;
+	/** Storage used: {used} of {quota} */
+	settings_pending_storage_of: (p: { quota: string | number; used: string | number }) => string;
+	/** changes are waiting to be sent. */
+	settings_pending_waiting: (p: { count: number }) => string;
+	/** This browser cannot send changes in the background: they are sent while the app is open. */
+	settings_pending_while_open: () => string;
 	/** Mark an article read when its audio or video has played to the end */
 	settings_read_when_played: () => string;
 	/** Reading */
@@ -487,6 +695,200 @@ export interface Messages {
 	settings_special_show: (p: { feed: string | number }) => string;
 	/** Move {feed} up */
 	settings_special_up: (p: { feed: string | number }) => string;
+	/** about {size} */
+	settings_storage_about: (p: { size: string | number }) => string;
+	/** Articles */
+	settings_storage_articles: () => string;
+	/** Size of the articles */
+	settings_storage_articles_size: () => string;
+	/** {used} of {quota} allowed */
+	settings_storage_browser_of: (p: { quota: string | number; used: string | number }) => string;
+	/** Used by this app in the browser */
+	settings_storage_browser_used: () => string;
+	/** (automatic budget) */
+	settings_storage_budget_auto: () => string;
+	/** (your budget) */
+	settings_storage_budget_own: () => string;
+	/** Cancel */
+	settings_storage_cancel: () => string;
+	/** Clear */
+	settings_storage_clear: () => string;
+	/** Clear all cached articles */
+	settings_storage_clear_articles: () => string;
+	/** Every cached article is removed from this device, unread and starred ones too, except those your unsent changes need. They stay on the server and are downloaded again at the next sync. */
+	settings_storage_clear_articles_detail: () => string;
+	/** Clear all cached articles? */
+	settings_storage_clear_articles_title: () => string;
+	/** Changes not yet on the server, and the articles they name, are never cleared here. */
+	settings_storage_clear_hint: () => string;
+	/** Clear images */
+	settings_storage_clear_images: () => string;
+	/** Images kept for offline reading are removed. Articles stay readable; their images load again when online. */
+	settings_storage_clear_images_detail: () => string;
+	/** Clear images? */
+	settings_storage_clear_images_title: () => string;
+	/** Clear media */
+	settings_storage_clear_media: () => string;
+	/** Podcast episodes and videos kept with offline packs are removed. They play from the network when online, and are downloaded again at the next sync on Wi-Fi while their pack keeps enclosures. */
+	settings_storage_clear_media_detail: () => string;
+	/** Clear media? */
+	settings_storage_clear_media_title: () => string;
+	/** Clear read articles */
+	settings_storage_clear_read: () => string;
+	/** Read articles that are not starred, published or kept in an offline pack are removed from this device. They stay on the server. */
+	settings_storage_clear_read_detail: () => string;
+	/** Clear read articles? */
+	settings_storage_clear_read_title: () => string;
+	/** Files from sites that do not allow the app to read them cannot be measured; their size is estimated. */
+	settings_storage_estimated: () => string;
+	/** Clearing failed. Nothing of your unsent changes was touched. */
+	settings_storage_failed: () => string;
+	/** Storage on this device */
+	settings_storage_heading: () => string;
+	/** Images */
+	settings_storage_images: () => string;
+	/** Always */
+	settings_storage_images_always: () => string;
+	/** Never */
+	settings_storage_images_never: () => string;
+	/** Images downloaded */
+	settings_storage_images_setting: () => string;
+	/** Size of the images */
+	settings_storage_images_size: () => string;
+	/** Only on Wi-Fi */
+	settings_storage_images_wifi: () => string;
+	/** In offline packs */
+	settings_storage_in_packs: () => string;
+	/** What is kept */
+	settings_storage_kept: () => string;
+	/** Measuring… */
+	settings_storage_measuring: () => string;
+	/** Media (enclosures of offline packs) */
+	settings_storage_media: () => string;
+	/** {count} files, {size} */
+	settings_storage_media_files: (p: { count: number; size: string | number }) => string;
+	/** Needed by unsent changes */
+	settings_storage_outbox: () => string;
+	/** Storage */
+	settings_storage_page: () => string;
+	/** Ask the browser to keep this storage */
+	settings_storage_persist: () => string;
+	/** The browser now keeps this storage. */
+	settings_storage_persist_granted: () => string;
+	/** The browser did not agree to keep this storage (it decides by itself, often once the app is installed or used often). */
+	settings_storage_persist_refused: () => string;
+	/** Kept by the browser */
+	settings_storage_persisted: () => string;
+	/** No: the browser may clear it when the device runs low on space. */
+	settings_storage_persisted_no: () => string;
+	/** This browser does not say. */
+	settings_storage_persisted_unknown: () => string;
+	/** Yes: the browser will not clear it when space runs low. */
+	settings_storage_persisted_yes: () => string;
+	/** Read (cleared first) */
+	settings_storage_read: () => string;
+	/** {count} articles removed. */
+	settings_storage_removed_articles: (p: { count: number }) => string;
+	/** Also removed: {count} files only they showed. */
+	settings_storage_removed_files_too: (p: { count: number }) => string;
+	/** {count} images removed. */
+	settings_storage_removed_images: (p: { count: number }) => string;
+	/** {count} media files removed. */
+	settings_storage_removed_media: (p: { count: number }) => string;
+	/** Starred */
+	settings_storage_starred: () => string;
+	/** unknown */
+	settings_storage_unknown: () => string;
+	/** Unread */
+	settings_storage_unread: () => string;
+	/** Used by the offline copy */
+	settings_storage_used: () => string;
+	/** {used} of {budget} */
+	settings_storage_used_of: (p: { budget: string | number; used: string | number }) => string;
+	/** The images setting and the budget are in Settings. */
+	settings_storage_where: () => string;
+	/** Each swipe can be undone for a few seconds. The buttons and keys still work. */
+	settings_swipe_hint: () => string;
+	/** Label “{label}” on or off */
+	settings_swipe_label: (p: { label: string | number }) => string;
+	/** A label (not loaded) */
+	settings_swipe_label_unknown: () => string;
+	/** Swipe left */
+	settings_swipe_left: () => string;
+	/** Swipes on a headline */
+	settings_swipe_legend: () => string;
+	/** Nothing */
+	settings_swipe_none: () => string;
+	/** Publish or unpublish */
+	settings_swipe_publish: () => string;
+	/** Mark read or unread */
+	settings_swipe_read: () => string;
+	/** Swipe right */
+	settings_swipe_right: () => string;
+	/** Star or unstar */
+	settings_swipe_star: () => string;
+	/** Another window is updating the offline copy. */
+	settings_sync_busy: () => string;
+	/** Choose… */
+	settings_sync_choose: () => string;
+	/** Unread articles kept offline */
+	settings_sync_count: () => string;
+	/** Up to date. {count} articles saved or updated. */
+	settings_sync_done: (p: { count: number }) => string;
+	/** Enclosures */
+	settings_sync_enclosures: () => string;
+	/** Keep enclosures too (audio, video) */
+	settings_sync_enclosures_too: () => string;
+	/** Kept offline */
+	settings_sync_heading: () => string;
+	/** The app keeps your unread, starred and published articles ready to read offline, by itself: when it opens, when the connection comes back and every few minutes. */
+	settings_sync_intro: () => string;
+	/** Keep offline */
+	settings_sync_keep: () => string;
+	/** Last brought up to date: {when} */
+	settings_sync_last: (p: { when: string | number }) => string;
+	/** Newest articles */
+	settings_sync_limit: () => string;
+	/** Newest */
+	settings_sync_newest: () => string;
+	/** not yet */
+	settings_sync_not_yet: () => string;
+	/** Sync now */
+	settings_sync_now: () => string;
+	/** Keep the enclosures of {title} */
+	settings_sync_pack_enclosures_label: (p: { title: string | number }) => string;
+	/** Articles kept of {title} */
+	settings_sync_pack_limit: (p: { title: string | number }) => string;
+	/** Stop keeping {title} offline */
+	settings_sync_pack_remove_label: (p: { title: string | number }) => string;
+	/** Offline packs */
+	settings_sync_packs: () => string;
+	/** Keep a category, feed or label available offline as well, read articles included, each with its own number of articles. With enclosures, podcast episodes and videos are kept too, downloaded on Wi-Fi only, up to 200 MB a file. */
+	settings_sync_packs_intro: () => string;
+	/** Saving article text */
+	settings_sync_phase_content: () => string;
+	/** Checking for changes */
+	settings_sync_phase_counters: () => string;
+	/** Saving images */
+	settings_sync_phase_images: () => string;
+	/** Saving enclosures */
+	settings_sync_phase_media: () => string;
+	/** Saving new articles */
+	settings_sync_phase_new: () => string;
+	/** Saving offline packs */
+	settings_sync_phase_packs: () => string;
+	/** Checking read and starred articles */
+	settings_sync_phase_state: () => string;
+	/** Category, feed or label */
+	settings_sync_place: () => string;
+	/** Updating the offline copy */
+	settings_sync_progress: () => string;
+	/** Remove */
+	settings_sync_remove: () => string;
+	/** ({count} saved) */
+	settings_sync_saved: (p: { count: number }) => string;
+	/** Up to date. Nothing changed. */
+	settings_sync_unchanged: () => string;
 	/** The quick brown fox reads the news. */
 	settings_text_preview: () => string;
 	/** Article text size */
@@ -517,14 +919,70 @@ export interface Messages {
 	settings_unread_none: () => string;
 	/** Unsent changes */
 	settings_unsent: () => string;
+	/** Sharing… */
+	share_busy: () => string;
+	/** Shared. */
+	share_done: () => string;
+	/** Share a page to Published */
+	share_heading: () => string;
+	/** The page appears in your Published articles feed, which others can follow through its public URL. */
+	share_hint: () => string;
+	/** Share to Published */
+	share_page: () => string;
+	/** Saved on this device: it will be shared as soon as the server can be reached. */
+	share_saved_offline: () => string;
+	/** See Published articles */
+	share_see_published: () => string;
+	/** Share to Published */
+	share_submit: () => string;
+	/** Subscribe to it as a feed */
+	share_subscribe: () => string;
+	/** Text */
+	share_text: () => string;
+	/** Title */
+	share_title: () => string;
+	/** URL */
+	share_url: () => string;
+	/** Connection */
+	status_connection: () => string;
+	/** {count} not saved */
+	status_failed: (p: { count: number }) => string;
+	/** {hours} h ago */
+	status_hours_ago: (p: { hours: number }) => string;
+	/** just now */
+	status_just_now: () => string;
+	/** {minutes} min ago */
+	status_minutes_ago: (p: { minutes: number }) => string;
+	/** never */
+	status_never: () => string;
+	/** Offline */
+	status_offline: () => string;
+	/** {count} changes waiting */
+	status_pending: (p: { count: number }) => string;
+	/** Updated {when} */
+	status_updated: (p: { when: string | number }) => string;
+	/** When the offline copy was last brought up to date from the server */
+	status_updated_title: () => string;
+	/** · updating */
+	status_updating: () => string;
 	/** Subscribed. The first articles arrive when tt-rss next updates the feed. */
 	subscribe_added: () => string;
+	/** Feed or site address */
+	subscribe_address: () => string;
 	/** You are already subscribed to this feed. */
 	subscribe_already: () => string;
+	/** Subscribing… */
+	subscribe_busy: () => string;
+	/** Category */
+	subscribe_category: () => string;
 	/** tt-rss could not save the subscription (database error). */
 	subscribe_database_error: () => string;
 	/** tt-rss could not download that address. */
 	subscribe_download_failed: () => string;
+	/** Feeds found on that page */
+	subscribe_found: () => string;
+	/** Subscribe to a feed */
+	subscribe_heading: () => string;
 	/** That address did not return a feed tt-rss can read. */
 	subscribe_invalid_feed: () => string;
 	/** That address is not a valid URL. */
@@ -533,13 +991,23 @@ export interface Messages {
 	subscribe_multiple: () => string;
 	/** No feed was found on that page. */
 	subscribe_no_feeds: () => string;
+	/** Open the feed */
+	subscribe_open_feed: () => string;
+	/** Subscribe */
+	subscribe_page: () => string;
 	/** This account is read-only: it cannot subscribe to feeds. */
 	subscribe_read_only: () => string;
+	/** Subscribe */
+	subscribe_submit: () => string;
+	/** Subscribe to this feed */
+	subscribe_this: () => string;
+	/** Uncategorized */
+	subscribe_uncategorized: () => string;
 	/** tt-rss answered with an unexpected status. */
 	subscribe_unknown: () => string;
 }
 
 /** The keys of the second module of each locale (screens after the first). */
-export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_link' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_font' | 'settings_font_sans' | 'settings_font_serif' | 'settings_hide_empty' | 'settings_keep_unread' | 'settings_line_height' | 'settings_line_loose' | 'settings_line_normal' | 'settings_line_tight' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_measure' | 'settings_measure_medium' | 'settings_measure_narrow' | 'settings_measure_wide' | 'settings_opml_link' | 'settings_page' | 'settings_read_when_played' | 'settings_reading' | 'settings_rules' | 'settings_rules_add' | 'settings_rules_alert' | 'settings_rules_everywhere' | 'settings_rules_in' | 'settings_rules_label' | 'settings_rules_link' | 'settings_rules_list' | 'settings_rules_muted' | 'settings_rules_needs_action' | 'settings_rules_no_label' | 'settings_rules_none' | 'settings_rules_nothing' | 'settings_rules_page' | 'settings_rules_publish' | 'settings_rules_query_hint' | 'settings_rules_read' | 'settings_rules_remove' | 'settings_rules_star' | 'settings_rules_then' | 'settings_rules_try' | 'settings_rules_when' | 'settings_rules_where' | 'settings_rules_would' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_special_down' | 'settings_special_hint' | 'settings_special_legend' | 'settings_special_show' | 'settings_special_up' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_typography' | 'settings_unread_count' | 'settings_unread_display' | 'settings_unread_dot' | 'settings_unread_none' | 'settings_unsent';
+export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_about' | 'settings_alerts_add' | 'settings_alerts_add_words' | 'settings_alerts_allow' | 'settings_alerts_allowed' | 'settings_alerts_background' | 'settings_alerts_category' | 'settings_alerts_choose' | 'settings_alerts_denied_rest' | 'settings_alerts_denied_strong' | 'settings_alerts_foreground' | 'settings_alerts_from' | 'settings_alerts_intro' | 'settings_alerts_link' | 'settings_alerts_mute' | 'settings_alerts_mute_content' | 'settings_alerts_mute_intro' | 'settings_alerts_mute_read' | 'settings_alerts_mute_save' | 'settings_alerts_mute_saved' | 'settings_alerts_mute_saved_none' | 'settings_alerts_mute_words' | 'settings_alerts_new' | 'settings_alerts_nothing' | 'settings_alerts_permission' | 'settings_alerts_place' | 'settings_alerts_quiet' | 'settings_alerts_quiet_enable' | 'settings_alerts_remove' | 'settings_alerts_remove_label' | 'settings_alerts_rule_words' | 'settings_alerts_rule_words_content' | 'settings_alerts_title' | 'settings_alerts_unsupported_rest' | 'settings_alerts_unsupported_strong' | 'settings_alerts_until' | 'settings_alerts_words' | 'settings_alerts_words_content' | 'settings_alerts_words_hint' | 'settings_alerts_words_placeholder' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_font' | 'settings_font_sans' | 'settings_font_serif' | 'settings_hide_empty' | 'settings_install_button' | 'settings_install_done' | 'settings_install_heading' | 'settings_install_ios' | 'settings_install_text' | 'settings_keep_unread' | 'settings_line_height' | 'settings_line_loose' | 'settings_line_normal' | 'settings_line_tight' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_measure' | 'settings_measure_medium' | 'settings_measure_narrow' | 'settings_measure_wide' | 'settings_offline_automatic' | 'settings_offline_automatic_size' | 'settings_offline_budget' | 'settings_offline_budget_hint' | 'settings_offline_images' | 'settings_offline_images_always' | 'settings_offline_more' | 'settings_offline_storage' | 'settings_opml_another' | 'settings_opml_continue' | 'settings_opml_discard' | 'settings_opml_export' | 'settings_opml_export_button' | 'settings_opml_export_failed' | 'settings_opml_export_hint' | 'settings_opml_exported' | 'settings_opml_exporting' | 'settings_opml_feeds_for' | 'settings_opml_file' | 'settings_opml_finished' | 'settings_opml_from_missing' | 'settings_opml_goes_to' | 'settings_opml_import' | 'settings_opml_import_hint' | 'settings_opml_interrupted' | 'settings_opml_link' | 'settings_opml_missing' | 'settings_opml_missing_hint' | 'settings_opml_needs_server' | 'settings_opml_outcome_multiple' | 'settings_opml_outcome_skipped' | 'settings_opml_page' | 'settings_opml_plan' | 'settings_opml_plan_counts' | 'settings_opml_read_failed' | 'settings_opml_reading' | 'settings_opml_results' | 'settings_opml_running' | 'settings_opml_skipped' | 'settings_opml_stopped' | 'settings_opml_subscribe' | 'settings_opml_too_large' | 'settings_opml_unexpected' | 'settings_opml_waiting' | 'settings_page' | 'settings_pending_discard' | 'settings_pending_failed' | 'settings_pending_failed_list' | 'settings_pending_heading' | 'settings_pending_kept' | 'settings_pending_last' | 'settings_pending_list' | 'settings_pending_more' | 'settings_pending_none' | 'settings_pending_region' | 'settings_pending_retry' | 'settings_pending_send' | 'settings_pending_sign_in' | 'settings_pending_storage' | 'settings_pending_storage_of' | 'settings_pending_waiting' | 'settings_pending_while_open' | 'settings_read_when_played' | 'settings_reading' | 'settings_rules' | 'settings_rules_add' | 'settings_rules_alert' | 'settings_rules_everywhere' | 'settings_rules_in' | 'settings_rules_label' | 'settings_rules_link' | 'settings_rules_list' | 'settings_rules_muted' | 'settings_rules_needs_action' | 'settings_rules_no_label' | 'settings_rules_none' | 'settings_rules_nothing' | 'settings_rules_page' | 'settings_rules_publish' | 'settings_rules_query_hint' | 'settings_rules_read' | 'settings_rules_remove' | 'settings_rules_star' | 'settings_rules_then' | 'settings_rules_try' | 'settings_rules_when' | 'settings_rules_where' | 'settings_rules_would' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_signed_in_as' | 'settings_sort' | 'settings_special_down' | 'settings_special_hint' | 'settings_special_legend' | 'settings_special_show' | 'settings_special_up' | 'settings_storage_about' | 'settings_storage_articles' | 'settings_storage_articles_size' | 'settings_storage_browser_of' | 'settings_storage_browser_used' | 'settings_storage_budget_auto' | 'settings_storage_budget_own' | 'settings_storage_cancel' | 'settings_storage_clear' | 'settings_storage_clear_articles' | 'settings_storage_clear_articles_detail' | 'settings_storage_clear_articles_title' | 'settings_storage_clear_hint' | 'settings_storage_clear_images' | 'settings_storage_clear_images_detail' | 'settings_storage_clear_images_title' | 'settings_storage_clear_media' | 'settings_storage_clear_media_detail' | 'settings_storage_clear_media_title' | 'settings_storage_clear_read' | 'settings_storage_clear_read_detail' | 'settings_storage_clear_read_title' | 'settings_storage_estimated' | 'settings_storage_failed' | 'settings_storage_heading' | 'settings_storage_images' | 'settings_storage_images_always' | 'settings_storage_images_never' | 'settings_storage_images_setting' | 'settings_storage_images_size' | 'settings_storage_images_wifi' | 'settings_storage_in_packs' | 'settings_storage_kept' | 'settings_storage_measuring' | 'settings_storage_media' | 'settings_storage_media_files' | 'settings_storage_outbox' | 'settings_storage_page' | 'settings_storage_persist' | 'settings_storage_persist_granted' | 'settings_storage_persist_refused' | 'settings_storage_persisted' | 'settings_storage_persisted_no' | 'settings_storage_persisted_unknown' | 'settings_storage_persisted_yes' | 'settings_storage_read' | 'settings_storage_removed_articles' | 'settings_storage_removed_files_too' | 'settings_storage_removed_images' | 'settings_storage_removed_media' | 'settings_storage_starred' | 'settings_storage_unknown' | 'settings_storage_unread' | 'settings_storage_used' | 'settings_storage_used_of' | 'settings_storage_where' | 'settings_swipe_hint' | 'settings_swipe_label' | 'settings_swipe_label_unknown' | 'settings_swipe_left' | 'settings_swipe_legend' | 'settings_swipe_none' | 'settings_swipe_publish' | 'settings_swipe_read' | 'settings_swipe_right' | 'settings_swipe_star' | 'settings_sync_busy' | 'settings_sync_choose' | 'settings_sync_count' | 'settings_sync_done' | 'settings_sync_enclosures' | 'settings_sync_enclosures_too' | 'settings_sync_heading' | 'settings_sync_intro' | 'settings_sync_keep' | 'settings_sync_last' | 'settings_sync_limit' | 'settings_sync_newest' | 'settings_sync_not_yet' | 'settings_sync_now' | 'settings_sync_pack_enclosures_label' | 'settings_sync_pack_limit' | 'settings_sync_pack_remove_label' | 'settings_sync_packs' | 'settings_sync_packs_intro' | 'settings_sync_phase_content' | 'settings_sync_phase_counters' | 'settings_sync_phase_images' | 'settings_sync_phase_media' | 'settings_sync_phase_new' | 'settings_sync_phase_packs' | 'settings_sync_phase_state' | 'settings_sync_place' | 'settings_sync_progress' | 'settings_sync_remove' | 'settings_sync_saved' | 'settings_sync_unchanged' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_typography' | 'settings_unread_count' | 'settings_unread_display' | 'settings_unread_dot' | 'settings_unread_none' | 'settings_unsent' | 'share_busy' | 'share_done' | 'share_heading' | 'share_hint' | 'share_page' | 'share_saved_offline' | 'share_see_published' | 'share_submit' | 'share_subscribe' | 'share_text' | 'share_title' | 'share_url' | 'subscribe_added' | 'subscribe_address' | 'subscribe_already' | 'subscribe_busy' | 'subscribe_category' | 'subscribe_database_error' | 'subscribe_download_failed' | 'subscribe_found' | 'subscribe_heading' | 'subscribe_invalid_feed' | 'subscribe_invalid_url' | 'subscribe_multiple' | 'subscribe_no_feeds' | 'subscribe_open_feed' | 'subscribe_page' | 'subscribe_read_only' | 'subscribe_submit' | 'subscribe_this' | 'subscribe_uncategorized' | 'subscribe_unknown';
 export type LaterMessages = Pick<Messages, LaterKey>;
 export type StartMessages = Omit<Messages, LaterKey>;

@@ -1,0 +1,4 @@
+// Subscribe and share speak words the first screens do not carry (src/lib/i18n).
+import { loadAllMessages } from '$lib/i18n';
+
+export const load = (): Promise<void> => loadAllMessages();
