@@ -69,7 +69,31 @@ class OfflineStatus {
 		return this.#storage;
 	}
 
-	async refresh(): Promise<void> {
+	#reading: Promise<void> | undefined;
+	#again = false;
+
+	/**
+	 * Reads the outbox again. A burst of changes (taps, a replay confirming item after item) reads
+	 * it once for the burst: while a read runs, the calls meanwhile become one read after it.
+	 */
+	refresh(): Promise<void> {
+		if (this.#reading) {
+			this.#again = true;
+			return this.#reading;
+		}
+		const read = async (): Promise<void> => {
+			do {
+				this.#again = false;
+				await this.#read();
+			} while (this.#again);
+		};
+		this.#reading = read().finally(() => {
+			this.#reading = undefined;
+		});
+		return this.#reading;
+	}
+
+	async #read(): Promise<void> {
 		try {
 			const [queued, refused, replay, tree] = await Promise.all([
 				pendingItems(),
