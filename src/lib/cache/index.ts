@@ -180,12 +180,20 @@ export function cachedMatching(options: {
 	keep?: ((row: Headline) => boolean) | undefined;
 	feeds?: ReadonlySet<number> | undefined;
 	oldestFirst?: boolean | undefined;
+	/** Only articles dated at or after this (seconds), read through the date index. */
+	updatedSince?: number | undefined;
 }): Promise<Headline[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
 		const found = await readTx(db, ['articles'], async (tx) => {
 			const rows: Headline[] = [];
-			let cursor = await tx.objectStore('articles').openCursor();
+			const articles = tx.objectStore('articles');
+			let cursor =
+				options.updatedSince === undefined
+					? await articles.openCursor()
+					: await articles
+							.index('byUpdated')
+							.openCursor(IDBKeyRange.lowerBound(options.updatedSince));
 			while (cursor) {
 				const row = toHeadline(cursor.value);
 				const inFeeds = !options.feeds || (row.feedId !== null && options.feeds.has(row.feedId));

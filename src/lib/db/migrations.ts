@@ -42,6 +42,11 @@ export const migrations: Migration[] = [
 		db.createObjectStore('search');
 		db.createObjectStore('sync');
 		db.createObjectStore('media');
+	},
+	// v5: articles by their date, so Today (since the local midnight) reads only its own, not the
+	// whole cache with every body, at each counter refresh.
+	(_db, tx) => {
+		tx.objectStore('articles').createIndex('byUpdated', 'updated');
 	}
 ];
 

@@ -151,7 +151,7 @@ export interface ReaderDB extends DBSchema {
 	articles: {
 		key: number;
 		value: StoredArticle;
-		indexes: { byStoredAt: number; byFeed: number };
+		indexes: { byStoredAt: number; byFeed: number; byUpdated: number };
 	};
 	/** v2: queued changes, oldest first (autoincrement `seq`). */
 	outbox: {

@@ -293,6 +293,11 @@ export interface LocalSearchOptions {
 	/** What the row itself must be (starred, a label, unread in that view mode…). */
 	keep?: (row: Headline) => boolean;
 	oldestFirst?: boolean;
+	/**
+	 * Only articles dated at or after this (seconds): what `keep` also says, told first by the
+	 * articles' date index so a list of recent ones (Today) reads only those.
+	 */
+	updatedSince?: number;
 }
 
 /** Results read a page at a time, in date order, each row checked against what it must be. */

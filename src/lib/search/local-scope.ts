@@ -13,7 +13,7 @@ import {
 	type Headline
 } from '$lib/api';
 import { feedsInCategory } from '$lib/tree/walk';
-import { isFresh, isToday } from '$lib/counters/counts';
+import { isFresh, isToday, startOfLocalDay } from '$lib/counters/counts';
 import type { LocalSearchOptions } from './indexer';
 import { searchTarget, type ScopeQuery } from './scope';
 
@@ -61,6 +61,7 @@ export function localScope(
 		scope.feeds = new Set([id]);
 	} else {
 		keep = both(keep, specialFilter(id, now));
+		if (id === DEVICE_FEED.today) scope.updatedSince = startOfLocalDay(now) / 1000;
 	}
 	if (keep) scope.keep = keep;
 	return scope;

@@ -26,8 +26,8 @@ export async function deviceFeedRows(
 	now = Date.now()
 ): Promise<Headline[]> {
 	const { localScope } = await import('$lib/search/local-scope');
-	const { keep, feeds, oldestFirst } = localScope(query, tree, now);
-	return cachedMatching({ keep, feeds, oldestFirst });
+	const { keep, feeds, oldestFirst, updatedSince } = localScope(query, tree, now);
+	return cachedMatching({ keep, feeds, oldestFirst, updatedSince });
 }
 
 /** Today's unread articles kept on this device: its counter, online and offline alike. */
