@@ -94,7 +94,7 @@ test("a pack's enclosure plays and seeks offline, answered by range from the kep
 	await expect.poll(async () => (await keptMedia(page)).length, { timeout: 30_000 }).toBe(4);
 
 	await page.goto('/settings/storage');
-	await expect(page.getByTestId('media-count')).toHaveText(/^4 files, \d+ KB$/);
+	await expect(page.getByTestId('media-count')).toHaveText(/^4 files, \d+ kB$/);
 	await expect(page.getByTestId('media-count')).not.toContainText('about');
 
 	await goOffline(context);

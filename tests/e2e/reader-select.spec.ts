@@ -109,11 +109,16 @@ test.describe('desktop', () => {
 		const viewport = headlineList(page).locator('xpath=..');
 		await viewport.evaluate((el, row) => (el.scrollTop = row * 60), ROW_HEIGHTS.comfortable);
 		await expect(row(page, first)).toHaveCount(0);
+		// Scrolled past the first page's end, the list asks for the next: wait for it to come in
+		// (scrolling back at once could leave before the list saw its end).
+		await expect
+			.poll(async () => Number(await headlineList(page).getAttribute('data-count')))
+			.toBeGreaterThan(50);
 		await viewport.evaluate((el) => (el.scrollTop = 0));
 		await expect(
 			headlineList(page).getByRole('checkbox', { name: `Select “${first}”` })
 		).toBeChecked();
-		// Scrolling far down asked for the next pages: "all loaded" means once they are in.
+		// "All loaded" means once the pages asked for are in.
 		await listAnswered(page);
 		const loaded = Number(await headlineList(page).getAttribute('data-count'));
 		expect(loaded).toBeGreaterThan(50);
