@@ -4,13 +4,13 @@
  * A sample of the corpus here (every category, every frame vector); the whole corpus goes through
  * the same component in content-corpus.spec.ts. The suite's fixture fails on any CSP report.
  */
-import type { Page } from '@playwright/test';
 import { TtrssClient } from '../../src/lib/api';
 import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize';
 import { corpus, corpusTitle, PWNED_PATH } from '../fixtures/hostile/corpus';
 import { contentViolations } from '../fixtures/hostile/invariants';
 import { resetTestbed, testbed } from '../support/testbed';
 import { expect, test } from './support/fixtures';
+import { signIn } from './reader-support';
 
 interface Target {
 	name: string;
@@ -22,14 +22,6 @@ let corpusTargets: Target[] = [];
 let hostileFeedId = 0;
 
 test.describe.configure({ mode: 'serial' });
-
-async function signIn(page: Page): Promise<void> {
-	await page.goto('/login');
-	await page.getByRole('textbox', { name: 'User name' }).fill(testbed.user);
-	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
-	await page.getByRole('button', { name: 'Sign in' }).click();
-	await expect(page).not.toHaveURL(/\/login$/);
-}
 
 test.beforeAll(async () => {
 	resetTestbed();

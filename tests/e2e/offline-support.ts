@@ -6,19 +6,15 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { TtrssClient, type Headline } from '../../src/lib/api';
 import { testbed } from '../support/testbed';
 import { expect } from './support/fixtures';
-import { listAnswered } from './reader-support';
+import { listAnswered, signIn as signInWithForm } from './reader-support';
 
 export const BIG_FEED = 'Testbed Big Feed (320 items)';
 export const BIG_FEED_ID = 6;
 const API_ROUTE = '**/tt-rss/api/**';
 
+/** Signs in (reader-support.ts), staying signed in unless told, and waits for the worker. */
 export async function signIn(page: Page, stayingSignedIn = true): Promise<void> {
-	await page.goto('/login');
-	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
-	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
-	await page.getByLabel('Stay signed in').setChecked(stayingSignedIn);
-	await page.getByRole('button', { name: 'Sign in' }).click();
-	await expect(page.locator('nav[aria-label="Feeds"]')).toBeVisible();
+	await signInWithForm(page, { stay: stayingSignedIn });
 	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 

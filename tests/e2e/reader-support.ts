@@ -40,10 +40,15 @@ export async function serverHeadline(client: TtrssClient, title: string): Promis
 
 export { serverUnread } from '../support/server';
 
-export async function signIn(page: Page): Promise<void> {
+/**
+ * Signs in to the test bed through the form (the one way every Playwright spec does), "Stay signed
+ * in" as given or as the form has it, and waits for the tree's first feed.
+ */
+export async function signIn(page: Page, options: { stay?: boolean } = {}): Promise<void> {
 	await page.goto('/login');
 	await page.getByRole('textbox', { name: 'User name' }).fill(testbed.user);
 	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
+	if (options.stay !== undefined) await page.getByLabel('Stay signed in').setChecked(options.stay);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
 }
