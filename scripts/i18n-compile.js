@@ -34,7 +34,10 @@ const LATER_PREFIXES = [
 	'back_to_settings',
 	'error_',
 	'subscribe_',
-	'share_'
+	'share_',
+	// Toasts: said after an action the reader took, once the first screen is up (each waits for
+	// the module: locale.svelte.ts `loadAllMessages`).
+	'toast_'
 ];
 
 /** @param {string} key @returns {boolean} whether the key is in the later module */

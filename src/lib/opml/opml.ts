@@ -5,6 +5,8 @@
  * so no entity expansion (the "billion laughs") can run either.
  */
 
+import { m } from '$lib/i18n/m';
+
 /** A category (`<outline>` with children) or a feed (`<outline xmlUrl=…>`). */
 export type OpmlNode =
 	| { kind: 'category'; title: string; children: OpmlNode[] }
@@ -109,33 +111,25 @@ function outlineTitle(el: Element): string {
  */
 export function readOpml(text: string, parser: DOMParser = new DOMParser()): OpmlReadResult {
 	if (new Blob([text]).size > MAX_OPML_BYTES) {
-		return fail(
-			`This file is larger than ${MAX_OPML_BYTES / 1024 / 1024} MB, too large for a list of subscriptions. Export a smaller list, or split it.`
-		);
+		return fail(m.settings_opml_too_large({ size: MAX_OPML_BYTES / 1024 / 1024 }));
 	}
-	if (text.trim() === '') return fail('This file is empty.');
+	if (text.trim() === '') return fail(m.settings_opml_empty());
 	// OPML needs no DTD; entity declarations are how XML files attack their readers.
 	if (/<!ENTITY/i.test(text)) {
-		return fail(
-			'This file declares XML entities, which OPML files never need, so it was not read. Export the list again from your other reader.'
-		);
+		return fail(m.settings_opml_entities());
 	}
 	let doc: Document;
 	try {
 		doc = parser.parseFromString(text, 'application/xml');
 	} catch {
-		return fail('This file is not well-formed XML, so it is not an OPML file. Export it again.');
+		return fail(m.settings_opml_not_xml());
 	}
 	const root = doc.documentElement;
 	if (!root || doc.getElementsByTagName('parsererror').length > 0) {
-		return fail(
-			'This file is not well-formed XML, so it is not an OPML file. It may be damaged or cut short: export it again.'
-		);
+		return fail(m.settings_opml_damaged());
 	}
 	if (root.localName.toLowerCase() !== 'opml') {
-		return fail(
-			'This file is XML but not OPML (it has no <opml> element). Choose the subscription list exported by your other reader.'
-		);
+		return fail(m.settings_opml_not_opml());
 	}
 	const body = Array.from(root.children).find((el) => el.localName.toLowerCase() === 'body');
 	const head = Array.from(root.children).find((el) => el.localName.toLowerCase() === 'head');
@@ -143,7 +137,7 @@ export function readOpml(text: string, parser: DOMParser = new DOMParser()): Opm
 		Array.from(head?.children ?? [])
 			.find((el) => el.localName.toLowerCase() === 'title')
 			?.textContent?.trim() ?? '';
-	if (!body) return fail('This OPML file has no <body>, so it lists no feeds.');
+	if (!body) return fail(m.settings_opml_no_body());
 
 	const feeds: OpmlFeed[] = [];
 	const seen = new Set<string>();
@@ -176,13 +170,11 @@ export function readOpml(text: string, parser: DOMParser = new DOMParser()): Opm
 	};
 	walk(body, [], 0);
 	if (tooMany) {
-		return fail(
-			`This file lists more than ${MAX_OPML_FEEDS} feeds, more than this app imports at once. Split it into smaller files.`
-		);
+		return fail(m.settings_opml_too_many({ max: MAX_OPML_FEEDS }));
 	}
-	if (tooDeep) return fail(`This file nests categories more than ${MAX_DEPTH} levels deep.`);
+	if (tooDeep) return fail(m.settings_opml_too_deep({ depth: MAX_DEPTH }));
 	if (feeds.length === 0) {
-		return fail('This OPML file lists no feeds with an http or https address.');
+		return fail(m.settings_opml_no_feeds());
 	}
 	return { ok: true, title, feeds };
 }

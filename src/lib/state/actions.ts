@@ -10,6 +10,7 @@
  */
 import { isDeviceFeed, readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
 import { cachedTree } from '$lib/cache';
+import { m, whenAllMessages } from '$lib/i18n/m';
 import { itemKey } from '$lib/outbox/apply';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { Undone } from '$lib/outbox/hold';
@@ -161,7 +162,14 @@ export async function setLabels(
 	return apply(changesOf(intent, targets, label), intent, options.undo);
 }
 
-const count = (n: number): string => (n === 1 ? '1 article' : `${n} articles`);
+/**
+ * The Undo toasts' words are the later module's (`toast_`, loaded once the first screen is up):
+ * waits for it only while it is not in, so a loaded app reads the list in the same task as before.
+ */
+async function toastWords(): Promise<void> {
+	const loading = whenAllMessages();
+	if (loading) await loading;
+}
 
 /** Which side of an article "mark above / below as read" covers. */
 
@@ -184,8 +192,11 @@ export function unreadBeside<T extends ArticleRef>(
  * setFlag): one flag intent, those ids.
  */
 export async function markBesideRead(articleId: number, side: Side): Promise<boolean> {
+	await toastWords();
 	const refs = unreadBeside(shownRows.rows, articleId, side);
-	return setFlag(refs, 'unread', false, { undo: `Marked ${count(refs.length)} ${side} as read.` });
+	const count = refs.length;
+	const undo = side === 'above' ? m.toast_marked_above({ count }) : m.toast_marked_below({ count });
+	return setFlag(refs, 'unread', false, { undo });
 }
 
 export async function setNote(ref: ArticleRef, note: string): Promise<boolean> {
@@ -201,15 +212,17 @@ export async function setLabel(ref: ArticleRef, label: Label, assign: boolean): 
  * "Mark as read" for a feed or category: the loaded rows it covers, then the server. The intent
  * records what the reader could see (the highest loaded id, the time, the list's search and its
  * loaded matches), so the server gets exactly that however late it is sent (outbox/replay.ts);
- * the rows use the same rule (withinCatchup) as the cache and the replay. Undoable: `description`
- * is the Undo toast's text.
+ * the rows use the same rule (withinCatchup) as the cache and the replay. Undoable: `described`
+ * is the Undo toast's text (by default "Marked as read.").
  */
 export async function catchUp(
 	kind: 'feed' | 'cat' | 'tag',
 	feedId: FeedId,
 	mode: CatchupMode,
-	description = 'Marked as read.'
+	described?: string
 ): Promise<boolean> {
+	await toastWords();
+	const description = described ?? m.toast_marked_read();
 	const query = headlines.query;
 	const sameList = query && query.kind === kind && query.id === String(feedId);
 	const rows = sameList ? headlines.items : [];

@@ -1,5 +1,6 @@
 import { emitAccountEvent, onAccountEvent } from '$lib/db/account-events';
 import { changesByAccount, type Changes } from '$lib/db/device';
+import { m, whenAllMessages } from '$lib/i18n/m';
 import { describeIntent } from '$lib/outbox/intent';
 import { setAppBadge } from '$lib/pwa/badge';
 import { session } from './session.svelte';
@@ -7,14 +8,20 @@ import { session } from './session.svelte';
 /** At most this many changes are listed by name in a question; the rest are counted. */
 const LISTED = 10;
 
-/** The lines of a question about unsent changes: each change by what it does, failed ones marked. */
+/**
+ * The lines of a question about unsent changes: each change by what it does, failed ones marked.
+ * Its words are the later module's (`settings_`): the caller awaits `whenAllMessages` first.
+ */
 export function listChanges(changes: Changes): string {
 	const lines = [
 		...changes.pending.map((item) => describeIntent(item.intent)),
-		...changes.failed.map((item) => `${describeIntent(item.intent)} (not accepted: ${item.reason})`)
+		...changes.failed.map((item) =>
+			m.settings_sign_out_not_accepted({ change: describeIntent(item.intent), reason: item.reason })
+		)
 	];
 	const shown = lines.slice(0, LISTED).map((line) => `• ${line}`);
-	if (lines.length > LISTED) shown.push(`• and ${lines.length - LISTED} more`);
+	if (lines.length > LISTED)
+		shown.push(`• ${m.settings_sign_out_more({ count: lines.length - LISTED })}`);
 	return shown.join('\n');
 }
 
@@ -44,12 +51,9 @@ export async function signOut(confirmLoss: (message: string) => boolean): Promis
 		? await changesByAccount(account)
 		: { mine: { pending: [], failed: [] } as Changes };
 	const count = mine.pending.length + mine.failed.length;
-	if (
-		count > 0 &&
-		!confirmLoss(
-			`${count} ${count === 1 ? 'change has' : 'changes have'} not been saved on the server:\n${listChanges(mine)}\nSigning out deletes ${count === 1 ? 'it' : 'them'} from this device. Sign out anyway?`
-		)
-	) {
+	// The question is in the later module's words (Settings, where signing out is too).
+	if (count > 0) await whenAllMessages();
+	if (count > 0 && !confirmLoss(m.settings_sign_out_unsaved({ count, list: listChanges(mine) }))) {
 		return false;
 	}
 	await session.signOut();

@@ -261,7 +261,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `التخزين دون اتصال`,
 	settings_opml_another: () => `استيراد ملف آخر`,
 	settings_opml_continue: () => `متابعة الاستيراد`,
+	settings_opml_damaged: () => `هذا الملف ليس XML سليم البنية، لذا فهو ليس ملف OPML. ربما هو تالف أو مبتور: صدّره مجددًا.`,
 	settings_opml_discard: () => `تجاهل الباقي`,
+	settings_opml_empty: () => `هذا الملف فارغ.`,
+	settings_opml_entities: () => `يعلن هذا الملف عن كيانات XML لا تحتاجها ملفات OPML أبدًا، لذا لم يُقرأ. صدّر القائمة مجددًا من قارئك الآخر.`,
 	settings_opml_export: () => `التصدير (OPML)`,
 	settings_opml_export_button: () => `تصدير الاشتراكات`,
 	settings_opml_export_failed: () => `فشل التصدير على نحو غير متوقع. حاول مرة أخرى.`,
@@ -312,6 +315,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `فئات ليست على هذا الخادم`,
 	settings_opml_missing_hint: () => `أنشئها أولًا في tt-rss (التفضيلات ← الخلاصات ← الفئات) ثم اختر الملف مجددًا، أو اختر أين تذهب خلاصاتها:`,
 	settings_opml_needs_server: () => `يحتاج الاستيراد إلى اتصال بخادم tt-rss، وأنت غير متصل. لم يتغير شيء؛ حاول مرة أخرى عند الاتصال.`,
+	settings_opml_no_body: () => `لا يحوي ملف OPML هذا العنصر <body>، لذا لا يسرد أي خلاصات.`,
+	settings_opml_no_feeds: () => `لا يسرد ملف OPML هذا أي خلاصات بعنوان http أو https.`,
+	settings_opml_not_opml: () => `هذا الملف XML لكنه ليس OPML (لا يحوي العنصر <opml>). اختر قائمة الاشتراكات التي صدّرها قارئك الآخر.`,
+	settings_opml_not_xml: () => `هذا الملف ليس XML سليم البنية، لذا فهو ليس ملف OPML. صدّره مجددًا.`,
 	settings_opml_outcome_multiple: () => `تلك الصفحة تعرض عدة خلاصات: اشترك في إحداها من شاشة الاشتراك.`,
 	settings_opml_outcome_skipped: () => `مشترك فيها من قبل: تُتخطّى.`,
 	settings_opml_page: () => `استيراد الاشتراكات وتصديرها`,
@@ -356,7 +363,9 @@ export const messages: LaterMessages = {
 				return `اشترك في ${n} خلاصة`;
 		}
 	},
+	settings_opml_too_deep: (p) => `يداخل هذا الملف الفئات بعمق يزيد على ${p.depth} مستوى.`,
 	settings_opml_too_large: (p) => `هذا الملف أكبر من ${p.size} ميغابايت، أكبر مما يلزم لقائمة اشتراكات. صدّر قائمة أصغر أو قسّمها.`,
+	settings_opml_too_many: (p) => `يسرد هذا الملف أكثر من ${p.max} خلاصة، أكثر مما يستورده هذا التطبيق دفعة واحدة. قسّمه إلى ملفات أصغر.`,
 	settings_opml_unexpected: () => `خطأ غير متوقع.`,
 	settings_opml_waiting: () => `في الانتظار.`,
 	settings_page: () => `الإعدادات`,
@@ -453,6 +462,53 @@ export const messages: LaterMessages = {
 	settings_show: () => `العرض`,
 	settings_sign_out: () => `تسجيل الخروج`,
 	settings_sign_out_hint: () => `يزيل تسجيل الخروج كل ما يخص هذا الحساب من هذا الجهاز: المقالات والصور المخزّنة، والإعدادات، والجلسة وكلمة المرور المحفوظتين، والتغييرات التي لم تُحفظ بعد على الخادم (تراها أولًا).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `ولا شيء آخر`;
+			case 'one':
+				return `وتغيير آخر`;
+			case 'two':
+				return `وتغييران آخران`;
+			case 'few':
+				return `و${n} تغييرات أخرى`;
+			case 'many':
+				return `و${n} تغييرًا آخر`;
+			default:
+				return `و${n} تغيير آخر`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (لم يُقبل: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا تغييرات غير محفوظة على الخادم:
+${p.list}
+تسجيل الخروج يحذفها من هذا الجهاز. أتريد تسجيل الخروج على أي حال؟`;
+			case 'one':
+				return `تغيير واحد لم يُحفظ على الخادم:
+${p.list}
+تسجيل الخروج يحذفه من هذا الجهاز. أتريد تسجيل الخروج على أي حال؟`;
+			case 'two':
+				return `تغييران لم يُحفظا على الخادم:
+${p.list}
+تسجيل الخروج يحذفهما من هذا الجهاز. أتريد تسجيل الخروج على أي حال؟`;
+			case 'few':
+				return `${n} تغييرات لم تُحفظ على الخادم:
+${p.list}
+تسجيل الخروج يحذفها من هذا الجهاز. أتريد تسجيل الخروج على أي حال؟`;
+			case 'many':
+				return `${n} تغييرًا لم يُحفظ على الخادم:
+${p.list}
+تسجيل الخروج يحذفها من هذا الجهاز. أتريد تسجيل الخروج على أي حال؟`;
+			default:
+				return `${n} تغيير لم يُحفظ على الخادم:
+${p.list}
+تسجيل الخروج يحذفها من هذا الجهاز. أتريد تسجيل الخروج على أي حال؟`;
+		}
+	},
 	settings_signed_in_as: (p) => `مسجَّل الدخول باسم ${p.user} على ${p.server}.`,
 	settings_sort: () => `الترتيب`,
 	settings_special_down: (p) => `نقل ${p.feed} إلى الأسفل`,
@@ -716,4 +772,42 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `اشترك في هذه الخلاصة`,
 	subscribe_uncategorized: () => `بلا فئة`,
 	subscribe_unknown: () => `ردّ tt-rss بحالة غير متوقعة.`,
+	toast_copy_refused: () => `النسخ غير مسموح هنا.`,
+	toast_link_copied: () => `نُسخ الرابط.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُعلَّم أي مقالة أعلاه كمقروءة.`;
+			case 'one':
+				return `عُلّمت مقالة واحدة أعلاه كمقروءة.`;
+			case 'two':
+				return `عُلّمت مقالتان أعلاه كمقروءتين.`;
+			case 'few':
+				return `عُلّمت ${n} مقالات أعلاه كمقروءة.`;
+			case 'many':
+				return `عُلّمت ${n} مقالة أعلاه كمقروءة.`;
+			default:
+				return `عُلّمت ${n} مقالة أعلاه كمقروءة.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُعلَّم أي مقالة أدناه كمقروءة.`;
+			case 'one':
+				return `عُلّمت مقالة واحدة أدناه كمقروءة.`;
+			case 'two':
+				return `عُلّمت مقالتان أدناه كمقروءتين.`;
+			case 'few':
+				return `عُلّمت ${n} مقالات أدناه كمقروءة.`;
+			case 'many':
+				return `عُلّمت ${n} مقالة أدناه كمقروءة.`;
+			default:
+				return `عُلّمت ${n} مقالة أدناه كمقروءة.`;
+		}
+	},
+	toast_marked_read: () => `عُلّم كمقروء.`,
+	toast_share_unavailable: () => `المشاركة غير متاحة هنا.`,
 };

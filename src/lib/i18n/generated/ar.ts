@@ -83,10 +83,34 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `آخر محاولة: ${p.date}.`,
 	feed_health_newest: (p) => `أحدث مقالة فيها بتاريخ ${p.date}.`,
 	feed_health_server_said: (p) => `قال الخادم: «${p.words}»`,
+	feed_row_failing: (p) => `، يتعذّر تحديثها: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `، لا مقالات غير مقروءة`;
+			case 'one':
+				return `، مقالة واحدة غير مقروءة`;
+			case 'two':
+				return `، مقالتان غير مقروءتين`;
+			case 'few':
+				return `، ${n} مقالات غير مقروءة`;
+			case 'many':
+				return `، ${n} مقالة غير مقروءة`;
+			default:
+				return `، ${n} مقالة غير مقروءة`;
+		}
+	},
 	feed_today: () => `اليوم`,
+	list_empty: () => `لا مقالات لعرضها هنا.`,
+	list_empty_on_device: () => `لا توجد مقالة محفوظة على هذا الجهاز تطابق هذا البحث.`,
+	list_empty_search: () => `لا شيء يطابق هذا البحث.`,
+	list_on_device_text: () => `يتعذّر الوصول إلى الخادم: هذه هي المقالات المحفوظة هنا المطابقة.`,
+	list_on_device_title: () => `نتائج على هذا الجهاز.`,
 	list_pull_refresh: () => `اسحب للتحديث`,
 	list_refreshing: () => `جارٍ التحديث…`,
 	list_release_refresh: () => `أفلِت للتحديث`,
+	list_try_again: () => `حاول مجددًا`,
 	login_busy: () => `جارٍ تسجيل الدخول…`,
 	login_checkup: () => `فحص الخادم`,
 	login_failed: () => `فشل تسجيل الدخول على نحو غير متوقع. أعد تحميل الصفحة وحاول مرة أخرى.`,

@@ -237,7 +237,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Offline-Speicher`,
 	settings_opml_another: () => `Eine weitere Datei importieren`,
 	settings_opml_continue: () => `Import fortsetzen`,
+	settings_opml_damaged: () => `Diese Datei ist kein wohlgeformtes XML und damit keine OPML-Datei. Sie ist vielleicht beschädigt oder abgeschnitten: Exportieren Sie sie erneut.`,
 	settings_opml_discard: () => `Den Rest verwerfen`,
+	settings_opml_empty: () => `Diese Datei ist leer.`,
+	settings_opml_entities: () => `Diese Datei deklariert XML-Entitäten, die OPML-Dateien nie brauchen, daher wurde sie nicht gelesen. Exportieren Sie die Liste erneut aus Ihrem anderen Reader.`,
 	settings_opml_export: () => `Export (OPML)`,
 	settings_opml_export_button: () => `Abonnements exportieren`,
 	settings_opml_export_failed: () => `Der Export ist unerwartet fehlgeschlagen. Versuche es erneut.`,
@@ -272,6 +275,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Kategorien, die dieser Server nicht hat`,
 	settings_opml_missing_hint: () => `Lege sie zuerst in tt-rss an (Einstellungen → Feeds → Kategorien) und wähle die Datei erneut, oder wähle, wohin ihre Feeds kommen:`,
 	settings_opml_needs_server: () => `Der Import braucht eine Verbindung zum tt-rss-Server, und du bist offline. Nichts wurde geändert; versuche es erneut, wenn du online bist.`,
+	settings_opml_no_body: () => `Diese OPML-Datei hat kein <body> und listet daher keine Feeds.`,
+	settings_opml_no_feeds: () => `Diese OPML-Datei listet keine Feeds mit einer http- oder https-Adresse.`,
+	settings_opml_not_opml: () => `Diese Datei ist XML, aber kein OPML (sie hat kein <opml>-Element). Wählen Sie die Abonnementliste, die Ihr anderer Reader exportiert hat.`,
+	settings_opml_not_xml: () => `Diese Datei ist kein wohlgeformtes XML und damit keine OPML-Datei. Exportieren Sie sie erneut.`,
 	settings_opml_outcome_multiple: () => `Diese Seite bietet mehrere Feeds an: Abonniere einen davon auf der Seite „Abonnieren“.`,
 	settings_opml_outcome_skipped: () => `Schon abonniert: übersprungen.`,
 	settings_opml_page: () => `Abonnements importieren und exportieren`,
@@ -300,7 +307,9 @@ export const messages: LaterMessages = {
 				return `${n} Feeds abonnieren`;
 		}
 	},
+	settings_opml_too_deep: (p) => `Diese Datei verschachtelt Kategorien tiefer als ${p.depth} Ebenen.`,
 	settings_opml_too_large: (p) => `Diese Datei ist größer als ${p.size} MB, zu groß für eine Abonnementliste. Exportiere eine kleinere Liste oder teile sie auf.`,
+	settings_opml_too_many: (p) => `Diese Datei listet mehr als ${p.max} Feeds, mehr als diese App auf einmal importiert. Teilen Sie sie in kleinere Dateien auf.`,
 	settings_opml_unexpected: () => `ein unerwarteter Fehler.`,
 	settings_opml_waiting: () => `Wartet.`,
 	settings_page: () => `Einstellungen`,
@@ -373,6 +382,29 @@ export const messages: LaterMessages = {
 	settings_show: () => `Zeigen`,
 	settings_sign_out: () => `Abmelden`,
 	settings_sign_out_hint: () => `Beim Abmelden wird alles von diesem Konto auf diesem Gerät entfernt: zwischengespeicherte Artikel und Bilder, Einstellungen, die gespeicherte Sitzung und das Passwort sowie Änderungen, die noch nicht auf dem Server gespeichert sind (du siehst sie vorher).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `und ${n} weitere`;
+			default:
+				return `und ${n} weitere`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (nicht angenommen: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Änderung wurde noch nicht auf dem Server gespeichert:
+${p.list}
+Beim Abmelden wird sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
+			default:
+				return `${n} Änderungen wurden noch nicht auf dem Server gespeichert:
+${p.list}
+Beim Abmelden werden sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Angemeldet als ${p.user} auf ${p.server}.`,
 	settings_sort: () => `Sortierung`,
 	settings_special_down: (p) => `${p.feed} nach unten`,
@@ -580,4 +612,26 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `Diesen Feed abonnieren`,
 	subscribe_uncategorized: () => `Ohne Kategorie`,
 	subscribe_unknown: () => `tt-rss hat mit einem unerwarteten Status geantwortet.`,
+	toast_copy_refused: () => `Kopieren ist hier nicht erlaubt.`,
+	toast_link_copied: () => `Link kopiert.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel darüber als gelesen markiert.`;
+			default:
+				return `${n} Artikel darüber als gelesen markiert.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel darunter als gelesen markiert.`;
+			default:
+				return `${n} Artikel darunter als gelesen markiert.`;
+		}
+	},
+	toast_marked_read: () => `Als gelesen markiert.`,
+	toast_share_unavailable: () => `Teilen ist hier nicht möglich.`,
 };

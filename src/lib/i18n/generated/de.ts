@@ -59,10 +59,26 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Zuletzt versucht: ${p.date}.`,
 	feed_health_newest: (p) => `Der neueste Artikel ist vom ${p.date}.`,
 	feed_health_server_said: (p) => `Der Server meldete: „${p.words}“`,
+	feed_row_failing: (p) => `, wird nicht aktualisiert: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} ungelesen`;
+			default:
+				return `, ${n} ungelesen`;
+		}
+	},
 	feed_today: () => `Heute`,
+	list_empty: () => `Hier gibt es keine Artikel.`,
+	list_empty_on_device: () => `Kein auf diesem Gerät gespeicherter Artikel passt zu dieser Suche.`,
+	list_empty_search: () => `Nichts passt zu dieser Suche.`,
+	list_on_device_text: () => `Der Server ist nicht erreichbar: Dies sind die hier gespeicherten Artikel, die passen.`,
+	list_on_device_title: () => `Ergebnisse auf diesem Gerät.`,
 	list_pull_refresh: () => `Zum Aktualisieren ziehen`,
 	list_refreshing: () => `Wird aktualisiert…`,
 	list_release_refresh: () => `Zum Aktualisieren loslassen`,
+	list_try_again: () => `Erneut versuchen`,
 	login_busy: () => `Anmeldung läuft …`,
 	login_checkup: () => `Server-Check`,
 	login_failed: () => `Die Anmeldung ist unerwartet fehlgeschlagen. Lade die Seite neu und versuche es noch einmal.`,

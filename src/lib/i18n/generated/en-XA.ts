@@ -59,10 +59,26 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `[Ļášţ ţŕíéð ${p.date}. ļóŕéɱ]`,
 	feed_health_newest: (p) => `[Íţš ñéŵéšţ áŕţíçļé íš ƒŕóɱ ${p.date}. ļóŕéɱ ípšúɱ]`,
 	feed_health_server_said: (p) => `[Ţĥé šéŕṽéŕ šáíð: “${p.words}” ļóŕéɱ íp]`,
+	feed_row_failing: (p) => `[, ƒáíļš ţó úþðáţé: ${p.why} ļóŕéɱ íp]`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[, ${n} úñŕéáð ļóŕé]`;
+			default:
+				return `[, ${n} úñŕéáð ļóŕé]`;
+		}
+	},
 	feed_today: () => `[Ţóðáý ļó]`,
+	list_empty: () => `[Ñó áŕţíçļéš ţó šĥóŵ ĥéŕé. ļóŕéɱ ípšú]`,
+	list_empty_on_device: () => `[Ñó áŕţíçļé ķéþţ óñ ţĥíš ðéṽíçé ɱáţçĥéš ţĥíš šéáŕçĥ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,
+	list_empty_search: () => `[Ñóţĥíñĝ ɱáţçĥéš ţĥíš šéáŕçĥ. ļóŕéɱ ípšúɱ]`,
+	list_on_device_text: () => `[Ţĥé šéŕṽéŕ çáññóţ ƀé ŕéáçĥéð: ţĥéšé áŕé ţĥé áŕţíçļéš ķéþţ ĥéŕé ţĥáţ ɱáţçĥ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕ]`,
+	list_on_device_title: () => `[Ŕéšúļţš óñ ţĥíš ðéṽíçé. ļóŕéɱ ípšú]`,
 	list_pull_refresh: () => `[Þúļļ ţó ŕéƒŕéšĥ ļóŕéɱ]`,
 	list_refreshing: () => `[Ŕéƒŕéšĥíñĝ… ļóŕéɱ]`,
 	list_release_refresh: () => `[Ŕéļéášé ţó ŕéƒŕéšĥ ļóŕéɱ íp]`,
+	list_try_again: () => `[Ţŕý áĝáíñ ļóŕé]`,
 	login_busy: () => `[Šíĝñíñĝ íñ… ļóŕéɱ]`,
 	login_checkup: () => `[Šéŕṽéŕ çĥéçķ-úþ ļóŕéɱ]`,
 	login_failed: () => `[Šíĝñíñĝ íñ ƒáíļéð úñéẋþéçţéðļý. Ŕéļóáð ţĥé þáĝé áñð ţŕý áĝáíñ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱé]`,

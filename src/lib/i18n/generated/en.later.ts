@@ -237,7 +237,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Offline storage`,
 	settings_opml_another: () => `Import another file`,
 	settings_opml_continue: () => `Continue the import`,
+	settings_opml_damaged: () => `This file is not well-formed XML, so it is not an OPML file. It may be damaged or cut short: export it again.`,
 	settings_opml_discard: () => `Discard the rest`,
+	settings_opml_empty: () => `This file is empty.`,
+	settings_opml_entities: () => `This file declares XML entities, which OPML files never need, so it was not read. Export the list again from your other reader.`,
 	settings_opml_export: () => `Export (OPML)`,
 	settings_opml_export_button: () => `Export subscriptions`,
 	settings_opml_export_failed: () => `The export failed unexpectedly. Try again.`,
@@ -272,6 +275,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Categories this server does not have`,
 	settings_opml_missing_hint: () => `Create them in tt-rss first (Preferences → Feeds → Categories) and choose the file again, or choose where their feeds go:`,
 	settings_opml_needs_server: () => `Importing needs a connection to the tt-rss server, and you are offline. Nothing was changed; try again when you are online.`,
+	settings_opml_no_body: () => `This OPML file has no <body>, so it lists no feeds.`,
+	settings_opml_no_feeds: () => `This OPML file lists no feeds with an http or https address.`,
+	settings_opml_not_opml: () => `This file is XML but not OPML (it has no <opml> element). Choose the subscription list exported by your other reader.`,
+	settings_opml_not_xml: () => `This file is not well-formed XML, so it is not an OPML file. Export it again.`,
 	settings_opml_outcome_multiple: () => `That page offers several feeds: subscribe to one of them on the Subscribe screen.`,
 	settings_opml_outcome_skipped: () => `Already subscribed: skipped.`,
 	settings_opml_page: () => `Import and export subscriptions`,
@@ -300,7 +307,9 @@ export const messages: LaterMessages = {
 				return `Subscribe to ${n} feeds`;
 		}
 	},
+	settings_opml_too_deep: (p) => `This file nests categories more than ${p.depth} levels deep.`,
 	settings_opml_too_large: (p) => `This file is larger than ${p.size} MB, too large for a list of subscriptions. Export a smaller list, or split it.`,
+	settings_opml_too_many: (p) => `This file lists more than ${p.max} feeds, more than this app imports at once. Split it into smaller files.`,
 	settings_opml_unexpected: () => `an unexpected error.`,
 	settings_opml_waiting: () => `Waiting.`,
 	settings_page: () => `Settings`,
@@ -373,6 +382,29 @@ export const messages: LaterMessages = {
 	settings_show: () => `Show`,
 	settings_sign_out: () => `Sign out`,
 	settings_sign_out_hint: () => `Signing out removes everything of this account from this device: cached articles and images, settings, the kept session and password, and changes not yet saved on the server (you see them first).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `and ${n} more`;
+			default:
+				return `and ${n} more`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (not accepted: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} change has not been saved on the server:
+${p.list}
+Signing out deletes it from this device. Sign out anyway?`;
+			default:
+				return `${n} changes have not been saved on the server:
+${p.list}
+Signing out deletes them from this device. Sign out anyway?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Signed in as ${p.user} on ${p.server}.`,
 	settings_sort: () => `Sort`,
 	settings_special_down: (p) => `Move ${p.feed} down`,
@@ -580,4 +612,26 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `Subscribe to this feed`,
 	subscribe_uncategorized: () => `Uncategorized`,
 	subscribe_unknown: () => `tt-rss answered with an unexpected status.`,
+	toast_copy_refused: () => `Copying is not allowed here.`,
+	toast_link_copied: () => `Link copied.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Marked ${n} article above as read.`;
+			default:
+				return `Marked ${n} articles above as read.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Marked ${n} article below as read.`;
+			default:
+				return `Marked ${n} articles below as read.`;
+		}
+	},
+	toast_marked_read: () => `Marked as read.`,
+	toast_share_unavailable: () => `Sharing is not available here.`,
 };

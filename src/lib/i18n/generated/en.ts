@@ -59,10 +59,26 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Last tried ${p.date}.`,
 	feed_health_newest: (p) => `Its newest article is from ${p.date}.`,
 	feed_health_server_said: (p) => `The server said: “${p.words}”`,
+	feed_row_failing: (p) => `, fails to update: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} unread`;
+			default:
+				return `, ${n} unread`;
+		}
+	},
 	feed_today: () => `Today`,
+	list_empty: () => `No articles to show here.`,
+	list_empty_on_device: () => `No article kept on this device matches this search.`,
+	list_empty_search: () => `Nothing matches this search.`,
+	list_on_device_text: () => `The server cannot be reached: these are the articles kept here that match.`,
+	list_on_device_title: () => `Results on this device.`,
 	list_pull_refresh: () => `Pull to refresh`,
 	list_refreshing: () => `Refreshing…`,
 	list_release_refresh: () => `Release to refresh`,
+	list_try_again: () => `Try again`,
 	login_busy: () => `Signing in…`,
 	login_checkup: () => `Server check-up`,
 	login_failed: () => `Signing in failed unexpectedly. Reload the page and try again.`,

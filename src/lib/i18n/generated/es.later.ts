@@ -243,7 +243,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Almacenamiento sin conexión`,
 	settings_opml_another: () => `Importar otro archivo`,
 	settings_opml_continue: () => `Continuar la importación`,
+	settings_opml_damaged: () => `Este archivo no es XML bien formado, así que no es un archivo OPML. Puede estar dañado o incompleto: vuelve a exportarlo.`,
 	settings_opml_discard: () => `Descartar el resto`,
+	settings_opml_empty: () => `Este archivo está vacío.`,
+	settings_opml_entities: () => `Este archivo declara entidades XML, que los archivos OPML nunca necesitan, así que no se ha leído. Vuelve a exportar la lista desde tu otro lector.`,
 	settings_opml_export: () => `Exportar (OPML)`,
 	settings_opml_export_button: () => `Exportar suscripciones`,
 	settings_opml_export_failed: () => `La exportación falló de forma inesperada. Inténtalo de nuevo.`,
@@ -282,6 +285,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Categorías que este servidor no tiene`,
 	settings_opml_missing_hint: () => `Créalas primero en tt-rss (Preferencias → Feeds → Categorías) y vuelve a elegir el archivo, o elige adónde van sus feeds:`,
 	settings_opml_needs_server: () => `Importar necesita conexión con el servidor tt-rss, y estás sin conexión. No se cambió nada; inténtalo de nuevo cuando estés en línea.`,
+	settings_opml_no_body: () => `Este archivo OPML no tiene <body>, así que no lista ningún feed.`,
+	settings_opml_no_feeds: () => `Este archivo OPML no lista ningún feed con una dirección http o https.`,
+	settings_opml_not_opml: () => `Este archivo es XML pero no OPML (no tiene elemento <opml>). Elige la lista de suscripciones exportada por tu otro lector.`,
+	settings_opml_not_xml: () => `Este archivo no es XML bien formado, así que no es un archivo OPML. Vuelve a exportarlo.`,
 	settings_opml_outcome_multiple: () => `Esa página ofrece varios feeds: suscríbete a uno de ellos en la pantalla Suscribirse.`,
 	settings_opml_outcome_skipped: () => `Ya suscrito: omitido.`,
 	settings_opml_page: () => `Importar y exportar suscripciones`,
@@ -314,7 +321,9 @@ export const messages: LaterMessages = {
 				return `Suscribirse a ${n} feeds`;
 		}
 	},
+	settings_opml_too_deep: (p) => `Este archivo anida categorías a más de ${p.depth} niveles de profundidad.`,
 	settings_opml_too_large: (p) => `Este archivo supera los ${p.size} MB, demasiado para una lista de suscripciones. Exporta una lista más pequeña o divídela.`,
+	settings_opml_too_many: (p) => `Este archivo lista más de ${p.max} feeds, más de los que esta aplicación importa de una vez. Divídelo en archivos más pequeños.`,
 	settings_opml_unexpected: () => `un error inesperado.`,
 	settings_opml_waiting: () => `En espera.`,
 	settings_page: () => `Ajustes`,
@@ -393,6 +402,35 @@ export const messages: LaterMessages = {
 	settings_show: () => `Mostrar`,
 	settings_sign_out: () => `Cerrar sesión`,
 	settings_sign_out_hint: () => `Al cerrar sesión se borra de este dispositivo todo lo de esta cuenta: artículos e imágenes en caché, ajustes, la sesión y la contraseña guardadas, y los cambios aún no guardados en el servidor (antes los verás).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `y ${n} más`;
+			case 'many':
+				return `y ${n} más`;
+			default:
+				return `y ${n} más`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (no aceptado: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} cambio no se ha guardado en el servidor:
+${p.list}
+Al cerrar sesión se borrará de este dispositivo. ¿Cerrar sesión de todos modos?`;
+			case 'many':
+				return `${n} de cambios no se han guardado en el servidor:
+${p.list}
+Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos modos?`;
+			default:
+				return `${n} cambios no se han guardado en el servidor:
+${p.list}
+Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos modos?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Sesión iniciada como ${p.user} en ${p.server}.`,
 	settings_sort: () => `Ordenar`,
 	settings_special_down: (p) => `Bajar ${p.feed}`,
@@ -614,4 +652,30 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `Suscribirse a este feed`,
 	subscribe_uncategorized: () => `Sin categoría`,
 	subscribe_unknown: () => `tt-rss respondió con un estado inesperado.`,
+	toast_copy_refused: () => `Aquí no se permite copiar.`,
+	toast_link_copied: () => `Enlace copiado.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo de arriba marcado como leído.`;
+			case 'many':
+				return `${n} de artículos de arriba marcados como leídos.`;
+			default:
+				return `${n} artículos de arriba marcados como leídos.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo de abajo marcado como leído.`;
+			case 'many':
+				return `${n} de artículos de abajo marcados como leídos.`;
+			default:
+				return `${n} artículos de abajo marcados como leídos.`;
+		}
+	},
+	toast_marked_read: () => `Marcado como leído.`,
+	toast_share_unavailable: () => `Compartir no está disponible aquí.`,
 };

@@ -65,10 +65,28 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Último intento: ${p.date}.`,
 	feed_health_newest: (p) => `Su artículo más reciente es del ${p.date}.`,
 	feed_health_server_said: (p) => `El servidor dijo: «${p.words}»`,
+	feed_row_failing: (p) => `, no se actualiza: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} sin leer`;
+			case 'many':
+				return `, ${n} sin leer`;
+			default:
+				return `, ${n} sin leer`;
+		}
+	},
 	feed_today: () => `Hoy`,
+	list_empty: () => `No hay artículos que mostrar aquí.`,
+	list_empty_on_device: () => `Ningún artículo guardado en este dispositivo coincide con esta búsqueda.`,
+	list_empty_search: () => `Nada coincide con esta búsqueda.`,
+	list_on_device_text: () => `No se puede conectar con el servidor: estos son los artículos guardados aquí que coinciden.`,
+	list_on_device_title: () => `Resultados en este dispositivo.`,
 	list_pull_refresh: () => `Desliza para actualizar`,
 	list_refreshing: () => `Actualizando…`,
 	list_release_refresh: () => `Suelta para actualizar`,
+	list_try_again: () => `Reintentar`,
 	login_busy: () => `Iniciando sesión…`,
 	login_checkup: () => `Revisión del servidor`,
 	login_failed: () => `El inicio de sesión falló de forma inesperada. Recarga la página e inténtalo de nuevo.`,

@@ -243,7 +243,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Stockage hors ligne`,
 	settings_opml_another: () => `Importer un autre fichier`,
 	settings_opml_continue: () => `Poursuivre l’import`,
+	settings_opml_damaged: () => `Ce fichier n’est pas du XML bien formé, ce n’est donc pas un fichier OPML. Il est peut-être endommagé ou tronqué : exportez-le de nouveau.`,
 	settings_opml_discard: () => `Abandonner le reste`,
+	settings_opml_empty: () => `Ce fichier est vide.`,
+	settings_opml_entities: () => `Ce fichier déclare des entités XML, dont les fichiers OPML n’ont jamais besoin ; il n’a donc pas été lu. Exportez de nouveau la liste depuis votre autre lecteur.`,
 	settings_opml_export: () => `Export (OPML)`,
 	settings_opml_export_button: () => `Exporter les abonnements`,
 	settings_opml_export_failed: () => `L’export a échoué de façon inattendue. Réessayez.`,
@@ -282,6 +285,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Catégories que ce serveur n’a pas`,
 	settings_opml_missing_hint: () => `Créez-les d’abord dans tt-rss (Préférences → Flux → Catégories) puis choisissez à nouveau le fichier, ou choisissez où vont leurs flux :`,
 	settings_opml_needs_server: () => `L’import a besoin d’une connexion au serveur tt-rss, et vous êtes hors ligne. Rien n’a été modifié ; réessayez une fois en ligne.`,
+	settings_opml_no_body: () => `Ce fichier OPML n’a pas de <body> : il ne liste donc aucun flux.`,
+	settings_opml_no_feeds: () => `Ce fichier OPML ne liste aucun flux avec une adresse http ou https.`,
+	settings_opml_not_opml: () => `Ce fichier est du XML mais pas de l’OPML (il n’a pas d’élément <opml>). Choisissez la liste d’abonnements exportée par votre autre lecteur.`,
+	settings_opml_not_xml: () => `Ce fichier n’est pas du XML bien formé, ce n’est donc pas un fichier OPML. Exportez-le de nouveau.`,
 	settings_opml_outcome_multiple: () => `Cette page propose plusieurs flux : abonnez-vous à l’un d’eux sur l’écran S’abonner.`,
 	settings_opml_outcome_skipped: () => `Déjà abonné : ignoré.`,
 	settings_opml_page: () => `Importer et exporter les abonnements`,
@@ -314,7 +321,9 @@ export const messages: LaterMessages = {
 				return `S’abonner à ${n} flux`;
 		}
 	},
+	settings_opml_too_deep: (p) => `Ce fichier imbrique des catégories sur plus de ${p.depth} niveaux.`,
 	settings_opml_too_large: (p) => `Ce fichier dépasse ${p.size} Mo, trop pour une liste d’abonnements. Exportez une liste plus petite ou découpez-la.`,
+	settings_opml_too_many: (p) => `Ce fichier liste plus de ${p.max} flux, plus que cette application n’en importe à la fois. Divisez-le en fichiers plus petits.`,
 	settings_opml_unexpected: () => `une erreur inattendue.`,
 	settings_opml_waiting: () => `En attente.`,
 	settings_page: () => `Réglages`,
@@ -393,6 +402,35 @@ export const messages: LaterMessages = {
 	settings_show: () => `Afficher`,
 	settings_sign_out: () => `Se déconnecter`,
 	settings_sign_out_hint: () => `La déconnexion supprime de cet appareil tout ce qui concerne ce compte\u00a0: articles et images en cache, réglages, session et mot de passe conservés, et modifications pas encore enregistrées sur le serveur (vous les voyez d’abord).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `et ${n} autre`;
+			case 'many':
+				return `et ${n} d’autres`;
+			default:
+				return `et ${n} autres`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (refusée : ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} modification n’a pas été enregistrée sur le serveur :
+${p.list}
+Se déconnecter la supprime de cet appareil. Se déconnecter quand même ?`;
+			case 'many':
+				return `${n} de modifications n’ont pas été enregistrées sur le serveur :
+${p.list}
+Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
+			default:
+				return `${n} modifications n’ont pas été enregistrées sur le serveur :
+${p.list}
+Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Connecté en tant que ${p.user} sur ${p.server}.`,
 	settings_sort: () => `Trier`,
 	settings_special_down: (p) => `Descendre ${p.feed}`,
@@ -614,4 +652,30 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `S’abonner à ce flux`,
 	subscribe_uncategorized: () => `Sans catégorie`,
 	subscribe_unknown: () => `tt-rss a répondu avec un statut inattendu.`,
+	toast_copy_refused: () => `La copie n’est pas autorisée ici.`,
+	toast_link_copied: () => `Lien copié.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article au-dessus marqué comme lu.`;
+			case 'many':
+				return `${n} d’articles au-dessus marqués comme lus.`;
+			default:
+				return `${n} articles au-dessus marqués comme lus.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article en dessous marqué comme lu.`;
+			case 'many':
+				return `${n} d’articles en dessous marqués comme lus.`;
+			default:
+				return `${n} articles en dessous marqués comme lus.`;
+		}
+	},
+	toast_marked_read: () => `Marqué comme lu.`,
+	toast_share_unavailable: () => `Le partage n’est pas disponible ici.`,
 };

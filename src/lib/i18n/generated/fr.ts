@@ -65,10 +65,28 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Dernière tentative\u00a0: ${p.date}.`,
 	feed_health_newest: (p) => `Son article le plus récent date du ${p.date}.`,
 	feed_health_server_said: (p) => `Le serveur a dit\u00a0: «\u00a0${p.words}\u00a0»`,
+	feed_row_failing: (p) => `, échec de mise à jour : ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} non lu`;
+			case 'many':
+				return `, ${n} de non lus`;
+			default:
+				return `, ${n} non lus`;
+		}
+	},
 	feed_today: () => `Aujourd’hui`,
+	list_empty: () => `Aucun article à afficher ici.`,
+	list_empty_on_device: () => `Aucun article conservé sur cet appareil ne correspond à cette recherche.`,
+	list_empty_search: () => `Rien ne correspond à cette recherche.`,
+	list_on_device_text: () => `Le serveur est injoignable : voici les articles conservés ici qui correspondent.`,
+	list_on_device_title: () => `Résultats sur cet appareil.`,
 	list_pull_refresh: () => `Tirer pour actualiser`,
 	list_refreshing: () => `Actualisation…`,
 	list_release_refresh: () => `Relâcher pour actualiser`,
+	list_try_again: () => `Réessayer`,
 	login_busy: () => `Connexion…`,
 	login_checkup: () => `Diagnostic du serveur`,
 	login_failed: () => `La connexion a échoué de façon inattendue. Rechargez la page et réessayez.`,

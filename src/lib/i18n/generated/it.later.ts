@@ -243,7 +243,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Spazio offline`,
 	settings_opml_another: () => `Importa un altro file`,
 	settings_opml_continue: () => `Continua l’importazione`,
+	settings_opml_damaged: () => `Questo file non è XML ben formato, quindi non è un file OPML. Potrebbe essere danneggiato o troncato: esportalo di nuovo.`,
 	settings_opml_discard: () => `Scarta il resto`,
+	settings_opml_empty: () => `Questo file è vuoto.`,
+	settings_opml_entities: () => `Questo file dichiara entità XML, che ai file OPML non servono mai, quindi non è stato letto. Esporta di nuovo l’elenco dall’altro lettore.`,
 	settings_opml_export: () => `Esporta (OPML)`,
 	settings_opml_export_button: () => `Esporta le iscrizioni`,
 	settings_opml_export_failed: () => `L’esportazione non è riuscita per un errore imprevisto. Riprova.`,
@@ -282,6 +285,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Categorie che questo server non ha`,
 	settings_opml_missing_hint: () => `Creale prima in tt-rss (Preferenze → Feed → Categorie) e scegli di nuovo il file, oppure scegli dove vanno i loro feed:`,
 	settings_opml_needs_server: () => `L’importazione richiede una connessione al server tt-rss e sei offline. Non è cambiato nulla; riprova quando sei online.`,
+	settings_opml_no_body: () => `Questo file OPML non ha un <body>, quindi non elenca alcun feed.`,
+	settings_opml_no_feeds: () => `Questo file OPML non elenca alcun feed con un indirizzo http o https.`,
+	settings_opml_not_opml: () => `Questo file è XML ma non OPML (non ha un elemento <opml>). Scegli l’elenco delle iscrizioni esportato dall’altro lettore.`,
+	settings_opml_not_xml: () => `Questo file non è XML ben formato, quindi non è un file OPML. Esportalo di nuovo.`,
 	settings_opml_outcome_multiple: () => `Quella pagina offre più feed: iscriviti a uno di essi nella schermata Iscriviti.`,
 	settings_opml_outcome_skipped: () => `Già iscritto: saltato.`,
 	settings_opml_page: () => `Importa ed esporta le iscrizioni`,
@@ -314,7 +321,9 @@ export const messages: LaterMessages = {
 				return `Iscriviti a ${n} feed`;
 		}
 	},
+	settings_opml_too_deep: (p) => `Questo file annida le categorie per più di ${p.depth} livelli.`,
 	settings_opml_too_large: (p) => `Questo file supera i ${p.size} MB, troppo per un elenco di iscrizioni. Esporta un elenco più piccolo o dividilo.`,
+	settings_opml_too_many: (p) => `Questo file elenca più di ${p.max} feed, più di quanti questa app ne importi in una volta. Dividilo in file più piccoli.`,
 	settings_opml_unexpected: () => `un errore imprevisto.`,
 	settings_opml_waiting: () => `In attesa.`,
 	settings_page: () => `Impostazioni`,
@@ -393,6 +402,35 @@ export const messages: LaterMessages = {
 	settings_show: () => `Mostra`,
 	settings_sign_out: () => `Esci`,
 	settings_sign_out_hint: () => `Uscendo si rimuove da questo dispositivo tutto ciò che riguarda questo account: articoli e immagini in cache, impostazioni, la sessione e la password conservate e le modifiche non ancora salvate sul server (prima le vedi).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e altre ${n}`;
+			case 'many':
+				return `e altre ${n}`;
+			default:
+				return `e altre ${n}`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (non accettata: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} modifica non è stata salvata sul server:
+${p.list}
+Uscendo verrà eliminata da questo dispositivo. Uscire comunque?`;
+			case 'many':
+				return `${n} di modifiche non sono state salvate sul server:
+${p.list}
+Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
+			default:
+				return `${n} modifiche non sono state salvate sul server:
+${p.list}
+Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Accesso effettuato come ${p.user} su ${p.server}.`,
 	settings_sort: () => `Ordina`,
 	settings_special_down: (p) => `Sposta giù ${p.feed}`,
@@ -614,4 +652,30 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `Iscriviti a questo feed`,
 	subscribe_uncategorized: () => `Senza categoria`,
 	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
+	toast_copy_refused: () => `Qui non è consentito copiare.`,
+	toast_link_copied: () => `Link copiato.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo sopra segnato come letto.`;
+			case 'many':
+				return `${n} di articoli sopra segnati come letti.`;
+			default:
+				return `${n} articoli sopra segnati come letti.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo sotto segnato come letto.`;
+			case 'many':
+				return `${n} di articoli sotto segnati come letti.`;
+			default:
+				return `${n} articoli sotto segnati come letti.`;
+		}
+	},
+	toast_marked_read: () => `Segnato come letto.`,
+	toast_share_unavailable: () => `La condivisione non è disponibile qui.`,
 };

@@ -65,10 +65,28 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Ultimo tentativo: ${p.date}.`,
 	feed_health_newest: (p) => `Il suo articolo più recente è del ${p.date}.`,
 	feed_health_server_said: (p) => `Il server ha detto: «${p.words}»`,
+	feed_row_failing: (p) => `, non si aggiorna: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} da leggere`;
+			case 'many':
+				return `, ${n} da leggere`;
+			default:
+				return `, ${n} da leggere`;
+		}
+	},
 	feed_today: () => `Oggi`,
+	list_empty: () => `Nessun articolo da mostrare qui.`,
+	list_empty_on_device: () => `Nessun articolo conservato su questo dispositivo corrisponde a questa ricerca.`,
+	list_empty_search: () => `Nessun risultato per questa ricerca.`,
+	list_on_device_text: () => `Il server non è raggiungibile: questi sono gli articoli conservati qui che corrispondono.`,
+	list_on_device_title: () => `Risultati su questo dispositivo.`,
 	list_pull_refresh: () => `Trascina per aggiornare`,
 	list_refreshing: () => `Aggiornamento…`,
 	list_release_refresh: () => `Rilascia per aggiornare`,
+	list_try_again: () => `Riprova`,
 	login_busy: () => `Accesso in corso…`,
 	login_checkup: () => `Controllo del server`,
 	login_failed: () => `L’accesso non è riuscito per un motivo imprevisto. Ricarica la pagina e riprova.`,

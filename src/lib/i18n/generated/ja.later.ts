@@ -231,7 +231,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `オフラインのストレージ`,
 	settings_opml_another: () => `別のファイルをインポート`,
 	settings_opml_continue: () => `インポートを続ける`,
+	settings_opml_damaged: () => `このファイルは整形式の XML ではないため、OPML ファイルではありません。破損しているか途中で切れている可能性があります：エクスポートし直してください。`,
 	settings_opml_discard: () => `残りを破棄`,
+	settings_opml_empty: () => `このファイルは空です。`,
+	settings_opml_entities: () => `このファイルは XML エンティティを宣言しています。OPML ファイルには不要なものなので、読み込みませんでした。もう一方のリーダーからリストをエクスポートし直してください。`,
 	settings_opml_export: () => `エクスポート（OPML）`,
 	settings_opml_export_button: () => `購読をエクスポート`,
 	settings_opml_export_failed: () => `エクスポートが予期せず失敗しました。もう一度お試しください。`,
@@ -262,6 +265,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `このサーバーにないカテゴリー`,
 	settings_opml_missing_hint: () => `先に tt-rss でカテゴリーを作成して（設定 → フィード → カテゴリー）ファイルを選び直すか、フィードの入れ先を選んでください：`,
 	settings_opml_needs_server: () => `インポートには tt-rss サーバーへの接続が必要ですが、オフラインです。何も変更されていません。オンラインになってからもう一度お試しください。`,
+	settings_opml_no_body: () => `この OPML ファイルには <body> がないため、フィードが含まれていません。`,
+	settings_opml_no_feeds: () => `この OPML ファイルには http または https のアドレスを持つフィードがありません。`,
+	settings_opml_not_opml: () => `このファイルは XML ですが OPML ではありません（<opml> 要素がありません）。もう一方のリーダーがエクスポートした購読リストを選んでください。`,
+	settings_opml_not_xml: () => `このファイルは整形式の XML ではないため、OPML ファイルではありません。エクスポートし直してください。`,
 	settings_opml_outcome_multiple: () => `このページには複数のフィードがあります。「購読」画面でどれか1つを購読してください。`,
 	settings_opml_outcome_skipped: () => `購読済み：スキップ。`,
 	settings_opml_page: () => `購読のインポートとエクスポート`,
@@ -286,7 +293,9 @@ export const messages: LaterMessages = {
 				return `${n} 件のフィードを購読`;
 		}
 	},
+	settings_opml_too_deep: (p) => `このファイルはカテゴリが ${p.depth} 階層より深く入れ子になっています。`,
 	settings_opml_too_large: (p) => `このファイルは ${p.size} MB を超えており、購読リストとしては大きすぎます。小さいリストをエクスポートするか、分割してください。`,
+	settings_opml_too_many: (p) => `このファイルには ${p.max} 件を超えるフィードがあり、このアプリが一度にインポートできる数を超えています。小さなファイルに分割してください。`,
 	settings_opml_unexpected: () => `予期しないエラー。`,
 	settings_opml_waiting: () => `待機中。`,
 	settings_page: () => `設定`,
@@ -353,6 +362,23 @@ export const messages: LaterMessages = {
 	settings_show: () => `表示`,
 	settings_sign_out: () => `ログアウト`,
 	settings_sign_out_hint: () => `ログアウトすると、このアカウントに関するものがすべてこの端末から削除されます：キャッシュした記事と画像、設定、保存したセッションとパスワード、まだサーバーに保存されていない変更（先に確認できます）。`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `ほか ${n} 件`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change}（受け付けられませんでした：${p.reason}）`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の変更がまだサーバーに保存されていません：
+${p.list}
+ログアウトするとこの端末から削除されます。それでもログアウトしますか？`;
+		}
+	},
 	settings_signed_in_as: (p) => `${p.server} に ${p.user} としてログインしています。`,
 	settings_sort: () => `並べ替え`,
 	settings_special_down: (p) => `${p.feed} を下へ移動`,
@@ -546,4 +572,22 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `このフィードを購読`,
 	subscribe_uncategorized: () => `カテゴリーなし`,
 	subscribe_unknown: () => `tt-rss が予期しない状態を返しました。`,
+	toast_copy_refused: () => `ここではコピーが許可されていません。`,
+	toast_link_copied: () => `リンクをコピーしました。`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `上の ${n} 件の記事を既読にしました。`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `下の ${n} 件の記事を既読にしました。`;
+		}
+	},
+	toast_marked_read: () => `既読にしました。`,
+	toast_share_unavailable: () => `ここでは共有できません。`,
 };

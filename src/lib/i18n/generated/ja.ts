@@ -53,10 +53,24 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `最後の試行：${p.date}。`,
 	feed_health_newest: (p) => `最新の記事は ${p.date} のものです。`,
 	feed_health_server_said: (p) => `サーバーの応答：「${p.words}」`,
+	feed_row_failing: (p) => `、更新に失敗：${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `、未読 ${n} 件`;
+		}
+	},
 	feed_today: () => `今日`,
+	list_empty: () => `表示する記事はありません。`,
+	list_empty_on_device: () => `この端末に保存された記事で、この検索に一致するものはありません。`,
+	list_empty_search: () => `この検索に一致するものはありません。`,
+	list_on_device_text: () => `サーバーに接続できません：この端末に保存された記事のうち一致するものです。`,
+	list_on_device_title: () => `この端末上の結果。`,
 	list_pull_refresh: () => `引っ張って更新`,
 	list_refreshing: () => `更新中…`,
 	list_release_refresh: () => `離して更新`,
+	list_try_again: () => `再試行`,
 	login_busy: () => `ログイン中…`,
 	login_checkup: () => `サーバー診断`,
 	login_failed: () => `ログインが予期せず失敗しました。ページを再読み込みして、もう一度お試しください。`,

@@ -249,7 +249,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Pamięć offline`,
 	settings_opml_another: () => `Importuj inny plik`,
 	settings_opml_continue: () => `Kontynuuj import`,
+	settings_opml_damaged: () => `Ten plik nie jest poprawnym XML, więc nie jest plikiem OPML. Może być uszkodzony lub ucięty: wyeksportuj go ponownie.`,
 	settings_opml_discard: () => `Odrzuć resztę`,
+	settings_opml_empty: () => `Ten plik jest pusty.`,
+	settings_opml_entities: () => `Ten plik deklaruje encje XML, których pliki OPML nigdy nie potrzebują, więc nie został odczytany. Wyeksportuj listę ponownie z innego czytnika.`,
 	settings_opml_export: () => `Eksport (OPML)`,
 	settings_opml_export_button: () => `Eksportuj subskrypcje`,
 	settings_opml_export_failed: () => `Eksport nieoczekiwanie się nie powiódł. Spróbuj ponownie.`,
@@ -292,6 +295,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Kategorie, których ten serwer nie ma`,
 	settings_opml_missing_hint: () => `Najpierw utwórz je w tt-rss (Ustawienia → Kanały → Kategorie) i wybierz plik ponownie albo wybierz, dokąd trafią ich kanały:`,
 	settings_opml_needs_server: () => `Import wymaga połączenia z serwerem tt-rss, a jesteś offline. Nic nie zostało zmienione; spróbuj ponownie, gdy będziesz online.`,
+	settings_opml_no_body: () => `Ten plik OPML nie ma elementu <body>, więc nie zawiera żadnych kanałów.`,
+	settings_opml_no_feeds: () => `Ten plik OPML nie zawiera żadnych kanałów z adresem http ani https.`,
+	settings_opml_not_opml: () => `Ten plik jest w XML, ale nie w OPML (nie ma elementu <opml>). Wybierz listę subskrypcji wyeksportowaną z innego czytnika.`,
+	settings_opml_not_xml: () => `Ten plik nie jest poprawnym XML, więc nie jest plikiem OPML. Wyeksportuj go ponownie.`,
 	settings_opml_outcome_multiple: () => `Ta strona oferuje kilka kanałów: zasubskrybuj jeden z nich na ekranie Subskrybuj.`,
 	settings_opml_outcome_skipped: () => `Już subskrybowany: pominięty.`,
 	settings_opml_page: () => `Import i eksport subskrypcji`,
@@ -328,7 +335,9 @@ export const messages: LaterMessages = {
 				return `Subskrybuj ${n} kanału`;
 		}
 	},
+	settings_opml_too_deep: (p) => `Ten plik zagnieżdża kategorie na ponad ${p.depth} poziomy w głąb.`,
 	settings_opml_too_large: (p) => `Ten plik jest większy niż ${p.size} MB — za duży na listę subskrypcji. Wyeksportuj mniejszą listę lub ją podziel.`,
+	settings_opml_too_many: (p) => `Ten plik zawiera ponad ${p.max} kanałów, więcej niż ta aplikacja importuje naraz. Podziel go na mniejsze pliki.`,
 	settings_opml_unexpected: () => `nieoczekiwany błąd.`,
 	settings_opml_waiting: () => `Czeka.`,
 	settings_page: () => `Ustawienia`,
@@ -413,6 +422,41 @@ export const messages: LaterMessages = {
 	settings_show: () => `Pokaż`,
 	settings_sign_out: () => `Wyloguj się`,
 	settings_sign_out_hint: () => `Wylogowanie usuwa z tego urządzenia wszystko, co dotyczy tego konta: zapisane artykuły i obrazy, ustawienia, zachowaną sesję i hasło oraz zmiany jeszcze niezapisane na serwerze (najpierw je zobaczysz).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `i ${n} więcej`;
+			case 'few':
+				return `i ${n} więcej`;
+			case 'many':
+				return `i ${n} więcej`;
+			default:
+				return `i ${n} więcej`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (nie przyjęto: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} zmiana nie została zapisana na serwerze:
+${p.list}
+Wylogowanie usunie ją z tego urządzenia. Wylogować mimo to?`;
+			case 'few':
+				return `${n} zmiany nie zostały zapisane na serwerze:
+${p.list}
+Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
+			case 'many':
+				return `${n} zmian nie zostało zapisanych na serwerze:
+${p.list}
+Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
+			default:
+				return `${n} zmiany nie zostało zapisane na serwerze:
+${p.list}
+Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Zalogowano jako ${p.user} na ${p.server}.`,
 	settings_sort: () => `Sortuj`,
 	settings_special_down: (p) => `Przesuń ${p.feed} w dół`,
@@ -648,4 +692,34 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `Subskrybuj ten kanał`,
 	subscribe_uncategorized: () => `Bez kategorii`,
 	subscribe_unknown: () => `tt-rss odpowiedział nieoczekiwanym stanem.`,
+	toast_copy_refused: () => `Kopiowanie nie jest tu dozwolone.`,
+	toast_link_copied: () => `Link skopiowany.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Oznaczono ${n} artykuł powyżej jako przeczytany.`;
+			case 'few':
+				return `Oznaczono ${n} artykuły powyżej jako przeczytane.`;
+			case 'many':
+				return `Oznaczono ${n} artykułów powyżej jako przeczytane.`;
+			default:
+				return `Oznaczono ${n} artykułu powyżej jako przeczytane.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Oznaczono ${n} artykuł poniżej jako przeczytany.`;
+			case 'few':
+				return `Oznaczono ${n} artykuły poniżej jako przeczytane.`;
+			case 'many':
+				return `Oznaczono ${n} artykułów poniżej jako przeczytane.`;
+			default:
+				return `Oznaczono ${n} artykułu poniżej jako przeczytane.`;
+		}
+	},
+	toast_marked_read: () => `Oznaczono jako przeczytane.`,
+	toast_share_unavailable: () => `Udostępnianie nie jest tu dostępne.`,
 };

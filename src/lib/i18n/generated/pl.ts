@@ -71,10 +71,30 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Ostatnia próba: ${p.date}.`,
 	feed_health_newest: (p) => `Najnowszy artykuł jest z ${p.date}.`,
 	feed_health_server_said: (p) => `Serwer odpowiedział: „${p.words}”`,
+	feed_row_failing: (p) => `, nie aktualizuje się: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} nieprzeczytany`;
+			case 'few':
+				return `, ${n} nieprzeczytane`;
+			case 'many':
+				return `, ${n} nieprzeczytanych`;
+			default:
+				return `, ${n} nieprzeczytanego`;
+		}
+	},
 	feed_today: () => `Dzisiaj`,
+	list_empty: () => `Brak artykułów do pokazania.`,
+	list_empty_on_device: () => `Żaden artykuł przechowywany na tym urządzeniu nie pasuje do tego wyszukiwania.`,
+	list_empty_search: () => `Nic nie pasuje do tego wyszukiwania.`,
+	list_on_device_text: () => `Nie można połączyć się z serwerem: oto pasujące artykuły przechowywane tutaj.`,
+	list_on_device_title: () => `Wyniki na tym urządzeniu.`,
 	list_pull_refresh: () => `Pociągnij, aby odświeżyć`,
 	list_refreshing: () => `Odświeżanie…`,
 	list_release_refresh: () => `Puść, aby odświeżyć`,
+	list_try_again: () => `Spróbuj ponownie`,
 	login_busy: () => `Logowanie…`,
 	login_checkup: () => `Diagnostyka serwera`,
 	login_failed: () => `Logowanie nieoczekiwanie się nie powiodło. Odśwież stronę i spróbuj ponownie.`,

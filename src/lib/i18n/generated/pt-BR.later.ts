@@ -243,7 +243,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Armazenamento offline`,
 	settings_opml_another: () => `Importar outro arquivo`,
 	settings_opml_continue: () => `Continuar a importação`,
+	settings_opml_damaged: () => `Este arquivo não é XML bem formado, então não é um arquivo OPML. Ele pode estar danificado ou cortado: exporte-o de novo.`,
 	settings_opml_discard: () => `Descartar o resto`,
+	settings_opml_empty: () => `Este arquivo está vazio.`,
+	settings_opml_entities: () => `Este arquivo declara entidades XML, de que arquivos OPML nunca precisam, por isso não foi lido. Exporte a lista de novo no seu outro leitor.`,
 	settings_opml_export: () => `Exportar (OPML)`,
 	settings_opml_export_button: () => `Exportar assinaturas`,
 	settings_opml_export_failed: () => `A exportação falhou inesperadamente. Tente de novo.`,
@@ -282,6 +285,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Categorias que este servidor não tem`,
 	settings_opml_missing_hint: () => `Crie-as primeiro no tt-rss (Preferências → Feeds → Categorias) e escolha o arquivo de novo, ou escolha para onde vão os feeds delas:`,
 	settings_opml_needs_server: () => `A importação precisa de conexão com o servidor tt-rss, e você está offline. Nada foi alterado; tente de novo quando estiver online.`,
+	settings_opml_no_body: () => `Este arquivo OPML não tem <body>, então não lista nenhum feed.`,
+	settings_opml_no_feeds: () => `Este arquivo OPML não lista nenhum feed com endereço http ou https.`,
+	settings_opml_not_opml: () => `Este arquivo é XML, mas não OPML (não tem elemento <opml>). Escolha a lista de assinaturas exportada pelo seu outro leitor.`,
+	settings_opml_not_xml: () => `Este arquivo não é XML bem formado, então não é um arquivo OPML. Exporte-o de novo.`,
 	settings_opml_outcome_multiple: () => `Essa página oferece vários feeds: assine um deles na tela Assinar.`,
 	settings_opml_outcome_skipped: () => `Já assinado: pulado.`,
 	settings_opml_page: () => `Importar e exportar assinaturas`,
@@ -314,7 +321,9 @@ export const messages: LaterMessages = {
 				return `Assinar ${n} feeds`;
 		}
 	},
+	settings_opml_too_deep: (p) => `Este arquivo aninha categorias em mais de ${p.depth} níveis.`,
 	settings_opml_too_large: (p) => `Este arquivo tem mais de ${p.size} MB, grande demais para uma lista de assinaturas. Exporte uma lista menor ou divida-a.`,
+	settings_opml_too_many: (p) => `Este arquivo lista mais de ${p.max} feeds, mais do que este app importa de uma vez. Divida-o em arquivos menores.`,
 	settings_opml_unexpected: () => `um erro inesperado.`,
 	settings_opml_waiting: () => `Aguardando.`,
 	settings_page: () => `Configurações`,
@@ -393,6 +402,35 @@ export const messages: LaterMessages = {
 	settings_show: () => `Mostrar`,
 	settings_sign_out: () => `Sair`,
 	settings_sign_out_hint: () => `Sair remove deste dispositivo tudo desta conta: artigos e imagens em cache, configurações, a sessão e a senha guardadas e as alterações ainda não salvas no servidor (você as vê primeiro).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e mais ${n}`;
+			case 'many':
+				return `e mais ${n}`;
+			default:
+				return `e mais ${n}`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (não aceita: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} alteração não foi salva no servidor:
+${p.list}
+Sair a apaga deste dispositivo. Sair mesmo assim?`;
+			case 'many':
+				return `${n} de alterações não foram salvas no servidor:
+${p.list}
+Sair as apaga deste dispositivo. Sair mesmo assim?`;
+			default:
+				return `${n} alterações não foram salvas no servidor:
+${p.list}
+Sair as apaga deste dispositivo. Sair mesmo assim?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Conectado como ${p.user} em ${p.server}.`,
 	settings_sort: () => `Ordenar`,
 	settings_special_down: (p) => `Mover ${p.feed} para baixo`,
@@ -614,4 +652,30 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `Assinar este feed`,
 	subscribe_uncategorized: () => `Sem categoria`,
 	subscribe_unknown: () => `O tt-rss respondeu com um status inesperado.`,
+	toast_copy_refused: () => `Copiar não é permitido aqui.`,
+	toast_link_copied: () => `Link copiado.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo acima marcado como lido.`;
+			case 'many':
+				return `${n} de artigos acima marcados como lidos.`;
+			default:
+				return `${n} artigos acima marcados como lidos.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo abaixo marcado como lido.`;
+			case 'many':
+				return `${n} de artigos abaixo marcados como lidos.`;
+			default:
+				return `${n} artigos abaixo marcados como lidos.`;
+		}
+	},
+	toast_marked_read: () => `Marcado como lido.`,
+	toast_share_unavailable: () => `Compartilhar não está disponível aqui.`,
 };

@@ -65,10 +65,28 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Última tentativa: ${p.date}.`,
 	feed_health_newest: (p) => `O artigo mais recente é de ${p.date}.`,
 	feed_health_server_said: (p) => `O servidor disse: “${p.words}”`,
+	feed_row_failing: (p) => `, falha ao atualizar: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} não lido`;
+			case 'many':
+				return `, ${n} de não lidos`;
+			default:
+				return `, ${n} não lidos`;
+		}
+	},
 	feed_today: () => `Hoje`,
+	list_empty: () => `Nenhum artigo para mostrar aqui.`,
+	list_empty_on_device: () => `Nenhum artigo guardado neste dispositivo corresponde a esta busca.`,
+	list_empty_search: () => `Nada corresponde a esta busca.`,
+	list_on_device_text: () => `Não foi possível alcançar o servidor: estes são os artigos guardados aqui que correspondem.`,
+	list_on_device_title: () => `Resultados neste dispositivo.`,
 	list_pull_refresh: () => `Puxe para atualizar`,
 	list_refreshing: () => `Atualizando…`,
 	list_release_refresh: () => `Solte para atualizar`,
+	list_try_again: () => `Tentar de novo`,
 	login_busy: () => `Entrando…`,
 	login_checkup: () => `Diagnóstico do servidor`,
 	login_failed: () => `A entrada falhou inesperadamente. Recarregue a página e tente de novo.`,

@@ -249,7 +249,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `Офлайн-хранилище`,
 	settings_opml_another: () => `Импортировать другой файл`,
 	settings_opml_continue: () => `Продолжить импорт`,
+	settings_opml_damaged: () => `Этот файл — не корректный XML, а значит, не файл OPML. Возможно, он повреждён или обрезан: экспортируйте его заново.`,
 	settings_opml_discard: () => `Отменить остальное`,
+	settings_opml_empty: () => `Этот файл пуст.`,
+	settings_opml_entities: () => `Этот файл объявляет сущности XML, которые файлам OPML никогда не нужны, поэтому он не был прочитан. Экспортируйте список заново из другой программы чтения.`,
 	settings_opml_export: () => `Экспорт (OPML)`,
 	settings_opml_export_button: () => `Экспортировать подписки`,
 	settings_opml_export_failed: () => `Экспорт неожиданно не удался. Попробуйте снова.`,
@@ -292,6 +295,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `Категории, которых нет на этом сервере`,
 	settings_opml_missing_hint: () => `Сначала создайте их в tt-rss (Настройки → Ленты → Категории) и снова выберите файл или выберите, куда попадут их ленты:`,
 	settings_opml_needs_server: () => `Для импорта нужно соединение с сервером tt-rss, а вы офлайн. Ничего не изменено; попробуйте снова, когда будете онлайн.`,
+	settings_opml_no_body: () => `В этом файле OPML нет <body>, поэтому в нём нет лент.`,
+	settings_opml_no_feeds: () => `В этом файле OPML нет лент с адресом http или https.`,
+	settings_opml_not_opml: () => `Этот файл — XML, но не OPML (в нём нет элемента <opml>). Выберите список подписок, экспортированный другой программой чтения.`,
+	settings_opml_not_xml: () => `Этот файл — не корректный XML, а значит, не файл OPML. Экспортируйте его заново.`,
 	settings_opml_outcome_multiple: () => `На этой странице несколько лент: подпишитесь на одну из них на экране «Подписка».`,
 	settings_opml_outcome_skipped: () => `Уже в подписках: пропущено.`,
 	settings_opml_page: () => `Импорт и экспорт подписок`,
@@ -328,7 +335,9 @@ export const messages: LaterMessages = {
 				return `Подписаться на ${n} ленты`;
 		}
 	},
+	settings_opml_too_deep: (p) => `В этом файле категории вложены глубже ${p.depth} уровней.`,
 	settings_opml_too_large: (p) => `Этот файл больше ${p.size} МБ — слишком много для списка подписок. Экспортируйте список поменьше или разделите его.`,
+	settings_opml_too_many: (p) => `В этом файле больше ${p.max} лент — больше, чем приложение импортирует за раз. Разделите его на файлы поменьше.`,
 	settings_opml_unexpected: () => `непредвиденная ошибка.`,
 	settings_opml_waiting: () => `Ожидание.`,
 	settings_page: () => `Настройки`,
@@ -413,6 +422,41 @@ export const messages: LaterMessages = {
 	settings_show: () => `Показывать`,
 	settings_sign_out: () => `Выйти`,
 	settings_sign_out_hint: () => `Выход удаляет с этого устройства всё, что относится к этой учётной записи: сохранённые статьи и изображения, настройки, сохранённый сеанс и пароль, а также изменения, ещё не сохранённые на сервере (сначала вы их увидите).`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `и ещё ${n}`;
+			case 'few':
+				return `и ещё ${n}`;
+			case 'many':
+				return `и ещё ${n}`;
+			default:
+				return `и ещё ${n}`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change} (не принято: ${p.reason})`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} изменение не сохранено на сервере:
+${p.list}
+При выходе оно будет удалено с этого устройства. Всё равно выйти?`;
+			case 'few':
+				return `${n} изменения не сохранены на сервере:
+${p.list}
+При выходе они будут удалены с этого устройства. Всё равно выйти?`;
+			case 'many':
+				return `${n} изменений не сохранены на сервере:
+${p.list}
+При выходе они будут удалены с этого устройства. Всё равно выйти?`;
+			default:
+				return `${n} изменения не сохранены на сервере:
+${p.list}
+При выходе они будут удалены с этого устройства. Всё равно выйти?`;
+		}
+	},
 	settings_signed_in_as: (p) => `Вы вошли как ${p.user} на ${p.server}.`,
 	settings_sort: () => `Сортировка`,
 	settings_special_down: (p) => `Переместить ${p.feed} ниже`,
@@ -648,4 +692,34 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `Подписаться на эту ленту`,
 	subscribe_uncategorized: () => `Без категории`,
 	subscribe_unknown: () => `tt-rss ответил неожиданным статусом.`,
+	toast_copy_refused: () => `Копирование здесь запрещено.`,
+	toast_link_copied: () => `Ссылка скопирована.`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} статья выше отмечена как прочитанная.`;
+			case 'few':
+				return `${n} статьи выше отмечены как прочитанные.`;
+			case 'many':
+				return `${n} статей выше отмечены как прочитанные.`;
+			default:
+				return `${n} статьи выше отмечены как прочитанные.`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} статья ниже отмечена как прочитанная.`;
+			case 'few':
+				return `${n} статьи ниже отмечены как прочитанные.`;
+			case 'many':
+				return `${n} статей ниже отмечены как прочитанные.`;
+			default:
+				return `${n} статьи ниже отмечены как прочитанные.`;
+		}
+	},
+	toast_marked_read: () => `Отмечено как прочитанное.`,
+	toast_share_unavailable: () => `Поделиться здесь нельзя.`,
 };

@@ -71,10 +71,30 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `Последняя попытка: ${p.date}.`,
 	feed_health_newest: (p) => `Самая новая статья — от ${p.date}.`,
 	feed_health_server_said: (p) => `Сервер сообщил: «${p.words}»`,
+	feed_row_failing: (p) => `, не обновляется: ${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `, ${n} непрочитанная`;
+			case 'few':
+				return `, ${n} непрочитанные`;
+			case 'many':
+				return `, ${n} непрочитанных`;
+			default:
+				return `, ${n} непрочитанной`;
+		}
+	},
 	feed_today: () => `Сегодня`,
+	list_empty: () => `Здесь нет статей.`,
+	list_empty_on_device: () => `Ни одна статья, сохранённая на этом устройстве, не подходит под этот запрос.`,
+	list_empty_search: () => `По этому запросу ничего не найдено.`,
+	list_on_device_text: () => `Сервер недоступен: вот подходящие статьи, сохранённые здесь.`,
+	list_on_device_title: () => `Результаты на этом устройстве.`,
 	list_pull_refresh: () => `Потяните, чтобы обновить`,
 	list_refreshing: () => `Обновление…`,
 	list_release_refresh: () => `Отпустите, чтобы обновить`,
+	list_try_again: () => `Повторить`,
 	login_busy: () => `Вход…`,
 	login_checkup: () => `Проверка сервера`,
 	login_failed: () => `Вход неожиданно не удался. Перезагрузите страницу и попробуйте снова.`,

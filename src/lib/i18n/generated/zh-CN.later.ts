@@ -231,7 +231,10 @@ export const messages: LaterMessages = {
 	settings_offline_storage: () => `离线存储`,
 	settings_opml_another: () => `导入另一个文件`,
 	settings_opml_continue: () => `继续导入`,
+	settings_opml_damaged: () => `此文件不是格式正确的 XML，因此不是 OPML 文件。它可能已损坏或不完整：请重新导出。`,
 	settings_opml_discard: () => `放弃其余部分`,
+	settings_opml_empty: () => `此文件为空。`,
+	settings_opml_entities: () => `此文件声明了 XML 实体，而 OPML 文件从不需要它们，因此未读取。请从你的其他阅读器重新导出列表。`,
 	settings_opml_export: () => `导出（OPML）`,
 	settings_opml_export_button: () => `导出订阅`,
 	settings_opml_export_failed: () => `导出意外失败。请重试。`,
@@ -262,6 +265,10 @@ export const messages: LaterMessages = {
 	settings_opml_missing: () => `此服务器上没有的分类`,
 	settings_opml_missing_hint: () => `请先在 tt-rss 中创建它们（偏好设置 → 订阅源 → 分类）并重新选择文件，或选择它们的订阅源放到哪里：`,
 	settings_opml_needs_server: () => `导入需要连接到 tt-rss 服务器，而你已离线。没有做任何更改；请在联网后重试。`,
+	settings_opml_no_body: () => `此 OPML 文件没有 <body>，因此未列出任何订阅源。`,
+	settings_opml_no_feeds: () => `此 OPML 文件未列出任何使用 http 或 https 地址的订阅源。`,
+	settings_opml_not_opml: () => `此文件是 XML 但不是 OPML（没有 <opml> 元素）。请选择你的其他阅读器导出的订阅列表。`,
+	settings_opml_not_xml: () => `此文件不是格式正确的 XML，因此不是 OPML 文件。请重新导出。`,
 	settings_opml_outcome_multiple: () => `该页面提供多个订阅源：请在“订阅”页面订阅其中一个。`,
 	settings_opml_outcome_skipped: () => `已订阅：跳过。`,
 	settings_opml_page: () => `导入和导出订阅`,
@@ -286,7 +293,9 @@ export const messages: LaterMessages = {
 				return `订阅 ${n} 个订阅源`;
 		}
 	},
+	settings_opml_too_deep: (p) => `此文件的分类嵌套超过 ${p.depth} 层。`,
 	settings_opml_too_large: (p) => `此文件超过 ${p.size} MB，对订阅列表来说太大。请导出较小的列表或将其拆分。`,
+	settings_opml_too_many: (p) => `此文件列出了超过 ${p.max} 个订阅源，超出本应用一次可导入的数量。请将其拆分为较小的文件。`,
 	settings_opml_unexpected: () => `意外错误。`,
 	settings_opml_waiting: () => `等待中。`,
 	settings_page: () => `设置`,
@@ -353,6 +362,23 @@ export const messages: LaterMessages = {
 	settings_show: () => `显示`,
 	settings_sign_out: () => `退出登录`,
 	settings_sign_out_hint: () => `退出登录会从此设备上删除此账户的一切：缓存的文章和图片、设置、保存的会话和密码，以及尚未保存到服务器的更改（会先让你查看）。`,
+	settings_sign_out_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `以及另外 ${n} 项`;
+		}
+	},
+	settings_sign_out_not_accepted: (p) => `${p.change}（未被接受：${p.reason}）`,
+	settings_sign_out_unsaved: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 项更改尚未保存到服务器：
+${p.list}
+退出登录会将其从本设备删除。仍要退出登录吗？`;
+		}
+	},
 	settings_signed_in_as: (p) => `已在 ${p.server} 上以 ${p.user} 身份登录。`,
 	settings_sort: () => `排序`,
 	settings_special_down: (p) => `将 ${p.feed} 下移`,
@@ -546,4 +572,22 @@ export const messages: LaterMessages = {
 	subscribe_this: () => `订阅此订阅源`,
 	subscribe_uncategorized: () => `未分类`,
 	subscribe_unknown: () => `tt-rss 返回了意外的状态。`,
+	toast_copy_refused: () => `此处不允许复制。`,
+	toast_link_copied: () => `链接已复制。`,
+	toast_marked_above: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已将上方 ${n} 篇文章标记为已读。`;
+		}
+	},
+	toast_marked_below: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已将下方 ${n} 篇文章标记为已读。`;
+		}
+	},
+	toast_marked_read: () => `已标记为已读。`,
+	toast_share_unavailable: () => `此处无法分享。`,
 };

@@ -53,10 +53,24 @@ export const messages: StartMessages = {
 	feed_health_last_tried: (p) => `上次尝试：${p.date}。`,
 	feed_health_newest: (p) => `最新文章发布于 ${p.date}。`,
 	feed_health_server_said: (p) => `服务器提示：“${p.words}”`,
+	feed_row_failing: (p) => `，无法更新：${p.why}`,
+	feed_row_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `，${n} 篇未读`;
+		}
+	},
 	feed_today: () => `今天`,
+	list_empty: () => `这里没有可显示的文章。`,
+	list_empty_on_device: () => `本设备保存的文章中没有与此搜索匹配的。`,
+	list_empty_search: () => `没有与此搜索匹配的内容。`,
+	list_on_device_text: () => `无法连接服务器：以下是本设备保存的匹配文章。`,
+	list_on_device_title: () => `本设备上的结果。`,
 	list_pull_refresh: () => `下拉刷新`,
 	list_refreshing: () => `正在刷新…`,
 	list_release_refresh: () => `松开即可刷新`,
+	list_try_again: () => `重试`,
 	login_busy: () => `正在登录…`,
 	login_checkup: () => `服务器检查`,
 	login_failed: () => `登录意外失败。请重新加载页面后再试。`,
