@@ -98,10 +98,11 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 
 	describe('catchUp', () => {
 		it('marks the loaded rows read and clears the feed’s counter', async () => {
-			const { server, headlines, treeState, sent, catchUp } = await page();
+			const { server, headlines, treeState, toasts, sent, catchUp } = await page();
 			expect(await catchUp('feed', -4, 'all')).toBe(true);
 			expect(headlines.items.every((h) => !h.unread)).toBe(true);
 			expect(treeState.unread(-4)).toBe(0);
+			expect(toasts.items.at(-1)?.text).toBe('Marked as read.');
 			await sent();
 			// Held for its Undo, it is bounded by what the reader saw (replay.ts); the recorded server
 			// answers every read with the same page, so the bound is checked and the rows marked by id.
@@ -241,9 +242,12 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		});
 
 		it('mark below, undone, sends nothing', async () => {
-			const { server, row, undo, pendingItems, markBesideRead } = await page();
+			const { server, row, undo, toasts, pendingItems, markBesideRead } = await page();
 			const before = [big2, japanese, episode].map((id) => row(id).unread);
+			const count = before.filter(Boolean).length;
 			expect(await markBesideRead(script, 'below')).toBe(true);
+			// The Undo toast's words are the catalog's plural (toast_marked_below).
+			expect(toasts.items.at(-1)?.text).toBe(`Marked ${count} articles below as read.`);
 			expect(await undo.undo()).toBe(true);
 			expect([big2, japanese, episode].map((id) => row(id).unread)).toEqual(before);
 			expect(await pendingItems()).toEqual([]);
