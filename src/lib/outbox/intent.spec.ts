@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeIntent, type IntentNames } from './intent';
+import { describeIntent } from './describe';
+import type { IntentNames } from './intent';
 
 const names: IntentNames = {
 	articles: new Map([[123, 'Big feed item 001 (beta)']]),

@@ -1,5 +1,4 @@
 import type { CatchupMode, FeedId, Label, SearchMode } from '$lib/api';
-import { formatLocale } from '$lib/i18n/m';
 
 /** An article flag the reader can set: each intent names the target value, never a toggle. */
 export type ArticleFlag = 'unread' | 'starred' | 'published';
@@ -49,86 +48,6 @@ export interface IntentNames {
 	articles: ReadonlyMap<number, string>;
 	/** `feed:<id>` / `cat:<id>` → title, as tree/walk.ts `titlesOf` (labels are feeds). */
 	titles: ReadonlyMap<string, string>;
-}
-
-const NO_NAMES: IntentNames = { articles: new Map(), titles: new Map() };
-
-const AGE_TEXT: Record<CatchupMode, string> = {
-	all: '',
-	'1day': ' older than a day',
-	'1week': ' older than a week',
-	'2week': ' older than two weeks'
-};
-
-function when(at: number, locale: string | undefined): string {
-	return new Intl.DateTimeFormat(locale ?? formatLocale(), {
-		day: 'numeric',
-		month: 'short',
-		hour: '2-digit',
-		minute: '2-digit'
-	}).format(at);
-}
-
-/**
- * A short description for the pending/failed lists, with article titles, label and feed names
- * where the cache knows them ("Add label “Later” to “Some title”"), and for a catch-up what it
- * will do ("Mark read the articles of “Feed X” you could see on 23 Nov, 14:02").
- */
-export function describeIntent(
-	intent: Intent,
-	names: IntentNames = NO_NAMES,
-	locale?: string
-): string {
-	const article = (id: number): string => {
-		const title = names.articles.get(id);
-		return title ? `“${title}”` : `article ${id}`;
-	};
-	const n = (ids: readonly number[]): string =>
-		ids.length === 1 ? article(ids[0] as number) : `${ids.length} articles`;
-	switch (intent.type) {
-		case 'flag': {
-			const what =
-				intent.field === 'unread'
-					? intent.value
-						? 'unread'
-						: 'read'
-					: intent.field === 'starred'
-						? intent.value
-							? 'starred'
-							: 'not starred'
-						: intent.value
-							? 'published'
-							: 'not published';
-			return `Mark ${n(intent.articleIds)} ${what}`;
-		}
-		case 'note':
-			return intent.note === ''
-				? `Remove the note of ${article(intent.articleId)}`
-				: `Note on ${article(intent.articleId)}`;
-		case 'label': {
-			const title = names.titles.get(`feed:${intent.labelId}`);
-			const label = title ? `label “${title}”` : `label ${intent.labelId}`;
-			return `${intent.assign ? 'Add' : 'Remove'} ${label} ${intent.assign ? 'to' : 'from'} ${n(intent.articleIds)}`;
-		}
-		case 'catchup': {
-			const kind = intent.isCat ? 'cat' : 'feed';
-			const title =
-				typeof intent.feedId === 'string' && !/^-?\d+$/.test(intent.feedId)
-					? `#${intent.feedId}`
-					: names.titles.get(`${kind}:${String(intent.feedId)}`);
-			const scope = title
-				? `“${title}”`
-				: `${intent.isCat ? 'category' : 'feed'} ${String(intent.feedId)}`;
-			const search = intent.search ? ` matching “${intent.search}”` : '';
-			const seen =
-				intent.maxId !== undefined && intent.at !== undefined
-					? ` you could see on ${when(intent.at, locale)}`
-					: '';
-			return `Mark read the articles of ${scope}${search}${AGE_TEXT[intent.mode]}${seen}`;
-		}
-		case 'share':
-			return `Share “${intent.title}”`;
-	}
 }
 
 /** The parts of an article an action needs (a headline row or the open article). */

@@ -1,7 +1,7 @@
 import { emitAccountEvent, onAccountEvent } from '$lib/db/account-events';
 import { changesByAccount, type Changes } from '$lib/db/device';
 import { m, whenAllMessages } from '$lib/i18n/m';
-import { describeIntent } from '$lib/outbox/intent';
+import type { Intent } from '$lib/outbox/intent';
 import { setAppBadge } from '$lib/pwa/badge';
 import { session } from './session.svelte';
 
@@ -10,9 +10,10 @@ const LISTED = 10;
 
 /**
  * The lines of a question about unsent changes: each change by what it does, failed ones marked.
- * Its words are the later module's (`settings_`): the caller awaits `whenAllMessages` first.
+ * Its words are the later module's (`settings_`): the caller awaits `whenAllMessages` first, and
+ * passes `outbox/describe.ts`'s `describeIntent` (loaded only when there is something to list).
  */
-export function listChanges(changes: Changes): string {
+export function listChanges(changes: Changes, describeIntent: (intent: Intent) => string): string {
 	const lines = [
 		...changes.pending.map((item) => describeIntent(item.intent)),
 		...changes.failed.map((item) =>
@@ -51,10 +52,14 @@ export async function signOut(confirmLoss: (message: string) => boolean): Promis
 		? await changesByAccount(account)
 		: { mine: { pending: [], failed: [] } as Changes };
 	const count = mine.pending.length + mine.failed.length;
-	// The question is in the later module's words (Settings, where signing out is too).
-	if (count > 0) await whenAllMessages();
-	if (count > 0 && !confirmLoss(m.settings_sign_out_unsaved({ count, list: listChanges(mine) }))) {
-		return false;
+	if (count > 0) {
+		// The question is in the later module's words (Settings, where signing out is too).
+		const [{ describeIntent }] = await Promise.all([
+			import('$lib/outbox/describe'),
+			whenAllMessages()
+		]);
+		const list = listChanges(mine, (intent) => describeIntent(intent));
+		if (!confirmLoss(m.settings_sign_out_unsaved({ count, list }))) return false;
 	}
 	await session.signOut();
 	// Settings and the date patterns live in local storage; a signed-out device keeps nothing.

@@ -224,6 +224,46 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `البحث في نص المقالة أيضًا`,
 	settings_alerts_words_hint: () => `افصل بين الكلمات بفواصل؛ الكلمات المكتوبة معًا تُطابَق كعبارة. كلمات كاملة، دون تمييز بين الأحرف الكبيرة والصغيرة.`,
 	settings_alerts_words_placeholder: () => `مثل: svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `المقالة ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `${n} مقالة`;
+			case 'one':
+				return `مقالة واحدة`;
+			case 'two':
+				return `مقالتين`;
+			case 'few':
+				return `${n} مقالات`;
+			case 'many':
+				return `${n} مقالة`;
+			default:
+				return `${n} مقالة`;
+		}
+	},
+	settings_change_catchup: (p) => `تعليم مقالات ${p.scope}${p.details} كمقروءة`,
+	settings_change_catchup_day: () => ` الأقدم من يوم`,
+	settings_change_catchup_search: (p) => ` المطابقة لـ«${p.search}»`,
+	settings_change_catchup_seen: (p) => ` التي أمكنك رؤيتها في ${p.date}`,
+	settings_change_catchup_two_weeks: () => ` الأقدم من أسبوعين`,
+	settings_change_catchup_week: () => ` الأقدم من أسبوع`,
+	settings_change_label_add: (p) => `إضافة ${p.label} إلى ${p.what}`,
+	settings_change_label_id: (p) => `الوسم ${p.id}`,
+	settings_change_label_remove: (p) => `إزالة ${p.label} من ${p.what}`,
+	settings_change_label_titled: (p) => `الوسم «${p.title}»`,
+	settings_change_mark_published: (p) => `نشر ${p.what}`,
+	settings_change_mark_read: (p) => `تعليم ${p.what} كمقروءة`,
+	settings_change_mark_starred: (p) => `تمييز ${p.what} بنجمة`,
+	settings_change_mark_unpublished: (p) => `إلغاء نشر ${p.what}`,
+	settings_change_mark_unread: (p) => `تعليم ${p.what} كغير مقروءة`,
+	settings_change_mark_unstarred: (p) => `إزالة النجمة عن ${p.what}`,
+	settings_change_note: (p) => `ملاحظة على ${p.what}`,
+	settings_change_note_removed: (p) => `حذف ملاحظة ${p.what}`,
+	settings_change_quoted: (p) => `«${p.title}»`,
+	settings_change_scope_category: (p) => `الفئة ${p.id}`,
+	settings_change_scope_feed: (p) => `الخلاصة ${p.id}`,
+	settings_change_share: (p) => `مشاركة «${p.title}»`,
 	settings_checkup_link: () => `فحص الخادم`,
 	settings_collapse_duplicates: () => `عرض الخبر نفسه من عدة خلاصات مرة واحدة («موجود أيضًا في: …»)؛ وتعليمه كمقروء يعلّم كل نسخه`,
 	settings_density: () => `صفوف العناوين`,

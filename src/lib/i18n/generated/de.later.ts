@@ -200,6 +200,38 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Auch im Artikeltext suchen`,
 	settings_alerts_words_hint: () => `Kommas zwischen den Wörtern; zusammen geschriebene Wörter gelten als Ausdruck. Ganze Wörter, Groß- und Kleinschreibung egal.`,
 	settings_alerts_words_placeholder: () => `z. B. svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `Artikel ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel`;
+			default:
+				return `${n} Artikel`;
+		}
+	},
+	settings_change_catchup: (p) => `Die Artikel von ${p.scope}${p.details} als gelesen markieren`,
+	settings_change_catchup_day: () => ` älter als ein Tag`,
+	settings_change_catchup_search: (p) => ` mit „${p.search}“`,
+	settings_change_catchup_seen: (p) => `, die am ${p.date} zu sehen waren,`,
+	settings_change_catchup_two_weeks: () => ` älter als zwei Wochen`,
+	settings_change_catchup_week: () => ` älter als eine Woche`,
+	settings_change_label_add: (p) => `${p.label} zu ${p.what} hinzufügen`,
+	settings_change_label_id: (p) => `Label ${p.id}`,
+	settings_change_label_remove: (p) => `${p.label} von ${p.what} entfernen`,
+	settings_change_label_titled: (p) => `Label „${p.title}“`,
+	settings_change_mark_published: (p) => `${p.what} veröffentlichen`,
+	settings_change_mark_read: (p) => `${p.what} als gelesen markieren`,
+	settings_change_mark_starred: (p) => `${p.what} mit Stern markieren`,
+	settings_change_mark_unpublished: (p) => `Veröffentlichung von ${p.what} zurücknehmen`,
+	settings_change_mark_unread: (p) => `${p.what} als ungelesen markieren`,
+	settings_change_mark_unstarred: (p) => `Stern von ${p.what} entfernen`,
+	settings_change_note: (p) => `Notiz zu ${p.what}`,
+	settings_change_note_removed: (p) => `Notiz von ${p.what} entfernen`,
+	settings_change_quoted: (p) => `„${p.title}“`,
+	settings_change_scope_category: (p) => `Kategorie ${p.id}`,
+	settings_change_scope_feed: (p) => `Feed ${p.id}`,
+	settings_change_share: (p) => `„${p.title}“ teilen`,
 	settings_checkup_link: () => `Server-Check`,
 	settings_collapse_duplicates: () => `Dieselbe Meldung aus mehreren Feeds nur einmal zeigen („auch in: …“); als gelesen markiert gilt sie dann überall`,
 	settings_density: () => `Schlagzeilen`,

@@ -200,6 +200,38 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `[Ļóóķ íñ ţĥé áŕţíçļé ţéẋţ ţóó ļóŕéɱ ípšúɱ]`,
 	settings_alerts_words_hint: () => `[Çóɱɱáš ƀéţŵééñ ŵóŕðš; ŵóŕðš ŵŕíţţéñ ţóĝéţĥéŕ ɱáţçĥ áš á þĥŕášé. Ŵĥóļé ŵóŕðš, úþþéŕ óŕ ļóŵéŕ çášé áļíķé. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļ]`,
 	settings_alerts_words_placeholder: () => `[é.ĝ. šṽéļţé, ţíñý ţíñý ŕšš ļóŕéɱ ípšúɱ]`,
+	settings_change_article_id: (p) => `[áŕţíçļé ${p.id} ļóŕé]`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[${n} áŕţíçļé ļóŕé]`;
+			default:
+				return `[${n} áŕţíçļéš ļóŕé]`;
+		}
+	},
+	settings_change_catchup: (p) => `[Ṁáŕķ ŕéáð ţĥé áŕţíçļéš óƒ ${p.scope}${p.details} ļóŕéɱ ípšúɱ]`,
+	settings_change_catchup_day: () => `[ óļðéŕ ţĥáñ á ðáý ļóŕéɱ í]`,
+	settings_change_catchup_search: (p) => `[ ɱáţçĥíñĝ “${p.search}” ļóŕéɱ]`,
+	settings_change_catchup_seen: (p) => `[ ýóú çóúļð šéé óñ ${p.date} ļóŕéɱ íp]`,
+	settings_change_catchup_two_weeks: () => `[ óļðéŕ ţĥáñ ţŵó ŵééķš ļóŕéɱ ípš]`,
+	settings_change_catchup_week: () => `[ óļðéŕ ţĥáñ á ŵééķ ļóŕéɱ íp]`,
+	settings_change_label_add: (p) => `[Åðð ${p.label} ţó ${p.what} ļóŕé]`,
+	settings_change_label_id: (p) => `[ļáƀéļ ${p.id} ļóŕ]`,
+	settings_change_label_remove: (p) => `[Ŕéɱóṽé ${p.label} ƒŕóɱ ${p.what} ļóŕéɱ]`,
+	settings_change_label_titled: (p) => `[ļáƀéļ “${p.title}” ļóŕé]`,
+	settings_change_mark_published: (p) => `[Ṁáŕķ ${p.what} þúƀļíšĥéð ļóŕéɱ]`,
+	settings_change_mark_read: (p) => `[Ṁáŕķ ${p.what} ŕéáð ļóŕé]`,
+	settings_change_mark_starred: (p) => `[Ṁáŕķ ${p.what} šţáŕŕéð ļóŕéɱ]`,
+	settings_change_mark_unpublished: (p) => `[Ṁáŕķ ${p.what} ñóţ þúƀļíšĥéð ļóŕéɱ íp]`,
+	settings_change_mark_unread: (p) => `[Ṁáŕķ ${p.what} úñŕéáð ļóŕéɱ]`,
+	settings_change_mark_unstarred: (p) => `[Ṁáŕķ ${p.what} ñóţ šţáŕŕéð ļóŕéɱ í]`,
+	settings_change_note: (p) => `[Ñóţé óñ ${p.what} ļóŕé]`,
+	settings_change_note_removed: (p) => `[Ŕéɱóṽé ţĥé ñóţé óƒ ${p.what} ļóŕéɱ íp]`,
+	settings_change_quoted: (p) => `[“${p.title}” ļ]`,
+	settings_change_scope_category: (p) => `[çáţéĝóŕý ${p.id} ļóŕé]`,
+	settings_change_scope_feed: (p) => `[ƒééð ${p.id} ļó]`,
+	settings_change_share: (p) => `[Šĥáŕé “${p.title}” ļóŕé]`,
 	settings_checkup_link: () => `[Šéŕṽéŕ çĥéçķ-úþ ļóŕéɱ]`,
 	settings_collapse_duplicates: () => `[Šĥóŵ ţĥé šáɱé šţóŕý ƒŕóɱ šéṽéŕáļ ƒééðš óñçé (“áļšó íñ: …”); ɱáŕķíñĝ íţ ŕéáð ɱáŕķš éṽéŕý çóþý ŕéáð ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ]`,
 	settings_density: () => `[Ĥéáðļíñé ŕóŵš ļóŕéɱ]`,

@@ -200,6 +200,38 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Look in the article text too`,
 	settings_alerts_words_hint: () => `Commas between words; words written together match as a phrase. Whole words, upper or lower case alike.`,
 	settings_alerts_words_placeholder: () => `e.g. svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `article ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article`;
+			default:
+				return `${n} articles`;
+		}
+	},
+	settings_change_catchup: (p) => `Mark read the articles of ${p.scope}${p.details}`,
+	settings_change_catchup_day: () => ` older than a day`,
+	settings_change_catchup_search: (p) => ` matching “${p.search}”`,
+	settings_change_catchup_seen: (p) => ` you could see on ${p.date}`,
+	settings_change_catchup_two_weeks: () => ` older than two weeks`,
+	settings_change_catchup_week: () => ` older than a week`,
+	settings_change_label_add: (p) => `Add ${p.label} to ${p.what}`,
+	settings_change_label_id: (p) => `label ${p.id}`,
+	settings_change_label_remove: (p) => `Remove ${p.label} from ${p.what}`,
+	settings_change_label_titled: (p) => `label “${p.title}”`,
+	settings_change_mark_published: (p) => `Mark ${p.what} published`,
+	settings_change_mark_read: (p) => `Mark ${p.what} read`,
+	settings_change_mark_starred: (p) => `Mark ${p.what} starred`,
+	settings_change_mark_unpublished: (p) => `Mark ${p.what} not published`,
+	settings_change_mark_unread: (p) => `Mark ${p.what} unread`,
+	settings_change_mark_unstarred: (p) => `Mark ${p.what} not starred`,
+	settings_change_note: (p) => `Note on ${p.what}`,
+	settings_change_note_removed: (p) => `Remove the note of ${p.what}`,
+	settings_change_quoted: (p) => `“${p.title}”`,
+	settings_change_scope_category: (p) => `category ${p.id}`,
+	settings_change_scope_feed: (p) => `feed ${p.id}`,
+	settings_change_share: (p) => `Share “${p.title}”`,
 	settings_checkup_link: () => `Server check-up`,
 	settings_collapse_duplicates: () => `Show the same story from several feeds once (“also in: …”); marking it read marks every copy read`,
 	settings_density: () => `Headline rows`,

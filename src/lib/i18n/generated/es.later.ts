@@ -206,6 +206,40 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Buscar también en el texto del artículo`,
 	settings_alerts_words_hint: () => `Comas entre palabras; las palabras escritas juntas coinciden como frase. Palabras completas, sin distinguir mayúsculas y minúsculas.`,
 	settings_alerts_words_placeholder: () => `p. ej. svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `el artículo ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo`;
+			case 'many':
+				return `${n} de artículos`;
+			default:
+				return `${n} artículos`;
+		}
+	},
+	settings_change_catchup: (p) => `Marcar como leídos los artículos de ${p.scope}${p.details}`,
+	settings_change_catchup_day: () => ` de más de un día`,
+	settings_change_catchup_search: (p) => ` que coinciden con «${p.search}»`,
+	settings_change_catchup_seen: (p) => ` que podías ver el ${p.date}`,
+	settings_change_catchup_two_weeks: () => ` de más de dos semanas`,
+	settings_change_catchup_week: () => ` de más de una semana`,
+	settings_change_label_add: (p) => `Añadir ${p.label} a ${p.what}`,
+	settings_change_label_id: (p) => `la etiqueta ${p.id}`,
+	settings_change_label_remove: (p) => `Quitar ${p.label} de ${p.what}`,
+	settings_change_label_titled: (p) => `la etiqueta «${p.title}»`,
+	settings_change_mark_published: (p) => `Publicar ${p.what}`,
+	settings_change_mark_read: (p) => `Marcar ${p.what} como leído`,
+	settings_change_mark_starred: (p) => `Destacar ${p.what}`,
+	settings_change_mark_unpublished: (p) => `Despublicar ${p.what}`,
+	settings_change_mark_unread: (p) => `Marcar ${p.what} como no leído`,
+	settings_change_mark_unstarred: (p) => `Quitar el destacado de ${p.what}`,
+	settings_change_note: (p) => `Nota en ${p.what}`,
+	settings_change_note_removed: (p) => `Quitar la nota de ${p.what}`,
+	settings_change_quoted: (p) => `«${p.title}»`,
+	settings_change_scope_category: (p) => `la categoría ${p.id}`,
+	settings_change_scope_feed: (p) => `el feed ${p.id}`,
+	settings_change_share: (p) => `Compartir «${p.title}»`,
 	settings_checkup_link: () => `Revisión del servidor`,
 	settings_collapse_duplicates: () => `Mostrar una sola vez la misma noticia de varias fuentes («también en: …»); marcarla como leída marca todas sus copias`,
 	settings_density: () => `Filas de titulares`,

@@ -206,6 +206,40 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Chercher aussi dans le texte de l’article`,
 	settings_alerts_words_hint: () => `Des virgules entre les mots ; des mots écrits ensemble forment une expression. Mots entiers, majuscules et minuscules confondues.`,
 	settings_alerts_words_placeholder: () => `p. ex. svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `l’article ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article`;
+			case 'many':
+				return `${n} d’articles`;
+			default:
+				return `${n} articles`;
+		}
+	},
+	settings_change_catchup: (p) => `Marquer comme lus les articles de ${p.scope}${p.details}`,
+	settings_change_catchup_day: () => ` de plus d’un jour`,
+	settings_change_catchup_search: (p) => ` correspondant à « ${p.search} »`,
+	settings_change_catchup_seen: (p) => ` que vous pouviez voir le ${p.date}`,
+	settings_change_catchup_two_weeks: () => ` de plus de deux semaines`,
+	settings_change_catchup_week: () => ` de plus d’une semaine`,
+	settings_change_label_add: (p) => `Ajouter ${p.label} à ${p.what}`,
+	settings_change_label_id: (p) => `l’étiquette ${p.id}`,
+	settings_change_label_remove: (p) => `Retirer ${p.label} de ${p.what}`,
+	settings_change_label_titled: (p) => `l’étiquette « ${p.title} »`,
+	settings_change_mark_published: (p) => `Publier ${p.what}`,
+	settings_change_mark_read: (p) => `Marquer ${p.what} comme lu`,
+	settings_change_mark_starred: (p) => `Mettre une étoile à ${p.what}`,
+	settings_change_mark_unpublished: (p) => `Dépublier ${p.what}`,
+	settings_change_mark_unread: (p) => `Marquer ${p.what} comme non lu`,
+	settings_change_mark_unstarred: (p) => `Retirer l’étoile de ${p.what}`,
+	settings_change_note: (p) => `Note sur ${p.what}`,
+	settings_change_note_removed: (p) => `Supprimer la note de ${p.what}`,
+	settings_change_quoted: (p) => `« ${p.title} »`,
+	settings_change_scope_category: (p) => `la catégorie ${p.id}`,
+	settings_change_scope_feed: (p) => `le flux ${p.id}`,
+	settings_change_share: (p) => `Partager « ${p.title} »`,
 	settings_checkup_link: () => `Diagnostic du serveur`,
 	settings_collapse_duplicates: () => `Afficher une seule fois la même information venant de plusieurs flux («\u00a0aussi dans\u00a0: …\u00a0»)\u00a0; la marquer comme lue marque toutes ses copies`,
 	settings_density: () => `Lignes des titres`,

@@ -206,6 +206,40 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Cerca anche nel testo dell’articolo`,
 	settings_alerts_words_hint: () => `Virgole tra le parole; parole scritte insieme valgono come frase. Parole intere, maiuscole e minuscole indifferenti.`,
 	settings_alerts_words_placeholder: () => `es. svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `l’articolo ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo`;
+			case 'many':
+				return `${n} di articoli`;
+			default:
+				return `${n} articoli`;
+		}
+	},
+	settings_change_catchup: (p) => `Segna come letti gli articoli di ${p.scope}${p.details}`,
+	settings_change_catchup_day: () => ` più vecchi di un giorno`,
+	settings_change_catchup_search: (p) => ` che corrispondono a «${p.search}»`,
+	settings_change_catchup_seen: (p) => ` che potevi vedere il ${p.date}`,
+	settings_change_catchup_two_weeks: () => ` più vecchi di due settimane`,
+	settings_change_catchup_week: () => ` più vecchi di una settimana`,
+	settings_change_label_add: (p) => `Aggiungi ${p.label} a ${p.what}`,
+	settings_change_label_id: (p) => `l’etichetta ${p.id}`,
+	settings_change_label_remove: (p) => `Rimuovi ${p.label} da ${p.what}`,
+	settings_change_label_titled: (p) => `l’etichetta «${p.title}»`,
+	settings_change_mark_published: (p) => `Pubblica ${p.what}`,
+	settings_change_mark_read: (p) => `Segna ${p.what} come letto`,
+	settings_change_mark_starred: (p) => `Aggiungi ${p.what} ai preferiti`,
+	settings_change_mark_unpublished: (p) => `Annulla la pubblicazione di ${p.what}`,
+	settings_change_mark_unread: (p) => `Segna ${p.what} come da leggere`,
+	settings_change_mark_unstarred: (p) => `Togli ${p.what} dai preferiti`,
+	settings_change_note: (p) => `Nota su ${p.what}`,
+	settings_change_note_removed: (p) => `Rimuovi la nota di ${p.what}`,
+	settings_change_quoted: (p) => `«${p.title}»`,
+	settings_change_scope_category: (p) => `la categoria ${p.id}`,
+	settings_change_scope_feed: (p) => `il feed ${p.id}`,
+	settings_change_share: (p) => `Condividi «${p.title}»`,
 	settings_checkup_link: () => `Controllo del server`,
 	settings_collapse_duplicates: () => `Mostra una sola volta la stessa notizia da più feed («anche in: …»); segnarla come letta segna tutte le copie`,
 	settings_density: () => `Righe dei titoli`,

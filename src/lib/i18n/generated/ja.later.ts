@@ -194,6 +194,36 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `記事の本文も検索する`,
 	settings_alerts_words_hint: () => `語句はカンマで区切ります。続けて書いた語句はフレーズとして一致します。単語単位で、大文字と小文字は区別しません。`,
 	settings_alerts_words_placeholder: () => `例：svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `記事 ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事`;
+		}
+	},
+	settings_change_catchup: (p) => `${p.scope}の記事${p.details}を既読にする`,
+	settings_change_catchup_day: () => `（1日より前）`,
+	settings_change_catchup_search: (p) => `（「${p.search}」に一致）`,
+	settings_change_catchup_seen: (p) => `（${p.date} に表示されていたもの）`,
+	settings_change_catchup_two_weeks: () => `（2週間より前）`,
+	settings_change_catchup_week: () => `（1週間より前）`,
+	settings_change_label_add: (p) => `${p.what}に${p.label}を付ける`,
+	settings_change_label_id: (p) => `ラベル ${p.id}`,
+	settings_change_label_remove: (p) => `${p.what}から${p.label}を外す`,
+	settings_change_label_titled: (p) => `ラベル「${p.title}」`,
+	settings_change_mark_published: (p) => `${p.what}を公開する`,
+	settings_change_mark_read: (p) => `${p.what}を既読にする`,
+	settings_change_mark_starred: (p) => `${p.what}にスターを付ける`,
+	settings_change_mark_unpublished: (p) => `${p.what}の公開をやめる`,
+	settings_change_mark_unread: (p) => `${p.what}を未読にする`,
+	settings_change_mark_unstarred: (p) => `${p.what}のスターを外す`,
+	settings_change_note: (p) => `${p.what}へのメモ`,
+	settings_change_note_removed: (p) => `${p.what}のメモを削除`,
+	settings_change_quoted: (p) => `「${p.title}」`,
+	settings_change_scope_category: (p) => `カテゴリ ${p.id}`,
+	settings_change_scope_feed: (p) => `フィード ${p.id}`,
+	settings_change_share: (p) => `「${p.title}」を共有`,
 	settings_checkup_link: () => `サーバー診断`,
 	settings_collapse_duplicates: () => `複数のフィードにある同じ記事は1回だけ表示する（「ほかにも：…」）。既読にするとすべてのコピーが既読になります`,
 	settings_density: () => `見出しの行`,

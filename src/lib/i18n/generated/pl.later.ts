@@ -212,6 +212,42 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Szukaj też w treści artykułu`,
 	settings_alerts_words_hint: () => `Przecinki między słowami; słowa zapisane razem pasują jako fraza. Całe słowa, bez rozróżniania wielkości liter.`,
 	settings_alerts_words_placeholder: () => `np. svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `artykuł ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artykuł`;
+			case 'few':
+				return `${n} artykuły`;
+			case 'many':
+				return `${n} artykułów`;
+			default:
+				return `${n} artykułu`;
+		}
+	},
+	settings_change_catchup: (p) => `Oznacz jako przeczytane artykuły z: ${p.scope}${p.details}`,
+	settings_change_catchup_day: () => `, starsze niż dzień`,
+	settings_change_catchup_search: (p) => `, pasujące do „${p.search}”`,
+	settings_change_catchup_seen: (p) => `, widoczne ${p.date}`,
+	settings_change_catchup_two_weeks: () => `, starsze niż dwa tygodnie`,
+	settings_change_catchup_week: () => `, starsze niż tydzień`,
+	settings_change_label_add: (p) => `Dodaj ${p.label} do: ${p.what}`,
+	settings_change_label_id: (p) => `etykietę ${p.id}`,
+	settings_change_label_remove: (p) => `Usuń ${p.label} z: ${p.what}`,
+	settings_change_label_titled: (p) => `etykietę „${p.title}”`,
+	settings_change_mark_published: (p) => `Opublikuj ${p.what}`,
+	settings_change_mark_read: (p) => `Oznacz jako przeczytane: ${p.what}`,
+	settings_change_mark_starred: (p) => `Oznacz gwiazdką: ${p.what}`,
+	settings_change_mark_unpublished: (p) => `Cofnij publikację: ${p.what}`,
+	settings_change_mark_unread: (p) => `Oznacz jako nieprzeczytane: ${p.what}`,
+	settings_change_mark_unstarred: (p) => `Usuń gwiazdkę: ${p.what}`,
+	settings_change_note: (p) => `Notatka: ${p.what}`,
+	settings_change_note_removed: (p) => `Usuń notatkę: ${p.what}`,
+	settings_change_quoted: (p) => `„${p.title}”`,
+	settings_change_scope_category: (p) => `kategoria ${p.id}`,
+	settings_change_scope_feed: (p) => `kanał ${p.id}`,
+	settings_change_share: (p) => `Udostępnij „${p.title}”`,
 	settings_checkup_link: () => `Diagnostyka serwera`,
 	settings_collapse_duplicates: () => `Pokazuj tę samą wiadomość z kilku kanałów raz („także w: …”); oznaczenie jej jako przeczytanej oznacza wszystkie kopie`,
 	settings_density: () => `Wiersze nagłówków`,

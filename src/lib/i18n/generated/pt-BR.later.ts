@@ -206,6 +206,40 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Procurar também no texto do artigo`,
 	settings_alerts_words_hint: () => `Vírgulas entre as palavras; palavras escritas juntas valem como frase. Palavras inteiras, sem diferenciar maiúsculas e minúsculas.`,
 	settings_alerts_words_placeholder: () => `ex.: svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `o artigo ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo`;
+			case 'many':
+				return `${n} de artigos`;
+			default:
+				return `${n} artigos`;
+		}
+	},
+	settings_change_catchup: (p) => `Marcar como lidos os artigos de ${p.scope}${p.details}`,
+	settings_change_catchup_day: () => ` com mais de um dia`,
+	settings_change_catchup_search: (p) => ` que correspondem a “${p.search}”`,
+	settings_change_catchup_seen: (p) => ` que você podia ver em ${p.date}`,
+	settings_change_catchup_two_weeks: () => ` com mais de duas semanas`,
+	settings_change_catchup_week: () => ` com mais de uma semana`,
+	settings_change_label_add: (p) => `Adicionar ${p.label} a ${p.what}`,
+	settings_change_label_id: (p) => `o marcador ${p.id}`,
+	settings_change_label_remove: (p) => `Remover ${p.label} de ${p.what}`,
+	settings_change_label_titled: (p) => `o marcador “${p.title}”`,
+	settings_change_mark_published: (p) => `Publicar ${p.what}`,
+	settings_change_mark_read: (p) => `Marcar ${p.what} como lido`,
+	settings_change_mark_starred: (p) => `Marcar ${p.what} com estrela`,
+	settings_change_mark_unpublished: (p) => `Despublicar ${p.what}`,
+	settings_change_mark_unread: (p) => `Marcar ${p.what} como não lido`,
+	settings_change_mark_unstarred: (p) => `Tirar a estrela de ${p.what}`,
+	settings_change_note: (p) => `Nota em ${p.what}`,
+	settings_change_note_removed: (p) => `Remover a nota de ${p.what}`,
+	settings_change_quoted: (p) => `“${p.title}”`,
+	settings_change_scope_category: (p) => `a categoria ${p.id}`,
+	settings_change_scope_feed: (p) => `o feed ${p.id}`,
+	settings_change_share: (p) => `Compartilhar “${p.title}”`,
 	settings_checkup_link: () => `Diagnóstico do servidor`,
 	settings_collapse_duplicates: () => `Mostrar uma vez a mesma notícia de vários feeds (“também em: …”); marcá-la como lida marca todas as cópias`,
 	settings_density: () => `Linhas de manchetes`,

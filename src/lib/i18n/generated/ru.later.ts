@@ -212,6 +212,42 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `Искать и в тексте статьи`,
 	settings_alerts_words_hint: () => `Слова разделяются запятыми; слова, написанные вместе, ищутся как фраза. Целые слова, регистр не важен.`,
 	settings_alerts_words_placeholder: () => `например: svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `статья ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} статья`;
+			case 'few':
+				return `${n} статьи`;
+			case 'many':
+				return `${n} статей`;
+			default:
+				return `${n} статьи`;
+		}
+	},
+	settings_change_catchup: (p) => `Отметить прочитанными статьи ${p.scope}${p.details}`,
+	settings_change_catchup_day: () => `, старше дня`,
+	settings_change_catchup_search: (p) => `, подходящие под «${p.search}»`,
+	settings_change_catchup_seen: (p) => `, которые были видны ${p.date}`,
+	settings_change_catchup_two_weeks: () => `, старше двух недель`,
+	settings_change_catchup_week: () => `, старше недели`,
+	settings_change_label_add: (p) => `Добавить ${p.label}: ${p.what}`,
+	settings_change_label_id: (p) => `метку ${p.id}`,
+	settings_change_label_remove: (p) => `Убрать ${p.label}: ${p.what}`,
+	settings_change_label_titled: (p) => `метку «${p.title}»`,
+	settings_change_mark_published: (p) => `Опубликовать: ${p.what}`,
+	settings_change_mark_read: (p) => `Отметить как прочитанное: ${p.what}`,
+	settings_change_mark_starred: (p) => `Отметить звёздочкой: ${p.what}`,
+	settings_change_mark_unpublished: (p) => `Снять с публикации: ${p.what}`,
+	settings_change_mark_unread: (p) => `Отметить как непрочитанное: ${p.what}`,
+	settings_change_mark_unstarred: (p) => `Снять звёздочку: ${p.what}`,
+	settings_change_note: (p) => `Заметка: ${p.what}`,
+	settings_change_note_removed: (p) => `Удалить заметку: ${p.what}`,
+	settings_change_quoted: (p) => `«${p.title}»`,
+	settings_change_scope_category: (p) => `категории ${p.id}`,
+	settings_change_scope_feed: (p) => `ленты ${p.id}`,
+	settings_change_share: (p) => `Поделиться «${p.title}»`,
 	settings_checkup_link: () => `Проверка сервера`,
 	settings_collapse_duplicates: () => `Показывать одну и ту же новость из нескольких лент один раз («также в: …»); отметка о прочтении относится ко всем копиям`,
 	settings_density: () => `Строки заголовков`,

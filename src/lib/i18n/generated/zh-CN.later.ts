@@ -194,6 +194,36 @@ export const messages: LaterMessages = {
 	settings_alerts_words_content: () => `也在文章正文中查找`,
 	settings_alerts_words_hint: () => `词语之间用逗号分隔；连写的词语按短语匹配。整词匹配，不区分大小写。`,
 	settings_alerts_words_placeholder: () => `例如：svelte, tiny tiny rss`,
+	settings_change_article_id: (p) => `文章 ${p.id}`,
+	settings_change_articles: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 篇文章`;
+		}
+	},
+	settings_change_catchup: (p) => `将${p.scope}的文章${p.details}标记为已读`,
+	settings_change_catchup_day: () => `（早于一天前）`,
+	settings_change_catchup_search: (p) => `（匹配“${p.search}”）`,
+	settings_change_catchup_seen: (p) => `（${p.date} 时可见的）`,
+	settings_change_catchup_two_weeks: () => `（早于两周前）`,
+	settings_change_catchup_week: () => `（早于一周前）`,
+	settings_change_label_add: (p) => `为${p.what}添加${p.label}`,
+	settings_change_label_id: (p) => `标签 ${p.id}`,
+	settings_change_label_remove: (p) => `从${p.what}移除${p.label}`,
+	settings_change_label_titled: (p) => `标签“${p.title}”`,
+	settings_change_mark_published: (p) => `发布${p.what}`,
+	settings_change_mark_read: (p) => `将${p.what}标记为已读`,
+	settings_change_mark_starred: (p) => `为${p.what}加星标`,
+	settings_change_mark_unpublished: (p) => `取消发布${p.what}`,
+	settings_change_mark_unread: (p) => `将${p.what}标记为未读`,
+	settings_change_mark_unstarred: (p) => `取消${p.what}的星标`,
+	settings_change_note: (p) => `${p.what}的笔记`,
+	settings_change_note_removed: (p) => `删除${p.what}的笔记`,
+	settings_change_quoted: (p) => `“${p.title}”`,
+	settings_change_scope_category: (p) => `分类 ${p.id}`,
+	settings_change_scope_feed: (p) => `订阅源 ${p.id}`,
+	settings_change_share: (p) => `分享“${p.title}”`,
 	settings_checkup_link: () => `服务器检查`,
 	settings_collapse_duplicates: () => `多个订阅源中的同一篇报道只显示一次（“另见：…”）；标记为已读时所有副本都会标记为已读`,
 	settings_density: () => `标题行`,
