@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feedHealthLines, plainFeedError } from './feed-health';
+import { feedHealthLines, feedHealthSummary, plainFeedError } from './feed-health';
 
 describe('plainFeedError', () => {
 	it.each([
@@ -79,5 +79,19 @@ describe('feedHealthLines', () => {
 
 	it('leaves out what the server did not say (older servers: no interval, no attempt time)', () => {
 		expect(feedHealthLines({ error: 'HTTP/1.0 404 File not found' })).toHaveLength(2);
+	});
+});
+
+describe('feedHealthSummary (the feed settings sheet)', () => {
+	it('says when a healthy feed was last updated, or that nothing is known', () => {
+		const [line] = feedHealthSummary({ lastTried: 1_800_000_000 });
+		expect(line).toMatch(/^Updated without errors, last on .*2027/);
+		expect(feedHealthSummary({ error: '' })).toEqual(['No update errors are known.']);
+	});
+
+	it('is the failure’s lines when the feed fails', () => {
+		const facts = { error: 'HTTP/1.1 404 Not Found', lastTried: 1_800_000_000 };
+		expect(feedHealthSummary(facts)).toEqual(feedHealthLines(facts));
+		expect(feedHealthSummary(facts)[0]).toContain('HTTP 404');
 	});
 });

@@ -64,6 +64,17 @@ export function feedHealthLines(facts: FeedHealthFacts): string[] {
 }
 
 /**
+ * The feed settings sheet's health: the failure's lines when it fails, else when the server last
+ * updated it (or that the device does not know, offline or on a server that does not say).
+ */
+export function feedHealthSummary(facts: FeedHealthFacts): string[] {
+	if (facts.error) return feedHealthLines(facts);
+	if (facts.lastTried && facts.lastTried > 0)
+		return [m.feed_health_ok({ date: longDate(facts.lastTried) })];
+	return [m.feed_health_unknown()];
+}
+
+/**
  * The server's own error text, short enough to show: current servers store the HTTP library's
  * message with literal `\x0A`s and the start of the site's error page after it.
  */

@@ -57,17 +57,21 @@ export async function subscribeTo(feedUrl: string, categoryId: number): Promise<
 
 /**
  * What is known of a feed's updates: the tree's last error, and on servers of level 23 the time of
- * the server's last attempt and its interval (getFeeds; asked only for a feed in error, when its
- * menu opens). The newest article the reader has of the feed says when it last brought news.
+ * the server's last attempt and its interval (getFeeds; asked only for a feed in error when its
+ * menu opens, and for any feed when its settings sheet asks for `always`). The newest article the
+ * reader has of the feed says when it last brought news.
  */
-export async function feedHealth(feedId: number): Promise<FeedHealthFacts> {
+export async function feedHealth(
+	feedId: number,
+	{ always = false }: { always?: boolean } = {}
+): Promise<FeedHealthFacts> {
 	const error = findFeed(treeState.tree, feedId)?.error;
-	if (!error) return {};
+	if (!error && !always) return {};
 	const newestArticle = headlines.items
 		.filter((article) => article.feedId === feedId)
 		.reduce((newest, article) => Math.max(newest, article.updated), 0);
 	const facts: FeedHealthFacts = { error, newestArticle };
-	if (!session.client.capabilities?.feedErrors) return facts;
+	if (error && !session.client.capabilities?.feedErrors) return facts;
 	try {
 		const feed = (await session.client.getFeeds({ catId: -4 })).find((f) => f.id === feedId);
 		if (!feed) return facts;

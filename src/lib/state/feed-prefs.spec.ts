@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_LISTS, parseListPrefs } from './feed-prefs.svelte';
+import { MAX_LISTS, openDecision, parseListPrefs } from './feed-prefs.svelte';
 
 const DEFAULTS = { viewMode: 'adaptive', sortOrder: 'default' } as const;
 
@@ -78,5 +78,59 @@ describe('parseListPrefs', () => {
 		expect(Object.keys(kept)).toHaveLength(MAX_LISTS);
 		expect(kept['feed:0']).toBeUndefined();
 		expect(kept[`feed:${MAX_LISTS + 4}`]).toEqual({ viewMode: 'unread' });
+	});
+});
+
+describe('openOriginal (per feed, on the device)', () => {
+	it('keeps only `true` on a feed; bad values and other lists fall back to the app', () => {
+		expect(
+			parseListPrefs(
+				JSON.stringify({
+					'feed:1': { openOriginal: true },
+					'feed:2': { openOriginal: 'yes' },
+					'feed:3': { openOriginal: 1, viewMode: 'unread' },
+					'cat:4': { openOriginal: true },
+					'feed:5': { openOriginal: false }
+				})
+			)
+		).toEqual({ 'feed:1': { openOriginal: true }, 'feed:3': { viewMode: 'unread' } });
+	});
+
+	it('is kept, and turning it off forgets the feed', async () => {
+		const prefs = await freshPrefs();
+		prefs.set('feed', '7', { openOriginal: true });
+		expect((await freshPrefs()).of('feed', '7')).toEqual({ openOriginal: true });
+		prefs.set('feed', '7', { openOriginal: false });
+		expect(prefs.of('feed', '7')).toEqual({});
+		expect(localStorage.getItem('reader.listPrefs')).toBe('{}');
+	});
+});
+
+describe('openDecision', () => {
+	const article = { feedId: 1, link: 'https://example.test/a?id=1' };
+
+	it('opens the site when the feed says so, and still marks read', () => {
+		expect(openDecision(article, { openOriginal: true }, false)).toEqual({
+			original: 'https://example.test/a?id=1',
+			markRead: true
+		});
+	});
+
+	it('opens in the app when the feed does not say so', () => {
+		expect(openDecision(article, {}, false)).toEqual({ original: undefined, markRead: true });
+	});
+
+	it('never follows a link that is not http(s), nor one of no feed', () => {
+		for (const link of ['javascript:alert(1)', 'mailto:a@b.test', '', 'not a url'])
+			expect(openDecision({ feedId: 1, link }, { openOriginal: true }, false).original).toBe(
+				undefined
+			);
+		expect(openDecision({ ...article, feedId: null }, { openOriginal: true }, false).original).toBe(
+			undefined
+		);
+	});
+
+	it('keeps the article unread when the reader keeps opened articles unread', () => {
+		expect(openDecision(article, { openOriginal: true }, true).markRead).toBe(false);
 	});
 });

@@ -12,11 +12,14 @@ import {
 	type SortOrder,
 	type ViewMode
 } from './settings.svelte';
+import { safeUrl } from '$lib/content/url';
 import { onAccountEvent } from '$lib/db/account-events';
 
 export interface ListPrefs {
 	viewMode?: ViewMode;
 	sortOrder?: SortOrder;
+	/** A feed's articles open on their own site (a new tab) instead of in the app. */
+	openOriginal?: boolean;
 }
 
 export type ListView = Pick<SettingsValues, 'viewMode' | 'sortOrder'>;
@@ -38,6 +41,25 @@ export const BUILT_IN_ORDERS: readonly { value: string; label: string }[] = [
 	{ value: 'date_reverse', label: 'Oldest first' },
 	{ value: 'feed_dates', label: 'By feed date' }
 ];
+
+/** The view modes this server can show: "With a note" needs the notes headlines carry from level 8. */
+export function viewModeChoices(
+	noteInHeadlines: boolean | undefined
+): readonly { value: ViewMode; label: string }[] {
+	return VIEW_MODE_CHOICES.filter((m) => m.value !== 'has_note' || noteInHeadlines !== false);
+}
+
+/** The built-in orders, then the server's own (`custom_sort_types`) under their own names. */
+export function orderChoices(
+	custom: Record<string, string> | undefined
+): { value: string; label: string }[] {
+	return [
+		...BUILT_IN_ORDERS,
+		...Object.entries(custom ?? {})
+			.filter(([value]) => !BUILT_IN_ORDERS.some((o) => o.value === value))
+			.map(([value, label]) => ({ value, label }))
+	];
+}
 
 const STORAGE_KEY = 'reader.listPrefs';
 /** Enough for every feed of a large account; the oldest choices go first beyond it. */
@@ -65,9 +87,28 @@ export function parseListPrefs(raw: string | null): Record<string, ListPrefs> {
 			prefs.viewMode = checked.viewMode;
 		if (given.sortOrder !== undefined && checked.sortOrder === given.sortOrder)
 			prefs.sortOrder = checked.sortOrder;
-		if (prefs.viewMode !== undefined || prefs.sortOrder !== undefined) lists[name] = prefs;
+		if (given.openOriginal === true && name.startsWith('feed:')) prefs.openOriginal = true;
+		if (Object.keys(prefs).length > 0) lists[name] = prefs;
 	}
 	return lists;
+}
+
+/**
+ * Where opening an article goes: its own site (a new tab) when its feed says so and its link is
+ * one the app would follow, else the app. Either way the open marks it read, unless the reader
+ * keeps opened articles unread (settings) — one rule for both ways.
+ */
+export function openDecision(
+	article: { feedId: number | null; link: string },
+	own: ListPrefs,
+	keepUnreadOnOpen: boolean
+): { original: string | undefined; markRead: boolean } {
+	const original =
+		own.openOriginal && article.feedId !== null ? safeUrl(article.link, 'link') : undefined;
+	return {
+		original: original && /^https?:/.test(original) ? original : undefined,
+		markRead: !keepUnreadOnOpen
+	};
 }
 
 class FeedPrefs {

@@ -82,7 +82,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `آخر محاولة: ${p.date}.`,
 	feed_health_newest: (p) => `أحدث مقالة فيها بتاريخ ${p.date}.`,
+	feed_health_ok: (p) => `يُحدَّث دون أخطاء، آخر مرة في ${p.date}.`,
 	feed_health_server_said: (p) => `قال الخادم: «${p.words}»`,
+	feed_health_unknown: () => `لا توجد أخطاء تحديث معروفة.`,
 	feed_row_failing: (p) => `، يتعذّر تحديثها: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -101,6 +103,17 @@ export const messages: StartMessages = {
 				return `، ${n} مقالة غير مقروءة`;
 		}
 	},
+	feed_settings_alert: () => `التنبيه عند وصول مقالات جديدة`,
+	feed_settings_alert_hint: () => `تُضبط الإشعارات وساعات الهدوء في الإعدادات ← التنبيهات.`,
+	feed_settings_device: () => `محفوظة على هذا الجهاز.`,
+	feed_settings_done: () => `تم`,
+	feed_settings_health: () => `التحديثات`,
+	feed_settings_open: () => `إعدادات الخلاصة…`,
+	feed_settings_open_original: () => `فتح المقالات في الموقع الأصلي`,
+	feed_settings_open_original_hint: () => `النقر يفتح صفحة المقالة في علامة تبويب جديدة ويعلّمها كمقروءة.`,
+	feed_settings_show: () => `عرض`,
+	feed_settings_sort: () => `ترتيب`,
+	feed_settings_title: () => `إعدادات الخلاصة`,
 	feed_today: () => `اليوم`,
 	list_empty: () => `لا مقالات لعرضها هنا.`,
 	list_empty_on_device: () => `لا توجد مقالة محفوظة على هذا الجهاز تطابق هذا البحث.`,

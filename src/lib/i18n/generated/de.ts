@@ -58,7 +58,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Zuletzt versucht: ${p.date}.`,
 	feed_health_newest: (p) => `Der neueste Artikel ist vom ${p.date}.`,
+	feed_health_ok: (p) => `Fehlerfrei aktualisiert, zuletzt am ${p.date}.`,
 	feed_health_server_said: (p) => `Der Server meldete: „${p.words}“`,
+	feed_health_unknown: () => `Keine Aktualisierungsfehler bekannt.`,
 	feed_row_failing: (p) => `, wird nicht aktualisiert: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -69,6 +71,17 @@ export const messages: StartMessages = {
 				return `, ${n} ungelesen`;
 		}
 	},
+	feed_settings_alert: () => `Bei neuen Artikeln benachrichtigen`,
+	feed_settings_alert_hint: () => `Benachrichtigungen und Ruhezeiten stellst du unter Einstellungen → Benachrichtigungen ein.`,
+	feed_settings_device: () => `Auf diesem Gerät gespeichert.`,
+	feed_settings_done: () => `Fertig`,
+	feed_settings_health: () => `Aktualisierungen`,
+	feed_settings_open: () => `Feed-Einstellungen…`,
+	feed_settings_open_original: () => `Artikel auf der Originalseite öffnen`,
+	feed_settings_open_original_hint: () => `Ein Tippen öffnet die Seite des Artikels in einem neuen Tab und markiert ihn als gelesen.`,
+	feed_settings_show: () => `Anzeigen`,
+	feed_settings_sort: () => `Sortieren`,
+	feed_settings_title: () => `Feed-Einstellungen`,
 	feed_today: () => `Heute`,
 	list_empty: () => `Hier gibt es keine Artikel.`,
 	list_empty_on_device: () => `Kein auf diesem Gerät gespeicherter Artikel passt zu dieser Suche.`,

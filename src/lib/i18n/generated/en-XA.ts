@@ -58,7 +58,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `[Ļášţ ţŕíéð ${p.date}. ļóŕéɱ]`,
 	feed_health_newest: (p) => `[Íţš ñéŵéšţ áŕţíçļé íš ƒŕóɱ ${p.date}. ļóŕéɱ ípšúɱ]`,
+	feed_health_ok: (p) => `[Úþðáţéð ŵíţĥóúţ éŕŕóŕš, ļášţ óñ ${p.date}. ļóŕéɱ ípšúɱ ðó]`,
 	feed_health_server_said: (p) => `[Ţĥé šéŕṽéŕ šáíð: “${p.words}” ļóŕéɱ íp]`,
+	feed_health_unknown: () => `[Ñó úþðáţé éŕŕóŕš áŕé ķñóŵñ. ļóŕéɱ ípšúɱ]`,
 	feed_row_failing: (p) => `[, ƒáíļš ţó úþðáţé: ${p.why} ļóŕéɱ íp]`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -69,6 +71,17 @@ export const messages: StartMessages = {
 				return `[, ${n} úñŕéáð ļóŕé]`;
 		}
 	},
+	feed_settings_alert: () => `[Åļéŕţ óñ ñéŵ áŕţíçļéš ļóŕéɱ ípš]`,
+	feed_settings_alert_hint: () => `[Ñóţíƒíçáţíóñš áñð ǫúíéţ ĥóúŕš áŕé šéţ íñ Šéţţíñĝš → Åļéŕţš. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱ]`,
+	feed_settings_device: () => `[Ķéþţ óñ ţĥíš ðéṽíçé. ļóŕéɱ íp]`,
+	feed_settings_done: () => `[Ðóñé ļó]`,
+	feed_settings_health: () => `[Úþðáţéš ļóŕ]`,
+	feed_settings_open: () => `[Ƒééð šéţţíñĝš… ļóŕéɱ]`,
+	feed_settings_open_original: () => `[Óþéñ áŕţíçļéš óñ ţĥé óŕíĝíñáļ šíţé ļóŕéɱ ípšúɱ ðó]`,
+	feed_settings_open_original_hint: () => `[Å ţáþ óþéñš ţĥé áŕţíçļé’š þáĝé íñ á ñéŵ ţáƀ áñð ɱáŕķš íţ ŕéáð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱé]`,
+	feed_settings_show: () => `[Šĥóŵ ļó]`,
+	feed_settings_sort: () => `[Šóŕţ ļó]`,
+	feed_settings_title: () => `[Ƒééð šéţţíñĝš ļóŕéɱ]`,
 	feed_today: () => `[Ţóðáý ļó]`,
 	list_empty: () => `[Ñó áŕţíçļéš ţó šĥóŵ ĥéŕé. ļóŕéɱ ípšú]`,
 	list_empty_on_device: () => `[Ñó áŕţíçļé ķéþţ óñ ţĥíš ðéṽíçé ɱáţçĥéš ţĥíš šéáŕçĥ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,

@@ -58,7 +58,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Last tried ${p.date}.`,
 	feed_health_newest: (p) => `Its newest article is from ${p.date}.`,
+	feed_health_ok: (p) => `Updated without errors, last on ${p.date}.`,
 	feed_health_server_said: (p) => `The server said: “${p.words}”`,
+	feed_health_unknown: () => `No update errors are known.`,
 	feed_row_failing: (p) => `, fails to update: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -69,6 +71,17 @@ export const messages: StartMessages = {
 				return `, ${n} unread`;
 		}
 	},
+	feed_settings_alert: () => `Alert on new articles`,
+	feed_settings_alert_hint: () => `Notifications and quiet hours are set in Settings → Alerts.`,
+	feed_settings_device: () => `Kept on this device.`,
+	feed_settings_done: () => `Done`,
+	feed_settings_health: () => `Updates`,
+	feed_settings_open: () => `Feed settings…`,
+	feed_settings_open_original: () => `Open articles on the original site`,
+	feed_settings_open_original_hint: () => `A tap opens the article’s page in a new tab and marks it read.`,
+	feed_settings_show: () => `Show`,
+	feed_settings_sort: () => `Sort`,
+	feed_settings_title: () => `Feed settings`,
 	feed_today: () => `Today`,
 	list_empty: () => `No articles to show here.`,
 	list_empty_on_device: () => `No article kept on this device matches this search.`,

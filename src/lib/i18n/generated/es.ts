@@ -64,7 +64,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Último intento: ${p.date}.`,
 	feed_health_newest: (p) => `Su artículo más reciente es del ${p.date}.`,
+	feed_health_ok: (p) => `Actualizado sin errores, la última vez el ${p.date}.`,
 	feed_health_server_said: (p) => `El servidor dijo: «${p.words}»`,
+	feed_health_unknown: () => `No se conocen errores de actualización.`,
 	feed_row_failing: (p) => `, no se actualiza: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -77,6 +79,17 @@ export const messages: StartMessages = {
 				return `, ${n} sin leer`;
 		}
 	},
+	feed_settings_alert: () => `Avisar de artículos nuevos`,
+	feed_settings_alert_hint: () => `Las notificaciones y las horas de silencio se ajustan en Ajustes → Avisos.`,
+	feed_settings_device: () => `Se guarda en este dispositivo.`,
+	feed_settings_done: () => `Listo`,
+	feed_settings_health: () => `Actualizaciones`,
+	feed_settings_open: () => `Ajustes del feed…`,
+	feed_settings_open_original: () => `Abrir los artículos en el sitio original`,
+	feed_settings_open_original_hint: () => `Al tocar, la página del artículo se abre en una pestaña nueva y se marca como leído.`,
+	feed_settings_show: () => `Mostrar`,
+	feed_settings_sort: () => `Ordenar`,
+	feed_settings_title: () => `Ajustes del feed`,
 	feed_today: () => `Hoy`,
 	list_empty: () => `No hay artículos que mostrar aquí.`,
 	list_empty_on_device: () => `Ningún artículo guardado en este dispositivo coincide con esta búsqueda.`,

@@ -64,7 +64,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Dernière tentative\u00a0: ${p.date}.`,
 	feed_health_newest: (p) => `Son article le plus récent date du ${p.date}.`,
+	feed_health_ok: (p) => `Mis à jour sans erreur, dernière fois le ${p.date}.`,
 	feed_health_server_said: (p) => `Le serveur a dit\u00a0: «\u00a0${p.words}\u00a0»`,
+	feed_health_unknown: () => `Aucune erreur de mise à jour connue.`,
 	feed_row_failing: (p) => `, échec de mise à jour : ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -77,6 +79,17 @@ export const messages: StartMessages = {
 				return `, ${n} non lus`;
 		}
 	},
+	feed_settings_alert: () => `Alerter des nouveaux articles`,
+	feed_settings_alert_hint: () => `Les notifications et les heures calmes se règlent dans Réglages → Alertes.`,
+	feed_settings_device: () => `Conservé sur cet appareil.`,
+	feed_settings_done: () => `Terminé`,
+	feed_settings_health: () => `Mises à jour`,
+	feed_settings_open: () => `Réglages du flux…`,
+	feed_settings_open_original: () => `Ouvrir les articles sur le site d’origine`,
+	feed_settings_open_original_hint: () => `Un appui ouvre la page de l’article dans un nouvel onglet et le marque comme lu.`,
+	feed_settings_show: () => `Afficher`,
+	feed_settings_sort: () => `Trier`,
+	feed_settings_title: () => `Réglages du flux`,
 	feed_today: () => `Aujourd’hui`,
 	list_empty: () => `Aucun article à afficher ici.`,
 	list_empty_on_device: () => `Aucun article conservé sur cet appareil ne correspond à cette recherche.`,

@@ -64,7 +64,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Ultimo tentativo: ${p.date}.`,
 	feed_health_newest: (p) => `Il suo articolo più recente è del ${p.date}.`,
+	feed_health_ok: (p) => `Aggiornato senza errori, l’ultima volta il ${p.date}.`,
 	feed_health_server_said: (p) => `Il server ha detto: «${p.words}»`,
+	feed_health_unknown: () => `Nessun errore di aggiornamento noto.`,
 	feed_row_failing: (p) => `, non si aggiorna: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -77,6 +79,17 @@ export const messages: StartMessages = {
 				return `, ${n} da leggere`;
 		}
 	},
+	feed_settings_alert: () => `Avvisa dei nuovi articoli`,
+	feed_settings_alert_hint: () => `Notifiche e ore di silenzio si impostano in Impostazioni → Avvisi.`,
+	feed_settings_device: () => `Conservate su questo dispositivo.`,
+	feed_settings_done: () => `Fatto`,
+	feed_settings_health: () => `Aggiornamenti`,
+	feed_settings_open: () => `Impostazioni del feed…`,
+	feed_settings_open_original: () => `Apri gli articoli sul sito originale`,
+	feed_settings_open_original_hint: () => `Un tocco apre la pagina dell’articolo in una nuova scheda e lo segna come letto.`,
+	feed_settings_show: () => `Mostra`,
+	feed_settings_sort: () => `Ordina`,
+	feed_settings_title: () => `Impostazioni del feed`,
 	feed_today: () => `Oggi`,
 	list_empty: () => `Nessun articolo da mostrare qui.`,
 	list_empty_on_device: () => `Nessun articolo conservato su questo dispositivo corrisponde a questa ricerca.`,

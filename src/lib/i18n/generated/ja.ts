@@ -52,7 +52,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `最後の試行：${p.date}。`,
 	feed_health_newest: (p) => `最新の記事は ${p.date} のものです。`,
+	feed_health_ok: (p) => `エラーなく更新されています（最終：${p.date}）。`,
 	feed_health_server_said: (p) => `サーバーの応答：「${p.words}」`,
+	feed_health_unknown: () => `更新エラーは報告されていません。`,
 	feed_row_failing: (p) => `、更新に失敗：${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -61,6 +63,17 @@ export const messages: StartMessages = {
 				return `、未読 ${n} 件`;
 		}
 	},
+	feed_settings_alert: () => `新着記事を通知`,
+	feed_settings_alert_hint: () => `通知とおやすみ時間は「設定 → 通知」で設定します。`,
+	feed_settings_device: () => `この端末に保存されます。`,
+	feed_settings_done: () => `完了`,
+	feed_settings_health: () => `更新`,
+	feed_settings_open: () => `フィードの設定…`,
+	feed_settings_open_original: () => `記事を元のサイトで開く`,
+	feed_settings_open_original_hint: () => `タップすると記事のページを新しいタブで開き、既読にします。`,
+	feed_settings_show: () => `表示`,
+	feed_settings_sort: () => `並べ替え`,
+	feed_settings_title: () => `フィードの設定`,
 	feed_today: () => `今日`,
 	list_empty: () => `表示する記事はありません。`,
 	list_empty_on_device: () => `この端末に保存された記事で、この検索に一致するものはありません。`,

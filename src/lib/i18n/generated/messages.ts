@@ -307,12 +307,38 @@ export interface Messages {
 	feed_health_last_tried: (p: { date: string | number }) => string;
 	/** Its newest article is from {date}. */
 	feed_health_newest: (p: { date: string | number }) => string;
+	/** Updated without errors, last on {date}. */
+	feed_health_ok: (p: { date: string | number }) => string;
 	/** The server said: “{words}” */
 	feed_health_server_said: (p: { words: string | number }) => string;
+	/** No update errors are known. */
+	feed_health_unknown: () => string;
 	/** , fails to update: {why} */
 	feed_row_failing: (p: { why: string | number }) => string;
 	/** , {count} unread */
 	feed_row_unread: (p: { count: number }) => string;
+	/** Alert on new articles */
+	feed_settings_alert: () => string;
+	/** Notifications and quiet hours are set in Settings → Alerts. */
+	feed_settings_alert_hint: () => string;
+	/** Kept on this device. */
+	feed_settings_device: () => string;
+	/** Done */
+	feed_settings_done: () => string;
+	/** Updates */
+	feed_settings_health: () => string;
+	/** Feed settings… */
+	feed_settings_open: () => string;
+	/** Open articles on the original site */
+	feed_settings_open_original: () => string;
+	/** A tap opens the article’s page in a new tab and marks it read. */
+	feed_settings_open_original_hint: () => string;
+	/** Show */
+	feed_settings_show: () => string;
+	/** Sort */
+	feed_settings_sort: () => string;
+	/** Feed settings */
+	feed_settings_title: () => string;
 	/** Today */
 	feed_today: () => string;
 	/** Same as the browser ({language}) */

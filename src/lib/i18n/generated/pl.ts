@@ -70,7 +70,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Ostatnia próba: ${p.date}.`,
 	feed_health_newest: (p) => `Najnowszy artykuł jest z ${p.date}.`,
+	feed_health_ok: (p) => `Aktualizowany bez błędów, ostatnio ${p.date}.`,
 	feed_health_server_said: (p) => `Serwer odpowiedział: „${p.words}”`,
+	feed_health_unknown: () => `Nie są znane żadne błędy aktualizacji.`,
 	feed_row_failing: (p) => `, nie aktualizuje się: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -85,6 +87,17 @@ export const messages: StartMessages = {
 				return `, ${n} nieprzeczytanego`;
 		}
 	},
+	feed_settings_alert: () => `Powiadamiaj o nowych artykułach`,
+	feed_settings_alert_hint: () => `Powiadomienia i godziny ciszy ustawisz w Ustawienia → Powiadomienia.`,
+	feed_settings_device: () => `Zapisane na tym urządzeniu.`,
+	feed_settings_done: () => `Gotowe`,
+	feed_settings_health: () => `Aktualizacje`,
+	feed_settings_open: () => `Ustawienia kanału…`,
+	feed_settings_open_original: () => `Otwieraj artykuły na oryginalnej stronie`,
+	feed_settings_open_original_hint: () => `Stuknięcie otwiera stronę artykułu w nowej karcie i oznacza go jako przeczytany.`,
+	feed_settings_show: () => `Pokaż`,
+	feed_settings_sort: () => `Sortuj`,
+	feed_settings_title: () => `Ustawienia kanału`,
 	feed_today: () => `Dzisiaj`,
 	list_empty: () => `Brak artykułów do pokazania.`,
 	list_empty_on_device: () => `Żaden artykuł przechowywany na tym urządzeniu nie pasuje do tego wyszukiwania.`,

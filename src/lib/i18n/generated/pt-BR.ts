@@ -64,7 +64,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Última tentativa: ${p.date}.`,
 	feed_health_newest: (p) => `O artigo mais recente é de ${p.date}.`,
+	feed_health_ok: (p) => `Atualizado sem erros, a última vez em ${p.date}.`,
 	feed_health_server_said: (p) => `O servidor disse: “${p.words}”`,
+	feed_health_unknown: () => `Nenhum erro de atualização conhecido.`,
 	feed_row_failing: (p) => `, falha ao atualizar: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -77,6 +79,17 @@ export const messages: StartMessages = {
 				return `, ${n} não lidos`;
 		}
 	},
+	feed_settings_alert: () => `Alertar sobre novos artigos`,
+	feed_settings_alert_hint: () => `Notificações e horário silencioso ficam em Configurações → Alertas.`,
+	feed_settings_device: () => `Guardadas neste dispositivo.`,
+	feed_settings_done: () => `Concluído`,
+	feed_settings_health: () => `Atualizações`,
+	feed_settings_open: () => `Configurações do feed…`,
+	feed_settings_open_original: () => `Abrir os artigos no site original`,
+	feed_settings_open_original_hint: () => `Um toque abre a página do artigo em uma nova aba e o marca como lido.`,
+	feed_settings_show: () => `Mostrar`,
+	feed_settings_sort: () => `Ordenar`,
+	feed_settings_title: () => `Configurações do feed`,
 	feed_today: () => `Hoje`,
 	list_empty: () => `Nenhum artigo para mostrar aqui.`,
 	list_empty_on_device: () => `Nenhum artigo guardado neste dispositivo corresponde a esta busca.`,

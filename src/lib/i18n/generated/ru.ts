@@ -70,7 +70,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `Последняя попытка: ${p.date}.`,
 	feed_health_newest: (p) => `Самая новая статья — от ${p.date}.`,
+	feed_health_ok: (p) => `Обновляется без ошибок, последний раз ${p.date}.`,
 	feed_health_server_said: (p) => `Сервер сообщил: «${p.words}»`,
+	feed_health_unknown: () => `Ошибок обновления не известно.`,
 	feed_row_failing: (p) => `, не обновляется: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -85,6 +87,17 @@ export const messages: StartMessages = {
 				return `, ${n} непрочитанной`;
 		}
 	},
+	feed_settings_alert: () => `Уведомлять о новых статьях`,
+	feed_settings_alert_hint: () => `Уведомления и тихие часы настраиваются в разделе Настройки → Уведомления.`,
+	feed_settings_device: () => `Хранятся на этом устройстве.`,
+	feed_settings_done: () => `Готово`,
+	feed_settings_health: () => `Обновления`,
+	feed_settings_open: () => `Настройки ленты…`,
+	feed_settings_open_original: () => `Открывать статьи на исходном сайте`,
+	feed_settings_open_original_hint: () => `Нажатие открывает страницу статьи в новой вкладке и отмечает её прочитанной.`,
+	feed_settings_show: () => `Показывать`,
+	feed_settings_sort: () => `Сортировка`,
+	feed_settings_title: () => `Настройки ленты`,
 	feed_today: () => `Сегодня`,
 	list_empty: () => `Здесь нет статей.`,
 	list_empty_on_device: () => `Ни одна статья, сохранённая на этом устройстве, не подходит под этот запрос.`,

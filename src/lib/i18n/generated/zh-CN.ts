@@ -52,7 +52,9 @@ export const messages: StartMessages = {
 	},
 	feed_health_last_tried: (p) => `上次尝试：${p.date}。`,
 	feed_health_newest: (p) => `最新文章发布于 ${p.date}。`,
+	feed_health_ok: (p) => `更新正常，最近一次在 ${p.date}。`,
 	feed_health_server_said: (p) => `服务器提示：“${p.words}”`,
+	feed_health_unknown: () => `未发现更新错误。`,
 	feed_row_failing: (p) => `，无法更新：${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -61,6 +63,17 @@ export const messages: StartMessages = {
 				return `，${n} 篇未读`;
 		}
 	},
+	feed_settings_alert: () => `有新文章时提醒`,
+	feed_settings_alert_hint: () => `通知和免打扰时段在“设置 → 提醒”中设置。`,
+	feed_settings_device: () => `保存在此设备上。`,
+	feed_settings_done: () => `完成`,
+	feed_settings_health: () => `更新`,
+	feed_settings_open: () => `订阅源设置…`,
+	feed_settings_open_original: () => `在原网站打开文章`,
+	feed_settings_open_original_hint: () => `点按会在新标签页中打开文章页面，并将其标为已读。`,
+	feed_settings_show: () => `显示`,
+	feed_settings_sort: () => `排序`,
+	feed_settings_title: () => `订阅源设置`,
 	feed_today: () => `今天`,
 	list_empty: () => `这里没有可显示的文章。`,
 	list_empty_on_device: () => `本设备保存的文章中没有与此搜索匹配的。`,
