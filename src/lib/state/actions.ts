@@ -229,12 +229,8 @@ export async function catchUp(
 	// A feed only this device has (Today): the server knows no such feed, so its rows as listed are
 	// marked read by id, one flag intent like any other.
 	if (kind === 'feed' && isDeviceFeed(feedId)) {
-		const unread = rows.filter(
-			(h) =>
-				h.unread &&
-				(mode === 'all' ||
-					withinCatchup({ type: 'catchup', feedId, isCat: false, mode, at: Date.now() }, h))
-		);
+		const scope = { type: 'catchup', feedId, isCat: false, mode, at: Date.now() } as const;
+		const unread = rows.filter((h) => h.unread && (mode === 'all' || withinCatchup(scope, h)));
 		return setFlag(unread, 'unread', false, { undo: description });
 	}
 	const search = sameList && query.search ? query.search : undefined;

@@ -29,6 +29,11 @@ export function startApp(): () => void {
 	let stopSync: (() => void) | undefined;
 	const stopReplay = startReplayTriggers();
 	const stopCounters = syncCountersWithOutbox();
+	// The write-ahead journal's settled marks of earlier changes (write-ahead-recover.ts).
+	void afterFirstScreen()
+		.then(() => import('./write-ahead-recover'))
+		.then(({ tidySettledMarks }) => (stopped ? undefined : tidySettledMarks()))
+		.catch(() => undefined);
 	void afterFirstScreen()
 		.then(() => import('./sync-triggers'))
 		.then(({ startSyncTriggers }) => {

@@ -1,8 +1,8 @@
 /**
  * A start's look at the write-ahead journal (write-ahead.ts): each change a page that is gone
  * wrote ahead and whose outbox write never committed is queued now, once; entries whose write did
- * commit are dropped. Loaded only when the journal has entries (hooks.client.ts), so a start
- * without any pays nothing for it.
+ * commit are dropped. Loaded by a start's first screen only when the journal has entries
+ * (hooks.client.ts); otherwise after it, to tidy the settled marks (state/lifecycle.ts).
  */
 import { RefusedError } from '$lib/api';
 import { enqueueIntent, forgetSettledEntries, settledEntries } from '$lib/outbox/outbox';
@@ -56,7 +56,15 @@ async function recover(): Promise<{ queued: number; waiting: string[] }> {
 			dropEntries(new Set([entry.id]));
 		}
 	}
-	// Marks of entries no page keeps any more (their pages dropped them after the commit).
-	await forgetSettledEntries(new Set(readJournal().map((e) => e.id)));
+	await tidySettledMarks();
 	return { queued, waiting };
+}
+
+/**
+ * Deletes the settled marks of entries no page keeps any more (their pages dropped them after the
+ * commit): every change writes one, and only a start deletes them (state/lifecycle.ts, once the
+ * first screen is up), so the `settings` store does not grow a key per change.
+ */
+export function tidySettledMarks(): Promise<void> {
+	return forgetSettledEntries(new Set(readJournal().map((e) => e.id)));
 }

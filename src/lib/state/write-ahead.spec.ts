@@ -115,4 +115,17 @@ describe('the write-ahead journal', () => {
 		// The mark stays a while (a page that wrote after a start read the journal finds it).
 		expect([...(await settledEntries([ticket.id]))]).toEqual([ticket.id]);
 	});
+	it('a start tidies the settled marks of dropped entries once ten minutes old', async () => {
+		const { pendingItems, settledEntries, tidySettledMarks } = await page();
+		const door = await import('./submit');
+		const ticket = door.writeAhead(STAR);
+		await door.submitIntent(STAR, undefined, ticket);
+		expect(await pendingItems()).toHaveLength(1);
+		await tidySettledMarks();
+		expect([...(await settledEntries([ticket.id]))]).toEqual([ticket.id]);
+		vi.useFakeTimers({ toFake: ['Date'] });
+		vi.setSystemTime(Date.now() + 11 * 60_000);
+		await tidySettledMarks();
+		expect([...(await settledEntries([ticket.id]))]).toEqual([]);
+	});
 });
