@@ -33,6 +33,13 @@ export function hasNow(intent: Intent, article: ArticleBase): boolean | undefine
 }
 
 let uniqueCounter = 0;
+/**
+ * This module copy's own name: a catch-up's or share's key must be unique across pages, workers
+ * and starts, not only within one (two starts each queueing a change left in the write-ahead
+ * journal, or two tabs in the same millisecond, would otherwise make the same key, and the second
+ * would replace the first: a catch-up or a share lost; the model test found it).
+ */
+const origin = Math.random().toString(36).slice(2, 10);
 
 /** Every catch-up's outbox key starts so (and no other's): the outbox finds them by key range. */
 export const CATCHUP_KEY_PREFIX = 'catchup:';
@@ -72,12 +79,12 @@ export function splitIntent(intent: Intent, now: number): ItemDraft[] {
 		case 'catchup':
 			return [
 				{
-					key: `${CATCHUP_KEY_PREFIX}${now}:${uniqueCounter++}`,
+					key: `${CATCHUP_KEY_PREFIX}${now}:${origin}:${uniqueCounter++}`,
 					intent: { ...intent, at: intent.at ?? now }
 				}
 			];
 		case 'share':
-			return [{ key: `share:${now}:${uniqueCounter++}`, intent }];
+			return [{ key: `share:${now}:${origin}:${uniqueCounter++}`, intent }];
 	}
 }
 

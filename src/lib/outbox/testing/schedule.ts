@@ -22,6 +22,7 @@ import { getStored } from '$lib/db/kv';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '../intent';
 import { FRESH_MS } from '../replay-send';
+import type { FakeLocks } from './locks';
 import {
 	accountKey,
 	param,
@@ -66,6 +67,15 @@ export interface Instance {
 	/** The sync engine's writes: rows and kept sets read at `readAt` (sync/engine.ts). */
 	storeOfflineHeadlines: typeof import('$lib/cache').storeOfflineHeadlines;
 	clearFlagOutside: typeof import('$lib/cache').clearFlagOutside;
+	/** The page writes a change ahead of the outbox (state/write-ahead.ts) and reads what is left. */
+	journal: typeof import('$lib/state/write-ahead').journal;
+	readJournal: typeof import('$lib/state/write-ahead').readJournal;
+	/** A start's look at what a page that died left in the journal. */
+	recoverLeftChanges: typeof import('$lib/state/write-ahead-recover').recoverLeftChanges;
+	/** The storage budget's eviction (offline/budget.ts), run after each sync. */
+	enforceBudget: typeof import('$lib/offline/budget').enforceBudget;
+	/** What a list shows: the server's rows with the changes not yet in them (outbox.ts). */
+	withQueuedChanges: typeof import('../outbox').withQueuedChanges;
 }
 
 export interface Instances {
@@ -141,7 +151,17 @@ export type Action =
 	/** Sign-out (the reader agrees to lose this account's unsent changes), then a sign-in. */
 	| { kind: 'signOut'; account: number; stay: boolean }
 	/** Sign-in (after the session ended, or as another account, keeping or discarding its changes). */
-	| { kind: 'signIn'; account: number; stay: boolean; keep: boolean };
+	| { kind: 'signIn'; account: number; stay: boolean; keep: boolean }
+	/**
+	 * The page dies while its change's outbox write is under way: before it commits (the journal
+	 * alone has it) or after (the journal entry was not yet dropped). With `syncFirst`, the worker
+	 * syncs new articles into the cache before the next start looks at the journal.
+	 */
+	| { kind: 'dieWriting'; action: ReaderAction; phase: DeathPhase; syncFirst: boolean }
+	/** The storage budget evicts cached articles down to `budget` bytes. */
+	| { kind: 'evict'; budget: number };
+
+export type DeathPhase = 'beforeCommit' | 'afterCommit';
 
 /** Which parts of the world a run may use (some wait for fixes: see model.spec.ts). */
 export interface World {
@@ -179,6 +199,12 @@ export interface World {
 	cacheCheck: boolean;
 	/** Catch-ups of Starred, whose scope the reader's own stars change. */
 	flagScopes: boolean;
+	/** Pages that die in the middle of a change's outbox write (the write-ahead journal's case). */
+	pageDeaths: boolean;
+	/** The storage budget evicting cached articles. */
+	eviction: boolean;
+	/** Check each refreshed list's rows (what the screen shows) against the reader's changes. */
+	screenCheck: boolean;
 }
 
 export const ACCOUNTS: readonly AccountRef[] = [
@@ -366,6 +392,22 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			})
 		);
 	}
+	if (world.pageDeaths) {
+		const writing = fc.oneof(...reader.slice(0, 4));
+		steps.push(
+			fc.record({
+				kind: fc.constant('dieWriting' as const),
+				action: writing,
+				phase: fc.constantFrom<DeathPhase>('beforeCommit', 'afterCommit'),
+				syncFirst: fc.boolean()
+			})
+		);
+	}
+	if (world.eviction) {
+		steps.push(
+			fc.record({ kind: fc.constant('evict' as const), budget: fc.constantFrom(0, 1_500, 4_000) })
+		);
+	}
 	if (world.accountSwitches) {
 		steps.push(
 			fc.record({
@@ -415,6 +457,15 @@ export interface Figures {
 	cacheMismatches: number;
 	/** Cached articles compared with the server after the drain. */
 	cacheCompared: number;
+	/** Pages that died in the middle of a change's outbox write, and changes their next start queued. */
+	pageDeaths: number;
+	recovered: number;
+	/** Articles the storage budget evicted; ones a queued or failed change names that it dropped. */
+	evicted: number;
+	evictedNamed: number;
+	/** Rows of refreshed lists compared with the reader's changes; ones that showed an older state. */
+	screenRowsCompared: number;
+	screenMismatches: number;
 }
 
 export function emptyFigures(): Figures {
@@ -436,7 +487,13 @@ export function emptyFigures(): Figures {
 		duplicates: 0,
 		stuck: 0,
 		cacheMismatches: 0,
-		cacheCompared: 0
+		cacheCompared: 0,
+		pageDeaths: 0,
+		recovered: 0,
+		evicted: 0,
+		evictedNamed: 0,
+		screenRowsCompared: 0,
+		screenMismatches: 0
 	};
 }
 
@@ -529,6 +586,26 @@ function copyField(to: ModelArticle, from: ModelArticle | ServerArticle, key: st
 	else to.labels.delete(Number(label));
 }
 
+/** A row or cached article, as the model compares it (notes without markup, label ids). */
+function asModelArticle(a: {
+	unread: boolean;
+	marked: boolean;
+	published: boolean;
+	note?: string | undefined;
+	labels: readonly { id: number }[];
+	feedId?: number | null;
+}): ModelArticle {
+	return {
+		feedId: a.feedId ?? 0,
+		unread: a.unread,
+		marked: a.marked,
+		published: a.published,
+		note: (a.note ?? '').replace(/<[^>]*>/g, ''),
+		labels: new Set(a.labels.map((l) => l.id)),
+		updated: 0
+	};
+}
+
 function fieldValue(a: ModelArticle | ServerArticle, key: string): string {
 	const [kind, field, label] = key.split(':');
 	if (kind === 'flag') {
@@ -549,6 +626,10 @@ export interface RunOptions {
 	sabotage?: ModelServerOptions['sabotage'];
 	/** The server whose recorded headline shape the model server answers with (api15 unless set). */
 	level?: ModelServerOptions['level'];
+	/** A page's fresh modules (a page that died starts again as a new one). */
+	newInstance?: () => Promise<Instance>;
+	/** The Web Locks stand-in, to let go of a dead page's locks. */
+	locks?: FakeLocks;
 }
 
 export interface Outcome {
@@ -561,7 +642,7 @@ export interface Outcome {
 export async function runSchedule(
 	actions: readonly Action[],
 	world: World,
-	{ instances, freshDatabase, figures, sabotage, level = 'api15' }: RunOptions
+	{ instances, freshDatabase, figures, sabotage, level = 'api15', newInstance, locks }: RunOptions
 ): Promise<Outcome> {
 	freshDatabase();
 	quota.failCommits = 0;
@@ -748,7 +829,54 @@ export async function runSchedule(
 		}
 	}
 
-	async function readerAct(planned: ReaderAction): Promise<void> {
+	/** The newest article a catch-up's reader could see (Infinity: none was known). */
+	const bound = (visible: readonly number[]): number =>
+		visible.length > 0 ? Math.max(...visible) : Infinity;
+
+	/**
+	 * The page in `tab` dies in the middle of a change's outbox write: its locks go with it, the
+	 * tab starts again (fresh modules: a new page) and its start looks at the journal. With
+	 * `syncFirst`, an article arrives and the worker syncs it into the cache before that start.
+	 * The start must queue the change exactly when its write never committed (`expected`).
+	 */
+	async function pageDies(
+		tab: Tab,
+		entryId: string,
+		syncFirst: boolean,
+		expected: number
+	): Promise<void> {
+		figures.pageDeaths++;
+		const entry = instances[tab].readJournal().find((e) => e.id === entryId);
+		if (entry) locks?.abandon(`reader-tab:${entry.tab}`);
+		if (newInstance) {
+			instances[tab].resetReaderDbForTests();
+			instances[tab] = await newInstance();
+		}
+		offers[tab] = [];
+		if (syncFirst) {
+			arrive(FEEDS[0], 0);
+			await sync([]);
+		}
+		await restore(tab);
+		const failCommits = quota.failCommits;
+		quota.failCommits = 0;
+		try {
+			const queued = await instances[tab].recoverLeftChanges();
+			figures.recovered += queued;
+			if (queued !== expected) {
+				violations.push(
+					`journal: a start queued ${queued} change(s) a dead page left, expected ${expected}`
+				);
+			}
+		} finally {
+			quota.failCommits = failCommits;
+		}
+	}
+
+	async function readerAct(
+		planned: ReaderAction,
+		dies?: { phase: DeathPhase; syncFirst: boolean }
+	): Promise<void> {
 		const model = modelOf(planned.tab);
 		// The reader acts only on articles that exist in this account (the list shows no others).
 		const exists = (id: number): boolean => model.articles.has(id);
@@ -777,15 +905,35 @@ export async function runSchedule(
 		if (held) await release(action.tab);
 		const hold = held ? { id: `hold-${++holdCounter}`, until: clock + 6_000 } : undefined;
 		const failedBefore = quota.failed;
+		// As the page does (state/submit.ts): the change is written ahead, then queued, then the
+		// entry is dropped, whether the outbox took the change or refused it.
+		const page = instances[action.tab];
+		const ticket = page.journal(intent, tabKey(action.tab), clock);
+		if (dies?.phase === 'beforeCommit') {
+			// The page went before the outbox write committed: the journal alone has the change.
+			await pageDies(action.tab, ticket.id, dies.syncFirst, 1);
+			figures.readerChanges++;
+			applyIntent(model, intent, bound(visible), clock, true);
+			return;
+		}
 		try {
-			await instances[action.tab].enqueueIntent(intent, clock, hold);
+			await page.enqueueIntent(intent, clock, hold, { journal: ticket.id });
 		} catch (error) {
+			ticket.settle();
 			// Refused (full storage; a stale tab's catch-up): the reader is told, nothing is made.
 			if (error instanceof Error && error.name === 'RefusedError') figures.refusedStaleTab++;
 			else figures.refusedByStorage++;
 			return;
 		}
 		figures.readerChanges++;
+		if (dies) {
+			// The write committed; the page went before it dropped its entry. Its hold (if any) dies
+			// with it and expires by itself: the change stands.
+			await pageDies(action.tab, ticket.id, dies.syncFirst, 0);
+			applyIntent(model, intent, bound(visible), clock, true);
+			return;
+		}
+		ticket.settle();
 		if (quota.failed > failedBefore) {
 			// Storage refused the cache's part: the outbox has the change alone.
 			if (intent.type === 'catchup') model.cacheLag.add('flag:unread:*');
@@ -794,9 +942,8 @@ export async function runSchedule(
 			}
 			if (intent.type === 'note') model.cacheLag.add(`note:${intent.articleId}`);
 		}
-		const bound = visible.length > 0 ? Math.max(...visible) : Infinity;
 		if (!hold) {
-			applyIntent(model, intent, bound, clock, true);
+			applyIntent(model, intent, bound(visible), clock, true);
 			return;
 		}
 		// Everything this action may write, as it was: undoing puts back what it still owns.
@@ -813,7 +960,7 @@ export async function runSchedule(
 		const catchups = model.catchups.length;
 		const writerBefore = new Map(model.writer);
 		writing = hold.id;
-		applyIntent(model, intent, bound, clock, true);
+		applyIntent(model, intent, bound(visible), clock, true);
 		writing = undefined;
 		const prevWriter = new Map<string, string | undefined>();
 		for (const [key, writer] of model.writer) {
@@ -1165,6 +1312,70 @@ export async function runSchedule(
 		}
 	}
 
+	/** Ids of articles a queued or failed change names (eviction must keep them). */
+	async function namedIds(): Promise<Set<number>> {
+		const db = await instances.page.openReaderDb();
+		const ids = new Set<number>();
+		for (const item of [...(await db.getAll('outbox')), ...(await db.getAll('failed'))]) {
+			const intent = item.intent;
+			if (intent.type === 'flag' || intent.type === 'label') {
+				for (const id of intent.articleIds) ids.add(id);
+			} else if (intent.type === 'note') ids.add(intent.articleId);
+		}
+		return ids;
+	}
+
+	/** The budget evicts; an article a queued or failed change names must stay cached. */
+	async function evict(budget: number): Promise<void> {
+		const db = await instances.worker.openReaderDb();
+		const before = new Set((await db.getAllKeys('articles')).map(Number));
+		const named = await namedIds();
+		const report = await instances.worker.enforceBudget(db, budget);
+		figures.evicted += report.articles.length;
+		const after = new Set((await db.getAllKeys('articles')).map(Number));
+		for (const id of named) {
+			if (before.has(id) && !after.has(id)) {
+				figures.evictedNamed++;
+				violations.push(`evicted: article ${id}, which a queued or failed change names`);
+			}
+		}
+	}
+
+	/**
+	 * What a refreshed list shows: the server's rows with the changes not yet in them. Every field
+	 * the reader changed shows the reader's value, unless the model does not care (a catch-up's
+	 * unseen articles) or the failed list or a discard explains it. Checked only for a tab of the
+	 * signed-in account (a stale tab's rows are another account's).
+	 */
+	async function checkScreen(tab: Tab, rows: readonly Headline[], askedAt: number): Promise<void> {
+		if (tabAccount[tab] !== current) return;
+		const shown = await instances[tab].withQueuedChanges(rows, askedAt);
+		const key = tabKey(tab);
+		const model = models.get(key) as AccountModel;
+		const db = await instances[tab].openReaderDb();
+		const failed = await db.getAll('failed');
+		const explained = (field: string): boolean =>
+			[...failed, ...discarded].some(
+				(f) =>
+					(f.account === undefined || f.account === key) &&
+					(f.key === field || (f.intent.type === 'catchup' && field.startsWith('flag:unread:')))
+			);
+		for (const row of shown) {
+			const meant = model.articles.get(row.id);
+			if (!meant) continue;
+			figures.screenRowsCompared++;
+			const seen = asModelArticle(row);
+			for (const field of fieldKeys(row.id)) {
+				if (!model.touched.has(field) || model.dontCare.has(field)) continue;
+				if (fieldValue(seen, field) === fieldValue(meant, field) || explained(field)) continue;
+				figures.screenMismatches++;
+				violations.push(
+					`screen: ${field} of ${key} shows ${fieldValue(seen, field)}, the reader made it ${fieldValue(meant, field)}`
+				);
+			}
+		}
+	}
+
 	async function step(action: Action): Promise<void> {
 		figures.actions++;
 		quota.failCommits = 'quota' in action ? action.quota : 0;
@@ -1181,11 +1392,13 @@ export async function runSchedule(
 					const client = await clientOf(action.tab);
 					if (!client) break;
 					try {
+						const askedAt = clock;
 						const { headlines } = await client.getHeadlines({
 							feedId: action.scope.feedId,
 							isCat: action.scope.isCat,
 							limit: 200
 						});
+						if (world.screenCheck) await checkScreen(action.tab, headlines, askedAt);
 						await instances[action.tab].storeList(
 							{
 								feedId: action.scope.feedId,
@@ -1252,6 +1465,14 @@ export async function runSchedule(
 					break;
 				case 'signOut':
 					await signOutAndIn(action.account, action.stay);
+					break;
+				case 'dieWriting':
+					// A tab left open for an earlier account refuses a catch-up: nothing to write.
+					if (action.action.kind === 'catchup' && tabAccount[action.action.tab] !== current) break;
+					await readerAct(action.action, { phase: action.phase, syncFirst: action.syncFirst });
+					break;
+				case 'evict':
+					await evict(action.budget);
 					break;
 			}
 		} finally {
