@@ -325,7 +325,15 @@ async function cancelIn(
 				stored?.tree
 			);
 		}
-		for (const older of undo?.replaced ?? []) await outbox.put(older);
+		for (const older of undo?.replaced ?? []) {
+			await outbox.put(older);
+			// The older change stands again, over the cached copy too: an article stored during the
+			// hold (a sync's page) took the held change over the server's answer, and its inverse
+			// was the server's value, not this change's (found by the model test's soak).
+			if (older.articleId !== undefined && !changedSince.has(older.key)) {
+				await revert(older.articleId, older.intent, stored?.tree);
+			}
+		}
 	}
 	for (const item of noted) await outbox.put(item);
 	// A later hold that replaced one of these must not bring it back if that one is undone too.

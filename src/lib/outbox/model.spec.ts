@@ -542,6 +542,37 @@ describe('undo (held changes)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	it('undo brings back, in the cache, the change it replaced on an article a sync stored during the hold (soak)', async () => {
+		// Soak seed 7301: label 7 (not cached), then a held unlabel of 1–7, both while a sync's
+		// request is out; the sync stores 7 with the held unlabel over it; undo puts the label
+		// change back in the outbox, and the cache must show it too.
+		const { violations } = await run([
+			{ kind: 'arrive', feedId: 1, ageDays: 0 },
+			{
+				kind: 'sync',
+				steps: [
+					{
+						do: 'act',
+						action: { kind: 'label', tab: 'page', ids: [7, 1], label: -1025, assign: true }
+					},
+					{
+						do: 'act',
+						action: {
+							kind: 'label',
+							tab: 'page',
+							ids: [1, 2, 3, 4, 5, 6, 7],
+							label: -1025,
+							assign: false,
+							hold: true
+						}
+					}
+				]
+			},
+			{ kind: 'undo', tab: 'page' }
+		]);
+		expect(violations).toEqual([]);
+	});
+
 	it('the checks find an undone change that reached the server', async () => {
 		// An outbox that says "undone" but keeps the change queued: the drain sends it.
 		const real = instances.page.cancelHold;
