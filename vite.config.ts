@@ -68,7 +68,12 @@ export default defineConfig({
 					include: ['src/**/*.spec.ts', 'tests/chaos/**/*.spec.ts'],
 					exclude: [...configDefaults.exclude, COMPONENT_SPECS],
 					environment: 'node',
-					setupFiles: ['src/lib/i18n/test-setup.ts']
+					setupFiles: ['src/lib/i18n/test-setup.ts'],
+					// Many specs load fresh module copies (vi.resetModules, a page per test): on a loaded
+					// 2-core machine the first test of a file took 5.1 s of Vitest's default 5 s in
+					// transforming them (headlines.spec.ts beside a soak). A hang still fails.
+					testTimeout: 20_000,
+					hookTimeout: 30_000
 				}
 			},
 			{

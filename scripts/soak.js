@@ -82,7 +82,10 @@ console.log(`soak figures (${minutes} min):
   leaked or widened  ${sum.leaked ?? 0}
   shares duplicated  ${sum.duplicates ?? 0}
   stuck in outbox    ${sum.stuck ?? 0}
-  cache checked      ${sum.cacheCompared ?? 0} cached articles against the server, ${sum.cacheMismatches ?? 0} mismatches`);
+  cache checked      ${sum.cacheCompared ?? 0} cached articles against the server, ${sum.cacheMismatches ?? 0} mismatches
+  pages died writing ${sum.pageDeaths ?? 0} (changes their next start queued ${sum.recovered ?? 0})
+  evicted            ${sum.evicted ?? 0} articles, ${sum.evictedNamed ?? 0} of them named by a queued or failed change
+  list rows checked  ${sum.screenRowsCompared ?? 0} against the reader's changes, ${sum.screenMismatches ?? 0} showing an older state`);
 
 const broken = results.filter((r) => r.code !== 0 || !r.figures);
 for (const r of broken) {
@@ -93,5 +96,7 @@ const bad =
 	(sum.leaked ?? 0) +
 	(sum.duplicates ?? 0) +
 	(sum.stuck ?? 0) +
-	(sum.cacheMismatches ?? 0);
+	(sum.cacheMismatches ?? 0) +
+	(sum.evictedNamed ?? 0) +
+	(sum.screenMismatches ?? 0);
 process.exit(broken.length > 0 || bad > 0 || (sum.schedules ?? 0) < total ? 1 : 0);
