@@ -31,8 +31,8 @@ afterEach(() => {
  * A signed-in session against a fake tt-rss, and the worker's replay started in a fresh module
  * copy with Background Sync (Chromium): its listeners and the sync registration to look at.
  */
-async function startWorker() {
-	const server = fakeTtrss();
+async function startWorker(options: Parameters<typeof fakeTtrss>[0] = {}) {
+	const server = fakeTtrss(options);
 	vi.stubGlobal('fetch', server.fake.fetch);
 	await storeSessionFor({
 		apiUrl: 'http://tt.example/api/',
@@ -92,6 +92,37 @@ it('the worker sends a held change once its hold has expired, with no page left 
 	// Here: the event waited for the hold and sent it.
 	expect(state).toEqual({ outcome: 'resolved', queued: 0, reRegistered: 0 });
 	expect(server.fake.ops()).toContain('catchupFeed');
+});
+
+it('the worker sends a change put off after a server failure once it comes due, in the same event', async () => {
+	// The first updateArticle meets a 502 (a proxy restarting): the change is put off (30 s).
+	let failed = false;
+	const { server, listeners, register } = await startWorker({
+		failAt: (_, r) => {
+			if (failed || r.body.op !== 'updateArticle') return undefined;
+			failed = true;
+			return 'HTTP_502';
+		}
+	});
+	vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+	await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [3], value: true });
+	let work: Promise<unknown> = Promise.resolve();
+	listeners.get('sync')?.({ tag: 'outbox', waitUntil: (p: Promise<unknown>) => (work = p) });
+	const outcome = work.then(
+		() => 'resolved',
+		() => 'rejected'
+	);
+	// The replay met the 502 and put the change off; the worker waits for it (its timer).
+	await vi.waitFor(() => expect(failed && vi.getTimerCount() >= 1).toBe(true));
+	expect((await pendingItems())[0]?.notBefore).toBeGreaterThan(Date.now());
+	await vi.advanceTimersByTimeAsync(60_000);
+	// Not "done" with the change still queued and nothing to wake the worker again (issue 22, 9).
+	expect({
+		outcome: await outcome,
+		queued: (await pendingItems()).length,
+		reRegistered: register.mock.calls.length
+	}).toEqual({ outcome: 'resolved', queued: 0, reRegistered: 0 });
+	expect(server.fake.ops().filter((op) => op === 'updateArticle')).toHaveLength(2);
 });
 
 it('a change put off for longer than the event may wait makes the event fail, to be fired again', async () => {

@@ -13,7 +13,9 @@ import {
 	searchLocal,
 	type LocalSearchOptions
 } from './indexer';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests, TEST_ACCOUNT } from '$lib/db/testing';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { putStored } from '$lib/db/kv';
 
 beforeEach(async () => {
 	globalThis.indexedDB = new IDBFactory();
@@ -123,6 +125,26 @@ describe('offline search index', () => {
 		await applyChanges([], [4]);
 		expect(await ids('zebra')).toEqual([]);
 		expect(await indexFootprint()).toMatchObject({ docs: 4 });
+	});
+
+	it('indexes nothing for an account that signed out or was switched away from (issue 22, item 2)', async () => {
+		await storeList(list, 0, articles, true);
+		expect(await ids('fox')).toEqual([3, 1]);
+		const db = await openReaderDb();
+		const fetched = await db.get('articles', 1);
+		if (!fetched) throw new Error('article 1 not cached');
+		// An article fetched for the account, arriving after the sign-out wiped the cache's owner
+		// (a list page in flight), then after another account took the cache.
+		for (const owner of [undefined, 'second@http://tt.example/api/']) {
+			await putStored(CACHE_OWNER, owner, db);
+			await applyChanges([{ ...fetched, id: 9, title: 'Zebra late' }], []);
+			expect(await db.get('search', 'doc:9')).toBeUndefined();
+		}
+		// The account's own write still goes in (the check is the owner, not the article).
+		await putStored(CACHE_OWNER, TEST_ACCOUNT, db);
+		resetIndexerForTests();
+		await applyChanges([{ ...fetched, id: 9, title: 'Zebra late' }], []);
+		expect(await db.get('search', 'doc:9')).toBeDefined();
 	});
 
 	it('mends itself from the articles store when a write went around the hooks', async () => {

@@ -9,6 +9,7 @@ import { loadSession } from '$lib/db/session';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
 import { REPLAY_LOCK } from '$lib/outbox/contract';
+import { SYNC_LOCK } from '$lib/db/names';
 import { enqueueIntent } from '$lib/outbox/outbox';
 import { installWebLocks } from '$lib/outbox/testing/locks';
 import { MemoryStorage } from '$lib/state/testing/memory-storage';
@@ -132,34 +133,40 @@ function shownNotices(count: number) {
 }
 
 describe('a sign-out stops what runs for the account', () => {
-	it('waits for the running replay (its lock) before it wipes; the sign-in is over at once', async () => {
-		await signedInWithChanges();
-		installWebLocks();
-		// A replay (this tab's, another's or the worker's) holds the lock.
-		let release!: () => void;
-		const held = new Promise<void>((resolve) => (release = resolve));
-		let replaying!: () => void;
-		const started = new Promise<void>((resolve) => (replaying = resolve));
-		void navigator.locks.request(REPLAY_LOCK, () => {
-			replaying();
-			return held;
-		});
-		await started;
-		const { session } = await import('./session.svelte');
-		const { signOut } = await import('./sign-out');
-		await session.restore();
-		let done = false;
-		const out = signOut(() => true).then(() => (done = true));
-		// The kept session (the password with it) goes first: nothing logs in or sends again.
-		await vi.waitFor(async () => expect(await loadSession()).toBeUndefined());
-		const db = await openReaderDb();
-		expect(await getStored(CACHE_OWNER, db)).toBeUndefined();
-		// The wipe waits for the replay to end.
-		expect({ done, outbox: await db.count('outbox') }).toEqual({ done: false, outbox: 1 });
-		release();
-		await out;
-		expect(await db.count('outbox')).toBe(0);
-	});
+	it.each([
+		['replay', REPLAY_LOCK],
+		['sync', SYNC_LOCK]
+	])(
+		'waits for the running %s (its lock) before it wipes; the sign-in is over at once',
+		async (_, lock) => {
+			await signedInWithChanges();
+			installWebLocks();
+			// A replay or a sync (this tab's, another's or the worker's) holds its lock.
+			let release!: () => void;
+			const held = new Promise<void>((resolve) => (release = resolve));
+			let replaying!: () => void;
+			const started = new Promise<void>((resolve) => (replaying = resolve));
+			void navigator.locks.request(lock, () => {
+				replaying();
+				return held;
+			});
+			await started;
+			const { session } = await import('./session.svelte');
+			const { signOut } = await import('./sign-out');
+			await session.restore();
+			let done = false;
+			const out = signOut(() => true).then(() => (done = true));
+			// The kept session (the password with it) goes first: nothing logs in or sends again.
+			await vi.waitFor(async () => expect(await loadSession()).toBeUndefined());
+			const db = await openReaderDb();
+			expect(await getStored(CACHE_OWNER, db)).toBeUndefined();
+			// The wipe waits for it to end.
+			expect({ done, outbox: await db.count('outbox') }).toEqual({ done: false, outbox: 1 });
+			release();
+			await out;
+			expect(await db.count('outbox')).toBe(0);
+		}
+	);
 
 	it('closes the notifications it showed', async () => {
 		await signedInWithChanges();
