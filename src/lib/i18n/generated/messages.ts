@@ -357,6 +357,8 @@ export interface Messages {
 	list_on_device_text: () => string;
 	/** Results on this device. */
 	list_on_device_title: () => string;
+	/** Today is made on this device, so its search looks through the articles kept here. */
+	list_on_device_today_text: () => string;
 	/** Pull to refresh */
 	list_pull_refresh: () => string;
 	/** Refreshing… */
