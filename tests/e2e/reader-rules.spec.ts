@@ -3,7 +3,8 @@
  * first on the cached articles, then a new article that tt-rss really fetched arrives by the
  * app's own sync and is starred on the server, exactly once (one updateArticle naming it, from
  * the page or the worker); the article already there is left alone; unstarred from another
- * device, later syncs do not star it again.
+ * device, later syncs do not star it again. The rule's list of what it matched (where its alert
+ * of several articles leads) holds the new article alone and opens it.
  */
 import type { Page } from '@playwright/test';
 import { ArticleField, UpdateMode } from '../../src/lib/api';
@@ -113,4 +114,12 @@ test('a rule stars a newly synced article on the server exactly once, tried on t
 	await syncs(page, 3);
 	expect(await starred(NEW)).toBe(false);
 	expect(starsOf()).toHaveLength(1);
+
+	// The rule's own list: exactly what it matched as it arrived (not the comet already here).
+	// Last: opening the article marks it read, one more updateArticle naming it.
+	await page.getByRole('link', { name: 'Articles matched by title:comet' }).click();
+	const hits = page.getByRole('list', { name: 'Matched by “title:comet”' });
+	await expect(hits.getByRole('listitem')).toHaveText([new RegExp(NEW)]);
+	await hits.getByRole('link').click();
+	await expect(page).toHaveURL(new RegExp(`/feed/${feedId}/${newId}$`));
 });

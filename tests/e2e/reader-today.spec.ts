@@ -6,7 +6,7 @@
  */
 import { resetTestbed } from '../support/testbed';
 import { cutNetwork, serverClient, signIn } from './offline-support';
-import { feeds, headlineList } from './reader-support';
+import { feeds, headlineList, openSearch } from './reader-support';
 import { expect, test } from './support/fixtures';
 import { feedXml, ServedFeed } from './support/served-feed';
 
@@ -72,6 +72,13 @@ test('Today lists the articles dated today from the cache, online and offline, c
 	// Never asked of the server.
 	expect(bodies.some((b) => b.includes('getHeadlines'))).toBe(true);
 	expect(bodies.filter((b) => /"feed_id":\s*"?-100\b/.test(b))).toEqual([]);
+	// Its search is the device's, online too, and the banner says why (not "cannot be reached").
+	await openSearch(page);
+	await page.getByLabel('Search headlines').fill('ferry');
+	await page.getByRole('button', { name: 'Search', exact: true }).click();
+	await expect(page.locator('.on-device')).toContainText('Today is made on this device');
+	await expect(page.locator('.on-device')).not.toContainText('cannot be reached');
+	await expect.poll(() => rowTitles(page)).toEqual([NOW_B]);
 
 	// Offline: another list, then Today again, from the cache; its count says where it comes from.
 	await cutNetwork(context);

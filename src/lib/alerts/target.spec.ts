@@ -10,6 +10,10 @@ describe('alert target', () => {
 			'http://app.example/feed/-4'
 		);
 		expect(alertTarget({ path: 'cat/3' }, 'http://app.example/')).toBe('http://app.example/cat/3');
+		// A rule's list of what it matched (a rule alert of several articles).
+		expect(alertTarget({ path: 'rule/r1732612345678' }, 'http://app.example/')).toBe(
+			'http://app.example/rule/r1732612345678'
+		);
 	});
 
 	it('refuses anything that could leave the app', () => {

@@ -3,7 +3,15 @@
  * app's own list or article routes (plan.ts writes them), resolved inside the worker's scope.
  * Anything else is refused, so a notice can never send the reader off the app.
  */
-const APP_PATH = /^(feed|cat)\/-?\d+(\/\d+)?$/;
+const APP_PATH = /^((feed|cat)\/-?\d+(\/\d+)?|rule\/[\w-]{1,64})$/;
+
+/**
+ * A rule's list of the articles it matched (`/rule/<id>`), as a notice's path; undefined for an id
+ * that is not a plain path segment (the app's own are `r<time>`), whose alert then opens All articles.
+ */
+export function ruleListPath(ruleId: string): string | undefined {
+	return /^[\w-]{1,64}$/.test(ruleId) ? `rule/${ruleId}` : undefined;
+}
 
 export function alertTarget(data: unknown, scope: string): string | undefined {
 	if (typeof data !== 'object' || data === null) return undefined;

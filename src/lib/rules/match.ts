@@ -50,6 +50,8 @@ export interface RulePlan {
 	alerts: { rule: MatchRule; rows: Headline[] }[];
 	/** Every row some rule acted on. */
 	touched: number[];
+	/** Per match rule: the ids of the rows it matched (its list of matches, rules/store.ts). */
+	matched: { ruleId: string; ids: number[] }[];
 }
 
 const INTENT_OF: Record<
@@ -77,11 +79,13 @@ export function planRules(
 	const labels = new Map<number, Set<number>>();
 	const alerts: RulePlan['alerts'] = [];
 	const touched = new Set<number>();
+	const matched: RulePlan['matched'] = [];
 	for (const rule of rules) {
 		const matches = ruleMatcher(rule, categoriesOf);
 		if (!matches) continue;
 		const hits = rows.filter(matches);
 		if (hits.length === 0) continue;
+		if (rule.kind === 'match') matched.push({ ruleId: rule.id, ids: hits.map((r) => r.id) });
 		const actions: RuleAction[] =
 			rule.kind === 'mute' ? (rule.markRead ? [{ kind: 'read' }] : []) : rule.actions;
 		for (const action of actions) {
@@ -109,5 +113,5 @@ export function planRules(
 	for (const [kind, ids] of flags) if (ids.size > 0) intents.push(INTENT_OF[kind]([...ids]));
 	for (const [labelId, ids] of labels)
 		if (ids.size > 0) intents.push({ type: 'label', articleIds: [...ids], labelId, assign: true });
-	return { intents, alerts, touched: [...touched] };
+	return { intents, alerts, touched: [...touched], matched };
 }

@@ -109,6 +109,28 @@ export function parseRuleMemory(v: unknown): RuleMemory | undefined {
 	return isObject(v) && isId(v.last) && v.last >= 0 ? { last: v.last } : undefined;
 }
 
+/**
+ * Per rule: the articles it matched as they arrived (newest id first, at most `MAX_RULE_HITS`),
+ * what a tap on its alert, or its "Articles it matched" link, lists.
+ */
+export type RuleHits = Record<string, number[]>;
+
+export const MAX_RULE_HITS = 200;
+
+export function parseRuleHits(v: unknown): RuleHits | undefined {
+	if (!isObject(v)) return undefined;
+	const hits: RuleHits = {};
+	for (const [id, ids] of Object.entries(v))
+		if (Array.isArray(ids)) hits[id] = ids.filter(isId).slice(0, MAX_RULE_HITS);
+	return hits;
+}
+
+/** A rule's hits with this run's added: newest first, each once, bounded. */
+export function withHits(known: readonly number[], arrived: readonly number[]): number[] {
+	const ids = [...new Set([...arrived].sort((a, b) => b - a).concat(known))];
+	return ids.slice(0, MAX_RULE_HITS);
+}
+
 /** The rules that act on arriving articles (the muted words only when they mark read). */
 export function actingRules(settings: RuleSettings): Rule[] {
 	return settings.rules.filter((r) => r.kind === 'match' || (r.markRead && r.words.length > 0));

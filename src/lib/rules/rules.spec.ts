@@ -11,9 +11,19 @@ import { enqueueIntent, pendingItems } from '$lib/outbox/outbox';
 import { headline } from '$lib/outbox/testing/fake-server';
 import { runSync } from '$lib/sync/run';
 import { syncServer } from '$lib/sync/testing';
+import { alertTarget, ruleListPath } from '$lib/alerts/target';
+import { ruleHitRows } from './hits';
 import { planRules, ruleMatcher } from './match';
 import type { MatchRule, Rule } from './model';
-import { LEGACY_MUTE, loadRuleMemory, loadRules, RULES, saveMuteRule, saveRules } from './store';
+import {
+	LEGACY_MUTE,
+	loadRuleMemory,
+	loadRules,
+	RULE_HITS,
+	RULES,
+	saveMuteRule,
+	saveRules
+} from './store';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
 
@@ -162,5 +172,59 @@ describe.each(recordedLevels)('rules after a sync (%s server shapes)', (level) =
 			])
 		);
 		expect(after).toHaveLength(2);
+	});
+
+	it('keep the list of what each rule matched, newest first, and an alert of several opens it', async () => {
+		const shown: { title: string; data: { path?: string } }[] = [];
+		vi.stubGlobal('Notification', { permission: 'granted' });
+		vi.stubGlobal('registration', {
+			scope: 'http://app.example/',
+			showNotification: (title: string, options: { data: { path?: string } }) => {
+				shown.push({ title, data: options.data });
+				return Promise.resolve();
+			}
+		});
+		const server = syncServer(level);
+		for (const id of server.arrive(2)) server.article(id).title = `Comet old ${id}`;
+		await sync(server);
+		const alerting = rule('title:comet', { id: 'r1', actions: [{ kind: 'alert' }] });
+		await saveRules(ACCOUNT, { rules: [alerting, rule('title:rain', { id: 'r2' })] });
+		const fresh = server.arrive(4);
+		server.article(fresh[0]!).title = 'Comet one';
+		server.article(fresh[1]!).title = 'Rain all day';
+		server.article(fresh[3]!).title = 'Comet two';
+		await sync(server);
+
+		const notice = shown.find((n) => n.data.path?.startsWith('rule/'));
+		expect(notice?.data.path).toBe('rule/r1');
+		expect(alertTarget(notice?.data, 'http://app.example/')).toBe('http://app.example/rule/r1');
+		// Exactly what the rule matched as it arrived: not the comets already here, not the rain.
+		const listed = await ruleHitRows(ACCOUNT, 'r1');
+		expect(listed.rule?.query).toBe('title:comet');
+		expect(listed.rows.map((r) => r.id)).toEqual([fresh[3], fresh[0]]);
+		expect((await ruleHitRows(ACCOUNT, 'r2')).rows.map((r) => r.id)).toEqual([fresh[1]]);
+
+		// Later matches go on top; a rule taken away takes its list with it.
+		const later = server.arrive(1);
+		server.article(later[0]!).title = 'Comet three';
+		await sync(server);
+		expect((await ruleHitRows(ACCOUNT, 'r1')).rows.map((r) => r.id)).toEqual([
+			later[0],
+			fresh[3],
+			fresh[0]
+		]);
+		await saveRules(ACCOUNT, { rules: [alerting] });
+		expect(await getStored(RULE_HITS(ACCOUNT))).toEqual({ r1: [later[0], fresh[3], fresh[0]] });
+		expect(await ruleHitRows(ACCOUNT, 'gone')).toEqual({ rule: undefined, rows: [] });
+	});
+});
+
+describe('a rule alert’s path', () => {
+	it('is the rule’s list for a plain id, never a path that could leave the list routes', () => {
+		expect(ruleListPath('r1732612345678')).toBe('rule/r1732612345678');
+		for (const id of ['../x', 'a/b', 'title:comet', '', 'x'.repeat(65)])
+			expect(ruleListPath(id)).toBeUndefined();
+		expect(alertTarget({ path: 'rule/../settings' }, 'http://app.example/')).toBeUndefined();
+		expect(alertTarget({ path: 'rule/r1/2' }, 'http://app.example/')).toBeUndefined();
 	});
 });

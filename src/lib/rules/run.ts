@@ -11,6 +11,7 @@ import type { FeedTree, Headline } from '$lib/api';
 import { cachedMatching } from '$lib/cache';
 import { newestStoredId } from '$lib/alerts/rules';
 import { notificationsGranted, showNotice } from '$lib/alerts/notify';
+import { ruleListPath } from '$lib/alerts/target';
 import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb } from '$lib/db/open';
 import { m } from '$lib/i18n/m';
@@ -19,7 +20,7 @@ import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
 import { planRules, ruleMatcher } from './match';
 import type { Rule } from './model';
-import { loadRuleMemory, loadRules, saveRuleMemory } from './store';
+import { loadRuleMemory, loadRules, recordRuleHits, saveRuleMemory } from './store';
 
 const RULES_LOCK = 'ttrss-rules';
 
@@ -61,6 +62,7 @@ export async function runRules(account: string): Promise<RulesRun> {
 		await saveRuleMemory(account, { last: newest });
 		// Signed out (or another account signed in) while the sync ran: nothing is done.
 		if (!(await cacheOwnedBy(account))) return NOTHING;
+		await recordRuleHits(account, plan.matched);
 		for (const intent of plan.intents) await enqueueIntent(intent);
 		if (plan.alerts.length > 0 && notificationsGranted()) await alert(plan.alerts, account);
 		return { touched: plan.touched, queued: plan.intents.length };
@@ -91,7 +93,11 @@ async function alert(
 					.slice(0, 3)
 					.map((r) => r.title || m.alert_untitled())
 					.join('\n'),
-				path: rows.length === 1 && first ? `feed/${first.feedId ?? -4}/${first.id}` : 'feed/-4',
+				// One article opens it; several, the rule's own list of what it matched.
+				path:
+					rows.length === 1 && first
+						? `feed/${first.feedId ?? -4}/${first.id}`
+						: (ruleListPath(rule.id) ?? 'feed/-4'),
 				articleIds: newest.map((r) => r.id)
 			},
 			account

@@ -10,8 +10,11 @@ import { deleteStored, getStored, isRecord, putStored, storedKeyFamily } from '$
 import {
 	parseRule,
 	parseRuleMemory,
+	parseRuleHits,
 	parseRuleSettings,
+	withHits,
 	type MuteRule,
+	type RuleHits,
 	type RuleMemory,
 	type RuleSettings
 } from './model';
@@ -30,6 +33,15 @@ export const RULE_MEMORY = storedKeyFamily<RuleMemory | undefined>({
 	owner: 'rules/store.ts',
 	parse: parseRuleMemory,
 	fallback: () => undefined
+});
+
+/** Per rule, the articles it matched (model.ts `RuleHits`). */
+export const RULE_HITS = storedKeyFamily<RuleHits>({
+	store: 'sync',
+	prefix: 'rule-hits:',
+	owner: 'rules/store.ts',
+	parse: parseRuleHits,
+	fallback: () => ({})
 });
 
 /** Where the muted words were kept before they were a rule (read once, to move them). */
@@ -60,6 +72,14 @@ export async function saveRules(account: string, settings: RuleSettings): Promis
 	if ((await getStored(RULE_MEMORY(account))) === undefined)
 		await putStored(RULE_MEMORY(account), { last: await newestStoredId() });
 	await putStored(RULES(account), next);
+	// A rule taken away takes its list of matches with it.
+	const hits = await getStored(RULE_HITS(account));
+	const kept = new Set(next.rules.map((r) => r.id));
+	if (Object.keys(hits).some((id) => !kept.has(id)))
+		await putStored(
+			RULE_HITS(account),
+			Object.fromEntries(Object.entries(hits).filter(([id]) => kept.has(id)))
+		);
 }
 
 /** The muted words, as the mute module reads them. */
@@ -84,4 +104,20 @@ export async function loadRuleMemory(account: string): Promise<RuleMemory | unde
 
 export async function saveRuleMemory(account: string, memory: RuleMemory): Promise<void> {
 	await putStored(RULE_MEMORY(account), memory);
+}
+
+/** Adds a run's matches to each rule's list (newest first, bounded). */
+export async function recordRuleHits(
+	account: string,
+	matched: readonly { ruleId: string; ids: readonly number[] }[]
+): Promise<void> {
+	if (matched.length === 0) return;
+	const hits = await getStored(RULE_HITS(account));
+	for (const { ruleId, ids } of matched) hits[ruleId] = withHits(hits[ruleId] ?? [], ids);
+	await putStored(RULE_HITS(account), hits);
+}
+
+/** The ids of the articles a rule matched, newest first. */
+export async function loadRuleHits(account: string, ruleId: string): Promise<number[]> {
+	return (await getStored(RULE_HITS(account)))[ruleId] ?? [];
 }

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEVICE_FEED } from '$lib/api';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { pagedHeadlines, recordedRows, signedInPage } from './testing/recorded-server';
 
@@ -226,6 +227,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
 			await headlines.open({ ...query, search: 'big -gamma', searchMode: 'all_feeds' });
 			expect(headlines.onDevice).toBe(true);
+			expect(headlines.onDeviceReason).toBe('unreachable');
 			expect(headlines.error).toBeUndefined();
 			expect(headlines.items.map((h) => h.id)).toEqual([big1]);
 			// In the open feed only (Starred): item 002 is not starred, the Japanese article is.
@@ -238,6 +240,20 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			expect(headlines.items.map((h) => h.id)).toEqual([]);
 			await headlines.open({ ...query, id: '-1', search: 'title:東京', searchMode: 'this_feed' });
 			expect(headlines.items.map((h) => h.id)).toEqual([japanese]);
+		});
+
+		it('in Today, online, is the device’s because Today is, and says so (not "unreachable")', async () => {
+			const { server, headlines, query } = await page();
+			await headlines.open(query);
+			const asked = server.sent('getHeadlines').length;
+			await headlines.open({ ...query, id: String(DEVICE_FEED.today), search: 'big' });
+			expect(headlines.onDevice).toBe(true);
+			expect(headlines.onDeviceReason).toBe('device-feed');
+			expect(headlines.error).toBeUndefined();
+			expect(server.sent('getHeadlines')).toHaveLength(asked);
+			// Another list's search online is the server's: no reason to give.
+			await headlines.open({ ...query, search: 'big' });
+			expect(headlines.onDeviceReason).toBeUndefined();
 		});
 
 		it('is the server’s again when it answers', async () => {

@@ -52,6 +52,9 @@ export { pickPatch } from './list-patches';
 const MERGE_PAGES = 8;
 
 /** A list of a feed only this device has (Today): never asked of the server. */
+/** Why a search was answered on this device: the server out of reach, or a device feed's list. */
+export type OnDeviceReason = 'unreachable' | 'device-feed';
+
 const isDevice = (query: ListQuery): boolean =>
 	query.kind === 'feed' && isDeviceFeed(Number(query.id));
 
@@ -67,8 +70,12 @@ class HeadlineList {
 	#complete = $state(false);
 	#loading = $state(false);
 	#error = $state<string | undefined>();
-	/** The rows are a search of the articles cached on this device, not the server's answer. */
-	#onDevice = $state(false);
+	/**
+	 * The rows are a search of the articles cached on this device, not the server's answer, and why:
+	 * the server could not answer (offline, out of reach), or the list is one only this device has
+	 * (Today), whose search is always the device's, online too.
+	 */
+	#onDevice = $state<OnDeviceReason | undefined>();
 	/** The server answered this list (or failed to), or the device's search did: past the cache. */
 	#answered = $state(false);
 	#local: LocalResults | undefined;
@@ -105,8 +112,13 @@ class HeadlineList {
 		return this.#error;
 	}
 
-	/** True while the list shows a search answered from this device (offline, server unreachable). */
+	/** True while the list shows a search answered from this device. */
 	get onDevice(): boolean {
+		return this.#onDevice !== undefined;
+	}
+
+	/** Why the search shown was answered on this device (the banner says it), if it was. */
+	get onDeviceReason(): OnDeviceReason | undefined {
 		return this.#onDevice;
 	}
 
@@ -133,7 +145,7 @@ class HeadlineList {
 		this.#error = undefined;
 		this.#firstId = undefined;
 		this.#serverKeeps = undefined;
-		this.#onDevice = false;
+		this.#onDevice = undefined;
 		this.#answered = false;
 		this.#local = undefined;
 		if (query.search && (isOffline() || isDevice(query))) {
@@ -344,7 +356,7 @@ class HeadlineList {
 			// on screen.
 			const page = await withQueuedChanges(result.headlines, askedAt);
 			if (generation !== this.#generation) return;
-			this.#onDevice = false;
+			this.#onDevice = undefined;
 			this.#local = undefined;
 			const complete = page.length < pageSize;
 			if (options.replace) {
@@ -386,7 +398,7 @@ class HeadlineList {
 			const { results, rows } = await firstOnDevice(query, treeState.tree);
 			if (generation !== this.#generation) return;
 			this.#local = results;
-			this.#onDevice = true;
+			this.#onDevice = isDevice(query) ? 'device-feed' : 'unreachable';
 			this.#items = rows;
 			this.#complete = results.done;
 		} catch (error) {
@@ -461,7 +473,7 @@ class HeadlineList {
 		this.#complete = false;
 		this.#loading = false;
 		this.#error = undefined;
-		this.#onDevice = false;
+		this.#onDevice = undefined;
 		this.#answered = false;
 		this.#local = undefined;
 		this.#serverKeeps = undefined;

@@ -120,6 +120,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `لا شيء يطابق هذا البحث.`,
 	list_on_device_text: () => `يتعذّر الوصول إلى الخادم: هذه هي المقالات المحفوظة هنا المطابقة.`,
 	list_on_device_title: () => `نتائج على هذا الجهاز.`,
+	list_on_device_today_text: () => `يُنشأ «اليوم» على هذا الجهاز، لذا يبحث البحث في المقالات المحفوظة هنا.`,
 	list_pull_refresh: () => `اسحب للتحديث`,
 	list_refreshing: () => `جارٍ التحديث…`,
 	list_release_refresh: () => `أفلِت للتحديث`,

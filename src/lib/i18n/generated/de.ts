@@ -88,6 +88,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `Nichts passt zu dieser Suche.`,
 	list_on_device_text: () => `Der Server ist nicht erreichbar: Dies sind die hier gespeicherten Artikel, die passen.`,
 	list_on_device_title: () => `Ergebnisse auf diesem Gerät.`,
+	list_on_device_today_text: () => `„Heute“ entsteht auf diesem Gerät, daher durchsucht die Suche die hier gespeicherten Artikel.`,
 	list_pull_refresh: () => `Zum Aktualisieren ziehen`,
 	list_refreshing: () => `Wird aktualisiert…`,
 	list_release_refresh: () => `Zum Aktualisieren loslassen`,

@@ -88,6 +88,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `Nothing matches this search.`,
 	list_on_device_text: () => `The server cannot be reached: these are the articles kept here that match.`,
 	list_on_device_title: () => `Results on this device.`,
+	list_on_device_today_text: () => `Today is made on this device, so its search looks through the articles kept here.`,
 	list_pull_refresh: () => `Pull to refresh`,
 	list_refreshing: () => `Refreshing…`,
 	list_release_refresh: () => `Release to refresh`,

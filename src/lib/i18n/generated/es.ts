@@ -96,6 +96,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `Nada coincide con esta búsqueda.`,
 	list_on_device_text: () => `No se puede conectar con el servidor: estos son los artículos guardados aquí que coinciden.`,
 	list_on_device_title: () => `Resultados en este dispositivo.`,
+	list_on_device_today_text: () => `Hoy se forma en este dispositivo, así que su búsqueda mira los artículos guardados aquí.`,
 	list_pull_refresh: () => `Desliza para actualizar`,
 	list_refreshing: () => `Actualizando…`,
 	list_release_refresh: () => `Suelta para actualizar`,

@@ -96,6 +96,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `Rien ne correspond à cette recherche.`,
 	list_on_device_text: () => `Le serveur est injoignable : voici les articles conservés ici qui correspondent.`,
 	list_on_device_title: () => `Résultats sur cet appareil.`,
+	list_on_device_today_text: () => `Aujourd’hui est constitué sur cet appareil : sa recherche porte donc sur les articles conservés ici.`,
 	list_pull_refresh: () => `Tirer pour actualiser`,
 	list_refreshing: () => `Actualisation…`,
 	list_release_refresh: () => `Relâcher pour actualiser`,

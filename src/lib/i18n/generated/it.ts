@@ -96,6 +96,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `Nessun risultato per questa ricerca.`,
 	list_on_device_text: () => `Il server non è raggiungibile: questi sono gli articoli conservati qui che corrispondono.`,
 	list_on_device_title: () => `Risultati su questo dispositivo.`,
+	list_on_device_today_text: () => `Oggi è composto su questo dispositivo, quindi la ricerca guarda gli articoli conservati qui.`,
 	list_pull_refresh: () => `Trascina per aggiornare`,
 	list_refreshing: () => `Aggiornamento…`,
 	list_release_refresh: () => `Rilascia per aggiornare`,

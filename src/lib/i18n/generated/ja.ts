@@ -80,6 +80,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `この検索に一致するものはありません。`,
 	list_on_device_text: () => `サーバーに接続できません：この端末に保存された記事のうち一致するものです。`,
 	list_on_device_title: () => `この端末上の結果。`,
+	list_on_device_today_text: () => `「今日」はこの端末で作られるため、検索はこの端末に保存された記事を対象にします。`,
 	list_pull_refresh: () => `引っ張って更新`,
 	list_refreshing: () => `更新中…`,
 	list_release_refresh: () => `離して更新`,

@@ -104,6 +104,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `Nic nie pasuje do tego wyszukiwania.`,
 	list_on_device_text: () => `Nie można połączyć się z serwerem: oto pasujące artykuły przechowywane tutaj.`,
 	list_on_device_title: () => `Wyniki na tym urządzeniu.`,
+	list_on_device_today_text: () => `Dzisiaj powstaje na tym urządzeniu, więc wyszukiwanie przegląda artykuły przechowywane tutaj.`,
 	list_pull_refresh: () => `Pociągnij, aby odświeżyć`,
 	list_refreshing: () => `Odświeżanie…`,
 	list_release_refresh: () => `Puść, aby odświeżyć`,

@@ -96,6 +96,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `Nada corresponde a esta busca.`,
 	list_on_device_text: () => `Não foi possível alcançar o servidor: estes são os artigos guardados aqui que correspondem.`,
 	list_on_device_title: () => `Resultados neste dispositivo.`,
+	list_on_device_today_text: () => `Hoje é montado neste dispositivo, então a busca olha os artigos guardados aqui.`,
 	list_pull_refresh: () => `Puxe para atualizar`,
 	list_refreshing: () => `Atualizando…`,
 	list_release_refresh: () => `Solte para atualizar`,

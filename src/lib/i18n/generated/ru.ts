@@ -104,6 +104,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `По этому запросу ничего не найдено.`,
 	list_on_device_text: () => `Сервер недоступен: вот подходящие статьи, сохранённые здесь.`,
 	list_on_device_title: () => `Результаты на этом устройстве.`,
+	list_on_device_today_text: () => `«Сегодня» составляется на этом устройстве, поэтому поиск идёт по статьям, сохранённым здесь.`,
 	list_pull_refresh: () => `Потяните, чтобы обновить`,
 	list_refreshing: () => `Обновление…`,
 	list_release_refresh: () => `Отпустите, чтобы обновить`,

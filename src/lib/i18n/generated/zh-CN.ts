@@ -80,6 +80,7 @@ export const messages: StartMessages = {
 	list_empty_search: () => `没有与此搜索匹配的内容。`,
 	list_on_device_text: () => `无法连接服务器：以下是本设备保存的匹配文章。`,
 	list_on_device_title: () => `本设备上的结果。`,
+	list_on_device_today_text: () => `“今天”在本设备上生成，因此搜索的是本设备保存的文章。`,
 	list_pull_refresh: () => `下拉刷新`,
 	list_refreshing: () => `正在刷新…`,
 	list_release_refresh: () => `松开即可刷新`,
