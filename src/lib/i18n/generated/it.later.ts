@@ -154,6 +154,8 @@ export const messages: LaterMessages = {
 	language_browser: (p) => `Come il browser (${p.language})`,
 	language_hint: () => `Salvata su questo dispositivo. Gli articoli restano nella lingua in cui sono stati scritti.`,
 	language_legend: () => `Lingua`,
+	login_warning_cross_origin: (p) => `tt-rss non consente alle app web di altri siti di chiamarlo, quindi questa app deve essere servita da ${p.origin} stesso (vedi la guida all’installazione), oppure usa il percorso del server su questo sito, ad esempio /tt-rss/.`,
+	login_warning_invalid_url: () => `Questo indirizzo del server non è un URL valido.`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Avvisi`,
 	settings_alerts_about: () => `Avvisami per`,
@@ -246,10 +248,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Schede: con l’immagine dell’articolo`,
 	settings_density_comfortable: () => `Comoda: con un estratto`,
 	settings_density_compact: () => `Compatta: titolo, feed e data su una riga`,
+	settings_enclosures_metered_reason: () => `La connessione è a consumo: gli allegati attendono il Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Non su Wi-Fi: gli allegati attendono il Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `Il risparmio dati è attivo: gli allegati non vengono scaricati.`,
+	settings_enclosures_slow_reason: () => `La connessione è lenta: gli allegati attendono il Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `Il browser non dice se è Wi-Fi: gli allegati vengono scaricati.`,
+	settings_enclosures_wifi_reason: () => `Su Wi-Fi: gli allegati vengono scaricati.`,
 	settings_font: () => `Carattere`,
 	settings_font_sans: () => `Senza grazie`,
 	settings_font_serif: () => `Con grazie`,
 	settings_hide_empty: () => `Nascondi feed e categorie senza nulla da leggere`,
+	settings_images_always_reason: () => `Le immagini vengono sempre scaricate.`,
+	settings_images_metered_reason: () => `La connessione è a consumo: le immagini attendono il Wi-Fi.`,
+	settings_images_never_reason: () => `Le immagini non vengono mai scaricate.`,
+	settings_images_not_wifi_reason: () => `Non su Wi-Fi: le immagini attendono il Wi-Fi.`,
+	settings_images_save_data_reason: () => `Il risparmio dati è attivo: le immagini non vengono scaricate.`,
+	settings_images_slow_reason: () => `La connessione è lenta: le immagini attendono il Wi-Fi.`,
+	settings_images_unknown_reason: () => `Il browser non dice se è Wi-Fi: le immagini vengono scaricate.`,
+	settings_images_wifi_reason: () => `Su Wi-Fi: le immagini vengono scaricate.`,
 	settings_install_button: () => `Installa l’app`,
 	settings_install_done: () => `Il lettore è installato su questo dispositivo.`,
 	settings_install_heading: () => `Installa`,
@@ -666,6 +682,31 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 	share_text: () => `Testo`,
 	share_title: () => `Titolo`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Segna come letti gli articoli sopra quello aperto`,
+	shortcuts_action: () => `Azione`,
+	shortcuts_below_read: () => `Segna come letti gli articoli sotto quello aperto`,
+	shortcuts_close: () => `Esci dalla selezione, altrimenti torna ai titoli`,
+	shortcuts_help: () => `Mostra queste scorciatoie`,
+	shortcuts_keys: () => `Tasti`,
+	shortcuts_next_article: () => `Articolo successivo`,
+	shortcuts_next_feed: () => `Feed successivo`,
+	shortcuts_open_original: () => `Apri la pagina originale`,
+	shortcuts_or: () => `o`,
+	shortcuts_previous_article: () => `Articolo precedente`,
+	shortcuts_previous_feed: () => `Feed precedente`,
+	shortcuts_publish: () => `Pubblica o ritira l’articolo`,
+	shortcuts_read: () => `Segna l’articolo come letto o non letto`,
+	shortcuts_refresh: () => `Aggiorna i titoli`,
+	shortcuts_search: () => `Cerca`,
+	shortcuts_select: () => `Seleziona o deseleziona l’articolo attivo (o aperto) per un’azione multipla`,
+	shortcuts_star: () => `Aggiungi o togli l’articolo dai preferiti`,
+	shortcuts_typing: () => `Le scorciatoie sono disattivate mentre scrivi in un campo.`,
+	shortcuts_undo: () => `Annulla la modifica proposta dall’avviso (anche Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Chiudi tutte le schede e finestre di questa app, poi riaprila.`,
+	stuck_heading: () => `In attesa dell’archiviazione di questo browser`,
+	stuck_restart: () => `Se non basta, chiudi e riavvia il browser. Le modifiche restano su questo dispositivo finché non vengono inviate.`,
+	stuck_text: (p) => `L’app conserva la sessione e gli articoli offline nell’archiviazione del browser, che non risponde da ${p.seconds} secondi. Safari e gli altri browser su iPhone possono bloccarsi così se una pagina dell’app è stata chiusa durante un salvataggio.`,
+	stuck_try_again: () => `Riprova`,
 	subscribe_added: () => `Iscrizione fatta. I primi articoli arriveranno al prossimo aggiornamento del feed da parte di tt-rss.`,
 	subscribe_address: () => `Indirizzo del feed o del sito`,
 	subscribe_already: () => `Sei già iscritto a questo feed.`,
@@ -687,6 +728,7 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 	subscribe_uncategorized: () => `Senza categoria`,
 	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
 	toast_copy_refused: () => `Qui non è consentito copiare.`,
+	toast_feed_updated: (p) => `«${p.title}» è stato aggiornato.`,
 	toast_link_copied: () => `Link copiato.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -710,6 +752,65 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 				return `${n} articoli sotto segnati come letti.`;
 		}
 	},
+	toast_marked_list_read: (p) => `«${p.title}» segnato come letto.`,
 	toast_marked_read: () => `Segnato come letto.`,
+	toast_marked_search_read: (p) => `Articoli che corrispondono a «${p.search}» segnati come letti.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo segnato come letto.`;
+			case 'many':
+				return `${n} di articoli segnati come letti.`;
+			default:
+				return `${n} articoli segnati come letti.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo aggiunto ai preferiti.`;
+			case 'many':
+				return `${n} di articoli aggiunti ai preferiti.`;
+			default:
+				return `${n} articoli aggiunti ai preferiti.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo segnato come non letto.`;
+			case 'many':
+				return `${n} di articoli segnati come non letti.`;
+			default:
+				return `${n} articoli segnati come non letti.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo tolto dai preferiti.`;
+			case 'many':
+				return `${n} di articoli tolti dai preferiti.`;
+			default:
+				return `${n} articoli tolti dai preferiti.`;
+		}
+	},
 	toast_share_unavailable: () => `La condivisione non è disponibile qui.`,
+	toast_swipe_label_added: (p) => `Etichetta «${p.label}» aggiunta a «${p.title}».`,
+	toast_swipe_label_removed: (p) => `Etichetta «${p.label}» rimossa da «${p.title}».`,
+	toast_swipe_published: (p) => `«${p.title}» pubblicato.`,
+	toast_swipe_read: (p) => `«${p.title}» segnato come letto.`,
+	toast_swipe_starred: (p) => `«${p.title}» aggiunto ai preferiti.`,
+	toast_swipe_unpublished: (p) => `Pubblicazione di «${p.title}» ritirata.`,
+	toast_swipe_unread: (p) => `«${p.title}» segnato come non letto.`,
+	toast_swipe_unstarred: (p) => `«${p.title}» tolto dai preferiti.`,
+	toast_undo_too_late: () => `Troppo tardi per annullare: la modifica è già in viaggio verso il server.`,
+	toast_undone: () => `Annullato.`,
+	toast_unsubscribed: (p) => `Iscrizione a «${p.title}» annullata.`,
+	update_available: () => `Nuova versione disponibile —`,
+	update_reload: () => `Ricarica`,
 };

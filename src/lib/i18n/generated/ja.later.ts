@@ -146,6 +146,8 @@ export const messages: LaterMessages = {
 	language_browser: (p) => `ブラウザーと同じ（${p.language}）`,
 	language_hint: () => `この端末に保存されます。記事本文は書かれた言語のまま表示されます。`,
 	language_legend: () => `言語`,
+	login_warning_cross_origin: (p) => `tt-rss は他のサイトの Web アプリからの呼び出しを許可しないため、このアプリは ${p.origin} 自身から配信する必要があります（デプロイガイドを参照）。または、このサイト上のサーバーパス（例: /tt-rss/）を使ってください。`,
+	login_warning_invalid_url: () => `このサーバーアドレスは有効な URL ではありません。`,
 	settings_account: () => `アカウント`,
 	settings_alerts: () => `通知`,
 	settings_alerts_about: () => `通知する対象`,
@@ -230,10 +232,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `カード：記事の画像つき`,
 	settings_density_comfortable: () => `ゆったり：抜粋つき`,
 	settings_density_compact: () => `コンパクト：タイトル、フィード、日付を1行に`,
+	settings_enclosures_metered_reason: () => `従量制の接続です: 添付ファイルは Wi-Fi を待ちます。`,
+	settings_enclosures_not_wifi_reason: () => `Wi-Fi ではありません: 添付ファイルは Wi-Fi を待ちます。`,
+	settings_enclosures_save_data_reason: () => `データセーバーがオンです: 添付ファイルはダウンロードしません。`,
+	settings_enclosures_slow_reason: () => `接続が遅いです: 添付ファイルは Wi-Fi を待ちます。`,
+	settings_enclosures_unknown_reason: () => `ブラウザは Wi-Fi かどうかを示しません: 添付ファイルをダウンロードします。`,
+	settings_enclosures_wifi_reason: () => `Wi-Fi 接続中: 添付ファイルをダウンロードします。`,
 	settings_font: () => `フォント`,
 	settings_font_sans: () => `サンセリフ体`,
 	settings_font_serif: () => `セリフ体`,
 	settings_hide_empty: () => `未読のないフィードとカテゴリーを隠す`,
+	settings_images_always_reason: () => `画像は常にダウンロードします。`,
+	settings_images_metered_reason: () => `従量制の接続です: 画像は Wi-Fi を待ちます。`,
+	settings_images_never_reason: () => `画像はダウンロードしません。`,
+	settings_images_not_wifi_reason: () => `Wi-Fi ではありません: 画像は Wi-Fi を待ちます。`,
+	settings_images_save_data_reason: () => `データセーバーがオンです: 画像はダウンロードしません。`,
+	settings_images_slow_reason: () => `接続が遅いです: 画像は Wi-Fi を待ちます。`,
+	settings_images_unknown_reason: () => `ブラウザは Wi-Fi かどうかを示しません: 画像をダウンロードします。`,
+	settings_images_wifi_reason: () => `Wi-Fi 接続中: 画像をダウンロードします。`,
 	settings_install_button: () => `アプリをインストール`,
 	settings_install_done: () => `リーダーはこの端末にインストールされています。`,
 	settings_install_heading: () => `インストール`,
@@ -582,6 +598,31 @@ ${p.list}
 	share_text: () => `本文`,
 	share_title: () => `タイトル`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `開いている記事より上を既読にする`,
+	shortcuts_action: () => `操作`,
+	shortcuts_below_read: () => `開いている記事より下を既読にする`,
+	shortcuts_close: () => `選択を解除、なければ見出しに戻る`,
+	shortcuts_help: () => `このショートカット一覧を表示`,
+	shortcuts_keys: () => `キー`,
+	shortcuts_next_article: () => `次の記事`,
+	shortcuts_next_feed: () => `次のフィード`,
+	shortcuts_open_original: () => `元のページを開く`,
+	shortcuts_or: () => `または`,
+	shortcuts_previous_article: () => `前の記事`,
+	shortcuts_previous_feed: () => `前のフィード`,
+	shortcuts_publish: () => `記事を公開する／公開を取り消す`,
+	shortcuts_read: () => `記事を既読／未読にする`,
+	shortcuts_refresh: () => `見出しを更新`,
+	shortcuts_search: () => `検索`,
+	shortcuts_select: () => `フォーカス中（または開いている）記事を一括操作用に選択／解除`,
+	shortcuts_star: () => `記事にスターを付ける／外す`,
+	shortcuts_typing: () => `入力欄に入力している間はショートカットは無効です。`,
+	shortcuts_undo: () => `通知に表示された変更を元に戻す（Ctrl+Z、⌘Z でも可）`,
+	stuck_close_all: () => `このアプリのタブとウィンドウをすべて閉じてから、もう一度開いてください。`,
+	stuck_heading: () => `このブラウザのストレージを待っています`,
+	stuck_restart: () => `それでも解決しない場合は、ブラウザを終了して再起動してください。変更は送信されるまでこの端末に保存されています。`,
+	stuck_text: (p) => `このアプリはセッションとオフラインの記事をブラウザのストレージに保存していますが、${p.seconds} 秒間応答がありません。保存中にアプリのページが閉じられると、iPhone の Safari などのブラウザはこのように止まることがあります。`,
+	stuck_try_again: () => `再試行`,
 	subscribe_added: () => `購読しました。tt-rss が次にフィードを更新したときに最初の記事が届きます。`,
 	subscribe_address: () => `フィードまたはサイトのアドレス`,
 	subscribe_already: () => `このフィードはすでに購読しています。`,
@@ -603,6 +644,7 @@ ${p.list}
 	subscribe_uncategorized: () => `カテゴリーなし`,
 	subscribe_unknown: () => `tt-rss が予期しない状態を返しました。`,
 	toast_copy_refused: () => `ここではコピーが許可されていません。`,
+	toast_feed_updated: (p) => `「${p.title}」を更新しました。`,
 	toast_link_copied: () => `リンクをコピーしました。`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -618,6 +660,49 @@ ${p.list}
 				return `下の ${n} 件の記事を既読にしました。`;
 		}
 	},
+	toast_marked_list_read: (p) => `「${p.title}」を既読にしました。`,
 	toast_marked_read: () => `既読にしました。`,
+	toast_marked_search_read: (p) => `「${p.search}」に一致する記事を既読にしました。`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事を既読にしました。`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事にスターを付けました。`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事を未読にしました。`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事のスターを外しました。`;
+		}
+	},
 	toast_share_unavailable: () => `ここでは共有できません。`,
+	toast_swipe_label_added: (p) => `「${p.title}」にラベル「${p.label}」を付けました。`,
+	toast_swipe_label_removed: (p) => `「${p.title}」からラベル「${p.label}」を外しました。`,
+	toast_swipe_published: (p) => `「${p.title}」を公開しました。`,
+	toast_swipe_read: (p) => `「${p.title}」を既読にしました。`,
+	toast_swipe_starred: (p) => `「${p.title}」にスターを付けました。`,
+	toast_swipe_unpublished: (p) => `「${p.title}」の公開を取り消しました。`,
+	toast_swipe_unread: (p) => `「${p.title}」を未読にしました。`,
+	toast_swipe_unstarred: (p) => `「${p.title}」のスターを外しました。`,
+	toast_undo_too_late: () => `元に戻すには遅すぎます。変更はすでにサーバーへ送信中です。`,
+	toast_undone: () => `元に戻しました。`,
+	toast_unsubscribed: (p) => `「${p.title}」の購読を解除しました。`,
+	update_available: () => `新しいバージョンがあります —`,
+	update_reload: () => `再読み込み`,
 };
