@@ -44,7 +44,12 @@ const LATER_PREFIXES = [
 	'shortcuts_',
 	'stuck_',
 	'update_',
-	'login_warning_'
+	'login_warning_',
+	// The same for the feed menu and its settings sheet (HeadlineToolbar.svelte), the image viewer
+	// (ArticleView.svelte opens it once they are in) and the in-place sign-in (OfflineStatus.svelte).
+	'feedmenu_',
+	'viewer_',
+	'renew_'
 ];
 
 /** @param {string} key @returns {boolean} whether the key is in the later module */
