@@ -215,6 +215,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `لا توجد مقالة محفوظة على هذا الجهاز تطابق هذا البحث.`,
 	list_empty_search: () => `لا شيء يطابق هذا البحث.`,
 	list_end: () => `هذا كل شيء.`,
+	list_headlines_of: (p) => `عناوين ${p.title}`,
 	list_keys_and: () => `و`,
 	list_keys_help: () => `لعرض كل الاختصارات.`,
 	list_keys_move: () => `للتنقل بين المقالات؛`,

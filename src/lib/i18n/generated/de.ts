@@ -167,6 +167,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `Kein auf diesem Gerät gespeicherter Artikel passt zu dieser Suche.`,
 	list_empty_search: () => `Nichts passt zu dieser Suche.`,
 	list_end: () => `Das war alles.`,
+	list_headlines_of: (p) => `Schlagzeilen von ${p.title}`,
 	list_keys_and: () => `und`,
 	list_keys_help: () => `zeigt alle Tastenkürzel.`,
 	list_keys_move: () => `wechseln zwischen Artikeln;`,

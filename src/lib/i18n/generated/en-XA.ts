@@ -167,6 +167,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `[Ñó áŕţíçļé ķéþţ óñ ţĥíš ðéṽíçé ɱáţçĥéš ţĥíš šéáŕçĥ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,
 	list_empty_search: () => `[Ñóţĥíñĝ ɱáţçĥéš ţĥíš šéáŕçĥ. ļóŕéɱ ípšúɱ]`,
 	list_end: () => `[Ţĥáţ’š áļļ. ļóŕéɱ]`,
+	list_headlines_of: (p) => `[Ĥéáðļíñéš óƒ ${p.title} ļóŕéɱ]`,
 	list_keys_and: () => `[áñð ļó]`,
 	list_keys_help: () => `[ļíšţš éṽéŕý šĥóŕţçúţ. ļóŕéɱ ípš]`,
 	list_keys_move: () => `[ɱóṽé ƀéţŵééñ áŕţíçļéš; ļóŕéɱ ípš]`,

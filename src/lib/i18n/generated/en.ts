@@ -167,6 +167,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `No article kept on this device matches this search.`,
 	list_empty_search: () => `Nothing matches this search.`,
 	list_end: () => `That’s all.`,
+	list_headlines_of: (p) => `Headlines of ${p.title}`,
 	list_keys_and: () => `and`,
 	list_keys_help: () => `lists every shortcut.`,
 	list_keys_move: () => `move between articles;`,

@@ -179,6 +179,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `Ningún artículo guardado en este dispositivo coincide con esta búsqueda.`,
 	list_empty_search: () => `Nada coincide con esta búsqueda.`,
 	list_end: () => `Eso es todo.`,
+	list_headlines_of: (p) => `Titulares de ${p.title}`,
 	list_keys_and: () => `y`,
 	list_keys_help: () => `muestra todos los atajos.`,
 	list_keys_move: () => `pasan de un artículo a otro;`,

@@ -179,6 +179,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `Aucun article conservé sur cet appareil ne correspond à cette recherche.`,
 	list_empty_search: () => `Rien ne correspond à cette recherche.`,
 	list_end: () => `C’est tout.`,
+	list_headlines_of: (p) => `Titres de ${p.title}`,
 	list_keys_and: () => `et`,
 	list_keys_help: () => `liste tous les raccourcis.`,
 	list_keys_move: () => `passent d’un article à l’autre ;`,

@@ -179,6 +179,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `Nessun articolo conservato su questo dispositivo corrisponde a questa ricerca.`,
 	list_empty_search: () => `Nessun risultato per questa ricerca.`,
 	list_end: () => `È tutto.`,
+	list_headlines_of: (p) => `Titoli di ${p.title}`,
 	list_keys_and: () => `e`,
 	list_keys_help: () => `elenca tutte le scorciatoie.`,
 	list_keys_move: () => `passano da un articolo all’altro;`,

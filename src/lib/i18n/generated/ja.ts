@@ -155,6 +155,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `この端末に保存された記事で、この検索に一致するものはありません。`,
 	list_empty_search: () => `この検索に一致するものはありません。`,
 	list_end: () => `以上です。`,
+	list_headlines_of: (p) => `${p.title} の見出し`,
 	list_keys_and: () => `と`,
 	list_keys_help: () => `ですべてのショートカットを表示します。`,
 	list_keys_move: () => `で記事を移動、`,

@@ -519,6 +519,8 @@ export interface Messages {
 	list_empty_search: () => string;
 	/** That’s all. */
 	list_end: () => string;
+	/** Headlines of {title} */
+	list_headlines_of: (p: { title: string | number }) => string;
 	/** and */
 	list_keys_and: () => string;
 	/** lists every shortcut. */

@@ -191,6 +191,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `Żaden artykuł przechowywany na tym urządzeniu nie pasuje do tego wyszukiwania.`,
 	list_empty_search: () => `Nic nie pasuje do tego wyszukiwania.`,
 	list_end: () => `To wszystko.`,
+	list_headlines_of: (p) => `Nagłówki: ${p.title}`,
 	list_keys_and: () => `i`,
 	list_keys_help: () => `pokazuje wszystkie skróty.`,
 	list_keys_move: () => `przechodzą między artykułami;`,

@@ -179,6 +179,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `Nenhum artigo guardado neste dispositivo corresponde a esta busca.`,
 	list_empty_search: () => `Nada corresponde a esta busca.`,
 	list_end: () => `É tudo.`,
+	list_headlines_of: (p) => `Manchetes de ${p.title}`,
 	list_keys_and: () => `e`,
 	list_keys_help: () => `lista todos os atalhos.`,
 	list_keys_move: () => `passam de um artigo a outro;`,

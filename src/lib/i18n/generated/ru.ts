@@ -191,6 +191,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `Ни одна статья, сохранённая на этом устройстве, не подходит под этот запрос.`,
 	list_empty_search: () => `По этому запросу ничего не найдено.`,
 	list_end: () => `Это всё.`,
+	list_headlines_of: (p) => `Заголовки: ${p.title}`,
 	list_keys_and: () => `и`,
 	list_keys_help: () => `показывает все сочетания клавиш.`,
 	list_keys_move: () => `переходят между статьями;`,

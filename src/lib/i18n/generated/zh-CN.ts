@@ -155,6 +155,7 @@ export const messages: StartMessages = {
 	list_empty_on_device: () => `本设备保存的文章中没有与此搜索匹配的。`,
 	list_empty_search: () => `没有与此搜索匹配的内容。`,
 	list_end: () => `就这些了。`,
+	list_headlines_of: (p) => `${p.title} 的标题`,
 	list_keys_and: () => `和`,
 	list_keys_help: () => `列出所有快捷键。`,
 	list_keys_move: () => `在文章之间移动；`,
