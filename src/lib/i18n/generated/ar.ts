@@ -88,6 +88,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `تعديل الملاحظة`,
 	article_embedded_content: () => `محتوى مضمَّن`,
 	article_feed_site: () => `(موقع الموجز)`,
+	article_gone: () => `لم تعد هذه المقالة موجودة على الخادم.`,
 	article_headlines: () => `العناوين`,
 	article_labels_tags: () => `التسميات والوسوم`,
 	article_loading: () => `جارٍ تحميل المقالة…`,

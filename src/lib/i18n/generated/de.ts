@@ -64,6 +64,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Notiz bearbeiten`,
 	article_embedded_content: () => `Eingebetteter Inhalt`,
 	article_feed_site: () => `(die Website des Feeds)`,
+	article_gone: () => `Dieser Artikel ist nicht mehr auf dem Server.`,
 	article_headlines: () => `Schlagzeilen`,
 	article_labels_tags: () => `Labels und Tags`,
 	article_loading: () => `Artikel wird geladen…`,

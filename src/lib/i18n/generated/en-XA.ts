@@ -64,6 +64,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `[Éðíţ ñóţé ļóŕé]`,
 	article_embedded_content: () => `[Éɱƀéððéð çóñţéñţ ļóŕéɱ í]`,
 	article_feed_site: () => `[(ţĥé ƒééð’š šíţé) ļóŕéɱ í]`,
+	article_gone: () => `[Ţĥíš áŕţíçļé íš ñó ļóñĝéŕ óñ ţĥé šéŕṽéŕ. ļóŕéɱ ípšúɱ ðóļó]`,
 	article_headlines: () => `[Ĥéáðļíñéš ļóŕé]`,
 	article_labels_tags: () => `[Ļáƀéļš áñð ţáĝš ļóŕéɱ]`,
 	article_loading: () => `[Ļóáðíñĝ áŕţíçļé… ļóŕéɱ í]`,

@@ -64,6 +64,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Edit note`,
 	article_embedded_content: () => `Embedded content`,
 	article_feed_site: () => `(the feed’s site)`,
+	article_gone: () => `This article is no longer on the server.`,
 	article_headlines: () => `Headlines`,
 	article_labels_tags: () => `Labels and tags`,
 	article_loading: () => `Loading article…`,

@@ -70,6 +70,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Editar la nota`,
 	article_embedded_content: () => `Contenido incrustado`,
 	article_feed_site: () => `(el sitio de la fuente)`,
+	article_gone: () => `Este artículo ya no está en el servidor.`,
 	article_headlines: () => `Titulares`,
 	article_labels_tags: () => `Etiquetas y tags`,
 	article_loading: () => `Cargando el artículo…`,

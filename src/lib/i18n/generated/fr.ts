@@ -70,6 +70,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Modifier la note`,
 	article_embedded_content: () => `Contenu intégré`,
 	article_feed_site: () => `(le site du flux)`,
+	article_gone: () => `Cet article n’est plus sur le serveur.`,
 	article_headlines: () => `Titres`,
 	article_labels_tags: () => `Étiquettes et mots-clés`,
 	article_loading: () => `Chargement de l’article…`,

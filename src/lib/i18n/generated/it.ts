@@ -70,6 +70,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Modifica la nota`,
 	article_embedded_content: () => `Contenuto incorporato`,
 	article_feed_site: () => `(il sito del feed)`,
+	article_gone: () => `Questo articolo non è più sul server.`,
 	article_headlines: () => `Titoli`,
 	article_labels_tags: () => `Etichette e tag`,
 	article_loading: () => `Caricamento dell’articolo…`,

@@ -58,6 +58,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `メモを編集`,
 	article_embedded_content: () => `埋め込みコンテンツ`,
 	article_feed_site: () => `（フィードのサイト）`,
+	article_gone: () => `この記事はもうサーバーにありません。`,
 	article_headlines: () => `見出し`,
 	article_labels_tags: () => `ラベルとタグ`,
 	article_loading: () => `記事を読み込み中…`,

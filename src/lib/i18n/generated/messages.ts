@@ -69,6 +69,8 @@ export interface Messages {
 	article_embedded_content: () => string;
 	/** (the feed’s site) */
 	article_feed_site: () => string;
+	/** This article is no longer on the server. */
+	article_gone: () => string;
 	/** Headlines */
 	article_headlines: () => string;
 	/** Labels and tags */

@@ -76,6 +76,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Edytuj notatkę`,
 	article_embedded_content: () => `Osadzona treść`,
 	article_feed_site: () => `(strona kanału)`,
+	article_gone: () => `Tego artykułu nie ma już na serwerze.`,
 	article_headlines: () => `Nagłówki`,
 	article_labels_tags: () => `Etykiety i tagi`,
 	article_loading: () => `Wczytywanie artykułu…`,

@@ -70,6 +70,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Editar nota`,
 	article_embedded_content: () => `Conteúdo incorporado`,
 	article_feed_site: () => `(o site do feed)`,
+	article_gone: () => `Este artigo não está mais no servidor.`,
 	article_headlines: () => `Manchetes`,
 	article_labels_tags: () => `Rótulos e tags`,
 	article_loading: () => `Carregando o artigo…`,

@@ -76,6 +76,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `Изменить заметку`,
 	article_embedded_content: () => `Встроенное содержимое`,
 	article_feed_site: () => `(сайт ленты)`,
+	article_gone: () => `Этой статьи больше нет на сервере.`,
 	article_headlines: () => `Заголовки`,
 	article_labels_tags: () => `Метки и теги`,
 	article_loading: () => `Загрузка статьи…`,

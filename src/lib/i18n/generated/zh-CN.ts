@@ -58,6 +58,7 @@ export const messages: StartMessages = {
 	article_edit_note: () => `编辑笔记`,
 	article_embedded_content: () => `嵌入的内容`,
 	article_feed_site: () => `（订阅源的网站）`,
+	article_gone: () => `此文章已不在服务器上。`,
 	article_headlines: () => `标题列表`,
 	article_labels_tags: () => `标签和话题`,
 	article_loading: () => `正在加载文章…`,
