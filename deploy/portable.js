@@ -9,13 +9,15 @@
 //   absolute for its scope, src/service-worker/cache.ts);
 // - makes the bootstrap script find the base at run time from its own address
 //   (`<base>/_app/immutable/bootstrap.<hash>.js`), and import the entry chunks from there;
-// - makes the manifest's addresses relative to its own (start_url, scope, icons, share target);
+// - makes the manifests' addresses relative to their own (start_url, scope, icons, share target),
+//   each language's;
 // - adds the policy of deploy/csp.js as a `<meta http-equiv>` (minus what a meta policy cannot
 //   carry), because the servers this build is meant for send no headers of ours.
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cspHeaderValue, metaCspDirectives } from './csp.js';
+import { MANIFEST_FILE, MANIFEST_FILE_PATTERN } from '../src/lib/i18n/manifest-file.js';
 
 const BOOTSTRAP = /<script src="\/(_app\/immutable\/bootstrap\.[\w-]+\.js)"><\/script>/;
 
@@ -83,9 +85,14 @@ export async function makePortable({ dir, page }) {
 	await writeFile(join(dir, renamed), code);
 	html = html.replace(`/${old}`, `/${renamed}`);
 	await writeFile(file, portableHtml(html));
-	const manifest = join(dir, 'manifest.webmanifest');
-	const parsed = JSON.parse(await readFile(manifest, 'utf8'));
-	await writeFile(manifest, JSON.stringify(portableManifest(parsed), null, '\t'));
+	// Every language's manifest (src/lib/i18n/manifest-file.js), the source language's included.
+	const manifests = (await readdir(dir)).filter((name) => MANIFEST_FILE_PATTERN.test(name));
+	if (!manifests.includes(MANIFEST_FILE)) throw new Error(`portable: no ${MANIFEST_FILE}`);
+	for (const name of manifests) {
+		const manifest = join(dir, name);
+		const parsed = JSON.parse(await readFile(manifest, 'utf8'));
+		await writeFile(manifest, JSON.stringify(portableManifest(parsed), null, '\t'));
+	}
 }
 
 /**

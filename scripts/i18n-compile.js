@@ -37,7 +37,19 @@ const LATER_PREFIXES = [
 	'share_',
 	// Toasts: said after an action the reader took, once the first screen is up (each waits for
 	// the module: locale.svelte.ts `loadAllMessages`).
-	'toast_'
+	'toast_',
+	// Screens loaded on demand that wait for the module with their code: the shortcut list
+	// ((app)/+layout.svelte), the stuck-storage notice, the update prompt (routes/+layout.svelte);
+	// the sign-in page's address warnings (login/+page.ts awaits the module).
+	'shortcuts_',
+	'stuck_',
+	'update_',
+	'login_warning_',
+	// The same for the feed menu and its settings sheet (HeadlineToolbar.svelte), the image viewer
+	// (ArticleView.svelte opens it once they are in) and the in-place sign-in (OfflineStatus.svelte).
+	'feedmenu_',
+	'viewer_',
+	'renew_'
 ];
 
 /** @param {string} key @returns {boolean} whether the key is in the later module */

@@ -20,11 +20,25 @@ test('speaks the browser language, and switches to Arabic (right to left) withou
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bei Tiny Tiny RSS anmelden');
 	await expect(page).toHaveTitle('Anmelden · Reader');
 	expect(await seriousA11yViolations(page), 'login, German').toEqual([]);
+	// Installing the app names it in German: the page links the German manifest.
+	const manifestLink = page.locator('link[rel="manifest"]');
+	await expect(manifestLink).toHaveAttribute('href', /\/manifest\.de\.webmanifest$/);
+	const manifest = (await (
+		await page.request.get((await manifestLink.getAttribute('href')) ?? '')
+	).json()) as { lang: string; description: string; start_url: string };
+	expect(manifest).toMatchObject({
+		lang: 'de',
+		description: 'Lies deine Tiny-Tiny-RSS-Feeds, online oder offline.',
+		start_url: '/'
+	});
 
 	await page.getByRole('textbox', { name: 'Benutzername' }).fill(testbed.user);
 	await page.getByLabel('Passwort', { exact: true }).fill(testbed.password);
 	await page.getByRole('button', { name: 'Anmelden' }).click();
 	await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+	// The app's header and the feed list speak German too.
+	await expect(page.getByRole('link', { name: 'Einen Feed abonnieren' })).toBeVisible();
+	await expect(page.getByRole('heading', { level: 2, name: 'Kategorien' })).toBeVisible();
 
 	await page.goto('/settings');
 	await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
@@ -45,6 +59,7 @@ test('speaks the browser language, and switches to Arabic (right to left) withou
 	await expect(page.getByRole('heading', { level: 1, name: 'الإعدادات' })).toBeVisible();
 	await expect(page.getByRole('radio', { name: 'داكن' })).toBeVisible();
 	await expect(page).toHaveTitle('الإعدادات · القارئ');
+	await expect(manifestLink).toHaveAttribute('href', /\/manifest\.ar\.webmanifest$/);
 	expect(
 		await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)
 	).toBe(true);
@@ -59,6 +74,7 @@ test('speaks the browser language, and switches to Arabic (right to left) withou
 	await page.getByRole('combobox', { name: 'اللغة' }).selectOption('browser');
 	await expect(html).toHaveAttribute('dir', 'ltr');
 	await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
+	await expect(manifestLink).toHaveAttribute('href', /\/manifest\.de\.webmanifest$/);
 });
 
 test.describe('a reader whose browser prefers Russian', () => {
@@ -72,7 +88,9 @@ test.describe('a reader whose browser prefers Russian', () => {
 		await page.getByRole('textbox', { name: 'Имя пользователя' }).fill(testbed.user);
 		await page.getByLabel('Пароль', { exact: true }).fill(testbed.password);
 		await page.getByRole('button', { name: 'Войти' }).click();
-		await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+		await expect(
+			page.getByRole('navigation', { name: 'Ленты' }).getByRole('link').first()
+		).toBeVisible();
 		// The connection status of the first screen speaks Russian too.
 		await expect(page.getByTestId('last-updated')).toContainText('Обновлено');
 
@@ -118,7 +136,9 @@ test.describe('a reader whose browser prefers Polish', () => {
 		await page.getByRole('textbox', { name: 'Nazwa użytkownika' }).fill(testbed.user);
 		await page.getByLabel('Hasło', { exact: true }).fill(testbed.password);
 		await page.getByRole('button', { name: 'Zaloguj się' }).click();
-		await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+		await expect(
+			page.getByRole('navigation', { name: 'Kanały' }).getByRole('link').first()
+		).toBeVisible();
 
 		await page.goto('/settings/subscriptions');
 		await expect(

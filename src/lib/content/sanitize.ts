@@ -44,6 +44,7 @@
  */
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
 import { checkUrl, usableBase, type UrlKind } from './url';
+import { m } from '$lib/i18n/m';
 
 export { safeUrl, type UrlKind } from './url';
 
@@ -326,7 +327,7 @@ function fixFrame(frame: Element): void {
 	for (const attr of ['srcdoc', 'allow', 'name', 'id', 'csp', 'credentialless']) {
 		frame.removeAttribute(attr);
 	}
-	if (!frame.hasAttribute('title')) frame.setAttribute('title', 'Embedded content');
+	if (!frame.hasAttribute('title')) frame.setAttribute('title', m.article_embedded_content());
 }
 
 function fixMedia(el: Element, tag: string): void {

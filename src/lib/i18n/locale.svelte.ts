@@ -9,6 +9,7 @@ import { LATER_LOADERS, LOADERS, LOCALES, PSEUDO_LOCALE, type Locale } from './g
 import type { Messages } from './generated/messages';
 import { keepLanguageChoice, readLanguageChoice } from './choice';
 import { loadAllWith, readCatalogWith, readFormatLocaleWith, useCatalog } from './m';
+import { manifestFile } from './manifest-file.js';
 
 export { LOCALES, type Locale, type Messages };
 
@@ -107,7 +108,20 @@ export function useMessages(locale: Locale, messages: Partial<Messages>, whole =
 	if (typeof document !== 'undefined') {
 		document.documentElement.lang = locale;
 		document.documentElement.dir = directionOf(locale);
+		linkManifest(locale);
 	}
+}
+
+/**
+ * Points the page's `<link rel="manifest">` at the language's manifest (i18n/manifest-file.js),
+ * beside the one app.html names, so installing the app gives it a name in the reader's language.
+ */
+function linkManifest(locale: Locale): void {
+	const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+	if (!link) return;
+	const file = manifestFile(locale === PSEUDO_LOCALE ? SOURCE_LOCALE : locale, SOURCE_LOCALE);
+	const href = new URL(file, link.href).href;
+	if (link.href !== href) link.href = href;
 }
 
 /** The locale's words: those of the first screens, and with `whole` those of the later ones. */

@@ -2,6 +2,7 @@
  * Keyboard shortcuts in tt-rss's habits. Pure: the app layout maps each command to an action.
  */
 import { isTyping } from './typing';
+import type { PlainKey } from '$lib/i18n/m';
 
 export { isTyping };
 
@@ -27,51 +28,52 @@ export interface Shortcut {
 	/** As shown to the reader. */
 	keys: string[];
 	command: Command;
-	description: string;
+	/** What it does, as the help says it (a later-module key: ShortcutHelp waits for those). */
+	message: PlainKey;
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-	{ keys: ['j', 'n'], command: 'nextArticle', description: 'Next article' },
-	{ keys: ['k', 'p'], command: 'previousArticle', description: 'Previous article' },
-	{ keys: ['Shift+J'], command: 'nextFeed', description: 'Next feed' },
-	{ keys: ['Shift+K'], command: 'previousFeed', description: 'Previous feed' },
-	{ keys: ['s'], command: 'toggleStar', description: 'Star or unstar the article' },
+	{ keys: ['j', 'n'], command: 'nextArticle', message: 'shortcuts_next_article' },
+	{ keys: ['k', 'p'], command: 'previousArticle', message: 'shortcuts_previous_article' },
+	{ keys: ['Shift+J'], command: 'nextFeed', message: 'shortcuts_next_feed' },
+	{ keys: ['Shift+K'], command: 'previousFeed', message: 'shortcuts_previous_feed' },
+	{ keys: ['s'], command: 'toggleStar', message: 'shortcuts_star' },
 	{
 		keys: ['Shift+P'],
 		command: 'togglePublished',
-		description: 'Publish or unpublish the article'
+		message: 'shortcuts_publish'
 	},
-	{ keys: ['u'], command: 'toggleRead', description: 'Mark the article read or unread' },
-	{ keys: ['o', 'v'], command: 'openOriginal', description: 'Open the original page' },
-	{ keys: ['r'], command: 'refresh', description: 'Refresh the headlines' },
-	{ keys: ['/'], command: 'search', description: 'Search' },
+	{ keys: ['u'], command: 'toggleRead', message: 'shortcuts_read' },
+	{ keys: ['o', 'v'], command: 'openOriginal', message: 'shortcuts_open_original' },
+	{ keys: ['r'], command: 'refresh', message: 'shortcuts_refresh' },
+	{ keys: ['/'], command: 'search', message: 'shortcuts_search' },
 	{
 		keys: ['Escape'],
 		command: 'closeArticle',
-		description: 'Leave the selection, else back to the headlines'
+		message: 'shortcuts_close'
 	},
 	{
 		keys: ['Shift+ArrowUp'],
 		command: 'markAboveRead',
-		description: 'Mark the articles above the open one read'
+		message: 'shortcuts_above_read'
 	},
 	{
 		keys: ['Shift+ArrowDown'],
 		command: 'markBelowRead',
-		description: 'Mark the articles below the open one read'
+		message: 'shortcuts_below_read'
 	},
 	{
 		keys: ['x'],
 		command: 'toggleSelect',
-		description: 'Select or unselect the focused (or open) article for a bulk action'
+		message: 'shortcuts_select'
 	},
 	{
 		// Taken by the toast that offers it (Toasts.svelte), which also takes Ctrl+Z and ⌘Z.
 		keys: ['z'],
 		command: 'undo',
-		description: 'Undo the change the toast offers (also Ctrl+Z, ⌘Z)'
+		message: 'shortcuts_undo'
 	},
-	{ keys: ['?'], command: 'help', description: 'Show these shortcuts' }
+	{ keys: ['?'], command: 'help', message: 'shortcuts_help' }
 ];
 
 const BY_KEY: ReadonlyMap<string, Command> = new Map(

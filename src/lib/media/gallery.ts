@@ -3,6 +3,7 @@
  * article: only what the sanitizer kept is ever shown bigger. Images inside links stay links (the
  * feed chose where they go); tracking pixels are left out.
  */
+import { m } from '$lib/i18n/m';
 
 export interface ViewerImage {
 	src: string;
@@ -28,7 +29,10 @@ export function markViewable(root: ParentNode): void {
 		img.setAttribute('role', 'button');
 		img.tabIndex = 0;
 		const alt = img.getAttribute('alt')?.trim();
-		img.setAttribute('aria-label', alt ? `View image: ${alt}` : 'View image');
+		img.setAttribute(
+			'aria-label',
+			alt ? m.article_view_image({ name: alt }) : m.article_view_image_plain()
+		);
 	}
 }
 

@@ -8,6 +8,7 @@
  */
 import { getStored, isRecord, putStored, storedKey } from '$lib/db/kv';
 import type { ReaderDatabase } from '$lib/db/open';
+import { m, type PlainKey } from '$lib/i18n/m';
 
 // ------------------------------------------------------------------ the reader's policy
 
@@ -111,8 +112,19 @@ const SLOW_LINKS = new Set(['slow-2g', '2g']);
 
 export interface ImagesDecision {
 	allowed: boolean;
-	/** For the storage page: why images are or are not downloaded now. */
-	reason: string;
+	/** For the storage page: why images are or are not downloaded now (read from the catalogs when
+	 * shown: a `settings_` message, in the later module the storage page waits for). */
+	readonly reason: string;
+}
+
+/** A decision whose reason is the catalog's message, read when asked (never kept in one language). */
+function decision(allowed: boolean, reason: PlainKey): ImagesDecision {
+	return {
+		allowed,
+		get reason() {
+			return m[reason]();
+		}
+	};
 }
 
 /**
@@ -123,8 +135,8 @@ export interface ImagesDecision {
  * which are rarely on mobile data, while the hints that do exist are respected.
  */
 export function decideImages(setting: ImagesSetting, hints: ConnectionHints): ImagesDecision {
-	if (setting === 'never') return { allowed: false, reason: 'Images are never downloaded.' };
-	if (setting === 'always') return { allowed: true, reason: 'Images are always downloaded.' };
+	if (setting === 'never') return decision(false, 'settings_images_never_reason');
+	if (setting === 'always') return decision(true, 'settings_images_always_reason');
 	return onWifiOnly('images', hints);
 }
 
@@ -137,27 +149,41 @@ export function decideEnclosures(hints: ConnectionHints): ImagesDecision {
 	return onWifiOnly('enclosures', hints);
 }
 
+/** The reasons of the "Wi-Fi only" rule, for images and for enclosures (each its own sentence). */
+const WIFI_REASONS = {
+	images: {
+		saveData: 'settings_images_save_data_reason',
+		wifi: 'settings_images_wifi_reason',
+		notWifi: 'settings_images_not_wifi_reason',
+		metered: 'settings_images_metered_reason',
+		slow: 'settings_images_slow_reason',
+		unknown: 'settings_images_unknown_reason'
+	},
+	enclosures: {
+		saveData: 'settings_enclosures_save_data_reason',
+		wifi: 'settings_enclosures_wifi_reason',
+		notWifi: 'settings_enclosures_not_wifi_reason',
+		metered: 'settings_enclosures_metered_reason',
+		slow: 'settings_enclosures_slow_reason',
+		unknown: 'settings_enclosures_unknown_reason'
+	}
+} as const satisfies Record<string, Record<string, PlainKey>>;
+
 /** The "Wi-Fi only" rule, one place for images and enclosures. */
 function onWifiOnly(what: 'images' | 'enclosures', hints: ConnectionHints): ImagesDecision {
-	if (hints.saveData) {
-		return { allowed: false, reason: `Data Saver is on: ${what} are not downloaded.` };
-	}
+	const reasons = WIFI_REASONS[what];
+	if (hints.saveData) return decision(false, reasons.saveData);
 	if (hints.type !== undefined && UNMETERED_TYPES.has(hints.type)) {
-		return { allowed: true, reason: `On Wi-Fi: ${what} are downloaded.` };
+		return decision(true, reasons.wifi);
 	}
 	if (hints.type !== undefined && METERED_TYPES.has(hints.type)) {
-		return { allowed: false, reason: `Not on Wi-Fi: ${what} wait for Wi-Fi.` };
+		return decision(false, reasons.notWifi);
 	}
-	if (hints.metered) {
-		return { allowed: false, reason: `The connection is metered: ${what} wait for Wi-Fi.` };
-	}
+	if (hints.metered) return decision(false, reasons.metered);
 	if (hints.effectiveType !== undefined && SLOW_LINKS.has(hints.effectiveType)) {
-		return { allowed: false, reason: `The connection is slow: ${what} wait for Wi-Fi.` };
+		return decision(false, reasons.slow);
 	}
-	return {
-		allowed: true,
-		reason: `The browser does not say whether this is Wi-Fi: ${what} are downloaded.`
-	};
+	return decision(true, reasons.unknown);
 }
 
 /** For the sync engine: may enclosures be fetched now? */

@@ -7,7 +7,9 @@
  * link in `text` rather than `url`). The `/share` route renders from the offline shell like any other.
  */
 import { messages as english } from '$lib/i18n/generated/en';
+import { LOCALES, PSEUDO_LOCALE, type Locale } from '$lib/i18n/generated/locales';
 import type { StartMessages } from '$lib/i18n/generated/messages';
+import { directionOf } from '$lib/i18n/locale.svelte';
 
 export const THEME_LIGHT = '#1f6feb';
 export const THEME_DARK = '#0d1117';
@@ -19,6 +21,7 @@ export interface WebManifest {
 	short_name: string;
 	description: string;
 	lang: string;
+	dir: 'ltr' | 'rtl';
 	start_url: string;
 	scope: string;
 	display: 'standalone';
@@ -34,8 +37,15 @@ export interface WebManifest {
 }
 
 /**
- * A manifest is one file written at build time, so it speaks the source language unless given a
- * catalog (its name and description come from the catalogs all the same).
+ * The languages with a manifest of their own (every catalog's; not the pseudo-locale of the layout
+ * tests): `manifest.webmanifest` speaks the source language, `manifest.<locale>.webmanifest` each
+ * other one (i18n/manifest-file.js), and the page links the active language's (i18n/locale.svelte.ts).
+ */
+export const MANIFEST_LOCALES: readonly Locale[] = LOCALES.filter((l) => l !== PSEUDO_LOCALE);
+
+/**
+ * The manifest in a language: its name, short name and description from that language's catalog,
+ * `lang` and `dir` its own; the source language unless given another.
  */
 export function webManifest(
 	base: string,
@@ -54,6 +64,7 @@ export function webManifest(
 		short_name: messages.app_short_name(),
 		description: messages.app_description(),
 		lang,
+		dir: directionOf(lang),
 		start_url: `${base}/`,
 		scope: `${base}/`,
 		display: 'standalone',

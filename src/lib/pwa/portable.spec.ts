@@ -1,7 +1,16 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { cspHeaderValue, metaCspDirectives } from '../../../deploy/csp.js';
-import { portableBootstrap, portableHtml, portableManifest } from '../../../deploy/portable.js';
+import {
+	makePortable,
+	portableBootstrap,
+	portableHtml,
+	portableManifest
+} from '../../../deploy/portable.js';
+import { messages as german } from '$lib/i18n/generated/de';
 import { webManifest } from './manifest';
 
 // The shape SvelteKit's fallback page and bootstrap have in a build whose base is '' (what
@@ -86,5 +95,33 @@ describe('the portable build', () => {
 		for (const icon of manifest.icons as { src: string }[])
 			expect(icon.src).toMatch(/^\.\/icons\//);
 		expect(() => portableManifest({ ...webManifest('/reader') })).toThrow(/start_url/);
+	});
+
+	it("makes every language's manifest relative, not only the source language's", async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'portable-'));
+		try {
+			mkdirSync(join(dir, '_app/immutable'), { recursive: true });
+			writeFileSync(join(dir, 'index.html'), HTML);
+			writeFileSync(join(dir, '_app/immutable/bootstrap.Z.js'), BOOTSTRAP);
+			writeFileSync(join(dir, 'manifest.webmanifest'), JSON.stringify(webManifest('')));
+			writeFileSync(
+				join(dir, 'manifest.de.webmanifest'),
+				JSON.stringify(webManifest('', german, 'de'))
+			);
+			await makePortable({ dir, page: 'index.html' });
+			for (const file of ['manifest.webmanifest', 'manifest.de.webmanifest']) {
+				const manifest = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<
+					string,
+					unknown
+				>;
+				expect(manifest, file).toMatchObject({ start_url: './', scope: './' });
+				expect(manifest.id, file).toBeUndefined();
+			}
+			expect(
+				JSON.parse(readFileSync(join(dir, 'manifest.de.webmanifest'), 'utf8')) as unknown
+			).toMatchObject({ lang: 'de', name: german.app_name() });
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });

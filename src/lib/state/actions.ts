@@ -50,7 +50,7 @@ function changesOf(
 }
 
 function failureText(error: unknown): string {
-	return readerText(error, 'The change could not be saved. Try again in a moment.');
+	return readerText(error, m.failure_change());
 }
 
 /** The outbox key a change to this article makes (a catch-up's is its read flag). */

@@ -4,6 +4,7 @@ import { withQueuedChanges } from '$lib/outbox/outbox';
 import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';
 import { session } from './session.svelte';
 import { errorMessage } from './tree.svelte';
+import { m } from '$lib/i18n/m';
 import { onAccountEvent } from '$lib/db/account-events';
 
 /** An article as the reader sees it: the body from getArticle, tags and comment count from its headline. */
@@ -63,7 +64,7 @@ class ArticleState {
 			);
 			if (this.#id !== id) return;
 			if (!answered) {
-				this.#error = 'This article is no longer on the server.';
+				this.#error = m.article_gone();
 				return;
 			}
 			// Opened without its row (a notification, a link): the reader's changes not sent yet

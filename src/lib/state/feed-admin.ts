@@ -10,6 +10,7 @@ import { findFeed } from '$lib/tree/walk';
 import { headlines } from './headlines.svelte';
 import { session } from './session.svelte';
 import { toasts } from './toasts.svelte';
+import { m, whenAllMessages } from '$lib/i18n/m';
 import { errorMessage, treeState } from './tree.svelte';
 
 /** Asks tt-rss to fetch the feed now, then shows what arrived. False (and a toast) on failure. */
@@ -19,7 +20,8 @@ export async function updateFeedNow(feedId: number, title: string): Promise<bool
 		await session.client.updateFeed(feedId);
 		await headlines.refresh();
 		await treeState.refreshCounters();
-		toasts.show(`“${title}” was updated.`);
+		await whenAllMessages();
+		toasts.show(m.toast_feed_updated({ title }));
 		return true;
 	} catch (error) {
 		toasts.show(errorMessage(error), 'error');
@@ -38,7 +40,8 @@ export async function unsubscribeFrom(
 ): Promise<boolean> {
 	try {
 		await session.client.unsubscribeFeed(feedId);
-		toasts.show(`Unsubscribed from “${title}”.`);
+		await whenAllMessages();
+		toasts.show(m.toast_unsubscribed({ title }));
 		await leave();
 		await treeState.load();
 		return true;

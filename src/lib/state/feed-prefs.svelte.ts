@@ -6,6 +6,7 @@
  * when another account signs in (db/account-events.ts).
  */
 import type { ListKind } from '../../params/kind';
+import { m } from '$lib/i18n/m';
 import {
 	parseSettings,
 	type SettingsValues,
@@ -24,22 +25,73 @@ export interface ListPrefs {
 
 export type ListView = Pick<SettingsValues, 'viewMode' | 'sortOrder'>;
 
-/** The view modes as the reader reads them, in the menus' order (toolbar and settings). */
+/** The view modes as the reader reads them, in the menus' order (toolbar and settings); each label
+ * is read from the catalogs when shown, so it follows a change of language. */
 export const VIEW_MODE_CHOICES: readonly { value: ViewMode; label: string }[] = [
-	{ value: 'adaptive', label: 'Adaptive' },
-	{ value: 'all_articles', label: 'All articles' },
-	{ value: 'unread', label: 'Unread' },
-	{ value: 'marked', label: 'Starred' },
-	{ value: 'published', label: 'Published' },
-	{ value: 'has_note', label: 'With a note' },
-	{ value: 'updated', label: 'Updated' }
+	{
+		value: 'adaptive',
+		get label() {
+			return m.view_adaptive();
+		}
+	},
+	{
+		value: 'all_articles',
+		get label() {
+			return m.view_all_articles();
+		}
+	},
+	{
+		value: 'unread',
+		get label() {
+			return m.view_unread();
+		}
+	},
+	{
+		value: 'marked',
+		get label() {
+			return m.view_starred();
+		}
+	},
+	{
+		value: 'published',
+		get label() {
+			return m.view_published();
+		}
+	},
+	{
+		value: 'has_note',
+		get label() {
+			return m.view_with_note();
+		}
+	},
+	{
+		value: 'updated',
+		get label() {
+			return m.view_updated();
+		}
+	}
 ];
 
 /** The orders every server knows; newer ones add their own (`custom_sort_types`). */
 export const BUILT_IN_ORDERS: readonly { value: string; label: string }[] = [
-	{ value: 'default', label: 'Default' },
-	{ value: 'date_reverse', label: 'Oldest first' },
-	{ value: 'feed_dates', label: 'By feed date' }
+	{
+		value: 'default',
+		get label() {
+			return m.sort_default();
+		}
+	},
+	{
+		value: 'date_reverse',
+		get label() {
+			return m.sort_oldest_first();
+		}
+	},
+	{
+		value: 'feed_dates',
+		get label() {
+			return m.sort_feed_dates();
+		}
+	}
 ];
 
 /** The view modes this server can show: "With a note" needs the notes headlines carry from level 8. */

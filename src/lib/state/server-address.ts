@@ -1,3 +1,5 @@
+import { m } from '$lib/i18n/m';
+
 /** Where tt-rss is when the app is not inside its tree: the proxied path of `npm start` and deploy/. */
 export const PROXIED_SERVER = '/tt-rss/';
 
@@ -25,8 +27,8 @@ export function crossOriginWarning(apiUrl: string, origin: string): string | und
 	try {
 		url = new URL(apiUrl, origin);
 	} catch {
-		return 'This server address is not a valid URL.';
+		return m.login_warning_invalid_url();
 	}
 	if (url.origin === origin) return undefined;
-	return `tt-rss does not allow web apps on other sites to call it, so this app must be served from ${url.origin} itself (see the deployment guide), or use the server path on this site, such as /tt-rss/.`;
+	return m.login_warning_cross_origin({ origin: url.origin });
 }

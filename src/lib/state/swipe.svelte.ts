@@ -5,6 +5,7 @@
  * Every swipe is undoable (state/undo.svelte.ts).
  */
 import type { Headline, Label } from '$lib/api';
+import { m, whenAllMessages } from '$lib/i18n/m';
 import { loadActions } from './act';
 import { StoredValues } from './stored.svelte';
 import { treeState } from './tree.svelte';
@@ -82,22 +83,24 @@ export class Swipes extends StoredValues<SwipeSettings> {
 				return undefined;
 			case 'read':
 				return row.unread
-					? { text: 'Mark read', icon: '✓', tone: 'read' }
-					: { text: 'Mark unread', icon: '●', tone: 'read' };
+					? { text: m.article_mark_read(), icon: '✓', tone: 'read' }
+					: { text: m.article_mark_unread(), icon: '●', tone: 'read' };
 			case 'star':
 				return row.marked
-					? { text: 'Unstar', icon: '☆', tone: 'star' }
-					: { text: 'Star', icon: '★', tone: 'star' };
+					? { text: m.selection_unstar(), icon: '☆', tone: 'star' }
+					: { text: m.article_star(), icon: '★', tone: 'star' };
 			case 'publish':
 				return row.published
-					? { text: 'Unpublish', icon: '⇩', tone: 'publish' }
-					: { text: 'Publish', icon: '⇪', tone: 'publish' };
+					? { text: m.swipe_unpublish(), icon: '⇩', tone: 'publish' }
+					: { text: m.article_publish(), icon: '⇪', tone: 'publish' };
 			default: {
 				const label = labelOf(action, row.labels);
 				if (!label) return undefined;
 				const has = row.labels.some((l) => l.id === label.id);
 				return {
-					text: has ? `Remove “${label.caption}”` : `Label “${label.caption}”`,
+					text: has
+						? m.swipe_label_remove({ label: label.caption })
+						: m.swipe_label_add({ label: label.caption }),
 					icon: '🏷',
 					tone: 'label'
 				};
@@ -109,27 +112,32 @@ export class Swipes extends StoredValues<SwipeSettings> {
 	async run(side: SwipeSide, row: Headline): Promise<boolean> {
 		const action = this.values[side];
 		if (action === 'none') return false;
-		const title = `“${row.title || '(untitled)'}”`;
-		const { setFlag, setLabels } = await loadActions();
+		// The Undo toast's words are toast_ messages: the later module.
+		const [{ setFlag, setLabels }] = await Promise.all([loadActions(), whenAllMessages()]);
+		const title = row.title || m.row_untitled();
 		switch (action) {
 			case 'read':
 				return setFlag([row], 'unread', !row.unread, {
-					undo: `${title} marked as ${row.unread ? 'read' : 'unread'}.`
+					undo: row.unread ? m.toast_swipe_read({ title }) : m.toast_swipe_unread({ title })
 				});
 			case 'star':
 				return setFlag([row], 'starred', !row.marked, {
-					undo: `${title} ${row.marked ? 'unstarred' : 'starred'}.`
+					undo: row.marked ? m.toast_swipe_unstarred({ title }) : m.toast_swipe_starred({ title })
 				});
 			case 'publish':
 				return setFlag([row], 'published', !row.published, {
-					undo: `${title} ${row.published ? 'unpublished' : 'published'}.`
+					undo: row.published
+						? m.toast_swipe_unpublished({ title })
+						: m.toast_swipe_published({ title })
 				});
 			default: {
 				const label = labelOf(action, row.labels);
 				if (!label) return false;
 				const assign = !row.labels.some((l) => l.id === label.id);
 				return setLabels([row], label, assign, {
-					undo: `Label “${label.caption}” ${assign ? 'added to' : 'removed from'} ${title}.`
+					undo: assign
+						? m.toast_swipe_label_added({ label: label.caption, title })
+						: m.toast_swipe_label_removed({ label: label.caption, title })
 				});
 			}
 		}

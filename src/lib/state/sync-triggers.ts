@@ -24,6 +24,7 @@ import { requestReplay, runReplay } from './replay-triggers';
 import { session } from './session.svelte';
 import { settings } from './settings.svelte';
 import { treeState } from './tree.svelte';
+import { m } from '$lib/i18n/m';
 
 let running: Promise<SyncOutcome | undefined> | undefined;
 let again = false;
@@ -99,7 +100,7 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 		syncStatus.succeeded(outcome.at);
 		return outcome;
 	} catch (error) {
-		syncStatus.failed(readerText(error, 'The offline copy could not be brought up to date.'));
+		syncStatus.failed(readerText(error, m.failure_sync()));
 		// No network: the worker tries again once there is one, even with every tab closed.
 		if (isApiError(error) && error.kind === 'transport') void registerSync(SYNC_TAG);
 		return undefined;

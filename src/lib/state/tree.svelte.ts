@@ -250,7 +250,7 @@ class TreeState {
 }
 
 export function errorMessage(error: unknown): string {
-	return readerText(error, 'Something went wrong while loading your feeds.');
+	return readerText(error, m.failure_feeds());
 }
 
 export const treeState = new TreeState();

@@ -15,6 +15,7 @@ import { cancelHold, releaseHold, type Hold, type Undone } from '$lib/outbox/hol
 import { isTyping } from '$lib/keyboard/typing';
 import { requestReplay } from './replay-triggers';
 import { toasts, TOAST_MS } from './toasts.svelte';
+import { m, whenAllMessages } from '$lib/i18n/m';
 import { onAccountEvent } from '$lib/db/account-events';
 
 /** How long the Undo toast shows. */
@@ -55,7 +56,7 @@ class UndoState {
 		listenOnce();
 		const toast = toasts.show(text, 'info', {
 			ms: Infinity,
-			action: { label: 'Undo', run: () => void this.undo() }
+			action: { label: m.undo(), run: () => void this.undo() }
 		});
 		const timer = setTimeout(() => void this.commit(), UNDO_MS);
 		this.#offer = { hold, text, toast, timer, revert };
@@ -93,12 +94,14 @@ class UndoState {
 			undone = undefined;
 		}
 		if (!undone) {
-			toasts.show('Too late to undo: the change is already on its way to the server.');
+			await whenAllMessages();
+			toasts.show(m.toast_undo_too_late());
 			requestReplay();
 			return false;
 		}
 		await offer.revert(undone);
-		toasts.show('Undone.');
+		await whenAllMessages();
+		toasts.show(m.toast_undone());
 		// Older changes the undone one had replaced are queued again.
 		requestReplay();
 		return true;

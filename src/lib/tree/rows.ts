@@ -1,6 +1,7 @@
 // The feed tree's rows as the screen lists them, and which of them a virtual list builds: pure
 // functions of the tree (and of the reader's choices), so the state and the component only ask.
 import type { FeedTree, TreeCategory, TreeFeed } from '$lib/api';
+import { m } from '$lib/i18n/m';
 
 /** The part of the tree a row sits in: each is its own list under its own heading. */
 export type TreeSection = 'special' | 'categories' | 'labels';
@@ -94,11 +95,16 @@ export function treeRows(tree: FeedTree | undefined, rules: TreeRowRules): TreeR
 		kind: 'heading',
 		key: 'heading:categories',
 		section: 'categories',
-		title: 'Categories'
+		title: m.tree_categories()
 	});
 	branch(tree.categories, tree.feeds, 1);
 	if (tree.labels.length > 0) {
-		rows.push({ kind: 'heading', key: 'heading:labels', section: 'labels', title: 'Labels' });
+		rows.push({
+			kind: 'heading',
+			key: 'heading:labels',
+			section: 'labels',
+			title: m.tree_labels()
+		});
 		feedRows(tree.labels, 'labels', 1);
 	}
 	return rows;

@@ -163,9 +163,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `استغرق خادم tt-rss وقتًا طويلًا في الرد. حاول مرة أخرى؛ وإن تكرر ذلك فقد يكون الخادم أو الاتصال مثقلًا.`,
 	error_unknown_method: () => `لا يعرف خادم tt-rss هذا الإجراء. على الأرجح أنه أقدم من هذه الميزة؛ تحديث tt-rss سيفيد.`,
 	error_unsupported: () => `خادم tt-rss هذا أقدم من أن يدعم هذا الإجراء. تحديث tt-rss سيجعله متاحًا.`,
+	feedmenu_actions: () => `إجراءات الموجز`,
+	feedmenu_actions_more: () => `مزيد من إجراءات الموجز`,
+	feedmenu_settings_alert: () => `التنبيه عند وصول مقالات جديدة`,
+	feedmenu_settings_alert_hint: () => `تُضبط الإشعارات وساعات الهدوء في الإعدادات ← التنبيهات.`,
+	feedmenu_settings_device: () => `محفوظة على هذا الجهاز.`,
+	feedmenu_settings_done: () => `تم`,
+	feedmenu_settings_health: () => `التحديثات`,
+	feedmenu_settings_open: () => `إعدادات الخلاصة…`,
+	feedmenu_settings_open_original: () => `فتح المقالات في الموقع الأصلي`,
+	feedmenu_settings_open_original_hint: () => `النقر يفتح صفحة المقالة في علامة تبويب جديدة ويعلّمها كمقروءة.`,
+	feedmenu_settings_show: () => `عرض`,
+	feedmenu_settings_sort: () => `ترتيب`,
+	feedmenu_settings_title: () => `إعدادات الخلاصة`,
+	feedmenu_unsubscribe: () => `إلغاء الاشتراك`,
+	feedmenu_unsubscribe_item: () => `إلغاء الاشتراك…`,
+	feedmenu_unsubscribe_text: (p) => `هل تريد إيقاف متابعة «${p.title}»؟ ستُزال مقالاته من tt-rss (تبقى المميّزة بنجمة).`,
+	feedmenu_unsubscribe_title: () => `إلغاء الاشتراك؟`,
+	feedmenu_update_now: () => `تحديث هذا الموجز الآن`,
 	language_browser: (p) => `مثل المتصفح (${p.language})`,
 	language_hint: () => `يُحفظ على هذا الجهاز. تبقى نصوص المقالات باللغة التي كُتبت بها.`,
 	language_legend: () => `اللغة`,
+	login_warning_cross_origin: (p) => `لا يسمح tt-rss لتطبيقات الويب على مواقع أخرى باستدعائه، لذا يجب تقديم هذا التطبيق من ${p.origin} نفسه (راجع دليل النشر)، أو استخدم مسار الخادم على هذا الموقع، مثل /tt-rss/.`,
+	login_warning_invalid_url: () => `عنوان الخادم هذا ليس عنوان URL صالحًا.`,
+	renew_other_account: () => `حساب آخر`,
+	renew_password: (p) => `كلمة مرور ${p.user} على ${p.server}`,
+	renew_text: (p) => `انتهت جلستك. كلمة مرور ${p.user} لمواصلة القراءة وإرسال تغييراتك:`,
+	renew_text_single_user: () => `انتهت جلستك. سجّل الدخول مجددًا لمواصلة القراءة وإرسال تغييراتك:`,
 	settings_account: () => `الحساب`,
 	settings_alerts: () => `التنبيهات`,
 	settings_alerts_about: () => `نبّهني بشأن`,
@@ -270,10 +294,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `بطاقات: مع صورة المقالة`,
 	settings_density_comfortable: () => `مريح: مع مقتطف`,
 	settings_density_compact: () => `مضغوط: العنوان والخلاصة والتاريخ في سطر واحد`,
+	settings_enclosures_metered_reason: () => `الاتصال محدود البيانات: تنتظر المرفقات شبكة Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `لست على Wi-Fi: تنتظر المرفقات شبكة Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `موفّر البيانات مفعَّل: لا تُنزَّل المرفقات.`,
+	settings_enclosures_slow_reason: () => `الاتصال بطيء: تنتظر المرفقات شبكة Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `لا يذكر المتصفح إن كانت هذه شبكة Wi-Fi: تُنزَّل المرفقات.`,
+	settings_enclosures_wifi_reason: () => `على Wi-Fi: تُنزَّل المرفقات.`,
 	settings_font: () => `الخط`,
 	settings_font_sans: () => `خط غير مذيّل`,
 	settings_font_serif: () => `خط مذيّل`,
 	settings_hide_empty: () => `إخفاء الخلاصات والفئات التي لا جديد فيها`,
+	settings_images_always_reason: () => `تُنزَّل الصور دائمًا.`,
+	settings_images_metered_reason: () => `الاتصال محدود البيانات: تنتظر الصور شبكة Wi-Fi.`,
+	settings_images_never_reason: () => `لا تُنزَّل الصور أبدًا.`,
+	settings_images_not_wifi_reason: () => `لست على Wi-Fi: تنتظر الصور شبكة Wi-Fi.`,
+	settings_images_save_data_reason: () => `موفّر البيانات مفعَّل: لا تُنزَّل الصور.`,
+	settings_images_slow_reason: () => `الاتصال بطيء: تنتظر الصور شبكة Wi-Fi.`,
+	settings_images_unknown_reason: () => `لا يذكر المتصفح إن كانت هذه شبكة Wi-Fi: تُنزَّل الصور.`,
+	settings_images_wifi_reason: () => `على Wi-Fi: تُنزَّل الصور.`,
 	settings_install_button: () => `تثبيت التطبيق`,
 	settings_install_done: () => `القارئ مثبّت على هذا الجهاز.`,
 	settings_install_heading: () => `التثبيت`,
@@ -798,6 +836,31 @@ ${p.list}
 	share_text: () => `النص`,
 	share_title: () => `العنوان`,
 	share_url: () => `الرابط`,
+	shortcuts_above_read: () => `تعليم المقالات فوق المفتوحة كمقروءة`,
+	shortcuts_action: () => `الإجراء`,
+	shortcuts_below_read: () => `تعليم المقالات تحت المفتوحة كمقروءة`,
+	shortcuts_close: () => `الخروج من التحديد، وإلا فالعودة إلى العناوين`,
+	shortcuts_help: () => `عرض هذه الاختصارات`,
+	shortcuts_keys: () => `المفاتيح`,
+	shortcuts_next_article: () => `المقالة التالية`,
+	shortcuts_next_feed: () => `الموجز التالي`,
+	shortcuts_open_original: () => `فتح الصفحة الأصلية`,
+	shortcuts_or: () => `أو`,
+	shortcuts_previous_article: () => `المقالة السابقة`,
+	shortcuts_previous_feed: () => `الموجز السابق`,
+	shortcuts_publish: () => `نشر المقالة أو إلغاء نشرها`,
+	shortcuts_read: () => `تعليم المقالة كمقروءة أو غير مقروءة`,
+	shortcuts_refresh: () => `تحديث العناوين`,
+	shortcuts_search: () => `بحث`,
+	shortcuts_select: () => `تحديد المقالة المركَّز عليها (أو المفتوحة) أو إلغاء تحديدها لإجراء جماعي`,
+	shortcuts_star: () => `تمييز المقالة بنجمة أو إزالة النجمة`,
+	shortcuts_typing: () => `تتوقف الاختصارات أثناء الكتابة في حقل.`,
+	shortcuts_undo: () => `التراجع عن التغيير الذي يعرضه الإشعار (أو Ctrl+Z، ⌘Z)`,
+	stuck_close_all: () => `أغلق كل علامات التبويب والنوافذ لهذا التطبيق، ثم افتحه مجددًا.`,
+	stuck_heading: () => `في انتظار تخزين هذا المتصفح`,
+	stuck_restart: () => `إن لم يُفِد ذلك، فأغلق المتصفح وأعد تشغيله. تبقى تغييراتك على هذا الجهاز حتى تُرسَل.`,
+	stuck_text: (p) => `يحتفظ التطبيق بجلستك ومقالاتك دون اتصال في تخزين المتصفح، ولم يستجب منذ ${p.seconds} ثانية. قد يتعطل Safari والمتصفحات الأخرى على iPhone هكذا بعد إغلاق صفحة من التطبيق أثناء الحفظ.`,
+	stuck_try_again: () => `حاول مجددًا`,
 	subscribe_added: () => `تم الاشتراك. تصل أولى المقالات عندما يحدّث tt-rss الخلاصة في المرة القادمة.`,
 	subscribe_address: () => `عنوان الخلاصة أو الموقع`,
 	subscribe_already: () => `أنت مشترك في هذه الخلاصة بالفعل.`,
@@ -819,6 +882,7 @@ ${p.list}
 	subscribe_uncategorized: () => `بلا فئة`,
 	subscribe_unknown: () => `ردّ tt-rss بحالة غير متوقعة.`,
 	toast_copy_refused: () => `النسخ غير مسموح هنا.`,
+	toast_feed_updated: (p) => `تم تحديث «${p.title}».`,
 	toast_link_copied: () => `نُسخ الرابط.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -854,6 +918,98 @@ ${p.list}
 				return `عُلّمت ${n} مقالة أدناه كمقروءة.`;
 		}
 	},
+	toast_marked_list_read: (p) => `عُلّم «${p.title}» كمقروء.`,
 	toast_marked_read: () => `عُلّم كمقروء.`,
+	toast_marked_search_read: (p) => `عُلّمت المقالات المطابقة لـ«${p.search}» كمقروءة.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُعلَّم أي مقالة كمقروءة.`;
+			case 'one':
+				return `عُلّمت مقالة واحدة كمقروءة.`;
+			case 'two':
+				return `عُلّمت مقالتان كمقروءتين.`;
+			case 'few':
+				return `عُلّمت ${n} مقالات كمقروءة.`;
+			case 'many':
+				return `عُلّمت ${n} مقالة كمقروءة.`;
+			default:
+				return `عُلّمت ${n} مقالة كمقروءة.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُميَّز أي مقالة بنجمة.`;
+			case 'one':
+				return `مُيّزت مقالة واحدة بنجمة.`;
+			case 'two':
+				return `مُيّزت مقالتان بنجمة.`;
+			case 'few':
+				return `مُيّزت ${n} مقالات بنجمة.`;
+			case 'many':
+				return `مُيّزت ${n} مقالة بنجمة.`;
+			default:
+				return `مُيّزت ${n} مقالة بنجمة.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُعلَّم أي مقالة كغير مقروءة.`;
+			case 'one':
+				return `عُلّمت مقالة واحدة كغير مقروءة.`;
+			case 'two':
+				return `عُلّمت مقالتان كغير مقروءتين.`;
+			case 'few':
+				return `عُلّمت ${n} مقالات كغير مقروءة.`;
+			case 'many':
+				return `عُلّمت ${n} مقالة كغير مقروءة.`;
+			default:
+				return `عُلّمت ${n} مقالة كغير مقروءة.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُزَل النجمة عن أي مقالة.`;
+			case 'one':
+				return `أُزيلت النجمة عن مقالة واحدة.`;
+			case 'two':
+				return `أُزيلت النجمة عن مقالتين.`;
+			case 'few':
+				return `أُزيلت النجمة عن ${n} مقالات.`;
+			case 'many':
+				return `أُزيلت النجمة عن ${n} مقالة.`;
+			default:
+				return `أُزيلت النجمة عن ${n} مقالة.`;
+		}
+	},
 	toast_share_unavailable: () => `المشاركة غير متاحة هنا.`,
+	toast_swipe_label_added: (p) => `أُضيفت التسمية «${p.label}» إلى «${p.title}».`,
+	toast_swipe_label_removed: (p) => `أُزيلت التسمية «${p.label}» من «${p.title}».`,
+	toast_swipe_published: (p) => `نُشرت «${p.title}».`,
+	toast_swipe_read: (p) => `عُلّمت «${p.title}» كمقروءة.`,
+	toast_swipe_starred: (p) => `مُيّزت «${p.title}» بنجمة.`,
+	toast_swipe_unpublished: (p) => `أُلغي نشر «${p.title}».`,
+	toast_swipe_unread: (p) => `عُلّمت «${p.title}» كغير مقروءة.`,
+	toast_swipe_unstarred: (p) => `أُزيلت النجمة عن «${p.title}».`,
+	toast_undo_too_late: () => `فات أوان التراجع: التغيير في طريقه إلى الخادم بالفعل.`,
+	toast_undone: () => `تم التراجع.`,
+	toast_unsubscribed: (p) => `أُلغي الاشتراك في «${p.title}».`,
+	update_available: () => `يتوفر إصدار جديد —`,
+	update_reload: () => `إعادة التحميل`,
+	viewer_broken: () => `تعذّر تحميل هذه الصورة (دون اتصال، أو لم تعد موجودة).`,
+	viewer_close: () => `إغلاق عارض الصور`,
+	viewer_next: () => `التالية`,
+	viewer_next_image: () => `الصورة التالية`,
+	viewer_previous: () => `السابقة`,
+	viewer_previous_image: () => `الصورة السابقة`,
+	viewer_title: (p) => `الصورة ${p.index} من ${p.count}`,
+	viewer_zoom_in: () => `تكبير`,
+	viewer_zoom_out: () => `تصغير`,
 };

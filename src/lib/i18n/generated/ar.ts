@@ -45,9 +45,88 @@ export const messages: StartMessages = {
 		}
 	},
 	alert_untitled: () => `(بلا عنوان)`,
+	app_back: () => `رجوع`,
 	app_description: () => `اقرأ خلاصات Tiny Tiny RSS الخاصة بك، متصلًا أو دون اتصال.`,
+	app_feed_list: () => `قائمة الموجزات`,
 	app_name: () => `قارئ Tiny Tiny RSS`,
+	app_refresh: () => `تحديث`,
+	app_refresh_title: () => `تحديث (r)`,
+	app_settings: () => `الإعدادات`,
+	app_share: () => `مشاركة صفحة في «المنشورة»`,
+	app_share_title: () => `مشاركة في «المنشورة»`,
 	app_short_name: () => `القارئ`,
+	app_shortcuts: () => `اختصارات لوحة المفاتيح`,
+	app_shortcuts_title: () => `اختصارات لوحة المفاتيح (?)`,
+	app_sign_out: () => `تسجيل الخروج`,
+	app_skip: () => `تخطَّ إلى المحتوى`,
+	app_subscribe: () => `الاشتراك في موجز`,
+	app_subscribe_title: () => `اشتراك`,
+	app_unread_title: () => `المقالات غير المقروءة`,
+	article_actions: () => `إجراءات المقالة`,
+	article_add_note: () => `إضافة ملاحظة`,
+	article_attachment: () => `مرفق`,
+	article_attachments: () => `المرفقات`,
+	article_comments: () => `التعليقات`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا تعليقات`;
+			case 'one':
+				return `تعليق واحد`;
+			case 'two':
+				return `تعليقان`;
+			case 'few':
+				return `${n} تعليقات`;
+			case 'many':
+				return `${n} تعليقًا`;
+			default:
+				return `${n} تعليق`;
+		}
+	},
+	article_copy_link: () => `نسخ الرابط`,
+	article_edit_note: () => `تعديل الملاحظة`,
+	article_embedded_content: () => `محتوى مضمَّن`,
+	article_feed_site: () => `(موقع الموجز)`,
+	article_gone: () => `لم تعد هذه المقالة موجودة على الخادم.`,
+	article_headlines: () => `العناوين`,
+	article_labels_tags: () => `التسميات والوسوم`,
+	article_loading: () => `جارٍ تحميل المقالة…`,
+	article_mark_read: () => `تعليم كمقروءة`,
+	article_mark_read_title: () => `تعليم كمقروءة (u)`,
+	article_mark_unread: () => `تعليم كغير مقروءة`,
+	article_mark_unread_title: () => `تعليم كغير مقروءة (u)`,
+	article_more: () => `مزيد من إجراءات المقالة`,
+	article_navigation: () => `التنقل بين المقالات`,
+	article_next: () => `المقالة التالية`,
+	article_next_title: () => `المقالة التالية (j)`,
+	article_open_original: () => `فتح الأصل`,
+	article_open_original_title: () => `فتح الأصل (o)`,
+	article_pane: () => `المقالة`,
+	article_previous: () => `المقالة السابقة`,
+	article_previous_title: () => `المقالة السابقة (k)`,
+	article_publish: () => `نشر`,
+	article_published: () => `منشورة`,
+	article_share: () => `مشاركة…`,
+	article_share_title: () => `مشاركة`,
+	article_shared: () => `مقالة مُشارَكة`,
+	article_star: () => `تمييز بنجمة`,
+	article_star_title: () => `تمييز بنجمة (s)`,
+	article_starred_title: () => `مميّزة بنجمة (s)`,
+	article_tagged: (p) => `المقالات الموسومة بـ ${p.tag}`,
+	article_view_image: (p) => `عرض الصورة: ${p.name}`,
+	article_view_image_plain: () => `عرض الصورة`,
+	catchup_1day: () => `أقدم من يوم`,
+	catchup_1week: () => `أقدم من أسبوع`,
+	catchup_2week: () => `أقدم من أسبوعين`,
+	catchup_all: () => `كل المقالات`,
+	catchup_menu: () => `تعليم كمقروء`,
+	catchup_menu_label: () => `تعليم كمقروءة`,
+	dialog_cancel: () => `إلغاء`,
+	dialog_close: () => `إغلاق`,
+	failure_change: () => `تعذّر حفظ التغيير. حاول مجددًا بعد قليل.`,
+	failure_feeds: () => `حدث خطأ أثناء تحميل موجزاتك.`,
+	failure_sync: () => `تعذّر تحديث النسخة دون اتصال.`,
 	feed_count_on_device: () => `محسوب على هذا الجهاز`,
 	feed_error_certificate: () => `تعذّر التحقق من الاتصال الآمن بالموقع (شهادته).`,
 	feed_error_dns: () => `تعذّر العثور على اسم الموقع: ربما انتقل نطاقه أو انتهت صلاحيته.`,
@@ -103,28 +182,56 @@ export const messages: StartMessages = {
 				return `، ${n} مقالة غير مقروءة`;
 		}
 	},
-	feed_settings_alert: () => `التنبيه عند وصول مقالات جديدة`,
-	feed_settings_alert_hint: () => `تُضبط الإشعارات وساعات الهدوء في الإعدادات ← التنبيهات.`,
-	feed_settings_device: () => `محفوظة على هذا الجهاز.`,
-	feed_settings_done: () => `تم`,
-	feed_settings_health: () => `التحديثات`,
-	feed_settings_open: () => `إعدادات الخلاصة…`,
-	feed_settings_open_original: () => `فتح المقالات في الموقع الأصلي`,
-	feed_settings_open_original_hint: () => `النقر يفتح صفحة المقالة في علامة تبويب جديدة ويعلّمها كمقروءة.`,
-	feed_settings_show: () => `عرض`,
-	feed_settings_sort: () => `ترتيب`,
-	feed_settings_title: () => `إعدادات الخلاصة`,
 	feed_today: () => `اليوم`,
+	home_heading: () => `موجزاتك`,
+	home_hint_after: () => `لعرض اختصارات لوحة المفاتيح.`,
+	home_hint_before: () => `اضغط`,
+	home_read_all: () => `قراءة كل المقالات`,
+	home_text: () => `اختر موجزًا أو فئة لقراءة عناوينها، أو ابدأ بكل ما لم يُقرأ.`,
+	home_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا مقالات غير مقروءة`;
+			case 'one':
+				return `مقالة واحدة غير مقروءة`;
+			case 'two':
+				return `مقالتان غير مقروءتين`;
+			case 'few':
+				return `${n} مقالات غير مقروءة`;
+			case 'many':
+				return `${n} مقالة غير مقروءة`;
+			default:
+				return `${n} مقالة غير مقروءة`;
+		}
+	},
+	labels_loading: () => `جارٍ تحميل التسميات…`,
+	labels_menu: () => `التسميات`,
+	labels_none: () => `لا توجد تسميات بعد. أنشئها في تفضيلات tt-rss.`,
+	labels_of_article: () => `تسميات هذه المقالة`,
+	labels_of_selected: () => `تسميات المقالات المحددة`,
+	labels_pick: () => `تسمية…`,
+	list_choose_article: () => `اختر مقالة لقراءتها هنا.`,
 	list_empty: () => `لا مقالات لعرضها هنا.`,
 	list_empty_on_device: () => `لا توجد مقالة محفوظة على هذا الجهاز تطابق هذا البحث.`,
 	list_empty_search: () => `لا شيء يطابق هذا البحث.`,
+	list_end: () => `هذا كل شيء.`,
+	list_headlines_of: (p) => `عناوين ${p.title}`,
+	list_keys_and: () => `و`,
+	list_keys_help: () => `لعرض كل الاختصارات.`,
+	list_keys_move: () => `للتنقل بين المقالات؛`,
+	list_loading: () => `جارٍ تحميل العناوين…`,
 	list_on_device_text: () => `يتعذّر الوصول إلى الخادم: هذه هي المقالات المحفوظة هنا المطابقة.`,
 	list_on_device_title: () => `نتائج على هذا الجهاز.`,
 	list_on_device_today_text: () => `يُنشأ «اليوم» على هذا الجهاز، لذا يبحث البحث في المقالات المحفوظة هنا.`,
 	list_pull_refresh: () => `اسحب للتحديث`,
+	list_refresh: () => `تحديث العناوين`,
 	list_refreshing: () => `جارٍ التحديث…`,
 	list_release_refresh: () => `أفلِت للتحديث`,
 	list_try_again: () => `حاول مجددًا`,
+	list_view_menu: () => `العرض والترتيب`,
+	list_view_show: () => `عرض`,
+	list_view_sort: () => `ترتيب`,
 	login_busy: () => `جارٍ تسجيل الدخول…`,
 	login_checkup: () => `فحص الخادم`,
 	login_failed: () => `فشل تسجيل الدخول على نحو غير متوقع. أعد تحميل الصفحة وحاول مرة أخرى.`,
@@ -143,7 +250,81 @@ export const messages: StartMessages = {
 	login_stay_risk: () => `يحفظ كلمة المرور على هذا الجهاز كي تُرسَل التغييرات التي أجريتها دون اتصال بعد انتهاء جلسة الخادم. تُحفظ مشفّرةً بمفتاح لا يسلّمه هذا المتصفح، لكن أي نص برمجي يعمل على هذا الموقع قد يستخدمها مع ذلك. يُفضَّل استخدام كلمة مرور تطبيق من tt-rss (التفضيلات ← البيانات الشخصية / المصادقة ← كلمات مرور التطبيقات)، واترك هذا الخيار معطّلًا على جهاز مشترك.`,
 	login_submit: () => `تسجيل الدخول`,
 	login_user: () => `اسم المستخدم`,
+	mute_hidden: (p) => `أخفت الكلمات المكتومة: ${p.count}`,
+	mute_hide_them: () => `إخفاؤها`,
+	mute_show_them: () => `إظهارها`,
+	mute_showing: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا تُعرض أي مقالة مكتومة`;
+			case 'one':
+				return `تُعرض مقالة مكتومة واحدة`;
+			case 'two':
+				return `تُعرض مقالتان مكتومتان`;
+			case 'few':
+				return `تُعرض ${n} مقالات مكتومة`;
+			case 'many':
+				return `تُعرض ${n} مقالة مكتومة`;
+			default:
+				return `تُعرض ${n} مقالة مكتومة`;
+		}
+	},
+	note_label: () => `ملاحظة`,
+	note_save: () => `حفظ الملاحظة`,
+	notifications: () => `الإشعارات`,
+	notifications_dismiss: () => `إخفاء`,
 	page_title: (p) => `${p.page} · القارئ`,
+	player_back: (p) => `رجوع ${p.seconds} ث`,
+	player_failed: () => `لا يمكن تشغيل هذا الملف هنا: تعذّر الوصول إليه (دون اتصال؟) أو أن هذا المتصفح لا يدعم صيغته. يفتحه الرابط أدناه.`,
+	player_forward: (p) => `تقديم ${p.seconds} ث`,
+	player_label: (p) => `المشغّل: ${p.name}`,
+	player_pause: () => `إيقاف مؤقت`,
+	player_play: () => `تشغيل`,
+	player_position: () => `الموضع`,
+	player_position_text: (p) => `${p.at} من ${p.of}`,
+	player_resumed: (p) => `استُؤنف عند ${p.at}`,
+	player_speed: () => `السرعة`,
+	row_actions: (p) => `إجراءات «${p.title}»`,
+	row_also_in: (p) => `أيضًا في: ${p.feeds}`,
+	row_also_in_said: (p) => `، أيضًا في: ${p.feeds}`,
+	row_close_actions: () => `إغلاق الإجراءات`,
+	row_mark_above: () => `تعليم ما فوق كمقروء`,
+	row_mark_below: () => `تعليم ما تحت كمقروء`,
+	row_more: (p) => `مزيد من الإجراءات لـ«${p.title}»`,
+	row_published_said: () => `، منشورة`,
+	row_select: (p) => `تحديد «${p.title}»`,
+	row_star: (p) => `تمييز «${p.title}» بنجمة`,
+	row_starred_said: () => `، مميّزة بنجمة`,
+	row_unread_said: () => `، غير مقروءة`,
+	row_untitled: () => `(بلا عنوان)`,
+	search_all_feeds: () => `كل الموجزات`,
+	search_category: (p) => `الفئة: ${p.title}`,
+	search_clear: () => `مسح`,
+	search_field: () => `البحث في العناوين`,
+	search_in: () => `البحث في`,
+	search_open: () => `فتح البحث`,
+	search_open_title: () => `بحث (/)`,
+	search_placeholder: () => `بحث`,
+	search_submit: () => `بحث`,
+	search_this_category: () => `هذه الفئة`,
+	search_this_category_lower: () => `هذه الفئة`,
+	search_this_feed: () => `هذا الموجز`,
+	search_uncategorized: () => `بلا فئة`,
+	selection_cancel: () => `إلغاء`,
+	selection_cancel_title: () => `إلغاء (Esc)`,
+	selection_count: (p) => `المحدد: ${p.count}`,
+	selection_group: () => `المقالات المحددة`,
+	selection_select_all: () => `تحديد كل المحمَّلة`,
+	selection_unstar: () => `إزالة النجمة`,
+	sort_default: () => `الافتراضي`,
+	sort_feed_dates: () => `حسب تاريخ الموجز`,
+	sort_oldest_first: () => `الأقدم أولًا`,
+	speech_pause: () => `إيقاف القراءة مؤقتًا`,
+	speech_read_aloud: () => `القراءة بصوت عالٍ`,
+	speech_reading: () => `القراءة بصوت عالٍ جارية`,
+	speech_resume: () => `استئناف القراءة`,
+	speech_stop: () => `إيقاف القراءة`,
 	status_connection: () => `الاتصال`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -219,4 +400,22 @@ export const messages: StartMessages = {
 	status_updated: (p) => `آخر تحديث ${p.when}`,
 	status_updated_title: () => `متى حُدّثت النسخة المحفوظة دون اتصال من الخادم آخر مرة`,
 	status_updating: () => `· جارٍ التحديث`,
+	swipe_label_add: (p) => `التسمية «${p.label}»`,
+	swipe_label_remove: (p) => `إزالة «${p.label}»`,
+	swipe_unpublish: () => `إلغاء النشر`,
+	tree_categories: () => `الفئات`,
+	tree_category_feeds: (p) => `موجزات ${p.title}`,
+	tree_label: () => `الموجزات`,
+	tree_labels: () => `التسميات`,
+	tree_loading: () => `جارٍ تحميل الموجزات…`,
+	tree_toggle: (p) => `إظهار موجزات ${p.title} أو إخفاؤها`,
+	undo: () => `تراجع`,
+	unread_count: (p) => `غير المقروءة: ${p.count}`,
+	view_adaptive: () => `تكيفي`,
+	view_all_articles: () => `كل المقالات`,
+	view_published: () => `المنشورة`,
+	view_starred: () => `المميّزة بنجمة`,
+	view_unread: () => `غير المقروءة`,
+	view_updated: () => `المحدَّثة`,
+	view_with_note: () => `ذات ملاحظة`,
 };

@@ -147,9 +147,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Der tt-rss-Server hat zu lange für eine Antwort gebraucht. Versuche es erneut; wenn es weiter passiert, sind Server oder Verbindung womöglich überlastet.`,
 	error_unknown_method: () => `Der tt-rss-Server kennt diese Aktion nicht. Er ist vermutlich zu alt für diese Funktion; ein Update von tt-rss würde helfen.`,
 	error_unsupported: () => `Dieser tt-rss-Server ist zu alt für diese Aktion. Ein Update von tt-rss würde sie verfügbar machen.`,
+	feedmenu_actions: () => `Feed-Aktionen`,
+	feedmenu_actions_more: () => `Weitere Feed-Aktionen`,
+	feedmenu_settings_alert: () => `Bei neuen Artikeln benachrichtigen`,
+	feedmenu_settings_alert_hint: () => `Benachrichtigungen und Ruhezeiten stellst du unter Einstellungen → Benachrichtigungen ein.`,
+	feedmenu_settings_device: () => `Auf diesem Gerät gespeichert.`,
+	feedmenu_settings_done: () => `Fertig`,
+	feedmenu_settings_health: () => `Aktualisierungen`,
+	feedmenu_settings_open: () => `Feed-Einstellungen…`,
+	feedmenu_settings_open_original: () => `Artikel auf der Originalseite öffnen`,
+	feedmenu_settings_open_original_hint: () => `Ein Tippen öffnet die Seite des Artikels in einem neuen Tab und markiert ihn als gelesen.`,
+	feedmenu_settings_show: () => `Anzeigen`,
+	feedmenu_settings_sort: () => `Sortieren`,
+	feedmenu_settings_title: () => `Feed-Einstellungen`,
+	feedmenu_unsubscribe: () => `Abbestellen`,
+	feedmenu_unsubscribe_item: () => `Abbestellen…`,
+	feedmenu_unsubscribe_text: (p) => `„${p.title}“ nicht mehr folgen? Seine Artikel werden aus tt-rss entfernt (markierte bleiben erhalten).`,
+	feedmenu_unsubscribe_title: () => `Abbestellen?`,
+	feedmenu_update_now: () => `Diesen Feed jetzt aktualisieren`,
 	language_browser: (p) => `Wie im Browser (${p.language})`,
 	language_hint: () => `Wird auf diesem Gerät gespeichert. Artikel bleiben in der Sprache, in der sie geschrieben wurden.`,
 	language_legend: () => `Sprache`,
+	login_warning_cross_origin: (p) => `tt-rss erlaubt Web-Apps anderer Websites keinen Zugriff, daher muss diese App von ${p.origin} selbst ausgeliefert werden (siehe Installationsanleitung), oder nutze den Serverpfad auf dieser Website, etwa /tt-rss/.`,
+	login_warning_invalid_url: () => `Diese Serveradresse ist keine gültige URL.`,
+	renew_other_account: () => `Anderes Konto`,
+	renew_password: (p) => `Passwort für ${p.user} auf ${p.server}`,
+	renew_text: (p) => `Deine Sitzung ist abgelaufen. Passwort für ${p.user}, um weiterzulesen und deine Änderungen zu senden:`,
+	renew_text_single_user: () => `Deine Sitzung ist abgelaufen. Melde dich erneut an, um weiterzulesen und deine Änderungen zu senden:`,
 	settings_account: () => `Konto`,
 	settings_alerts: () => `Benachrichtigungen`,
 	settings_alerts_about: () => `Benachrichtige mich über`,
@@ -238,10 +262,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Karten: mit dem Bild des Artikels`,
 	settings_density_comfortable: () => `Bequem: mit Auszug`,
 	settings_density_compact: () => `Kompakt: Titel, Feed und Datum in einer Zeile`,
+	settings_enclosures_metered_reason: () => `Die Verbindung ist getaktet: Anhänge warten auf WLAN.`,
+	settings_enclosures_not_wifi_reason: () => `Nicht im WLAN: Anhänge warten auf WLAN.`,
+	settings_enclosures_save_data_reason: () => `Datensparmodus ist an: Anhänge werden nicht heruntergeladen.`,
+	settings_enclosures_slow_reason: () => `Die Verbindung ist langsam: Anhänge warten auf WLAN.`,
+	settings_enclosures_unknown_reason: () => `Der Browser sagt nicht, ob dies WLAN ist: Anhänge werden heruntergeladen.`,
+	settings_enclosures_wifi_reason: () => `Im WLAN: Anhänge werden heruntergeladen.`,
 	settings_font: () => `Schrift`,
 	settings_font_sans: () => `Serifenlos`,
 	settings_font_serif: () => `Serifen`,
 	settings_hide_empty: () => `Feeds und Kategorien ohne Ungelesenes ausblenden`,
+	settings_images_always_reason: () => `Bilder werden immer heruntergeladen.`,
+	settings_images_metered_reason: () => `Die Verbindung ist getaktet: Bilder warten auf WLAN.`,
+	settings_images_never_reason: () => `Bilder werden nie heruntergeladen.`,
+	settings_images_not_wifi_reason: () => `Nicht im WLAN: Bilder warten auf WLAN.`,
+	settings_images_save_data_reason: () => `Datensparmodus ist an: Bilder werden nicht heruntergeladen.`,
+	settings_images_slow_reason: () => `Die Verbindung ist langsam: Bilder warten auf WLAN.`,
+	settings_images_unknown_reason: () => `Der Browser sagt nicht, ob dies WLAN ist: Bilder werden heruntergeladen.`,
+	settings_images_wifi_reason: () => `Im WLAN: Bilder werden heruntergeladen.`,
 	settings_install_button: () => `App installieren`,
 	settings_install_done: () => `Der Reader ist auf diesem Gerät installiert.`,
 	settings_install_heading: () => `Installieren`,
@@ -630,6 +668,31 @@ Beim Abmelden werden sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
 	share_text: () => `Text`,
 	share_title: () => `Titel`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Artikel oberhalb des geöffneten als gelesen markieren`,
+	shortcuts_action: () => `Aktion`,
+	shortcuts_below_read: () => `Artikel unterhalb des geöffneten als gelesen markieren`,
+	shortcuts_close: () => `Auswahl verlassen, sonst zurück zu den Schlagzeilen`,
+	shortcuts_help: () => `Diese Tastenkürzel anzeigen`,
+	shortcuts_keys: () => `Tasten`,
+	shortcuts_next_article: () => `Nächster Artikel`,
+	shortcuts_next_feed: () => `Nächster Feed`,
+	shortcuts_open_original: () => `Originalseite öffnen`,
+	shortcuts_or: () => `oder`,
+	shortcuts_previous_article: () => `Vorheriger Artikel`,
+	shortcuts_previous_feed: () => `Vorheriger Feed`,
+	shortcuts_publish: () => `Artikel veröffentlichen oder Veröffentlichung zurücknehmen`,
+	shortcuts_read: () => `Artikel als gelesen oder ungelesen markieren`,
+	shortcuts_refresh: () => `Schlagzeilen aktualisieren`,
+	shortcuts_search: () => `Suchen`,
+	shortcuts_select: () => `Fokussierten (oder geöffneten) Artikel für eine Sammelaktion auswählen oder abwählen`,
+	shortcuts_star: () => `Artikel markieren oder Markierung entfernen`,
+	shortcuts_typing: () => `Während du in ein Feld tippst, sind die Tastenkürzel aus.`,
+	shortcuts_undo: () => `Die im Hinweis angebotene Änderung rückgängig machen (auch Strg+Z, ⌘Z)`,
+	stuck_close_all: () => `Schließe alle Tabs und Fenster dieser App und öffne sie dann erneut.`,
+	stuck_heading: () => `Warten auf den Speicher dieses Browsers`,
+	stuck_restart: () => `Wenn das nicht hilft, beende den Browser und starte ihn neu. Deine Änderungen bleiben auf diesem Gerät, bis sie gesendet sind.`,
+	stuck_text: (p) => `Die App bewahrt deine Sitzung und deine Offline-Artikel im Speicher des Browsers auf, und dieser antwortet seit ${p.seconds} Sekunden nicht. Safari und andere Browser auf dem iPhone können so hängen bleiben, wenn eine Seite der App während des Speicherns geschlossen wurde.`,
+	stuck_try_again: () => `Erneut versuchen`,
 	subscribe_added: () => `Abonniert. Die ersten Artikel kommen, wenn tt-rss den Feed das nächste Mal aktualisiert.`,
 	subscribe_address: () => `Adresse des Feeds oder der Website`,
 	subscribe_already: () => `Du hast diesen Feed bereits abonniert.`,
@@ -651,6 +714,7 @@ Beim Abmelden werden sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
 	subscribe_uncategorized: () => `Ohne Kategorie`,
 	subscribe_unknown: () => `tt-rss hat mit einem unerwarteten Status geantwortet.`,
 	toast_copy_refused: () => `Kopieren ist hier nicht erlaubt.`,
+	toast_feed_updated: (p) => `„${p.title}“ wurde aktualisiert.`,
 	toast_link_copied: () => `Link kopiert.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -670,6 +734,66 @@ Beim Abmelden werden sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
 				return `${n} Artikel darunter als gelesen markiert.`;
 		}
 	},
+	toast_marked_list_read: (p) => `„${p.title}“ als gelesen markiert.`,
 	toast_marked_read: () => `Als gelesen markiert.`,
+	toast_marked_search_read: (p) => `Die Artikel zu „${p.search}“ als gelesen markiert.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel als gelesen markiert.`;
+			default:
+				return `${n} Artikel als gelesen markiert.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel markiert.`;
+			default:
+				return `${n} Artikel markiert.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Artikel als ungelesen markiert.`;
+			default:
+				return `${n} Artikel als ungelesen markiert.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Markierung von ${n} Artikel entfernt.`;
+			default:
+				return `Markierung von ${n} Artikeln entfernt.`;
+		}
+	},
 	toast_share_unavailable: () => `Teilen ist hier nicht möglich.`,
+	toast_swipe_label_added: (p) => `Label „${p.label}“ zu „${p.title}“ hinzugefügt.`,
+	toast_swipe_label_removed: (p) => `Label „${p.label}“ von „${p.title}“ entfernt.`,
+	toast_swipe_published: (p) => `„${p.title}“ veröffentlicht.`,
+	toast_swipe_read: (p) => `„${p.title}“ als gelesen markiert.`,
+	toast_swipe_starred: (p) => `„${p.title}“ markiert.`,
+	toast_swipe_unpublished: (p) => `Veröffentlichung von „${p.title}“ zurückgenommen.`,
+	toast_swipe_unread: (p) => `„${p.title}“ als ungelesen markiert.`,
+	toast_swipe_unstarred: (p) => `Markierung von „${p.title}“ entfernt.`,
+	toast_undo_too_late: () => `Zu spät zum Rückgängigmachen: Die Änderung ist schon auf dem Weg zum Server.`,
+	toast_undone: () => `Rückgängig gemacht.`,
+	toast_unsubscribed: (p) => `„${p.title}“ abbestellt.`,
+	update_available: () => `Neue Version verfügbar —`,
+	update_reload: () => `Neu laden`,
+	viewer_broken: () => `Dieses Bild kann nicht geladen werden (offline oder nicht mehr vorhanden).`,
+	viewer_close: () => `Bildansicht schließen`,
+	viewer_next: () => `Weiter`,
+	viewer_next_image: () => `Nächstes Bild`,
+	viewer_previous: () => `Zurück`,
+	viewer_previous_image: () => `Vorheriges Bild`,
+	viewer_title: (p) => `Bild ${p.index} von ${p.count}`,
+	viewer_zoom_in: () => `Vergrößern`,
+	viewer_zoom_out: () => `Verkleinern`,
 };

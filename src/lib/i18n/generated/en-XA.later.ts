@@ -147,9 +147,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `[Ţĥé ţţ-ŕšš šéŕṽéŕ ţóóķ ţóó ļóñĝ ţó áñšŵéŕ. Ţŕý áĝáíñ; íƒ íţ ķééþš ĥáþþéñíñĝ, ţĥé šéŕṽéŕ óŕ ţĥé çóññéçţíóñ ɱáý ƀé óṽéŕļóáðéð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ á]`,
 	error_unknown_method: () => `[Ţĥé ţţ-ŕšš šéŕṽéŕ ðóéš ñóţ ķñóŵ ţĥíš áçţíóñ. Íţ íš þŕóƀáƀļý ţóó óļð ƒóŕ ţĥíš ƒéáţúŕé; úþðáţíñĝ ţţ-ŕšš ŵóúļð ĥéļþ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ š]`,
 	error_unsupported: () => `[Ţĥíš ţţ-ŕšš šéŕṽéŕ íš ţóó óļð ƒóŕ ţĥíš áçţíóñ. Úþðáţíñĝ ţţ-ŕšš ŵóúļð ɱáķé íţ áṽáíļáƀļé. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ íp]`,
+	feedmenu_actions: () => `[Ƒééð áçţíóñš ļóŕéɱ]`,
+	feedmenu_actions_more: () => `[Ṁóŕé ƒééð áçţíóñš ļóŕéɱ í]`,
+	feedmenu_settings_alert: () => `[Åļéŕţ óñ ñéŵ áŕţíçļéš ļóŕéɱ ípš]`,
+	feedmenu_settings_alert_hint: () => `[Ñóţíƒíçáţíóñš áñð ǫúíéţ ĥóúŕš áŕé šéţ íñ Šéţţíñĝš → Åļéŕţš. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱ]`,
+	feedmenu_settings_device: () => `[Ķéþţ óñ ţĥíš ðéṽíçé. ļóŕéɱ íp]`,
+	feedmenu_settings_done: () => `[Ðóñé ļó]`,
+	feedmenu_settings_health: () => `[Úþðáţéš ļóŕ]`,
+	feedmenu_settings_open: () => `[Ƒééð šéţţíñĝš… ļóŕéɱ]`,
+	feedmenu_settings_open_original: () => `[Óþéñ áŕţíçļéš óñ ţĥé óŕíĝíñáļ šíţé ļóŕéɱ ípšúɱ ðó]`,
+	feedmenu_settings_open_original_hint: () => `[Å ţáþ óþéñš ţĥé áŕţíçļé’š þáĝé íñ á ñéŵ ţáƀ áñð ɱáŕķš íţ ŕéáð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱé]`,
+	feedmenu_settings_show: () => `[Šĥóŵ ļó]`,
+	feedmenu_settings_sort: () => `[Šóŕţ ļó]`,
+	feedmenu_settings_title: () => `[Ƒééð šéţţíñĝš ļóŕéɱ]`,
+	feedmenu_unsubscribe: () => `[Úñšúƀšçŕíƀé ļóŕéɱ]`,
+	feedmenu_unsubscribe_item: () => `[Úñšúƀšçŕíƀé… ļóŕéɱ]`,
+	feedmenu_unsubscribe_text: (p) => `[Šţóþ ƒóļļóŵíñĝ “${p.title}”? Íţš áŕţíçļéš ŵíļļ ƀé ŕéɱóṽéð ƒŕóɱ ţţ-ŕšš (šţáŕŕéð óñéš áŕé ķéþţ). ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ í]`,
+	feedmenu_unsubscribe_title: () => `[Úñšúƀšçŕíƀé? ļóŕéɱ]`,
+	feedmenu_update_now: () => `[Úþðáţé ţĥíš ƒééð ñóŵ ļóŕéɱ íp]`,
 	language_browser: (p) => `[Šáɱé áš ţĥé ƀŕóŵšéŕ (${p.language}) ļóŕéɱ ípš]`,
 	language_hint: () => `[Ķéþţ óñ ţĥíš ðéṽíçé. Åŕţíçļé ţéẋţš šţáý íñ ţĥé ļáñĝúáĝé ţĥéý ŵéŕé ŵŕíţţéñ íñ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕé]`,
 	language_legend: () => `[Ļáñĝúáĝé ļóŕé]`,
+	login_warning_cross_origin: (p) => `[ţţ-ŕšš ðóéš ñóţ áļļóŵ ŵéƀ áþþš óñ óţĥéŕ šíţéš ţó çáļļ íţ, šó ţĥíš áþþ ɱúšţ ƀé šéŕṽéð ƒŕóɱ ${p.origin} íţšéļƒ (šéé ţĥé ðéþļóýɱéñţ ĝúíðé), óŕ úšé ţĥé šéŕṽéŕ þáţĥ óñ ţĥíš šíţé, šúçĥ áš /ţţ-ŕšš/. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	login_warning_invalid_url: () => `[Ţĥíš šéŕṽéŕ áððŕéšš íš ñóţ á ṽáļíð ÚŔĻ. ļóŕéɱ ípšúɱ ðóļó]`,
+	renew_other_account: () => `[Åñóţĥéŕ áççóúñţ ļóŕéɱ]`,
+	renew_password: (p) => `[Þáššŵóŕð ƒóŕ ${p.user} óñ ${p.server} ļóŕéɱ í]`,
+	renew_text: (p) => `[Ýóúŕ šéššíóñ éñðéð. Þáššŵóŕð ƒóŕ ${p.user} ţó ķééþ ŕéáðíñĝ áñð šéñð ýóúŕ çĥáñĝéš: ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļó]`,
+	renew_text_single_user: () => `[Ýóúŕ šéššíóñ éñðéð. Šíĝñ íñ áĝáíñ ţó ķééþ ŕéáðíñĝ áñð šéñð ýóúŕ çĥáñĝéš: ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļó]`,
 	settings_account: () => `[Åççóúñţ ļóŕ]`,
 	settings_alerts: () => `[Åļéŕţš ļóŕ]`,
 	settings_alerts_about: () => `[Åļéŕţ ɱé áƀóúţ ļóŕéɱ]`,
@@ -238,10 +262,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `[Çáŕðš: ŵíţĥ ţĥé áŕţíçļé’š íɱáĝé ļóŕéɱ ípšúɱ ð]`,
 	settings_density_comfortable: () => `[Çóɱƒóŕţáƀļé: ŵíţĥ áñ éẋçéŕþţ ļóŕéɱ ípšúɱ]`,
 	settings_density_compact: () => `[Çóɱþáçţ: ţíţļé, ƒééð áñð ðáţé óñ óñé ļíñé ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	settings_enclosures_metered_reason: () => `[Ţĥé çóññéçţíóñ íš ɱéţéŕéð: éñçļóšúŕéš ŵáíţ ƒóŕ Ŵí-Ƒí. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,
+	settings_enclosures_not_wifi_reason: () => `[Ñóţ óñ Ŵí-Ƒí: éñçļóšúŕéš ŵáíţ ƒóŕ Ŵí-Ƒí. ļóŕéɱ ípšúɱ ðóļó]`,
+	settings_enclosures_save_data_reason: () => `[Ðáţá Šáṽéŕ íš óñ: éñçļóšúŕéš áŕé ñóţ ðóŵñļóáðéð. ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
+	settings_enclosures_slow_reason: () => `[Ţĥé çóññéçţíóñ íš šļóŵ: éñçļóšúŕéš ŵáíţ ƒóŕ Ŵí-Ƒí. ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
+	settings_enclosures_unknown_reason: () => `[Ţĥé ƀŕóŵšéŕ ðóéš ñóţ šáý ŵĥéţĥéŕ ţĥíš íš Ŵí-Ƒí: éñçļóšúŕéš áŕé ðóŵñļóáðéð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕ]`,
+	settings_enclosures_wifi_reason: () => `[Óñ Ŵí-Ƒí: éñçļóšúŕéš áŕé ðóŵñļóáðéð. ļóŕéɱ ípšúɱ ðóļ]`,
 	settings_font: () => `[Ƒóñţ ļó]`,
 	settings_font_sans: () => `[Šáñš šéŕíƒ ļóŕé]`,
 	settings_font_serif: () => `[Šéŕíƒ ļó]`,
 	settings_hide_empty: () => `[Ĥíðé ƒééðš áñð çáţéĝóŕíéš ŵíţĥ ñóţĥíñĝ úñŕéáð ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	settings_images_always_reason: () => `[Íɱáĝéš áŕé áļŵáýš ðóŵñļóáðéð. ļóŕéɱ ípšúɱ]`,
+	settings_images_metered_reason: () => `[Ţĥé çóññéçţíóñ íš ɱéţéŕéð: íɱáĝéš ŵáíţ ƒóŕ Ŵí-Ƒí. ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
+	settings_images_never_reason: () => `[Íɱáĝéš áŕé ñéṽéŕ ðóŵñļóáðéð. ļóŕéɱ ípšúɱ]`,
+	settings_images_not_wifi_reason: () => `[Ñóţ óñ Ŵí-Ƒí: íɱáĝéš ŵáíţ ƒóŕ Ŵí-Ƒí. ļóŕéɱ ípšúɱ ðóļ]`,
+	settings_images_save_data_reason: () => `[Ðáţá Šáṽéŕ íš óñ: íɱáĝéš áŕé ñóţ ðóŵñļóáðéð. ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	settings_images_slow_reason: () => `[Ţĥé çóññéçţíóñ íš šļóŵ: íɱáĝéš ŵáíţ ƒóŕ Ŵí-Ƒí. ļóŕéɱ ípšúɱ ðóļóŕ š]`,
+	settings_images_unknown_reason: () => `[Ţĥé ƀŕóŵšéŕ ðóéš ñóţ šáý ŵĥéţĥéŕ ţĥíš íš Ŵí-Ƒí: íɱáĝéš áŕé ðóŵñļóáðéð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļ]`,
+	settings_images_wifi_reason: () => `[Óñ Ŵí-Ƒí: íɱáĝéš áŕé ðóŵñļóáðéð. ļóŕéɱ ípšúɱ ð]`,
 	settings_install_button: () => `[Íñšţáļļ áþþ ļóŕéɱ]`,
 	settings_install_done: () => `[Ţĥé ŕéáðéŕ íš íñšţáļļéð óñ ţĥíš ðéṽíçé. ļóŕéɱ ípšúɱ ðóļó]`,
 	settings_install_heading: () => `[Íñšţáļļ ļóŕ]`,
@@ -630,6 +668,31 @@ ${p.list}
 	share_text: () => `[Ţéẋţ ļó]`,
 	share_title: () => `[Ţíţļé ļó]`,
 	share_url: () => `[ÚŔĻ ļó]`,
+	shortcuts_above_read: () => `[Ṁáŕķ ţĥé áŕţíçļéš áƀóṽé ţĥé óþéñ óñé ŕéáð ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	shortcuts_action: () => `[Åçţíóñ ļóŕ]`,
+	shortcuts_below_read: () => `[Ṁáŕķ ţĥé áŕţíçļéš ƀéļóŵ ţĥé óþéñ óñé ŕéáð ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	shortcuts_close: () => `[Ļéáṽé ţĥé šéļéçţíóñ, éļšé ƀáçķ ţó ţĥé ĥéáðļíñéš ļóŕéɱ ípšúɱ ðóļóŕ š]`,
+	shortcuts_help: () => `[Šĥóŵ ţĥéšé šĥóŕţçúţš ļóŕéɱ íp]`,
+	shortcuts_keys: () => `[Ķéýš ļó]`,
+	shortcuts_next_article: () => `[Ñéẋţ áŕţíçļé ļóŕéɱ]`,
+	shortcuts_next_feed: () => `[Ñéẋţ ƒééð ļóŕé]`,
+	shortcuts_open_original: () => `[Óþéñ ţĥé óŕíĝíñáļ þáĝé ļóŕéɱ ípš]`,
+	shortcuts_or: () => `[óŕ ļ]`,
+	shortcuts_previous_article: () => `[Þŕéṽíóúš áŕţíçļé ļóŕéɱ í]`,
+	shortcuts_previous_feed: () => `[Þŕéṽíóúš ƒééð ļóŕéɱ]`,
+	shortcuts_publish: () => `[Þúƀļíšĥ óŕ úñþúƀļíšĥ ţĥé áŕţíçļé ļóŕéɱ ípšúɱ ð]`,
+	shortcuts_read: () => `[Ṁáŕķ ţĥé áŕţíçļé ŕéáð óŕ úñŕéáð ļóŕéɱ ípšúɱ ð]`,
+	shortcuts_refresh: () => `[Ŕéƒŕéšĥ ţĥé ĥéáðļíñéš ļóŕéɱ ípš]`,
+	shortcuts_search: () => `[Šéáŕçĥ ļóŕ]`,
+	shortcuts_select: () => `[Šéļéçţ óŕ úñšéļéçţ ţĥé ƒóçúšéð (óŕ óþéñ) áŕţíçļé ƒóŕ á ƀúļķ áçţíóñ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ]`,
+	shortcuts_star: () => `[Šţáŕ óŕ úñšţáŕ ţĥé áŕţíçļé ļóŕéɱ ípšúɱ]`,
+	shortcuts_typing: () => `[Šĥóŕţçúţš áŕé óƒƒ ŵĥíļé ýóú ţýþé íñ á ƒíéļð. ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	shortcuts_undo: () => `[Úñðó ţĥé çĥáñĝé ţĥé ţóášţ óƒƒéŕš (áļšó Çţŕļ+Ž, ⌘Ž) ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
+	stuck_close_all: () => `[Çļóšé éṽéŕý ţáƀ áñð ŵíñðóŵ óƒ ţĥíš áþþ, ţĥéñ óþéñ íţ áĝáíñ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱ]`,
+	stuck_heading: () => `[Ŵáíţíñĝ ƒóŕ ţĥíš ƀŕóŵšéŕ'š šţóŕáĝé ļóŕéɱ ípšúɱ ðó]`,
+	stuck_restart: () => `[Íƒ ţĥáţ ðóéš ñóţ ĥéļþ, ǫúíţ áñð ŕéšţáŕţ ţĥé ƀŕóŵšéŕ. Çĥáñĝéš ýóú ɱáðé áŕé ķéþţ óñ ţĥíš ðéṽíçé úñţíļ ţĥéý áŕé šéñţ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ š]`,
+	stuck_text: (p) => `[Ţĥé áþþ ķééþš ýóúŕ šéššíóñ áñð ýóúŕ óƒƒļíñé áŕţíçļéš íñ ţĥé ƀŕóŵšéŕ'š šţóŕáĝé, áñð íţ ĥáš ñóţ áñšŵéŕéð ƒóŕ ${p.seconds} šéçóñðš. Šáƒáŕí áñð óţĥéŕ ƀŕóŵšéŕš óñ íÞĥóñé çáñ ĝéţ šţúçķ ļíķé ţĥíš áƒţéŕ á þáĝé óƒ ţĥé áþþ ŵáš çļóšéð ŵĥíļé íţ ŵáš šáṽíñĝ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ]`,
+	stuck_try_again: () => `[Ţŕý áĝáíñ ļóŕé]`,
 	subscribe_added: () => `[Šúƀšçŕíƀéð. Ţĥé ƒíŕšţ áŕţíçļéš áŕŕíṽé ŵĥéñ ţţ-ŕšš ñéẋţ úþðáţéš ţĥé ƒééð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļó]`,
 	subscribe_address: () => `[Ƒééð óŕ šíţé áððŕéšš ļóŕéɱ íp]`,
 	subscribe_already: () => `[Ýóú áŕé áļŕéáðý šúƀšçŕíƀéð ţó ţĥíš ƒééð. ļóŕéɱ ípšúɱ ðóļó]`,
@@ -651,6 +714,7 @@ ${p.list}
 	subscribe_uncategorized: () => `[Úñçáţéĝóŕížéð ļóŕéɱ]`,
 	subscribe_unknown: () => `[ţţ-ŕšš áñšŵéŕéð ŵíţĥ áñ úñéẋþéçţéð šţáţúš. ļóŕéɱ ípšúɱ ðóļóŕ]`,
 	toast_copy_refused: () => `[Çóþýíñĝ íš ñóţ áļļóŵéð ĥéŕé. ļóŕéɱ ípšúɱ]`,
+	toast_feed_updated: (p) => `[“${p.title}” ŵáš úþðáţéð. ļóŕéɱ]`,
 	toast_link_copied: () => `[Ļíñķ çóþíéð. ļóŕéɱ]`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -670,6 +734,66 @@ ${p.list}
 				return `[Ṁáŕķéð ${n} áŕţíçļéš ƀéļóŵ áš ŕéáð. ļóŕéɱ ípšúɱ ð]`;
 		}
 	},
+	toast_marked_list_read: (p) => `[Ṁáŕķéð “${p.title}” áš ŕéáð. ļóŕéɱ íp]`,
 	toast_marked_read: () => `[Ṁáŕķéð áš ŕéáð. ļóŕéɱ]`,
+	toast_marked_search_read: (p) => `[Ṁáŕķéð ţĥé áŕţíçļéš ɱáţçĥíñĝ “${p.search}” áš ŕéáð. ļóŕéɱ ípšúɱ ðóļó]`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Ṁáŕķéð ${n} áŕţíçļé ŕéáð. ļóŕéɱ ípš]`;
+			default:
+				return `[Ṁáŕķéð ${n} áŕţíçļéš ŕéáð. ļóŕéɱ ípš]`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Šţáŕŕéð ${n} áŕţíçļé. ļóŕéɱ í]`;
+			default:
+				return `[Šţáŕŕéð ${n} áŕţíçļéš. ļóŕéɱ íp]`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Ṁáŕķéð ${n} áŕţíçļé úñŕéáð. ļóŕéɱ ípšú]`;
+			default:
+				return `[Ṁáŕķéð ${n} áŕţíçļéš úñŕéáð. ļóŕéɱ ípšú]`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Úñšţáŕŕéð ${n} áŕţíçļé. ļóŕéɱ íp]`;
+			default:
+				return `[Úñšţáŕŕéð ${n} áŕţíçļéš. ļóŕéɱ íp]`;
+		}
+	},
 	toast_share_unavailable: () => `[Šĥáŕíñĝ íš ñóţ áṽáíļáƀļé ĥéŕé. ļóŕéɱ ípšúɱ]`,
+	toast_swipe_label_added: (p) => `[Ļáƀéļ “${p.label}” áððéð ţó “${p.title}”. ļóŕéɱ ípš]`,
+	toast_swipe_label_removed: (p) => `[Ļáƀéļ “${p.label}” ŕéɱóṽéð ƒŕóɱ “${p.title}”. ļóŕéɱ ípšú]`,
+	toast_swipe_published: (p) => `[“${p.title}” þúƀļíšĥéð. ļóŕéɱ]`,
+	toast_swipe_read: (p) => `[“${p.title}” ɱáŕķéð áš ŕéáð. ļóŕéɱ íp]`,
+	toast_swipe_starred: (p) => `[“${p.title}” šţáŕŕéð. ļóŕéɱ]`,
+	toast_swipe_unpublished: (p) => `[“${p.title}” úñþúƀļíšĥéð. ļóŕéɱ]`,
+	toast_swipe_unread: (p) => `[“${p.title}” ɱáŕķéð áš úñŕéáð. ļóŕéɱ íp]`,
+	toast_swipe_unstarred: (p) => `[“${p.title}” úñšţáŕŕéð. ļóŕéɱ]`,
+	toast_undo_too_late: () => `[Ţóó ļáţé ţó úñðó: ţĥé çĥáñĝé íš áļŕéáðý óñ íţš ŵáý ţó ţĥé šéŕṽéŕ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ]`,
+	toast_undone: () => `[Úñðóñé. ļóŕ]`,
+	toast_unsubscribed: (p) => `[Úñšúƀšçŕíƀéð ƒŕóɱ “${p.title}”. ļóŕéɱ ípš]`,
+	update_available: () => `[Ñéŵ ṽéŕšíóñ áṽáíļáƀļé — ļóŕéɱ ípšú]`,
+	update_reload: () => `[Ŕéļóáð ļóŕ]`,
+	viewer_broken: () => `[Ţĥíš íɱáĝé çáññóţ ƀé ļóáðéð (óƒƒļíñé, óŕ ĝóñé). ļóŕéɱ ípšúɱ ðóļóŕ š]`,
+	viewer_close: () => `[Çļóšé íɱáĝé ṽíéŵéŕ ļóŕéɱ íp]`,
+	viewer_next: () => `[Ñéẋţ ļó]`,
+	viewer_next_image: () => `[Ñéẋţ íɱáĝé ļóŕé]`,
+	viewer_previous: () => `[Þŕéṽíóúš ļóŕé]`,
+	viewer_previous_image: () => `[Þŕéṽíóúš íɱáĝé ļóŕéɱ]`,
+	viewer_title: (p) => `[Íɱáĝé ${p.index} óƒ ${p.count} ļóŕé]`,
+	viewer_zoom_in: () => `[Žóóɱ íñ ļóŕ]`,
+	viewer_zoom_out: () => `[Žóóɱ óúţ ļóŕé]`,
 };

@@ -147,9 +147,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `The tt-rss server took too long to answer. Try again; if it keeps happening, the server or the connection may be overloaded.`,
 	error_unknown_method: () => `The tt-rss server does not know this action. It is probably too old for this feature; updating tt-rss would help.`,
 	error_unsupported: () => `This tt-rss server is too old for this action. Updating tt-rss would make it available.`,
+	feedmenu_actions: () => `Feed actions`,
+	feedmenu_actions_more: () => `More feed actions`,
+	feedmenu_settings_alert: () => `Alert on new articles`,
+	feedmenu_settings_alert_hint: () => `Notifications and quiet hours are set in Settings → Alerts.`,
+	feedmenu_settings_device: () => `Kept on this device.`,
+	feedmenu_settings_done: () => `Done`,
+	feedmenu_settings_health: () => `Updates`,
+	feedmenu_settings_open: () => `Feed settings…`,
+	feedmenu_settings_open_original: () => `Open articles on the original site`,
+	feedmenu_settings_open_original_hint: () => `A tap opens the article’s page in a new tab and marks it read.`,
+	feedmenu_settings_show: () => `Show`,
+	feedmenu_settings_sort: () => `Sort`,
+	feedmenu_settings_title: () => `Feed settings`,
+	feedmenu_unsubscribe: () => `Unsubscribe`,
+	feedmenu_unsubscribe_item: () => `Unsubscribe…`,
+	feedmenu_unsubscribe_text: (p) => `Stop following “${p.title}”? Its articles will be removed from tt-rss (starred ones are kept).`,
+	feedmenu_unsubscribe_title: () => `Unsubscribe?`,
+	feedmenu_update_now: () => `Update this feed now`,
 	language_browser: (p) => `Same as the browser (${p.language})`,
 	language_hint: () => `Kept on this device. Article texts stay in the language they were written in.`,
 	language_legend: () => `Language`,
+	login_warning_cross_origin: (p) => `tt-rss does not allow web apps on other sites to call it, so this app must be served from ${p.origin} itself (see the deployment guide), or use the server path on this site, such as /tt-rss/.`,
+	login_warning_invalid_url: () => `This server address is not a valid URL.`,
+	renew_other_account: () => `Another account`,
+	renew_password: (p) => `Password for ${p.user} on ${p.server}`,
+	renew_text: (p) => `Your session ended. Password for ${p.user} to keep reading and send your changes:`,
+	renew_text_single_user: () => `Your session ended. Sign in again to keep reading and send your changes:`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Alerts`,
 	settings_alerts_about: () => `Alert me about`,
@@ -238,10 +262,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Cards: with the article’s image`,
 	settings_density_comfortable: () => `Comfortable: with an excerpt`,
 	settings_density_compact: () => `Compact: title, feed and date on one line`,
+	settings_enclosures_metered_reason: () => `The connection is metered: enclosures wait for Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Not on Wi-Fi: enclosures wait for Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `Data Saver is on: enclosures are not downloaded.`,
+	settings_enclosures_slow_reason: () => `The connection is slow: enclosures wait for Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `The browser does not say whether this is Wi-Fi: enclosures are downloaded.`,
+	settings_enclosures_wifi_reason: () => `On Wi-Fi: enclosures are downloaded.`,
 	settings_font: () => `Font`,
 	settings_font_sans: () => `Sans serif`,
 	settings_font_serif: () => `Serif`,
 	settings_hide_empty: () => `Hide feeds and categories with nothing unread`,
+	settings_images_always_reason: () => `Images are always downloaded.`,
+	settings_images_metered_reason: () => `The connection is metered: images wait for Wi-Fi.`,
+	settings_images_never_reason: () => `Images are never downloaded.`,
+	settings_images_not_wifi_reason: () => `Not on Wi-Fi: images wait for Wi-Fi.`,
+	settings_images_save_data_reason: () => `Data Saver is on: images are not downloaded.`,
+	settings_images_slow_reason: () => `The connection is slow: images wait for Wi-Fi.`,
+	settings_images_unknown_reason: () => `The browser does not say whether this is Wi-Fi: images are downloaded.`,
+	settings_images_wifi_reason: () => `On Wi-Fi: images are downloaded.`,
 	settings_install_button: () => `Install app`,
 	settings_install_done: () => `The reader is installed on this device.`,
 	settings_install_heading: () => `Install`,
@@ -630,6 +668,31 @@ Signing out deletes them from this device. Sign out anyway?`;
 	share_text: () => `Text`,
 	share_title: () => `Title`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Mark the articles above the open one read`,
+	shortcuts_action: () => `Action`,
+	shortcuts_below_read: () => `Mark the articles below the open one read`,
+	shortcuts_close: () => `Leave the selection, else back to the headlines`,
+	shortcuts_help: () => `Show these shortcuts`,
+	shortcuts_keys: () => `Keys`,
+	shortcuts_next_article: () => `Next article`,
+	shortcuts_next_feed: () => `Next feed`,
+	shortcuts_open_original: () => `Open the original page`,
+	shortcuts_or: () => `or`,
+	shortcuts_previous_article: () => `Previous article`,
+	shortcuts_previous_feed: () => `Previous feed`,
+	shortcuts_publish: () => `Publish or unpublish the article`,
+	shortcuts_read: () => `Mark the article read or unread`,
+	shortcuts_refresh: () => `Refresh the headlines`,
+	shortcuts_search: () => `Search`,
+	shortcuts_select: () => `Select or unselect the focused (or open) article for a bulk action`,
+	shortcuts_star: () => `Star or unstar the article`,
+	shortcuts_typing: () => `Shortcuts are off while you type in a field.`,
+	shortcuts_undo: () => `Undo the change the toast offers (also Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Close every tab and window of this app, then open it again.`,
+	stuck_heading: () => `Waiting for this browser's storage`,
+	stuck_restart: () => `If that does not help, quit and restart the browser. Changes you made are kept on this device until they are sent.`,
+	stuck_text: (p) => `The app keeps your session and your offline articles in the browser's storage, and it has not answered for ${p.seconds} seconds. Safari and other browsers on iPhone can get stuck like this after a page of the app was closed while it was saving.`,
+	stuck_try_again: () => `Try again`,
 	subscribe_added: () => `Subscribed. The first articles arrive when tt-rss next updates the feed.`,
 	subscribe_address: () => `Feed or site address`,
 	subscribe_already: () => `You are already subscribed to this feed.`,
@@ -651,6 +714,7 @@ Signing out deletes them from this device. Sign out anyway?`;
 	subscribe_uncategorized: () => `Uncategorized`,
 	subscribe_unknown: () => `tt-rss answered with an unexpected status.`,
 	toast_copy_refused: () => `Copying is not allowed here.`,
+	toast_feed_updated: (p) => `“${p.title}” was updated.`,
 	toast_link_copied: () => `Link copied.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -670,6 +734,66 @@ Signing out deletes them from this device. Sign out anyway?`;
 				return `Marked ${n} articles below as read.`;
 		}
 	},
+	toast_marked_list_read: (p) => `Marked “${p.title}” as read.`,
 	toast_marked_read: () => `Marked as read.`,
+	toast_marked_search_read: (p) => `Marked the articles matching “${p.search}” as read.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Marked ${n} article read.`;
+			default:
+				return `Marked ${n} articles read.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Starred ${n} article.`;
+			default:
+				return `Starred ${n} articles.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Marked ${n} article unread.`;
+			default:
+				return `Marked ${n} articles unread.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Unstarred ${n} article.`;
+			default:
+				return `Unstarred ${n} articles.`;
+		}
+	},
 	toast_share_unavailable: () => `Sharing is not available here.`,
+	toast_swipe_label_added: (p) => `Label “${p.label}” added to “${p.title}”.`,
+	toast_swipe_label_removed: (p) => `Label “${p.label}” removed from “${p.title}”.`,
+	toast_swipe_published: (p) => `“${p.title}” published.`,
+	toast_swipe_read: (p) => `“${p.title}” marked as read.`,
+	toast_swipe_starred: (p) => `“${p.title}” starred.`,
+	toast_swipe_unpublished: (p) => `“${p.title}” unpublished.`,
+	toast_swipe_unread: (p) => `“${p.title}” marked as unread.`,
+	toast_swipe_unstarred: (p) => `“${p.title}” unstarred.`,
+	toast_undo_too_late: () => `Too late to undo: the change is already on its way to the server.`,
+	toast_undone: () => `Undone.`,
+	toast_unsubscribed: (p) => `Unsubscribed from “${p.title}”.`,
+	update_available: () => `New version available —`,
+	update_reload: () => `Reload`,
+	viewer_broken: () => `This image cannot be loaded (offline, or gone).`,
+	viewer_close: () => `Close image viewer`,
+	viewer_next: () => `Next`,
+	viewer_next_image: () => `Next image`,
+	viewer_previous: () => `Previous`,
+	viewer_previous_image: () => `Previous image`,
+	viewer_title: (p) => `Image ${p.index} of ${p.count}`,
+	viewer_zoom_in: () => `Zoom in`,
+	viewer_zoom_out: () => `Zoom out`,
 };

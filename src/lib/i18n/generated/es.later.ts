@@ -151,9 +151,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `El servidor tt-rss tardó demasiado en responder. Inténtalo de nuevo; si sigue ocurriendo, el servidor o la conexión pueden estar sobrecargados.`,
 	error_unknown_method: () => `El servidor tt-rss no conoce esta acción. Probablemente es demasiado antiguo para esta función; actualizar tt-rss ayudaría.`,
 	error_unsupported: () => `Este servidor tt-rss es demasiado antiguo para esta acción. Actualizar tt-rss la haría disponible.`,
+	feedmenu_actions: () => `Acciones de la fuente`,
+	feedmenu_actions_more: () => `Más acciones de la fuente`,
+	feedmenu_settings_alert: () => `Avisar de artículos nuevos`,
+	feedmenu_settings_alert_hint: () => `Las notificaciones y las horas de silencio se ajustan en Ajustes → Avisos.`,
+	feedmenu_settings_device: () => `Se guarda en este dispositivo.`,
+	feedmenu_settings_done: () => `Listo`,
+	feedmenu_settings_health: () => `Actualizaciones`,
+	feedmenu_settings_open: () => `Ajustes del feed…`,
+	feedmenu_settings_open_original: () => `Abrir los artículos en el sitio original`,
+	feedmenu_settings_open_original_hint: () => `Al tocar, la página del artículo se abre en una pestaña nueva y se marca como leído.`,
+	feedmenu_settings_show: () => `Mostrar`,
+	feedmenu_settings_sort: () => `Ordenar`,
+	feedmenu_settings_title: () => `Ajustes del feed`,
+	feedmenu_unsubscribe: () => `Cancelar la suscripción`,
+	feedmenu_unsubscribe_item: () => `Cancelar la suscripción…`,
+	feedmenu_unsubscribe_text: (p) => `¿Dejar de seguir «${p.title}»? Sus artículos se eliminarán de tt-rss (los destacados se conservan).`,
+	feedmenu_unsubscribe_title: () => `¿Cancelar la suscripción?`,
+	feedmenu_update_now: () => `Actualizar esta fuente ahora`,
 	language_browser: (p) => `El del navegador (${p.language})`,
 	language_hint: () => `Se guarda en este dispositivo. Los artículos se muestran en el idioma en que se escribieron.`,
 	language_legend: () => `Idioma`,
+	login_warning_cross_origin: (p) => `tt-rss no permite que lo llamen aplicaciones web de otros sitios, así que esta aplicación debe servirse desde el propio ${p.origin} (consulta la guía de despliegue), o usa la ruta del servidor en este sitio, como /tt-rss/.`,
+	login_warning_invalid_url: () => `Esta dirección de servidor no es una URL válida.`,
+	renew_other_account: () => `Otra cuenta`,
+	renew_password: (p) => `Contraseña de ${p.user} en ${p.server}`,
+	renew_text: (p) => `Tu sesión ha terminado. Contraseña de ${p.user} para seguir leyendo y enviar tus cambios:`,
+	renew_text_single_user: () => `Tu sesión ha terminado. Vuelve a iniciar sesión para seguir leyendo y enviar tus cambios:`,
 	settings_account: () => `Cuenta`,
 	settings_alerts: () => `Alertas`,
 	settings_alerts_about: () => `Avisarme de`,
@@ -246,10 +270,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Tarjetas: con la imagen del artículo`,
 	settings_density_comfortable: () => `Cómoda: con un extracto`,
 	settings_density_compact: () => `Compacta: título, fuente y fecha en una línea`,
+	settings_enclosures_metered_reason: () => `La conexión es de uso medido: los adjuntos esperan al Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Sin Wi-Fi: los adjuntos esperan al Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `El ahorro de datos está activado: los adjuntos no se descargan.`,
+	settings_enclosures_slow_reason: () => `La conexión es lenta: los adjuntos esperan al Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `El navegador no indica si es Wi-Fi: los adjuntos se descargan.`,
+	settings_enclosures_wifi_reason: () => `Con Wi-Fi: los adjuntos se descargan.`,
 	settings_font: () => `Letra`,
 	settings_font_sans: () => `Sin serifa`,
 	settings_font_serif: () => `Con serifa`,
 	settings_hide_empty: () => `Ocultar fuentes y categorías sin nada por leer`,
+	settings_images_always_reason: () => `Las imágenes siempre se descargan.`,
+	settings_images_metered_reason: () => `La conexión es de uso medido: las imágenes esperan al Wi-Fi.`,
+	settings_images_never_reason: () => `Las imágenes nunca se descargan.`,
+	settings_images_not_wifi_reason: () => `Sin Wi-Fi: las imágenes esperan al Wi-Fi.`,
+	settings_images_save_data_reason: () => `El ahorro de datos está activado: las imágenes no se descargan.`,
+	settings_images_slow_reason: () => `La conexión es lenta: las imágenes esperan al Wi-Fi.`,
+	settings_images_unknown_reason: () => `El navegador no indica si es Wi-Fi: las imágenes se descargan.`,
+	settings_images_wifi_reason: () => `Con Wi-Fi: las imágenes se descargan.`,
 	settings_install_button: () => `Instalar la aplicación`,
 	settings_install_done: () => `El lector está instalado en este dispositivo.`,
 	settings_install_heading: () => `Instalar`,
@@ -672,6 +710,31 @@ Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos mo
 	share_text: () => `Texto`,
 	share_title: () => `Título`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Marcar como leídos los artículos por encima del abierto`,
+	shortcuts_action: () => `Acción`,
+	shortcuts_below_read: () => `Marcar como leídos los artículos por debajo del abierto`,
+	shortcuts_close: () => `Salir de la selección; si no, volver a los titulares`,
+	shortcuts_help: () => `Mostrar estos atajos`,
+	shortcuts_keys: () => `Teclas`,
+	shortcuts_next_article: () => `Artículo siguiente`,
+	shortcuts_next_feed: () => `Fuente siguiente`,
+	shortcuts_open_original: () => `Abrir la página original`,
+	shortcuts_or: () => `o`,
+	shortcuts_previous_article: () => `Artículo anterior`,
+	shortcuts_previous_feed: () => `Fuente anterior`,
+	shortcuts_publish: () => `Publicar o despublicar el artículo`,
+	shortcuts_read: () => `Marcar el artículo como leído o no leído`,
+	shortcuts_refresh: () => `Actualizar los titulares`,
+	shortcuts_search: () => `Buscar`,
+	shortcuts_select: () => `Seleccionar o deseleccionar el artículo enfocado (o abierto) para una acción en bloque`,
+	shortcuts_star: () => `Destacar o quitar el destacado del artículo`,
+	shortcuts_typing: () => `Los atajos se desactivan mientras escribes en un campo.`,
+	shortcuts_undo: () => `Deshacer el cambio que ofrece el aviso (también Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Cierra todas las pestañas y ventanas de esta aplicación y vuelve a abrirla.`,
+	stuck_heading: () => `Esperando al almacenamiento de este navegador`,
+	stuck_restart: () => `Si no funciona, cierra y vuelve a abrir el navegador. Tus cambios se guardan en este dispositivo hasta que se envíen.`,
+	stuck_text: (p) => `La aplicación guarda tu sesión y tus artículos sin conexión en el almacenamiento del navegador, que lleva ${p.seconds} segundos sin responder. Safari y otros navegadores de iPhone pueden bloquearse así si se cerró una página de la aplicación mientras guardaba.`,
+	stuck_try_again: () => `Reintentar`,
 	subscribe_added: () => `Suscrito. Los primeros artículos llegarán cuando tt-rss actualice la fuente la próxima vez.`,
 	subscribe_address: () => `Dirección del feed o del sitio`,
 	subscribe_already: () => `Ya estás suscrito a esta fuente.`,
@@ -693,6 +756,7 @@ Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos mo
 	subscribe_uncategorized: () => `Sin categoría`,
 	subscribe_unknown: () => `tt-rss respondió con un estado inesperado.`,
 	toast_copy_refused: () => `Aquí no se permite copiar.`,
+	toast_feed_updated: (p) => `«${p.title}» se ha actualizado.`,
 	toast_link_copied: () => `Enlace copiado.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -716,6 +780,74 @@ Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos mo
 				return `${n} artículos de abajo marcados como leídos.`;
 		}
 	},
+	toast_marked_list_read: (p) => `«${p.title}» marcado como leído.`,
 	toast_marked_read: () => `Marcado como leído.`,
+	toast_marked_search_read: (p) => `Artículos que coinciden con «${p.search}» marcados como leídos.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo marcado como leído.`;
+			case 'many':
+				return `${n} de artículos marcados como leídos.`;
+			default:
+				return `${n} artículos marcados como leídos.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo destacado.`;
+			case 'many':
+				return `${n} de artículos destacados.`;
+			default:
+				return `${n} artículos destacados.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo marcado como no leído.`;
+			case 'many':
+				return `${n} de artículos marcados como no leídos.`;
+			default:
+				return `${n} artículos marcados como no leídos.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artículo ya no está destacado.`;
+			case 'many':
+				return `${n} de artículos ya no están destacados.`;
+			default:
+				return `${n} artículos ya no están destacados.`;
+		}
+	},
 	toast_share_unavailable: () => `Compartir no está disponible aquí.`,
+	toast_swipe_label_added: (p) => `Etiqueta «${p.label}» añadida a «${p.title}».`,
+	toast_swipe_label_removed: (p) => `Etiqueta «${p.label}» quitada de «${p.title}».`,
+	toast_swipe_published: (p) => `«${p.title}» publicado.`,
+	toast_swipe_read: (p) => `«${p.title}» marcado como leído.`,
+	toast_swipe_starred: (p) => `«${p.title}» destacado.`,
+	toast_swipe_unpublished: (p) => `«${p.title}» despublicado.`,
+	toast_swipe_unread: (p) => `«${p.title}» marcado como no leído.`,
+	toast_swipe_unstarred: (p) => `«${p.title}» ya no está destacado.`,
+	toast_undo_too_late: () => `Demasiado tarde para deshacer: el cambio ya va camino del servidor.`,
+	toast_undone: () => `Deshecho.`,
+	toast_unsubscribed: (p) => `Suscripción a «${p.title}» cancelada.`,
+	update_available: () => `Nueva versión disponible —`,
+	update_reload: () => `Recargar`,
+	viewer_broken: () => `No se puede cargar esta imagen (sin conexión o ya no existe).`,
+	viewer_close: () => `Cerrar el visor de imágenes`,
+	viewer_next: () => `Siguiente`,
+	viewer_next_image: () => `Imagen siguiente`,
+	viewer_previous: () => `Anterior`,
+	viewer_previous_image: () => `Imagen anterior`,
+	viewer_title: (p) => `Imagen ${p.index} de ${p.count}`,
+	viewer_zoom_in: () => `Acercar`,
+	viewer_zoom_out: () => `Alejar`,
 };

@@ -151,9 +151,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Le serveur tt-rss a mis trop de temps à répondre. Réessayez\u00a0; si cela se reproduit, le serveur ou la connexion est peut-être surchargé.`,
 	error_unknown_method: () => `Le serveur tt-rss ne connaît pas cette action. Il est sans doute trop ancien pour cette fonction\u00a0; mettre à jour tt-rss aiderait.`,
 	error_unsupported: () => `Ce serveur tt-rss est trop ancien pour cette action. Mettre à jour tt-rss la rendrait disponible.`,
+	feedmenu_actions: () => `Actions sur le flux`,
+	feedmenu_actions_more: () => `Autres actions sur le flux`,
+	feedmenu_settings_alert: () => `Alerter des nouveaux articles`,
+	feedmenu_settings_alert_hint: () => `Les notifications et les heures calmes se règlent dans Réglages → Alertes.`,
+	feedmenu_settings_device: () => `Conservé sur cet appareil.`,
+	feedmenu_settings_done: () => `Terminé`,
+	feedmenu_settings_health: () => `Mises à jour`,
+	feedmenu_settings_open: () => `Réglages du flux…`,
+	feedmenu_settings_open_original: () => `Ouvrir les articles sur le site d’origine`,
+	feedmenu_settings_open_original_hint: () => `Un appui ouvre la page de l’article dans un nouvel onglet et le marque comme lu.`,
+	feedmenu_settings_show: () => `Afficher`,
+	feedmenu_settings_sort: () => `Trier`,
+	feedmenu_settings_title: () => `Réglages du flux`,
+	feedmenu_unsubscribe: () => `Se désabonner`,
+	feedmenu_unsubscribe_item: () => `Se désabonner…`,
+	feedmenu_unsubscribe_text: (p) => `Ne plus suivre « ${p.title} » ? Ses articles seront retirés de tt-rss (les favoris sont conservés).`,
+	feedmenu_unsubscribe_title: () => `Se désabonner ?`,
+	feedmenu_update_now: () => `Mettre à jour ce flux maintenant`,
 	language_browser: (p) => `Comme le navigateur (${p.language})`,
 	language_hint: () => `Conservé sur cet appareil. Les articles restent dans la langue où ils ont été écrits.`,
 	language_legend: () => `Langue`,
+	login_warning_cross_origin: (p) => `tt-rss n’autorise pas les applications web d’autres sites à l’appeler : cette application doit donc être servie par ${p.origin} lui-même (voir le guide de déploiement), ou utilisez le chemin du serveur sur ce site, par exemple /tt-rss/.`,
+	login_warning_invalid_url: () => `Cette adresse de serveur n’est pas une URL valide.`,
+	renew_other_account: () => `Un autre compte`,
+	renew_password: (p) => `Mot de passe de ${p.user} sur ${p.server}`,
+	renew_text: (p) => `Votre session a expiré. Mot de passe de ${p.user} pour continuer à lire et envoyer vos modifications :`,
+	renew_text_single_user: () => `Votre session a expiré. Reconnectez-vous pour continuer à lire et envoyer vos modifications :`,
 	settings_account: () => `Compte`,
 	settings_alerts: () => `Alertes`,
 	settings_alerts_about: () => `M’alerter pour`,
@@ -246,10 +270,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Cartes : avec l’image de l’article`,
 	settings_density_comfortable: () => `Confortable : avec un extrait`,
 	settings_density_compact: () => `Compacte : titre, flux et date sur une ligne`,
+	settings_enclosures_metered_reason: () => `La connexion est limitée : les pièces jointes attendent le Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Pas en Wi-Fi : les pièces jointes attendent le Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `L’économiseur de données est activé : les pièces jointes ne sont pas téléchargées.`,
+	settings_enclosures_slow_reason: () => `La connexion est lente : les pièces jointes attendent le Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `Le navigateur n’indique pas s’il s’agit de Wi-Fi : les pièces jointes sont téléchargées.`,
+	settings_enclosures_wifi_reason: () => `En Wi-Fi : les pièces jointes sont téléchargées.`,
 	settings_font: () => `Police`,
 	settings_font_sans: () => `Sans empattements`,
 	settings_font_serif: () => `Avec empattements`,
 	settings_hide_empty: () => `Masquer les flux et catégories sans article non lu`,
+	settings_images_always_reason: () => `Les images sont toujours téléchargées.`,
+	settings_images_metered_reason: () => `La connexion est limitée : les images attendent le Wi-Fi.`,
+	settings_images_never_reason: () => `Les images ne sont jamais téléchargées.`,
+	settings_images_not_wifi_reason: () => `Pas en Wi-Fi : les images attendent le Wi-Fi.`,
+	settings_images_save_data_reason: () => `L’économiseur de données est activé : les images ne sont pas téléchargées.`,
+	settings_images_slow_reason: () => `La connexion est lente : les images attendent le Wi-Fi.`,
+	settings_images_unknown_reason: () => `Le navigateur n’indique pas s’il s’agit de Wi-Fi : les images sont téléchargées.`,
+	settings_images_wifi_reason: () => `En Wi-Fi : les images sont téléchargées.`,
 	settings_install_button: () => `Installer l’application`,
 	settings_install_done: () => `Le lecteur est installé sur cet appareil.`,
 	settings_install_heading: () => `Installer`,
@@ -672,6 +710,31 @@ Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
 	share_text: () => `Texte`,
 	share_title: () => `Titre`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Marquer comme lus les articles au-dessus de celui ouvert`,
+	shortcuts_action: () => `Action`,
+	shortcuts_below_read: () => `Marquer comme lus les articles en dessous de celui ouvert`,
+	shortcuts_close: () => `Quitter la sélection, sinon revenir aux titres`,
+	shortcuts_help: () => `Afficher ces raccourcis`,
+	shortcuts_keys: () => `Touches`,
+	shortcuts_next_article: () => `Article suivant`,
+	shortcuts_next_feed: () => `Flux suivant`,
+	shortcuts_open_original: () => `Ouvrir la page d’origine`,
+	shortcuts_or: () => `ou`,
+	shortcuts_previous_article: () => `Article précédent`,
+	shortcuts_previous_feed: () => `Flux précédent`,
+	shortcuts_publish: () => `Publier ou dépublier l’article`,
+	shortcuts_read: () => `Marquer l’article comme lu ou non lu`,
+	shortcuts_refresh: () => `Actualiser les titres`,
+	shortcuts_search: () => `Rechercher`,
+	shortcuts_select: () => `Sélectionner ou désélectionner l’article ciblé (ou ouvert) pour une action groupée`,
+	shortcuts_star: () => `Ajouter ou retirer l’article des favoris`,
+	shortcuts_typing: () => `Les raccourcis sont désactivés pendant la saisie dans un champ.`,
+	shortcuts_undo: () => `Annuler la modification proposée par la notification (aussi Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Fermez tous les onglets et fenêtres de cette application, puis rouvrez-la.`,
+	stuck_heading: () => `En attente du stockage de ce navigateur`,
+	stuck_restart: () => `Si cela ne suffit pas, quittez et relancez le navigateur. Vos modifications restent sur cet appareil jusqu’à leur envoi.`,
+	stuck_text: (p) => `L’application conserve votre session et vos articles hors ligne dans le stockage du navigateur, qui ne répond plus depuis ${p.seconds} secondes. Safari et les autres navigateurs sur iPhone peuvent se bloquer ainsi si une page de l’application a été fermée pendant un enregistrement.`,
+	stuck_try_again: () => `Réessayer`,
 	subscribe_added: () => `Abonnement ajouté. Les premiers articles arriveront à la prochaine mise à jour du flux par tt-rss.`,
 	subscribe_address: () => `Adresse du flux ou du site`,
 	subscribe_already: () => `Vous êtes déjà abonné à ce flux.`,
@@ -693,6 +756,7 @@ Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
 	subscribe_uncategorized: () => `Sans catégorie`,
 	subscribe_unknown: () => `tt-rss a répondu avec un statut inattendu.`,
 	toast_copy_refused: () => `La copie n’est pas autorisée ici.`,
+	toast_feed_updated: (p) => `« ${p.title} » a été mis à jour.`,
 	toast_link_copied: () => `Lien copié.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -716,6 +780,74 @@ Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
 				return `${n} articles en dessous marqués comme lus.`;
 		}
 	},
+	toast_marked_list_read: (p) => `« ${p.title} » marqué comme lu.`,
 	toast_marked_read: () => `Marqué comme lu.`,
+	toast_marked_search_read: (p) => `Articles correspondant à « ${p.search} » marqués comme lus.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article marqué comme lu.`;
+			case 'many':
+				return `${n} d’articles marqués comme lus.`;
+			default:
+				return `${n} articles marqués comme lus.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article ajouté aux favoris.`;
+			case 'many':
+				return `${n} d’articles ajoutés aux favoris.`;
+			default:
+				return `${n} articles ajoutés aux favoris.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article marqué comme non lu.`;
+			case 'many':
+				return `${n} d’articles marqués comme non lus.`;
+			default:
+				return `${n} articles marqués comme non lus.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} article retiré des favoris.`;
+			case 'many':
+				return `${n} d’articles retirés des favoris.`;
+			default:
+				return `${n} articles retirés des favoris.`;
+		}
+	},
 	toast_share_unavailable: () => `Le partage n’est pas disponible ici.`,
+	toast_swipe_label_added: (p) => `Étiquette « ${p.label} » ajoutée à « ${p.title} ».`,
+	toast_swipe_label_removed: (p) => `Étiquette « ${p.label} » retirée de « ${p.title} ».`,
+	toast_swipe_published: (p) => `« ${p.title} » publié.`,
+	toast_swipe_read: (p) => `« ${p.title} » marqué comme lu.`,
+	toast_swipe_starred: (p) => `« ${p.title} » ajouté aux favoris.`,
+	toast_swipe_unpublished: (p) => `« ${p.title} » dépublié.`,
+	toast_swipe_unread: (p) => `« ${p.title} » marqué comme non lu.`,
+	toast_swipe_unstarred: (p) => `« ${p.title} » retiré des favoris.`,
+	toast_undo_too_late: () => `Trop tard pour annuler : la modification est déjà en route vers le serveur.`,
+	toast_undone: () => `Annulé.`,
+	toast_unsubscribed: (p) => `Désabonné de « ${p.title} ».`,
+	update_available: () => `Nouvelle version disponible —`,
+	update_reload: () => `Recharger`,
+	viewer_broken: () => `Impossible de charger cette image (hors ligne, ou disparue).`,
+	viewer_close: () => `Fermer la visionneuse`,
+	viewer_next: () => `Suivante`,
+	viewer_next_image: () => `Image suivante`,
+	viewer_previous: () => `Précédente`,
+	viewer_previous_image: () => `Image précédente`,
+	viewer_title: (p) => `Image ${p.index} sur ${p.count}`,
+	viewer_zoom_in: () => `Zoom avant`,
+	viewer_zoom_out: () => `Zoom arrière`,
 };

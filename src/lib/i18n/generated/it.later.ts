@@ -151,9 +151,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Il server tt-rss ha impiegato troppo a rispondere. Riprova; se continua a succedere, il server o la connessione potrebbero essere sovraccarichi.`,
 	error_unknown_method: () => `Il server tt-rss non conosce questa azione. Probabilmente è troppo vecchio per questa funzione; aggiornare tt-rss aiuterebbe.`,
 	error_unsupported: () => `Questo server tt-rss è troppo vecchio per questa azione. Aggiornare tt-rss la renderebbe disponibile.`,
+	feedmenu_actions: () => `Azioni sul feed`,
+	feedmenu_actions_more: () => `Altre azioni sul feed`,
+	feedmenu_settings_alert: () => `Avvisa dei nuovi articoli`,
+	feedmenu_settings_alert_hint: () => `Notifiche e ore di silenzio si impostano in Impostazioni → Avvisi.`,
+	feedmenu_settings_device: () => `Conservate su questo dispositivo.`,
+	feedmenu_settings_done: () => `Fatto`,
+	feedmenu_settings_health: () => `Aggiornamenti`,
+	feedmenu_settings_open: () => `Impostazioni del feed…`,
+	feedmenu_settings_open_original: () => `Apri gli articoli sul sito originale`,
+	feedmenu_settings_open_original_hint: () => `Un tocco apre la pagina dell’articolo in una nuova scheda e lo segna come letto.`,
+	feedmenu_settings_show: () => `Mostra`,
+	feedmenu_settings_sort: () => `Ordina`,
+	feedmenu_settings_title: () => `Impostazioni del feed`,
+	feedmenu_unsubscribe: () => `Annulla l’iscrizione`,
+	feedmenu_unsubscribe_item: () => `Annulla l’iscrizione…`,
+	feedmenu_unsubscribe_text: (p) => `Smettere di seguire «${p.title}»? I suoi articoli verranno rimossi da tt-rss (i preferiti restano).`,
+	feedmenu_unsubscribe_title: () => `Annullare l’iscrizione?`,
+	feedmenu_update_now: () => `Aggiorna ora questo feed`,
 	language_browser: (p) => `Come il browser (${p.language})`,
 	language_hint: () => `Salvata su questo dispositivo. Gli articoli restano nella lingua in cui sono stati scritti.`,
 	language_legend: () => `Lingua`,
+	login_warning_cross_origin: (p) => `tt-rss non consente alle app web di altri siti di chiamarlo, quindi questa app deve essere servita da ${p.origin} stesso (vedi la guida all’installazione), oppure usa il percorso del server su questo sito, ad esempio /tt-rss/.`,
+	login_warning_invalid_url: () => `Questo indirizzo del server non è un URL valido.`,
+	renew_other_account: () => `Un altro account`,
+	renew_password: (p) => `Password di ${p.user} su ${p.server}`,
+	renew_text: (p) => `La sessione è scaduta. Password di ${p.user} per continuare a leggere e inviare le modifiche:`,
+	renew_text_single_user: () => `La sessione è scaduta. Accedi di nuovo per continuare a leggere e inviare le modifiche:`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Avvisi`,
 	settings_alerts_about: () => `Avvisami per`,
@@ -246,10 +270,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Schede: con l’immagine dell’articolo`,
 	settings_density_comfortable: () => `Comoda: con un estratto`,
 	settings_density_compact: () => `Compatta: titolo, feed e data su una riga`,
+	settings_enclosures_metered_reason: () => `La connessione è a consumo: gli allegati attendono il Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Non su Wi-Fi: gli allegati attendono il Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `Il risparmio dati è attivo: gli allegati non vengono scaricati.`,
+	settings_enclosures_slow_reason: () => `La connessione è lenta: gli allegati attendono il Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `Il browser non dice se è Wi-Fi: gli allegati vengono scaricati.`,
+	settings_enclosures_wifi_reason: () => `Su Wi-Fi: gli allegati vengono scaricati.`,
 	settings_font: () => `Carattere`,
 	settings_font_sans: () => `Senza grazie`,
 	settings_font_serif: () => `Con grazie`,
 	settings_hide_empty: () => `Nascondi feed e categorie senza nulla da leggere`,
+	settings_images_always_reason: () => `Le immagini vengono sempre scaricate.`,
+	settings_images_metered_reason: () => `La connessione è a consumo: le immagini attendono il Wi-Fi.`,
+	settings_images_never_reason: () => `Le immagini non vengono mai scaricate.`,
+	settings_images_not_wifi_reason: () => `Non su Wi-Fi: le immagini attendono il Wi-Fi.`,
+	settings_images_save_data_reason: () => `Il risparmio dati è attivo: le immagini non vengono scaricate.`,
+	settings_images_slow_reason: () => `La connessione è lenta: le immagini attendono il Wi-Fi.`,
+	settings_images_unknown_reason: () => `Il browser non dice se è Wi-Fi: le immagini vengono scaricate.`,
+	settings_images_wifi_reason: () => `Su Wi-Fi: le immagini vengono scaricate.`,
 	settings_install_button: () => `Installa l’app`,
 	settings_install_done: () => `Il lettore è installato su questo dispositivo.`,
 	settings_install_heading: () => `Installa`,
@@ -672,6 +710,31 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 	share_text: () => `Testo`,
 	share_title: () => `Titolo`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Segna come letti gli articoli sopra quello aperto`,
+	shortcuts_action: () => `Azione`,
+	shortcuts_below_read: () => `Segna come letti gli articoli sotto quello aperto`,
+	shortcuts_close: () => `Esci dalla selezione, altrimenti torna ai titoli`,
+	shortcuts_help: () => `Mostra queste scorciatoie`,
+	shortcuts_keys: () => `Tasti`,
+	shortcuts_next_article: () => `Articolo successivo`,
+	shortcuts_next_feed: () => `Feed successivo`,
+	shortcuts_open_original: () => `Apri la pagina originale`,
+	shortcuts_or: () => `o`,
+	shortcuts_previous_article: () => `Articolo precedente`,
+	shortcuts_previous_feed: () => `Feed precedente`,
+	shortcuts_publish: () => `Pubblica o ritira l’articolo`,
+	shortcuts_read: () => `Segna l’articolo come letto o non letto`,
+	shortcuts_refresh: () => `Aggiorna i titoli`,
+	shortcuts_search: () => `Cerca`,
+	shortcuts_select: () => `Seleziona o deseleziona l’articolo attivo (o aperto) per un’azione multipla`,
+	shortcuts_star: () => `Aggiungi o togli l’articolo dai preferiti`,
+	shortcuts_typing: () => `Le scorciatoie sono disattivate mentre scrivi in un campo.`,
+	shortcuts_undo: () => `Annulla la modifica proposta dall’avviso (anche Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Chiudi tutte le schede e finestre di questa app, poi riaprila.`,
+	stuck_heading: () => `In attesa dell’archiviazione di questo browser`,
+	stuck_restart: () => `Se non basta, chiudi e riavvia il browser. Le modifiche restano su questo dispositivo finché non vengono inviate.`,
+	stuck_text: (p) => `L’app conserva la sessione e gli articoli offline nell’archiviazione del browser, che non risponde da ${p.seconds} secondi. Safari e gli altri browser su iPhone possono bloccarsi così se una pagina dell’app è stata chiusa durante un salvataggio.`,
+	stuck_try_again: () => `Riprova`,
 	subscribe_added: () => `Iscrizione fatta. I primi articoli arriveranno al prossimo aggiornamento del feed da parte di tt-rss.`,
 	subscribe_address: () => `Indirizzo del feed o del sito`,
 	subscribe_already: () => `Sei già iscritto a questo feed.`,
@@ -693,6 +756,7 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 	subscribe_uncategorized: () => `Senza categoria`,
 	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
 	toast_copy_refused: () => `Qui non è consentito copiare.`,
+	toast_feed_updated: (p) => `«${p.title}» è stato aggiornato.`,
 	toast_link_copied: () => `Link copiato.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -716,6 +780,74 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 				return `${n} articoli sotto segnati come letti.`;
 		}
 	},
+	toast_marked_list_read: (p) => `«${p.title}» segnato come letto.`,
 	toast_marked_read: () => `Segnato come letto.`,
+	toast_marked_search_read: (p) => `Articoli che corrispondono a «${p.search}» segnati come letti.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo segnato come letto.`;
+			case 'many':
+				return `${n} di articoli segnati come letti.`;
+			default:
+				return `${n} articoli segnati come letti.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo aggiunto ai preferiti.`;
+			case 'many':
+				return `${n} di articoli aggiunti ai preferiti.`;
+			default:
+				return `${n} articoli aggiunti ai preferiti.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo segnato come non letto.`;
+			case 'many':
+				return `${n} di articoli segnati come non letti.`;
+			default:
+				return `${n} articoli segnati come non letti.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} articolo tolto dai preferiti.`;
+			case 'many':
+				return `${n} di articoli tolti dai preferiti.`;
+			default:
+				return `${n} articoli tolti dai preferiti.`;
+		}
+	},
 	toast_share_unavailable: () => `La condivisione non è disponibile qui.`,
+	toast_swipe_label_added: (p) => `Etichetta «${p.label}» aggiunta a «${p.title}».`,
+	toast_swipe_label_removed: (p) => `Etichetta «${p.label}» rimossa da «${p.title}».`,
+	toast_swipe_published: (p) => `«${p.title}» pubblicato.`,
+	toast_swipe_read: (p) => `«${p.title}» segnato come letto.`,
+	toast_swipe_starred: (p) => `«${p.title}» aggiunto ai preferiti.`,
+	toast_swipe_unpublished: (p) => `Pubblicazione di «${p.title}» ritirata.`,
+	toast_swipe_unread: (p) => `«${p.title}» segnato come non letto.`,
+	toast_swipe_unstarred: (p) => `«${p.title}» tolto dai preferiti.`,
+	toast_undo_too_late: () => `Troppo tardi per annullare: la modifica è già in viaggio verso il server.`,
+	toast_undone: () => `Annullato.`,
+	toast_unsubscribed: (p) => `Iscrizione a «${p.title}» annullata.`,
+	update_available: () => `Nuova versione disponibile —`,
+	update_reload: () => `Ricarica`,
+	viewer_broken: () => `Impossibile caricare questa immagine (offline o non più disponibile).`,
+	viewer_close: () => `Chiudi il visualizzatore`,
+	viewer_next: () => `Successiva`,
+	viewer_next_image: () => `Immagine successiva`,
+	viewer_previous: () => `Precedente`,
+	viewer_previous_image: () => `Immagine precedente`,
+	viewer_title: (p) => `Immagine ${p.index} di ${p.count}`,
+	viewer_zoom_in: () => `Ingrandisci`,
+	viewer_zoom_out: () => `Riduci`,
 };

@@ -143,9 +143,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `tt-rss サーバーの応答に時間がかかりすぎました。もう一度お試しください。続く場合は、サーバーか接続が過負荷の可能性があります。`,
 	error_unknown_method: () => `tt-rss サーバーはこの操作を知りません。この機能には古すぎる可能性があります。tt-rss を更新すると解決します。`,
 	error_unsupported: () => `この tt-rss サーバーはこの操作には古すぎます。tt-rss を更新すると使えるようになります。`,
+	feedmenu_actions: () => `フィードの操作`,
+	feedmenu_actions_more: () => `フィードのその他の操作`,
+	feedmenu_settings_alert: () => `新着記事を通知`,
+	feedmenu_settings_alert_hint: () => `通知とおやすみ時間は「設定 → 通知」で設定します。`,
+	feedmenu_settings_device: () => `この端末に保存されます。`,
+	feedmenu_settings_done: () => `完了`,
+	feedmenu_settings_health: () => `更新`,
+	feedmenu_settings_open: () => `フィードの設定…`,
+	feedmenu_settings_open_original: () => `記事を元のサイトで開く`,
+	feedmenu_settings_open_original_hint: () => `タップすると記事のページを新しいタブで開き、既読にします。`,
+	feedmenu_settings_show: () => `表示`,
+	feedmenu_settings_sort: () => `並べ替え`,
+	feedmenu_settings_title: () => `フィードの設定`,
+	feedmenu_unsubscribe: () => `購読を解除`,
+	feedmenu_unsubscribe_item: () => `購読を解除…`,
+	feedmenu_unsubscribe_text: (p) => `「${p.title}」のフォローをやめますか？その記事は tt-rss から削除されます（スター付きは残ります）。`,
+	feedmenu_unsubscribe_title: () => `購読を解除しますか？`,
+	feedmenu_update_now: () => `このフィードを今すぐ更新`,
 	language_browser: (p) => `ブラウザーと同じ（${p.language}）`,
 	language_hint: () => `この端末に保存されます。記事本文は書かれた言語のまま表示されます。`,
 	language_legend: () => `言語`,
+	login_warning_cross_origin: (p) => `tt-rss は他のサイトの Web アプリからの呼び出しを許可しないため、このアプリは ${p.origin} 自身から配信する必要があります（デプロイガイドを参照）。または、このサイト上のサーバーパス（例: /tt-rss/）を使ってください。`,
+	login_warning_invalid_url: () => `このサーバーアドレスは有効な URL ではありません。`,
+	renew_other_account: () => `別のアカウント`,
+	renew_password: (p) => `${p.server} の ${p.user} のパスワード`,
+	renew_text: (p) => `セッションが終了しました。読み続けて変更を送信するには ${p.user} のパスワードを入力してください:`,
+	renew_text_single_user: () => `セッションが終了しました。読み続けて変更を送信するには、もう一度サインインしてください:`,
 	settings_account: () => `アカウント`,
 	settings_alerts: () => `通知`,
 	settings_alerts_about: () => `通知する対象`,
@@ -230,10 +254,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `カード：記事の画像つき`,
 	settings_density_comfortable: () => `ゆったり：抜粋つき`,
 	settings_density_compact: () => `コンパクト：タイトル、フィード、日付を1行に`,
+	settings_enclosures_metered_reason: () => `従量制の接続です: 添付ファイルは Wi-Fi を待ちます。`,
+	settings_enclosures_not_wifi_reason: () => `Wi-Fi ではありません: 添付ファイルは Wi-Fi を待ちます。`,
+	settings_enclosures_save_data_reason: () => `データセーバーがオンです: 添付ファイルはダウンロードしません。`,
+	settings_enclosures_slow_reason: () => `接続が遅いです: 添付ファイルは Wi-Fi を待ちます。`,
+	settings_enclosures_unknown_reason: () => `ブラウザは Wi-Fi かどうかを示しません: 添付ファイルをダウンロードします。`,
+	settings_enclosures_wifi_reason: () => `Wi-Fi 接続中: 添付ファイルをダウンロードします。`,
 	settings_font: () => `フォント`,
 	settings_font_sans: () => `サンセリフ体`,
 	settings_font_serif: () => `セリフ体`,
 	settings_hide_empty: () => `未読のないフィードとカテゴリーを隠す`,
+	settings_images_always_reason: () => `画像は常にダウンロードします。`,
+	settings_images_metered_reason: () => `従量制の接続です: 画像は Wi-Fi を待ちます。`,
+	settings_images_never_reason: () => `画像はダウンロードしません。`,
+	settings_images_not_wifi_reason: () => `Wi-Fi ではありません: 画像は Wi-Fi を待ちます。`,
+	settings_images_save_data_reason: () => `データセーバーがオンです: 画像はダウンロードしません。`,
+	settings_images_slow_reason: () => `接続が遅いです: 画像は Wi-Fi を待ちます。`,
+	settings_images_unknown_reason: () => `ブラウザは Wi-Fi かどうかを示しません: 画像をダウンロードします。`,
+	settings_images_wifi_reason: () => `Wi-Fi 接続中: 画像をダウンロードします。`,
 	settings_install_button: () => `アプリをインストール`,
 	settings_install_done: () => `リーダーはこの端末にインストールされています。`,
 	settings_install_heading: () => `インストール`,
@@ -588,6 +626,31 @@ ${p.list}
 	share_text: () => `本文`,
 	share_title: () => `タイトル`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `開いている記事より上を既読にする`,
+	shortcuts_action: () => `操作`,
+	shortcuts_below_read: () => `開いている記事より下を既読にする`,
+	shortcuts_close: () => `選択を解除、なければ見出しに戻る`,
+	shortcuts_help: () => `このショートカット一覧を表示`,
+	shortcuts_keys: () => `キー`,
+	shortcuts_next_article: () => `次の記事`,
+	shortcuts_next_feed: () => `次のフィード`,
+	shortcuts_open_original: () => `元のページを開く`,
+	shortcuts_or: () => `または`,
+	shortcuts_previous_article: () => `前の記事`,
+	shortcuts_previous_feed: () => `前のフィード`,
+	shortcuts_publish: () => `記事を公開する／公開を取り消す`,
+	shortcuts_read: () => `記事を既読／未読にする`,
+	shortcuts_refresh: () => `見出しを更新`,
+	shortcuts_search: () => `検索`,
+	shortcuts_select: () => `フォーカス中（または開いている）記事を一括操作用に選択／解除`,
+	shortcuts_star: () => `記事にスターを付ける／外す`,
+	shortcuts_typing: () => `入力欄に入力している間はショートカットは無効です。`,
+	shortcuts_undo: () => `通知に表示された変更を元に戻す（Ctrl+Z、⌘Z でも可）`,
+	stuck_close_all: () => `このアプリのタブとウィンドウをすべて閉じてから、もう一度開いてください。`,
+	stuck_heading: () => `このブラウザのストレージを待っています`,
+	stuck_restart: () => `それでも解決しない場合は、ブラウザを終了して再起動してください。変更は送信されるまでこの端末に保存されています。`,
+	stuck_text: (p) => `このアプリはセッションとオフラインの記事をブラウザのストレージに保存していますが、${p.seconds} 秒間応答がありません。保存中にアプリのページが閉じられると、iPhone の Safari などのブラウザはこのように止まることがあります。`,
+	stuck_try_again: () => `再試行`,
 	subscribe_added: () => `購読しました。tt-rss が次にフィードを更新したときに最初の記事が届きます。`,
 	subscribe_address: () => `フィードまたはサイトのアドレス`,
 	subscribe_already: () => `このフィードはすでに購読しています。`,
@@ -609,6 +672,7 @@ ${p.list}
 	subscribe_uncategorized: () => `カテゴリーなし`,
 	subscribe_unknown: () => `tt-rss が予期しない状態を返しました。`,
 	toast_copy_refused: () => `ここではコピーが許可されていません。`,
+	toast_feed_updated: (p) => `「${p.title}」を更新しました。`,
 	toast_link_copied: () => `リンクをコピーしました。`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -624,6 +688,58 @@ ${p.list}
 				return `下の ${n} 件の記事を既読にしました。`;
 		}
 	},
+	toast_marked_list_read: (p) => `「${p.title}」を既読にしました。`,
 	toast_marked_read: () => `既読にしました。`,
+	toast_marked_search_read: (p) => `「${p.search}」に一致する記事を既読にしました。`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事を既読にしました。`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事にスターを付けました。`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事を未読にしました。`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事のスターを外しました。`;
+		}
+	},
 	toast_share_unavailable: () => `ここでは共有できません。`,
+	toast_swipe_label_added: (p) => `「${p.title}」にラベル「${p.label}」を付けました。`,
+	toast_swipe_label_removed: (p) => `「${p.title}」からラベル「${p.label}」を外しました。`,
+	toast_swipe_published: (p) => `「${p.title}」を公開しました。`,
+	toast_swipe_read: (p) => `「${p.title}」を既読にしました。`,
+	toast_swipe_starred: (p) => `「${p.title}」にスターを付けました。`,
+	toast_swipe_unpublished: (p) => `「${p.title}」の公開を取り消しました。`,
+	toast_swipe_unread: (p) => `「${p.title}」を未読にしました。`,
+	toast_swipe_unstarred: (p) => `「${p.title}」のスターを外しました。`,
+	toast_undo_too_late: () => `元に戻すには遅すぎます。変更はすでにサーバーへ送信中です。`,
+	toast_undone: () => `元に戻しました。`,
+	toast_unsubscribed: (p) => `「${p.title}」の購読を解除しました。`,
+	update_available: () => `新しいバージョンがあります —`,
+	update_reload: () => `再読み込み`,
+	viewer_broken: () => `この画像を読み込めません（オフラインか、削除されています）。`,
+	viewer_close: () => `画像ビューアを閉じる`,
+	viewer_next: () => `次へ`,
+	viewer_next_image: () => `次の画像`,
+	viewer_previous: () => `前へ`,
+	viewer_previous_image: () => `前の画像`,
+	viewer_title: (p) => `画像 ${p.index} / ${p.count}`,
+	viewer_zoom_in: () => `拡大`,
+	viewer_zoom_out: () => `縮小`,
 };

@@ -15,14 +15,130 @@ export interface Messages {
 	alert_title: (p: { count: number; label: string | number }) => string;
 	/** (untitled) */
 	alert_untitled: () => string;
+	/** Back */
+	app_back: () => string;
 	/** Read your Tiny Tiny RSS feeds, online or offline. */
 	app_description: () => string;
+	/** Feed list */
+	app_feed_list: () => string;
 	/** Reader for Tiny Tiny RSS */
 	app_name: () => string;
+	/** Refresh */
+	app_refresh: () => string;
+	/** Refresh (r) */
+	app_refresh_title: () => string;
+	/** Settings */
+	app_settings: () => string;
+	/** Share a page to Published */
+	app_share: () => string;
+	/** Share to Published */
+	app_share_title: () => string;
 	/** Reader */
 	app_short_name: () => string;
+	/** Keyboard shortcuts */
+	app_shortcuts: () => string;
+	/** Keyboard shortcuts (?) */
+	app_shortcuts_title: () => string;
+	/** Sign out */
+	app_sign_out: () => string;
+	/** Skip to content */
+	app_skip: () => string;
+	/** Subscribe to a feed */
+	app_subscribe: () => string;
+	/** Subscribe */
+	app_subscribe_title: () => string;
+	/** Unread articles */
+	app_unread_title: () => string;
+	/** Article actions */
+	article_actions: () => string;
+	/** Add note */
+	article_add_note: () => string;
+	/** Attachment */
+	article_attachment: () => string;
+	/** Attachments */
+	article_attachments: () => string;
+	/** Comments */
+	article_comments: () => string;
+	/** {count} comments */
+	article_comments_count: (p: { count: number }) => string;
+	/** Copy link */
+	article_copy_link: () => string;
+	/** Edit note */
+	article_edit_note: () => string;
+	/** Embedded content */
+	article_embedded_content: () => string;
+	/** (the feed’s site) */
+	article_feed_site: () => string;
+	/** This article is no longer on the server. */
+	article_gone: () => string;
+	/** Headlines */
+	article_headlines: () => string;
+	/** Labels and tags */
+	article_labels_tags: () => string;
+	/** Loading article… */
+	article_loading: () => string;
+	/** Mark read */
+	article_mark_read: () => string;
+	/** Mark read (u) */
+	article_mark_read_title: () => string;
+	/** Mark unread */
+	article_mark_unread: () => string;
+	/** Mark unread (u) */
+	article_mark_unread_title: () => string;
+	/** More article actions */
+	article_more: () => string;
+	/** Article navigation */
+	article_navigation: () => string;
+	/** Next article */
+	article_next: () => string;
+	/** Next article (j) */
+	article_next_title: () => string;
+	/** Open original */
+	article_open_original: () => string;
+	/** Open original (o) */
+	article_open_original_title: () => string;
+	/** Article */
+	article_pane: () => string;
+	/** Previous article */
+	article_previous: () => string;
+	/** Previous article (k) */
+	article_previous_title: () => string;
+	/** Publish */
+	article_publish: () => string;
+	/** Published */
+	article_published: () => string;
+	/** Share… */
+	article_share: () => string;
+	/** Share */
+	article_share_title: () => string;
+	/** Shared article */
+	article_shared: () => string;
+	/** Star */
+	article_star: () => string;
+	/** Star (s) */
+	article_star_title: () => string;
+	/** Starred (s) */
+	article_starred_title: () => string;
+	/** Articles tagged {tag} */
+	article_tagged: (p: { tag: string | number }) => string;
+	/** View image: {name} */
+	article_view_image: (p: { name: string | number }) => string;
+	/** View image */
+	article_view_image_plain: () => string;
 	/** ← Settings */
 	back_to_settings: () => string;
+	/** Older than a day */
+	catchup_1day: () => string;
+	/** Older than a week */
+	catchup_1week: () => string;
+	/** Older than two weeks */
+	catchup_2week: () => string;
+	/** All articles */
+	catchup_all: () => string;
+	/** Mark read */
+	catchup_menu: () => string;
+	/** Mark as read */
+	catchup_menu_label: () => string;
 	/** Run the check-up again */
 	checkup_again: () => string;
 	/** tt-rss answers API_DISABLED: this user may not use apps. (tt-rss says this before it checks the password, so the password may be wrong too.) */
@@ -209,6 +325,10 @@ export interface Messages {
 	checkup_wrong_password_fix: () => string;
 	/** The user name or password is wrong */
 	checkup_wrong_password_title: () => string;
+	/** Cancel */
+	dialog_cancel: () => string;
+	/** Close */
+	dialog_close: () => string;
 	/** The request was cancelled before it finished. */
 	error_aborted: () => string;
 	/** API access is turned off for this account. In tt-rss, open Preferences, turn on "Enable API access" (API access), save, and sign in again. */
@@ -271,6 +391,12 @@ export interface Messages {
 	error_unknown_method: () => string;
 	/** This tt-rss server is too old for this action. Updating tt-rss would make it available. */
 	error_unsupported: () => string;
+	/** The change could not be saved. Try again in a moment. */
+	failure_change: () => string;
+	/** Something went wrong while loading your feeds. */
+	failure_feeds: () => string;
+	/** The offline copy could not be brought up to date. */
+	failure_sync: () => string;
 	/** counted on this device */
 	feed_count_on_device: () => string;
 	/** The site’s secure connection could not be verified (its certificate). */
@@ -317,42 +443,94 @@ export interface Messages {
 	feed_row_failing: (p: { why: string | number }) => string;
 	/** , {count} unread */
 	feed_row_unread: (p: { count: number }) => string;
-	/** Alert on new articles */
-	feed_settings_alert: () => string;
-	/** Notifications and quiet hours are set in Settings → Alerts. */
-	feed_settings_alert_hint: () => string;
-	/** Kept on this device. */
-	feed_settings_device: () => string;
-	/** Done */
-	feed_settings_done: () => string;
-	/** Updates */
-	feed_settings_health: () => string;
-	/** Feed settings… */
-	feed_settings_open: () => string;
-	/** Open articles on the original site */
-	feed_settings_open_original: () => string;
-	/** A tap opens the article’s page in a new tab and marks it read. */
-	feed_settings_open_original_hint: () => string;
-	/** Show */
-	feed_settings_show: () => string;
-	/** Sort */
-	feed_settings_sort: () => string;
-	/** Feed settings */
-	feed_settings_title: () => string;
 	/** Today */
 	feed_today: () => string;
+	/** Feed actions */
+	feedmenu_actions: () => string;
+	/** More feed actions */
+	feedmenu_actions_more: () => string;
+	/** Alert on new articles */
+	feedmenu_settings_alert: () => string;
+	/** Notifications and quiet hours are set in Settings → Alerts. */
+	feedmenu_settings_alert_hint: () => string;
+	/** Kept on this device. */
+	feedmenu_settings_device: () => string;
+	/** Done */
+	feedmenu_settings_done: () => string;
+	/** Updates */
+	feedmenu_settings_health: () => string;
+	/** Feed settings… */
+	feedmenu_settings_open: () => string;
+	/** Open articles on the original site */
+	feedmenu_settings_open_original: () => string;
+	/** A tap opens the article’s page in a new tab and marks it read. */
+	feedmenu_settings_open_original_hint: () => string;
+	/** Show */
+	feedmenu_settings_show: () => string;
+	/** Sort */
+	feedmenu_settings_sort: () => string;
+	/** Feed settings */
+	feedmenu_settings_title: () => string;
+	/** Unsubscribe */
+	feedmenu_unsubscribe: () => string;
+	/** Unsubscribe… */
+	feedmenu_unsubscribe_item: () => string;
+	/** Stop following “{title}”? Its articles will be removed from tt-rss (starred ones are kept). */
+	feedmenu_unsubscribe_text: (p: { title: string | number }) => string;
+	/** Unsubscribe? */
+	feedmenu_unsubscribe_title: () => string;
+	/** Update this feed now */
+	feedmenu_update_now: () => string;
+	/** Your feeds */
+	home_heading: () => string;
+	/** for keyboard shortcuts. */
+	home_hint_after: () => string;
+	/** Press */
+	home_hint_before: () => string;
+	/** Read all articles */
+	home_read_all: () => string;
+	/** Choose a feed or category to read its headlines, or start with everything unread. */
+	home_text: () => string;
+	/** {count} unread articles */
+	home_unread: (p: { count: number }) => string;
+	/** Loading labels… */
+	labels_loading: () => string;
+	/** Labels */
+	labels_menu: () => string;
+	/** No labels yet. Create them in tt-rss’s preferences. */
+	labels_none: () => string;
+	/** Labels of this article */
+	labels_of_article: () => string;
+	/** Labels of the selected articles */
+	labels_of_selected: () => string;
+	/** Label… */
+	labels_pick: () => string;
 	/** Same as the browser ({language}) */
 	language_browser: (p: { language: string | number }) => string;
 	/** Kept on this device. Article texts stay in the language they were written in. */
 	language_hint: () => string;
 	/** Language */
 	language_legend: () => string;
+	/** Choose an article to read it here. */
+	list_choose_article: () => string;
 	/** No articles to show here. */
 	list_empty: () => string;
 	/** No article kept on this device matches this search. */
 	list_empty_on_device: () => string;
 	/** Nothing matches this search. */
 	list_empty_search: () => string;
+	/** That’s all. */
+	list_end: () => string;
+	/** Headlines of {title} */
+	list_headlines_of: (p: { title: string | number }) => string;
+	/** and */
+	list_keys_and: () => string;
+	/** lists every shortcut. */
+	list_keys_help: () => string;
+	/** move between articles; */
+	list_keys_move: () => string;
+	/** Loading headlines… */
+	list_loading: () => string;
 	/** The server cannot be reached: these are the articles kept here that match. */
 	list_on_device_text: () => string;
 	/** Results on this device. */
@@ -361,12 +539,20 @@ export interface Messages {
 	list_on_device_today_text: () => string;
 	/** Pull to refresh */
 	list_pull_refresh: () => string;
+	/** Refresh headlines */
+	list_refresh: () => string;
 	/** Refreshing… */
 	list_refreshing: () => string;
 	/** Release to refresh */
 	list_release_refresh: () => string;
 	/** Try again */
 	list_try_again: () => string;
+	/** Show and order */
+	list_view_menu: () => string;
+	/** Show */
+	list_view_show: () => string;
+	/** Sort */
+	list_view_sort: () => string;
 	/** Signing in… */
 	login_busy: () => string;
 	/** Server check-up */
@@ -403,8 +589,120 @@ export interface Messages {
 	login_submit: () => string;
 	/** User name */
 	login_user: () => string;
+	/** tt-rss does not allow web apps on other sites to call it, so this app must be served from {origin} itself (see the deployment guide), or use the server path on this site, such as /tt-rss/. */
+	login_warning_cross_origin: (p: { origin: string | number }) => string;
+	/** This server address is not a valid URL. */
+	login_warning_invalid_url: () => string;
+	/** {count} hidden by muted words */
+	mute_hidden: (p: { count: string | number }) => string;
+	/** Hide them */
+	mute_hide_them: () => string;
+	/** Show them */
+	mute_show_them: () => string;
+	/** Showing {count} muted articles */
+	mute_showing: (p: { count: number }) => string;
+	/** Note */
+	note_label: () => string;
+	/** Save note */
+	note_save: () => string;
+	/** Notifications */
+	notifications: () => string;
+	/** Dismiss */
+	notifications_dismiss: () => string;
 	/** {page} · Reader */
 	page_title: (p: { page: string | number }) => string;
+	/** Back {seconds} s */
+	player_back: (p: { seconds: string | number }) => string;
+	/** This file cannot be played here: it is not reachable (offline?) or its format is not supported by this browser. The link below opens it. */
+	player_failed: () => string;
+	/** Forward {seconds} s */
+	player_forward: (p: { seconds: string | number }) => string;
+	/** Player: {name} */
+	player_label: (p: { name: string | number }) => string;
+	/** Pause */
+	player_pause: () => string;
+	/** Play */
+	player_play: () => string;
+	/** Position */
+	player_position: () => string;
+	/** {at} of {of} */
+	player_position_text: (p: { at: string | number; of: string | number }) => string;
+	/** Resumed at {at} */
+	player_resumed: (p: { at: string | number }) => string;
+	/** Speed */
+	player_speed: () => string;
+	/** Another account */
+	renew_other_account: () => string;
+	/** Password for {user} on {server} */
+	renew_password: (p: { server: string | number; user: string | number }) => string;
+	/** Your session ended. Password for {user} to keep reading and send your changes: */
+	renew_text: (p: { user: string | number }) => string;
+	/** Your session ended. Sign in again to keep reading and send your changes: */
+	renew_text_single_user: () => string;
+	/** Actions for “{title}” */
+	row_actions: (p: { title: string | number }) => string;
+	/** Also in: {feeds} */
+	row_also_in: (p: { feeds: string | number }) => string;
+	/** , also in: {feeds} */
+	row_also_in_said: (p: { feeds: string | number }) => string;
+	/** Close actions */
+	row_close_actions: () => string;
+	/** Mark above read */
+	row_mark_above: () => string;
+	/** Mark below read */
+	row_mark_below: () => string;
+	/** More actions for “{title}” */
+	row_more: (p: { title: string | number }) => string;
+	/** , published */
+	row_published_said: () => string;
+	/** Select “{title}” */
+	row_select: (p: { title: string | number }) => string;
+	/** Star “{title}” */
+	row_star: (p: { title: string | number }) => string;
+	/** , starred */
+	row_starred_said: () => string;
+	/** , unread */
+	row_unread_said: () => string;
+	/** (untitled) */
+	row_untitled: () => string;
+	/** All feeds */
+	search_all_feeds: () => string;
+	/** Category: {title} */
+	search_category: (p: { title: string | number }) => string;
+	/** Clear */
+	search_clear: () => string;
+	/** Search headlines */
+	search_field: () => string;
+	/** Search in */
+	search_in: () => string;
+	/** Open search */
+	search_open: () => string;
+	/** Search (/) */
+	search_open_title: () => string;
+	/** Search */
+	search_placeholder: () => string;
+	/** Search */
+	search_submit: () => string;
+	/** This category */
+	search_this_category: () => string;
+	/** this category */
+	search_this_category_lower: () => string;
+	/** This feed */
+	search_this_feed: () => string;
+	/** Uncategorized */
+	search_uncategorized: () => string;
+	/** Cancel */
+	selection_cancel: () => string;
+	/** Cancel (Esc) */
+	selection_cancel_title: () => string;
+	/** {count} selected */
+	selection_count: (p: { count: string | number }) => string;
+	/** Selected articles */
+	selection_group: () => string;
+	/** Select all loaded */
+	selection_select_all: () => string;
+	/** Unstar */
+	selection_unstar: () => string;
 	/** Account */
 	settings_account: () => string;
 	/** Alerts */
@@ -549,6 +847,18 @@ export interface Messages {
 	settings_density_comfortable: () => string;
 	/** Compact: title, feed and date on one line */
 	settings_density_compact: () => string;
+	/** The connection is metered: enclosures wait for Wi-Fi. */
+	settings_enclosures_metered_reason: () => string;
+	/** Not on Wi-Fi: enclosures wait for Wi-Fi. */
+	settings_enclosures_not_wifi_reason: () => string;
+	/** Data Saver is on: enclosures are not downloaded. */
+	settings_enclosures_save_data_reason: () => string;
+	/** The connection is slow: enclosures wait for Wi-Fi. */
+	settings_enclosures_slow_reason: () => string;
+	/** The browser does not say whether this is Wi-Fi: enclosures are downloaded. */
+	settings_enclosures_unknown_reason: () => string;
+	/** On Wi-Fi: enclosures are downloaded. */
+	settings_enclosures_wifi_reason: () => string;
 	/** Font */
 	settings_font: () => string;
 	/** Sans serif */
@@ -557,6 +867,22 @@ export interface Messages {
 	settings_font_serif: () => string;
 	/** Hide feeds and categories with nothing unread */
 	settings_hide_empty: () => string;
+	/** Images are always downloaded. */
+	settings_images_always_reason: () => string;
+	/** The connection is metered: images wait for Wi-Fi. */
+	settings_images_metered_reason: () => string;
+	/** Images are never downloaded. */
+	settings_images_never_reason: () => string;
+	/** Not on Wi-Fi: images wait for Wi-Fi. */
+	settings_images_not_wifi_reason: () => string;
+	/** Data Saver is on: images are not downloaded. */
+	settings_images_save_data_reason: () => string;
+	/** The connection is slow: images wait for Wi-Fi. */
+	settings_images_slow_reason: () => string;
+	/** The browser does not say whether this is Wi-Fi: images are downloaded. */
+	settings_images_unknown_reason: () => string;
+	/** On Wi-Fi: images are downloaded. */
+	settings_images_wifi_reason: () => string;
 	/** Install app */
 	settings_install_button: () => string;
 	/** The reader is installed on this device. */
@@ -1071,6 +1397,62 @@ export interface Messages {
 	share_title: () => string;
 	/** URL */
 	share_url: () => string;
+	/** Mark the articles above the open one read */
+	shortcuts_above_read: () => string;
+	/** Action */
+	shortcuts_action: () => string;
+	/** Mark the articles below the open one read */
+	shortcuts_below_read: () => string;
+	/** Leave the selection, else back to the headlines */
+	shortcuts_close: () => string;
+	/** Show these shortcuts */
+	shortcuts_help: () => string;
+	/** Keys */
+	shortcuts_keys: () => string;
+	/** Next article */
+	shortcuts_next_article: () => string;
+	/** Next feed */
+	shortcuts_next_feed: () => string;
+	/** Open the original page */
+	shortcuts_open_original: () => string;
+	/** or */
+	shortcuts_or: () => string;
+	/** Previous article */
+	shortcuts_previous_article: () => string;
+	/** Previous feed */
+	shortcuts_previous_feed: () => string;
+	/** Publish or unpublish the article */
+	shortcuts_publish: () => string;
+	/** Mark the article read or unread */
+	shortcuts_read: () => string;
+	/** Refresh the headlines */
+	shortcuts_refresh: () => string;
+	/** Search */
+	shortcuts_search: () => string;
+	/** Select or unselect the focused (or open) article for a bulk action */
+	shortcuts_select: () => string;
+	/** Star or unstar the article */
+	shortcuts_star: () => string;
+	/** Shortcuts are off while you type in a field. */
+	shortcuts_typing: () => string;
+	/** Undo the change the toast offers (also Ctrl+Z, ⌘Z) */
+	shortcuts_undo: () => string;
+	/** Default */
+	sort_default: () => string;
+	/** By feed date */
+	sort_feed_dates: () => string;
+	/** Oldest first */
+	sort_oldest_first: () => string;
+	/** Pause reading */
+	speech_pause: () => string;
+	/** Read aloud */
+	speech_read_aloud: () => string;
+	/** Reading aloud */
+	speech_reading: () => string;
+	/** Resume reading */
+	speech_resume: () => string;
+	/** Stop reading */
+	speech_stop: () => string;
 	/** Connection */
 	status_connection: () => string;
 	/** {count} not saved */
@@ -1093,6 +1475,16 @@ export interface Messages {
 	status_updated_title: () => string;
 	/** · updating */
 	status_updating: () => string;
+	/** Close every tab and window of this app, then open it again. */
+	stuck_close_all: () => string;
+	/** Waiting for this browser's storage */
+	stuck_heading: () => string;
+	/** If that does not help, quit and restart the browser. Changes you made are kept on this device until they are sent. */
+	stuck_restart: () => string;
+	/** The app keeps your session and your offline articles in the browser's storage, and it has not answered for {seconds} seconds. Safari and other browsers on iPhone can get stuck like this after a page of the app was closed while it was saving. */
+	stuck_text: (p: { seconds: string | number }) => string;
+	/** Try again */
+	stuck_try_again: () => string;
 	/** Subscribed. The first articles arrive when tt-rss next updates the feed. */
 	subscribe_added: () => string;
 	/** Feed or site address */
@@ -1133,21 +1525,115 @@ export interface Messages {
 	subscribe_uncategorized: () => string;
 	/** tt-rss answered with an unexpected status. */
 	subscribe_unknown: () => string;
+	/** Label “{label}” */
+	swipe_label_add: (p: { label: string | number }) => string;
+	/** Remove “{label}” */
+	swipe_label_remove: (p: { label: string | number }) => string;
+	/** Unpublish */
+	swipe_unpublish: () => string;
 	/** Copying is not allowed here. */
 	toast_copy_refused: () => string;
+	/** “{title}” was updated. */
+	toast_feed_updated: (p: { title: string | number }) => string;
 	/** Link copied. */
 	toast_link_copied: () => string;
 	/** Marked {count} articles above as read. */
 	toast_marked_above: (p: { count: number }) => string;
 	/** Marked {count} articles below as read. */
 	toast_marked_below: (p: { count: number }) => string;
+	/** Marked “{title}” as read. */
+	toast_marked_list_read: (p: { title: string | number }) => string;
 	/** Marked as read. */
 	toast_marked_read: () => string;
+	/** Marked the articles matching “{search}” as read. */
+	toast_marked_search_read: (p: { search: string | number }) => string;
+	/** Marked {count} articles read. */
+	toast_selection_read: (p: { count: number }) => string;
+	/** Starred {count} articles. */
+	toast_selection_starred: (p: { count: number }) => string;
+	/** Marked {count} articles unread. */
+	toast_selection_unread: (p: { count: number }) => string;
+	/** Unstarred {count} articles. */
+	toast_selection_unstarred: (p: { count: number }) => string;
 	/** Sharing is not available here. */
 	toast_share_unavailable: () => string;
+	/** Label “{label}” added to “{title}”. */
+	toast_swipe_label_added: (p: { label: string | number; title: string | number }) => string;
+	/** Label “{label}” removed from “{title}”. */
+	toast_swipe_label_removed: (p: { label: string | number; title: string | number }) => string;
+	/** “{title}” published. */
+	toast_swipe_published: (p: { title: string | number }) => string;
+	/** “{title}” marked as read. */
+	toast_swipe_read: (p: { title: string | number }) => string;
+	/** “{title}” starred. */
+	toast_swipe_starred: (p: { title: string | number }) => string;
+	/** “{title}” unpublished. */
+	toast_swipe_unpublished: (p: { title: string | number }) => string;
+	/** “{title}” marked as unread. */
+	toast_swipe_unread: (p: { title: string | number }) => string;
+	/** “{title}” unstarred. */
+	toast_swipe_unstarred: (p: { title: string | number }) => string;
+	/** Too late to undo: the change is already on its way to the server. */
+	toast_undo_too_late: () => string;
+	/** Undone. */
+	toast_undone: () => string;
+	/** Unsubscribed from “{title}”. */
+	toast_unsubscribed: (p: { title: string | number }) => string;
+	/** Categories */
+	tree_categories: () => string;
+	/** {title} feeds */
+	tree_category_feeds: (p: { title: string | number }) => string;
+	/** Feeds */
+	tree_label: () => string;
+	/** Labels */
+	tree_labels: () => string;
+	/** Loading feeds… */
+	tree_loading: () => string;
+	/** Show or hide the feeds of {title} */
+	tree_toggle: (p: { title: string | number }) => string;
+	/** Undo */
+	undo: () => string;
+	/** {count} unread */
+	unread_count: (p: { count: string | number }) => string;
+	/** New version available — */
+	update_available: () => string;
+	/** Reload */
+	update_reload: () => string;
+	/** Adaptive */
+	view_adaptive: () => string;
+	/** All articles */
+	view_all_articles: () => string;
+	/** Published */
+	view_published: () => string;
+	/** Starred */
+	view_starred: () => string;
+	/** Unread */
+	view_unread: () => string;
+	/** Updated */
+	view_updated: () => string;
+	/** With a note */
+	view_with_note: () => string;
+	/** This image cannot be loaded (offline, or gone). */
+	viewer_broken: () => string;
+	/** Close image viewer */
+	viewer_close: () => string;
+	/** Next */
+	viewer_next: () => string;
+	/** Next image */
+	viewer_next_image: () => string;
+	/** Previous */
+	viewer_previous: () => string;
+	/** Previous image */
+	viewer_previous_image: () => string;
+	/** Image {index} of {count} */
+	viewer_title: (p: { count: string | number; index: string | number }) => string;
+	/** Zoom in */
+	viewer_zoom_in: () => string;
+	/** Zoom out */
+	viewer_zoom_out: () => string;
 }
 
 /** The keys of the second module of each locale (screens after the first). */
-export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'language_browser' | 'language_hint' | 'language_legend' | 'settings_account' | 'settings_alerts' | 'settings_alerts_about' | 'settings_alerts_add' | 'settings_alerts_add_words' | 'settings_alerts_allow' | 'settings_alerts_allowed' | 'settings_alerts_background' | 'settings_alerts_category' | 'settings_alerts_choose' | 'settings_alerts_denied_rest' | 'settings_alerts_denied_strong' | 'settings_alerts_foreground' | 'settings_alerts_from' | 'settings_alerts_intro' | 'settings_alerts_link' | 'settings_alerts_mute' | 'settings_alerts_mute_content' | 'settings_alerts_mute_intro' | 'settings_alerts_mute_read' | 'settings_alerts_mute_save' | 'settings_alerts_mute_saved' | 'settings_alerts_mute_saved_none' | 'settings_alerts_mute_words' | 'settings_alerts_new' | 'settings_alerts_nothing' | 'settings_alerts_permission' | 'settings_alerts_place' | 'settings_alerts_quiet' | 'settings_alerts_quiet_enable' | 'settings_alerts_remove' | 'settings_alerts_remove_label' | 'settings_alerts_rule_words' | 'settings_alerts_rule_words_content' | 'settings_alerts_title' | 'settings_alerts_unsupported_rest' | 'settings_alerts_unsupported_strong' | 'settings_alerts_until' | 'settings_alerts_words' | 'settings_alerts_words_content' | 'settings_alerts_words_hint' | 'settings_alerts_words_placeholder' | 'settings_change_article_id' | 'settings_change_articles' | 'settings_change_catchup' | 'settings_change_catchup_day' | 'settings_change_catchup_search' | 'settings_change_catchup_seen' | 'settings_change_catchup_two_weeks' | 'settings_change_catchup_week' | 'settings_change_label_add' | 'settings_change_label_id' | 'settings_change_label_remove' | 'settings_change_label_titled' | 'settings_change_mark_published' | 'settings_change_mark_read' | 'settings_change_mark_starred' | 'settings_change_mark_unpublished' | 'settings_change_mark_unread' | 'settings_change_mark_unstarred' | 'settings_change_note' | 'settings_change_note_removed' | 'settings_change_quoted' | 'settings_change_scope_category' | 'settings_change_scope_feed' | 'settings_change_share' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_font' | 'settings_font_sans' | 'settings_font_serif' | 'settings_hide_empty' | 'settings_install_button' | 'settings_install_done' | 'settings_install_heading' | 'settings_install_ios' | 'settings_install_text' | 'settings_keep_unread' | 'settings_line_height' | 'settings_line_loose' | 'settings_line_normal' | 'settings_line_tight' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_measure' | 'settings_measure_medium' | 'settings_measure_narrow' | 'settings_measure_wide' | 'settings_offline_automatic' | 'settings_offline_automatic_size' | 'settings_offline_budget' | 'settings_offline_budget_hint' | 'settings_offline_images' | 'settings_offline_images_always' | 'settings_offline_more' | 'settings_offline_storage' | 'settings_opml_another' | 'settings_opml_continue' | 'settings_opml_damaged' | 'settings_opml_discard' | 'settings_opml_empty' | 'settings_opml_entities' | 'settings_opml_export' | 'settings_opml_export_button' | 'settings_opml_export_failed' | 'settings_opml_export_hint' | 'settings_opml_exported' | 'settings_opml_exporting' | 'settings_opml_feeds_for' | 'settings_opml_file' | 'settings_opml_finished' | 'settings_opml_from_missing' | 'settings_opml_goes_to' | 'settings_opml_import' | 'settings_opml_import_hint' | 'settings_opml_interrupted' | 'settings_opml_link' | 'settings_opml_missing' | 'settings_opml_missing_hint' | 'settings_opml_needs_server' | 'settings_opml_no_body' | 'settings_opml_no_feeds' | 'settings_opml_not_opml' | 'settings_opml_not_xml' | 'settings_opml_outcome_multiple' | 'settings_opml_outcome_skipped' | 'settings_opml_page' | 'settings_opml_plan' | 'settings_opml_plan_counts' | 'settings_opml_read_failed' | 'settings_opml_reading' | 'settings_opml_results' | 'settings_opml_running' | 'settings_opml_skipped' | 'settings_opml_stopped' | 'settings_opml_subscribe' | 'settings_opml_too_deep' | 'settings_opml_too_large' | 'settings_opml_too_many' | 'settings_opml_unexpected' | 'settings_opml_waiting' | 'settings_page' | 'settings_pending_discard' | 'settings_pending_failed' | 'settings_pending_failed_list' | 'settings_pending_heading' | 'settings_pending_kept' | 'settings_pending_last' | 'settings_pending_list' | 'settings_pending_more' | 'settings_pending_none' | 'settings_pending_region' | 'settings_pending_retry' | 'settings_pending_send' | 'settings_pending_sign_in' | 'settings_pending_storage' | 'settings_pending_storage_of' | 'settings_pending_waiting' | 'settings_pending_while_open' | 'settings_read_when_played' | 'settings_reading' | 'settings_rule_hits_gone' | 'settings_rule_hits_hint' | 'settings_rule_hits_none' | 'settings_rule_hits_title' | 'settings_rules' | 'settings_rules_add' | 'settings_rules_alert' | 'settings_rules_everywhere' | 'settings_rules_hits_label' | 'settings_rules_hits_link' | 'settings_rules_in' | 'settings_rules_label' | 'settings_rules_link' | 'settings_rules_list' | 'settings_rules_muted' | 'settings_rules_needs_action' | 'settings_rules_no_label' | 'settings_rules_none' | 'settings_rules_nothing' | 'settings_rules_page' | 'settings_rules_publish' | 'settings_rules_query_hint' | 'settings_rules_read' | 'settings_rules_remove' | 'settings_rules_star' | 'settings_rules_then' | 'settings_rules_try' | 'settings_rules_when' | 'settings_rules_where' | 'settings_rules_would' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_sign_out_more' | 'settings_sign_out_not_accepted' | 'settings_sign_out_unsaved' | 'settings_signed_in_as' | 'settings_sort' | 'settings_special_down' | 'settings_special_hint' | 'settings_special_legend' | 'settings_special_show' | 'settings_special_up' | 'settings_storage_about' | 'settings_storage_articles' | 'settings_storage_articles_size' | 'settings_storage_browser_of' | 'settings_storage_browser_used' | 'settings_storage_budget_auto' | 'settings_storage_budget_own' | 'settings_storage_cancel' | 'settings_storage_clear' | 'settings_storage_clear_articles' | 'settings_storage_clear_articles_detail' | 'settings_storage_clear_articles_title' | 'settings_storage_clear_hint' | 'settings_storage_clear_images' | 'settings_storage_clear_images_detail' | 'settings_storage_clear_images_title' | 'settings_storage_clear_media' | 'settings_storage_clear_media_detail' | 'settings_storage_clear_media_title' | 'settings_storage_clear_read' | 'settings_storage_clear_read_detail' | 'settings_storage_clear_read_title' | 'settings_storage_estimated' | 'settings_storage_failed' | 'settings_storage_heading' | 'settings_storage_images' | 'settings_storage_images_always' | 'settings_storage_images_never' | 'settings_storage_images_setting' | 'settings_storage_images_size' | 'settings_storage_images_wifi' | 'settings_storage_in_packs' | 'settings_storage_kept' | 'settings_storage_measuring' | 'settings_storage_media' | 'settings_storage_media_files' | 'settings_storage_outbox' | 'settings_storage_page' | 'settings_storage_persist' | 'settings_storage_persist_granted' | 'settings_storage_persist_refused' | 'settings_storage_persisted' | 'settings_storage_persisted_no' | 'settings_storage_persisted_unknown' | 'settings_storage_persisted_yes' | 'settings_storage_read' | 'settings_storage_removed_articles' | 'settings_storage_removed_files_too' | 'settings_storage_removed_images' | 'settings_storage_removed_media' | 'settings_storage_starred' | 'settings_storage_unknown' | 'settings_storage_unread' | 'settings_storage_used' | 'settings_storage_used_of' | 'settings_storage_where' | 'settings_swipe_hint' | 'settings_swipe_label' | 'settings_swipe_label_unknown' | 'settings_swipe_left' | 'settings_swipe_legend' | 'settings_swipe_none' | 'settings_swipe_publish' | 'settings_swipe_read' | 'settings_swipe_right' | 'settings_swipe_star' | 'settings_sync_busy' | 'settings_sync_choose' | 'settings_sync_count' | 'settings_sync_done' | 'settings_sync_enclosures' | 'settings_sync_enclosures_too' | 'settings_sync_heading' | 'settings_sync_intro' | 'settings_sync_keep' | 'settings_sync_last' | 'settings_sync_limit' | 'settings_sync_newest' | 'settings_sync_not_yet' | 'settings_sync_now' | 'settings_sync_pack_enclosures_label' | 'settings_sync_pack_limit' | 'settings_sync_pack_remove_label' | 'settings_sync_packs' | 'settings_sync_packs_intro' | 'settings_sync_phase_content' | 'settings_sync_phase_counters' | 'settings_sync_phase_images' | 'settings_sync_phase_media' | 'settings_sync_phase_new' | 'settings_sync_phase_packs' | 'settings_sync_phase_state' | 'settings_sync_place' | 'settings_sync_progress' | 'settings_sync_remove' | 'settings_sync_saved' | 'settings_sync_unchanged' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_typography' | 'settings_unread_count' | 'settings_unread_display' | 'settings_unread_dot' | 'settings_unread_none' | 'settings_unsent' | 'share_busy' | 'share_done' | 'share_heading' | 'share_hint' | 'share_page' | 'share_saved_offline' | 'share_see_published' | 'share_submit' | 'share_subscribe' | 'share_text' | 'share_title' | 'share_url' | 'subscribe_added' | 'subscribe_address' | 'subscribe_already' | 'subscribe_busy' | 'subscribe_category' | 'subscribe_database_error' | 'subscribe_download_failed' | 'subscribe_found' | 'subscribe_heading' | 'subscribe_invalid_feed' | 'subscribe_invalid_url' | 'subscribe_multiple' | 'subscribe_no_feeds' | 'subscribe_open_feed' | 'subscribe_page' | 'subscribe_read_only' | 'subscribe_submit' | 'subscribe_this' | 'subscribe_uncategorized' | 'subscribe_unknown' | 'toast_copy_refused' | 'toast_link_copied' | 'toast_marked_above' | 'toast_marked_below' | 'toast_marked_read' | 'toast_share_unavailable';
+export type LaterKey = 'back_to_settings' | 'checkup_again' | 'checkup_api_off_detail' | 'checkup_api_off_title' | 'checkup_browser_api_off_detail' | 'checkup_browser_api_off_title' | 'checkup_busy' | 'checkup_check_address_fix' | 'checkup_current_detail' | 'checkup_current_title' | 'checkup_daemon_off_detail' | 'checkup_daemon_off_fix' | 'checkup_daemon_off_title' | 'checkup_daemon_ok_detail' | 'checkup_daemon_ok_title' | 'checkup_done' | 'checkup_empty_detail' | 'checkup_empty_fix' | 'checkup_empty_title' | 'checkup_enable_api' | 'checkup_feature_catchup_mode' | 'checkup_feature_catchup_search' | 'checkup_feature_feed_errors' | 'checkup_feature_feed_icon' | 'checkup_feature_feed_tree' | 'checkup_feature_first_id' | 'checkup_feature_level' | 'checkup_feature_login_config' | 'checkup_feature_notes' | 'checkup_feature_sandbox' | 'checkup_feature_sanitize' | 'checkup_feature_score' | 'checkup_feature_site_url' | 'checkup_feature_subscribe' | 'checkup_feature_tag_feeds' | 'checkup_feed_failing_item' | 'checkup_feeds_failing_detail' | 'checkup_feeds_failing_fix' | 'checkup_feeds_failing_title' | 'checkup_feeds_ok_detail' | 'checkup_feeds_ok_title' | 'checkup_how_to_fix' | 'checkup_http_auth_detail' | 'checkup_http_auth_fix' | 'checkup_http_auth_title' | 'checkup_intro' | 'checkup_no_api_detail' | 'checkup_no_api_fix' | 'checkup_no_api_title' | 'checkup_not_ttrss_detail' | 'checkup_not_ttrss_title' | 'checkup_offline_detail' | 'checkup_offline_fix' | 'checkup_offline_title' | 'checkup_older_detail' | 'checkup_older_fix' | 'checkup_older_title' | 'checkup_other_site_detail' | 'checkup_other_site_fix' | 'checkup_other_site_title' | 'checkup_page' | 'checkup_proxy_refused_detail' | 'checkup_proxy_refused_fix' | 'checkup_proxy_refused_title' | 'checkup_server_crashed_detail' | 'checkup_server_crashed_fix' | 'checkup_server_error_title' | 'checkup_server_failed_title' | 'checkup_server_refused_detail' | 'checkup_server_refused_fix' | 'checkup_session_detail' | 'checkup_session_fix' | 'checkup_session_title' | 'checkup_sign_in_page_detail' | 'checkup_sign_in_page_fix' | 'checkup_sign_in_page_title' | 'checkup_signed_in_detail' | 'checkup_signed_in_title' | 'checkup_timeout_title' | 'checkup_unexpected_detail' | 'checkup_unexpected_fix' | 'checkup_unexpected_title' | 'checkup_unreachable_detail' | 'checkup_unreachable_fix' | 'checkup_unreachable_title' | 'checkup_verdict' | 'checkup_verdict_notice' | 'checkup_verdict_ok' | 'checkup_verdict_problem' | 'checkup_web_page_detail' | 'checkup_web_page_title' | 'checkup_wrong_password_detail' | 'checkup_wrong_password_fix' | 'checkup_wrong_password_title' | 'error_aborted' | 'error_api_disabled' | 'error_bad_reply' | 'error_browser_api' | 'error_browser_api_fix' | 'error_empty_reply' | 'error_feed_not_found' | 'error_html_reply' | 'error_http_no_api' | 'error_http_other' | 'error_http_passing' | 'error_http_prefix' | 'error_http_refused' | 'error_http_too_large' | 'error_incorrect_usage' | 'error_login' | 'error_network' | 'error_not_found' | 'error_not_json' | 'error_offline' | 'error_offline_kept' | 'error_offline_not_changed' | 'error_operation_failed' | 'error_reply_too_deep' | 'error_reply_too_large' | 'error_seq_mismatch' | 'error_server_other' | 'error_sign_in_again' | 'error_timeout' | 'error_unknown_method' | 'error_unsupported' | 'feedmenu_actions' | 'feedmenu_actions_more' | 'feedmenu_settings_alert' | 'feedmenu_settings_alert_hint' | 'feedmenu_settings_device' | 'feedmenu_settings_done' | 'feedmenu_settings_health' | 'feedmenu_settings_open' | 'feedmenu_settings_open_original' | 'feedmenu_settings_open_original_hint' | 'feedmenu_settings_show' | 'feedmenu_settings_sort' | 'feedmenu_settings_title' | 'feedmenu_unsubscribe' | 'feedmenu_unsubscribe_item' | 'feedmenu_unsubscribe_text' | 'feedmenu_unsubscribe_title' | 'feedmenu_update_now' | 'language_browser' | 'language_hint' | 'language_legend' | 'login_warning_cross_origin' | 'login_warning_invalid_url' | 'renew_other_account' | 'renew_password' | 'renew_text' | 'renew_text_single_user' | 'settings_account' | 'settings_alerts' | 'settings_alerts_about' | 'settings_alerts_add' | 'settings_alerts_add_words' | 'settings_alerts_allow' | 'settings_alerts_allowed' | 'settings_alerts_background' | 'settings_alerts_category' | 'settings_alerts_choose' | 'settings_alerts_denied_rest' | 'settings_alerts_denied_strong' | 'settings_alerts_foreground' | 'settings_alerts_from' | 'settings_alerts_intro' | 'settings_alerts_link' | 'settings_alerts_mute' | 'settings_alerts_mute_content' | 'settings_alerts_mute_intro' | 'settings_alerts_mute_read' | 'settings_alerts_mute_save' | 'settings_alerts_mute_saved' | 'settings_alerts_mute_saved_none' | 'settings_alerts_mute_words' | 'settings_alerts_new' | 'settings_alerts_nothing' | 'settings_alerts_permission' | 'settings_alerts_place' | 'settings_alerts_quiet' | 'settings_alerts_quiet_enable' | 'settings_alerts_remove' | 'settings_alerts_remove_label' | 'settings_alerts_rule_words' | 'settings_alerts_rule_words_content' | 'settings_alerts_title' | 'settings_alerts_unsupported_rest' | 'settings_alerts_unsupported_strong' | 'settings_alerts_until' | 'settings_alerts_words' | 'settings_alerts_words_content' | 'settings_alerts_words_hint' | 'settings_alerts_words_placeholder' | 'settings_change_article_id' | 'settings_change_articles' | 'settings_change_catchup' | 'settings_change_catchup_day' | 'settings_change_catchup_search' | 'settings_change_catchup_seen' | 'settings_change_catchup_two_weeks' | 'settings_change_catchup_week' | 'settings_change_label_add' | 'settings_change_label_id' | 'settings_change_label_remove' | 'settings_change_label_titled' | 'settings_change_mark_published' | 'settings_change_mark_read' | 'settings_change_mark_starred' | 'settings_change_mark_unpublished' | 'settings_change_mark_unread' | 'settings_change_mark_unstarred' | 'settings_change_note' | 'settings_change_note_removed' | 'settings_change_quoted' | 'settings_change_scope_category' | 'settings_change_scope_feed' | 'settings_change_share' | 'settings_checkup_link' | 'settings_collapse_duplicates' | 'settings_density' | 'settings_density_cards' | 'settings_density_comfortable' | 'settings_density_compact' | 'settings_enclosures_metered_reason' | 'settings_enclosures_not_wifi_reason' | 'settings_enclosures_save_data_reason' | 'settings_enclosures_slow_reason' | 'settings_enclosures_unknown_reason' | 'settings_enclosures_wifi_reason' | 'settings_font' | 'settings_font_sans' | 'settings_font_serif' | 'settings_hide_empty' | 'settings_images_always_reason' | 'settings_images_metered_reason' | 'settings_images_never_reason' | 'settings_images_not_wifi_reason' | 'settings_images_save_data_reason' | 'settings_images_slow_reason' | 'settings_images_unknown_reason' | 'settings_images_wifi_reason' | 'settings_install_button' | 'settings_install_done' | 'settings_install_heading' | 'settings_install_ios' | 'settings_install_text' | 'settings_keep_unread' | 'settings_line_height' | 'settings_line_loose' | 'settings_line_normal' | 'settings_line_tight' | 'settings_lists' | 'settings_lists_hint' | 'settings_mark_on_scroll' | 'settings_measure' | 'settings_measure_medium' | 'settings_measure_narrow' | 'settings_measure_wide' | 'settings_offline_automatic' | 'settings_offline_automatic_size' | 'settings_offline_budget' | 'settings_offline_budget_hint' | 'settings_offline_images' | 'settings_offline_images_always' | 'settings_offline_more' | 'settings_offline_storage' | 'settings_opml_another' | 'settings_opml_continue' | 'settings_opml_damaged' | 'settings_opml_discard' | 'settings_opml_empty' | 'settings_opml_entities' | 'settings_opml_export' | 'settings_opml_export_button' | 'settings_opml_export_failed' | 'settings_opml_export_hint' | 'settings_opml_exported' | 'settings_opml_exporting' | 'settings_opml_feeds_for' | 'settings_opml_file' | 'settings_opml_finished' | 'settings_opml_from_missing' | 'settings_opml_goes_to' | 'settings_opml_import' | 'settings_opml_import_hint' | 'settings_opml_interrupted' | 'settings_opml_link' | 'settings_opml_missing' | 'settings_opml_missing_hint' | 'settings_opml_needs_server' | 'settings_opml_no_body' | 'settings_opml_no_feeds' | 'settings_opml_not_opml' | 'settings_opml_not_xml' | 'settings_opml_outcome_multiple' | 'settings_opml_outcome_skipped' | 'settings_opml_page' | 'settings_opml_plan' | 'settings_opml_plan_counts' | 'settings_opml_read_failed' | 'settings_opml_reading' | 'settings_opml_results' | 'settings_opml_running' | 'settings_opml_skipped' | 'settings_opml_stopped' | 'settings_opml_subscribe' | 'settings_opml_too_deep' | 'settings_opml_too_large' | 'settings_opml_too_many' | 'settings_opml_unexpected' | 'settings_opml_waiting' | 'settings_page' | 'settings_pending_discard' | 'settings_pending_failed' | 'settings_pending_failed_list' | 'settings_pending_heading' | 'settings_pending_kept' | 'settings_pending_last' | 'settings_pending_list' | 'settings_pending_more' | 'settings_pending_none' | 'settings_pending_region' | 'settings_pending_retry' | 'settings_pending_send' | 'settings_pending_sign_in' | 'settings_pending_storage' | 'settings_pending_storage_of' | 'settings_pending_waiting' | 'settings_pending_while_open' | 'settings_read_when_played' | 'settings_reading' | 'settings_rule_hits_gone' | 'settings_rule_hits_hint' | 'settings_rule_hits_none' | 'settings_rule_hits_title' | 'settings_rules' | 'settings_rules_add' | 'settings_rules_alert' | 'settings_rules_everywhere' | 'settings_rules_hits_label' | 'settings_rules_hits_link' | 'settings_rules_in' | 'settings_rules_label' | 'settings_rules_link' | 'settings_rules_list' | 'settings_rules_muted' | 'settings_rules_needs_action' | 'settings_rules_no_label' | 'settings_rules_none' | 'settings_rules_nothing' | 'settings_rules_page' | 'settings_rules_publish' | 'settings_rules_query_hint' | 'settings_rules_read' | 'settings_rules_remove' | 'settings_rules_star' | 'settings_rules_then' | 'settings_rules_try' | 'settings_rules_when' | 'settings_rules_where' | 'settings_rules_would' | 'settings_show' | 'settings_sign_out' | 'settings_sign_out_hint' | 'settings_sign_out_more' | 'settings_sign_out_not_accepted' | 'settings_sign_out_unsaved' | 'settings_signed_in_as' | 'settings_sort' | 'settings_special_down' | 'settings_special_hint' | 'settings_special_legend' | 'settings_special_show' | 'settings_special_up' | 'settings_storage_about' | 'settings_storage_articles' | 'settings_storage_articles_size' | 'settings_storage_browser_of' | 'settings_storage_browser_used' | 'settings_storage_budget_auto' | 'settings_storage_budget_own' | 'settings_storage_cancel' | 'settings_storage_clear' | 'settings_storage_clear_articles' | 'settings_storage_clear_articles_detail' | 'settings_storage_clear_articles_title' | 'settings_storage_clear_hint' | 'settings_storage_clear_images' | 'settings_storage_clear_images_detail' | 'settings_storage_clear_images_title' | 'settings_storage_clear_media' | 'settings_storage_clear_media_detail' | 'settings_storage_clear_media_title' | 'settings_storage_clear_read' | 'settings_storage_clear_read_detail' | 'settings_storage_clear_read_title' | 'settings_storage_estimated' | 'settings_storage_failed' | 'settings_storage_heading' | 'settings_storage_images' | 'settings_storage_images_always' | 'settings_storage_images_never' | 'settings_storage_images_setting' | 'settings_storage_images_size' | 'settings_storage_images_wifi' | 'settings_storage_in_packs' | 'settings_storage_kept' | 'settings_storage_measuring' | 'settings_storage_media' | 'settings_storage_media_files' | 'settings_storage_outbox' | 'settings_storage_page' | 'settings_storage_persist' | 'settings_storage_persist_granted' | 'settings_storage_persist_refused' | 'settings_storage_persisted' | 'settings_storage_persisted_no' | 'settings_storage_persisted_unknown' | 'settings_storage_persisted_yes' | 'settings_storage_read' | 'settings_storage_removed_articles' | 'settings_storage_removed_files_too' | 'settings_storage_removed_images' | 'settings_storage_removed_media' | 'settings_storage_starred' | 'settings_storage_unknown' | 'settings_storage_unread' | 'settings_storage_used' | 'settings_storage_used_of' | 'settings_storage_where' | 'settings_swipe_hint' | 'settings_swipe_label' | 'settings_swipe_label_unknown' | 'settings_swipe_left' | 'settings_swipe_legend' | 'settings_swipe_none' | 'settings_swipe_publish' | 'settings_swipe_read' | 'settings_swipe_right' | 'settings_swipe_star' | 'settings_sync_busy' | 'settings_sync_choose' | 'settings_sync_count' | 'settings_sync_done' | 'settings_sync_enclosures' | 'settings_sync_enclosures_too' | 'settings_sync_heading' | 'settings_sync_intro' | 'settings_sync_keep' | 'settings_sync_last' | 'settings_sync_limit' | 'settings_sync_newest' | 'settings_sync_not_yet' | 'settings_sync_now' | 'settings_sync_pack_enclosures_label' | 'settings_sync_pack_limit' | 'settings_sync_pack_remove_label' | 'settings_sync_packs' | 'settings_sync_packs_intro' | 'settings_sync_phase_content' | 'settings_sync_phase_counters' | 'settings_sync_phase_images' | 'settings_sync_phase_media' | 'settings_sync_phase_new' | 'settings_sync_phase_packs' | 'settings_sync_phase_state' | 'settings_sync_place' | 'settings_sync_progress' | 'settings_sync_remove' | 'settings_sync_saved' | 'settings_sync_unchanged' | 'settings_text_preview' | 'settings_text_size' | 'settings_theme' | 'settings_theme_black' | 'settings_theme_dark' | 'settings_theme_light' | 'settings_theme_sepia' | 'settings_theme_system' | 'settings_tools' | 'settings_typography' | 'settings_unread_count' | 'settings_unread_display' | 'settings_unread_dot' | 'settings_unread_none' | 'settings_unsent' | 'share_busy' | 'share_done' | 'share_heading' | 'share_hint' | 'share_page' | 'share_saved_offline' | 'share_see_published' | 'share_submit' | 'share_subscribe' | 'share_text' | 'share_title' | 'share_url' | 'shortcuts_above_read' | 'shortcuts_action' | 'shortcuts_below_read' | 'shortcuts_close' | 'shortcuts_help' | 'shortcuts_keys' | 'shortcuts_next_article' | 'shortcuts_next_feed' | 'shortcuts_open_original' | 'shortcuts_or' | 'shortcuts_previous_article' | 'shortcuts_previous_feed' | 'shortcuts_publish' | 'shortcuts_read' | 'shortcuts_refresh' | 'shortcuts_search' | 'shortcuts_select' | 'shortcuts_star' | 'shortcuts_typing' | 'shortcuts_undo' | 'stuck_close_all' | 'stuck_heading' | 'stuck_restart' | 'stuck_text' | 'stuck_try_again' | 'subscribe_added' | 'subscribe_address' | 'subscribe_already' | 'subscribe_busy' | 'subscribe_category' | 'subscribe_database_error' | 'subscribe_download_failed' | 'subscribe_found' | 'subscribe_heading' | 'subscribe_invalid_feed' | 'subscribe_invalid_url' | 'subscribe_multiple' | 'subscribe_no_feeds' | 'subscribe_open_feed' | 'subscribe_page' | 'subscribe_read_only' | 'subscribe_submit' | 'subscribe_this' | 'subscribe_uncategorized' | 'subscribe_unknown' | 'toast_copy_refused' | 'toast_feed_updated' | 'toast_link_copied' | 'toast_marked_above' | 'toast_marked_below' | 'toast_marked_list_read' | 'toast_marked_read' | 'toast_marked_search_read' | 'toast_selection_read' | 'toast_selection_starred' | 'toast_selection_unread' | 'toast_selection_unstarred' | 'toast_share_unavailable' | 'toast_swipe_label_added' | 'toast_swipe_label_removed' | 'toast_swipe_published' | 'toast_swipe_read' | 'toast_swipe_starred' | 'toast_swipe_unpublished' | 'toast_swipe_unread' | 'toast_swipe_unstarred' | 'toast_undo_too_late' | 'toast_undone' | 'toast_unsubscribed' | 'update_available' | 'update_reload' | 'viewer_broken' | 'viewer_close' | 'viewer_next' | 'viewer_next_image' | 'viewer_previous' | 'viewer_previous_image' | 'viewer_title' | 'viewer_zoom_in' | 'viewer_zoom_out';
 export type LaterMessages = Pick<Messages, LaterKey>;
 export type StartMessages = Omit<Messages, LaterKey>;

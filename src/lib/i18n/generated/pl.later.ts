@@ -155,9 +155,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Serwer tt-rss odpowiadał zbyt długo. Spróbuj ponownie; jeśli to się powtarza, serwer lub połączenie mogą być przeciążone.`,
 	error_unknown_method: () => `Serwer tt-rss nie zna tej czynności. Prawdopodobnie jest za stary na tę funkcję; pomoże aktualizacja tt-rss.`,
 	error_unsupported: () => `Ten serwer tt-rss jest za stary na tę czynność. Aktualizacja tt-rss ją udostępni.`,
+	feedmenu_actions: () => `Działania na kanale`,
+	feedmenu_actions_more: () => `Więcej działań na kanale`,
+	feedmenu_settings_alert: () => `Powiadamiaj o nowych artykułach`,
+	feedmenu_settings_alert_hint: () => `Powiadomienia i godziny ciszy ustawisz w Ustawienia → Powiadomienia.`,
+	feedmenu_settings_device: () => `Zapisane na tym urządzeniu.`,
+	feedmenu_settings_done: () => `Gotowe`,
+	feedmenu_settings_health: () => `Aktualizacje`,
+	feedmenu_settings_open: () => `Ustawienia kanału…`,
+	feedmenu_settings_open_original: () => `Otwieraj artykuły na oryginalnej stronie`,
+	feedmenu_settings_open_original_hint: () => `Stuknięcie otwiera stronę artykułu w nowej karcie i oznacza go jako przeczytany.`,
+	feedmenu_settings_show: () => `Pokaż`,
+	feedmenu_settings_sort: () => `Sortuj`,
+	feedmenu_settings_title: () => `Ustawienia kanału`,
+	feedmenu_unsubscribe: () => `Anuluj subskrypcję`,
+	feedmenu_unsubscribe_item: () => `Anuluj subskrypcję…`,
+	feedmenu_unsubscribe_text: (p) => `Przestać obserwować „${p.title}”? Jego artykuły zostaną usunięte z tt-rss (oznaczone gwiazdką zostaną zachowane).`,
+	feedmenu_unsubscribe_title: () => `Anulować subskrypcję?`,
+	feedmenu_update_now: () => `Zaktualizuj teraz ten kanał`,
 	language_browser: (p) => `Jak w przeglądarce (${p.language})`,
 	language_hint: () => `Zapamiętywany na tym urządzeniu. Teksty artykułów pozostają w języku, w którym je napisano.`,
 	language_legend: () => `Język`,
+	login_warning_cross_origin: (p) => `tt-rss nie pozwala aplikacjom webowym z innych witryn na wywołania, więc ta aplikacja musi być serwowana z samego ${p.origin} (zob. przewodnik wdrożenia), albo użyj ścieżki serwera na tej witrynie, np. /tt-rss/.`,
+	login_warning_invalid_url: () => `Ten adres serwera nie jest prawidłowym adresem URL.`,
+	renew_other_account: () => `Inne konto`,
+	renew_password: (p) => `Hasło użytkownika ${p.user} na ${p.server}`,
+	renew_text: (p) => `Sesja wygasła. Hasło użytkownika ${p.user}, aby czytać dalej i wysłać zmiany:`,
+	renew_text_single_user: () => `Sesja wygasła. Zaloguj się ponownie, aby czytać dalej i wysłać zmiany:`,
 	settings_account: () => `Konto`,
 	settings_alerts: () => `Powiadomienia`,
 	settings_alerts_about: () => `Powiadamiaj mnie o`,
@@ -254,10 +278,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Karty: z obrazem artykułu`,
 	settings_density_comfortable: () => `Wygodne: z fragmentem tekstu`,
 	settings_density_compact: () => `Zwarte: tytuł, kanał i data w jednym wierszu`,
+	settings_enclosures_metered_reason: () => `Połączenie jest taryfowe: załączniki czekają na Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Nie przez Wi-Fi: załączniki czekają na Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `Oszczędzanie danych jest włączone: załączniki nie są pobierane.`,
+	settings_enclosures_slow_reason: () => `Połączenie jest wolne: załączniki czekają na Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `Przeglądarka nie podaje, czy to Wi-Fi: załączniki są pobierane.`,
+	settings_enclosures_wifi_reason: () => `Przez Wi-Fi: załączniki są pobierane.`,
 	settings_font: () => `Czcionka`,
 	settings_font_sans: () => `Bezszeryfowa`,
 	settings_font_serif: () => `Szeryfowa`,
 	settings_hide_empty: () => `Ukrywaj kanały i kategorie bez nieprzeczytanych`,
+	settings_images_always_reason: () => `Obrazy są zawsze pobierane.`,
+	settings_images_metered_reason: () => `Połączenie jest taryfowe: obrazy czekają na Wi-Fi.`,
+	settings_images_never_reason: () => `Obrazy nigdy nie są pobierane.`,
+	settings_images_not_wifi_reason: () => `Nie przez Wi-Fi: obrazy czekają na Wi-Fi.`,
+	settings_images_save_data_reason: () => `Oszczędzanie danych jest włączone: obrazy nie są pobierane.`,
+	settings_images_slow_reason: () => `Połączenie jest wolne: obrazy czekają na Wi-Fi.`,
+	settings_images_unknown_reason: () => `Przeglądarka nie podaje, czy to Wi-Fi: obrazy są pobierane.`,
+	settings_images_wifi_reason: () => `Przez Wi-Fi: obrazy są pobierane.`,
 	settings_install_button: () => `Zainstaluj aplikację`,
 	settings_install_done: () => `Czytnik jest zainstalowany na tym urządzeniu.`,
 	settings_install_heading: () => `Instalacja`,
@@ -714,6 +752,31 @@ Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
 	share_text: () => `Tekst`,
 	share_title: () => `Tytuł`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Oznacz jako przeczytane artykuły powyżej otwartego`,
+	shortcuts_action: () => `Działanie`,
+	shortcuts_below_read: () => `Oznacz jako przeczytane artykuły poniżej otwartego`,
+	shortcuts_close: () => `Opuść zaznaczenie, w przeciwnym razie wróć do nagłówków`,
+	shortcuts_help: () => `Pokaż te skróty`,
+	shortcuts_keys: () => `Klawisze`,
+	shortcuts_next_article: () => `Następny artykuł`,
+	shortcuts_next_feed: () => `Następny kanał`,
+	shortcuts_open_original: () => `Otwórz oryginalną stronę`,
+	shortcuts_or: () => `lub`,
+	shortcuts_previous_article: () => `Poprzedni artykuł`,
+	shortcuts_previous_feed: () => `Poprzedni kanał`,
+	shortcuts_publish: () => `Opublikuj artykuł lub cofnij publikację`,
+	shortcuts_read: () => `Oznacz artykuł jako przeczytany lub nieprzeczytany`,
+	shortcuts_refresh: () => `Odśwież nagłówki`,
+	shortcuts_search: () => `Szukaj`,
+	shortcuts_select: () => `Zaznacz lub odznacz bieżący (lub otwarty) artykuł do działania zbiorczego`,
+	shortcuts_star: () => `Oznacz artykuł gwiazdką lub usuń gwiazdkę`,
+	shortcuts_typing: () => `Skróty są wyłączone podczas pisania w polu.`,
+	shortcuts_undo: () => `Cofnij zmianę proponowaną w powiadomieniu (także Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Zamknij wszystkie karty i okna tej aplikacji, a potem otwórz ją ponownie.`,
+	stuck_heading: () => `Oczekiwanie na pamięć tej przeglądarki`,
+	stuck_restart: () => `Jeśli to nie pomoże, zamknij i uruchom ponownie przeglądarkę. Twoje zmiany są przechowywane na tym urządzeniu, dopóki nie zostaną wysłane.`,
+	stuck_text: (p) => `Aplikacja przechowuje sesję i artykuły offline w pamięci przeglądarki, która nie odpowiada od ${p.seconds} s. Safari i inne przeglądarki na iPhonie mogą się tak zawiesić, gdy stronę aplikacji zamknięto w trakcie zapisu.`,
+	stuck_try_again: () => `Spróbuj ponownie`,
 	subscribe_added: () => `Zasubskrybowano. Pierwsze artykuły pojawią się, gdy tt-rss następnym razem zaktualizuje kanał.`,
 	subscribe_address: () => `Adres kanału lub strony`,
 	subscribe_already: () => `Już subskrybujesz ten kanał.`,
@@ -735,6 +798,7 @@ Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
 	subscribe_uncategorized: () => `Bez kategorii`,
 	subscribe_unknown: () => `tt-rss odpowiedział nieoczekiwanym stanem.`,
 	toast_copy_refused: () => `Kopiowanie nie jest tu dozwolone.`,
+	toast_feed_updated: (p) => `„${p.title}” został zaktualizowany.`,
 	toast_link_copied: () => `Link skopiowany.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -762,6 +826,82 @@ Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
 				return `Oznaczono ${n} artykułu poniżej jako przeczytane.`;
 		}
 	},
+	toast_marked_list_read: (p) => `„${p.title}” oznaczone jako przeczytane.`,
 	toast_marked_read: () => `Oznaczono jako przeczytane.`,
+	toast_marked_search_read: (p) => `Artykuły pasujące do „${p.search}” oznaczone jako przeczytane.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Oznaczono ${n} artykuł jako przeczytany.`;
+			case 'few':
+				return `Oznaczono ${n} artykuły jako przeczytane.`;
+			case 'many':
+				return `Oznaczono ${n} artykułów jako przeczytane.`;
+			default:
+				return `Oznaczono ${n} artykułu jako przeczytane.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Oznaczono gwiazdką ${n} artykuł.`;
+			case 'few':
+				return `Oznaczono gwiazdką ${n} artykuły.`;
+			case 'many':
+				return `Oznaczono gwiazdką ${n} artykułów.`;
+			default:
+				return `Oznaczono gwiazdką ${n} artykułu.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Oznaczono ${n} artykuł jako nieprzeczytany.`;
+			case 'few':
+				return `Oznaczono ${n} artykuły jako nieprzeczytane.`;
+			case 'many':
+				return `Oznaczono ${n} artykułów jako nieprzeczytane.`;
+			default:
+				return `Oznaczono ${n} artykułu jako nieprzeczytane.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Usunięto gwiazdkę z ${n} artykułu.`;
+			case 'few':
+				return `Usunięto gwiazdkę z ${n} artykułów.`;
+			case 'many':
+				return `Usunięto gwiazdkę z ${n} artykułów.`;
+			default:
+				return `Usunięto gwiazdkę z ${n} artykułu.`;
+		}
+	},
 	toast_share_unavailable: () => `Udostępnianie nie jest tu dostępne.`,
+	toast_swipe_label_added: (p) => `Dodano etykietę „${p.label}” do „${p.title}”.`,
+	toast_swipe_label_removed: (p) => `Usunięto etykietę „${p.label}” z „${p.title}”.`,
+	toast_swipe_published: (p) => `„${p.title}” opublikowano.`,
+	toast_swipe_read: (p) => `„${p.title}” oznaczono jako przeczytany.`,
+	toast_swipe_starred: (p) => `„${p.title}” oznaczono gwiazdką.`,
+	toast_swipe_unpublished: (p) => `Cofnięto publikację „${p.title}”.`,
+	toast_swipe_unread: (p) => `„${p.title}” oznaczono jako nieprzeczytany.`,
+	toast_swipe_unstarred: (p) => `Usunięto gwiazdkę z „${p.title}”.`,
+	toast_undo_too_late: () => `Za późno na cofnięcie: zmiana jest już w drodze na serwer.`,
+	toast_undone: () => `Cofnięto.`,
+	toast_unsubscribed: (p) => `Anulowano subskrypcję „${p.title}”.`,
+	update_available: () => `Dostępna nowa wersja —`,
+	update_reload: () => `Wczytaj ponownie`,
+	viewer_broken: () => `Nie można wczytać tego obrazu (brak sieci lub już nie istnieje).`,
+	viewer_close: () => `Zamknij przeglądarkę obrazów`,
+	viewer_next: () => `Następny`,
+	viewer_next_image: () => `Następny obraz`,
+	viewer_previous: () => `Poprzedni`,
+	viewer_previous_image: () => `Poprzedni obraz`,
+	viewer_title: (p) => `Obraz ${p.index} z ${p.count}`,
+	viewer_zoom_in: () => `Powiększ`,
+	viewer_zoom_out: () => `Pomniejsz`,
 };

@@ -151,9 +151,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `O servidor tt-rss demorou demais para responder. Tente de novo; se continuar acontecendo, o servidor ou a conexão podem estar sobrecarregados.`,
 	error_unknown_method: () => `O servidor tt-rss não conhece esta ação. Provavelmente ele é antigo demais para este recurso; atualizar o tt-rss ajudaria.`,
 	error_unsupported: () => `Este servidor tt-rss é antigo demais para esta ação. Atualizar o tt-rss a tornaria disponível.`,
+	feedmenu_actions: () => `Ações do feed`,
+	feedmenu_actions_more: () => `Mais ações do feed`,
+	feedmenu_settings_alert: () => `Alertar sobre novos artigos`,
+	feedmenu_settings_alert_hint: () => `Notificações e horário silencioso ficam em Configurações → Alertas.`,
+	feedmenu_settings_device: () => `Guardadas neste dispositivo.`,
+	feedmenu_settings_done: () => `Concluído`,
+	feedmenu_settings_health: () => `Atualizações`,
+	feedmenu_settings_open: () => `Configurações do feed…`,
+	feedmenu_settings_open_original: () => `Abrir os artigos no site original`,
+	feedmenu_settings_open_original_hint: () => `Um toque abre a página do artigo em uma nova aba e o marca como lido.`,
+	feedmenu_settings_show: () => `Mostrar`,
+	feedmenu_settings_sort: () => `Ordenar`,
+	feedmenu_settings_title: () => `Configurações do feed`,
+	feedmenu_unsubscribe: () => `Cancelar assinatura`,
+	feedmenu_unsubscribe_item: () => `Cancelar assinatura…`,
+	feedmenu_unsubscribe_text: (p) => `Deixar de seguir “${p.title}”? Os artigos dele serão removidos do tt-rss (os favoritos são mantidos).`,
+	feedmenu_unsubscribe_title: () => `Cancelar assinatura?`,
+	feedmenu_update_now: () => `Atualizar este feed agora`,
 	language_browser: (p) => `Igual ao navegador (${p.language})`,
 	language_hint: () => `Guardado neste dispositivo. Os textos dos artigos continuam no idioma em que foram escritos.`,
 	language_legend: () => `Idioma`,
+	login_warning_cross_origin: (p) => `O tt-rss não permite que apps web de outros sites o chamem, então este app precisa ser servido pelo próprio ${p.origin} (veja o guia de implantação), ou use o caminho do servidor neste site, como /tt-rss/.`,
+	login_warning_invalid_url: () => `Este endereço de servidor não é uma URL válida.`,
+	renew_other_account: () => `Outra conta`,
+	renew_password: (p) => `Senha de ${p.user} em ${p.server}`,
+	renew_text: (p) => `Sua sessão terminou. Senha de ${p.user} para continuar lendo e enviar suas alterações:`,
+	renew_text_single_user: () => `Sua sessão terminou. Entre novamente para continuar lendo e enviar suas alterações:`,
 	settings_account: () => `Conta`,
 	settings_alerts: () => `Alertas`,
 	settings_alerts_about: () => `Alertar sobre`,
@@ -246,10 +270,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Cartões: com a imagem do artigo`,
 	settings_density_comfortable: () => `Confortável: com um trecho`,
 	settings_density_compact: () => `Compacto: título, feed e data em uma linha`,
+	settings_enclosures_metered_reason: () => `A conexão é limitada: os anexos aguardam o Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Fora do Wi-Fi: os anexos aguardam o Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `A economia de dados está ativada: os anexos não são baixados.`,
+	settings_enclosures_slow_reason: () => `A conexão está lenta: os anexos aguardam o Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `O navegador não informa se é Wi-Fi: os anexos são baixados.`,
+	settings_enclosures_wifi_reason: () => `No Wi-Fi: os anexos são baixados.`,
 	settings_font: () => `Fonte`,
 	settings_font_sans: () => `Sem serifa`,
 	settings_font_serif: () => `Com serifa`,
 	settings_hide_empty: () => `Ocultar feeds e categorias sem nada não lido`,
+	settings_images_always_reason: () => `As imagens são sempre baixadas.`,
+	settings_images_metered_reason: () => `A conexão é limitada: as imagens aguardam o Wi-Fi.`,
+	settings_images_never_reason: () => `As imagens nunca são baixadas.`,
+	settings_images_not_wifi_reason: () => `Fora do Wi-Fi: as imagens aguardam o Wi-Fi.`,
+	settings_images_save_data_reason: () => `A economia de dados está ativada: as imagens não são baixadas.`,
+	settings_images_slow_reason: () => `A conexão está lenta: as imagens aguardam o Wi-Fi.`,
+	settings_images_unknown_reason: () => `O navegador não informa se é Wi-Fi: as imagens são baixadas.`,
+	settings_images_wifi_reason: () => `No Wi-Fi: as imagens são baixadas.`,
 	settings_install_button: () => `Instalar o aplicativo`,
 	settings_install_done: () => `O leitor está instalado neste dispositivo.`,
 	settings_install_heading: () => `Instalar`,
@@ -672,6 +710,31 @@ Sair as apaga deste dispositivo. Sair mesmo assim?`;
 	share_text: () => `Texto`,
 	share_title: () => `Título`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Marcar como lidos os artigos acima do aberto`,
+	shortcuts_action: () => `Ação`,
+	shortcuts_below_read: () => `Marcar como lidos os artigos abaixo do aberto`,
+	shortcuts_close: () => `Sair da seleção; se não houver, voltar às manchetes`,
+	shortcuts_help: () => `Mostrar estes atalhos`,
+	shortcuts_keys: () => `Teclas`,
+	shortcuts_next_article: () => `Próximo artigo`,
+	shortcuts_next_feed: () => `Próximo feed`,
+	shortcuts_open_original: () => `Abrir a página original`,
+	shortcuts_or: () => `ou`,
+	shortcuts_previous_article: () => `Artigo anterior`,
+	shortcuts_previous_feed: () => `Feed anterior`,
+	shortcuts_publish: () => `Publicar ou despublicar o artigo`,
+	shortcuts_read: () => `Marcar o artigo como lido ou não lido`,
+	shortcuts_refresh: () => `Atualizar as manchetes`,
+	shortcuts_search: () => `Buscar`,
+	shortcuts_select: () => `Selecionar ou desmarcar o artigo em foco (ou aberto) para uma ação em lote`,
+	shortcuts_star: () => `Favoritar ou desfavoritar o artigo`,
+	shortcuts_typing: () => `Os atalhos ficam desativados enquanto você digita em um campo.`,
+	shortcuts_undo: () => `Desfazer a alteração oferecida pelo aviso (também Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Feche todas as abas e janelas deste app e abra-o de novo.`,
+	stuck_heading: () => `Aguardando o armazenamento deste navegador`,
+	stuck_restart: () => `Se não adiantar, feche e reinicie o navegador. Suas alterações ficam neste dispositivo até serem enviadas.`,
+	stuck_text: (p) => `O app guarda sua sessão e seus artigos offline no armazenamento do navegador, que não responde há ${p.seconds} segundos. O Safari e outros navegadores no iPhone podem travar assim se uma página do app foi fechada enquanto salvava.`,
+	stuck_try_again: () => `Tentar de novo`,
 	subscribe_added: () => `Assinado. Os primeiros artigos chegam quando o tt-rss atualizar o feed da próxima vez.`,
 	subscribe_address: () => `Endereço do feed ou do site`,
 	subscribe_already: () => `Você já assina este feed.`,
@@ -693,6 +756,7 @@ Sair as apaga deste dispositivo. Sair mesmo assim?`;
 	subscribe_uncategorized: () => `Sem categoria`,
 	subscribe_unknown: () => `O tt-rss respondeu com um status inesperado.`,
 	toast_copy_refused: () => `Copiar não é permitido aqui.`,
+	toast_feed_updated: (p) => `“${p.title}” foi atualizado.`,
 	toast_link_copied: () => `Link copiado.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -716,6 +780,74 @@ Sair as apaga deste dispositivo. Sair mesmo assim?`;
 				return `${n} artigos abaixo marcados como lidos.`;
 		}
 	},
+	toast_marked_list_read: (p) => `“${p.title}” marcado como lido.`,
 	toast_marked_read: () => `Marcado como lido.`,
+	toast_marked_search_read: (p) => `Artigos que correspondem a “${p.search}” marcados como lidos.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo marcado como lido.`;
+			case 'many':
+				return `${n} de artigos marcados como lidos.`;
+			default:
+				return `${n} artigos marcados como lidos.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo favoritado.`;
+			case 'many':
+				return `${n} de artigos favoritados.`;
+			default:
+				return `${n} artigos favoritados.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo marcado como não lido.`;
+			case 'many':
+				return `${n} de artigos marcados como não lidos.`;
+			default:
+				return `${n} artigos marcados como não lidos.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} artigo desfavoritado.`;
+			case 'many':
+				return `${n} de artigos desfavoritados.`;
+			default:
+				return `${n} artigos desfavoritados.`;
+		}
+	},
 	toast_share_unavailable: () => `Compartilhar não está disponível aqui.`,
+	toast_swipe_label_added: (p) => `Rótulo “${p.label}” adicionado a “${p.title}”.`,
+	toast_swipe_label_removed: (p) => `Rótulo “${p.label}” removido de “${p.title}”.`,
+	toast_swipe_published: (p) => `“${p.title}” publicado.`,
+	toast_swipe_read: (p) => `“${p.title}” marcado como lido.`,
+	toast_swipe_starred: (p) => `“${p.title}” favoritado.`,
+	toast_swipe_unpublished: (p) => `“${p.title}” despublicado.`,
+	toast_swipe_unread: (p) => `“${p.title}” marcado como não lido.`,
+	toast_swipe_unstarred: (p) => `“${p.title}” desfavoritado.`,
+	toast_undo_too_late: () => `Tarde demais para desfazer: a alteração já está a caminho do servidor.`,
+	toast_undone: () => `Desfeito.`,
+	toast_unsubscribed: (p) => `Assinatura de “${p.title}” cancelada.`,
+	update_available: () => `Nova versão disponível —`,
+	update_reload: () => `Recarregar`,
+	viewer_broken: () => `Não foi possível carregar esta imagem (offline ou removida).`,
+	viewer_close: () => `Fechar o visualizador de imagens`,
+	viewer_next: () => `Próxima`,
+	viewer_next_image: () => `Próxima imagem`,
+	viewer_previous: () => `Anterior`,
+	viewer_previous_image: () => `Imagem anterior`,
+	viewer_title: (p) => `Imagem ${p.index} de ${p.count}`,
+	viewer_zoom_in: () => `Aumentar zoom`,
+	viewer_zoom_out: () => `Diminuir zoom`,
 };

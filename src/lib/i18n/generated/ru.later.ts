@@ -155,9 +155,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Сервер tt-rss слишком долго не отвечал. Попробуйте снова; если это повторяется, сервер или соединение, возможно, перегружены.`,
 	error_unknown_method: () => `Сервер tt-rss не знает этого действия. Вероятно, он слишком старый для этой функции; поможет обновление tt-rss.`,
 	error_unsupported: () => `Этот сервер tt-rss слишком старый для этого действия. После обновления tt-rss оно станет доступно.`,
+	feedmenu_actions: () => `Действия с лентой`,
+	feedmenu_actions_more: () => `Другие действия с лентой`,
+	feedmenu_settings_alert: () => `Уведомлять о новых статьях`,
+	feedmenu_settings_alert_hint: () => `Уведомления и тихие часы настраиваются в разделе Настройки → Уведомления.`,
+	feedmenu_settings_device: () => `Хранятся на этом устройстве.`,
+	feedmenu_settings_done: () => `Готово`,
+	feedmenu_settings_health: () => `Обновления`,
+	feedmenu_settings_open: () => `Настройки ленты…`,
+	feedmenu_settings_open_original: () => `Открывать статьи на исходном сайте`,
+	feedmenu_settings_open_original_hint: () => `Нажатие открывает страницу статьи в новой вкладке и отмечает её прочитанной.`,
+	feedmenu_settings_show: () => `Показывать`,
+	feedmenu_settings_sort: () => `Сортировка`,
+	feedmenu_settings_title: () => `Настройки ленты`,
+	feedmenu_unsubscribe: () => `Отписаться`,
+	feedmenu_unsubscribe_item: () => `Отписаться…`,
+	feedmenu_unsubscribe_text: (p) => `Перестать читать «${p.title}»? Её статьи будут удалены из tt-rss (избранные сохранятся).`,
+	feedmenu_unsubscribe_title: () => `Отписаться?`,
+	feedmenu_update_now: () => `Обновить эту ленту сейчас`,
 	language_browser: (p) => `Как в браузере (${p.language})`,
 	language_hint: () => `Сохраняется на этом устройстве. Тексты статей остаются на языке оригинала.`,
 	language_legend: () => `Язык`,
+	login_warning_cross_origin: (p) => `tt-rss не разрешает веб-приложениям с других сайтов обращаться к нему, поэтому это приложение должно раздаваться с самого ${p.origin} (см. руководство по развёртыванию), либо укажите путь к серверу на этом сайте, например /tt-rss/.`,
+	login_warning_invalid_url: () => `Этот адрес сервера не является корректным URL.`,
+	renew_other_account: () => `Другая учётная запись`,
+	renew_password: (p) => `Пароль ${p.user} на ${p.server}`,
+	renew_text: (p) => `Сеанс завершён. Пароль ${p.user}, чтобы продолжить чтение и отправить изменения:`,
+	renew_text_single_user: () => `Сеанс завершён. Войдите снова, чтобы продолжить чтение и отправить изменения:`,
 	settings_account: () => `Учётная запись`,
 	settings_alerts: () => `Уведомления`,
 	settings_alerts_about: () => `Уведомлять о`,
@@ -254,10 +278,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `Карточки: с картинкой статьи`,
 	settings_density_comfortable: () => `Удобно: с отрывком`,
 	settings_density_compact: () => `Компактно: заголовок, лента и дата в одну строку`,
+	settings_enclosures_metered_reason: () => `Соединение лимитное: вложения ждут Wi-Fi.`,
+	settings_enclosures_not_wifi_reason: () => `Не Wi-Fi: вложения ждут Wi-Fi.`,
+	settings_enclosures_save_data_reason: () => `Включена экономия трафика: вложения не загружаются.`,
+	settings_enclosures_slow_reason: () => `Соединение медленное: вложения ждут Wi-Fi.`,
+	settings_enclosures_unknown_reason: () => `Браузер не сообщает, Wi-Fi ли это: вложения загружаются.`,
+	settings_enclosures_wifi_reason: () => `По Wi-Fi: вложения загружаются.`,
 	settings_font: () => `Шрифт`,
 	settings_font_sans: () => `Без засечек`,
 	settings_font_serif: () => `С засечками`,
 	settings_hide_empty: () => `Скрывать ленты и категории без непрочитанного`,
+	settings_images_always_reason: () => `Изображения загружаются всегда.`,
+	settings_images_metered_reason: () => `Соединение лимитное: изображения ждут Wi-Fi.`,
+	settings_images_never_reason: () => `Изображения никогда не загружаются.`,
+	settings_images_not_wifi_reason: () => `Не Wi-Fi: изображения ждут Wi-Fi.`,
+	settings_images_save_data_reason: () => `Включена экономия трафика: изображения не загружаются.`,
+	settings_images_slow_reason: () => `Соединение медленное: изображения ждут Wi-Fi.`,
+	settings_images_unknown_reason: () => `Браузер не сообщает, Wi-Fi ли это: изображения загружаются.`,
+	settings_images_wifi_reason: () => `По Wi-Fi: изображения загружаются.`,
 	settings_install_button: () => `Установить приложение`,
 	settings_install_done: () => `Читалка установлена на этом устройстве.`,
 	settings_install_heading: () => `Установка`,
@@ -714,6 +752,31 @@ ${p.list}
 	share_text: () => `Текст`,
 	share_title: () => `Заголовок`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `Отметить прочитанными статьи выше открытой`,
+	shortcuts_action: () => `Действие`,
+	shortcuts_below_read: () => `Отметить прочитанными статьи ниже открытой`,
+	shortcuts_close: () => `Выйти из выделения, иначе вернуться к заголовкам`,
+	shortcuts_help: () => `Показать эти сочетания клавиш`,
+	shortcuts_keys: () => `Клавиши`,
+	shortcuts_next_article: () => `Следующая статья`,
+	shortcuts_next_feed: () => `Следующая лента`,
+	shortcuts_open_original: () => `Открыть исходную страницу`,
+	shortcuts_or: () => `или`,
+	shortcuts_previous_article: () => `Предыдущая статья`,
+	shortcuts_previous_feed: () => `Предыдущая лента`,
+	shortcuts_publish: () => `Опубликовать статью или снять с публикации`,
+	shortcuts_read: () => `Отметить статью прочитанной или непрочитанной`,
+	shortcuts_refresh: () => `Обновить заголовки`,
+	shortcuts_search: () => `Поиск`,
+	shortcuts_select: () => `Выделить или снять выделение с текущей (или открытой) статьи для группового действия`,
+	shortcuts_star: () => `Добавить статью в избранное или убрать`,
+	shortcuts_typing: () => `Пока вы печатаете в поле, сочетания клавиш отключены.`,
+	shortcuts_undo: () => `Отменить изменение, предложенное уведомлением (также Ctrl+Z, ⌘Z)`,
+	stuck_close_all: () => `Закройте все вкладки и окна приложения, затем откройте его снова.`,
+	stuck_heading: () => `Ожидание хранилища браузера`,
+	stuck_restart: () => `Если не поможет, закройте и перезапустите браузер. Ваши изменения хранятся на этом устройстве, пока не будут отправлены.`,
+	stuck_text: (p) => `Приложение хранит ваш сеанс и офлайн-статьи в хранилище браузера, а оно не отвечает уже ${p.seconds} с. Safari и другие браузеры на iPhone могут так зависать, если страницу приложения закрыли во время сохранения.`,
+	stuck_try_again: () => `Повторить`,
 	subscribe_added: () => `Подписка оформлена. Первые статьи появятся, когда tt-rss в следующий раз обновит ленту.`,
 	subscribe_address: () => `Адрес ленты или сайта`,
 	subscribe_already: () => `Вы уже подписаны на эту ленту.`,
@@ -735,6 +798,7 @@ ${p.list}
 	subscribe_uncategorized: () => `Без категории`,
 	subscribe_unknown: () => `tt-rss ответил неожиданным статусом.`,
 	toast_copy_refused: () => `Копирование здесь запрещено.`,
+	toast_feed_updated: (p) => `«${p.title}» обновлена.`,
 	toast_link_copied: () => `Ссылка скопирована.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -762,6 +826,82 @@ ${p.list}
 				return `${n} статьи ниже отмечены как прочитанные.`;
 		}
 	},
+	toast_marked_list_read: (p) => `«${p.title}» отмечено как прочитанное.`,
 	toast_marked_read: () => `Отмечено как прочитанное.`,
+	toast_marked_search_read: (p) => `Статьи по запросу «${p.search}» отмечены как прочитанные.`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} статья отмечена как прочитанная.`;
+			case 'few':
+				return `${n} статьи отмечены как прочитанные.`;
+			case 'many':
+				return `${n} статей отмечены как прочитанные.`;
+			default:
+				return `${n} статьи отмечены как прочитанные.`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} статья добавлена в избранное.`;
+			case 'few':
+				return `${n} статьи добавлены в избранное.`;
+			case 'many':
+				return `${n} статей добавлены в избранное.`;
+			default:
+				return `${n} статьи добавлены в избранное.`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} статья отмечена как непрочитанная.`;
+			case 'few':
+				return `${n} статьи отмечены как непрочитанные.`;
+			case 'many':
+				return `${n} статей отмечены как непрочитанные.`;
+			default:
+				return `${n} статьи отмечены как непрочитанные.`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} статья убрана из избранного.`;
+			case 'few':
+				return `${n} статьи убраны из избранного.`;
+			case 'many':
+				return `${n} статей убраны из избранного.`;
+			default:
+				return `${n} статьи убраны из избранного.`;
+		}
+	},
 	toast_share_unavailable: () => `Поделиться здесь нельзя.`,
+	toast_swipe_label_added: (p) => `Метка «${p.label}» добавлена к «${p.title}».`,
+	toast_swipe_label_removed: (p) => `Метка «${p.label}» снята с «${p.title}».`,
+	toast_swipe_published: (p) => `«${p.title}» опубликована.`,
+	toast_swipe_read: (p) => `«${p.title}» отмечена как прочитанная.`,
+	toast_swipe_starred: (p) => `«${p.title}» добавлена в избранное.`,
+	toast_swipe_unpublished: (p) => `«${p.title}» снята с публикации.`,
+	toast_swipe_unread: (p) => `«${p.title}» отмечена как непрочитанная.`,
+	toast_swipe_unstarred: (p) => `«${p.title}» убрана из избранного.`,
+	toast_undo_too_late: () => `Слишком поздно для отмены: изменение уже отправляется на сервер.`,
+	toast_undone: () => `Отменено.`,
+	toast_unsubscribed: (p) => `Вы отписались от «${p.title}».`,
+	update_available: () => `Доступна новая версия —`,
+	update_reload: () => `Перезагрузить`,
+	viewer_broken: () => `Не удаётся загрузить изображение (нет сети или его больше нет).`,
+	viewer_close: () => `Закрыть просмотр изображений`,
+	viewer_next: () => `Далее`,
+	viewer_next_image: () => `Следующее изображение`,
+	viewer_previous: () => `Назад`,
+	viewer_previous_image: () => `Предыдущее изображение`,
+	viewer_title: (p) => `Изображение ${p.index} из ${p.count}`,
+	viewer_zoom_in: () => `Увеличить`,
+	viewer_zoom_out: () => `Уменьшить`,
 };

@@ -143,9 +143,33 @@ export const messages: LaterMessages = {
 	error_timeout: () => `tt-rss 服务器响应时间过长。请重试；如果一直如此，服务器或网络可能负载过高。`,
 	error_unknown_method: () => `tt-rss 服务器不认识此操作。它可能太旧，不支持此功能；更新 tt-rss 会有帮助。`,
 	error_unsupported: () => `此 tt-rss 服务器太旧，不支持此操作。更新 tt-rss 后即可使用。`,
+	feedmenu_actions: () => `订阅源操作`,
+	feedmenu_actions_more: () => `更多订阅源操作`,
+	feedmenu_settings_alert: () => `有新文章时提醒`,
+	feedmenu_settings_alert_hint: () => `通知和免打扰时段在“设置 → 提醒”中设置。`,
+	feedmenu_settings_device: () => `保存在此设备上。`,
+	feedmenu_settings_done: () => `完成`,
+	feedmenu_settings_health: () => `更新`,
+	feedmenu_settings_open: () => `订阅源设置…`,
+	feedmenu_settings_open_original: () => `在原网站打开文章`,
+	feedmenu_settings_open_original_hint: () => `点按会在新标签页中打开文章页面，并将其标为已读。`,
+	feedmenu_settings_show: () => `显示`,
+	feedmenu_settings_sort: () => `排序`,
+	feedmenu_settings_title: () => `订阅源设置`,
+	feedmenu_unsubscribe: () => `取消订阅`,
+	feedmenu_unsubscribe_item: () => `取消订阅…`,
+	feedmenu_unsubscribe_text: (p) => `不再关注“${p.title}”？它的文章将从 tt-rss 中删除（加星标的会保留）。`,
+	feedmenu_unsubscribe_title: () => `取消订阅？`,
+	feedmenu_update_now: () => `立即更新此订阅源`,
 	language_browser: (p) => `与浏览器相同（${p.language}）`,
 	language_hint: () => `保存在此设备上。文章正文保持其原文语言。`,
 	language_legend: () => `语言`,
+	login_warning_cross_origin: (p) => `tt-rss 不允许其他网站上的 Web 应用调用它，因此此应用必须由 ${p.origin} 本身提供（见部署指南），或使用本站上的服务器路径，例如 /tt-rss/。`,
+	login_warning_invalid_url: () => `此服务器地址不是有效的 URL。`,
+	renew_other_account: () => `其他账户`,
+	renew_password: (p) => `${p.user} 在 ${p.server} 上的密码`,
+	renew_text: (p) => `你的会话已结束。输入 ${p.user} 的密码以继续阅读并发送你的更改：`,
+	renew_text_single_user: () => `你的会话已结束。请重新登录以继续阅读并发送你的更改：`,
 	settings_account: () => `账户`,
 	settings_alerts: () => `提醒`,
 	settings_alerts_about: () => `提醒我关于`,
@@ -230,10 +254,24 @@ export const messages: LaterMessages = {
 	settings_density_cards: () => `卡片：带文章图片`,
 	settings_density_comfortable: () => `舒适：带摘要`,
 	settings_density_compact: () => `紧凑：标题、订阅源和日期在同一行`,
+	settings_enclosures_metered_reason: () => `当前为按流量计费的连接：附件等待 Wi-Fi。`,
+	settings_enclosures_not_wifi_reason: () => `未连接 Wi-Fi：附件等待 Wi-Fi。`,
+	settings_enclosures_save_data_reason: () => `省流量模式已开启：不下载附件。`,
+	settings_enclosures_slow_reason: () => `连接较慢：附件等待 Wi-Fi。`,
+	settings_enclosures_unknown_reason: () => `浏览器未说明是否为 Wi-Fi：下载附件。`,
+	settings_enclosures_wifi_reason: () => `已连接 Wi-Fi：下载附件。`,
 	settings_font: () => `字体`,
 	settings_font_sans: () => `无衬线`,
 	settings_font_serif: () => `衬线`,
 	settings_hide_empty: () => `隐藏没有未读文章的订阅源和分类`,
+	settings_images_always_reason: () => `始终下载图片。`,
+	settings_images_metered_reason: () => `当前为按流量计费的连接：图片等待 Wi-Fi。`,
+	settings_images_never_reason: () => `从不下载图片。`,
+	settings_images_not_wifi_reason: () => `未连接 Wi-Fi：图片等待 Wi-Fi。`,
+	settings_images_save_data_reason: () => `省流量模式已开启：不下载图片。`,
+	settings_images_slow_reason: () => `连接较慢：图片等待 Wi-Fi。`,
+	settings_images_unknown_reason: () => `浏览器未说明是否为 Wi-Fi：下载图片。`,
+	settings_images_wifi_reason: () => `已连接 Wi-Fi：下载图片。`,
 	settings_install_button: () => `安装应用`,
 	settings_install_done: () => `阅读器已安装在此设备上。`,
 	settings_install_heading: () => `安装`,
@@ -588,6 +626,31 @@ ${p.list}
 	share_text: () => `正文`,
 	share_title: () => `标题`,
 	share_url: () => `URL`,
+	shortcuts_above_read: () => `将当前文章之上的文章标为已读`,
+	shortcuts_action: () => `操作`,
+	shortcuts_below_read: () => `将当前文章之下的文章标为已读`,
+	shortcuts_close: () => `退出选择，否则返回标题列表`,
+	shortcuts_help: () => `显示这些快捷键`,
+	shortcuts_keys: () => `按键`,
+	shortcuts_next_article: () => `下一篇文章`,
+	shortcuts_next_feed: () => `下一个订阅源`,
+	shortcuts_open_original: () => `打开原始页面`,
+	shortcuts_or: () => `或`,
+	shortcuts_previous_article: () => `上一篇文章`,
+	shortcuts_previous_feed: () => `上一个订阅源`,
+	shortcuts_publish: () => `发布或取消发布文章`,
+	shortcuts_read: () => `将文章标为已读或未读`,
+	shortcuts_refresh: () => `刷新标题`,
+	shortcuts_search: () => `搜索`,
+	shortcuts_select: () => `选中或取消选中当前（或打开的）文章以便批量操作`,
+	shortcuts_star: () => `为文章加星标或取消星标`,
+	shortcuts_typing: () => `在输入框中输入时快捷键不起作用。`,
+	shortcuts_undo: () => `撤销提示中提供的更改（也可用 Ctrl+Z、⌘Z）`,
+	stuck_close_all: () => `关闭此应用的所有标签页和窗口，然后重新打开。`,
+	stuck_heading: () => `正在等待此浏览器的存储`,
+	stuck_restart: () => `如果无效，请退出并重新启动浏览器。你所做的更改会保留在此设备上，直到发送出去。`,
+	stuck_text: (p) => `此应用将你的会话和离线文章保存在浏览器存储中，而它已 ${p.seconds} 秒没有响应。如果应用的页面在保存时被关闭，iPhone 上的 Safari 和其他浏览器可能会这样卡住。`,
+	stuck_try_again: () => `重试`,
 	subscribe_added: () => `已订阅。tt-rss 下次更新该订阅源时，第一批文章就会到来。`,
 	subscribe_address: () => `订阅源或网站地址`,
 	subscribe_already: () => `你已订阅此订阅源。`,
@@ -609,6 +672,7 @@ ${p.list}
 	subscribe_uncategorized: () => `未分类`,
 	subscribe_unknown: () => `tt-rss 返回了意外的状态。`,
 	toast_copy_refused: () => `此处不允许复制。`,
+	toast_feed_updated: (p) => `“${p.title}”已更新。`,
 	toast_link_copied: () => `链接已复制。`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
@@ -624,6 +688,58 @@ ${p.list}
 				return `已将下方 ${n} 篇文章标记为已读。`;
 		}
 	},
+	toast_marked_list_read: (p) => `已将“${p.title}”标为已读。`,
 	toast_marked_read: () => `已标记为已读。`,
+	toast_marked_search_read: (p) => `已将匹配“${p.search}”的文章标为已读。`,
+	toast_selection_read: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已将 ${n} 篇文章标为已读。`;
+		}
+	},
+	toast_selection_starred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已为 ${n} 篇文章加星标。`;
+		}
+	},
+	toast_selection_unread: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已将 ${n} 篇文章标为未读。`;
+		}
+	},
+	toast_selection_unstarred: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已取消 ${n} 篇文章的星标。`;
+		}
+	},
 	toast_share_unavailable: () => `此处无法分享。`,
+	toast_swipe_label_added: (p) => `已为“${p.title}”添加标签“${p.label}”。`,
+	toast_swipe_label_removed: (p) => `已从“${p.title}”移除标签“${p.label}”。`,
+	toast_swipe_published: (p) => `“${p.title}”已发布。`,
+	toast_swipe_read: (p) => `“${p.title}”已标为已读。`,
+	toast_swipe_starred: (p) => `已为“${p.title}”加星标。`,
+	toast_swipe_unpublished: (p) => `已取消发布“${p.title}”。`,
+	toast_swipe_unread: (p) => `“${p.title}”已标为未读。`,
+	toast_swipe_unstarred: (p) => `已取消“${p.title}”的星标。`,
+	toast_undo_too_late: () => `来不及撤销了：更改已在发往服务器的路上。`,
+	toast_undone: () => `已撤销。`,
+	toast_unsubscribed: (p) => `已取消订阅“${p.title}”。`,
+	update_available: () => `有新版本可用 —`,
+	update_reload: () => `重新加载`,
+	viewer_broken: () => `无法加载此图片（离线或已不存在）。`,
+	viewer_close: () => `关闭图片查看器`,
+	viewer_next: () => `下一张`,
+	viewer_next_image: () => `下一张图片`,
+	viewer_previous: () => `上一张`,
+	viewer_previous_image: () => `上一张图片`,
+	viewer_title: (p) => `第 ${p.index} 张，共 ${p.count} 张`,
+	viewer_zoom_in: () => `放大`,
+	viewer_zoom_out: () => `缩小`,
 };
