@@ -68,6 +68,12 @@ function showRow(props: RowProps = {}): HTMLElement {
 	return row;
 }
 
+/** Takes the row away, to show another. */
+async function hide(): Promise<void> {
+	if (shown) await unmount(shown);
+	shown = undefined;
+}
+
 const q = <T extends Element = HTMLElement>(root: ParentNode, selector: string): T => {
 	const found = root.querySelector<T>(selector);
 	if (!found) throw new Error(`nothing matches ${selector}`);
@@ -99,8 +105,7 @@ beforeEach(() => {
 	document.body.replaceChildren(target);
 });
 afterEach(async () => {
-	if (shown) await unmount(shown);
-	shown = undefined;
+	await hide();
 	vi.useRealTimers();
 	vi.restoreAllMocks();
 });
@@ -120,7 +125,7 @@ describe('HeadlineRow: what it shows', () => {
 		const unread = showRow({ headline: { unread: true } });
 		expect(unread.classList.contains('unread')).toBe(true);
 		expect(unread.querySelector('.dot')).not.toBeNull();
-		await unmount(shown);
+		await hide();
 		const read = showRow({ headline: { unread: false } });
 		expect(read.classList.contains('unread')).toBe(false);
 		expect(read.querySelector('.dot')).toBeNull();
@@ -136,7 +141,7 @@ describe('HeadlineRow: what it shows', () => {
 		let row = showRow({ headline: { excerpt: 'Fast &amp; safe&hellip;' } });
 		expect(q(row, '.excerpt').textContent).toBe('Fast & safe…');
 		expect(row.querySelector('.also-in')).toBeNull();
-		await unmount(shown);
+		await hide();
 		row = showRow({ headline: { excerpt: 'Fast' }, alsoIn: ['Planet', 'Digest'] });
 		expect(row.querySelector('.excerpt')).toBeNull();
 		expect(q(row, '.also-in').textContent).toBe('Also in: Planet, Digest');
@@ -163,10 +168,10 @@ describe('HeadlineRow: what it shows', () => {
 			'https://feeds.test/cover.jpg'
 		);
 		expect(q(row, '.excerpt').classList.contains('short')).toBe(false);
-		await unmount(shown);
+		await hide();
 		row = showRow({ density: 'cards', headline: { flavorImage: 'javascript:alert(1)' } });
 		expect(row.querySelector('img')).toBeNull();
-		await unmount(shown);
+		await hide();
 		row = showRow({
 			density: 'comfortable',
 			headline: { flavorImage: 'https://feeds.test/c.jpg' }
@@ -190,7 +195,7 @@ describe('HeadlineRow: its buttons and link', () => {
 		let row = showRow();
 		expect(click(q(row, 'a.link'))).toBe(true);
 		expect(calls.open).toHaveBeenCalledTimes(1);
-		await unmount(shown);
+		await hide();
 		row = showRow({ opensElsewhere: true });
 		expect(click(q(row, 'a.link'))).toBe(false);
 	});
@@ -202,7 +207,7 @@ describe('HeadlineRow: its buttons and link', () => {
 		click(q(row, 'a.link'), { shiftKey: true });
 		expect(calls.select).toHaveBeenLastCalledWith('range');
 		expect(calls.open).not.toHaveBeenCalled();
-		await unmount(shown);
+		await hide();
 		row = showRow({ selecting: false });
 		click(q(row, 'a.link'), { ctrlKey: true });
 		expect(calls.select).toHaveBeenCalledTimes(3);
