@@ -3,26 +3,20 @@
  * their safe colours, tags as links only where the server answers tag feeds, enclosures shown or
  * named by what the app may load, and the pager's neighbours.
  */
-import { flushSync, mount, unmount } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Attachment, TtrssClient } from '$lib/api';
-import { headline } from '$lib/outbox/testing/fake-server';
-import type { OpenArticle } from '$lib/state/article.svelte';
 import { session } from '$lib/state/session.svelte';
 import ArticleAttachments from './ArticleAttachments.svelte';
 import ArticleChips from './ArticleChips.svelte';
 import ArticlePager from './ArticlePager.svelte';
+import { freshTarget, openArticle, show } from './testing/mounted';
 
-let shown: ReturnType<typeof mount> | undefined;
 let target: HTMLElement;
 
 beforeEach(() => {
-	target = document.createElement('div');
-	document.body.replaceChildren(target);
+	target = freshTarget();
 });
-afterEach(async () => {
-	if (shown) await unmount(shown);
-	shown = undefined;
+afterEach(() => {
 	vi.restoreAllMocks();
 });
 
@@ -41,8 +35,7 @@ describe('ArticleChips', () => {
 
 	it('shows the labels in their colours where the colours are safe, and blank tags not at all', () => {
 		signedInWith(false);
-		shown = mount(ArticleChips, { target, props: { labels, tags: ['rust', ' ', 'web'] } });
-		flushSync();
+		show(ArticleChips, target, { labels, tags: ['rust', ' ', 'web'] });
 		const chips = [...target.querySelectorAll<HTMLElement>('li.chip')];
 		expect(chips.map((c) => c.textContent?.trim())).toEqual(['Work', 'Odd', '#rust', '#web']);
 		expect(chips[0]?.style.background).not.toBe('');
@@ -52,8 +45,7 @@ describe('ArticleChips', () => {
 
 	it('makes tags links to their list where the server answers tag feeds', () => {
 		signedInWith(true);
-		shown = mount(ArticleChips, { target, props: { labels: [], tags: ['rust'] } });
-		flushSync();
+		show(ArticleChips, target, { labels: [], tags: ['rust'] });
 		const link = target.querySelector('a.chip.tag');
 		expect(link?.getAttribute('aria-label')).toBe('Articles tagged rust');
 		expect(link?.getAttribute('href')).toMatch(/\/tag\/rust$/);
@@ -61,8 +53,7 @@ describe('ArticleChips', () => {
 
 	it('shows nothing without labels or tags', () => {
 		signedInWith(true);
-		shown = mount(ArticleChips, { target, props: { labels: [], tags: ['', ' '] } });
-		flushSync();
+		show(ArticleChips, target, { labels: [], tags: ['', ' '] });
 		expect(target.querySelector('ul')).toBeNull();
 	});
 });
@@ -82,27 +73,20 @@ describe('ArticleAttachments', () => {
 		};
 	}
 
-	function show(attachments: Attachment[]): void {
-		const { isUpdated, excerpt, commentsLink, alwaysDisplayAttachments, flavorKind, ...rest } =
-			headline(9, { attachments, link: 'https://feeds.test/posts/9' });
-		void [isUpdated, excerpt, commentsLink, alwaysDisplayAttachments, flavorKind];
-		const article: OpenArticle = { ...rest, comments: '' };
-		shown = mount(ArticleAttachments, {
-			target,
-			props: {
-				article,
-				link: article.link,
-				track: { title: article.title, artist: '', artwork: undefined },
-				onnext: undefined,
-				onprevious: undefined,
-				autoplayFirst: false
-			}
+	function showAttachments(attachments: Attachment[]): void {
+		const article = openArticle(9, { attachments, link: 'https://feeds.test/posts/9' });
+		show(ArticleAttachments, target, {
+			article,
+			link: article.link,
+			track: { title: article.title, artist: '', artwork: undefined },
+			onnext: undefined,
+			onprevious: undefined,
+			autoplayFirst: false
 		});
-		flushSync();
 	}
 
 	it('shows an image as a button that opens the viewer, named by its title or file name', () => {
-		show([
+		showAttachments([
 			enclosure(1, { contentUrl: 'https://feeds.test/img/cover.jpg', contentType: 'image/jpeg' }),
 			enclosure(2, { contentType: 'application/pdf', title: 'The paper' })
 		]);
@@ -117,7 +101,9 @@ describe('ArticleAttachments', () => {
 	});
 
 	it('names an enclosure the app may not load, without loading or linking it', () => {
-		show([enclosure(3, { contentUrl: 'javascript:alert(1)', contentType: 'image/png' })]);
+		showAttachments([
+			enclosure(3, { contentUrl: 'javascript:alert(1)', contentType: 'image/png' })
+		]);
 		const figure = target.querySelector('figure');
 		expect(figure?.querySelector('img')).toBeNull();
 		expect(figure?.querySelector('a')).toBeNull();
@@ -125,18 +111,14 @@ describe('ArticleAttachments', () => {
 	});
 
 	it('shows nothing for an article without enclosures', () => {
-		show([]);
+		showAttachments([]);
 		expect(target.querySelector('section')).toBeNull();
 	});
 });
 
 describe('ArticlePager', () => {
 	it('links the neighbours there are and disables the missing ones', () => {
-		shown = mount(ArticlePager, {
-			target,
-			props: { kind: 'feed', listId: '4', previousId: undefined, nextId: 12 }
-		});
-		flushSync();
+		show(ArticlePager, target, { kind: 'feed', listId: '4', previousId: undefined, nextId: 12 });
 		expect(target.querySelector('a.back')?.getAttribute('href')).toMatch(/\/feed\/4$/);
 		expect(target.querySelector('a[rel="next"]')?.getAttribute('href')).toMatch(/\/feed\/4\/12$/);
 		expect(target.querySelector('a[rel="prev"]')).toBeNull();

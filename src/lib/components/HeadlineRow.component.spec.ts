@@ -4,7 +4,7 @@
  * swipe and long press fed pointer events (jsdom has no PointerEvent: a MouseEvent with a pointer's
  * fields stands in).
  */
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Headline } from '$lib/api';
 import { headline as makeHeadline } from '$lib/outbox/testing/fake-server';
@@ -12,6 +12,7 @@ import type { Density } from '$lib/state/settings.svelte';
 import { swipes } from '$lib/state/swipe.svelte';
 import HeadlineRow from './HeadlineRow.svelte';
 import { rowSwipeReady } from './row-swipe.svelte';
+import { freshTarget, hide, show } from './testing/mounted';
 
 class FakePointerEvent extends MouseEvent {
 	readonly pointerId: number;
@@ -33,7 +34,6 @@ interface RowProps {
 	opensElsewhere?: boolean;
 }
 
-let shown: ReturnType<typeof mount> | undefined;
 let target: HTMLElement;
 const calls = {
 	star: vi.fn(),
@@ -45,33 +45,23 @@ const calls = {
 
 function showRow(props: RowProps = {}): HTMLElement {
 	calls.open.mockReturnValue(props.opensElsewhere ?? false);
-	shown = mount(HeadlineRow, {
-		target,
-		props: {
-			headline: makeHeadline(7, { title: 'Rust 2.0 released', ...props.headline }),
-			href: '#feed/1/7',
-			feedTitle: props.feedTitle ?? 'Tech news',
-			alsoIn: props.alsoIn ?? [],
-			current: false,
-			onToggleStar: calls.star,
-			onMarkAbove: calls.above,
-			onMarkBelow: calls.below,
-			onOpen: calls.open,
-			selecting: props.selecting ?? false,
-			...(props.selectable === false ? {} : { onSelect: calls.select }),
-			density: props.density ?? 'comfortable'
-		}
+	show(HeadlineRow, target, {
+		headline: makeHeadline(7, { title: 'Rust 2.0 released', ...props.headline }),
+		href: '#feed/1/7',
+		feedTitle: props.feedTitle ?? 'Tech news',
+		alsoIn: props.alsoIn ?? [],
+		current: false,
+		onToggleStar: calls.star,
+		onMarkAbove: calls.above,
+		onMarkBelow: calls.below,
+		onOpen: calls.open,
+		selecting: props.selecting ?? false,
+		...(props.selectable === false ? {} : { onSelect: calls.select }),
+		density: props.density ?? 'comfortable'
 	});
-	flushSync();
 	const row = target.querySelector<HTMLElement>('.headline');
 	if (!row) throw new Error('no row');
 	return row;
-}
-
-/** Takes the row away, to show another. */
-async function hide(): Promise<void> {
-	if (shown) await unmount(shown);
-	shown = undefined;
 }
 
 const q = <T extends Element = HTMLElement>(root: ParentNode, selector: string): T => {
@@ -101,11 +91,9 @@ beforeEach(() => {
 	localStorage.clear();
 	swipes.reset();
 	for (const fn of Object.values(calls)) fn.mockReset();
-	target = document.createElement('div');
-	document.body.replaceChildren(target);
+	target = freshTarget();
 });
-afterEach(async () => {
-	await hide();
+afterEach(() => {
 	vi.useRealTimers();
 	vi.restoreAllMocks();
 });

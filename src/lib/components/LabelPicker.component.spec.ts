@@ -3,13 +3,14 @@
  * menu opens (once per article), a box assigns or removes a label through the actions, a refused
  * change puts the box back, and for several articles a label is checked only where all have it.
  */
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LabelWithState, TtrssClient } from '$lib/api';
 import { ReaderError } from '$lib/api/errors';
 import type { ArticleRef } from '$lib/outbox/intent';
 import { session } from '$lib/state/session.svelte';
 import LabelPicker from './LabelPicker.svelte';
+import { freshTarget, hide, show } from './testing/mounted';
 
 const actions = vi.hoisted(() => ({
 	setLabel: vi.fn<(...args: unknown[]) => Promise<boolean>>(),
@@ -46,7 +47,6 @@ function ref(id: number, labels: LabelWithState[] = []): ArticleRef {
 	};
 }
 
-let shown: ReturnType<typeof mount> | undefined;
 let target: HTMLElement;
 const getLabels = vi.fn<(articleId?: number) => Promise<LabelWithState[]>>();
 
@@ -55,12 +55,9 @@ beforeEach(() => {
 	getLabels.mockReset();
 	actions.setLabel.mockReset().mockResolvedValue(true);
 	actions.setLabels.mockReset().mockResolvedValue(true);
-	target = document.createElement('div');
-	document.body.replaceChildren(target);
+	target = freshTarget();
 });
-afterEach(async () => {
-	if (shown) await unmount(shown);
-	shown = undefined;
+afterEach(() => {
 	vi.restoreAllMocks();
 });
 
@@ -90,8 +87,7 @@ function toggleBox(box: HTMLInputElement): void {
 describe('LabelPicker, one article', () => {
 	it('reads the article’s labels when opened, once, and shows them checked as the server says', async () => {
 		getLabels.mockResolvedValue([work, later]);
-		shown = mount(LabelPicker, { target, props: { article: ref(5) } });
-		flushSync();
+		show(LabelPicker, target, { article: ref(5) });
 		expect(getLabels).not.toHaveBeenCalled();
 		const details = await open();
 		expect(getLabels).toHaveBeenCalledWith(5);
@@ -105,7 +101,7 @@ describe('LabelPicker, one article', () => {
 
 	it('a box assigns the label through the actions; a refused change puts the box back', async () => {
 		getLabels.mockResolvedValue([work]);
-		shown = mount(LabelPicker, { target, props: { article: ref(5) } });
+		show(LabelPicker, target, { article: ref(5) });
 		await open();
 		toggleBox(boxes()[0]!);
 		await vi.waitFor(() => expect(actions.setLabel).toHaveBeenCalledTimes(1));
@@ -132,12 +128,12 @@ describe('LabelPicker, one article', () => {
 
 	it('says so when there are no labels, and shows the reader’s words when reading fails', async () => {
 		getLabels.mockResolvedValue([]);
-		shown = mount(LabelPicker, { target, props: { article: ref(5) } });
+		show(LabelPicker, target, { article: ref(5) });
 		await open();
 		expect(target.querySelector('p.muted')?.textContent).toContain('No labels yet');
-		await unmount(shown);
+		await hide();
 		getLabels.mockRejectedValue(new ReaderError('The server could not be reached.'));
-		shown = mount(LabelPicker, { target, props: { article: ref(6) } });
+		show(LabelPicker, target, { article: ref(6) });
 		await open();
 		expect(target.querySelector('[role="alert"]')?.textContent).toBe(
 			'The server could not be reached.'
@@ -150,8 +146,7 @@ describe('LabelPicker, the selection', () => {
 	it('checks a label only where every picked article has it, and adds it to all, undoably', async () => {
 		getLabels.mockResolvedValue([work, later]);
 		const picked = [ref(1, [work, later]), ref(2, [work])];
-		shown = mount(LabelPicker, { target, props: { articles: picked } });
-		flushSync();
+		show(LabelPicker, target, { articles: picked });
 		expect(target.querySelector('summary')?.textContent).toContain('Label…');
 		await open();
 		expect(getLabels).toHaveBeenCalledWith(undefined);

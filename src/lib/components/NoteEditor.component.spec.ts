@@ -2,58 +2,41 @@
  * An article's note (NoteEditor.svelte) in jsdom: shown when there is one, edited in place from
  * `edit()` (the toolbar's note button), saved through the one action path, or left as it was.
  */
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { headline } from '$lib/outbox/testing/fake-server';
-import type { OpenArticle } from '$lib/state/article.svelte';
+import { flushSync } from 'svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import NoteEditor from './NoteEditor.svelte';
+import { freshTarget, hide, openArticle, show } from './testing/mounted';
 
 const actions = vi.hoisted(() => ({
 	setNote: vi.fn<(ref: unknown, note: string) => Promise<boolean>>()
 }));
 vi.mock('$lib/state/actions', () => actions);
 
-let shown: { edit: () => void } | undefined;
 let target: HTMLElement;
 
-function article(note: string | undefined): OpenArticle {
-	const { isUpdated, excerpt, commentsLink, alwaysDisplayAttachments, flavorKind, ...rest } =
-		headline(9, { note });
-	void [isUpdated, excerpt, commentsLink, alwaysDisplayAttachments, flavorKind];
-	return { ...rest, comments: '' };
-}
-
-function show(note: string | undefined): { edit: () => void } {
-	shown = mount(NoteEditor, { target, props: { article: article(note) } });
-	flushSync();
-	return shown;
-}
+const showNote = (note: string | undefined): { edit: () => void } =>
+	show(NoteEditor, target, { article: openArticle(9, { note }) });
 
 beforeEach(() => {
 	actions.setNote.mockReset().mockResolvedValue(true);
-	target = document.createElement('div');
-	document.body.replaceChildren(target);
-});
-afterEach(async () => {
-	if (shown) await unmount(shown);
-	shown = undefined;
+	target = freshTarget();
 });
 
 const field = (): HTMLTextAreaElement | null => target.querySelector('textarea');
 
 describe('NoteEditor', () => {
 	it('shows the article’s note, and nothing when it has none', async () => {
-		show('Read again on Sunday');
+		showNote('Read again on Sunday');
 		expect(target.querySelector('aside[aria-label="Note"] p')?.textContent).toBe(
 			'Read again on Sunday'
 		);
-		await unmount(shown!);
-		show(undefined);
+		await hide();
+		showNote(undefined);
 		expect(target.textContent?.trim()).toBe('');
 	});
 
 	it('edit() opens the note in a focused field, and Save sends what was typed', async () => {
-		const editor = show('Old');
+		const editor = showNote('Old');
 		editor.edit();
 		flushSync();
 		expect(field()?.value).toBe('Old');
@@ -67,7 +50,7 @@ describe('NoteEditor', () => {
 	});
 
 	it('Cancel closes the field and saves nothing', () => {
-		const editor = show(undefined);
+		const editor = showNote(undefined);
 		editor.edit();
 		flushSync();
 		expect(field()?.value).toBe('');

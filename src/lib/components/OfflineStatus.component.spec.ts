@@ -4,7 +4,7 @@
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { m } from '$lib/i18n';
@@ -12,8 +12,8 @@ import { offlineStatus } from '$lib/offline/status.svelte';
 import { enqueueIntent } from '$lib/outbox/outbox';
 import { syncStatus } from '$lib/sync/status.svelte';
 import OfflineStatus from './OfflineStatus.svelte';
+import { freshTarget, show as showComponent } from './testing/mounted';
 
-let shown: ReturnType<typeof mount> | undefined;
 let stopStatus: () => void = () => undefined;
 let target: HTMLElement;
 
@@ -22,20 +22,16 @@ beforeEach(() => {
 	resetReaderDbForTests();
 	offlineStatus.reset();
 	syncStatus.reset();
-	target = document.createElement('div');
-	document.body.replaceChildren(target);
+	target = freshTarget();
 });
-afterEach(async () => {
+afterEach(() => {
 	stopStatus();
 	stopStatus = () => undefined;
-	if (shown) await unmount(shown);
-	shown = undefined;
 	vi.useRealTimers();
 });
 
 function show(): void {
-	shown = mount(OfflineStatus, { target });
-	flushSync();
+	showComponent(OfflineStatus, target, {});
 }
 
 const byTestId = (id: string): Element | null => target.querySelector(`[data-testid="${id}"]`);
