@@ -4,27 +4,24 @@
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { FailedItem } from '$lib/db/schema';
 import { offlineStatus } from '$lib/offline/status.svelte';
 import { enqueueIntent, failedItems, pendingItems } from '$lib/outbox/outbox';
 import PendingChanges from './PendingChanges.svelte';
+import { freshTarget, show } from './testing/mounted';
 
-let shown: ReturnType<typeof mount> | undefined;
 let stopStatus: () => void = () => undefined;
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
 	offlineStatus.reset();
-	document.body.innerHTML = '';
 });
-afterEach(async () => {
+afterEach(() => {
 	stopStatus();
-	if (shown) await unmount(shown);
-	shown = undefined;
 });
 
 /**
@@ -33,9 +30,8 @@ afterEach(async () => {
  */
 async function showPanel(): Promise<HTMLElement> {
 	stopStatus = offlineStatus.start();
-	const target = document.createElement('div');
-	document.body.append(target);
-	shown = mount(PendingChanges, { target, props: { showStorage: false } });
+	const target = freshTarget();
+	show(PendingChanges, target, { showStorage: false });
 	await offlineStatus.refresh();
 	flushSync();
 	return target;

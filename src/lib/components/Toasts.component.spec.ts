@@ -1,22 +1,19 @@
 /** The toasts (Toasts.svelte) in jsdom: errors in the alert region until dismissed, Undo runs. */
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toasts } from '$lib/state/toasts.svelte';
 import Toasts from './Toasts.svelte';
+import { freshTarget, show } from './testing/mounted';
 
-let shown: ReturnType<typeof mount> | undefined;
 let target: HTMLElement;
 
 beforeEach(() => {
 	vi.useFakeTimers();
 	toasts.reset();
-	target = document.createElement('div');
-	document.body.replaceChildren(target);
-	shown = mount(Toasts, { target });
+	target = freshTarget();
+	show(Toasts, target, {});
 });
-afterEach(async () => {
-	if (shown) await unmount(shown);
-	shown = undefined;
+afterEach(() => {
 	vi.useRealTimers();
 });
 
