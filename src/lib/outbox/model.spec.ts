@@ -58,7 +58,8 @@ async function loadInstance(): Promise<Instance> {
 		hold,
 		ahead,
 		recover,
-		budget
+		budget,
+		enqueue
 	] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
@@ -70,17 +71,18 @@ async function loadInstance(): Promise<Instance> {
 		import('./hold'),
 		import('$lib/state/write-ahead'),
 		import('$lib/state/write-ahead-recover'),
-		import('$lib/offline/budget')
+		import('$lib/offline/budget'),
+		import('./enqueue')
 	]);
 	return {
-		enqueueIntent: outbox.enqueueIntent,
+		enqueueIntent: enqueue.enqueueIntent,
 		replayOutbox: replay.replayOutbox,
 		clientFromStoredSession: sessionClient.clientFromStoredSession,
 		resetReaderDbForTests: open.resetReaderDbForTests,
 		openReaderDb: open.openReaderDb,
 		storeSessionFor: device.storeSessionFor,
 		setShownAccount: account.setShownAccount,
-		retryFailed: outbox.retryFailed,
+		retryFailed: enqueue.retryFailed,
 		cancelHold: hold.cancelHold,
 		releaseHold: hold.releaseHold,
 		endSignIn: device.endSignIn,
