@@ -17,7 +17,7 @@ import {
 } from '$lib/api';
 import { mayWriteCache } from '$lib/db/account';
 import { changesNotIn } from '$lib/outbox/sent-log';
-import { applyNotingHold } from '$lib/outbox/hold';
+import { applyNotingHold } from '$lib/outbox/hold-note';
 import { laterThanCatchups } from '$lib/outbox/apply';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
