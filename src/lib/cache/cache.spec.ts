@@ -13,10 +13,10 @@ import {
 	cachedTree,
 	storeArticles,
 	storeList,
-	storeOfflineHeadlines,
 	storeTree,
 	type ListKey
 } from './index';
+import { storeOfflineHeadlines } from './kept';
 import { ownCacheForTests } from '$lib/db/testing';
 
 beforeEach(async () => {

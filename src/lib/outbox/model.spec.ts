@@ -59,7 +59,8 @@ async function loadInstance(): Promise<Instance> {
 		ahead,
 		recover,
 		budget,
-		enqueue
+		enqueue,
+		kept
 	] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
@@ -72,7 +73,8 @@ async function loadInstance(): Promise<Instance> {
 		import('$lib/state/write-ahead'),
 		import('$lib/state/write-ahead-recover'),
 		import('$lib/offline/budget'),
-		import('./enqueue')
+		import('./enqueue'),
+		import('$lib/cache/kept')
 	]);
 	return {
 		enqueueIntent: enqueue.enqueueIntent,
@@ -90,8 +92,8 @@ async function loadInstance(): Promise<Instance> {
 		discardChangesNotOf: device.discardChangesNotOf,
 		storeList: cache.storeList,
 		storeTree: cache.storeTree,
-		storeOfflineHeadlines: cache.storeOfflineHeadlines,
-		clearFlagOutside: cache.clearFlagOutside,
+		storeOfflineHeadlines: kept.storeOfflineHeadlines,
+		clearFlagOutside: kept.clearFlagOutside,
 		journal: ahead.journal,
 		readJournal: ahead.readJournal,
 		recoverLeftChanges: recover.recoverLeftChanges,

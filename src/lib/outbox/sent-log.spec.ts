@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearFlagOutside, storeOfflineHeadlines } from '$lib/cache';
+import { clearFlagOutside, storeOfflineHeadlines } from '$lib/cache/kept';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { getStored } from '$lib/db/kv';
 import type { Intent } from './intent';

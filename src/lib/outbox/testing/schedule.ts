@@ -65,8 +65,8 @@ export interface Instance {
 	storeList: typeof import('$lib/cache').storeList;
 	storeTree: typeof import('$lib/cache').storeTree;
 	/** The sync engine's writes: rows and kept sets read at `readAt` (sync/engine.ts). */
-	storeOfflineHeadlines: typeof import('$lib/cache').storeOfflineHeadlines;
-	clearFlagOutside: typeof import('$lib/cache').clearFlagOutside;
+	storeOfflineHeadlines: typeof import('$lib/cache/kept').storeOfflineHeadlines;
+	clearFlagOutside: typeof import('$lib/cache/kept').clearFlagOutside;
 	/** The page writes a change ahead of the outbox (state/write-ahead.ts) and reads what is left. */
 	journal: typeof import('$lib/state/write-ahead').journal;
 	readJournal: typeof import('$lib/state/write-ahead').readJournal;
