@@ -8,7 +8,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
 import { TtrssClient, type FetchLike } from '$lib/api';
 import { resetReaderDbForTests } from '$lib/db/open';
-import { enqueueIntent } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import type { ArticleFlag } from '$lib/outbox/intent';
 import { replayOutbox } from '$lib/outbox/replay';
 import { resetTestbed, testbed } from '../tests/support/testbed';

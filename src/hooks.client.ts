@@ -8,7 +8,7 @@ import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { resumeAtStart } from '$lib/state/resume';
 import { settings } from '$lib/state/settings.svelte';
-import { journalHasEntries } from '$lib/state/write-ahead';
+import { journalHasEntries } from '$lib/state/write-ahead-check';
 
 /** `/feed/-4`, `/cat/3/1234` (an article in it), `/tag/linux`: the list in the address bar. */
 const LIST_PATH = /^\/(feed|cat|tag)\/([^/]+)(?:\/\d+)?\/?$/;

@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Counters, FeedTree } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { enqueueIntent } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import { headline } from '$lib/outbox/testing/fake-server';
 import { evictCache } from '$lib/offline/storage';
 import {
@@ -13,10 +13,10 @@ import {
 	cachedTree,
 	storeArticles,
 	storeList,
-	storeOfflineHeadlines,
 	storeTree,
 	type ListKey
 } from './index';
+import { storeOfflineHeadlines } from './kept';
 import { ownCacheForTests } from '$lib/db/testing';
 
 beforeEach(async () => {

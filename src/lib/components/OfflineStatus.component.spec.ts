@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { m } from '$lib/i18n';
 import { offlineStatus } from '$lib/offline/status.svelte';
-import { enqueueIntent } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import { syncStatus } from '$lib/sync/status.svelte';
 import OfflineStatus from './OfflineStatus.svelte';
 import { freshTarget, show as showComponent } from './testing/mounted';

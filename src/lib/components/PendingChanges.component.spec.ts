@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { FailedItem } from '$lib/db/schema';
 import { offlineStatus } from '$lib/offline/status.svelte';
-import { enqueueIntent, failedItems, pendingItems } from '$lib/outbox/outbox';
+import { failedItems, pendingItems } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import PendingChanges from './PendingChanges.svelte';
 import { freshTarget, show } from './testing/mounted';
 

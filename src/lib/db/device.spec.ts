@@ -1,9 +1,11 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { storeArticles, storeList, storeOfflineHeadlines, storeTree } from '$lib/cache';
+import { storeArticles, storeList, storeTree } from '$lib/cache';
+import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { savePosition } from '$lib/media/positions';
-import { enqueueIntent, failedItems, pendingItems } from '$lib/outbox/outbox';
+import { failedItems, pendingItems } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import { replayOutbox } from '$lib/outbox/replay';
 import { clientFromStoredSession } from '$lib/outbox/session-client';
 import { fakeTtrss, headline } from '$lib/outbox/testing/fake-server';

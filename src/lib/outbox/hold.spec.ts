@@ -1,12 +1,14 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { storeList, storeOfflineHeadlines } from '$lib/cache';
+import { storeList } from '$lib/cache';
+import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { resetReaderDbForTests } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
 import { cancelHold, releaseHold, type Hold } from './hold';
 import type { Intent } from './intent';
-import { enqueueIntent, pendingItems } from './outbox';
+import { pendingItems } from './outbox';
+import { enqueueIntent } from './enqueue';
 import { mayOvertake } from './order';
 import { replayOutbox } from './replay';
 import { planCalls } from './replay-plan';

@@ -19,105 +19,14 @@ import type { IDBPTransaction } from 'idb';
 import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
 import { writeTx } from '$lib/db/tx';
-import {
-	adjustCounters,
-	applyCatchupToCounters,
-	applyToArticle,
-	catchupCovers,
-	type LaterChange
-} from './apply';
+import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
 import type { Intent, CatchupIntent } from './intent';
 import { announceOutboxChange } from './broadcast';
 import { mustStayBefore } from './order';
+import { isHeld, type CounterList, type CounterValue } from './hold-note';
 
-/** Which undoable action, and until when its items wait (ms). */
-export interface Hold {
-	id: string;
-	until: number;
-}
-
-type CounterList = 'feeds' | 'special' | 'labels' | 'categories';
-
-/** One cached counter's value before a catch-up moved it (`global`: the total, id 0). */
-export interface CounterValue {
-	list: CounterList | 'global';
-	id: number;
-	unread: number;
-}
-
-/** What cancelling a held item puts back. */
-export interface HoldUndo {
-	/** Older queued changes of the same key it replaced: they return with their own `seq`. */
-	replaced: OutboxItem[];
-	/** The intent that puts its cached article back (flags, labels, notes). */
-	inverse?: Intent;
-	/** A catch-up: the cached articles it marked read. */
-	markedRead?: number[];
-	/** A catch-up: the cached counters it zeroed, as they were just before. */
-	counters?: CounterValue[];
-}
-
-/**
- * Applies a queued item to an article a cache write stores (a sync, a list page). When the item is
- * held and the article was not cached when it was queued, notes what undoing it must put back for
- * this article too: the article's state before it (flags, labels, notes), or that a catch-up
- * marked it read. Returns whether the item's record changed (the caller writes it back in the
- * same transaction).
- */
-export function applyNotingHold(
-	item: Partial<OutboxItem> & { intent: Intent },
-	article: StoredArticle,
-	tree: FeedTree | undefined,
-	/** The changes after it, for a catch-up (apply.ts `asBefore`). */
-	later?: readonly LaterChange[]
-): boolean {
-	const undo = item.seq !== undefined ? item.undo : undefined;
-	const inverse =
-		undo && item.articleId === article.id && undo.inverse === undefined
-			? inverseOf(item.intent, article)
-			: undefined;
-	const delta = applyToArticle(article, item.intent, tree, later);
-	if (!undo) return false;
-	if (inverse) {
-		undo.inverse = inverse;
-		return true;
-	}
-	if (item.intent.type !== 'catchup' || delta >= 0) return false;
-	const marked = (undo.markedRead ??= []);
-	if (marked.includes(article.id)) return false;
-	marked.push(article.id);
-	return true;
-}
-
-export function isHeld(item: Pick<OutboxItem, 'heldUntil'>, now: number): boolean {
-	return item.heldUntil !== undefined && item.heldUntil > now;
-}
-
-const FLAG_PROP = { unread: 'unread', starred: 'marked', published: 'published' } as const;
-
-/** The intent that puts this cached article back as it is now, for the key `intent` changes. */
-export function inverseOf(intent: Intent, article: StoredArticle): Intent | undefined {
-	switch (intent.type) {
-		case 'flag':
-			return {
-				type: 'flag',
-				field: intent.field,
-				articleIds: [article.id],
-				value: article[FLAG_PROP[intent.field]]
-			};
-		case 'label':
-			return {
-				type: 'label',
-				articleIds: [article.id],
-				labelId: intent.labelId,
-				assign: article.labels.some((l) => l.id === intent.labelId)
-			};
-		case 'note':
-			return { type: 'note', articleId: article.id, note: article.note ?? '' };
-		default:
-			return undefined;
-	}
-}
+// Those who hold, undo or store a hold name its types here, with its functions.
+export type { CounterValue, Hold, HoldUndo } from './hold-note';
 
 const LISTS: readonly CounterList[] = ['feeds', 'special', 'labels', 'categories'];
 

@@ -58,7 +58,9 @@ async function loadInstance(): Promise<Instance> {
 		hold,
 		ahead,
 		recover,
-		budget
+		budget,
+		enqueue,
+		kept
 	] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
@@ -70,17 +72,19 @@ async function loadInstance(): Promise<Instance> {
 		import('./hold'),
 		import('$lib/state/write-ahead'),
 		import('$lib/state/write-ahead-recover'),
-		import('$lib/offline/budget')
+		import('$lib/offline/budget'),
+		import('./enqueue'),
+		import('$lib/cache/kept')
 	]);
 	return {
-		enqueueIntent: outbox.enqueueIntent,
+		enqueueIntent: enqueue.enqueueIntent,
 		replayOutbox: replay.replayOutbox,
 		clientFromStoredSession: sessionClient.clientFromStoredSession,
 		resetReaderDbForTests: open.resetReaderDbForTests,
 		openReaderDb: open.openReaderDb,
 		storeSessionFor: device.storeSessionFor,
 		setShownAccount: account.setShownAccount,
-		retryFailed: outbox.retryFailed,
+		retryFailed: enqueue.retryFailed,
 		cancelHold: hold.cancelHold,
 		releaseHold: hold.releaseHold,
 		endSignIn: device.endSignIn,
@@ -88,8 +92,8 @@ async function loadInstance(): Promise<Instance> {
 		discardChangesNotOf: device.discardChangesNotOf,
 		storeList: cache.storeList,
 		storeTree: cache.storeTree,
-		storeOfflineHeadlines: cache.storeOfflineHeadlines,
-		clearFlagOutside: cache.clearFlagOutside,
+		storeOfflineHeadlines: kept.storeOfflineHeadlines,
+		clearFlagOutside: kept.clearFlagOutside,
 		journal: ahead.journal,
 		readJournal: ahead.readJournal,
 		recoverLeftChanges: recover.recoverLeftChanges,

@@ -7,7 +7,8 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
 import { splitIntent } from './apply';
 import type { Intent } from './intent';
-import { enqueueIntent, pendingItems, queuedUnder } from './outbox';
+import { pendingItems } from './outbox';
+import { enqueueIntent, queuedUnder } from './enqueue';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();

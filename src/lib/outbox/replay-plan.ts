@@ -13,7 +13,7 @@ import {
 	type UpdateArticleParams
 } from '$lib/api';
 import type { OutboxItem } from '$lib/db/schema';
-import { isHeld } from './hold';
+import { isHeld } from './hold-note';
 import type { ArticleFlag, CatchupIntent, Intent } from './intent';
 import { mayOvertake } from './order';
 

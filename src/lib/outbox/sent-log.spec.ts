@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearFlagOutside, storeOfflineHeadlines } from '$lib/cache';
+import { clearFlagOutside, storeOfflineHeadlines } from '$lib/cache/kept';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { getStored } from '$lib/db/kv';
 import type { Intent } from './intent';
-import { enqueueIntent, withQueuedChanges } from './outbox';
+import { withQueuedChanges } from './outbox';
+import { enqueueIntent } from './enqueue';
 import { replayOutbox } from './replay';
 import { SENT_LOG, SENT_LOG_MS, sentSince, withSent } from './sent-log';
 import { cacheArticles, cached } from './testing/cache';

@@ -15,7 +15,8 @@ import {
 	hasNow,
 	type ItemDraft
 } from './apply';
-import { changedCounters, counterValues, inverseOf, type Hold, type HoldUndo } from './hold';
+import { changedCounters, counterValues } from './hold';
+import { inverseOf, type Hold, type HoldUndo } from './hold-note';
 import { mustStayBefore } from './order';
 
 export interface WayInSnapshot {

@@ -9,7 +9,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { storeSessionFor } from '$lib/db/device';
-import { enqueueIntent, pendingItems } from './outbox';
+import { pendingItems } from './outbox';
+import { enqueueIntent } from './enqueue';
 import { fakeTtrss } from './testing/fake-server';
 
 beforeEach(() => {

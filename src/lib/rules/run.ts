@@ -15,7 +15,7 @@ import { ruleListPath } from '$lib/alerts/target';
 import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb } from '$lib/db/open';
 import { m } from '$lib/i18n/m';
-import { enqueueIntent } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
 import { planRules, ruleMatcher } from './match';

@@ -44,7 +44,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 	}
 
 	afterEach(() => {
-		vi.doUnmock('$lib/outbox/outbox');
+		vi.doUnmock('$lib/outbox/enqueue');
 		vi.unstubAllGlobals();
 	});
 
@@ -84,8 +84,8 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		});
 
 		it('is undone, with the reason, when the device cannot store the change', async () => {
-			vi.doMock('$lib/outbox/outbox', async (original) => ({
-				...(await original<typeof import('$lib/outbox/outbox')>()),
+			vi.doMock('$lib/outbox/enqueue', async (original) => ({
+				...(await original<typeof import('$lib/outbox/enqueue')>()),
 				enqueueIntent: () => Promise.reject(new DOMException('full', 'QuotaExceededError'))
 			}));
 			const { headlines, treeState, toasts, row, setFlag } = await page();

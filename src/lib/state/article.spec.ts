@@ -99,7 +99,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		it('an article opened without its row (a notification, a link) shows the reader’s queued change', async () => {
 			await signedInPage({ getArticle: 'getArticle' }, level);
 			// Queued, not sent yet (offline, or held for an Undo): Big feed item 001 unstarred.
-			const { enqueueIntent } = await import('$lib/outbox/outbox');
+			const { enqueueIntent } = await import('$lib/outbox/enqueue');
 			await enqueueIntent({ type: 'flag', field: 'starred', articleIds: [big1], value: false });
 			const { articleState } = await import('./article.svelte');
 			await articleState.open(big1);

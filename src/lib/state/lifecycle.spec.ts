@@ -12,9 +12,11 @@ function starter(name: string) {
 const startReplayTriggers = starter('replay');
 const syncCountersWithOutbox = starter('counters');
 const startSyncTriggers = starter('sync');
+// One first screen per test, as in a page: every caller waits for the same one.
 let firstScreen!: () => void;
+let firstScreenShown!: Promise<void>;
 vi.mock('$lib/boot/early-reads', () => ({
-	afterFirstScreen: () => new Promise<void>((resolve) => (firstScreen = resolve))
+	afterFirstScreen: () => firstScreenShown
 }));
 vi.mock('./replay-triggers', () => ({ startReplayTriggers }));
 vi.mock('./counter-sync', () => ({ syncCountersWithOutbox }));
@@ -23,18 +25,20 @@ vi.mock('./sync-triggers', () => ({ startSyncTriggers }));
 const { startApp } = await import('./lifecycle');
 
 beforeEach(() => {
+	firstScreenShown = new Promise<void>((resolve) => (firstScreen = resolve));
 	running.clear();
 	vi.clearAllMocks();
 });
 
 describe('the app lifecycle', () => {
-	it('starts the replay triggers and counters at once, the sync after the first screen, once', async () => {
+	it('starts the counters at once, the replay triggers and the sync after the first screen, once', async () => {
 		const stop = startApp();
 		expect(startApp()).toBe(stop);
-		expect([...running].sort()).toEqual(['counters', 'replay']);
+		expect([...running]).toEqual(['counters']);
 		firstScreen();
-		await vi.waitFor(() => expect(running.has('sync')).toBe(true));
+		await vi.waitFor(() => expect([...running].sort()).toEqual(['counters', 'replay', 'sync']));
 		expect(startReplayTriggers).toHaveBeenCalledTimes(1);
+		expect(startSyncTriggers).toHaveBeenCalledTimes(1);
 		stop();
 		expect(running.size).toBe(0);
 	});
@@ -46,14 +50,16 @@ describe('the app lifecycle', () => {
 		await emitAccountEvent({ type: 'signed-out' });
 		expect(running.size).toBe(0);
 		const stop = startApp();
-		expect([...running].sort()).toEqual(['counters', 'replay']);
+		await vi.waitFor(() => expect([...running].sort()).toEqual(['counters', 'replay', 'sync']));
 		stop();
+		expect(running.size).toBe(0);
 	});
 
-	it('a stop before the first screen keeps the sync from starting', async () => {
+	it('a stop before the first screen keeps the replay triggers and the sync from starting', async () => {
 		startApp()();
 		firstScreen();
 		await vi.dynamicImportSettled();
+		expect(startReplayTriggers).not.toHaveBeenCalled();
 		expect(startSyncTriggers).not.toHaveBeenCalled();
 	});
 });

@@ -3,9 +3,10 @@
  * in one place, by the app layout (`routes/(app)/+layout.svelte`), and stopped when it goes or the
  * reader signs out. Nothing here starts by being imported.
  *
- * - the outbox's replay triggers (replay-triggers.ts): at start once the first screen has painted,
- *   when the browser is online or the tab visible again, the retries; with them the offline status
- *   (connection, pending changes, storage);
+ * - the outbox's replay triggers (replay-triggers.ts), loaded once the first screen has painted
+ *   (the start's replay waited for it anyway; an `online` or visible-again before it is covered by
+ *   that replay): when the browser is online or the tab visible again, the retries; with them the
+ *   offline status (connection, pending changes, storage);
  * - the counters read again once the reader's queued changes have been sent (counter-sync.ts);
  * - the sync triggers (sync-triggers.ts), loaded after the first screen: their first sync waits
  *   for it anyway, and the first screen's JS stays within its budget. New-article alerts are shown
@@ -18,7 +19,6 @@
 import { afterFirstScreen } from '$lib/boot/early-reads';
 import { onAccountEvent } from '$lib/db/account-events';
 import { syncCountersWithOutbox } from './counter-sync';
-import { startReplayTriggers } from './replay-triggers';
 
 let stopApp: (() => void) | undefined;
 
@@ -27,7 +27,12 @@ export function startApp(): () => void {
 	if (stopApp) return stopApp;
 	let stopped = false;
 	let stopSync: (() => void) | undefined;
-	const stopReplay = startReplayTriggers();
+	let stopReplay: (() => void) | undefined;
+	void afterFirstScreen()
+		.then(() => import('./replay-triggers'))
+		.then(({ startReplayTriggers }) => {
+			if (!stopped) stopReplay = startReplayTriggers();
+		});
 	const stopCounters = syncCountersWithOutbox();
 	// The write-ahead journal's settled marks of earlier changes (write-ahead-recover.ts).
 	void afterFirstScreen()
@@ -50,7 +55,7 @@ export function startApp(): () => void {
 		stopListening();
 		stopSync?.();
 		stopCounters();
-		stopReplay();
+		stopReplay?.();
 		if (stopApp === stop) stopApp = undefined;
 	};
 	stopApp = stop;

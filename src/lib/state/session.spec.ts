@@ -7,7 +7,7 @@ import { storeSessionFor } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
-import { enqueueIntent } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import { recordedSession } from './testing/recorded-server';
 
 /** tt-rss as the Debian test bed answers these ops (tests/fixtures/recorded/api15). */

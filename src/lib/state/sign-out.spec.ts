@@ -10,7 +10,7 @@ import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
 import { REPLAY_LOCK } from '$lib/outbox/contract';
 import { SYNC_LOCK } from '$lib/db/names';
-import { enqueueIntent } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import { installWebLocks } from '$lib/outbox/testing/locks';
 import { MemoryStorage } from '$lib/state/testing/memory-storage';
 

@@ -4,7 +4,7 @@
  * it is here and not in outbox/, which the service worker shares. Importing it starts nothing: the
  * app's lifecycle starts the triggers (state/lifecycle.ts).
  */
-import { enqueueIntent } from '$lib/outbox/outbox';
+import { enqueueIntent } from '$lib/outbox/enqueue';
 import type { Hold } from '$lib/outbox/hold';
 import type { Intent } from '$lib/outbox/intent';
 import { shownAccount } from '$lib/db/account';

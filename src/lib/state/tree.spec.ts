@@ -127,7 +127,8 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			await first.treeState.load();
 			expect(first.treeState.unread(6)).toBe(300);
 			// Offline, the reader caught up feed 6; the change is queued (applied to the cached counters).
-			const { enqueueIntent, pendingItems } = await import('$lib/outbox/outbox');
+			const { pendingItems } = await import('$lib/outbox/outbox');
+			const { enqueueIntent } = await import('$lib/outbox/enqueue');
 			await enqueueIntent({ type: 'catchup', feedId: 6, isCat: false, mode: 'all', offline: true });
 			const { cachedTree } = await import('$lib/cache');
 			const stored = await cachedTree();

@@ -5,7 +5,7 @@
  * (hooks.client.ts); otherwise after it, to tidy the settled marks (state/lifecycle.ts).
  */
 import { RefusedError } from '$lib/api';
-import { enqueueIntent, forgetSettledEntries, settledEntries } from '$lib/outbox/outbox';
+import { enqueueIntent, forgetSettledEntries, settledEntries } from '$lib/outbox/enqueue';
 import { requestReplay } from './replay-triggers';
 import { dropEntries, leftEntries, readJournal, whenPageGone } from './write-ahead';
 

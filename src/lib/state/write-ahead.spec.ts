@@ -10,9 +10,11 @@ const ACCOUNT = 'reader@http://localhost/tt-rss/api/';
 async function page() {
 	vi.resetModules();
 	const ahead = await import('./write-ahead');
+	const check = await import('./write-ahead-check');
 	const recover = await import('./write-ahead-recover');
 	const outbox = await import('$lib/outbox/outbox');
-	return { ...ahead, ...recover, ...outbox };
+	const enqueue = await import('$lib/outbox/enqueue');
+	return { ...ahead, ...check, ...recover, ...outbox, ...enqueue };
 }
 
 beforeEach(() => {

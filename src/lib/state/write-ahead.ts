@@ -1,6 +1,6 @@
 /**
  * The reader's change, written ahead of the outbox. The screen takes a change at once; its outbox
- * write (outbox/outbox.ts `enqueueIntent`, one IndexedDB transaction with the cached articles)
+ * write (outbox/enqueue.ts `enqueueIntent`, one IndexedDB transaction with the cached articles)
  * commits later, and behind a sync's page write it can wait a while. A reload or a closed tab in
  * between aborts that transaction: the reader saw the change, and it was gone (the chaos runs found
  * it, docs/reliability.md). So before the screen changes, the intent goes into local storage,
@@ -15,8 +15,7 @@
  */
 import type { Intent } from '$lib/outbox/intent';
 import { parseIntent } from '$lib/outbox/intent';
-
-const KEY = 'reader.journal';
+import { JOURNAL_KEY as KEY } from './write-ahead-check';
 const LOCK_PREFIX = 'reader-tab:';
 /** Without Web Locks: an entry this old belongs to a page that is gone. */
 const ORPHAN_AGE = 60_000;
@@ -109,15 +108,6 @@ export function journal(intent: Intent, account: string | undefined, at = Date.n
 	if (account !== undefined) entry.account = account;
 	writeJournal([...readJournal(), entry]);
 	return { id, at, settle: () => dropEntries(new Set([id])) };
-}
-
-/** Whether a start has anything to look at (synchronous and cheap: the common answer is no). */
-export function journalHasEntries(): boolean {
-	try {
-		return localStorage.getItem(KEY) !== null;
-	} catch {
-		return false;
-	}
 }
 
 /**

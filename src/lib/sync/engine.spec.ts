@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachedArticle, storeOfflineHeadlines } from '$lib/cache';
+import { cachedArticle } from '$lib/cache';
+import { storeOfflineHeadlines } from '$lib/cache/kept';
 import type { Headline } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { syncNow } from './engine';

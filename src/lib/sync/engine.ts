@@ -29,7 +29,7 @@ import {
 	storeOfflineHeadlines,
 	type KeptFlag,
 	type SyncedFor
-} from '$lib/cache';
+} from '$lib/cache/kept';
 import { accountOfClient } from '$lib/db/account';
 import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
 import { imageUrls } from '$lib/offline/images';

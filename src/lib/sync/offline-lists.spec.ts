@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cachedList, storeOfflineHeadlines, type ListKey } from '$lib/cache';
+import { cachedList, type ListKey } from '$lib/cache';
+import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { headline } from '$lib/outbox/testing/fake-server';
 import { ownCacheForTests } from '$lib/db/testing';

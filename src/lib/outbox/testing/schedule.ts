@@ -43,7 +43,7 @@ import { newestLongTimer } from './timers';
 
 /** One page or worker: its own copy of every module (its own DB connection, its own `running`). */
 export interface Instance {
-	enqueueIntent: typeof import('../outbox').enqueueIntent;
+	enqueueIntent: typeof import('../enqueue').enqueueIntent;
 	replayOutbox: typeof import('../replay').replayOutbox;
 	clientFromStoredSession: typeof import('../session-client').clientFromStoredSession;
 	resetReaderDbForTests: typeof import('$lib/db/open').resetReaderDbForTests;
@@ -53,7 +53,7 @@ export interface Instance {
 	/** The page session's account: new changes are stamped with it. */
 	setShownAccount: typeof import('$lib/db/account').setShownAccount;
 	/** "Try again" in the failed list. */
-	retryFailed: typeof import('../outbox').retryFailed;
+	retryFailed: typeof import('../enqueue').retryFailed;
 	/** Undo and the toast going away (outbox/hold.ts). */
 	cancelHold: typeof import('../hold').cancelHold;
 	releaseHold: typeof import('../hold').releaseHold;
@@ -65,8 +65,8 @@ export interface Instance {
 	storeList: typeof import('$lib/cache').storeList;
 	storeTree: typeof import('$lib/cache').storeTree;
 	/** The sync engine's writes: rows and kept sets read at `readAt` (sync/engine.ts). */
-	storeOfflineHeadlines: typeof import('$lib/cache').storeOfflineHeadlines;
-	clearFlagOutside: typeof import('$lib/cache').clearFlagOutside;
+	storeOfflineHeadlines: typeof import('$lib/cache/kept').storeOfflineHeadlines;
+	clearFlagOutside: typeof import('$lib/cache/kept').clearFlagOutside;
 	/** The page writes a change ahead of the outbox (state/write-ahead.ts) and reads what is left. */
 	journal: typeof import('$lib/state/write-ahead').journal;
 	readJournal: typeof import('$lib/state/write-ahead').readJournal;

@@ -1,0 +1,160 @@
+/**
+ * The sync's writes of kept articles (sync/engine.ts): offline rows and bodies, the flags and packs
+ * a full read of the server's sets corrects. Apart from index.ts (what every screen reads and
+ * stores), so the first screen's code does not carry them; they load with the sync, after it.
+ */
+import type { Article, Headline } from '$lib/api';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { readIn } from '$lib/db/kv';
+import { openReaderDb } from '$lib/db/open';
+import type { StoredArticle } from '$lib/db/schema';
+import { readTx, writeTx, writeTxWithRoom } from '$lib/db/tx';
+import {
+	CACHE_WRITE_STORES,
+	fromArticle,
+	fromHeadline,
+	orMiss,
+	ownedBy,
+	storesOf,
+	writeArticles,
+	writeArticlesInTx
+} from './index';
+
+/**
+ * Rows kept for offline reading by the sync engine (sync/): with content they count as offline
+ * copies; without it (a kept set's state read again) they update flags, note and labels and keep
+ * the known body. `pack` adds the article to that offline pack.
+ */
+export async function storeOfflineHeadlines(
+	headlines: readonly Headline[],
+	{ pack, account, readAt }: { pack?: string } & SyncedFor = {}
+): Promise<void> {
+	const records = headlines.map((h) => {
+		const record = fromHeadline(h);
+		record.offline = record.hasContent;
+		if (pack !== undefined) record.packs = [pack];
+		return record;
+	});
+	await writeArticlesInTx((stores) => writeArticles(stores, records, account, readAt));
+}
+
+/**
+ * The account a sync fetched for: its writes are dropped, in the writing transaction, when the
+ * cache has meanwhile passed to another account (a sign-in as someone else during a sync).
+ */
+export interface SyncedFor {
+	account?: string;
+	/** When this answer was asked for: changes the server confirmed since then are put back on. */
+	readAt?: number;
+}
+
+/** Bodies from getArticle for rows already kept (their headline fields stay as they are). */
+export async function storeArticleBodies(
+	articles: readonly Article[],
+	{ account, readAt }: SyncedFor = {}
+): Promise<void> {
+	await writeArticlesInTx(async (stores) => {
+		const records: StoredArticle[] = [];
+		for (const a of articles) {
+			const old = await stores.articles.get(a.id);
+			const fresh = { ...fromArticle(a), offline: true };
+			records.push(
+				old
+					? {
+							...old,
+							content: fresh.content,
+							hasContent: fresh.hasContent,
+							hasSandbox: fresh.hasSandbox,
+							comments: fresh.comments,
+							storedAt: fresh.storedAt,
+							offline: true
+						}
+					: fresh
+			);
+		}
+		return writeArticles(stores, records, account, readAt);
+	});
+}
+
+/** Of these ids, those not cached with their body. */
+export function idsWithoutContent(ids: readonly number[]): Promise<number[]> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const rows = await readTx(db, ['articles'], (tx) =>
+			Promise.all(ids.map((id) => tx.store.get(id)))
+		);
+		return ids.filter((_, i) => !rows[i]?.hasContent);
+	}).then((missing) => missing ?? [...ids]);
+}
+
+/**
+ * The bodies of the kept articles (offline) with their links: where a sync whose images were cut
+ * short (the page went away) finds them again. Only these ids' when given (one read each);
+ * otherwise every cached article is read.
+ */
+export function keptBodies(ids?: readonly number[]): Promise<{ content: string; link: string }[]> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const rows = await readTx(db, ['articles'], (tx) =>
+			ids ? Promise.all(ids.map((id) => tx.store.get(id))) : tx.store.getAll()
+		);
+		const bodies: { content: string; link: string }[] = [];
+		for (const a of rows) {
+			if (a?.offline && a.hasContent && a.content)
+				bodies.push({ content: a.content, link: a.link });
+		}
+		return bodies;
+	}).then((found) => found ?? []);
+}
+
+export type KeptFlag = 'unread' | 'marked' | 'published';
+
+/**
+ * The server's whole set of unread (or starred, or published) ids was read: cached articles that
+ * carry the flag but are not in it lost it elsewhere. Pending outbox changes are applied again, so
+ * a change still waiting wins. Returns the ids whose record changed.
+ */
+export async function clearFlagOutside(
+	flag: KeptFlag,
+	kept: ReadonlySet<number>,
+	{ account, readAt }: SyncedFor = {}
+): Promise<number[]> {
+	const db = await openReaderDb();
+	const written = await writeTxWithRoom(db, CACHE_WRITE_STORES, async (tx) => {
+		const stale = (await tx.objectStore('articles').getAll()).filter(
+			(r) => r[flag] && !kept.has(r.id)
+		);
+		return writeArticles(
+			storesOf(tx),
+			stale.map((r) => ({ ...r, [flag]: false })),
+			account,
+			readAt
+		);
+	});
+	return written.map((r) => r.id);
+}
+
+/** A pack now holds exactly these ids: the others leave it (eviction may then drop them). */
+export async function setPackMembers(
+	pack: string,
+	members: ReadonlySet<number>,
+	{ account }: SyncedFor = {}
+): Promise<void> {
+	const db = await openReaderDb();
+	// Only ever smaller records: no room to free first.
+	await writeTx(db, ['articles', 'settings'], async (tx) => {
+		if (!ownedBy(await readIn(tx.objectStore('settings'), CACHE_OWNER), account)) return;
+		let cursor = await tx.objectStore('articles').openCursor();
+		while (cursor) {
+			const record = cursor.value;
+			if (record.packs?.includes(pack) && !members.has(record.id)) {
+				const packs = record.packs.filter((p) => p !== pack);
+				const next: StoredArticle = { ...record };
+				if (packs.length > 0) next.packs = packs;
+				else delete next.packs;
+				await cursor.update(next);
+			}
+			cursor = await cursor.continue();
+		}
+	});
+}
