@@ -7,7 +7,8 @@
 //   npm run bench -- --quick      items 1–4 and 9 only (no bench database, no replay)
 //   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay,
 //                                         search (bench/search.js), sync (bench/sync.js),
-//                                         big (bench/big-bench.js; needs bench/big-setup.sh first)
+//                                         big (bench/big-bench.js; needs bench/big-setup.sh first),
+//                                         interact (bench/interact.js: the reading sessions)
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -32,6 +33,7 @@ import { BENCH_FEEDS, BIG_ARTICLE_TITLE } from './make-feeds.js';
 import { offlineSearch, searchRows } from './search.js';
 import { syncBench, syncRows } from './sync.js';
 import { bigAvailable, bigBench, bigRows } from './big-bench.js';
+import { interactionBench, interactRows } from './interact.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = 4273;
@@ -332,6 +334,14 @@ async function main() {
 				log(`big account ${results.big.skipped}`);
 			}
 		}
+		if (want('interact')) {
+			log('interaction sessions (bench/interact.js)');
+			try {
+				results.interact = await interactionBench(browser, ORIGIN, { log });
+			} catch (e) {
+				results.interact = { error: String(e) };
+			}
+		}
 		if (want('replay')) {
 			log('item 8: replay of 1,000 intents (bench/replay.bench.spec.ts)');
 			run('bash', ['testbed/reset.sh', 'debian']);
@@ -361,6 +371,8 @@ function save(results) {
 		const { date, machine: m, runs, ...measured } = results;
 		// The big account's steps run one by one (BENCH_BIG_STEPS): a step keeps the others'.
 		if (measured.big && previous.big) measured.big = { ...previous.big, ...measured.big };
+		if (measured.interact && previous.interact)
+			measured.interact = { ...previous.interact, ...measured.interact };
 		out = { ...previous, ...measured, updated: { items: [...ONLY], date, machine: m, runs } };
 	}
 	mkdirSync(`${ROOT}bench-results`, { recursive: true });
@@ -519,6 +531,7 @@ function table(r) {
 	for (const row of searchRows(r.offlineSearch)) add(...row);
 	for (const row of syncRows(r.sync)) add(...row);
 	for (const row of bigRows(r.big, r)) add(...row);
+	for (const row of interactRows(r.interact)) add(...row);
 	const widths =
 		rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
 	const line = (/** @type {string[]} */ row) =>
