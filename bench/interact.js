@@ -8,6 +8,7 @@
 //   BENCH_INTERACT=small:phone:4,big:desktop:1   only those sessions
 //   BENCH_PROFILE=1                               a V8 CPU profile per step (top self time)
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { api, median, testbed, throttle } from './browser.js';
 import { APP_HEADLINE } from './scenarios.js';
@@ -179,7 +180,7 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 				const had = byId.get(e.id);
 				if (!had || e.dur > had.dur) byId.set(e.id, e);
 			}
-			const last = steps.at(-1);
+			const last = steps.find((s) => s.name === name);
 			const rec = {
 				name,
 				actions,
@@ -196,8 +197,8 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 				...(result && typeof result === 'object' ? { detail: result } : {}),
 				...(top.length ? { profile: top } : {})
 			};
-			if (last && last.name === name) {
-				// Repeated steps (50 openings) are one row.
+			if (last) {
+				// Repeated steps (50 openings, a phone's backs between them) are one row.
 				last.actions += rec.actions;
 				last.interactions.push(...rec.interactions);
 				last.longTasks.push(...rec.longTasks);
@@ -438,9 +439,17 @@ function summarizeSession(steps) {
 
 /** Which sessions: BENCH_INTERACT=small:phone:4,... or all eight. */
 function plan() {
-	const all = ['small', 'big'].flatMap((account) =>
-		['phone', 'desktop'].flatMap((w) => [1, 4].map((cpu) => `${account}:${w}:${cpu}`))
-	);
+	// The budget's case first (a run cut short still has it), then the rest.
+	const all = [
+		'big:phone:4',
+		'big:phone:1',
+		'small:phone:4',
+		'small:phone:1',
+		'big:desktop:4',
+		'big:desktop:1',
+		'small:desktop:4',
+		'small:desktop:1'
+	];
 	return process.env.BENCH_INTERACT?.split(',') ?? all;
 }
 
@@ -470,6 +479,12 @@ export async function interactionBench(browser, origin, { log }) {
 			log(`interact ${key} failed: ${e}`);
 			out[key] = { error: String(e).slice(0, 300) };
 		}
+		// Each session as it ends (a run stopped half way keeps what it measured).
+		mkdirSync(`${ROOT}bench-results`, { recursive: true });
+		writeFileSync(
+			`${ROOT}bench-results/interact-partial.json`,
+			`${JSON.stringify(out, null, 2)}\n`
+		);
 	}
 	execFileSync('bash', ['testbed/reset.sh', 'debian'], { cwd: ROOT, stdio: 'ignore' });
 	return out;

@@ -8,7 +8,8 @@
 //   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay,
 //                                         search (bench/search.js), sync (bench/sync.js),
 //                                         big (bench/big-bench.js; needs bench/big-setup.sh first),
-//                                         interact (bench/interact.js: the reading sessions)
+//                                         interact (bench/interact.js: the reading sessions),
+//                                         syncbig (the big account's 5,000-unread first sync)
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -321,6 +322,18 @@ async function main() {
 				results.sync = { runs, error: String(e) };
 			}
 		}
+		if (want('sync') || want('syncbig')) {
+			// The big account: 5,000 unread kept (the largest offline set the app allows), 1 run.
+			if (bigAvailable()) {
+				log('sync engine on the big account: 5,000 unread (bench/sync.js)');
+				run('bash', ['bench/big-use-db.sh']);
+				try {
+					results.syncBig = { runs: [await syncBench(browser, ORIGIN, { log, articles: 5000 })] };
+				} catch (e) {
+					results.syncBig = { runs: [], error: String(e) };
+				}
+			} else log('sync on the big account skipped: no ttrss_big (bash bench/big-setup.sh)');
+		}
 		if (want('big')) {
 			if (bigAvailable()) {
 				log('big account (bench/big-bench.js)');
@@ -530,6 +543,7 @@ function table(r) {
 	}
 	for (const row of searchRows(r.offlineSearch)) add(...row);
 	for (const row of syncRows(r.sync)) add(...row);
+	for (const row of syncRows(r.syncBig, 'big: ')) add(...row);
 	for (const row of bigRows(r.big, r)) add(...row);
 	for (const row of interactRows(r.interact)) add(...row);
 	const widths =
