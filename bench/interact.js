@@ -144,7 +144,10 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 			await page.screenshot({
 				path: `/tmp/interact-${account}-${phone ? 'phone' : 'desktop'}.png`
 			});
-		throw e;
+		// The steps done so far are kept beside the error.
+		if (steps.length === 0) throw e;
+		log(`interact ${account}: stopped: ${e}`);
+		return { ...summarizeSession(steps), error: String(e).slice(0, 300) };
 	} finally {
 		await context.close();
 	}
@@ -266,7 +269,9 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 			'labels: open, tick one, close',
 			async () => {
 				await tapOrClick(labels);
-				const box = toolbar.getByRole('checkbox').first();
+				// The last label: a phone's toolbar is at the bottom and its menu opens upwards; with the
+				// big account's 50 labels the first ones are above the window (not reachable there).
+				const box = toolbar.getByRole('checkbox').last();
 				await box.waitFor({ timeout: 30_000 });
 				await tapOrClick(box);
 				await tapOrClick(labels);
@@ -499,8 +504,8 @@ export function interactRows(r) {
 	for (const [key, s] of Object.entries(r)) {
 		const [account, w, cpu] = key.split(':');
 		const name = `session ${account} ${w} ${cpu}×`;
-		if (s.error || s.skipped) {
-			rows.push([name, '', s.error ?? s.skipped, '', '']);
+		if (!s.steps) {
+			rows.push([name, '', s.error ?? s.skipped ?? 'no figures', '', '']);
 			continue;
 		}
 		const budget =
@@ -512,7 +517,7 @@ export function interactRows(r) {
 		rows.push([
 			name,
 			'',
-			`INP ${ms(s.inp)}, worst ${ms(s.worst)} (${s.measured} of ${s.interactions} ≥ 16 ms); ${s.longTasks} long tasks, longest ${ms(s.longestTask)}; layout ${ms(s.layoutMs)}, style ${ms(s.styleMs)}`,
+			`${s.error ? `(stopped: ${s.error.slice(0, 60)}) ` : ''}INP ${ms(s.inp)}, worst ${ms(s.worst)} (${s.measured} of ${s.interactions} ≥ 16 ms); ${s.longTasks} long tasks, longest ${ms(s.longestTask)}; layout ${ms(s.layoutMs)}, style ${ms(s.styleMs)}`,
 			'',
 			budget
 		]);
