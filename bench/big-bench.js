@@ -103,7 +103,7 @@ async function heapAfterGc(page) {
  * ten functions of most self time: where a slow step's time went.
  * @template T @param {Page} page @param {() => Promise<T>} fn
  */
-async function profiled(page, fn) {
+export async function profiled(page, fn) {
 	// Off unless asked for: a profiler sampling every 0.2 ms slows the page's own code several times
 	// over, and tt-rss's steps run without one.
 	if (!process.env.BENCH_PROFILE) return { result: await fn(), top: [] };
@@ -403,7 +403,7 @@ function lastSyncAt(page) {
 }
 
 /** @param {Page} page @param {number} after */
-async function nextSync(page, after, timeout = 600_000) {
+export async function nextSync(page, after, timeout = 600_000) {
 	const end = Date.now() + timeout;
 	for (;;) {
 		const at = /** @type {number} */ (await lastSyncAt(page));

@@ -7,7 +7,9 @@
 //   npm run bench -- --quick      items 1–4 and 9 only (no bench database, no replay)
 //   npm run bench -- --only replay,list   only some: starts (1–4, 9), list, article, offline, replay,
 //                                         search (bench/search.js), sync (bench/sync.js),
-//                                         big (bench/big-bench.js; needs bench/big-setup.sh first)
+//                                         big (bench/big-bench.js; needs bench/big-setup.sh first),
+//                                         interact (bench/interact.js: the reading sessions),
+//                                         syncbig (the big account's 5,000-unread first sync)
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -32,6 +34,7 @@ import { BENCH_FEEDS, BIG_ARTICLE_TITLE } from './make-feeds.js';
 import { offlineSearch, searchRows } from './search.js';
 import { syncBench, syncRows } from './sync.js';
 import { bigAvailable, bigBench, bigRows } from './big-bench.js';
+import { interactionBench, interactRows } from './interact.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = 4273;
@@ -319,6 +322,18 @@ async function main() {
 				results.sync = { runs, error: String(e) };
 			}
 		}
+		if (want('sync') || want('syncbig')) {
+			// The big account: 5,000 unread kept (the largest offline set the app allows), 1 run.
+			if (bigAvailable()) {
+				log('sync engine on the big account: 5,000 unread (bench/sync.js)');
+				run('bash', ['bench/big-use-db.sh']);
+				try {
+					results.syncBig = { runs: [await syncBench(browser, ORIGIN, { log, articles: 5000 })] };
+				} catch (e) {
+					results.syncBig = { runs: [], error: String(e) };
+				}
+			} else log('sync on the big account skipped: no ttrss_big (bash bench/big-setup.sh)');
+		}
 		if (want('big')) {
 			if (bigAvailable()) {
 				log('big account (bench/big-bench.js)');
@@ -330,6 +345,14 @@ async function main() {
 			} else {
 				results.big = { skipped: 'skipped: no ttrss_big database (run bash bench/big-setup.sh)' };
 				log(`big account ${results.big.skipped}`);
+			}
+		}
+		if (want('interact')) {
+			log('interaction sessions (bench/interact.js)');
+			try {
+				results.interact = await interactionBench(browser, ORIGIN, { log });
+			} catch (e) {
+				results.interact = { error: String(e) };
 			}
 		}
 		if (want('replay')) {
@@ -361,6 +384,8 @@ function save(results) {
 		const { date, machine: m, runs, ...measured } = results;
 		// The big account's steps run one by one (BENCH_BIG_STEPS): a step keeps the others'.
 		if (measured.big && previous.big) measured.big = { ...previous.big, ...measured.big };
+		if (measured.interact && previous.interact)
+			measured.interact = { ...previous.interact, ...measured.interact };
 		out = { ...previous, ...measured, updated: { items: [...ONLY], date, machine: m, runs } };
 	}
 	mkdirSync(`${ROOT}bench-results`, { recursive: true });
@@ -518,7 +543,9 @@ function table(r) {
 	}
 	for (const row of searchRows(r.offlineSearch)) add(...row);
 	for (const row of syncRows(r.sync)) add(...row);
+	for (const row of syncRows(r.syncBig, 'big: ')) add(...row);
 	for (const row of bigRows(r.big, r)) add(...row);
+	for (const row of interactRows(r.interact)) add(...row);
 	const widths =
 		rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
 	const line = (/** @type {string[]} */ row) =>

@@ -151,9 +151,14 @@ function apiOps(reqs) {
 /**
  * @param {import('@playwright/test').Browser} browser
  * @param {string} origin
- * @param {{ log?: (m: string) => void }} [opts]
+ * @param {{ log?: (m: string) => void, articles?: number }} [opts] `articles`: the article count
+ *   setting (the big account: 5,000, the largest the app allows)
  */
-export async function syncBench(browser, origin, { log = () => {} } = {}) {
+export async function syncBench(
+	browser,
+	origin,
+	{ log = () => {}, articles = SYNC_ARTICLES } = {}
+) {
 	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 	await addProbe(context, { target: 'body' });
 	const page = await context.newPage();
@@ -165,7 +170,7 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 				localStorage.setItem('reader.settings', JSON.stringify({ offlineArticles: count }));
 				localStorage.setItem('reader.syncIntervalMs', String(interval));
 			},
-			[INTERVAL_MS, SYNC_ARTICLES]
+			[INTERVAL_MS, articles]
 		);
 		await page.reload();
 		const counter = await countRequests(context, page);
@@ -184,7 +189,7 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 		});
 
 		// 1. The first full sync, from the sign-in click to the sync's last write.
-		log(`sync: first full sync of ${SYNC_ARTICLES} unread articles`);
+		log(`sync: first full sync of ${articles} unread articles`);
 		await page.getByLabel('User name', { exact: true }).fill(testbed.user);
 		await page.getByLabel('Password', { exact: true }).fill(testbed.password);
 		const t0 = Date.now();
@@ -284,7 +289,7 @@ export async function syncBench(browser, origin, { log = () => {} } = {}) {
 			)
 		};
 		counter.stop();
-		return { articles: SYNC_ARTICLES, arrivals: ARRIVALS, full, idle, afterArrivals: arrivals };
+		return { articles, arrivals: ARRIVALS, full, idle, afterArrivals: arrivals };
 	} finally {
 		unservePhoto();
 		await context.close();
@@ -360,13 +365,14 @@ function countOps(ops) {
 /**
  * Lines for run.js's table: medians over the runs (each run's figure in brackets).
  * @param {any} s results.sync: { runs: syncBench results[] } (or one result, older files)
+ * @param {string} [tag] before each row's name (the big account's: 'big: ')
  * @returns {string[][]}
  */
-export function syncRows(s) {
+export function syncRows(s, tag = '') {
 	if (!s) return [];
 	/** @type {any[]} */
 	const runs = s.runs ?? (s.full ? [s] : []);
-	if (runs.length === 0) return [['sync', '', s.error ?? 'no run', '', '']];
+	if (runs.length === 0) return [[`${tag}sync`, '', s.error ?? 'no run', '', '']];
 	const at = (/** @type {string} */ path) =>
 		runs.map((r) => path.split('.').reduce((o, k) => o?.[k], r));
 	const med = (/** @type {string} */ path) => median(at(path));
@@ -380,7 +386,7 @@ export function syncRows(s) {
 		each(`${path}.longestMs`, (n) => String(Math.round(n)));
 	const first = runs[0];
 	const ratio = med('full.syncMs') / med('full.floor.ms');
-	return [
+	const rows = [
 		[
 			'sync: idle (nothing changed)',
 			'',
@@ -417,7 +423,7 @@ export function syncRows(s) {
 			'',
 			`${sec(med('full.syncMs'))} s` +
 				each('full.syncMs', sec) +
-				`; ${tasks('full.longTasksDuringSync')}`,
+				`, ${Math.round(first.articles / (med('full.syncMs') / 1000))} articles/s; ${tasks('full.longTasksDuringSync')}`,
 			'',
 			'none > 50 ms'
 		],
@@ -438,4 +444,8 @@ export function syncRows(s) {
 			'after the text'
 		]
 	];
+	return rows.map(([name = '', ...rest]) => [
+		name.startsWith(' ') ? name : `${tag}${name}`,
+		...rest
+	]);
 }
