@@ -86,16 +86,21 @@ export function headlineLink(page: Page, title: string | RegExp) {
 
 const require = createRequire(import.meta.url);
 
+/** The WCAG 2.2 level AA rules of axe-core (2.0, 2.1 and 2.2, levels A and AA). */
+export const WCAG22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
 /**
- * Runs axe-core in the page and returns the serious and critical violations. axe-core is injected
- * with page.evaluate (not a script tag), so the app's strict CSP stays as it is.
+ * Runs axe-core in the page with these rule tags and returns its violations. axe-core is injected
+ * with page.evaluate (not a script tag), so the app's strict CSP stays as it is; once per document.
  */
-export async function seriousA11yViolations(
-	page: Page
-): Promise<{ id: string; nodes: string[] }[]> {
-	const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-	await page.evaluate(source);
-	const results = await page.evaluate(async () => {
+export async function a11yViolations(
+	page: Page,
+	tags: string[] = WCAG22_AA
+): Promise<{ id: string; impact: string | null; nodes: string[] }[]> {
+	if (!(await page.evaluate(() => 'axe' in window))) {
+		await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+	}
+	return page.evaluate(async (values) => {
 		const axe = (
 			window as unknown as {
 				axe: {
@@ -108,18 +113,26 @@ export async function seriousA11yViolations(
 				};
 			}
 		).axe;
-		const r = await axe.run(document, {
-			runOnly: {
-				type: 'tag',
-				values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']
-			}
-		});
+		const r = await axe.run(document, { runOnly: { type: 'tag', values } });
 		return r.violations.map((v) => ({
 			id: v.id,
-			impact: v.impact,
+			impact: v.impact ?? null,
 			nodes: v.nodes.map((n) => n.target.join(' '))
 		}));
-	});
+	}, tags);
+}
+
+/**
+ * The serious and critical violations of the WCAG 2.1 AA rules and axe's best practices (the
+ * screens gallery, screens-gallery.spec.ts, checks every screen against all of 2.2 AA).
+ */
+export async function seriousA11yViolations(
+	page: Page
+): Promise<{ id: string; nodes: string[] }[]> {
+	const results = await a11yViolations(page, [
+		...WCAG22_AA.filter((t) => t !== 'wcag22aa'),
+		'best-practice'
+	]);
 	return results
 		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 		.map(({ id, nodes }) => ({ id, nodes }));

@@ -2,7 +2,9 @@
  * Reader choices kept in one `localStorage` entry each (settings, swipes): read synchronously at
  * start (a screen needs them before IndexedDB answers), every write parsed again through the same
  * narrowing as a read, so what is kept is always a valid value. Cleared with the rest of local
- * storage at sign-out, and forgotten in memory then (db/account-events.ts).
+ * storage at sign-out, and forgotten in memory then (db/account-events.ts). A change made in another
+ * tab (its `storage` event) applies here too, so two open windows never show two themes or write
+ * back each other's stale choices.
  */
 import { onAccountEvent } from '$lib/db/account-events';
 export class StoredValues<T extends object> {
@@ -18,6 +20,16 @@ export class StoredValues<T extends object> {
 		onAccountEvent((event) => {
 			if (event.type === 'signed-out') this.reset();
 		});
+		if (typeof window !== 'undefined') {
+			window.addEventListener('storage', (event) => this.#fromOtherTab(event));
+		}
+	}
+
+	/** Another tab wrote (or cleared) this entry: take its value, narrowed like any read. */
+	#fromOtherTab(event: StorageEvent): void {
+		if (event.storageArea !== localStorage) return;
+		if (event.key !== null && event.key !== this.key) return;
+		this.#values = this.parse(event.key === null ? null : event.newValue);
 	}
 
 	get values(): T {
