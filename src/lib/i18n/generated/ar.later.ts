@@ -883,6 +883,40 @@ ${p.list}
 	subscribe_unknown: () => `ردّ tt-rss بحالة غير متوقعة.`,
 	toast_copy_refused: () => `النسخ غير مسموح هنا.`,
 	toast_feed_updated: (p) => `تم تحديث «${p.title}».`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُضَف «${p.label}» إلى أي مقالة.`;
+			case 'one':
+				return `أُضيفت «${p.label}» إلى مقالة واحدة.`;
+			case 'two':
+				return `أُضيفت «${p.label}» إلى مقالتين.`;
+			case 'few':
+				return `أُضيفت «${p.label}» إلى ${n} مقالات.`;
+			case 'many':
+				return `أُضيفت «${p.label}» إلى ${n} مقالة.`;
+			default:
+				return `أُضيفت «${p.label}» إلى ${n} مقالة.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لم تُزَل «${p.label}» من أي مقالة.`;
+			case 'one':
+				return `أُزيلت «${p.label}» من مقالة واحدة.`;
+			case 'two':
+				return `أُزيلت «${p.label}» من مقالتين.`;
+			case 'few':
+				return `أُزيلت «${p.label}» من ${n} مقالات.`;
+			case 'many':
+				return `أُزيلت «${p.label}» من ${n} مقالة.`;
+			default:
+				return `أُزيلت «${p.label}» من ${n} مقالة.`;
+		}
+	},
 	toast_link_copied: () => `نُسخ الرابط.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

@@ -715,6 +715,24 @@ Beim Abmelden werden sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
 	subscribe_unknown: () => `tt-rss hat mit einem unerwarteten Status geantwortet.`,
 	toast_copy_refused: () => `Kopieren ist hier nicht erlaubt.`,
 	toast_feed_updated: (p) => `„${p.title}“ wurde aktualisiert.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `„${p.label}“ zu ${n} Artikel hinzugefügt.`;
+			default:
+				return `„${p.label}“ zu ${n} Artikeln hinzugefügt.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `„${p.label}“ von ${n} Artikel entfernt.`;
+			default:
+				return `„${p.label}“ von ${n} Artikeln entfernt.`;
+		}
+	},
 	toast_link_copied: () => `Link kopiert.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

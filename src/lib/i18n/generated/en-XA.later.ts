@@ -715,6 +715,24 @@ ${p.list}
 	subscribe_unknown: () => `[ţţ-ŕšš áñšŵéŕéð ŵíţĥ áñ úñéẋþéçţéð šţáţúš. ļóŕéɱ ípšúɱ ðóļóŕ]`,
 	toast_copy_refused: () => `[Çóþýíñĝ íš ñóţ áļļóŵéð ĥéŕé. ļóŕéɱ ípšúɱ]`,
 	toast_feed_updated: (p) => `[“${p.title}” ŵáš úþðáţéð. ļóŕéɱ]`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Åððéð “${p.label}” ţó ${n} áŕţíçļé. ļóŕéɱ ípš]`;
+			default:
+				return `[Åððéð “${p.label}” ţó ${n} áŕţíçļéš. ļóŕéɱ ípš]`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Ŕéɱóṽéð “${p.label}” ƒŕóɱ ${n} áŕţíçļé. ļóŕéɱ ípšú]`;
+			default:
+				return `[Ŕéɱóṽéð “${p.label}” ƒŕóɱ ${n} áŕţíçļéš. ļóŕéɱ ípšúɱ]`;
+		}
+	},
 	toast_link_copied: () => `[Ļíñķ çóþíéð. ļóŕéɱ]`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

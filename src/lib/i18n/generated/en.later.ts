@@ -715,6 +715,24 @@ Signing out deletes them from this device. Sign out anyway?`;
 	subscribe_unknown: () => `tt-rss answered with an unexpected status.`,
 	toast_copy_refused: () => `Copying is not allowed here.`,
 	toast_feed_updated: (p) => `“${p.title}” was updated.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Added “${p.label}” to ${n} article.`;
+			default:
+				return `Added “${p.label}” to ${n} articles.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Removed “${p.label}” from ${n} article.`;
+			default:
+				return `Removed “${p.label}” from ${n} articles.`;
+		}
+	},
 	toast_link_copied: () => `Link copied.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

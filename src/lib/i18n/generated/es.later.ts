@@ -757,6 +757,28 @@ Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos mo
 	subscribe_unknown: () => `tt-rss respondió con un estado inesperado.`,
 	toast_copy_refused: () => `Aquí no se permite copiar.`,
 	toast_feed_updated: (p) => `«${p.title}» se ha actualizado.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `«${p.label}» añadida a ${n} artículo.`;
+			case 'many':
+				return `«${p.label}» añadida a ${n} de artículos.`;
+			default:
+				return `«${p.label}» añadida a ${n} artículos.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `«${p.label}» quitada de ${n} artículo.`;
+			case 'many':
+				return `«${p.label}» quitada de ${n} de artículos.`;
+			default:
+				return `«${p.label}» quitada de ${n} artículos.`;
+		}
+	},
 	toast_link_copied: () => `Enlace copiado.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

@@ -757,6 +757,28 @@ Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
 	subscribe_unknown: () => `tt-rss a répondu avec un statut inattendu.`,
 	toast_copy_refused: () => `La copie n’est pas autorisée ici.`,
 	toast_feed_updated: (p) => `« ${p.title} » a été mis à jour.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `« ${p.label} » ajouté à ${n} article.`;
+			case 'many':
+				return `« ${p.label} » ajouté à ${n} d’articles.`;
+			default:
+				return `« ${p.label} » ajouté à ${n} articles.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `« ${p.label} » retiré de ${n} article.`;
+			case 'many':
+				return `« ${p.label} » retiré de ${n} d’articles.`;
+			default:
+				return `« ${p.label} » retiré de ${n} articles.`;
+		}
+	},
 	toast_link_copied: () => `Lien copié.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

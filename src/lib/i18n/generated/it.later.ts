@@ -757,6 +757,28 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
 	toast_copy_refused: () => `Qui non è consentito copiare.`,
 	toast_feed_updated: (p) => `«${p.title}» è stato aggiornato.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `«${p.label}» aggiunta a ${n} articolo.`;
+			case 'many':
+				return `«${p.label}» aggiunta a ${n} di articoli.`;
+			default:
+				return `«${p.label}» aggiunta a ${n} articoli.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `«${p.label}» rimossa da ${n} articolo.`;
+			case 'many':
+				return `«${p.label}» rimossa da ${n} di articoli.`;
+			default:
+				return `«${p.label}» rimossa da ${n} articoli.`;
+		}
+	},
 	toast_link_copied: () => `Link copiato.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

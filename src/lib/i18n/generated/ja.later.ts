@@ -673,6 +673,20 @@ ${p.list}
 	subscribe_unknown: () => `tt-rss が予期しない状態を返しました。`,
 	toast_copy_refused: () => `ここではコピーが許可されていません。`,
 	toast_feed_updated: (p) => `「${p.title}」を更新しました。`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事に「${p.label}」を付けました。`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 件の記事から「${p.label}」を外しました。`;
+		}
+	},
 	toast_link_copied: () => `リンクをコピーしました。`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

@@ -799,6 +799,32 @@ Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
 	subscribe_unknown: () => `tt-rss odpowiedział nieoczekiwanym stanem.`,
 	toast_copy_refused: () => `Kopiowanie nie jest tu dozwolone.`,
 	toast_feed_updated: (p) => `„${p.title}” został zaktualizowany.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Dodano „${p.label}” do ${n} artykułu.`;
+			case 'few':
+				return `Dodano „${p.label}” do ${n} artykułów.`;
+			case 'many':
+				return `Dodano „${p.label}” do ${n} artykułów.`;
+			default:
+				return `Dodano „${p.label}” do ${n} artykułu.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Usunięto „${p.label}” z ${n} artykułu.`;
+			case 'few':
+				return `Usunięto „${p.label}” z ${n} artykułów.`;
+			case 'many':
+				return `Usunięto „${p.label}” z ${n} artykułów.`;
+			default:
+				return `Usunięto „${p.label}” z ${n} artykułu.`;
+		}
+	},
 	toast_link_copied: () => `Link skopiowany.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

@@ -757,6 +757,28 @@ Sair as apaga deste dispositivo. Sair mesmo assim?`;
 	subscribe_unknown: () => `O tt-rss respondeu com um status inesperado.`,
 	toast_copy_refused: () => `Copiar não é permitido aqui.`,
 	toast_feed_updated: (p) => `“${p.title}” foi atualizado.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `“${p.label}” adicionado a ${n} artigo.`;
+			case 'many':
+				return `“${p.label}” adicionado a ${n} de artigos.`;
+			default:
+				return `“${p.label}” adicionado a ${n} artigos.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `“${p.label}” removido de ${n} artigo.`;
+			case 'many':
+				return `“${p.label}” removido de ${n} de artigos.`;
+			default:
+				return `“${p.label}” removido de ${n} artigos.`;
+		}
+	},
 	toast_link_copied: () => `Link copiado.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

@@ -799,6 +799,32 @@ ${p.list}
 	subscribe_unknown: () => `tt-rss ответил неожиданным статусом.`,
 	toast_copy_refused: () => `Копирование здесь запрещено.`,
 	toast_feed_updated: (p) => `«${p.title}» обновлена.`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Метка «${p.label}» добавлена к ${n} статье.`;
+			case 'few':
+				return `Метка «${p.label}» добавлена к ${n} статьям.`;
+			case 'many':
+				return `Метка «${p.label}» добавлена к ${n} статьям.`;
+			default:
+				return `Метка «${p.label}» добавлена к ${n} статьи.`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Метка «${p.label}» снята с ${n} статьи.`;
+			case 'few':
+				return `Метка «${p.label}» снята с ${n} статей.`;
+			case 'many':
+				return `Метка «${p.label}» снята с ${n} статей.`;
+			default:
+				return `Метка «${p.label}» снята с ${n} статьи.`;
+		}
+	},
 	toast_link_copied: () => `Ссылка скопирована.`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);

@@ -673,6 +673,20 @@ ${p.list}
 	subscribe_unknown: () => `tt-rss 返回了意外的状态。`,
 	toast_copy_refused: () => `此处不允许复制。`,
 	toast_feed_updated: (p) => `“${p.title}”已更新。`,
+	toast_labels_added: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已为 ${n} 篇文章添加“${p.label}”。`;
+		}
+	},
+	toast_labels_removed: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `已从 ${n} 篇文章移除“${p.label}”。`;
+		}
+	},
 	toast_link_copied: () => `链接已复制。`,
 	toast_marked_above: (p) => {
 		const n = numbers.format(p.count);
