@@ -213,8 +213,11 @@ test('new articles of a watched feed: one grouped notification, a tap opens them
 	await page.waitForURL(new RegExp(`/feed/${feedId}/${sixth}$`));
 	await expect(page.getByRole('heading', { level: 1, name: 'Alert arrival 06' })).toBeVisible();
 
-	// Quiet hours around now: an arrival is held back, then summed up once they are off.
-	await page.goto('/settings/alerts');
+	// Quiet hours around now: an arrival is held back, then summed up once they are off. Reached
+	// through the app, as a reader does: a reload here cut the page's sync mid-way (CI, twice), and
+	// the page's syncs after it never fetched the next arrival (docs/alerts.md, a known gap).
+	await page.getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('link', { name: /New-article alerts/ }).click();
 	const [from, until] = await page.evaluate(() => {
 		const hhmm = (offset: number): string => {
 			const d = new Date(Date.now() + offset);

@@ -93,6 +93,16 @@ describe('alert plan', () => {
 		expect(plan.memory.last['feed:4']).toBe(11);
 	});
 
+	it('what quiet hours held is summed up even once a list behind another screen stored it', () => {
+		const quiet = planAlerts(input([article(11, 4)], { quiet: true }));
+		expect(quiet.memory.pending['feed:4']).toEqual([11]);
+		// The sync refreshed the feed's list the reader had left open behind Settings.
+		const after = planAlerts(
+			input([article(11, 4)], { memory: quiet.memory, seen: new Set([11]) })
+		);
+		expect(after.notices[0]?.articleIds).toEqual([11]);
+	});
+
 	it('quiet hours hold the notice back; the first run after sums up what came meanwhile', () => {
 		const quiet = planAlerts(input([article(11, 4), article(12, 4)], { quiet: true }));
 		expect(quiet.notices).toEqual([]);

@@ -113,7 +113,12 @@ export function planAlerts(input: PlanInput): Plan {
 		next.last[rule.id] = Math.max(start ?? 0, newest);
 		// A rule without a start (made before anything was stored): what is there now is not news.
 		if (start === undefined) continue;
-		const waiting = (memory.pending[rule.id] ?? []).map((id) => articles.get(id)).filter(fresh);
+		// Held through quiet hours: still news while unread. Not judged by the lists: a list the
+		// reader left open behind another screen is refreshed by each sync and stores the held
+		// article, which the reader never saw (the alerts e2e lost its quiet-hours summary so).
+		const waiting = (memory.pending[rule.id] ?? [])
+			.map((id) => articles.get(id))
+			.filter((a): a is AlertArticle => a !== undefined && a.unread && !taken.has(a.id));
 		waiting.forEach((a) => taken.add(a.id));
 		const matched = byId.filter(
 			(a) => a.id > start && fresh(a) && ruleMatches(rule, a, categoriesOf)
