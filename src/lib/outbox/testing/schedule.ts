@@ -586,6 +586,25 @@ function copyField(to: ModelArticle, from: ModelArticle | ServerArticle, key: st
 	else to.labels.delete(Number(label));
 }
 
+/** Whether a failed or discarded change of this account explains a field the server lacks. */
+function explainedBy(
+	items: readonly { account?: string; key: string; intent: Intent }[],
+	account: string,
+	key: string
+): boolean {
+	return items.some((f) => {
+		if (f.account !== undefined && f.account !== account) return false;
+		if (f.key === key) return true;
+		// A failed catch-up explains any article it might have marked read.
+		return f.intent.type === 'catchup' && key.startsWith('flag:unread:');
+	});
+}
+
+/** A note as the model compares it: its text, without markup (the server strips it too). */
+function plainNote(note: string | undefined): string {
+	return (note ?? '').replace(/<[^>]*>/g, '');
+}
+
 /** A row or cached article, as the model compares it (notes without markup, label ids). */
 function asModelArticle(a: {
 	unread: boolean;
@@ -600,7 +619,7 @@ function asModelArticle(a: {
 		unread: a.unread,
 		marked: a.marked,
 		published: a.published,
-		note: (a.note ?? '').replace(/<[^>]*>/g, ''),
+		note: plainNote(a.note),
 		labels: new Set(a.labels.map((l) => l.id)),
 		updated: 0
 	};
@@ -1049,7 +1068,7 @@ export async function runSchedule(
 				break;
 			case 'note':
 				set(intent.articleId, `note:${intent.articleId}`, (a) => {
-					a.note = intent.note.replace(/<[^>]*>/g, '');
+					a.note = plainNote(intent.note);
 				});
 				break;
 			case 'label':
@@ -1106,27 +1125,20 @@ export async function runSchedule(
 		const model = owner === undefined ? undefined : models.get(owner);
 		if (!owner || !model) return found;
 		const onServer = server.articles(owner);
-		const plain = (note: string | undefined): string => (note ?? '').replace(/<[^>]*>/g, '');
 		for (const stored of await db.getAll('articles')) {
 			const actual = onServer.get(stored.id);
 			if (!actual) continue;
 			figures.cacheCompared++;
-			const cached = {
-				unread: stored.unread,
-				marked: stored.marked,
-				published: stored.published,
-				note: plain(stored.note),
-				labels: new Set(stored.labels.map((l) => l.id))
-			};
-			const server = { ...actual, note: plain(actual.note) };
+			const cached = asModelArticle(stored);
+			const server = { ...actual, note: plainNote(actual.note) };
 			for (const field of fieldKeys(stored.id)) {
-				if (fieldValue(cached as ModelArticle, field) === fieldValue(server, field)) continue;
+				if (fieldValue(cached, field) === fieldValue(server, field)) continue;
 				if (model.dontCare.has(field) || explains(owner, field)) continue;
 				if (model.cacheLag.has(field)) continue;
 				if (field.startsWith('flag:unread:') && model.cacheLag.has('flag:unread:*')) continue;
 				figures.cacheMismatches++;
 				found.push(
-					`cache: ${field} of ${owner}: cached ${fieldValue(cached as ModelArticle, field)}, server ${fieldValue(server, field)}`
+					`cache: ${field} of ${owner}: cached ${fieldValue(cached, field)}, server ${fieldValue(server, field)}`
 				);
 			}
 		}
@@ -1355,11 +1367,7 @@ export async function runSchedule(
 		const db = await instances[tab].openReaderDb();
 		const failed = await db.getAll('failed');
 		const explained = (field: string): boolean =>
-			[...failed, ...discarded].some(
-				(f) =>
-					(f.account === undefined || f.account === key) &&
-					(f.key === field || (f.intent.type === 'catchup' && field.startsWith('flag:unread:')))
-			);
+			explainedBy([...failed, ...discarded], key, field);
 		for (const row of shown) {
 			const meant = model.articles.get(row.id);
 			if (!meant) continue;
@@ -1512,12 +1520,7 @@ export async function runSchedule(
 	}
 	/** A failed or discarded change of this account explains a field the server does not have. */
 	const explains = (account: string, key: string): boolean =>
-		[...failed, ...discarded].some((f) => {
-			if (f.account !== undefined && f.account !== account) return false;
-			if (f.key === key) return true;
-			// A failed catch-up explains any article it might have marked read.
-			return f.intent.type === 'catchup' && key.startsWith('flag:unread:');
-		});
+		explainedBy([...failed, ...discarded], account, key);
 	for (const account of ACCOUNTS) {
 		const key = accountKey(account);
 		const model = models.get(key) as AccountModel;
