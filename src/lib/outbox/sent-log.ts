@@ -11,7 +11,7 @@
  */
 import { belongsTo } from '$lib/db/account';
 import type { OutboxItem } from '$lib/db/schema';
-import { isFiniteNumber, readIn, storedKey, writeIn, type KvReadable } from '$lib/db/kv';
+import { getStored, isFiniteNumber, readIn, storedKey, writeIn, type KvReadable } from '$lib/db/kv';
 import { SENT_LOG_KEY } from '$lib/db/names';
 import type { ReaderDatabase } from '$lib/db/open';
 import { writeTx } from '$lib/db/tx';
@@ -103,6 +103,18 @@ export function sentSince(
 	return entries(log)
 		.filter((entry) => entry.sentAt >= readAt && belongsTo(entry, owner))
 		.map(({ intent, was }) => ({ intent, ...(was !== undefined ? { was } : {}) }));
+}
+
+/**
+ * Whether the server confirmed any change of `owner` at or after `at` (the log's horizon counts:
+ * entries it dropped were confirmed up to then). The sync engine asks it before it trusts unmoved
+ * counters: the reader's own read (one less unread) and a new arrival (one more) leave the same
+ * counts, and a sync that believed them fetched nothing (found by the alerts e2e).
+ */
+export async function confirmedSince(owner: string | undefined, at: number): Promise<boolean> {
+	const horizon = await getStored(SENT_HORIZON);
+	if (horizon !== undefined && horizon >= at) return true;
+	return sentSince(await getStored(SENT_LOG), owner, at).length > 0;
 }
 
 /**

@@ -10,7 +10,7 @@ import { savePacks, loadSyncState } from './state';
 import { body, syncServer } from './testing';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { ownCacheForTests } from '$lib/db/testing';
-import { SENT_HORIZON } from '$lib/outbox/sent-log';
+import { recordSent, SENT_HORIZON } from '$lib/outbox/sent-log';
 import { putStored } from '$lib/db/kv';
 import { CACHE_OWNER } from '$lib/db/keys';
 
@@ -48,6 +48,45 @@ describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 		expect((await loadSyncState(ACCOUNT)).lastSyncAt).toBe(
 			idle.status === 'unchanged' ? idle.at : 0
 		);
+	});
+
+	it('an arrival after a read of the reader’s own, which leave the counters as they were, is fetched', async () => {
+		const server = syncServer(level);
+		server.arrive(10);
+		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, now: () => 1_000 });
+		// The reader reads article 3 here; the server confirms it; then one article arrives.
+		server.article(3).unread = false;
+		const db = await openReaderDb();
+		const intent = { type: 'flag', field: 'unread', articleIds: [3], value: false } as const;
+		await recordSent(
+			db,
+			[{ key: 'flag:unread:3', articleId: 3, intent, account: ACCOUNT, createdAt: 1, attempts: 0 }],
+			1_500
+		);
+		const [arrived] = server.arrive(1);
+		server.takeOps();
+		const result = await syncNow({
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 500,
+			now: () => 2_000
+		});
+		expect(result.status).toBe('synced');
+		expect(server.takeOps()[1]).toBe('getHeadlines');
+		expect((await cachedArticle(arrived ?? 0))?.content).toBe(body(arrived ?? 0));
+		// Nothing confirmed since: the next idle sync trusts its counters again.
+		server.takeOps();
+		expect(
+			(
+				await syncNow({
+					client: server.client,
+					account: ACCOUNT,
+					articleCount: 500,
+					now: () => 3_000
+				})
+			).status
+		).toBe('unchanged');
+		expect(server.takeOps()).toEqual(['getCounters']);
 	});
 
 	it('new articles come by since_id with bodies, without reading the unread set again', async () => {

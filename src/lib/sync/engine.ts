@@ -34,6 +34,7 @@ import { accountOfClient } from '$lib/db/account';
 import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
 import { imageUrls } from '$lib/offline/images';
 import { keepPackEnclosures } from '$lib/offline/media';
+import { confirmedSince } from '$lib/outbox/sent-log';
 import { SYNC_LOCK, type SyncChanges, type SyncPhase } from './contract';
 import { counterMoves, packCounterOf, sameSnapshot, snapshotOf } from './counters';
 import { loadPacks, loadSyncState, saveSyncState, type OfflinePack, type SyncState } from './state';
@@ -128,6 +129,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	// and an answer dated by the sync's start would then not know which of the reader's changes it
 	// misses (an article not cached would be stored with a state the reader changed since).
 	const askedNow = (): Asked => ({ account, readAt: now() });
+	const countersAt = now();
 	const counters = await client.getCounters({}, op);
 	const snapshot = snapshotOf(counters);
 	const state = await loadSyncState(account);
@@ -165,9 +167,16 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		}
 		await enforceBudget();
 	};
-	if (!full && !packsDue && state.counters && sameSnapshot(state.counters, snapshot)) {
+	// Equal counters say nothing changed only when none of the reader's own changes reached the
+	// server since they were last read: one read and one arrival leave the same counts.
+	const unmoved =
+		state.counters !== undefined &&
+		state.countersAt !== undefined &&
+		sameSnapshot(state.counters, snapshot) &&
+		!(await confirmedSince(account, state.countersAt));
+	if (!full && !packsDue && unmoved) {
 		const at = now();
-		const next = { ...state, lastSyncAt: at };
+		const next = { ...state, lastSyncAt: at, countersAt };
 		await saveSyncState(account, next);
 		const outcome: SyncOutcome = { status: 'unchanged', at, counters };
 		if (state.imagesPending) {
@@ -321,6 +330,7 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	const at = now();
 	const next: SyncState = {
 		counters: snapshot,
+		countersAt,
 		newestId,
 		lastSyncAt: at,
 		lastFullAt: full ? at : state.lastFullAt,

@@ -16,6 +16,12 @@ export interface SyncState {
 	newestId: number;
 	/** When the last sync succeeded (ms): what "Updated" shows. */
 	lastSyncAt: number | undefined;
+	/**
+	 * When the last sync asked for `counters` (ms). A change of the reader's the server confirmed
+	 * since then moved them too, so equal counters no longer mean nothing arrived. Absent in a
+	 * record of an older version: the next sync reads on.
+	 */
+	countersAt?: number;
 	/** When every kept set was last compared in full, whatever the counters said (ms). */
 	lastFullAt: number | undefined;
 	/** Pack id → the counters of its feed, category or label at its last sync. */
@@ -89,6 +95,7 @@ export function parseState(value: unknown): SyncState {
 		counters,
 		newestId: isCount(value.newestId) ? value.newestId : 0,
 		lastSyncAt: isTime(value.lastSyncAt) ? value.lastSyncAt : undefined,
+		...(isTime(value.countersAt) ? { countersAt: value.countersAt } : {}),
 		lastFullAt: isTime(value.lastFullAt) ? value.lastFullAt : undefined,
 		packCounters,
 		config: isObject(value.config) ? (value.config as unknown as ServerConfig) : undefined,
