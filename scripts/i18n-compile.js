@@ -49,7 +49,9 @@ const LATER_PREFIXES = [
 	// (ArticleView.svelte opens it once they are in) and the in-place sign-in (OfflineStatus.svelte).
 	'feedmenu_',
 	'viewer_',
-	'renew_'
+	'renew_',
+	// The manifest's shortcut names: read at build time only (pwa/manifest.ts), never by a page.
+	'manifest_'
 ];
 
 /** @param {string} key @returns {boolean} whether the key is in the later module */

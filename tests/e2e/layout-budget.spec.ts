@@ -10,13 +10,51 @@ import { resetTestbed } from '../support/testbed';
 import { feeds, headlineList, listAnswered, signIn } from './reader-support';
 
 const BIG_FEED = /^Testbed Big Feed/;
+/** Some of its articles have an image (a card shows it), the others none. */
+const TECH = /^Testbed Tech News/;
+
+/** Each card: its height, whether it shows an image, and the height its text and buttons need. */
+async function measureCards(
+	page: Page
+): Promise<{ height: number; image: boolean; needed: number; clipped: boolean }[]> {
+	return headlineList(page).evaluate((list) =>
+		[...list.querySelectorAll<HTMLElement>('.headline.cards')].map((card) => {
+			const row = card.closest('[role="listitem"]') ?? card;
+			const content = card.querySelector<HTMLElement>('.content');
+			const text = card.querySelector<HTMLElement>('.text');
+			const flags = card.querySelector<HTMLElement>('.flags');
+			const image = card.querySelector<HTMLImageElement>('img.thumb');
+			if (!content || !text || !flags) throw new Error('a card without its parts');
+			const style = getComputedStyle(content);
+			// Around the content box: the card's margins and border; inside: the text's own box
+			// (clamped lines as shown) or the buttons, whichever is taller, and the link's padding.
+			const around =
+				parseFloat(style.marginTop) +
+				parseFloat(style.marginBottom) +
+				parseFloat(style.borderTopWidth) +
+				parseFloat(style.borderBottomWidth);
+			const link = card.querySelector<HTMLElement>('.link');
+			const linkStyle = link ? getComputedStyle(link) : undefined;
+			const padding = linkStyle
+				? parseFloat(linkStyle.paddingTop) + parseFloat(linkStyle.paddingBottom)
+				: 0;
+			const textNeeded = text.scrollHeight + padding;
+			return {
+				height: Math.round(row.getBoundingClientRect().height),
+				image: image !== null,
+				needed: Math.round(around + Math.max(textNeeded, flags.scrollHeight)),
+				clipped: text.scrollHeight > text.clientHeight + 1
+			};
+		})
+	);
+}
 
 test.beforeAll(() => {
 	resetTestbed();
 });
 
 /** The reader's row density, as Settings stores it (state/settings.svelte.ts), then a reload. */
-async function useDensity(page: Page, density: 'compact' | 'comfortable'): Promise<void> {
+async function useDensity(page: Page, density: 'compact' | 'comfortable' | 'cards'): Promise<void> {
 	await page.evaluate((value) => {
 		const key = 'reader.settings';
 		const stored = JSON.parse(localStorage.getItem(key) ?? '{}') as Record<string, unknown>;
@@ -81,6 +119,47 @@ for (const screen of [
 
 		test('headline list and article within the layout budgets', async ({ page }) => {
 			await signIn(page);
+			// Cards: a card shows its article's image; one without is a text card, as tall as its text.
+			await feeds(page).getByRole('link', { name: TECH }).click();
+			await expect(headlineList(page).locator('[data-article-id]').first()).toBeVisible();
+			await useDensity(page, 'cards');
+			const cards = await measureCards(page);
+			const withImage = cards.filter((card) => card.image);
+			const textCards = cards.filter((card) => !card.image);
+			console.log(
+				`[layout-budget] ${screen.name} cards: with image ${withImage.map((c) => c.height).join('/')} px; ` +
+					`without ${textCards.map((c) => `${c.height} (text needs ${c.needed})`).join(', ')} px`
+			);
+			// The test bed's articles come without a flavor image (tt-rss gives none for them): the
+			// image cards' rule is the component test's (HeadlineRow.component.spec.ts).
+			expect(textCards.length).toBeGreaterThan(0);
+			for (const card of withImage) expect(card.height).toBe(280);
+			for (const card of textCards) {
+				// No empty image box: at most what its text needs (a few px of rounding), far below 280.
+				expect(card.height).toBeLessThanOrEqual(card.needed + 4);
+				expect(card.height).toBeLessThan(200);
+				// And the text is all there (clamped lines aside): nothing cut off at the bottom.
+				expect(card.clipped).toBe(false);
+			}
+
+			if (screen.name === 'desktop') {
+				// The list head's room for a title (printed: issue 27 asks that a moderate title is not
+				// cut; not yet met beside five 44 px buttons in a 27rem pane, see docs/design.md).
+				const heading = page.locator('#list-title');
+				await expect(heading).toHaveText(/^Testbed Tech News/);
+				const fits = await heading.evaluate((h) => ({
+					scroll: h.scrollWidth,
+					client: h.clientWidth,
+					text: h.textContent
+				}));
+				console.log(
+					`[layout-budget] desktop head: "${fits.text}" ${fits.scroll}/${fits.client} px`
+				);
+			}
+
+			await useDensity(page, 'comfortable');
+			// Back to where the budgets are measured from (a phone's list hides the tree).
+			await page.goBack();
 			await feeds(page).getByRole('link', { name: BIG_FEED }).click();
 			await expect(headlineList(page).locator('[data-article-id]').first()).toBeVisible();
 

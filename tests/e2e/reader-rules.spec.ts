@@ -4,7 +4,9 @@
  * app's own sync and is starred on the server, exactly once (one updateArticle naming it, from
  * the page or the worker); the article already there is left alone; unstarred from another
  * device, later syncs do not star it again. The rule's list of what it matched (where its alert
- * of several articles leads) holds the new article alone and opens it.
+ * of several articles leads) holds the new article alone and opens it. On a desktop and in a
+ * phone's window (390×844): there the list fits the screen (nothing wider than it), and both ways
+ * back work (from the article to the list, from the list to Settings → Rules).
  */
 import type { Page } from '@playwright/test';
 import { ArticleField, UpdateMode } from '../../src/lib/api';
@@ -62,64 +64,104 @@ async function syncs(page: Page, n: number): Promise<void> {
 
 const starred = async (title: string) => (await serverHeadline(await serverClient(), title)).marked;
 
-test('a rule stars a newly synced article on the server exactly once, tried on the cache first', async ({
-	page,
-	context
-}) => {
-	await page.addInitScript(() => localStorage.setItem('reader.syncIntervalMs', '1000'));
-	// Every updateArticle sent, answered or not (an answer the page dropped still reached tt-rss).
-	const updates: string[] = [];
-	context.on('request', (request) => {
-		const body = request.postData() ?? '';
-		if (request.url().includes('/tt-rss/api/') && body.includes('"updateArticle"'))
-			updates.push((JSON.parse(body) as { article_ids?: string }).article_ids ?? '');
+/** Elements of the page wider than the window or reaching past its edges (none on a phone). */
+async function overflowing(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const width = document.documentElement.clientWidth;
+		const out: string[] = [];
+		if (document.documentElement.scrollWidth > width)
+			out.push(`page ${document.documentElement.scrollWidth}`);
+		for (const element of document.querySelectorAll<HTMLElement>('main *')) {
+			const box = element.getBoundingClientRect();
+			if (box.width === 0) continue;
+			if (box.left < -0.5 || box.right > width + 0.5) {
+				out.push(
+					`${element.tagName.toLowerCase()}.${element.className} ${Math.round(box.left)}–${Math.round(box.right)}`
+				);
+			}
+		}
+		return out;
 	});
-	await signIn(page);
-	await expect(feeds(page).getByRole('link', { name: new RegExp(FEED) })).toBeVisible({
-		timeout: 30_000
+}
+
+for (const screen of [
+	{ name: 'desktop', viewport: { width: 1280, height: 800 }, touch: false },
+	{ name: 'phone', viewport: { width: 390, height: 844 }, touch: true }
+] as const) {
+	test.describe(screen.name, () => {
+		test.use({ viewport: screen.viewport, hasTouch: screen.touch, isMobile: screen.touch });
+
+		test('a rule stars a newly synced article on the server exactly once, tried on the cache first', async ({
+			page,
+			context
+		}) => {
+			await page.addInitScript(() => localStorage.setItem('reader.syncIntervalMs', '1000'));
+			// Every updateArticle sent, answered or not (an answer the page dropped still reached tt-rss).
+			const updates: string[] = [];
+			context.on('request', (request) => {
+				const body = request.postData() ?? '';
+				if (request.url().includes('/tt-rss/api/') && body.includes('"updateArticle"'))
+					updates.push((JSON.parse(body) as { article_ids?: string }).article_ids ?? '');
+			});
+			await signIn(page);
+			await expect(feeds(page).getByRole('link', { name: new RegExp(FEED) })).toBeVisible({
+				timeout: 30_000
+			});
+			await expect.poll(() => cachedTitles(page), { timeout: 30_000 }).toContain(OLD);
+
+			await page.getByRole('link', { name: 'Settings' }).click();
+			await page.getByRole('link', { name: 'Rules for new articles' }).click();
+			await expect(page.getByTestId('rules-where')).toContainText(
+				'Rules run on this device when it syncs, not on the tt-rss server'
+			);
+			await page.getByLabel('When an article matches').fill('title:comet');
+			await page.getByLabel('Star', { exact: true }).check();
+			await page.getByRole('button', { name: 'Try on this device’s articles' }).click();
+			await expect(page.getByTestId('rules-tried')).toHaveText(
+				'Would match 1 article kept on this device.'
+			);
+			await page.getByRole('button', { name: 'Add rule' }).click();
+			await expect(page.getByRole('list', { name: 'Your rules' })).toContainText('title:comet');
+
+			// tt-rss fetches two new articles; the app's sync brings them and the rule acts on one.
+			await served.fetch(feedId, feedXml(FEED, SECOND));
+			await expect.poll(() => starred(NEW), { timeout: 30_000 }).toBe(true);
+			expect(await starred(OLD)).toBe(false);
+			expect(await starred(OTHER)).toBe(false);
+			const newId = (await serverHeadline(await serverClient(), NEW)).id;
+			const starsOf = () => updates.filter((ids) => ids.split(',').includes(String(newId)));
+			await syncs(page, 2);
+			expect(starsOf()).toHaveLength(1);
+
+			// Unstarred elsewhere: the rule has had its one go at that article.
+			const client = await serverClient();
+			await client.updateArticle({
+				articleIds: [newId],
+				field: ArticleField.Starred,
+				mode: UpdateMode.False
+			});
+			await syncs(page, 3);
+			expect(await starred(NEW)).toBe(false);
+			expect(starsOf()).toHaveLength(1);
+
+			// The rule's own list: exactly what it matched as it arrived (not the comet already here).
+			// Last: opening the article marks it read, one more updateArticle naming it.
+			await page.getByRole('link', { name: 'Articles matched by title:comet' }).click();
+			const hits = page.getByRole('list', { name: 'Matched by “title:comet”' });
+			await expect(hits.getByRole('listitem')).toHaveText([new RegExp(NEW)]);
+			if (screen.name === 'phone') expect(await overflowing(page)).toEqual([]);
+			await hits.getByRole('link').click();
+			await expect(page).toHaveURL(new RegExp(`/feed/${feedId}/${newId}$`));
+			await expect(page.locator('article')).toContainText(NEW);
+
+			// Back: from the article to the rule's list, and from the list to Settings → Rules.
+			await page.goBack();
+			await expect(page).toHaveURL(/\/rule\/[\w-]+$/);
+			await expect(hits.getByRole('listitem')).toHaveText([new RegExp(NEW)]);
+			if (screen.name === 'phone') expect(await overflowing(page)).toEqual([]);
+			await page.getByRole('link', { name: '← Rules', exact: true }).click();
+			await expect(page).toHaveURL(/\/settings\/rules$/);
+			await expect(page.getByRole('list', { name: 'Your rules' })).toContainText('title:comet');
+		});
 	});
-	await expect.poll(() => cachedTitles(page), { timeout: 30_000 }).toContain(OLD);
-
-	await page.getByRole('link', { name: 'Settings' }).click();
-	await page.getByRole('link', { name: 'Rules for new articles' }).click();
-	await expect(page.getByTestId('rules-where')).toContainText(
-		'Rules run on this device when it syncs, not on the tt-rss server'
-	);
-	await page.getByLabel('When an article matches').fill('title:comet');
-	await page.getByLabel('Star', { exact: true }).check();
-	await page.getByRole('button', { name: 'Try on this device’s articles' }).click();
-	await expect(page.getByTestId('rules-tried')).toHaveText(
-		'Would match 1 article kept on this device.'
-	);
-	await page.getByRole('button', { name: 'Add rule' }).click();
-	await expect(page.getByRole('list', { name: 'Your rules' })).toContainText('title:comet');
-
-	// tt-rss fetches two new articles; the app's sync brings them and the rule acts on one.
-	await served.fetch(feedId, feedXml(FEED, SECOND));
-	await expect.poll(() => starred(NEW), { timeout: 30_000 }).toBe(true);
-	expect(await starred(OLD)).toBe(false);
-	expect(await starred(OTHER)).toBe(false);
-	const newId = (await serverHeadline(await serverClient(), NEW)).id;
-	const starsOf = () => updates.filter((ids) => ids.split(',').includes(String(newId)));
-	await syncs(page, 2);
-	expect(starsOf()).toHaveLength(1);
-
-	// Unstarred elsewhere: the rule has had its one go at that article.
-	const client = await serverClient();
-	await client.updateArticle({
-		articleIds: [newId],
-		field: ArticleField.Starred,
-		mode: UpdateMode.False
-	});
-	await syncs(page, 3);
-	expect(await starred(NEW)).toBe(false);
-	expect(starsOf()).toHaveLength(1);
-
-	// The rule's own list: exactly what it matched as it arrived (not the comet already here).
-	// Last: opening the article marks it read, one more updateArticle naming it.
-	await page.getByRole('link', { name: 'Articles matched by title:comet' }).click();
-	const hits = page.getByRole('list', { name: 'Matched by “title:comet”' });
-	await expect(hits.getByRole('listitem')).toHaveText([new RegExp(NEW)]);
-	await hits.getByRole('link').click();
-	await expect(page).toHaveURL(new RegExp(`/feed/${feedId}/${newId}$`));
-});
+}

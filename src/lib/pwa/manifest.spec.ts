@@ -1,22 +1,51 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOADERS } from '$lib/i18n/generated/locales';
 import { messages as english } from '$lib/i18n/generated/en';
+import { messages as englishLater } from '$lib/i18n/generated/en.later';
+import { match as isListKind } from '../../params/kind';
 import { directionOf, SOURCE_LOCALE } from '$lib/i18n/locale.svelte';
 import { entries, GET } from '../../routes/manifest.[locale].webmanifest/+server';
-import { MANIFEST_LOCALES, webManifest, type WebManifest } from './manifest';
+import {
+	MANIFEST_LOCALES,
+	manifestMessages,
+	SHORTCUT_FEEDS,
+	webManifest,
+	type WebManifest
+} from './manifest';
 import { MANIFEST_FILE, MANIFEST_FILE_PATTERN, manifestFile } from '$lib/i18n/manifest-file.js';
 
 const OTHERS = MANIFEST_LOCALES.filter((locale) => locale !== SOURCE_LOCALE);
 
 /** The members that make it the same installed app, whatever the language. */
-const sameApp = ({ id, start_url, scope, display, icons, share_target }: WebManifest) => ({
+const sameApp = ({
 	id,
 	start_url,
 	scope,
 	display,
 	icons,
-	share_target
+	share_target,
+	shortcuts
+}: WebManifest) => ({
+	id,
+	start_url,
+	scope,
+	display,
+	icons,
+	share_target,
+	shortcuts: shortcuts.map(({ url, icons }) => ({ url, icons }))
 });
+
+/** The app's route a path inside `base` opens, or why none does (src/routes/(app)/[kind=kind]/[id]). */
+function routeOf(url: string, base: string): string {
+	const match = /^\/([^/]+)\/(-?\d+)$/.exec(url.slice(base.length));
+	if (!url.startsWith(`${base}/`) || !match) return `no list route: ${url}`;
+	return isListKind(match[1] ?? '') ? '[kind=kind]/[id]' : `no such list kind: ${match[1]}`;
+}
+
+/** The icons the build ships (static/icons/), by their address under `base`. */
+const SHIPPED_ICONS = readdirSync(join(process.cwd(), 'static/icons'));
 
 /** What the build writes for a language: the prerendered route's answer. */
 async function built(locale: string): Promise<WebManifest> {
@@ -52,6 +81,41 @@ describe('the manifest in each language', () => {
 		// What makes it the same installed app does not change with the language.
 		expect(sameApp(manifest)).toEqual(sameApp(source));
 	});
+
+	it.each(MANIFEST_LOCALES)(
+		'%s: shortcuts to All articles, Fresh, Today and Starred, in its words, to list routes that exist, with shipped icons',
+		async (locale) => {
+			const manifest = locale === SOURCE_LOCALE ? webManifest('/reader') : await built(locale);
+			const base = locale === SOURCE_LOCALE ? '/reader' : '';
+			const messages = await manifestMessages(locale);
+			expect(manifest.shortcuts.map((s) => s.name)).toEqual(
+				SHORTCUT_FEEDS.map(({ name }) => messages[name]())
+			);
+			expect(manifest.shortcuts.map((s) => s.url)).toEqual(
+				['-4', '-3', '-100', '-1'].map((id) => `${base}/feed/${id}`)
+			);
+			for (const shortcut of manifest.shortcuts) {
+				expect(shortcut.name.trim()).not.toBe('');
+				expect(routeOf(shortcut.url, base)).toBe('[kind=kind]/[id]');
+				for (const icon of shortcut.icons) {
+					expect(icon.src.startsWith(`${base}/icons/`)).toBe(true);
+					expect(SHIPPED_ICONS).toContain(icon.src.slice(`${base}/icons/`.length));
+				}
+				expect(shortcut.icons.length).toBeGreaterThan(0);
+			}
+			expect(new Set(manifest.shortcuts.map((s) => s.name)).size).toBe(SHORTCUT_FEEDS.length);
+			// Translated: every language but the source names them in its own words ("Today" aside in
+			// none: each catalog has its own word for it too).
+			if (locale !== SOURCE_LOCALE) {
+				const source = webManifest('').shortcuts.map((s) => s.name);
+				manifest.shortcuts.forEach((s, i) => expect(s.name).not.toBe(source[i]));
+			} else {
+				expect(manifest.shortcuts.map((s) => s.name)).toEqual(
+					SHORTCUT_FEEDS.map(({ name }) => englishLater[name]())
+				);
+			}
+		}
+	);
 
 	it('Arabic reads right to left, the source language left to right', async () => {
 		expect((await built('ar')).dir).toBe('rtl');

@@ -5,11 +5,26 @@
  * Share target: the installed app appears in the system share sheet. A share opens
  * `<base>/share?title=…&text=…&url=…` (GET; any of the three may be missing, and many apps put the
  * link in `text` rather than `url`). The `/share` route renders from the offline shell like any other.
+ *
+ * Shortcuts: a long press on the installed app's icon (or its entry in a desktop's menu) offers the
+ * lists a reader opens most: All articles, Fresh, Today and Starred, each the app's own list route
+ * (`<base>/feed/<id>`), named in the manifest's language. Search has no address of its own (it opens
+ * in place in a list), so it is no shortcut.
  */
-import { messages as english } from '$lib/i18n/generated/en';
-import { LOCALES, PSEUDO_LOCALE, type Locale } from '$lib/i18n/generated/locales';
-import type { StartMessages } from '$lib/i18n/generated/messages';
+import { DEVICE_FEED, SPECIAL_FEED } from '$lib/api/feed-ids';
+import { messages as englishStart } from '$lib/i18n/generated/en';
+import { messages as englishLater } from '$lib/i18n/generated/en.later';
+import {
+	LATER_LOADERS,
+	LOADERS,
+	LOCALES,
+	PSEUDO_LOCALE,
+	type Locale
+} from '$lib/i18n/generated/locales';
+import type { Messages } from '$lib/i18n/generated/messages';
 import { directionOf } from '$lib/i18n/locale.svelte';
+
+const english: Messages = { ...englishStart, ...englishLater };
 
 export const THEME_LIGHT = '#1f6feb';
 export const THEME_DARK = '#0d1117';
@@ -34,7 +49,22 @@ export interface WebManifest {
 		enctype: 'application/x-www-form-urlencoded';
 		params: { title: string; text: string; url: string };
 	};
+	shortcuts: WebManifestShortcut[];
 }
+
+export interface WebManifestShortcut {
+	name: string;
+	url: string;
+	icons: { src: string; sizes: string; type: string }[];
+}
+
+/** The shortcuts' lists, in the order the system shows them, and the words naming each. */
+export const SHORTCUT_FEEDS = [
+	{ id: SPECIAL_FEED.all, name: 'manifest_shortcut_all' },
+	{ id: SPECIAL_FEED.fresh, name: 'manifest_shortcut_fresh' },
+	{ id: DEVICE_FEED.today, name: 'manifest_shortcut_today' },
+	{ id: SPECIAL_FEED.starred, name: 'manifest_shortcut_starred' }
+] as const satisfies readonly { id: number; name: keyof Messages }[];
 
 /**
  * The languages with a manifest of their own (every catalog's; not the pseudo-locale of the layout
@@ -43,13 +73,25 @@ export interface WebManifest {
  */
 export const MANIFEST_LOCALES: readonly Locale[] = LOCALES.filter((l) => l !== PSEUDO_LOCALE);
 
+/** The words a manifest says (both of a language's modules: the shortcuts' names are later words). */
+export type ManifestMessages = Pick<
+	Messages,
+	'app_name' | 'app_short_name' | 'app_description' | (typeof SHORTCUT_FEEDS)[number]['name']
+>;
+
+/** A language's words for its manifest. */
+export async function manifestMessages(locale: Locale): Promise<ManifestMessages> {
+	const [start, later] = await Promise.all([LOADERS[locale](), LATER_LOADERS[locale]()]);
+	return { ...start.messages, ...later.messages };
+}
+
 /**
  * The manifest in a language: its name, short name and description from that language's catalog,
- * `lang` and `dir` its own; the source language unless given another.
+ * `lang` and `dir` its own, its shortcuts' names; the source language unless given another.
  */
 export function webManifest(
 	base: string,
-	messages: StartMessages = english,
+	messages: ManifestMessages = english,
 	lang = 'en'
 ): WebManifest {
 	const icon = (name: string, sizes: string, purpose: 'any' | 'maskable') => ({
@@ -81,6 +123,11 @@ export function webManifest(
 			method: 'GET',
 			enctype: 'application/x-www-form-urlencoded',
 			params: { title: 'title', text: 'text', url: 'url' }
-		}
+		},
+		shortcuts: SHORTCUT_FEEDS.map(({ id, name }) => ({
+			name: messages[name](),
+			url: `${base}/feed/${id}`,
+			icons: [{ src: `${base}/icons/icon-192.png`, sizes: '192x192', type: 'image/png' }]
+		}))
 	};
 }

@@ -11,7 +11,7 @@ import {
 	portableManifest
 } from '../../../deploy/portable.js';
 import { messages as german } from '$lib/i18n/generated/de';
-import { webManifest } from './manifest';
+import { manifestMessages, webManifest } from './manifest';
 
 // The shape SvelteKit's fallback page and bootstrap have in a build whose base is '' (what
 // deploy/externalize-bootstrap.js leaves behind).
@@ -106,7 +106,7 @@ describe('the portable build', () => {
 			writeFileSync(join(dir, 'manifest.webmanifest'), JSON.stringify(webManifest('')));
 			writeFileSync(
 				join(dir, 'manifest.de.webmanifest'),
-				JSON.stringify(webManifest('', german, 'de'))
+				JSON.stringify(webManifest('', await manifestMessages('de'), 'de'))
 			);
 			await makePortable({ dir, page: 'index.html' });
 			for (const file of ['manifest.webmanifest', 'manifest.de.webmanifest']) {
@@ -115,6 +115,11 @@ describe('the portable build', () => {
 					unknown
 				>;
 				expect(manifest, file).toMatchObject({ start_url: './', scope: './' });
+				// The shortcuts open lists under the folder the app is in, wherever that is.
+				for (const shortcut of manifest.shortcuts as { url: string; icons: { src: string }[] }[]) {
+					expect(shortcut.url, file).toMatch(/^\.\/feed\/-?\d+$/);
+					for (const icon of shortcut.icons) expect(icon.src, file).toMatch(/^\.\/icons\//);
+				}
 				expect(manifest.id, file).toBeUndefined();
 			}
 			expect(

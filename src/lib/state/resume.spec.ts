@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rowOffsets, uniformOffsets } from '$lib/components/row-offsets';
 import {
 	anchorAt,
 	forgetResume,
@@ -152,15 +153,28 @@ describe('resumeFor / forgetResume', () => {
 describe('anchorAt / listPathOf', () => {
 	it('names the headline at the top edge and the pixels past its top', () => {
 		const ids = [10, 11, 12, 13];
-		expect(anchorAt(0, 100, (i) => ids[i])).toBeUndefined();
-		expect(anchorAt(250, 100, (i) => ids[i])).toEqual({ id: 12, offset: 50, next: [13] });
-		expect(anchorAt(350, 100, (i) => ids[i])).toEqual({ id: 13, offset: 50 });
-		expect(anchorAt(900, 100, (i) => ids[i])).toBeUndefined();
+		expect(anchorAt(0, uniformOffsets(4, 100), (i) => ids[i])).toBeUndefined();
+		expect(anchorAt(250, uniformOffsets(4, 100), (i) => ids[i])).toEqual({
+			id: 12,
+			offset: 50,
+			next: [13]
+		});
+		expect(anchorAt(350, uniformOffsets(4, 100), (i) => ids[i])).toEqual({ id: 13, offset: 50 });
+		expect(anchorAt(900, uniformOffsets(4, 100), (i) => ids[i])).toBeUndefined();
 		// The rows below it, at most ten.
 		const many = Array.from({ length: 30 }, (_, i) => 100 + i);
-		expect(anchorAt(100, 100, (i) => many[i])?.next).toEqual([
+		expect(anchorAt(100, uniformOffsets(100, 100), (i) => many[i])?.next).toEqual([
 			102, 103, 104, 105, 106, 107, 108, 109, 110, 111
 		]);
+	});
+
+	it('reads rows of their own heights (cards with and without an image)', () => {
+		const rows = rowOffsets([280, 130, 130, 280]);
+		expect(anchorAt(300, rows, (i) => [10, 11, 12, 13][i])).toEqual({
+			id: 11,
+			offset: 20,
+			next: [12, 13]
+		});
 	});
 
 	it('finds the list of a place', () => {

@@ -152,14 +152,15 @@ export function startTarget(
  */
 export function anchorAt(
 	scrollTop: number,
-	rowHeight: number,
+	/** Where the rows sit (components/row-offsets.ts): the row at an offset, a row's top edge. */
+	rows: { indexAt(offset: number): number; top(index: number): number },
 	idAt: (index: number) => number | undefined
 ): ListAnchor | undefined {
 	if (scrollTop <= 1) return undefined;
-	const index = Math.floor(scrollTop / rowHeight);
+	const index = rows.indexAt(scrollTop);
 	const id = idAt(index);
 	if (id === undefined) return undefined;
-	const anchor: ListAnchor = { id, offset: Math.round(scrollTop - index * rowHeight) };
+	const anchor: ListAnchor = { id, offset: Math.round(scrollTop - rows.top(index)) };
 	const next: number[] = [];
 	for (let i = index + 1; i <= index + ANCHOR_NEXT_ROWS; i++) {
 		const below = idAt(i);

@@ -5,8 +5,7 @@
 import { error } from '@sveltejs/kit';
 import { base } from '$app/paths';
 import { SOURCE_LOCALE } from '$lib/i18n/locale.svelte';
-import { LOADERS } from '$lib/i18n/generated/locales';
-import { MANIFEST_LOCALES, webManifest } from '$lib/pwa/manifest';
+import { MANIFEST_LOCALES, manifestMessages, webManifest } from '$lib/pwa/manifest';
 import type { EntryGenerator, RequestHandler } from './$types';
 
 export const prerender = true;
@@ -18,7 +17,7 @@ export const entries: EntryGenerator = () => OTHERS.map((locale) => ({ locale })
 export const GET: RequestHandler = async ({ params }) => {
 	const locale = OTHERS.find((l) => l === params.locale);
 	if (!locale) error(404, 'No manifest in that language');
-	const { messages } = await LOADERS[locale]();
+	const messages = await manifestMessages(locale);
 	return new Response(JSON.stringify(webManifest(base, messages, locale), null, '\t'), {
 		headers: { 'content-type': 'application/manifest+json' }
 	});
