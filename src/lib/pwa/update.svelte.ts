@@ -40,8 +40,14 @@ class PwaUpdate {
 		const workbox = new Workbox(`${base}/service-worker.js`, { scope: `${base}/` });
 		this.#workbox = workbox;
 
-		workbox.addEventListener('waiting', () => {
-			this.#available = true;
+		workbox.addEventListener('waiting', (event) => {
+			// workbox-window says "waiting" for any worker still installed 200 ms after its install,
+			// the very first one too when the browser is slow to activate it (Firefox under load, in
+			// the engines suite): with no active version there is nothing newer to offer.
+			void navigator.serviceWorker.getRegistration(`${base}/`).then((registration) => {
+				const active = registration?.active;
+				if (active && active !== event.sw) this.#available = true;
+			});
 		});
 
 		// The controller changes when a new version activates: after "Reload" here, or in another
