@@ -426,15 +426,50 @@ async function signIn(page: EngineBrowser, url: string): Promise<void> {
 	await fill(page, input('User name'), testbed.user);
 	await fill(page, input('Password'), testbed.password);
 	await click(page, button('Sign in'));
-	await until(
-		page,
-		'the feed tree and a service worker controlling the page',
-		() =>
-			document.querySelector('nav[aria-label="Feeds"] a') !== null &&
-			navigator.serviceWorker.controller !== null,
-		[],
-		30_000
-	);
+	try {
+		await until(
+			page,
+			'the feed tree and a service worker controlling the page',
+			() =>
+				document.querySelector('nav[aria-label="Feeds"] a') !== null &&
+				navigator.serviceWorker.controller !== null,
+			[],
+			30_000
+		);
+	} catch (error) {
+		// Which half never came, and where the worker's registration stands.
+		const state = await page
+			.evaluate(async () => {
+				const registration = await navigator.serviceWorker.getRegistration();
+				return JSON.stringify({
+					url: location.pathname,
+					loadedBy: (
+						performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+					)?.type,
+					loadedMsAgo: Math.round(performance.now()),
+					update: document.body.innerText.includes('New version'),
+					tree: document.querySelector('nav[aria-label="Feeds"] a') !== null,
+					controller: navigator.serviceWorker.controller?.state ?? null,
+					installing: registration?.installing?.state ?? null,
+					waiting: registration?.waiting?.state ?? null,
+					active: registration?.active?.state ?? null,
+					busy: document
+						.querySelector('form button[type="submit"], form button')
+						?.outerHTML.slice(0, 200),
+					dialog: document.querySelector('dialog[open]')?.textContent?.trim().slice(0, 200) ?? null,
+					user:
+						document.querySelector<HTMLInputElement>(
+							'input[autocomplete="username"], input[name="user"]'
+						)?.value ?? null,
+					password:
+						(document.querySelector<HTMLInputElement>('input[type="password"]')?.value.length ??
+							-1) > 0,
+					alert: document.querySelector('[role="alert"]')?.textContent?.trim() ?? null
+				});
+			})
+			.catch((e: unknown) => `unreadable: ${String(e)}`);
+		throw new Error(`${String(error)}; page: ${state}`, { cause: error });
+	}
 }
 
 async function runSchedule(
@@ -599,6 +634,10 @@ async function main(): Promise<void> {
 				result = await runSchedule(launcher, server, seed);
 			} catch (e) {
 				console.log(`seed ${seed}: harness error ${String(e).split('\n')[0]}`);
+				// What reached the server (the sign-in's requests, if any) tells a harness error apart.
+				console.log(
+					`  requests: ${server.history.map((h) => `${h.op}${h.fault === 'none' ? '' : `:${h.fault}`}${h.forwarded ? '' : '(not forwarded)'}`).join(' ')}`
+				);
 				if (process.env.CHAOS_DEBUG) console.log(e);
 				totals.errors.push(seed);
 				continue;

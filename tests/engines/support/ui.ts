@@ -126,7 +126,14 @@ export async function poll<R>(
 /** Where the page is and what it shows, and the engine's last log lines. */
 async function failureReport(browser: EngineBrowser): Promise<string> {
 	const page = await browser
-		.evaluate(() => `${location.href}\n${document.body.innerText.slice(0, 800)}`)
+		.evaluate(() => {
+			// Whether this document is the one the test worked in: a reload drops the marks `find`
+			// left, and its navigation entry says how it was loaded and how long ago.
+			const nav = performance.getEntriesByType('navigation')[0] as
+				PerformanceNavigationTiming | undefined;
+			const facts = `marks ${document.querySelectorAll('[data-engines-mark]').length}, loaded by ${nav?.type ?? '?'} ${Math.round(performance.now())} ms ago, worker ${navigator.serviceWorker?.controller?.state ?? 'none'}`;
+			return `${location.href} (${facts})\n${document.body.innerText.slice(0, 800)}`;
+		})
 		.catch((error: unknown) => `(page unreadable: ${String(error)})`);
 	return `\n--- ${browser.name} page: ${page}\n--- log (last 30)\n${browser.log.slice(-30).join('\n')}`;
 }
