@@ -143,8 +143,9 @@ for (const screen of [
 			}
 
 			if (screen.name === 'desktop') {
-				// The list head's room for a title (printed: issue 27 asks that a moderate title is not
-				// cut; not yet met beside five 44 px buttons in a 27rem pane, see docs/design.md).
+				// The list head's room for a title: a moderate one is not cut (issue 27). It was, by 1 px,
+				// beside five 44 px buttons in the 27rem pane; the list's own Refresh went (the app bar's
+				// refreshes the list too, as on a phone).
 				const heading = page.locator('#list-title');
 				await expect(heading).toHaveText(/^Testbed Tech News/);
 				const fits = await heading.evaluate((h) => ({
@@ -155,6 +156,7 @@ for (const screen of [
 				console.log(
 					`[layout-budget] desktop head: "${fits.text}" ${fits.scroll}/${fits.client} px`
 				);
+				expect(fits.scroll).toBeLessThanOrEqual(fits.client);
 			}
 
 			await useDensity(page, 'comfortable');

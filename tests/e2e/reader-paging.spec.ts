@@ -98,9 +98,11 @@ test('a refresh keeps the server’s order: the feed’s older rows, with higher
 	const refreshed = page.waitForResponse(
 		(r) => r.url().includes('/api/') && (r.request().postData() ?? '').includes('"since_id"')
 	);
-	await page.getByRole('button', { name: 'Refresh headlines' }).click();
+	// The app bar's Refresh: the tree and the open list.
+	const refresh = page.getByRole('banner').getByRole('button', { name: 'Refresh', exact: true });
+	await refresh.click();
 	await refreshed;
-	await expect(page.getByRole('button', { name: 'Refresh headlines' })).toBeEnabled();
+	await expect(refresh).toBeEnabled();
 	expect(await firstTitles()).toEqual(before);
 	await expect(headlineList(page)).toHaveAttribute('data-count', '50');
 });

@@ -225,7 +225,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `نتائج على هذا الجهاز.`,
 	list_on_device_today_text: () => `يُنشأ «اليوم» على هذا الجهاز، لذا يبحث البحث في المقالات المحفوظة هنا.`,
 	list_pull_refresh: () => `اسحب للتحديث`,
-	list_refresh: () => `تحديث العناوين`,
 	list_refreshing: () => `جارٍ التحديث…`,
 	list_release_refresh: () => `أفلِت للتحديث`,
 	list_try_again: () => `حاول مجددًا`,

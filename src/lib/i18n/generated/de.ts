@@ -177,7 +177,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Ergebnisse auf diesem Gerät.`,
 	list_on_device_today_text: () => `„Heute“ entsteht auf diesem Gerät, daher durchsucht die Suche die hier gespeicherten Artikel.`,
 	list_pull_refresh: () => `Zum Aktualisieren ziehen`,
-	list_refresh: () => `Schlagzeilen aktualisieren`,
 	list_refreshing: () => `Wird aktualisiert…`,
 	list_release_refresh: () => `Zum Aktualisieren loslassen`,
 	list_try_again: () => `Erneut versuchen`,

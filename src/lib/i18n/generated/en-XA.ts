@@ -177,7 +177,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `[Ŕéšúļţš óñ ţĥíš ðéṽíçé. ļóŕéɱ ípšú]`,
 	list_on_device_today_text: () => `[Ţóðáý íš ɱáðé óñ ţĥíš ðéṽíçé, šó íţš šéáŕçĥ ļóóķš ţĥŕóúĝĥ ţĥé áŕţíçļéš ķéþţ ĥéŕé. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ]`,
 	list_pull_refresh: () => `[Þúļļ ţó ŕéƒŕéšĥ ļóŕéɱ]`,
-	list_refresh: () => `[Ŕéƒŕéšĥ ĥéáðļíñéš ļóŕéɱ í]`,
 	list_refreshing: () => `[Ŕéƒŕéšĥíñĝ… ļóŕéɱ]`,
 	list_release_refresh: () => `[Ŕéļéášé ţó ŕéƒŕéšĥ ļóŕéɱ íp]`,
 	list_try_again: () => `[Ţŕý áĝáíñ ļóŕé]`,

@@ -177,7 +177,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Results on this device.`,
 	list_on_device_today_text: () => `Today is made on this device, so its search looks through the articles kept here.`,
 	list_pull_refresh: () => `Pull to refresh`,
-	list_refresh: () => `Refresh headlines`,
 	list_refreshing: () => `Refreshing…`,
 	list_release_refresh: () => `Release to refresh`,
 	list_try_again: () => `Try again`,

@@ -189,7 +189,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Resultados en este dispositivo.`,
 	list_on_device_today_text: () => `Hoy se forma en este dispositivo, así que su búsqueda mira los artículos guardados aquí.`,
 	list_pull_refresh: () => `Desliza para actualizar`,
-	list_refresh: () => `Actualizar los titulares`,
 	list_refreshing: () => `Actualizando…`,
 	list_release_refresh: () => `Suelta para actualizar`,
 	list_try_again: () => `Reintentar`,

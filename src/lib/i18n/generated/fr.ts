@@ -189,7 +189,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Résultats sur cet appareil.`,
 	list_on_device_today_text: () => `Aujourd’hui est constitué sur cet appareil : sa recherche porte donc sur les articles conservés ici.`,
 	list_pull_refresh: () => `Tirer pour actualiser`,
-	list_refresh: () => `Actualiser les titres`,
 	list_refreshing: () => `Actualisation…`,
 	list_release_refresh: () => `Relâcher pour actualiser`,
 	list_try_again: () => `Réessayer`,

@@ -189,7 +189,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Risultati su questo dispositivo.`,
 	list_on_device_today_text: () => `Oggi è composto su questo dispositivo, quindi la ricerca guarda gli articoli conservati qui.`,
 	list_pull_refresh: () => `Trascina per aggiornare`,
-	list_refresh: () => `Aggiorna i titoli`,
 	list_refreshing: () => `Aggiornamento…`,
 	list_release_refresh: () => `Rilascia per aggiornare`,
 	list_try_again: () => `Riprova`,

@@ -165,7 +165,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `この端末上の結果。`,
 	list_on_device_today_text: () => `「今日」はこの端末で作られるため、検索はこの端末に保存された記事を対象にします。`,
 	list_pull_refresh: () => `引っ張って更新`,
-	list_refresh: () => `見出しを更新`,
 	list_refreshing: () => `更新中…`,
 	list_release_refresh: () => `離して更新`,
 	list_try_again: () => `再試行`,

@@ -539,8 +539,6 @@ export interface Messages {
 	list_on_device_today_text: () => string;
 	/** Pull to refresh */
 	list_pull_refresh: () => string;
-	/** Refresh headlines */
-	list_refresh: () => string;
 	/** Refreshing… */
 	list_refreshing: () => string;
 	/** Release to refresh */

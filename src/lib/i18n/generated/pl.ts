@@ -201,7 +201,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Wyniki na tym urządzeniu.`,
 	list_on_device_today_text: () => `Dzisiaj powstaje na tym urządzeniu, więc wyszukiwanie przegląda artykuły przechowywane tutaj.`,
 	list_pull_refresh: () => `Pociągnij, aby odświeżyć`,
-	list_refresh: () => `Odśwież nagłówki`,
 	list_refreshing: () => `Odświeżanie…`,
 	list_release_refresh: () => `Puść, aby odświeżyć`,
 	list_try_again: () => `Spróbuj ponownie`,

@@ -189,7 +189,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Resultados neste dispositivo.`,
 	list_on_device_today_text: () => `Hoje é montado neste dispositivo, então a busca olha os artigos guardados aqui.`,
 	list_pull_refresh: () => `Puxe para atualizar`,
-	list_refresh: () => `Atualizar as manchetes`,
 	list_refreshing: () => `Atualizando…`,
 	list_release_refresh: () => `Solte para atualizar`,
 	list_try_again: () => `Tentar de novo`,

@@ -201,7 +201,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `Результаты на этом устройстве.`,
 	list_on_device_today_text: () => `«Сегодня» составляется на этом устройстве, поэтому поиск идёт по статьям, сохранённым здесь.`,
 	list_pull_refresh: () => `Потяните, чтобы обновить`,
-	list_refresh: () => `Обновить заголовки`,
 	list_refreshing: () => `Обновление…`,
 	list_release_refresh: () => `Отпустите, чтобы обновить`,
 	list_try_again: () => `Повторить`,

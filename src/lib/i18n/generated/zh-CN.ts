@@ -165,7 +165,6 @@ export const messages: StartMessages = {
 	list_on_device_title: () => `本设备上的结果。`,
 	list_on_device_today_text: () => `“今天”在本设备上生成，因此搜索的是本设备保存的文章。`,
 	list_pull_refresh: () => `下拉刷新`,
-	list_refresh: () => `刷新标题`,
 	list_refreshing: () => `正在刷新…`,
 	list_release_refresh: () => `松开即可刷新`,
 	list_try_again: () => `重试`,
