@@ -2,8 +2,10 @@
  * The tt-rss API module: the only code in the app that talks to the server.
  * See docs/api.md for the ops, the API levels they need and the error kinds.
  */
+// The client class itself is imported from './client' (a value export here would put it, with its
+// parsers, on the first screen: state/session.svelte.ts loads it on demand).
 export {
-	TtrssClient,
+	type TtrssClient,
 	type Credentials,
 	type CredentialsProvider,
 	type HeadlinePage,

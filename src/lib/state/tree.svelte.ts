@@ -164,7 +164,7 @@ class TreeState {
 					.then(({ loadSyncState }) => loadSyncState(session.account ?? ''))
 					.then((state) => state.config)
 					.catch(() => undefined);
-			const client = session.client;
+			const client = await session.api();
 			const askedAt = Date.now();
 			const [tree, answered, config] = await Promise.all([
 				client.loadFeedTree(),
@@ -190,7 +190,7 @@ class TreeState {
 		const changes = this.#localChanges;
 		try {
 			const askedAt = Date.now();
-			const answered = await session.client.getCounters();
+			const answered = await (await session.api()).getCounters();
 			const counters = await withQueuedCounters(answered, this.#tree, askedAt);
 			if (changes === this.#localChanges) this.#counts = countsFrom(counters);
 			if (this.#tree) await storeTree(this.#tree, counters);
