@@ -8,15 +8,7 @@ import {
 import { takeEarlySession } from '$lib/boot/early-reads';
 import { accountOf, setShownAccount, shownAccount } from '$lib/db/account';
 import { closeNotices } from '$lib/alerts/close';
-import {
-	changesByAccount,
-	discardChangesNotOf,
-	endSignIn,
-	storeSessionFor,
-	wipeAccount,
-	withReplayAndSyncStopped,
-	type Changes
-} from '$lib/db/device';
+import type { Changes } from '$lib/db/device';
 import {
 	loadSession,
 	newSignInId,
@@ -59,6 +51,9 @@ interface SessionMessage {
 function loadClientCode() {
 	return Promise.all([import('$lib/outbox/session-client'), import('$lib/api/client')]);
 }
+
+/** The device's sign-in and wipe steps (db/device.ts): only a sign-in or sign-out runs them. */
+const deviceSteps = () => import('$lib/db/device');
 
 /**
  * Who is signed in, and the one API client the pages use. The session id and (only with
@@ -161,6 +156,7 @@ class Session {
 			singleUser: form.singleUser
 		});
 		const account = accountOf(stored);
+		const { changesByAccount, discardChangesNotOf, storeSessionFor } = await deviceSteps();
 		const { others } = await changesByAccount(account);
 		if (others.pending.length + others.failed.length > 0 && decide) {
 			const choice = await decide(others);
@@ -188,7 +184,7 @@ class Session {
 		const current = this.#stored;
 		if (!current) throw new Error('Not signed in');
 		const { stored } = await this.#login({ ...current, password });
-		await storeSessionFor(stored);
+		await (await deviceSteps()).storeSessionFor(stored);
 		this.#adopt(stored);
 	}
 
@@ -212,6 +208,7 @@ class Session {
 			return;
 		}
 		const account = accountOf(stored);
+		const { endSignIn, wipeAccount, withReplayAndSyncStopped } = await deviceSteps();
 		try {
 			const kept = await endSignIn();
 			this.#announce(undefined);
