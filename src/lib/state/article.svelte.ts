@@ -1,5 +1,6 @@
 import type { Article, Headline } from '$lib/api';
-import { cachedArticle, storeArticles } from '$lib/cache';
+import { cachedArticle } from '$lib/cache';
+import { storeArticles } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';
 import { session } from './session.svelte';

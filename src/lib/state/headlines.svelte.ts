@@ -10,10 +10,10 @@ import {
 	cachedList,
 	cachedRows,
 	FIRST_SCREEN_ROWS,
-	storeList,
 	type CachedList,
 	type ListKey
 } from '$lib/cache';
+import { storeList } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
 import type { LocalResults } from '$lib/search/page';

@@ -10,7 +10,8 @@ import {
 	type TreeFeed
 } from '$lib/api';
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
-import { cachedTree, storeTree } from '$lib/cache';
+import { cachedTree } from '$lib/cache';
+import { storeTree } from './cache-writes';
 import { withQueuedCounters } from '$lib/outbox/outbox';
 import {
 	afterCatchup,
