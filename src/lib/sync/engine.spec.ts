@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cachedArticle } from '$lib/cache';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import type { Headline } from '$lib/api';
+import type { Intent } from '$lib/outbox/intent';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { syncNow } from './engine';
 import { savePacks, loadSyncState } from './state';
@@ -57,7 +58,7 @@ describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 		// The reader reads article 3 here; the server confirms it; then one article arrives.
 		server.article(3).unread = false;
 		const db = await openReaderDb();
-		const intent = { type: 'flag', field: 'unread', articleIds: [3], value: false } as const;
+		const intent: Intent = { type: 'flag', field: 'unread', articleIds: [3], value: false };
 		await recordSent(
 			db,
 			[{ key: 'flag:unread:3', articleId: 3, intent, account: ACCOUNT, createdAt: 1, attempts: 0 }],
