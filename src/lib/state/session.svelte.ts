@@ -5,7 +5,7 @@ import {
 	type Credentials,
 	type TtrssClient
 } from '$lib/api';
-import { takeEarlySession } from '$lib/boot/early-reads';
+import { afterFirstScreen, takeEarlySession } from '$lib/boot/early-reads';
 import { accountOf, setShownAccount, shownAccount } from '$lib/db/account';
 import { closeNotices } from '$lib/alerts/close';
 import type { Changes } from '$lib/db/device';
@@ -45,8 +45,8 @@ interface SessionMessage {
 
 /**
  * The API client's code (api/client.ts with its parsers, ~13 KB) is not on the first screen, which
- * shows what the cache holds: it is fetched when a session is adopted, beside the first screen's
- * modules, and every request waits for it (`session.api()`).
+ * shows what the cache holds: it is fetched by the first request (`session.api()`, which every
+ * request waits on), or else once the first screen is shown.
  */
 function loadClientCode() {
 	return Promise.all([import('$lib/outbox/session-client'), import('$lib/api/client')]);
@@ -65,8 +65,10 @@ class Session {
 	#restored = $state(false);
 	#ended = $state(false);
 	#client = $state.raw<TtrssClient | undefined>();
-	/** The client of the session adopted last, once its code is in. */
+	/** The client of the session adopted last, once its code is in; started by the first ask. */
 	#clientLoad: Promise<TtrssClient> | undefined;
+	/** Starts loading the adopted session's client (#adopt). */
+	#loadClient: (() => Promise<TtrssClient>) | undefined;
 	#channel: BroadcastChannel | undefined;
 
 	get restored(): boolean {
@@ -121,6 +123,7 @@ class Session {
 
 	/** The API client, once its code is in; rejects when not signed in. */
 	async api(): Promise<TtrssClient> {
+		this.#clientLoad ??= this.#loadClient?.();
 		await this.#clientLoad;
 		return this.client;
 	}
@@ -200,6 +203,7 @@ class Session {
 		const stored = this.#stored;
 		this.#client = undefined;
 		this.#clientLoad = undefined;
+		this.#loadClient = undefined;
 		this.#stored = undefined;
 		this.#ended = false;
 		setShownAccount(undefined);
@@ -272,12 +276,19 @@ class Session {
 		const account = accountOf(stored);
 		setShownAccount(account);
 		this.#client = undefined;
-		const load = loadClientCode().then(([{ clientForSession }]) => {
-			const client = this.#bind(clientForSession, stored, account);
-			if (this.#clientLoad === load) this.#client = client;
-			return client;
+		this.#clientLoad = undefined;
+		const loadClient = (): Promise<TtrssClient> => {
+			const load = loadClientCode().then(([{ clientForSession }]) => {
+				const client = this.#bind(clientForSession, stored, account);
+				if (this.#clientLoad === load) this.#client = client;
+				return client;
+			});
+			return load;
+		};
+		this.#loadClient = loadClient;
+		void afterFirstScreen().then(() => {
+			if (this.#loadClient === loadClient) void this.api().catch(() => undefined);
 		});
-		this.#clientLoad = load;
 	}
 
 	#bind(
