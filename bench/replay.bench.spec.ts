@@ -6,7 +6,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
-import { TtrssClient, type FetchLike } from '$lib/api';
+import type { FetchLike } from '$lib/api';
+import { TtrssClient } from '$lib/api/client';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import type { ArticleFlag } from '$lib/outbox/intent';

@@ -40,11 +40,12 @@ const LATER_PREFIXES = [
 	'toast_',
 	// Screens loaded on demand that wait for the module with their code: the shortcut list
 	// ((app)/+layout.svelte), the stuck-storage notice, the update prompt (routes/+layout.svelte);
-	// the sign-in page's address warnings (login/+page.ts awaits the module).
+	// the sign-in page's words (login/+page.ts awaits the module; the sign-in in place,
+	// SignInAgain.svelte, waits for it with its code).
 	'shortcuts_',
 	'stuck_',
 	'update_',
-	'login_warning_',
+	'login_',
 	// The same for the feed menu and its settings sheet (HeadlineToolbar.svelte), the image viewer
 	// (ArticleView.svelte opens it once they are in) and the in-place sign-in (OfflineStatus.svelte).
 	'feedmenu_',

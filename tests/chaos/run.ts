@@ -12,7 +12,7 @@
  * Schedule i uses seed CHAOS_SEED + i: `CHAOS_RUNS=1 CHAOS_SEED=<seed>` replays one.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { TtrssClient } from '../../src/lib/api/index';
+import { TtrssClient } from '../../src/lib/api/client';
 import { resetTestbed, testbed } from '../support/testbed';
 import type { EngineBrowser } from '../engines/support/engines';
 import { button, click, feedLink, fill, input, poll, type Query } from '../engines/support/ui';

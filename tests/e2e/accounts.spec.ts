@@ -4,7 +4,8 @@
  * second, and the first account's kept changes go out when it signs in again.
  */
 import type { BrowserContext } from '@playwright/test';
-import { TtrssClient, type Headline } from '../../src/lib/api';
+import { type Headline } from '../../src/lib/api';
+import { TtrssClient } from '../../src/lib/api/client';
 import { expect, test } from './support/fixtures';
 import { resetTestbed, testbed } from '../support/testbed';
 import {

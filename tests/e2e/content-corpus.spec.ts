@@ -22,7 +22,8 @@
  * escaping the article box.
  */
 import type { ConsoleMessage, Page } from '@playwright/test';
-import { TtrssClient, type Headline } from '../../src/lib/api';
+import { type Headline } from '../../src/lib/api';
+import { TtrssClient } from '../../src/lib/api/client';
 import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize';
 import {
 	buildArticleContentBundle,

@@ -4,7 +4,7 @@
  * A sample of the corpus here (every category, every frame vector); the whole corpus goes through
  * the same component in content-corpus.spec.ts. The suite's fixture fails on any CSP report.
  */
-import { TtrssClient } from '../../src/lib/api';
+import { TtrssClient } from '../../src/lib/api/client';
 import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize';
 import { corpus, corpusTitle, PWNED_PATH } from '../fixtures/hostile/corpus';
 import { contentViolations } from '../fixtures/hostile/invariants';

@@ -3,7 +3,8 @@
  * worker), reading the app's IndexedDB, and checking the server's state over Node's fetch.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { TtrssClient, type Headline } from '../../src/lib/api';
+import { type Headline } from '../../src/lib/api';
+import { TtrssClient } from '../../src/lib/api/client';
 import { testbed } from '../support/testbed';
 import { expect } from './support/fixtures';
 import { listAnswered, signIn as signInWithForm } from './reader-support';

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import { TtrssClient, type Headline } from '../../src/lib/api/index';
+import { type Headline } from '../../src/lib/api/index';
+import { TtrssClient } from '../../src/lib/api/client';
 import { testbed } from '../support/testbed';
 import { expect } from './support/fixtures';
 

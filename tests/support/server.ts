@@ -3,7 +3,7 @@
  * helpers for the contract tests, the Playwright suite and the engines suite, so every test checks
  * what tt-rss really stored the same way.
  */
-import { TtrssClient, type TtrssClientOptions } from '../../src/lib/api';
+import { TtrssClient, type TtrssClientOptions } from '../../src/lib/api/client';
 import { testbed } from './testbed';
 
 export function newClient(options: Partial<TtrssClientOptions> = {}): TtrssClient {

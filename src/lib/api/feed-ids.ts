@@ -25,3 +25,7 @@ export const DEVICE_FEED = {
 export function isDeviceFeed(id: number | string): boolean {
 	return id === DEVICE_FEED.today;
 }
+
+/** Category ids the server uses for its virtual groups. */
+export const SPECIAL_CATEGORY = -1;
+export const LABELS_CATEGORY = -2;

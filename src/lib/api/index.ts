@@ -2,15 +2,18 @@
  * The tt-rss API module: the only code in the app that talks to the server.
  * See docs/api.md for the ops, the API levels they need and the error kinds.
  */
-export {
+// The client class itself is imported from './client' (a value export here would put it, with its
+// parsers, on the first screen: state/session.svelte.ts loads it on demand). Likewise the values
+// below come from small modules (codes.ts, feed-ids.ts), not from the request code.
+export type {
 	TtrssClient,
-	type Credentials,
-	type CredentialsProvider,
-	type HeadlinePage,
-	type LoadFeedTreeOptions,
-	type OpOptions,
-	type PageHeadlinesOptions,
-	type TtrssClientOptions
+	Credentials,
+	CredentialsProvider,
+	HeadlinePage,
+	LoadFeedTreeOptions,
+	OpOptions,
+	PageHeadlinesOptions,
+	TtrssClientOptions
 } from './client';
 export {
 	ApiError,
@@ -34,30 +37,34 @@ export {
 	labelIdToWire,
 	type Capabilities
 } from './capabilities';
-export {
-	ArticleField,
-	UpdateMode,
-	type CatchupFeedParams,
-	type CatchupMode,
-	type FeedId,
-	type GetArticleParams,
-	type GetCategoriesParams,
-	type GetCountersParams,
-	type GetFeedTreeParams,
-	type GetFeedsParams,
-	type GetHeadlinesParams,
-	type GetUnreadParams,
-	type MatchOn,
-	type OrderBy,
-	type SearchMode,
-	type SetArticleLabelParams,
-	type ShareToPublishedParams,
-	type SubscribeToFeedParams,
-	type UpdateArticleParams,
-	type ViewMode
+export { ArticleField, DEFAULT_TIMEOUT_MS, UpdateMode } from './codes';
+export type {
+	CatchupFeedParams,
+	CatchupMode,
+	FeedId,
+	GetArticleParams,
+	GetCategoriesParams,
+	GetCountersParams,
+	GetFeedTreeParams,
+	GetFeedsParams,
+	GetHeadlinesParams,
+	GetUnreadParams,
+	MatchOn,
+	OrderBy,
+	SearchMode,
+	SetArticleLabelParams,
+	ShareToPublishedParams,
+	SubscribeToFeedParams,
+	UpdateArticleParams,
+	ViewMode
 } from './params';
-export { DEVICE_FEED, isDeviceFeed, SPECIAL_FEED } from './feed-ids';
+export {
+	DEVICE_FEED,
+	isDeviceFeed,
+	LABELS_CATEGORY,
+	SPECIAL_CATEGORY,
+	SPECIAL_FEED
+} from './feed-ids';
 export { viewModeKeeps, type ViewModeContext, type ViewModeRow } from './view-mode';
-export { DEFAULT_TIMEOUT_MS, type BinaryReply, type FetchLike } from './transport';
-export { LABELS_CATEGORY, SPECIAL_CATEGORY } from './tree';
+export type { BinaryReply, FetchLike } from './transport';
 export type * from './types';

@@ -4,6 +4,7 @@
  * know (older servers ignore or reject unknown parameters), as documented in docs/api.md.
  */
 import { labelIdToWire, type Capabilities } from './capabilities';
+import { ArticleField, UpdateMode } from './codes';
 import { clientError } from './errors';
 import { compact, wireIds, wireNumber, type WireValue } from './wire';
 
@@ -108,13 +109,7 @@ export function headlinesToWire(p: GetHeadlinesParams, caps: Capabilities): Wire
 	return compact(params);
 }
 
-/** updateArticle `field`: 0 starred, 1 published, 2 unread, 3 note, 4 score (level 16+). */
-export const ArticleField = { Starred: 0, Published: 1, Unread: 2, Note: 3, Score: 4 } as const;
-export type ArticleField = (typeof ArticleField)[keyof typeof ArticleField];
-
-/** updateArticle `mode`: 0 set to false, 1 set to true, 2 toggle (avoid in the outbox). */
-export const UpdateMode = { False: 0, True: 1, Toggle: 2 } as const;
-export type UpdateMode = (typeof UpdateMode)[keyof typeof UpdateMode];
+export { ArticleField, UpdateMode };
 
 export interface UpdateArticleParams {
 	articleIds: readonly number[];

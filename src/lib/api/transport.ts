@@ -4,10 +4,11 @@
  */
 import { ApiError, clientError, failWithWords, serverError, type ErrorPhase } from './errors';
 import { isObject, optNumber } from './wire';
+import { DEFAULT_TIMEOUT_MS } from './codes';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
-export const DEFAULT_TIMEOUT_MS = 20_000;
+export { DEFAULT_TIMEOUT_MS };
 
 /**
  * The largest reply body read (bytes). 200 headlines with full content are rarely above 2 MB;

@@ -11,10 +11,9 @@ import type {
 	TreeCategory,
 	TreeFeed
 } from './types';
+import { LABELS_CATEGORY, SPECIAL_CATEGORY } from './feed-ids';
 
-/** Category ids the server uses for its virtual groups. */
-export const SPECIAL_CATEGORY = -1;
-export const LABELS_CATEGORY = -2;
+export { LABELS_CATEGORY, SPECIAL_CATEGORY };
 
 function treeFeed(node: FeedTreeNode): TreeFeed {
 	const feed: TreeFeed = { id: node.id, title: node.name, unread: node.unread, error: node.error };

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { storeList, type ListKey } from '$lib/cache';
+import type { ListKey } from '$lib/cache';
+import { storeList } from '$lib/cache/write';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { saveSession } from '$lib/db/session';
 import { headline } from '$lib/outbox/testing/fake-server';

@@ -6,16 +6,8 @@ import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { headline } from '$lib/outbox/testing/fake-server';
 import { evictCache } from '$lib/offline/storage';
-import {
-	cachedArticle,
-	cachedList,
-	cachedRows,
-	cachedTree,
-	storeArticles,
-	storeList,
-	storeTree,
-	type ListKey
-} from './index';
+import { cachedArticle, cachedList, cachedRows, cachedTree, type ListKey } from './index';
+import { storeArticles, storeList, storeTree } from './write';
 import { storeOfflineHeadlines } from './kept';
 import { ownCacheForTests } from '$lib/db/testing';
 

@@ -9,16 +9,16 @@ import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
 import { readTx, writeTx, writeTxWithRoom } from '$lib/db/tx';
+import { orMiss } from './index';
 import {
 	CACHE_WRITE_STORES,
 	fromArticle,
 	fromHeadline,
-	orMiss,
 	ownedBy,
 	storesOf,
 	writeArticles,
 	writeArticlesInTx
-} from './index';
+} from './write';
 
 /**
  * Rows kept for offline reading by the sync engine (sync/): with content they count as offline

@@ -6,7 +6,7 @@
  * servers only here (the test bed is level 15).
  */
 import { describe, expect, it } from 'vitest';
-import { TtrssClient } from '$lib/api';
+import { TtrssClient } from '$lib/api/client';
 import {
 	fakeFetch,
 	fail,

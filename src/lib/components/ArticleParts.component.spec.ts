@@ -4,7 +4,7 @@
  * named by what the app may load, and the pager's neighbours.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Attachment, TtrssClient } from '$lib/api';
+import type { Attachment, Capabilities } from '$lib/api';
 import { session } from '$lib/state/session.svelte';
 import ArticleAttachments from './ArticleAttachments.svelte';
 import ArticleChips from './ArticleChips.svelte';
@@ -22,9 +22,9 @@ afterEach(() => {
 
 function signedInWith(tagFeeds: boolean): void {
 	vi.spyOn(session, 'signedIn', 'get').mockReturnValue(true);
-	vi.spyOn(session, 'client', 'get').mockReturnValue({
-		capabilities: { tagFeeds }
-	} as unknown as TtrssClient);
+	vi.spyOn(session, 'capabilities', 'get').mockReturnValue({
+		tagFeeds
+	} as unknown as Capabilities);
 }
 
 describe('ArticleChips', () => {

@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { flushSync } from 'svelte';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TtrssClient } from '$lib/api';
+import type { Capabilities } from '$lib/api';
 import { addAlertRule, loadAlertSettings } from '$lib/alerts/rules';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { feedHealthSummary, type FeedHealthFacts } from '$lib/format/feed-health';
@@ -48,9 +48,10 @@ beforeEach(() => {
 });
 
 function showSheet(orderBy = true): void {
-	vi.spyOn(session, 'client', 'get').mockReturnValue({
-		capabilities: { orderBy, noteInHeadlines: true }
-	} as unknown as TtrssClient);
+	vi.spyOn(session, 'capabilities', 'get').mockReturnValue({
+		orderBy,
+		noteInHeadlines: true
+	} as unknown as Capabilities);
 	show(FeedSettings, target, { open: true, feedId: 12, title: 'Tech news' });
 }
 

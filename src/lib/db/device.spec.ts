@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { storeArticles, storeList, storeTree } from '$lib/cache';
+import { storeArticles, storeList, storeTree } from '$lib/cache/write';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { savePosition } from '$lib/media/positions';
 import { failedItems, pendingItems } from '$lib/outbox/outbox';

@@ -3,10 +3,18 @@
  * in") the password, sealed with the device's key (secret.ts). Callers see the password in clear
  * in memory only.
  */
+import type { Credentials } from '$lib/api';
 import { accountOf, shownAccount } from './account';
 import { openReaderDb, type ReaderDatabase } from './open';
 import type { SessionRecord, StoredSession } from './schema';
 import { canSeal, seal, unseal } from './secret';
+
+/** What a stored session lets a client log in again with; null: ask the reader. */
+export function storedCredentials(stored: StoredSession): Credentials | null {
+	if (!stored.stayingSignedIn) return null;
+	if (stored.singleUser) return {};
+	return stored.password !== undefined ? { user: stored.user, password: stored.password } : null;
+}
 
 export async function loadSession(): Promise<StoredSession | undefined> {
 	const db = await openReaderDb();

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TtrssClient } from '$lib/api';
+import { TtrssClient } from '$lib/api/client';
 import {
 	fakeFetch,
 	levelOf,

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { storeList } from '$lib/cache';
+import { storeList } from '$lib/cache/write';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { resetReaderDbForTests } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';

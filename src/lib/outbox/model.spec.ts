@@ -67,7 +67,7 @@ async function loadInstance(): Promise<Instance> {
 		import('./session-client'),
 		import('$lib/db/open'),
 		import('$lib/db/device'),
-		import('$lib/cache'),
+		import('$lib/cache/write'),
 		import('$lib/db/account'),
 		import('./hold'),
 		import('$lib/state/write-ahead'),

@@ -9,17 +9,17 @@
  * same. So a replay or sync still running when the reader signs out (or signs in again) sends
  * nothing more and never logs in again (db/session.ts `sameSignIn`).
  */
-import { deriveCapabilities, TtrssClient, type Credentials, type FetchLike } from '$lib/api';
+import { deriveCapabilities, type FetchLike } from '$lib/api';
+import { TtrssClient } from '$lib/api/client';
 import { accountOf, bindAccount } from '$lib/db/account';
 import type { StoredSession } from '$lib/db/schema';
-import { isCurrentSignIn, loadSession, sessionOfSignIn, updateSessionId } from '$lib/db/session';
-
-/** What a stored session lets a client log in again with; null: ask the reader. */
-export function storedCredentials(stored: StoredSession): Credentials | null {
-	if (!stored.stayingSignedIn) return null;
-	if (stored.singleUser) return {};
-	return stored.password !== undefined ? { user: stored.user, password: stored.password } : null;
-}
+import {
+	isCurrentSignIn,
+	loadSession,
+	sessionOfSignIn,
+	storedCredentials,
+	updateSessionId
+} from '$lib/db/session';
 
 export interface SessionClientOptions {
 	fetch?: FetchLike;

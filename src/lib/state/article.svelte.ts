@@ -1,5 +1,6 @@
 import type { Article, Headline } from '$lib/api';
-import { cachedArticle, storeArticles } from '$lib/cache';
+import { cachedArticle } from '$lib/cache';
+import { storeArticles } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';
 import { session } from './session.svelte';
@@ -59,9 +60,9 @@ class ArticleState {
 		try {
 			const askedAt = Date.now();
 			// The one asked for, by id: a reply is outside input, and must not show another article.
-			const answered = (await session.client.getArticle({ articleIds: [id], sanitize: true })).find(
-				(a) => a.id === id
-			);
+			const answered = (
+				await (await session.api()).getArticle({ articleIds: [id], sanitize: true })
+			).find((a) => a.id === id);
 			if (this.#id !== id) return;
 			if (!answered) {
 				this.#error = m.article_gone();

@@ -17,7 +17,7 @@ import { errorMessage, treeState } from './tree.svelte';
 export async function updateFeedNow(feedId: number, title: string): Promise<boolean> {
 	try {
 		// updateFeed fetches the feed; getHeadlines' force_update would fetch it a second time.
-		await session.client.updateFeed(feedId);
+		await (await session.api()).updateFeed(feedId);
 		await headlines.refresh();
 		await treeState.refreshCounters();
 		await whenAllMessages();
@@ -39,7 +39,7 @@ export async function unsubscribeFrom(
 	leave: () => Promise<void>
 ): Promise<boolean> {
 	try {
-		await session.client.unsubscribeFeed(feedId);
+		await (await session.api()).unsubscribeFeed(feedId);
 		await whenAllMessages();
 		toasts.show(m.toast_unsubscribed({ title }));
 		await leave();
@@ -53,7 +53,7 @@ export async function unsubscribeFrom(
 
 /** Subscribes; a feed that was added appears in the tree. Throws what the server refused. */
 export async function subscribeTo(feedUrl: string, categoryId: number): Promise<SubscribeResult> {
-	const result = await session.client.subscribeToFeed({ feedUrl, categoryId });
+	const result = await (await session.api()).subscribeToFeed({ feedUrl, categoryId });
 	if (result.status === 'added') await treeState.load();
 	return result;
 }
@@ -74,9 +74,9 @@ export async function feedHealth(
 		.filter((article) => article.feedId === feedId)
 		.reduce((newest, article) => Math.max(newest, article.updated), 0);
 	const facts: FeedHealthFacts = { error, newestArticle };
-	if (error && !session.client.capabilities?.feedErrors) return facts;
+	if (error && !session.capabilities?.feedErrors) return facts;
 	try {
-		const feed = (await session.client.getFeeds({ catId: -4 })).find((f) => f.id === feedId);
+		const feed = (await (await session.api()).getFeeds({ catId: -4 })).find((f) => f.id === feedId);
 		if (!feed) return facts;
 		return {
 			...facts,

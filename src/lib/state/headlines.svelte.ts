@@ -10,10 +10,10 @@ import {
 	cachedList,
 	cachedRows,
 	FIRST_SCREEN_ROWS,
-	storeList,
 	type CachedList,
 	type ListKey
 } from '$lib/cache';
+import { storeList } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
 import type { LocalResults } from '$lib/search/page';
@@ -245,7 +245,7 @@ class HeadlineList {
 		this.#loading = true;
 		this.#error = undefined;
 		try {
-			const client = session.client;
+			const client = await session.api();
 			const { headlineLimit } = await client.detectCapabilities();
 			// New rows have higher ids: in the server's default order one cheap request finds them
 			// all (unless more arrived than one answer holds), and says whether anything did.
@@ -301,7 +301,7 @@ class HeadlineList {
 
 	/** One `getHeadlines` request for the open list (its search scope, view mode and order). */
 	async #ask(query: ListQuery, page: HeadlinesPage) {
-		const client = session.client;
+		const client = await session.api();
 		const caps = await client.detectCapabilities();
 		return client.getHeadlines(headlinesParams(query, page, caps, treeState.tree));
 	}
@@ -324,7 +324,7 @@ class HeadlineList {
 		this.#error = undefined;
 		try {
 			const askedAt = Date.now();
-			const caps = await session.client.detectCapabilities();
+			const caps = await (await session.api()).detectCapabilities();
 			const pageSize =
 				skip === 0 && this.#items.length === 0
 					? Math.min(FIRST_PAGE, caps.headlineLimit)

@@ -7,5 +7,5 @@ import type { LabelWithState } from '$lib/api';
 import { session } from './session.svelte';
 
 export function labelsFor(articleId?: number): Promise<LabelWithState[]> {
-	return session.client.getLabels(articleId);
+	return session.api().then((client) => client.getLabels(articleId));
 }

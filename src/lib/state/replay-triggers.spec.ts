@@ -9,7 +9,7 @@ const pendingItems = vi.fn(() =>
 vi.mock('$lib/outbox/replay', () => ({ replayOutbox }));
 vi.mock('$lib/outbox/outbox', () => ({ pendingItems }));
 vi.mock('./session.svelte', () => ({
-	session: { restore: () => Promise.resolve(), signedIn: true, client: {} }
+	session: { restore: () => Promise.resolve(), signedIn: true, api: () => Promise.resolve({}) }
 }));
 vi.mock('$lib/offline/status.svelte', () => ({
 	offlineStatus: { refresh: () => Promise.resolve() }

@@ -90,7 +90,7 @@ export async function runReplay(): Promise<ReplayResult | undefined> {
 	try {
 		// Loaded at the first replay, not with the first screen (the worker has its own copy).
 		const { replayOutbox } = await import('$lib/outbox/replay');
-		result = await replayOutbox({ client: session.client });
+		result = await replayOutbox({ client: await session.api() });
 		return result;
 	} catch {
 		// IndexedDB trouble: the status shows the counts as they are; the next trigger tries again.

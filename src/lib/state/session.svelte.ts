@@ -1,19 +1,22 @@
-import { isApiError, TtrssClient, type Credentials } from '$lib/api';
-import { takeEarlySession } from '$lib/boot/early-reads';
+import {
+	deriveCapabilities,
+	isApiError,
+	type Capabilities,
+	type Credentials,
+	type TtrssClient
+} from '$lib/api';
+import { afterFirstScreen, takeEarlySession } from '$lib/boot/early-reads';
 import { accountOf, setShownAccount, shownAccount } from '$lib/db/account';
 import { closeNotices } from '$lib/alerts/close';
+import type { Changes } from '$lib/db/device';
 import {
-	changesByAccount,
-	discardChangesNotOf,
-	endSignIn,
-	storeSessionFor,
-	wipeAccount,
-	withReplayAndSyncStopped,
-	type Changes
-} from '$lib/db/device';
-import { loadSession, newSignInId, sameSignIn, updateSessionId } from '$lib/db/session';
+	loadSession,
+	newSignInId,
+	sameSignIn,
+	storedCredentials,
+	updateSessionId
+} from '$lib/db/session';
 import type { StoredSession } from '$lib/db/schema';
-import { clientForSession, storedCredentials } from '$lib/outbox/session-client';
 import { apiUrlFor } from './server-address';
 
 export interface SignInForm {
@@ -41,6 +44,18 @@ interface SessionMessage {
 }
 
 /**
+ * The API client's code (api/client.ts with its parsers, ~13 KB) is not on the first screen, which
+ * shows what the cache holds: it is fetched by the first request (`session.api()`, which every
+ * request waits on), or else once the first screen is shown.
+ */
+function loadClientCode() {
+	return Promise.all([import('$lib/outbox/session-client'), import('$lib/api/client')]);
+}
+
+/** The device's sign-in and wipe steps (db/device.ts): only a sign-in or sign-out runs them. */
+const deviceSteps = () => import('$lib/db/device');
+
+/**
  * Who is signed in, and the one API client the pages use. The session id and (only with
  * "stay signed in", sealed) the password live in IndexedDB so the service worker can replay the
  * outbox. The client is bound to its account: the replay gives it that account's changes only.
@@ -49,7 +64,11 @@ class Session {
 	#stored = $state<StoredSession | undefined>();
 	#restored = $state(false);
 	#ended = $state(false);
-	#client: TtrssClient | undefined;
+	#client = $state.raw<TtrssClient | undefined>();
+	/** The client of the session adopted last, once its code is in; started by the first ask. */
+	#clientLoad: Promise<TtrssClient> | undefined;
+	/** Starts loading the adopted session's client (#adopt). */
+	#loadClient: (() => Promise<TtrssClient>) | undefined;
 	#channel: BroadcastChannel | undefined;
 
 	get restored(): boolean {
@@ -95,10 +114,25 @@ class Session {
 		return this.#ended;
 	}
 
-	/** The API client; only valid while signed in. */
+	/** The API client; only valid while signed in and once its code is in (see `api()`). */
 	get client(): TtrssClient {
-		if (!this.#client) throw new Error('Not signed in');
+		if (!this.#client)
+			throw new Error(this.#stored ? 'The API client is still loading' : 'Not signed in');
 		return this.#client;
+	}
+
+	/** The API client, once its code is in; rejects when not signed in. */
+	async api(): Promise<TtrssClient> {
+		this.#clientLoad ??= this.#loadClient?.();
+		await this.#clientLoad;
+		return this.client;
+	}
+
+	/** What the server can do, as far as known; undefined when signed out. */
+	get capabilities(): Capabilities | undefined {
+		const stored = this.#stored;
+		if (!stored) return undefined;
+		return this.#client?.capabilities ?? deriveCapabilities(stored.apiLevel, stored.version);
 	}
 
 	/** Loads the kept session once per page load. Works offline: no network call. */
@@ -125,6 +159,7 @@ class Session {
 			singleUser: form.singleUser
 		});
 		const account = accountOf(stored);
+		const { changesByAccount, discardChangesNotOf, storeSessionFor } = await deviceSteps();
 		const { others } = await changesByAccount(account);
 		if (others.pending.length + others.failed.length > 0 && decide) {
 			const choice = await decide(others);
@@ -152,7 +187,7 @@ class Session {
 		const current = this.#stored;
 		if (!current) throw new Error('Not signed in');
 		const { stored } = await this.#login({ ...current, password });
-		await storeSessionFor(stored);
+		await (await deviceSteps()).storeSessionFor(stored);
 		this.#adopt(stored);
 	}
 
@@ -167,6 +202,8 @@ class Session {
 		const client = this.#client;
 		const stored = this.#stored;
 		this.#client = undefined;
+		this.#clientLoad = undefined;
+		this.#loadClient = undefined;
 		this.#stored = undefined;
 		this.#ended = false;
 		setShownAccount(undefined);
@@ -175,12 +212,14 @@ class Session {
 			return;
 		}
 		const account = accountOf(stored);
+		const { endSignIn, wipeAccount, withReplayAndSyncStopped } = await deviceSteps();
 		try {
 			const kept = await endSignIn();
 			this.#announce(undefined);
 			await client?.logout({ timeoutMs: 5_000 });
 			// The worker may have logged in again meanwhile: its session ends too.
 			if (kept?.sessionId && kept.sessionId !== stored.sessionId) {
+				const [, { TtrssClient }] = await loadClientCode();
 				await new TtrssClient({ apiUrl: stored.apiUrl, sessionId: kept.sessionId }).logout({
 					timeoutMs: 5_000
 				});
@@ -212,6 +251,7 @@ class Session {
 		const credentials: Credentials = wanted.singleUser
 			? {}
 			: { user: wanted.user, password: wanted.password };
+		const [, { TtrssClient }] = await loadClientCode();
 		const client = new TtrssClient({ apiUrl: wanted.apiUrl });
 		const login = await client.login(credentials);
 		const caps = await client.detectCapabilities();
@@ -235,7 +275,28 @@ class Session {
 		this.#ended = stored.sessionId === '' && this.#credentials() === null;
 		const account = accountOf(stored);
 		setShownAccount(account);
-		this.#client = clientForSession(stored, {
+		this.#client = undefined;
+		this.#clientLoad = undefined;
+		const loadClient = (): Promise<TtrssClient> => {
+			const load = loadClientCode().then(([{ clientForSession }]) => {
+				const client = this.#bind(clientForSession, stored, account);
+				if (this.#clientLoad === load) this.#client = client;
+				return client;
+			});
+			return load;
+		};
+		this.#loadClient = loadClient;
+		void afterFirstScreen().then(() => {
+			if (this.#loadClient === loadClient) void this.api().catch(() => undefined);
+		});
+	}
+
+	#bind(
+		clientForSession: typeof import('$lib/outbox/session-client').clientForSession,
+		stored: StoredSession,
+		account: string
+	): TtrssClient {
+		return clientForSession(stored, {
 			// This sign-in, still shown here: a sign-out here or in another tab (its message clears
 			// the shown account before the wipe) stops every request of this client.
 			stillSignedIn: () =>

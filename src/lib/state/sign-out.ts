@@ -1,5 +1,5 @@
 import { emitAccountEvent, onAccountEvent } from '$lib/db/account-events';
-import { changesByAccount, type Changes } from '$lib/db/device';
+import type { Changes } from '$lib/db/device';
 import { m, whenAllMessages } from '$lib/i18n/m';
 import type { Intent } from '$lib/outbox/intent';
 import { setAppBadge } from '$lib/pwa/badge';
@@ -49,7 +49,7 @@ export async function accountChanged(account: string): Promise<void> {
 export async function signOut(confirmLoss: (message: string) => boolean): Promise<boolean> {
 	const account = session.account;
 	const { mine } = account
-		? await changesByAccount(account)
+		? await import('$lib/db/device').then(({ changesByAccount }) => changesByAccount(account))
 		: { mine: { pending: [], failed: [] } as Changes };
 	const count = mine.pending.length + mine.failed.length;
 	if (count > 0) {

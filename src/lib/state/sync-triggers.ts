@@ -81,7 +81,7 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			}
 		};
 		const outcome = await runSync({
-			client: session.client,
+			client: await session.api(),
 			account,
 			articleCount,
 			full,

@@ -25,17 +25,14 @@ export function fetchedIcon(feedId: number): string | undefined {
  * this origin still answers it); otherwise, or when that fails too, the row shows a neutral dot.
  */
 export function markIconFailed(feedId: number): void {
-	if (
-		fetched[feedId] !== undefined ||
-		asking.has(feedId) ||
-		!session.client.capabilities?.feedIcon
-	) {
+	if (fetched[feedId] !== undefined || asking.has(feedId) || !session.capabilities?.feedIcon) {
 		failed[feedId] = true;
 		return;
 	}
 	asking.add(feedId);
-	session.client
-		.getFeedIcon(feedId)
+	session
+		.api()
+		.then((client) => client.getFeedIcon(feedId))
 		.then((reply) => {
 			if (!/^image\//i.test(reply.contentType)) throw new Error('not an image');
 			fetched[feedId] = URL.createObjectURL(new Blob([reply.data], { type: reply.contentType }));

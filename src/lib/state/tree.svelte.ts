@@ -10,7 +10,8 @@ import {
 	type TreeFeed
 } from '$lib/api';
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
-import { cachedTree, storeTree } from '$lib/cache';
+import { cachedTree } from '$lib/cache';
+import { storeTree } from './cache-writes';
 import { withQueuedCounters } from '$lib/outbox/outbox';
 import {
 	afterCatchup,
@@ -164,7 +165,7 @@ class TreeState {
 					.then(({ loadSyncState }) => loadSyncState(session.account ?? ''))
 					.then((state) => state.config)
 					.catch(() => undefined);
-			const client = session.client;
+			const client = await session.api();
 			const askedAt = Date.now();
 			const [tree, answered, config] = await Promise.all([
 				client.loadFeedTree(),
@@ -190,7 +191,7 @@ class TreeState {
 		const changes = this.#localChanges;
 		try {
 			const askedAt = Date.now();
-			const answered = await session.client.getCounters();
+			const answered = await (await session.api()).getCounters();
 			const counters = await withQueuedCounters(answered, this.#tree, askedAt);
 			if (changes === this.#localChanges) this.#counts = countsFrom(counters);
 			if (this.#tree) await storeTree(this.#tree, counters);

@@ -6,7 +6,8 @@
  * and bodies in getHeadlines when `show_content` is asked (the 2021 server sends `content` ""
  * otherwise).
  */
-import { deriveCapabilities, TtrssClient } from '$lib/api';
+import { deriveCapabilities } from '$lib/api';
+import { TtrssClient } from '$lib/api/client';
 import {
 	levelOf,
 	ok,

@@ -2,7 +2,8 @@
  * Test helpers (used only by *.spec.ts): a small fake tt-rss that keeps article state, so a test
  * can check the server's end state after a replay, plus a headline factory.
  */
-import { deriveCapabilities, TtrssClient, type Headline } from '$lib/api';
+import { deriveCapabilities, type Headline } from '$lib/api';
+import { TtrssClient } from '$lib/api/client';
 import {
 	fail,
 	fakeFetch,

@@ -62,8 +62,8 @@ export interface Instance {
 	wipeAccount: typeof import('$lib/db/device').wipeAccount;
 	/** The login page's "discard" answer for the earlier account's changes. */
 	discardChangesNotOf: typeof import('$lib/db/device').discardChangesNotOf;
-	storeList: typeof import('$lib/cache').storeList;
-	storeTree: typeof import('$lib/cache').storeTree;
+	storeList: typeof import('$lib/cache/write').storeList;
+	storeTree: typeof import('$lib/cache/write').storeTree;
 	/** The sync engine's writes: rows and kept sets read at `readAt` (sync/engine.ts). */
 	storeOfflineHeadlines: typeof import('$lib/cache/kept').storeOfflineHeadlines;
 	clearFlagOutside: typeof import('$lib/cache/kept').clearFlagOutside;
