@@ -52,12 +52,13 @@ stage "end-to-end tests: debian (API 15) subset" 20 env TESTBED=debian npx playw
 stage "cross-engine tests (Firefox, WebKit): current" 15 env TESTBED=current npm run test:engines
 # Fixed seeds of the fault schedules (issue 26, docs/reliability.md), the regression cases of the
 # anomalies found: 2001 (an abandoned write landing after a newer one), 2014 (a reload marking the
-# open article read again). Chromium, then WebKit on the same build. Their own log: the figures'
-# log (chaos-results/log.jsonl) is for the long runs.
-# Firefox is run by hand (CHAOS_ENGINE=firefox, docs/reliability.md) until a harness error is
-# understood: on one CI run its service worker never controlled the page within 30 s of sign-in.
-stage "chaos: fixed seeds (Chromium 2, WebKit 1)" 8 bash -c '
+# open article read again). Chromium, then WebKit and Firefox on the same build. Their own log: the
+# figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's sign-in once stopped in
+# some schedules: a "New version available" banner, shown for a first install slow to activate,
+# lay over the Sign in button the driver clicked (fixed in src/lib/pwa/update.svelte.ts).
+stage "chaos: fixed seeds (Chromium 2, WebKit 1, Firefox 1)" 10 bash -c '
 	export CHAOS_LOG=chaos-results/ci.jsonl
 	CHAOS_SEEDS="2001 2014" npm run chaos &&
-	CHAOS_ENGINE=webkit CHAOS_SEEDS="2001" npm run chaos -- --no-build'
+	CHAOS_ENGINE=webkit CHAOS_SEEDS="2001" npm run chaos -- --no-build &&
+	CHAOS_ENGINE=firefox CHAOS_SEEDS="2001" npm run chaos -- --no-build'
 summary
