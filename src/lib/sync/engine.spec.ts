@@ -57,7 +57,12 @@ describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 		// The reader reads article 3 here; the server confirms it; then one article arrives.
 		server.article(3).unread = false;
 		const db = await openReaderDb();
-		const intent = { type: 'flag', field: 'unread', articleIds: [3], value: false } as const;
+		const intent = {
+			type: 'flag' as const,
+			field: 'unread' as const,
+			articleIds: [3],
+			value: false
+		};
 		await recordSent(
 			db,
 			[{ key: 'flag:unread:3', articleId: 3, intent, account: ACCOUNT, createdAt: 1, attempts: 0 }],
