@@ -122,7 +122,9 @@ export async function profiled(page, fn) {
 	(profile.samples ?? []).forEach((id, i) => {
 		const f = nodes.get(id)?.callFrame;
 		if (!f) return;
-		const where = f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}` : '';
+		const where = f.url
+			? `${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`
+			: '';
 		const key = `${f.functionName || '(anonymous)'} ${where}`.trim();
 		self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
 	});

@@ -17,6 +17,7 @@ import {
 import type { ListKey } from '$lib/cache';
 import type { StoredSession, StoredTree } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
+import { runAfterNextPaint } from '$lib/perf/paint';
 
 let session: Promise<StoredSession | undefined> | undefined;
 let tree: Promise<StoredTree | undefined> | undefined;
@@ -90,11 +91,7 @@ export function firstScreenShown(): void {
 	firstScreenDone = undefined;
 	if (!done) return;
 	// After the frame that paints them, not before.
-	if (typeof requestAnimationFrame === 'function') {
-		requestAnimationFrame(() => setTimeout(done, 0));
-	} else {
-		done();
-	}
+	runAfterNextPaint(done);
 }
 
 export function afterFirstScreen(): Promise<void> {

@@ -64,6 +64,25 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			await sent();
 		});
 
+		it('the rows and counters change in the input’s task; the outbox write waits for its paint', async () => {
+			const { headlines, treeState, pendingItems, row, sent, setFlag } = await page();
+			// Frames held here: the paint comes when the test says.
+			const frames: FrameRequestCallback[] = [];
+			vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+			const before = treeState.unread(6);
+			const done = setFlag([row(big1)], 'unread', false);
+			// Synchronously, before any task: what the next frame paints.
+			expect(headlines.find(big1)?.unread).toBe(false);
+			expect(treeState.unread(6)).toBe(before - 1);
+			// No outbox write before the paint (a wait shorter than perf/paint.ts's limit for pages
+			// without frames; the write takes a few ms once it may start).
+			await new Promise((resolve) => setTimeout(resolve, 40));
+			expect(await pendingItems()).toEqual([]);
+			for (const frame of frames.splice(0)) frame(0);
+			expect(await done).toBe(true);
+			await sent();
+		});
+
 		it('a read article moves its feed’s counter and All articles’ at once', async () => {
 			const { treeState, row, sent, setFlag } = await page();
 			// Big feed item 001 is in feed 6 (Uncategorized); it is not fresh, so Fresh stays.

@@ -29,7 +29,7 @@ import {
 	type HeadlinesPage,
 	type ListQuery
 } from './list-query';
-import { patchReadRows, patchRows, withNewRows } from './list-patches';
+import { patchReadRows, patchRowsEach, withNewRows } from './list-patches';
 import { mergeTop, topIsEnough } from './list-merge';
 import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
@@ -451,9 +451,15 @@ class HeadlineList {
 
 	/** Applies the reader's change to the loaded rows with these ids. */
 	patch(ids: readonly number[], patch: ArticlePatch): void {
+		this.patchEach(ids.map((id) => ({ id, patch })));
+	}
+
+	/** Applies the reader's changes, each to the loaded row with its id, in one pass. */
+	patchEach(changes: readonly { id: number; patch: ArticlePatch }[]): void {
+		if (changes.length === 0) return;
 		const at = Date.now();
-		for (const id of ids) this.#changedAt.set(id, at);
-		this.#items = patchRows(this.#items, ids, patch);
+		for (const { id } of changes) this.#changedAt.set(id, at);
+		this.#items = patchRowsEach(this.#items, changes);
 	}
 
 	/**

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Headline } from '$lib/api';
 import { headline } from '$lib/outbox/testing/fake-server';
-import { patchReadRows, patchRows, withNewRows } from './list-patches';
+import { patchReadRows, patchRows, patchRowsEach, withNewRows } from './list-patches';
 import { headlinesParams, type ListQuery } from './list-query';
 
 const rows = (): Headline[] => [headline(1, { unread: true }), headline(2, { unread: true })];
@@ -14,6 +14,21 @@ describe('list patches', () => {
 		expect(next.map((h) => h.unread)).toEqual([true, false]);
 		expect(next[0]).toBe(items[0]);
 		expect(items[1]?.unread).toBe(true);
+	});
+
+	it('applies each change to its own row in one pass, a later change to one row on top', () => {
+		const items = [...rows(), headline(3, { unread: true })];
+		const next = patchRowsEach(items, [
+			{ id: 1, patch: { unread: false } },
+			{ id: 3, patch: { marked: true } },
+			{ id: 1, patch: { marked: true } }
+		]);
+		expect(next.map((h) => [h.unread, h.marked])).toEqual([
+			[false, true],
+			[true, items[1]?.marked],
+			[true, true]
+		]);
+		expect(next[1]).toBe(items[1]);
 	});
 
 	it('a read older than the reader’s change of a row leaves that row; nothing to apply keeps the array', () => {

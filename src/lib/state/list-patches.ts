@@ -21,8 +21,23 @@ export function patchRows(
 	ids: readonly number[],
 	patch: ArticlePatch
 ): Headline[] {
-	const wanted = new Set(ids);
-	return items.map((h) => (wanted.has(h.id) ? { ...h, ...patch } : h));
+	return patchRowsEach(
+		items,
+		ids.map((id) => ({ id, patch }))
+	);
+}
+
+/** The rows with each change applied to the row with its id (a later change to one id on top). */
+export function patchRowsEach(
+	items: Headline[],
+	changes: readonly { id: number; patch: ArticlePatch }[]
+): Headline[] {
+	const wanted = new Map<number, ArticlePatch>();
+	for (const { id, patch } of changes) wanted.set(id, { ...wanted.get(id), ...patch });
+	return items.map((h) => {
+		const patch = wanted.get(h.id);
+		return patch ? { ...h, ...patch } : h;
+	});
 }
 
 /**
