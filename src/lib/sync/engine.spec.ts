@@ -10,6 +10,7 @@ import { savePacks, loadSyncState } from './state';
 import { body, syncServer } from './testing';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { ownCacheForTests } from '$lib/db/testing';
+import type { Intent } from '$lib/outbox/intent';
 import { recordSent, SENT_HORIZON } from '$lib/outbox/sent-log';
 import { putStored } from '$lib/db/kv';
 import { CACHE_OWNER } from '$lib/db/keys';
@@ -57,7 +58,7 @@ describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 		// The reader reads article 3 here; the server confirms it; then one article arrives.
 		server.article(3).unread = false;
 		const db = await openReaderDb();
-		const intent = { type: 'flag', field: 'unread', articleIds: [3], value: false } as const;
+		const intent: Intent = { type: 'flag', field: 'unread', articleIds: [3], value: false };
 		await recordSent(
 			db,
 			[{ key: 'flag:unread:3', articleId: 3, intent, account: ACCOUNT, createdAt: 1, attempts: 0 }],
