@@ -127,16 +127,39 @@ const layerConfigs = [
  * writeTxWithRoom), so that the abort on a failure, the full-quota retry and the handled `done`
  * are written once. Single requests (db.get, db.put…) are transactions of their own and stay.
  */
+const throughDbTx = {
+	selector: "CallExpression[callee.property.name='transaction']",
+	message:
+		'Open IndexedDB transactions through $lib/db/tx (readTx, writeTx, writeTxWithRoom), not db.transaction().'
+};
 const transactionsThroughDb = {
 	files: ['src/**/*.{ts,js,svelte}'],
 	ignores: [...TESTS, 'src/lib/db/**'],
+	rules: { 'no-restricted-syntax': ['error', throughDbTx] }
+};
+
+/**
+ * Screens reach the server through the state layer (docs/architecture.md), never the session's
+ * API client itself: neither a call on it nor handing it to a feature. Reading what the server can
+ * do (`session.client.capabilities`) stays. The same rule's list as above, so neither drops the other.
+ */
+const SCREENS_SKIP_STATE = 'Screens call the state layer (src/lib/state), not the API client.';
+const screensThroughState = {
+	files: ['src/routes/**/*.{ts,svelte}', 'src/lib/components/**/*.{ts,svelte}'],
+	ignores: TESTS,
 	rules: {
 		'no-restricted-syntax': [
 			'error',
+			throughDbTx,
 			{
-				selector: "CallExpression[callee.property.name='transaction']",
-				message:
-					'Open IndexedDB transactions through $lib/db/tx (readTx, writeTx, writeTxWithRoom), not db.transaction().'
+				selector:
+					"MemberExpression[object.object.name='session'][object.property.name='client'][property.name!='capabilities']",
+				message: SCREENS_SKIP_STATE
+			},
+			{
+				selector:
+					":not(MemberExpression) > MemberExpression[object.name='session'][property.name='client']",
+				message: SCREENS_SKIP_STATE
 			}
 		]
 	}
@@ -187,5 +210,6 @@ export default ts.config(
 		...ts.configs.disableTypeChecked
 	},
 	...layerConfigs,
-	transactionsThroughDb
+	transactionsThroughDb,
+	screensThroughState
 );

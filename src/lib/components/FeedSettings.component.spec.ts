@@ -2,7 +2,7 @@
  * One feed's settings sheet (FeedSettings.svelte) in jsdom over fake-indexeddb: what it reads when
  * it opens (the feed's alert rule, its health from the server) and where each choice is kept (the
  * feed's own view, order and "open on the site", the alerts' feed rule). jsdom's <dialog> has no
- * showModal: the test gives it the two methods the sheet uses.
+ * showModal: `dialogsInJsdom` gives it the two methods the sheet uses.
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -15,7 +15,7 @@ import { feedHealthSummary, type FeedHealthFacts } from '$lib/format/feed-health
 import { feedPrefs } from '$lib/state/feed-prefs.svelte';
 import { session } from '$lib/state/session.svelte';
 import FeedSettings from './FeedSettings.svelte';
-import { freshTarget, show } from './testing/mounted';
+import { dialogsInJsdom, freshTarget, show } from './testing/mounted';
 
 const admin = vi.hoisted(() => ({
 	feedHealth: vi.fn<(feedId: number, options: { always: boolean }) => Promise<FeedHealthFacts>>()
@@ -26,15 +26,7 @@ const ACCOUNT = 'reader@feeds.test';
 const HEALTHY: FeedHealthFacts = { error: '', lastTried: 1_790_000_000 };
 let target: HTMLElement;
 
-beforeAll(() => {
-	HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
-		this.open = true;
-	};
-	HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
-		this.open = false;
-		this.dispatchEvent(new Event('close'));
-	};
-});
+beforeAll(dialogsInJsdom);
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();

@@ -39,6 +39,20 @@ export async function hide(): Promise<void> {
 
 afterEach(hide);
 
+/**
+ * jsdom's <dialog> has no showModal: gives it the two methods the app's dialogs use (open it;
+ * close it and say so, as a browser does).
+ */
+export function dialogsInJsdom(): void {
+	HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+		this.open = true;
+	};
+	HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
+		this.open = false;
+		this.dispatchEvent(new Event('close'));
+	};
+}
+
 /** The article view's article for a headline (`fake-server.ts` `headline`). */
 export function openArticle(id: number, patch: Partial<Headline> = {}): OpenArticle {
 	const { isUpdated, excerpt, commentsLink, alwaysDisplayAttachments, flavorKind, ...article } =
