@@ -15,7 +15,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { TtrssClient } from '../../src/lib/api/client';
 import { resetTestbed, testbed } from '../support/testbed';
 import type { EngineBrowser } from '../engines/support/engines';
-import { button, click, feedLink, fill, input, poll, type Query } from '../engines/support/ui';
+import { button, click, feedLink, fill, input, poll } from '../engines/support/ui';
 import {
 	CHAOS_ENGINES,
 	errorToastsInPage,
@@ -162,29 +162,8 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/**
- * Clicks what the query finds, again while it keeps going away between being found and clicked
- * (the tree and the list are drawn anew as a sync's answers arrive; WebDriver then has no such
- * element).
- */
-async function clickAgain(page: EngineBrowser, query: Query): Promise<void> {
-	const deadline = Date.now() + STEP_MS;
-	for (;;) {
-		try {
-			await click(page, query);
-			return;
-		} catch (error) {
-			if (
-				Date.now() > deadline ||
-				!/NoSuchElement|no such element|No element found/i.test(String(error))
-			)
-				throw error;
-		}
-	}
-}
-
 async function openFeed(page: EngineBrowser, feed: string): Promise<void> {
-	await clickAgain(page, feedLink(new RegExp(`^${escapeRegExp(feed)}`)));
+	await click(page, feedLink(new RegExp(`^${escapeRegExp(feed)}`)), STEP_MS);
 	await until(
 		page,
 		`the rows of ${feed}`,

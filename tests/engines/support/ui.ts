@@ -149,24 +149,42 @@ export async function isPresent(browser: EngineBrowser, query: Query): Promise<b
 	return browser.evaluate(markInPage, toPageQuery(query));
 }
 
-export async function click(browser: EngineBrowser, query: Query): Promise<void> {
-	const deadline = Date.now() + 5_000;
+/**
+ * Runs `act` on what the query finds. Found again and done again, for `timeoutMs`, when it went
+ * away between being found and acted on: the tree and the list are drawn anew as a sync's answers
+ * arrive (the page syncs every second in some tests), and the sign-in form was seen replaced just
+ * after its page loaded (WebKit, smart.spec.ts); the driver then has no such element, a stale one,
+ * or one without a box.
+ */
+async function onFound(
+	browser: EngineBrowser,
+	query: Query,
+	act: (css: string) => Promise<void>,
+	timeoutMs: number
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		try {
-			await browser.click(await find(browser, query));
+			await act(await find(browser, query));
 			return;
 		} catch (error) {
-			// Found, then without a box the moment the driver asked for its point (laid out anew,
-			// seen in Firefox while a sync updates the screen): found and clicked again, for a while.
-			if (Date.now() > deadline || !/not clickable|not an Element/i.test(String(error)))
-				throw error;
+			if (Date.now() > deadline || !GONE.test(String(error))) throw error;
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		}
 	}
 }
 
-export async function fill(browser: EngineBrowser, query: Query, text: string): Promise<void> {
-	await browser.fill(await find(browser, query), text);
+/** The drivers' words for an element drawn anew between `find` and the action. */
+const GONE =
+	/not clickable|not an Element|NoSuchElement|no such element|No element found|stale element|detached/i;
+
+export function click(browser: EngineBrowser, query: Query, timeoutMs = 5_000): Promise<void> {
+	return onFound(browser, query, (css) => browser.click(css), timeoutMs);
+}
+
+/** Types `text` in the field the query finds (typed again whole if the field was drawn anew). */
+export function fill(browser: EngineBrowser, query: Query, text: string): Promise<void> {
+	return onFound(browser, query, (css) => browser.fill(css, text), 5_000);
 }
 
 export const button = (name: string | RegExp): Query => ({ css: 'button', name });
