@@ -169,12 +169,15 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 	};
 	// Equal counters say nothing changed only when none of the reader's own changes reached the
 	// server since they were last read: one read and one arrival leave the same counts.
-	const unmoved =
+	// (The sent log is read only when the rest already says "unchanged".)
+	const unchanged =
+		!full &&
+		!packsDue &&
 		state.counters !== undefined &&
 		state.countersAt !== undefined &&
 		sameSnapshot(state.counters, snapshot) &&
 		!(await confirmedSince(account, state.countersAt));
-	if (!full && !packsDue && unmoved) {
+	if (unchanged) {
 		const at = now();
 		const next = { ...state, lastSyncAt: at, countersAt };
 		await saveSyncState(account, next);
