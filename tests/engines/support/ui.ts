@@ -182,9 +182,28 @@ export function click(browser: EngineBrowser, query: Query, timeoutMs = 5_000): 
 	return onFound(browser, query, (css) => browser.click(css), timeoutMs);
 }
 
-/** Types `text` in the field the query finds (typed again whole if the field was drawn anew). */
+/**
+ * Types `text` in the field the query finds, once it takes input, as a reader would: a form keeps
+ * a field disabled while what it edits loads (the muted words; WebKit's driver refused the typing
+ * with InvalidElementStateError). Typed again whole if the field was drawn anew.
+ */
 export function fill(browser: EngineBrowser, query: Query, text: string): Promise<void> {
-	return onFound(browser, query, (css) => browser.fill(css, text), 5_000);
+	return onFound(
+		browser,
+		query,
+		async (css) => {
+			await waitFor(
+				browser,
+				`${describe(query)} to take input`,
+				(selector: string) =>
+					document.querySelector<HTMLInputElement | HTMLTextAreaElement>(selector)?.disabled !==
+					true,
+				css
+			);
+			await browser.fill(css, text);
+		},
+		5_000
+	);
 }
 
 export const button = (name: string | RegExp): Query => ({ css: 'button', name });
