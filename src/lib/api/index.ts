@@ -68,3 +68,4 @@ export {
 export { viewModeKeeps, type ViewModeContext, type ViewModeRow } from './view-mode';
 export type { BinaryReply, FetchLike } from './transport';
 export type * from './types';
+export { headlineOnlyDefaults } from './types';

@@ -102,6 +102,19 @@ export interface Article extends ArticleBase {
 	comments: string;
 }
 
+/** What a headline has and a single article (getArticle) does not, with the values for "none". */
+export function headlineOnlyDefaults(): Omit<Headline, keyof ArticleBase> {
+	return {
+		isUpdated: false,
+		tags: [],
+		excerpt: undefined,
+		commentsCount: 0,
+		commentsLink: '',
+		alwaysDisplayAttachments: false,
+		flavorKind: undefined
+	};
+}
+
 /** Header returned with `include_header` (level 12+). */
 export interface HeadlinesHeader {
 	id: number | string;

@@ -4,7 +4,13 @@
  * that the first screen, which only reads, does not carry them: the page loads this module with the
  * answer it stores (state/), the sync and the service worker import it (cache/kept.ts).
  */
-import type { Article, Counters, FeedTree, Headline } from '$lib/api';
+import {
+	headlineOnlyDefaults,
+	type Article,
+	type Counters,
+	type FeedTree,
+	type Headline
+} from '$lib/api';
 import { mayWriteCache } from '$lib/db/account';
 import { changesNotIn } from '$lib/outbox/sent-log';
 import { applyNotingHold } from '$lib/outbox/hold-note';
@@ -201,13 +207,7 @@ export function fromHeadline(h: Headline): StoredArticle {
 export function fromArticle(a: Article): StoredArticle {
 	return {
 		...a,
-		isUpdated: false,
-		tags: [],
-		excerpt: undefined,
-		commentsCount: 0,
-		commentsLink: '',
-		alwaysDisplayAttachments: false,
-		flavorKind: undefined,
+		...headlineOnlyDefaults(),
 		hasContent: a.content !== undefined,
 		storedAt: Date.now(),
 		offline: false

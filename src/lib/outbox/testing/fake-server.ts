@@ -2,7 +2,7 @@
  * Test helpers (used only by *.spec.ts): a small fake tt-rss that keeps article state, so a test
  * can check the server's end state after a replay, plus a headline factory.
  */
-import { deriveCapabilities, type Headline } from '$lib/api';
+import { deriveCapabilities, headlineOnlyDefaults, type Headline } from '$lib/api';
 import { TtrssClient } from '$lib/api/client';
 import {
 	fail,
@@ -254,13 +254,7 @@ export function headline(id: number, patch: Partial<Headline> = {}): Headline {
 		flavorImage: undefined,
 		flavorStream: undefined,
 		siteUrl: undefined,
-		isUpdated: false,
-		tags: [],
-		excerpt: undefined,
-		commentsCount: 0,
-		commentsLink: '',
-		alwaysDisplayAttachments: false,
-		flavorKind: undefined,
+		...headlineOnlyDefaults(),
 		...patch
 	};
 }
