@@ -86,6 +86,21 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			expect(articleState.error).toMatch(/./);
 		});
 
+		it('a change the reader makes as it opens stays on screen over the cached copy, with or without the server', async () => {
+			// The article route opens it and marks it read in the same task (the tap); the cache
+			// has the change only once the outbox write is in, after the paint.
+			const { headlines, articleState } = await page({ ...READER, getArticle: () => undefined });
+			const { setFlag } = await import('./actions');
+			const row = headlines.find(big1);
+			expect(row?.unread).toBe(true);
+			const load = articleState.open(big1);
+			void setFlag([row!], 'unread', false);
+			await load;
+			// The server did not answer (offline, a slow reply): the reader's change still shows.
+			expect(articleState.error).toMatch(/./);
+			expect(articleState.article?.unread).toBe(false);
+		});
+
 		it('close forgets the article', async () => {
 			const { articleState } = await page();
 			await articleState.open(big1);

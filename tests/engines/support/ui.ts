@@ -132,7 +132,18 @@ async function failureReport(browser: EngineBrowser): Promise<string> {
 			const nav = performance.getEntriesByType('navigation')[0] as
 				PerformanceNavigationTiming | undefined;
 			const facts = `marks ${document.querySelectorAll('[data-engines-mark]').length}, loaded by ${nav?.type ?? '?'} ${Math.round(performance.now())} ms ago, worker ${navigator.serviceWorker?.controller?.state ?? 'none'}`;
-			return `${location.href} (${facts})\n${document.body.innerText.slice(0, 800)}`;
+			// The open article apart: the page's text is cut before it (the tree comes first).
+			const article = document.querySelector('article');
+			const articleText = article
+				? `\n--- article: ${article.innerText.slice(0, 300)}\n--- its buttons: ${[
+						...(article.parentElement ?? article).querySelectorAll('button')
+					]
+						.map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? '')
+						.join(' | ')}`
+				: '\n--- no article';
+			const focused = document.activeElement;
+			const focus = `\n--- focus: ${focused?.tagName ?? 'none'} ${(focused?.textContent ?? '').trim().slice(0, 80)}`;
+			return `${location.href} (${facts})\n${document.body.innerText.slice(0, 800)}${articleText}${focus}`;
 		})
 		.catch((error: unknown) => `(page unreadable: ${String(error)})`);
 	return `\n--- ${browser.name} page: ${page}\n--- log (last 30)\n${browser.log.slice(-30).join('\n')}`;
