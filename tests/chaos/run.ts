@@ -13,9 +13,10 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { TtrssClient } from '../../src/lib/api/client';
+import { signInWithForm } from '../support/sign-in';
 import { resetTestbed, testbed } from '../support/testbed';
 import type { EngineBrowser } from '../engines/support/engines';
-import { button, click, feedLink, fill, input, poll } from '../engines/support/ui';
+import { click, feedLink, poll } from '../engines/support/ui';
 import {
 	CHAOS_ENGINES,
 	errorToastsInPage,
@@ -400,57 +401,6 @@ async function waitDrained(page: EngineBrowser, deadline: number): Promise<boole
 	return false;
 }
 
-async function signIn(page: EngineBrowser, url: string): Promise<void> {
-	await page.goto(`${url}/login`);
-	await fill(page, input('User name'), testbed.user);
-	await fill(page, input('Password'), testbed.password);
-	await click(page, button('Sign in'));
-	try {
-		await until(
-			page,
-			'the feed tree and a service worker controlling the page',
-			() =>
-				document.querySelector('nav[aria-label="Feeds"] a') !== null &&
-				navigator.serviceWorker.controller !== null,
-			[],
-			30_000
-		);
-	} catch (error) {
-		// Which half never came, and where the worker's registration stands.
-		const state = await page
-			.evaluate(async () => {
-				const registration = await navigator.serviceWorker.getRegistration();
-				return JSON.stringify({
-					url: location.pathname,
-					loadedBy: (
-						performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
-					)?.type,
-					loadedMsAgo: Math.round(performance.now()),
-					update: document.body.innerText.includes('New version'),
-					tree: document.querySelector('nav[aria-label="Feeds"] a') !== null,
-					controller: navigator.serviceWorker.controller?.state ?? null,
-					installing: registration?.installing?.state ?? null,
-					waiting: registration?.waiting?.state ?? null,
-					active: registration?.active?.state ?? null,
-					busy: document
-						.querySelector('form button[type="submit"], form button')
-						?.outerHTML.slice(0, 200),
-					dialog: document.querySelector('dialog[open]')?.textContent?.trim().slice(0, 200) ?? null,
-					user:
-						document.querySelector<HTMLInputElement>(
-							'input[autocomplete="username"], input[name="user"]'
-						)?.value ?? null,
-					password:
-						(document.querySelector<HTMLInputElement>('input[type="password"]')?.value.length ??
-							-1) > 0,
-					alert: document.querySelector('[role="alert"]')?.textContent?.trim() ?? null
-				});
-			})
-			.catch((e: unknown) => `unreadable: ${String(e)}`);
-		throw new Error(`${String(error)}; page: ${state}`, { cause: error });
-	}
-}
-
 async function runSchedule(
 	launcher: ChaosLauncher,
 	server: ChaosServer,
@@ -470,7 +420,7 @@ async function runSchedule(
 	const toldFields = new Set<string>();
 	let nudged = false;
 	try {
-		await signIn(browser.page, server.url);
+		await signInWithForm(browser.page, `${server.url}/login`);
 		await openFeed(browser.page, plan.feed);
 		await listAnswered(browser.page);
 		const offline = { on: false };

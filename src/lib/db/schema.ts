@@ -1,7 +1,6 @@
 import type { DBSchema } from 'idb';
 import type { Counters, FeedTree, Headline } from '$lib/api';
-import type { HoldUndo } from '$lib/outbox/hold';
-import type { Intent } from '$lib/outbox/intent';
+import type { Intent } from './intent';
 
 /** Who is signed in where. The password is kept only when the reader chose "stay signed in". */
 export interface StoredSession {
@@ -122,6 +121,28 @@ export interface OutboxItem {
 	 * was not cached). Tells what a catch-up queued before it saw (outbox/apply.ts `asBefore`).
 	 */
 	was?: boolean;
+}
+
+/** Which cached counter list a held catch-up moved (outbox/hold.ts). */
+export type CounterList = 'feeds' | 'special' | 'labels' | 'categories';
+
+/** One cached counter's value before a catch-up moved it (`global`: the total, id 0). */
+export interface CounterValue {
+	list: CounterList | 'global';
+	id: number;
+	unread: number;
+}
+
+/** What cancelling a held item puts back (outbox/hold.ts `cancelHold`). */
+export interface HoldUndo {
+	/** Older queued changes of the same key it replaced: they return with their own `seq`. */
+	replaced: OutboxItem[];
+	/** The intent that puts its cached article back (flags, labels, notes). */
+	inverse?: Intent;
+	/** A catch-up: the cached articles it marked read. */
+	markedRead?: number[];
+	/** A catch-up: the cached counters it zeroed, as they were just before. */
+	counters?: CounterValue[];
 }
 
 /** An intent the server refused for good: shown to the reader, who retries or discards it. */

@@ -8,31 +8,13 @@ import type { OutboxItem, StoredArticle } from '$lib/db/schema';
 import { applyToArticle, type LaterChange } from './apply';
 import type { Intent } from './intent';
 
+// What a hold stores (its undo, the counters it moved) is a stored shape: db/schema.ts.
+export type { CounterList, CounterValue, HoldUndo } from '$lib/db/schema';
+
 /** Which undoable action, and until when its items wait (ms). */
 export interface Hold {
 	id: string;
 	until: number;
-}
-
-export type CounterList = 'feeds' | 'special' | 'labels' | 'categories';
-
-/** One cached counter's value before a catch-up moved it (`global`: the total, id 0). */
-export interface CounterValue {
-	list: CounterList | 'global';
-	id: number;
-	unread: number;
-}
-
-/** What cancelling a held item puts back. */
-export interface HoldUndo {
-	/** Older queued changes of the same key it replaced: they return with their own `seq`. */
-	replaced: OutboxItem[];
-	/** The intent that puts its cached article back (flags, labels, notes). */
-	inverse?: Intent;
-	/** A catch-up: the cached articles it marked read. */
-	markedRead?: number[];
-	/** A catch-up: the cached counters it zeroed, as they were just before. */
-	counters?: CounterValue[];
 }
 
 /**

@@ -9,16 +9,11 @@
  */
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Article, TtrssClient } from '../../../src/lib/api';
-import {
-	idsByTitle,
-	lockTestbed,
-	loggedInClient,
-	resetTestbed,
-	testbed
-} from '../../contract/testbed';
+import { idsByTitle, lockTestbed, loggedInClient, resetTestbed } from '../../contract/testbed';
 import { startAppServer, startEgressGuard, type AppServer, type EgressGuard } from './app-server';
+import { signInWithForm } from '../../support/sign-in';
 import { launch, type EngineBrowser, type EngineName } from './engines';
-import { button, click, feedLink, fill, input, waitFor } from './ui';
+import { click, feedLink, waitFor } from './ui';
 
 export interface EngineSession {
 	browser: EngineBrowser;
@@ -63,25 +58,7 @@ export function useEngine(name: EngineName): EngineSession {
 
 /** Signs in through the login form and waits for the feed tree and the service worker. */
 export async function signIn(session: EngineSession, staySignedIn = true): Promise<void> {
-	const { browser } = session;
-	await browser.goto(`${session.server.url}login`);
-	await fill(browser, input('User name'), testbed.user);
-	await fill(browser, input('Password'), testbed.password);
-	const checked = await browser.evaluate(
-		() => document.querySelector<HTMLInputElement>('input[name="stay-signed-in"]')?.checked
-	);
-	if (checked !== staySignedIn) await click(browser, input('Stay signed in'));
-	await click(browser, button('Sign in'));
-	await waitFor(
-		browser,
-		'the feed tree',
-		() => document.querySelector('nav[aria-label="Feeds"] a') !== null
-	);
-	await waitFor(
-		browser,
-		'a service worker controlling the page',
-		() => navigator.serviceWorker.controller !== null
-	);
+	await signInWithForm(session.browser, `${session.server.url}login`, { staySignedIn });
 }
 
 export async function openFeed(session: EngineSession, title: RegExp): Promise<void> {
