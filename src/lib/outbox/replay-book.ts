@@ -4,7 +4,8 @@
  * moved to the failed list, and the replay's status for the reader.
  */
 import { openReaderDb } from '$lib/db/open';
-import { writeTx, writeTxWithRoom } from '$lib/db/tx';
+import { writeTxWithRoom } from '$lib/db/quota';
+import { writeTx } from '$lib/db/tx';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { retryAt } from './replay-plan';
 import { UNANSWERED_MS } from './replay-judge';
