@@ -49,6 +49,9 @@ const LATER_PREFIXES = [
 	// The same for the feed menu and its settings sheet (HeadlineToolbar.svelte), the image viewer
 	// (ArticleView.svelte opens it once they are in) and the in-place sign-in (OfflineStatus.svelte).
 	'feedmenu_',
+	// The feed menu's and its sheet's health lines (format/feed-health.ts); the tree's warning
+	// (`feed_error_`, format/feed-error.ts) stays first.
+	'feed_health_',
 	'viewer_',
 	'renew_',
 	// The article screen's words: its route awaits the module in its load

@@ -216,6 +216,29 @@ export const messages: LaterMessages = {
 	error_timeout: () => `استغرق خادم tt-rss وقتًا طويلًا في الرد. حاول مرة أخرى؛ وإن تكرر ذلك فقد يكون الخادم أو الاتصال مثقلًا.`,
 	error_unknown_method: () => `لا يعرف خادم tt-rss هذا الإجراء. على الأرجح أنه أقدم من هذه الميزة؛ تحديث tt-rss سيفيد.`,
 	error_unsupported: () => `خادم tt-rss هذا أقدم من أن يدعم هذا الإجراء. تحديث tt-rss سيجعله متاحًا.`,
+	feed_health_fails: (p) => `التحديثات تفشل: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'zero':
+				return `يحاول الخادم باستمرار.`;
+			case 'one':
+				return `يحاول الخادم كل دقيقة.`;
+			case 'two':
+				return `يحاول الخادم كل دقيقتين.`;
+			case 'few':
+				return `يحاول الخادم كل ${n} دقائق.`;
+			case 'many':
+				return `يحاول الخادم كل ${n} دقيقة.`;
+			default:
+				return `يحاول الخادم كل ${n} دقيقة.`;
+		}
+	},
+	feed_health_last_tried: (p) => `آخر محاولة: ${p.date}.`,
+	feed_health_newest: (p) => `أحدث مقالة فيها بتاريخ ${p.date}.`,
+	feed_health_ok: (p) => `يُحدَّث دون أخطاء، آخر مرة في ${p.date}.`,
+	feed_health_server_said: (p) => `قال الخادم: «${p.words}»`,
+	feed_health_unknown: () => `لا توجد أخطاء تحديث معروفة.`,
 	feedmenu_actions: () => `إجراءات الموجز`,
 	feedmenu_actions_more: () => `مزيد من إجراءات الموجز`,
 	feedmenu_settings_alert: () => `التنبيه عند وصول مقالات جديدة`,

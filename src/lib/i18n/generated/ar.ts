@@ -88,29 +88,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `رفض الموقع الاتصال.`,
 	feed_error_site_error: (p) => `حدث خطأ في موقع الخلاصة نفسه (HTTP ${p.code}).`,
 	feed_error_timeout: () => `استغرق الموقع وقتًا طويلًا في الرد.`,
-	feed_health_fails: (p) => `التحديثات تفشل: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'zero':
-				return `يحاول الخادم باستمرار.`;
-			case 'one':
-				return `يحاول الخادم كل دقيقة.`;
-			case 'two':
-				return `يحاول الخادم كل دقيقتين.`;
-			case 'few':
-				return `يحاول الخادم كل ${n} دقائق.`;
-			case 'many':
-				return `يحاول الخادم كل ${n} دقيقة.`;
-			default:
-				return `يحاول الخادم كل ${n} دقيقة.`;
-		}
-	},
-	feed_health_last_tried: (p) => `آخر محاولة: ${p.date}.`,
-	feed_health_newest: (p) => `أحدث مقالة فيها بتاريخ ${p.date}.`,
-	feed_health_ok: (p) => `يُحدَّث دون أخطاء، آخر مرة في ${p.date}.`,
-	feed_health_server_said: (p) => `قال الخادم: «${p.words}»`,
-	feed_health_unknown: () => `لا توجد أخطاء تحديث معروفة.`,
 	feed_row_failing: (p) => `، يتعذّر تحديثها: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

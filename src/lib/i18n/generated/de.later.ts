@@ -192,6 +192,21 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Der tt-rss-Server hat zu lange für eine Antwort gebraucht. Versuche es erneut; wenn es weiter passiert, sind Server oder Verbindung womöglich überlastet.`,
 	error_unknown_method: () => `Der tt-rss-Server kennt diese Aktion nicht. Er ist vermutlich zu alt für diese Funktion; ein Update von tt-rss würde helfen.`,
 	error_unsupported: () => `Dieser tt-rss-Server ist zu alt für diese Aktion. Ein Update von tt-rss würde sie verfügbar machen.`,
+	feed_health_fails: (p) => `Aktualisierungen schlagen fehl: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Der Server versucht es jede Minute.`;
+			default:
+				return `Der Server versucht es alle ${n} Minuten.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Zuletzt versucht: ${p.date}.`,
+	feed_health_newest: (p) => `Der neueste Artikel ist vom ${p.date}.`,
+	feed_health_ok: (p) => `Fehlerfrei aktualisiert, zuletzt am ${p.date}.`,
+	feed_health_server_said: (p) => `Der Server meldete: „${p.words}“`,
+	feed_health_unknown: () => `Keine Aktualisierungsfehler bekannt.`,
 	feedmenu_actions: () => `Feed-Aktionen`,
 	feedmenu_actions_more: () => `Weitere Feed-Aktionen`,
 	feedmenu_settings_alert: () => `Bei neuen Artikeln benachrichtigen`,

@@ -72,21 +72,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Die Website hat die Verbindung abgelehnt.`,
 	feed_error_site_error: (p) => `Die Website des Feeds hatte selbst einen Fehler (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Die Website hat zu lange für eine Antwort gebraucht.`,
-	feed_health_fails: (p) => `Aktualisierungen schlagen fehl: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Der Server versucht es jede Minute.`;
-			default:
-				return `Der Server versucht es alle ${n} Minuten.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Zuletzt versucht: ${p.date}.`,
-	feed_health_newest: (p) => `Der neueste Artikel ist vom ${p.date}.`,
-	feed_health_ok: (p) => `Fehlerfrei aktualisiert, zuletzt am ${p.date}.`,
-	feed_health_server_said: (p) => `Der Server meldete: „${p.words}“`,
-	feed_health_unknown: () => `Keine Aktualisierungsfehler bekannt.`,
 	feed_row_failing: (p) => `, wird nicht aktualisiert: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

@@ -72,21 +72,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `[Ţĥé šíţé ŕéƒúšéð ţĥé çóññéçţíóñ. ļóŕéɱ ípšúɱ ð]`,
 	feed_error_site_error: (p) => `[Ţĥé ƒééð’š šíţé ĥáð áñ éŕŕóŕ óƒ íţš óŵñ (ĤŢŢÞ ${p.code}). ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
 	feed_error_timeout: () => `[Ţĥé šíţé ţóóķ ţóó ļóñĝ ţó áñšŵéŕ. ļóŕéɱ ípšúɱ ðó]`,
-	feed_health_fails: (p) => `[Úþðáţéš ƒáíļ: ${p.why} ļóŕéɱ]`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `[Ţĥé šéŕṽéŕ ţŕíéš éṽéŕý ${n} ɱíñúţé. ļóŕéɱ ípšúɱ ð]`;
-			default:
-				return `[Ţĥé šéŕṽéŕ ţŕíéš éṽéŕý ${n} ɱíñúţéš. ļóŕéɱ ípšúɱ ð]`;
-		}
-	},
-	feed_health_last_tried: (p) => `[Ļášţ ţŕíéð ${p.date}. ļóŕéɱ]`,
-	feed_health_newest: (p) => `[Íţš ñéŵéšţ áŕţíçļé íš ƒŕóɱ ${p.date}. ļóŕéɱ ípšúɱ]`,
-	feed_health_ok: (p) => `[Úþðáţéð ŵíţĥóúţ éŕŕóŕš, ļášţ óñ ${p.date}. ļóŕéɱ ípšúɱ ðó]`,
-	feed_health_server_said: (p) => `[Ţĥé šéŕṽéŕ šáíð: “${p.words}” ļóŕéɱ íp]`,
-	feed_health_unknown: () => `[Ñó úþðáţé éŕŕóŕš áŕé ķñóŵñ. ļóŕéɱ ípšúɱ]`,
 	feed_row_failing: (p) => `[, ƒáíļš ţó úþðáţé: ${p.why} ļóŕéɱ íp]`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

@@ -192,6 +192,21 @@ export const messages: LaterMessages = {
 	error_timeout: () => `The tt-rss server took too long to answer. Try again; if it keeps happening, the server or the connection may be overloaded.`,
 	error_unknown_method: () => `The tt-rss server does not know this action. It is probably too old for this feature; updating tt-rss would help.`,
 	error_unsupported: () => `This tt-rss server is too old for this action. Updating tt-rss would make it available.`,
+	feed_health_fails: (p) => `Updates fail: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `The server tries every ${n} minute.`;
+			default:
+				return `The server tries every ${n} minutes.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Last tried ${p.date}.`,
+	feed_health_newest: (p) => `Its newest article is from ${p.date}.`,
+	feed_health_ok: (p) => `Updated without errors, last on ${p.date}.`,
+	feed_health_server_said: (p) => `The server said: “${p.words}”`,
+	feed_health_unknown: () => `No update errors are known.`,
 	feedmenu_actions: () => `Feed actions`,
 	feedmenu_actions_more: () => `More feed actions`,
 	feedmenu_settings_alert: () => `Alert on new articles`,

@@ -72,21 +72,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `The site refused the connection.`,
 	feed_error_site_error: (p) => `The feed’s site had an error of its own (HTTP ${p.code}).`,
 	feed_error_timeout: () => `The site took too long to answer.`,
-	feed_health_fails: (p) => `Updates fail: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `The server tries every ${n} minute.`;
-			default:
-				return `The server tries every ${n} minutes.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Last tried ${p.date}.`,
-	feed_health_newest: (p) => `Its newest article is from ${p.date}.`,
-	feed_health_ok: (p) => `Updated without errors, last on ${p.date}.`,
-	feed_health_server_said: (p) => `The server said: “${p.words}”`,
-	feed_health_unknown: () => `No update errors are known.`,
 	feed_row_failing: (p) => `, fails to update: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

@@ -198,6 +198,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `El servidor tt-rss tardó demasiado en responder. Inténtalo de nuevo; si sigue ocurriendo, el servidor o la conexión pueden estar sobrecargados.`,
 	error_unknown_method: () => `El servidor tt-rss no conoce esta acción. Probablemente es demasiado antiguo para esta función; actualizar tt-rss ayudaría.`,
 	error_unsupported: () => `Este servidor tt-rss es demasiado antiguo para esta acción. Actualizar tt-rss la haría disponible.`,
+	feed_health_fails: (p) => `Las actualizaciones fallan: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `El servidor lo intenta cada minuto.`;
+			case 'many':
+				return `El servidor lo intenta cada ${n} de minutos.`;
+			default:
+				return `El servidor lo intenta cada ${n} minutos.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Último intento: ${p.date}.`,
+	feed_health_newest: (p) => `Su artículo más reciente es del ${p.date}.`,
+	feed_health_ok: (p) => `Actualizado sin errores, la última vez el ${p.date}.`,
+	feed_health_server_said: (p) => `El servidor dijo: «${p.words}»`,
+	feed_health_unknown: () => `No se conocen errores de actualización.`,
 	feedmenu_actions: () => `Acciones de la fuente`,
 	feedmenu_actions_more: () => `Más acciones de la fuente`,
 	feedmenu_settings_alert: () => `Avisar de artículos nuevos`,

@@ -76,23 +76,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `El sitio rechazó la conexión.`,
 	feed_error_site_error: (p) => `El sitio de la fuente tuvo un error propio (HTTP ${p.code}).`,
 	feed_error_timeout: () => `El sitio tardó demasiado en responder.`,
-	feed_health_fails: (p) => `Las actualizaciones fallan: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `El servidor lo intenta cada minuto.`;
-			case 'many':
-				return `El servidor lo intenta cada ${n} de minutos.`;
-			default:
-				return `El servidor lo intenta cada ${n} minutos.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Último intento: ${p.date}.`,
-	feed_health_newest: (p) => `Su artículo más reciente es del ${p.date}.`,
-	feed_health_ok: (p) => `Actualizado sin errores, la última vez el ${p.date}.`,
-	feed_health_server_said: (p) => `El servidor dijo: «${p.words}»`,
-	feed_health_unknown: () => `No se conocen errores de actualización.`,
 	feed_row_failing: (p) => `, no se actualiza: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

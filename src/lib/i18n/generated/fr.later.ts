@@ -198,6 +198,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Le serveur tt-rss a mis trop de temps à répondre. Réessayez\u00a0; si cela se reproduit, le serveur ou la connexion est peut-être surchargé.`,
 	error_unknown_method: () => `Le serveur tt-rss ne connaît pas cette action. Il est sans doute trop ancien pour cette fonction\u00a0; mettre à jour tt-rss aiderait.`,
 	error_unsupported: () => `Ce serveur tt-rss est trop ancien pour cette action. Mettre à jour tt-rss la rendrait disponible.`,
+	feed_health_fails: (p) => `Les mises à jour échouent\u00a0: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Le serveur essaie toutes les minutes.`;
+			case 'many':
+				return `Le serveur essaie toutes les ${n} de minutes.`;
+			default:
+				return `Le serveur essaie toutes les ${n} minutes.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Dernière tentative\u00a0: ${p.date}.`,
+	feed_health_newest: (p) => `Son article le plus récent date du ${p.date}.`,
+	feed_health_ok: (p) => `Mis à jour sans erreur, dernière fois le ${p.date}.`,
+	feed_health_server_said: (p) => `Le serveur a dit\u00a0: «\u00a0${p.words}\u00a0»`,
+	feed_health_unknown: () => `Aucune erreur de mise à jour connue.`,
 	feedmenu_actions: () => `Actions sur le flux`,
 	feedmenu_actions_more: () => `Autres actions sur le flux`,
 	feedmenu_settings_alert: () => `Alerter des nouveaux articles`,

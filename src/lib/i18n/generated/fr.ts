@@ -76,23 +76,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Le site a refusé la connexion.`,
 	feed_error_site_error: (p) => `Le site du flux a rencontré sa propre erreur (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Le site a mis trop de temps à répondre.`,
-	feed_health_fails: (p) => `Les mises à jour échouent\u00a0: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Le serveur essaie toutes les minutes.`;
-			case 'many':
-				return `Le serveur essaie toutes les ${n} de minutes.`;
-			default:
-				return `Le serveur essaie toutes les ${n} minutes.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Dernière tentative\u00a0: ${p.date}.`,
-	feed_health_newest: (p) => `Son article le plus récent date du ${p.date}.`,
-	feed_health_ok: (p) => `Mis à jour sans erreur, dernière fois le ${p.date}.`,
-	feed_health_server_said: (p) => `Le serveur a dit\u00a0: «\u00a0${p.words}\u00a0»`,
-	feed_health_unknown: () => `Aucune erreur de mise à jour connue.`,
 	feed_row_failing: (p) => `, échec de mise à jour : ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

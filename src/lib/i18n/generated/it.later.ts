@@ -198,6 +198,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Il server tt-rss ha impiegato troppo a rispondere. Riprova; se continua a succedere, il server o la connessione potrebbero essere sovraccarichi.`,
 	error_unknown_method: () => `Il server tt-rss non conosce questa azione. Probabilmente è troppo vecchio per questa funzione; aggiornare tt-rss aiuterebbe.`,
 	error_unsupported: () => `Questo server tt-rss è troppo vecchio per questa azione. Aggiornare tt-rss la renderebbe disponibile.`,
+	feed_health_fails: (p) => `Gli aggiornamenti non riescono: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Il server riprova ogni minuto.`;
+			case 'many':
+				return `Il server riprova ogni ${n} di minuti.`;
+			default:
+				return `Il server riprova ogni ${n} minuti.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Ultimo tentativo: ${p.date}.`,
+	feed_health_newest: (p) => `Il suo articolo più recente è del ${p.date}.`,
+	feed_health_ok: (p) => `Aggiornato senza errori, l’ultima volta il ${p.date}.`,
+	feed_health_server_said: (p) => `Il server ha detto: «${p.words}»`,
+	feed_health_unknown: () => `Nessun errore di aggiornamento noto.`,
 	feedmenu_actions: () => `Azioni sul feed`,
 	feedmenu_actions_more: () => `Altre azioni sul feed`,
 	feedmenu_settings_alert: () => `Avvisa dei nuovi articoli`,

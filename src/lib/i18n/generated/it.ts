@@ -76,23 +76,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Il sito ha rifiutato la connessione.`,
 	feed_error_site_error: (p) => `Il sito del feed ha avuto un errore proprio (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Il sito ha impiegato troppo a rispondere.`,
-	feed_health_fails: (p) => `Gli aggiornamenti non riescono: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Il server riprova ogni minuto.`;
-			case 'many':
-				return `Il server riprova ogni ${n} di minuti.`;
-			default:
-				return `Il server riprova ogni ${n} minuti.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Ultimo tentativo: ${p.date}.`,
-	feed_health_newest: (p) => `Il suo articolo più recente è del ${p.date}.`,
-	feed_health_ok: (p) => `Aggiornato senza errori, l’ultima volta il ${p.date}.`,
-	feed_health_server_said: (p) => `Il server ha detto: «${p.words}»`,
-	feed_health_unknown: () => `Nessun errore di aggiornamento noto.`,
 	feed_row_failing: (p) => `, non si aggiorna: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

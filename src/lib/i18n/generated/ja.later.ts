@@ -186,6 +186,19 @@ export const messages: LaterMessages = {
 	error_timeout: () => `tt-rss サーバーの応答に時間がかかりすぎました。もう一度お試しください。続く場合は、サーバーか接続が過負荷の可能性があります。`,
 	error_unknown_method: () => `tt-rss サーバーはこの操作を知りません。この機能には古すぎる可能性があります。tt-rss を更新すると解決します。`,
 	error_unsupported: () => `この tt-rss サーバーはこの操作には古すぎます。tt-rss を更新すると使えるようになります。`,
+	feed_health_fails: (p) => `更新に失敗しています：${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			default:
+				return `サーバーは ${n} 分ごとに試みます。`;
+		}
+	},
+	feed_health_last_tried: (p) => `最後の試行：${p.date}。`,
+	feed_health_newest: (p) => `最新の記事は ${p.date} のものです。`,
+	feed_health_ok: (p) => `エラーなく更新されています（最終：${p.date}）。`,
+	feed_health_server_said: (p) => `サーバーの応答：「${p.words}」`,
+	feed_health_unknown: () => `更新エラーは報告されていません。`,
 	feedmenu_actions: () => `フィードの操作`,
 	feedmenu_actions_more: () => `フィードのその他の操作`,
 	feedmenu_settings_alert: () => `新着記事を通知`,

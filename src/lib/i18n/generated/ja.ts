@@ -68,19 +68,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `サイトが接続を拒否しました。`,
 	feed_error_site_error: (p) => `フィードのサイト自体でエラーが起きました（HTTP ${p.code}）。`,
 	feed_error_timeout: () => `サイトの応答に時間がかかりすぎました。`,
-	feed_health_fails: (p) => `更新に失敗しています：${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			default:
-				return `サーバーは ${n} 分ごとに試みます。`;
-		}
-	},
-	feed_health_last_tried: (p) => `最後の試行：${p.date}。`,
-	feed_health_newest: (p) => `最新の記事は ${p.date} のものです。`,
-	feed_health_ok: (p) => `エラーなく更新されています（最終：${p.date}）。`,
-	feed_health_server_said: (p) => `サーバーの応答：「${p.words}」`,
-	feed_health_unknown: () => `更新エラーは報告されていません。`,
 	feed_row_failing: (p) => `、更新に失敗：${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

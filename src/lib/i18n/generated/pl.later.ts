@@ -204,6 +204,25 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Serwer tt-rss odpowiadał zbyt długo. Spróbuj ponownie; jeśli to się powtarza, serwer lub połączenie mogą być przeciążone.`,
 	error_unknown_method: () => `Serwer tt-rss nie zna tej czynności. Prawdopodobnie jest za stary na tę funkcję; pomoże aktualizacja tt-rss.`,
 	error_unsupported: () => `Ten serwer tt-rss jest za stary na tę czynność. Aktualizacja tt-rss ją udostępni.`,
+	feed_health_fails: (p) => `Aktualizacje się nie udają: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Serwer próbuje co ${n} minutę.`;
+			case 'few':
+				return `Serwer próbuje co ${n} minuty.`;
+			case 'many':
+				return `Serwer próbuje co ${n} minut.`;
+			default:
+				return `Serwer próbuje co ${n} minuty.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Ostatnia próba: ${p.date}.`,
+	feed_health_newest: (p) => `Najnowszy artykuł jest z ${p.date}.`,
+	feed_health_ok: (p) => `Aktualizowany bez błędów, ostatnio ${p.date}.`,
+	feed_health_server_said: (p) => `Serwer odpowiedział: „${p.words}”`,
+	feed_health_unknown: () => `Nie są znane żadne błędy aktualizacji.`,
 	feedmenu_actions: () => `Działania na kanale`,
 	feedmenu_actions_more: () => `Więcej działań na kanale`,
 	feedmenu_settings_alert: () => `Powiadamiaj o nowych artykułach`,

@@ -80,25 +80,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Strona odrzuciła połączenie.`,
 	feed_error_site_error: (p) => `Na stronie kanału wystąpił jej własny błąd (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Strona odpowiadała zbyt długo.`,
-	feed_health_fails: (p) => `Aktualizacje się nie udają: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Serwer próbuje co ${n} minutę.`;
-			case 'few':
-				return `Serwer próbuje co ${n} minuty.`;
-			case 'many':
-				return `Serwer próbuje co ${n} minut.`;
-			default:
-				return `Serwer próbuje co ${n} minuty.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Ostatnia próba: ${p.date}.`,
-	feed_health_newest: (p) => `Najnowszy artykuł jest z ${p.date}.`,
-	feed_health_ok: (p) => `Aktualizowany bez błędów, ostatnio ${p.date}.`,
-	feed_health_server_said: (p) => `Serwer odpowiedział: „${p.words}”`,
-	feed_health_unknown: () => `Nie są znane żadne błędy aktualizacji.`,
 	feed_row_failing: (p) => `, nie aktualizuje się: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

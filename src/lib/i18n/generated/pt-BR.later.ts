@@ -198,6 +198,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `O servidor tt-rss demorou demais para responder. Tente de novo; se continuar acontecendo, o servidor ou a conexão podem estar sobrecarregados.`,
 	error_unknown_method: () => `O servidor tt-rss não conhece esta ação. Provavelmente ele é antigo demais para este recurso; atualizar o tt-rss ajudaria.`,
 	error_unsupported: () => `Este servidor tt-rss é antigo demais para esta ação. Atualizar o tt-rss a tornaria disponível.`,
+	feed_health_fails: (p) => `As atualizações falham: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `O servidor tenta a cada ${n} minuto.`;
+			case 'many':
+				return `O servidor tenta a cada ${n} de minutos.`;
+			default:
+				return `O servidor tenta a cada ${n} minutos.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Última tentativa: ${p.date}.`,
+	feed_health_newest: (p) => `O artigo mais recente é de ${p.date}.`,
+	feed_health_ok: (p) => `Atualizado sem erros, a última vez em ${p.date}.`,
+	feed_health_server_said: (p) => `O servidor disse: “${p.words}”`,
+	feed_health_unknown: () => `Nenhum erro de atualização conhecido.`,
 	feedmenu_actions: () => `Ações do feed`,
 	feedmenu_actions_more: () => `Mais ações do feed`,
 	feedmenu_settings_alert: () => `Alertar sobre novos artigos`,

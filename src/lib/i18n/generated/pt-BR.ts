@@ -76,23 +76,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `O site recusou a conexão.`,
 	feed_error_site_error: (p) => `O site do feed teve um erro próprio (HTTP ${p.code}).`,
 	feed_error_timeout: () => `O site demorou demais para responder.`,
-	feed_health_fails: (p) => `As atualizações falham: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `O servidor tenta a cada ${n} minuto.`;
-			case 'many':
-				return `O servidor tenta a cada ${n} de minutos.`;
-			default:
-				return `O servidor tenta a cada ${n} minutos.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Última tentativa: ${p.date}.`,
-	feed_health_newest: (p) => `O artigo mais recente é de ${p.date}.`,
-	feed_health_ok: (p) => `Atualizado sem erros, a última vez em ${p.date}.`,
-	feed_health_server_said: (p) => `O servidor disse: “${p.words}”`,
-	feed_health_unknown: () => `Nenhum erro de atualização conhecido.`,
 	feed_row_failing: (p) => `, falha ao atualizar: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

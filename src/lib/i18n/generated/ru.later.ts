@@ -204,6 +204,25 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Сервер tt-rss слишком долго не отвечал. Попробуйте снова; если это повторяется, сервер или соединение, возможно, перегружены.`,
 	error_unknown_method: () => `Сервер tt-rss не знает этого действия. Вероятно, он слишком старый для этой функции; поможет обновление tt-rss.`,
 	error_unsupported: () => `Этот сервер tt-rss слишком старый для этого действия. После обновления tt-rss оно станет доступно.`,
+	feed_health_fails: (p) => `Обновления не удаются: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Сервер пробует каждую ${n} минуту.`;
+			case 'few':
+				return `Сервер пробует каждые ${n} минуты.`;
+			case 'many':
+				return `Сервер пробует каждые ${n} минут.`;
+			default:
+				return `Сервер пробует каждые ${n} минуты.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Последняя попытка: ${p.date}.`,
+	feed_health_newest: (p) => `Самая новая статья — от ${p.date}.`,
+	feed_health_ok: (p) => `Обновляется без ошибок, последний раз ${p.date}.`,
+	feed_health_server_said: (p) => `Сервер сообщил: «${p.words}»`,
+	feed_health_unknown: () => `Ошибок обновления не известно.`,
 	feedmenu_actions: () => `Действия с лентой`,
 	feedmenu_actions_more: () => `Другие действия с лентой`,
 	feedmenu_settings_alert: () => `Уведомлять о новых статьях`,

@@ -80,25 +80,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Сайт отклонил соединение.`,
 	feed_error_site_error: (p) => `На сайте ленты произошла собственная ошибка (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Сайт слишком долго не отвечал.`,
-	feed_health_fails: (p) => `Обновления не удаются: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Сервер пробует каждую ${n} минуту.`;
-			case 'few':
-				return `Сервер пробует каждые ${n} минуты.`;
-			case 'many':
-				return `Сервер пробует каждые ${n} минут.`;
-			default:
-				return `Сервер пробует каждые ${n} минуты.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Последняя попытка: ${p.date}.`,
-	feed_health_newest: (p) => `Самая новая статья — от ${p.date}.`,
-	feed_health_ok: (p) => `Обновляется без ошибок, последний раз ${p.date}.`,
-	feed_health_server_said: (p) => `Сервер сообщил: «${p.words}»`,
-	feed_health_unknown: () => `Ошибок обновления не известно.`,
 	feed_row_failing: (p) => `, не обновляется: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);

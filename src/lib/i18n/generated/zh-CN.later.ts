@@ -186,6 +186,19 @@ export const messages: LaterMessages = {
 	error_timeout: () => `tt-rss 服务器响应时间过长。请重试；如果一直如此，服务器或网络可能负载过高。`,
 	error_unknown_method: () => `tt-rss 服务器不认识此操作。它可能太旧，不支持此功能；更新 tt-rss 会有帮助。`,
 	error_unsupported: () => `此 tt-rss 服务器太旧，不支持此操作。更新 tt-rss 后即可使用。`,
+	feed_health_fails: (p) => `更新失败：${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			default:
+				return `服务器每 ${n} 分钟尝试一次。`;
+		}
+	},
+	feed_health_last_tried: (p) => `上次尝试：${p.date}。`,
+	feed_health_newest: (p) => `最新文章发布于 ${p.date}。`,
+	feed_health_ok: (p) => `更新正常，最近一次在 ${p.date}。`,
+	feed_health_server_said: (p) => `服务器提示：“${p.words}”`,
+	feed_health_unknown: () => `未发现更新错误。`,
 	feedmenu_actions: () => `订阅源操作`,
 	feedmenu_actions_more: () => `更多订阅源操作`,
 	feedmenu_settings_alert: () => `有新文章时提醒`,

@@ -68,19 +68,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `该网站拒绝了连接。`,
 	feed_error_site_error: (p) => `订阅源所在网站自身出错（HTTP ${p.code}）。`,
 	feed_error_timeout: () => `该网站响应时间过长。`,
-	feed_health_fails: (p) => `更新失败：${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			default:
-				return `服务器每 ${n} 分钟尝试一次。`;
-		}
-	},
-	feed_health_last_tried: (p) => `上次尝试：${p.date}。`,
-	feed_health_newest: (p) => `最新文章发布于 ${p.date}。`,
-	feed_health_ok: (p) => `更新正常，最近一次在 ${p.date}。`,
-	feed_health_server_said: (p) => `服务器提示：“${p.words}”`,
-	feed_health_unknown: () => `未发现更新错误。`,
 	feed_row_failing: (p) => `，无法更新：${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
