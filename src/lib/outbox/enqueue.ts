@@ -14,7 +14,8 @@ import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$li
 import { writeTxWithRoom } from '$lib/db/quota';
 import { readTx, writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
-import { CATCHUP_KEY_PREFIX, inCatchupScope, splitIntent, type ItemDraft } from './apply';
+import { inCatchupScope } from './apply';
+import { CATCHUP_KEY_PREFIX, splitIntent, type ItemDraft } from './split';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';

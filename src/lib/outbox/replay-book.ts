@@ -9,7 +9,7 @@ import { writeTx } from '$lib/db/tx';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { retryAt } from './replay-plan';
 import { UNANSWERED_MS } from './replay-judge';
-import { recordSent } from './sent-log';
+import { recordSent } from './sent-log-write';
 import { updateReplayStatus, type ReplayStatus } from './status';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
