@@ -113,6 +113,7 @@ describe('the start module', () => {
 			'list_pull_refresh',
 			'page_title',
 			'feed_health_interval',
+			'alert_title',
 			'settings_page'
 		]) {
 			expect(isLater(key), key).toBe(true);

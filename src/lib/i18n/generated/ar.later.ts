@@ -6,6 +6,45 @@ const plurals = new Intl.PluralRules('ar');
 const numbers = new Intl.NumberFormat('ar');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `فئة`,
+	alert_a_feed: () => `خلاصة`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `ولا شيء غير ذلك`;
+			case 'one':
+				return `وواحدة أخرى`;
+			case 'two':
+				return `واثنتان أخريان`;
+			case 'few':
+				return `و${n} أخرى`;
+			case 'many':
+				return `و${n} أخرى`;
+			default:
+				return `و${n} أخرى`;
+		}
+	},
+	alert_quiet: () => `وصلت خلال ساعات الهدوء:`,
+	alert_quoted: (p) => `«${p.word}»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا جديد في ${p.label}`;
+			case 'one':
+				return `جديد في ${p.label}`;
+			case 'two':
+				return `مقالتان جديدتان في ${p.label}`;
+			case 'few':
+				return `${n} مقالات جديدة في ${p.label}`;
+			case 'many':
+				return `${n} مقالة جديدة في ${p.label}`;
+			default:
+				return `${n} مقالة جديدة في ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(بلا عنوان)`,
 	article_actions: () => `إجراءات المقالة`,
 	article_add_note: () => `إضافة ملاحظة`,
 	article_attachment: () => `مرفق`,

@@ -6,29 +6,6 @@ const plurals = new Intl.PluralRules('de');
 const numbers = new Intl.NumberFormat('de');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `einer Kategorie`,
-	alert_a_feed: () => `einem Feed`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `und ${n} weiterer`;
-			default:
-				return `und ${n} weitere`;
-		}
-	},
-	alert_quiet: () => `Während der Ruhezeit eingetroffen:`,
-	alert_quoted: (p) => `„${p.word}“`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `Neu in ${p.label}`;
-			default:
-				return `${n} neue in ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(ohne Titel)`,
 	app_back: () => `Zurück`,
 	app_description: () => `Lies deine Tiny-Tiny-RSS-Feeds, online oder offline.`,
 	app_feed_list: () => `Feedliste`,

@@ -6,6 +6,29 @@ const plurals = new Intl.PluralRules('en-XA');
 const numbers = new Intl.NumberFormat('en-XA');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `[á çáţéĝóŕý ļóŕé]`,
+	alert_a_feed: () => `[á ƒééð ļóŕ]`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[áñð ${n} ɱóŕé ļóŕé]`;
+			default:
+				return `[áñð ${n} ɱóŕé ļóŕé]`;
+		}
+	},
+	alert_quiet: () => `[Åŕŕíṽéð ðúŕíñĝ ǫúíéţ ĥóúŕš: ļóŕéɱ ípšúɱ]`,
+	alert_quoted: (p) => `[“${p.word}” ļ]`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Ñéŵ íñ ${p.label} ļóŕ]`;
+			default:
+				return `[${n} ñéŵ íñ ${p.label} ļóŕé]`;
+		}
+	},
+	alert_untitled: () => `[(úñţíţļéð) ļóŕé]`,
 	article_actions: () => `[Åŕţíçļé áçţíóñš ļóŕéɱ]`,
 	article_add_note: () => `[Åðð ñóţé ļóŕé]`,
 	article_attachment: () => `[Åţţáçĥɱéñţ ļóŕé]`,

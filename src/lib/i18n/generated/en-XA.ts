@@ -6,29 +6,6 @@ const plurals = new Intl.PluralRules('en-XA');
 const numbers = new Intl.NumberFormat('en-XA');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `[á çáţéĝóŕý ļóŕé]`,
-	alert_a_feed: () => `[á ƒééð ļóŕ]`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `[áñð ${n} ɱóŕé ļóŕé]`;
-			default:
-				return `[áñð ${n} ɱóŕé ļóŕé]`;
-		}
-	},
-	alert_quiet: () => `[Åŕŕíṽéð ðúŕíñĝ ǫúíéţ ĥóúŕš: ļóŕéɱ ípšúɱ]`,
-	alert_quoted: (p) => `[“${p.word}” ļ]`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `[Ñéŵ íñ ${p.label} ļóŕ]`;
-			default:
-				return `[${n} ñéŵ íñ ${p.label} ļóŕé]`;
-		}
-	},
-	alert_untitled: () => `[(úñţíţļéð) ļóŕé]`,
 	app_back: () => `[Ɓáçķ ļó]`,
 	app_description: () => `[Ŕéáð ýóúŕ Ţíñý Ţíñý ŔŠŠ ƒééðš, óñļíñé óŕ óƒƒļíñé. ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
 	app_feed_list: () => `[Ƒééð ļíšţ ļóŕé]`,

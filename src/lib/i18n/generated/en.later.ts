@@ -6,6 +6,29 @@ const plurals = new Intl.PluralRules('en');
 const numbers = new Intl.NumberFormat('en');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `a category`,
+	alert_a_feed: () => `a feed`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `and ${n} more`;
+			default:
+				return `and ${n} more`;
+		}
+	},
+	alert_quiet: () => `Arrived during quiet hours:`,
+	alert_quoted: (p) => `“${p.word}”`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `New in ${p.label}`;
+			default:
+				return `${n} new in ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(untitled)`,
 	article_actions: () => `Article actions`,
 	article_add_note: () => `Add note`,
 	article_attachment: () => `Attachment`,

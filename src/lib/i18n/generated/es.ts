@@ -6,33 +6,6 @@ const plurals = new Intl.PluralRules('es');
 const numbers = new Intl.NumberFormat('es');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `una categoría`,
-	alert_a_feed: () => `una fuente`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `y ${n} más`;
-			case 'many':
-				return `y ${n} de más`;
-			default:
-				return `y ${n} más`;
-		}
-	},
-	alert_quiet: () => `Llegaron durante las horas de silencio:`,
-	alert_quoted: (p) => `«${p.word}»`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `Nuevo en ${p.label}`;
-			case 'many':
-				return `${n} de nuevos en ${p.label}`;
-			default:
-				return `${n} nuevos en ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(sin título)`,
 	app_back: () => `Atrás`,
 	app_description: () => `Lee tus fuentes de Tiny Tiny RSS, con o sin conexión.`,
 	app_feed_list: () => `Lista de fuentes`,

@@ -6,6 +6,33 @@ const plurals = new Intl.PluralRules('fr');
 const numbers = new Intl.NumberFormat('fr');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `une catégorie`,
+	alert_a_feed: () => `un flux`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `et ${n} autre`;
+			case 'many':
+				return `et ${n} d’autres`;
+			default:
+				return `et ${n} autres`;
+		}
+	},
+	alert_quiet: () => `Arrivés pendant les heures calmes\u00a0:`,
+	alert_quoted: (p) => `«\u00a0${p.word}\u00a0»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Nouveau dans ${p.label}`;
+			case 'many':
+				return `${n} de nouveaux dans ${p.label}`;
+			default:
+				return `${n} nouveaux dans ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(sans titre)`,
 	article_actions: () => `Actions sur l’article`,
 	article_add_note: () => `Ajouter une note`,
 	article_attachment: () => `Pièce jointe`,

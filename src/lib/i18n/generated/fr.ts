@@ -6,33 +6,6 @@ const plurals = new Intl.PluralRules('fr');
 const numbers = new Intl.NumberFormat('fr');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `une catégorie`,
-	alert_a_feed: () => `un flux`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `et ${n} autre`;
-			case 'many':
-				return `et ${n} d’autres`;
-			default:
-				return `et ${n} autres`;
-		}
-	},
-	alert_quiet: () => `Arrivés pendant les heures calmes\u00a0:`,
-	alert_quoted: (p) => `«\u00a0${p.word}\u00a0»`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `Nouveau dans ${p.label}`;
-			case 'many':
-				return `${n} de nouveaux dans ${p.label}`;
-			default:
-				return `${n} nouveaux dans ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(sans titre)`,
 	app_back: () => `Retour`,
 	app_description: () => `Lisez vos flux Tiny Tiny RSS, en ligne ou hors ligne.`,
 	app_feed_list: () => `Liste des flux`,

@@ -6,6 +6,33 @@ const plurals = new Intl.PluralRules('it');
 const numbers = new Intl.NumberFormat('it');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `una categoria`,
+	alert_a_feed: () => `un feed`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e ${n} altro`;
+			case 'many':
+				return `e altri ${n}`;
+			default:
+				return `e altri ${n}`;
+		}
+	},
+	alert_quiet: () => `Arrivati durante le ore di silenzio:`,
+	alert_quoted: (p) => `«${p.word}»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Nuovo in ${p.label}`;
+			case 'many':
+				return `${n} di nuovi in ${p.label}`;
+			default:
+				return `${n} nuovi in ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(senza titolo)`,
 	article_actions: () => `Azioni sull’articolo`,
 	article_add_note: () => `Aggiungi una nota`,
 	article_attachment: () => `Allegato`,

@@ -6,6 +6,25 @@ const plurals = new Intl.PluralRules('ja');
 const numbers = new Intl.NumberFormat('ja');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `カテゴリー`,
+	alert_a_feed: () => `フィード`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `ほか ${n} 件`;
+		}
+	},
+	alert_quiet: () => `おやすみ時間中に届いたもの：`,
+	alert_quoted: (p) => `「${p.word}」`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${p.label} に ${n} 件の新着`;
+		}
+	},
+	alert_untitled: () => `（タイトルなし）`,
 	article_actions: () => `記事の操作`,
 	article_add_note: () => `メモを追加`,
 	article_attachment: () => `添付ファイル`,

@@ -6,25 +6,6 @@ const plurals = new Intl.PluralRules('ja');
 const numbers = new Intl.NumberFormat('ja');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `カテゴリー`,
-	alert_a_feed: () => `フィード`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `ほか ${n} 件`;
-		}
-	},
-	alert_quiet: () => `おやすみ時間中に届いたもの：`,
-	alert_quoted: (p) => `「${p.word}」`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `${p.label} に ${n} 件の新着`;
-		}
-	},
-	alert_untitled: () => `（タイトルなし）`,
 	app_back: () => `戻る`,
 	app_description: () => `Tiny Tiny RSS のフィードをオンラインでもオフラインでも読めます。`,
 	app_feed_list: () => `フィード一覧`,

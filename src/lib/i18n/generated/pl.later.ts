@@ -6,6 +6,37 @@ const plurals = new Intl.PluralRules('pl');
 const numbers = new Intl.NumberFormat('pl');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `kategoria`,
+	alert_a_feed: () => `kanał`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `i ${n} więcej`;
+			case 'few':
+				return `i ${n} więcej`;
+			case 'many':
+				return `i ${n} więcej`;
+			default:
+				return `i ${n} więcej`;
+		}
+	},
+	alert_quiet: () => `Przyszło w godzinach ciszy:`,
+	alert_quoted: (p) => `„${p.word}”`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} nowy artykuł: ${p.label}`;
+			case 'few':
+				return `${n} nowe artykuły: ${p.label}`;
+			case 'many':
+				return `${n} nowych artykułów: ${p.label}`;
+			default:
+				return `${n} nowego artykułu: ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(bez tytułu)`,
 	article_actions: () => `Działania na artykule`,
 	article_add_note: () => `Dodaj notatkę`,
 	article_attachment: () => `Załącznik`,

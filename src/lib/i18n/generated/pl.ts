@@ -6,37 +6,6 @@ const plurals = new Intl.PluralRules('pl');
 const numbers = new Intl.NumberFormat('pl');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `kategoria`,
-	alert_a_feed: () => `kanał`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `i ${n} więcej`;
-			case 'few':
-				return `i ${n} więcej`;
-			case 'many':
-				return `i ${n} więcej`;
-			default:
-				return `i ${n} więcej`;
-		}
-	},
-	alert_quiet: () => `Przyszło w godzinach ciszy:`,
-	alert_quoted: (p) => `„${p.word}”`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} nowy artykuł: ${p.label}`;
-			case 'few':
-				return `${n} nowe artykuły: ${p.label}`;
-			case 'many':
-				return `${n} nowych artykułów: ${p.label}`;
-			default:
-				return `${n} nowego artykułu: ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(bez tytułu)`,
 	app_back: () => `Wstecz`,
 	app_description: () => `Czytaj swoje kanały Tiny Tiny RSS online i offline.`,
 	app_feed_list: () => `Lista kanałów`,

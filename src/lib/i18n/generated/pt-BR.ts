@@ -6,33 +6,6 @@ const plurals = new Intl.PluralRules('pt-BR');
 const numbers = new Intl.NumberFormat('pt-BR');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `uma categoria`,
-	alert_a_feed: () => `um feed`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `e mais ${n}`;
-			case 'many':
-				return `e mais ${n}`;
-			default:
-				return `e mais ${n}`;
-		}
-	},
-	alert_quiet: () => `Chegou durante o horário silencioso:`,
-	alert_quoted: (p) => `“${p.word}”`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} novo em ${p.label}`;
-			case 'many':
-				return `${n} de novos em ${p.label}`;
-			default:
-				return `${n} novos em ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(sem título)`,
 	app_back: () => `Voltar`,
 	app_description: () => `Leia seus feeds do Tiny Tiny RSS, online ou offline.`,
 	app_feed_list: () => `Lista de feeds`,

@@ -6,6 +6,37 @@ const plurals = new Intl.PluralRules('ru');
 const numbers = new Intl.NumberFormat('ru');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `категория`,
+	alert_a_feed: () => `лента`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `и ещё ${n}`;
+			case 'few':
+				return `и ещё ${n}`;
+			case 'many':
+				return `и ещё ${n}`;
+			default:
+				return `и ещё ${n}`;
+		}
+	},
+	alert_quiet: () => `Пришло в тихие часы:`,
+	alert_quoted: (p) => `«${p.word}»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} новая статья: ${p.label}`;
+			case 'few':
+				return `${n} новые статьи: ${p.label}`;
+			case 'many':
+				return `${n} новых статей: ${p.label}`;
+			default:
+				return `${n} новой статьи: ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(без названия)`,
 	article_actions: () => `Действия со статьёй`,
 	article_add_note: () => `Добавить заметку`,
 	article_attachment: () => `Вложение`,

@@ -6,6 +6,25 @@ const plurals = new Intl.PluralRules('zh-CN');
 const numbers = new Intl.NumberFormat('zh-CN');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `一个分类`,
+	alert_a_feed: () => `一个订阅源`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `另有 ${n} 篇`;
+		}
+	},
+	alert_quiet: () => `免打扰时段内到达：`,
+	alert_quoted: (p) => `“${p.word}”`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${p.label}：${n} 篇新文章`;
+		}
+	},
+	alert_untitled: () => `（无标题）`,
 	article_actions: () => `文章操作`,
 	article_add_note: () => `添加笔记`,
 	article_attachment: () => `附件`,

@@ -6,25 +6,6 @@ const plurals = new Intl.PluralRules('zh-CN');
 const numbers = new Intl.NumberFormat('zh-CN');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `一个分类`,
-	alert_a_feed: () => `一个订阅源`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `另有 ${n} 篇`;
-		}
-	},
-	alert_quiet: () => `免打扰时段内到达：`,
-	alert_quoted: (p) => `“${p.word}”`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `${p.label}：${n} 篇新文章`;
-		}
-	},
-	alert_untitled: () => `（无标题）`,
 	app_back: () => `返回`,
 	app_description: () => `在线或离线阅读你的 Tiny Tiny RSS 订阅源。`,
 	app_feed_list: () => `订阅源列表`,
