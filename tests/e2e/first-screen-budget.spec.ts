@@ -3,8 +3,10 @@
  * in the build this suite serves. Two figures, as docs/i18n.md gives them:
  * - static: what index.html preloads plus the active language's start module
  *   (scripts/first-screen-js.js), for English, German and Arabic;
- * - in the browser: the scripts a warm start of /feed/-4 asked for before its first headline was
- *   drawn (the app's `app:first-headline` mark), as bench/run.js item 4 counts them.
+ * - in the browser: the scripts a warm start of /feed/-4 asked for before its first headline row
+ *   existed (the start snapshot's or the app's own), as bench/run.js item 4 counts them. Also
+ *   printed, not held to the budget: the scripts asked for before the app's own first headline
+ *   (`app:first-headline`), which adds the muted words' read and whatever else a list waits for.
  * Each is printed, so a run shows the margin left.
  */
 import { readFileSync } from 'node:fs';
@@ -31,7 +33,7 @@ test.describe('in the browser', () => {
 		resetTestbed();
 	});
 
-	test('a warm start of /feed/-4 loads at most 80 KB gzip of scripts before its first headline', async ({
+	test('a warm start of /feed/-4 asks for at most 80 KB gzip of scripts before its first headline is drawn', async ({
 		page,
 		context
 	}) => {
@@ -42,26 +44,49 @@ test.describe('in the browser', () => {
 		await page.close();
 
 		const start = await context.newPage();
+		// As bench/scenarios.js: the frame in which the first headline row exists (the start
+		// snapshot's or the app's own).
+		await start.addInitScript(() => {
+			const look = (): void => {
+				if (document.querySelector('.headline[data-article-id]'))
+					(window as unknown as { firstHeadline: number }).firstHeadline = performance.now();
+				else requestAnimationFrame(look);
+			};
+			requestAnimationFrame(look);
+		});
 		await start.goto('/feed/-4');
 		await start.waitForFunction(
-			() => performance.getEntriesByName('app:first-headline').length > 0
+			() =>
+				'firstHeadline' in window && performance.getEntriesByName('app:first-headline').length > 0
 		);
-		const scripts = await start.evaluate(() => {
-			const painted = performance.getEntriesByName('app:first-headline')[0]?.startTime ?? 0;
-			return performance
-				.getEntriesByType('resource')
-				.filter((e) => e.startTime <= painted)
-				.map((e) => new URL(e.name).pathname)
-				.filter((path) => path.endsWith('.js') && !path.endsWith('/service-worker.js'));
+		const { drawn, appsOwn } = await start.evaluate(() => {
+			const scriptsUntil = (at: number): string[] =>
+				performance
+					.getEntriesByType('resource')
+					.filter((e) => e.startTime <= at)
+					.map((e) => new URL(e.name).pathname)
+					.filter((path) => path.endsWith('.js') && !path.endsWith('/service-worker.js'));
+			const first = (window as unknown as { firstHeadline: number }).firstHeadline;
+			const own = performance.getEntriesByName('app:first-headline')[0]?.startTime ?? first;
+			return { drawn: scriptsUntil(first), appsOwn: scriptsUntil(own) };
 		});
-		const files = [...new Set(scripts)];
-		const gzip = files.reduce(
-			(sum, path) => sum + gzipSize(readFileSync(join(BUILD_DIR, path))),
-			0
+		const size = (paths: string[]) => {
+			const files = [...new Set(paths)];
+			const gzip = files.reduce(
+				(sum, path) => sum + gzipSize(readFileSync(join(BUILD_DIR, path))),
+				0
+			);
+			return { files, gzip };
+		};
+		const item4 = size(drawn);
+		const own = size(appsOwn);
+		console.log(
+			`[first-screen] browser: ${kb(item4.gzip)} gzip, ${item4.files.length} files before the first headline; ` +
+				`${kb(own.gzip)}, ${own.files.length} files before the app's own (app:first-headline)`
 		);
-		console.log(`[first-screen] browser: ${kb(gzip)} gzip, ${files.length} files`);
-		// The start module of the language is among them (the router waits for it).
-		expect(files.length).toBeGreaterThan(2);
-		expect(gzip, `${kb(gzip)}: ${files.join(' ')}`).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET);
+		expect(item4.files.length).toBeGreaterThan(2);
+		expect(item4.gzip, `${kb(item4.gzip)}: ${item4.files.join(' ')}`).toBeLessThanOrEqual(
+			FIRST_SCREEN_BUDGET
+		);
 	});
 });
