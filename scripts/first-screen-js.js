@@ -1,37 +1,61 @@
 // The first screen's JavaScript, gzip level 9, read from a build (default build/): the modules
 // index.html preloads (deploy/preload-first-screen.js lists the first screen's) and, given a
 // locale, that locale's message module (fetched at start by hooks.client.ts). The browser-side
-// figure (what a start really loaded) is bench/run.js's item 4; this one needs no server.
-// Run: node scripts/first-screen-js.js [buildDir] [locale]
+// figure (what a start really loaded) is bench/run.js's item 4 and tests/e2e/first-screen-budget.spec.ts;
+// this one needs no server. Both are held to FIRST_SCREEN_BUDGET.
+// Run: node scripts/first-screen-js.js [buildDir] [locale]   (exits 1 when over the budget)
 import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const dir = process.argv[2] ?? 'build';
-const locale = process.argv[3];
-const html = readFileSync(join(dir, 'index.html'), 'utf8');
-const files = new Set(
-	[...html.matchAll(/(?:href|src)="([^"]+\.js)"|import\("([^"]+\.js)"\)/g)].map((m) =>
-		(m[1] ?? m[2] ?? '').replace(/^\.?\//, '')
-	)
-);
-if (locale) {
-	const manifest = JSON.parse(
-		readFileSync('.svelte-kit/output/client/.vite/manifest.json', 'utf8')
+/** The first screen's JavaScript budget, gzip (docs/benchmarks.md item 4, docs/i18n.md). */
+export const FIRST_SCREEN_BUDGET = 80 * 1024;
+
+/** @param {Buffer} buf */
+export const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
+
+/**
+ * The first screen's files in a build and their size.
+ * @param {{ dir?: string, locale?: string, manifest?: string }} [options] `manifest`: Vite's client
+ *   manifest of the build (SvelteKit's outDir), to find the locale's module
+ * @returns {{ files: string[], raw: number, gzip: number }}
+ */
+export function firstScreenJs({
+	dir = 'build',
+	locale,
+	manifest = '.svelte-kit/output/client/.vite/manifest.json'
+} = {}) {
+	const html = readFileSync(join(dir, 'index.html'), 'utf8');
+	const files = new Set(
+		[...html.matchAll(/(?:href|src)="([^"]+\.js)"|import\("([^"]+\.js)"\)/g)].map((m) =>
+			(m[1] ?? m[2] ?? '').replace(/^\.?\//, '')
+		)
 	);
-	const chunk = manifest[`src/lib/i18n/generated/${locale}.ts`];
-	if (!chunk) throw new Error(`no chunk for locale ${locale}`);
-	files.add(chunk.file);
+	if (locale) {
+		const chunks = JSON.parse(readFileSync(manifest, 'utf8'));
+		const chunk = chunks[`src/lib/i18n/generated/${locale}.ts`];
+		if (!chunk) throw new Error(`no chunk for locale ${locale}`);
+		files.add(chunk.file);
+	}
+	let raw = 0;
+	let gzip = 0;
+	for (const f of files) {
+		const path = join(dir, f);
+		if (!existsSync(path)) throw new Error(`missing ${path}`);
+		const buf = readFileSync(path);
+		raw += buf.length;
+		gzip += gzipSize(buf);
+	}
+	return { files: [...files], raw, gzip };
 }
-let raw = 0;
-let gzip = 0;
-for (const f of files) {
-	const path = join(dir, f);
-	if (!existsSync(path)) throw new Error(`missing ${path}`);
-	const buf = readFileSync(path);
-	raw += buf.length;
-	gzip += gzipSync(buf, { level: 9 }).length;
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+	const locale = process.argv[3];
+	const { files, raw, gzip } = firstScreenJs({ dir: process.argv[2], locale });
+	const over = gzip > FIRST_SCREEN_BUDGET;
+	console.log(
+		`first-screen JS${locale ? ` (${locale})` : ''}: ${files.length} files, ${(gzip / 1024).toFixed(1)} KB gzip, ${(raw / 1024).toFixed(1)} KB raw${over ? ` — over the ${FIRST_SCREEN_BUDGET / 1024} KB budget` : ''}`
+	);
+	if (over) process.exitCode = 1;
 }
-console.log(
-	`first-screen JS${locale ? ` (${locale})` : ''}: ${files.size} files, ${(gzip / 1024).toFixed(1)} KB gzip, ${(raw / 1024).toFixed(1)} KB raw`
-);

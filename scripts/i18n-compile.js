@@ -49,15 +49,55 @@ const LATER_PREFIXES = [
 	// The same for the feed menu and its settings sheet (HeadlineToolbar.svelte), the image viewer
 	// (ArticleView.svelte opens it once they are in) and the in-place sign-in (OfflineStatus.svelte).
 	'feedmenu_',
+	// The feed menu's and its sheet's health lines (format/feed-health.ts); the tree's warning
+	// (`feed_error_`, format/feed-error.ts) stays first.
+	'feed_health_',
 	'viewer_',
 	'renew_',
+	// The article screen's words: its route awaits the module in its load
+	// ([article]/+page.ts), and everything it draws (toolbar, pager, chips, attachments, the
+	// player, read aloud, the note editor, the label picker) is its code. The selection bar
+	// ([kind]/[id]/+layout.svelte) and a row's swipe hints (row-swipe.svelte.ts) say some of them
+	// and wait for the module with their code.
+	'article_',
+	'player_',
+	'speech_',
+	'note_',
+	'labels_',
+	'selection_',
+	'swipe_',
+	// A dialog's Close and Cancel: every dialog belongs to a screen or menu loaded with the module.
+	'dialog_',
+	// The search form's own words (ListSearch.svelte, loaded with the module when first opened);
+	// the search button and the scopes' names stay with the first screen.
+	'search_clear',
+	'search_field',
+	'search_in',
+	'search_placeholder',
+	'search_submit',
+	// Pull to refresh (PullToRefresh.svelte, loaded after the first screen with the module).
+	'list_pull_refresh',
+	'list_refreshing',
+	'list_release_refresh',
+	// A page's title: every route that has one awaits the module in its load.
+	'page_title',
+	// A new-article alert's and a rule's words: said after a sync, which waits for the module
+	// (sync/run.ts; the service worker has its own words, generated/worker.ts), and by the
+	// alerts and rule pages, which await it in their load.
+	'alert_',
 	// The manifest's shortcut names: read at build time only (pwa/manifest.ts), never by a page.
 	'manifest_'
 ];
 
+/**
+ * Keys of a later prefix that the first screen says all the same: a row's publication date, the
+ * article pane's name in the list's layout, and the article state's "gone" (state/article.svelte.ts).
+ */
+const START_KEYS = new Set(['article_published', 'article_pane', 'article_gone']);
+
 /** @param {string} key @returns {boolean} whether the key is in the later module */
 export function isLater(key) {
-	return LATER_PREFIXES.some((prefix) => key.startsWith(prefix));
+	return !START_KEYS.has(key) && LATER_PREFIXES.some((prefix) => key.startsWith(prefix));
 }
 
 /**

@@ -4,7 +4,8 @@
  * that talks to tt-rss; it has no DOM or Svelte dependency so the service worker can use it.
  */
 import { deriveCapabilities, type Capabilities } from './capabilities';
-import { ApiError, clientError, failWithWords, sessionEndedError } from './errors';
+import { clientError, sessionEndedError } from './error-make';
+import { ApiError, failWithWords } from './errors';
 import {
 	articleToWire,
 	catchupToWire,

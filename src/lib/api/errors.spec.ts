@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadAllWith } from '$lib/i18n/m';
 import { StorageFullError } from '$lib/offline/storage';
+import { clientError, serverError } from './error-make';
 import {
-	clientError,
 	failWithWords,
 	isApiError,
 	noWayToServer,
 	readerText,
 	RefusedError,
-	serverError,
 	serverUnreachable
 } from './errors';
 import { Transport } from './transport';

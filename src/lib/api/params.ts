@@ -5,7 +5,7 @@
  */
 import { labelIdToWire, type Capabilities } from './capabilities';
 import { ArticleField, UpdateMode } from './codes';
-import { clientError } from './errors';
+import { clientError } from './error-make';
 import { compact, wireIds, wireNumber, type WireValue } from './wire';
 
 type Wire = Record<string, string | boolean>;

@@ -26,7 +26,7 @@ import type {
 	SubscribeStatus,
 	UpdateResult
 } from './types';
-import { clientError } from './errors';
+import { clientError } from './error-make';
 import {
 	ShapeError,
 	arr,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { caught } from './testing/caught';
-import { ApiError, QUEUED_OPS } from './errors';
+import { QUEUED_OPS } from './error-make';
+import { ApiError } from './errors';
 import { fakeFetch, jsonReply, ok } from './testing/fake-fetch';
 import { MAX_REPLY_BYTES, Transport, unwrap } from './transport';
 

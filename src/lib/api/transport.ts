@@ -2,7 +2,8 @@
  * The single network primitive: POST one JSON object to the tt-rss API and unwrap the reply.
  * No DOM and no Svelte here: this runs in pages, in the service worker and in Node tests.
  */
-import { ApiError, clientError, failWithWords, serverError, type ErrorPhase } from './errors';
+import { clientError, serverError, type ErrorPhase } from './error-make';
+import { ApiError, failWithWords } from './errors';
 import { isObject, optNumber } from './wire';
 import { DEFAULT_TIMEOUT_MS } from './codes';
 

@@ -4,7 +4,7 @@
  * booleans in several spellings; requests send numbers as quoted strings (the spec's advice for
  * old hosts) and booleans as JSON booleans (the 2021 server reads the string "false" as true).
  */
-import { clientError } from './errors';
+import { clientError } from './error-make';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: unknown };

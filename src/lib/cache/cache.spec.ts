@@ -5,7 +5,7 @@ import type { Counters, FeedTree } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { headline } from '$lib/outbox/testing/fake-server';
-import { evictCache } from '$lib/offline/storage';
+import { evictCache } from '$lib/db/quota';
 import { cachedArticle, cachedList, cachedRows, cachedTree, type ListKey } from './index';
 import { storeArticles, storeList, storeTree } from './write';
 import { storeOfflineHeadlines } from './kept';

@@ -8,7 +8,8 @@ import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
-import { readTx, writeTx, writeTxWithRoom } from '$lib/db/tx';
+import { writeTxWithRoom } from '$lib/db/quota';
+import { readTx, writeTx } from '$lib/db/tx';
 import { orMiss } from './index';
 import {
 	CACHE_WRITE_STORES,

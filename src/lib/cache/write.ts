@@ -20,7 +20,7 @@ import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
 import type { IDBPTransaction } from 'idb';
 import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { writeTxWithRoom } from '$lib/db/tx';
+import { writeTxWithRoom } from '$lib/db/quota';
 import { indexArticles } from '$lib/db/index-queue';
 import { listKeyString, type ListKey } from './index';
 

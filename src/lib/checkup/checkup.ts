@@ -12,7 +12,8 @@ import {
 	type FeedTree,
 	type TtrssClient
 } from '$lib/api';
-import { plainFeedError, serverWords } from '$lib/format/feed-health';
+import { plainFeedError } from '$lib/format/feed-error';
+import { serverWords } from '$lib/format/feed-health';
 import { m, type PlainKey } from '$lib/i18n/m';
 import { realFeeds } from '$lib/tree/walk';
 

@@ -8,6 +8,7 @@
 import type { Attachment } from 'svelte/attachments';
 import type { Headline } from '$lib/api';
 import { afterFirstScreen } from '$lib/boot/early-reads';
+import { whenAllMessages } from '$lib/i18n/m';
 import type { SwipePress, SwipeState } from '$lib/gestures/swipe-press';
 import type { SwipeHint, Swipes } from '$lib/state/swipe.svelte';
 
@@ -19,7 +20,10 @@ let gestures = $state<Gestures | undefined>();
 let swipesLoading: Promise<void> | undefined;
 
 function loadSwipes(): Promise<void> {
-	swipesLoading ??= import('$lib/state/swipe.svelte').then((m) => void (swipes = m.swipes));
+	// The hints' words (`swipe_`, `article_`) are the later module's: loaded with the code.
+	swipesLoading ??= Promise.all([import('$lib/state/swipe.svelte'), whenAllMessages()]).then(
+		([m]) => void (swipes = m.swipes)
+	);
 	return swipesLoading;
 }
 

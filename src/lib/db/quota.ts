@@ -5,47 +5,13 @@
  * without importing a feature: the eviction reaches the offline search only through its change
  * queue (index-queue.ts). Framework-free: the page and the worker use it.
  */
-import { ReaderError } from '$lib/api';
+import type { IDBPTransaction, StoreNames } from 'idb';
 import { unindexArticles } from './index-queue';
 import { IMAGE_CACHE } from './names';
 import type { ReaderDatabase } from './open';
-import type { FailedItem, OutboxItem, StoredArticle } from './schema';
-
-export class StorageFullError extends ReaderError {
-	constructor(cause?: unknown) {
-		super(
-			'This device has no room left for offline articles. Older cached articles were removed; free some space or lower the number of offline articles in the settings. Your changes are still kept.',
-			'Storage full',
-			cause !== undefined ? { cause } : undefined
-		);
-		this.name = 'StorageFullError';
-	}
-}
-
-export function isQuotaError(error: unknown): boolean {
-	if (error instanceof StorageFullError) return true;
-	if (typeof error !== 'object' || error === null) return false;
-	const name = (error as { name?: unknown }).name;
-	const inner = (error as { inner?: unknown; cause?: unknown }).cause;
-	return (
-		name === 'QuotaExceededError' ||
-		name === 'NS_ERROR_DOM_QUOTA_REACHED' ||
-		(inner !== undefined && inner !== error && isQuotaError(inner))
-	);
-}
-
-type Listener = (message: string | undefined) => void;
-const listeners = new Set<Listener>();
-
-/** The page's status listens here to show "storage full" (undefined clears it). */
-export function onStorageProblem(listener: Listener): () => void {
-	listeners.add(listener);
-	return () => listeners.delete(listener);
-}
-
-export function reportStorageProblem(message: string | undefined): void {
-	for (const listener of listeners) listener(message);
-}
+import type { FailedItem, OutboxItem, ReaderDB, StoredArticle } from './schema';
+import { isQuotaError, reportStorageProblem, StorageFullError } from './storage-problem';
+import { writeTx } from './tx';
 
 /**
  * Article ids a queued or refused change names: never evicted, whatever the budget, so the
@@ -216,4 +182,18 @@ export async function withQuotaRetry<T>(db: ReaderDatabase, write: () => Promise
 			throw full;
 		}
 	}
+}
+
+/**
+ * `writeTx` (tx.ts) through the full-quota retry (`withQuotaRetry`): on a full quota the cache
+ * frees room once and `write` runs again in a new transaction (so it must not keep state from the
+ * aborted try outside its result); a second failure is a StorageFullError. The write of every cache
+ * and outbox record that may grow the database.
+ */
+export function writeTxWithRoom<const S extends StoreNames<ReaderDB>[], T>(
+	db: ReaderDatabase,
+	stores: S,
+	write: (tx: IDBPTransaction<ReaderDB, S, 'readwrite'>) => Promise<T>
+): Promise<T> {
+	return withQuotaRetry(db, () => writeTx(db, stores, write));
 }

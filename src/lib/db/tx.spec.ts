@@ -3,8 +3,9 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installQuotaFaults, quota } from '$lib/outbox/testing/quota';
 import { openReaderDb, resetReaderDbForTests } from './open';
-import { StorageFullError } from './quota';
-import { readTx, writeTx, writeTxWithRoom } from './tx';
+import { writeTxWithRoom } from './quota';
+import { StorageFullError } from './storage-problem';
+import { readTx, writeTx } from './tx';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();

@@ -1,8 +1,10 @@
-/** Transaction helpers every IndexedDB writer shares (the cache, the outbox). */
+/**
+ * Transaction helpers every IndexedDB writer shares (the cache, the outbox). The write that frees
+ * room on a full quota and tries again, `writeTxWithRoom`, is quota.ts's.
+ */
 import type { IDBPTransaction, StoreNames } from 'idb';
 import type { ReaderDatabase } from './open';
 import type { ReaderDB } from './schema';
-import { withQuotaRetry } from './quota';
 
 /** Aborts a transaction that may already have finished or aborted, without throwing. */
 export function abortQuietly(tx: { abort(): void }): void {
@@ -35,20 +37,6 @@ export async function writeTx<const S extends StoreNames<ReaderDB>[], T>(
 		abortQuietly(tx);
 		throw error;
 	}
-}
-
-/**
- * `writeTx` through the full-quota retry (quota.ts `withQuotaRetry`): on a full quota the cache
- * frees room once and `write` runs again in a new transaction (so it must not keep state from the
- * aborted try outside its result); a second failure is a StorageFullError. The write of every cache
- * and outbox record that may grow the database.
- */
-export function writeTxWithRoom<const S extends StoreNames<ReaderDB>[], T>(
-	db: ReaderDatabase,
-	stores: S,
-	write: (tx: IDBPTransaction<ReaderDB, S, 'readwrite'>) => Promise<T>
-): Promise<T> {
-	return withQuotaRetry(db, () => writeTx(db, stores, write));
 }
 
 /** Runs `read` in one readonly transaction over `stores`; resolves with its result once it ends. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { feedHealthLines, feedHealthSummary, plainFeedError } from './feed-health';
+import { plainFeedError } from './feed-error';
+import { feedHealthLines, feedHealthSummary } from './feed-health';
 
 describe('plainFeedError', () => {
 	it.each([

@@ -5,6 +5,7 @@ import {
 	compileAll,
 	entryVariables,
 	I18N_DIR,
+	isLater,
 	pluralForms,
 	pseudoText,
 	readCatalogs,
@@ -90,12 +91,42 @@ describe('message catalogs', () => {
 	});
 });
 
+describe('the start module', () => {
+	it("holds the first screen's words; the article screen's, the search form's and the selection bar's wait in the later module", () => {
+		for (const key of [
+			'article_published',
+			'article_pane',
+			'article_gone',
+			'search_open',
+			'list_loading'
+		]) {
+			expect(isLater(key), key).toBe(false);
+		}
+		for (const key of [
+			'article_star',
+			'player_play',
+			'speech_read_aloud',
+			'labels_pick',
+			'selection_count',
+			'swipe_unpublish',
+			'search_placeholder',
+			'list_pull_refresh',
+			'page_title',
+			'feed_health_interval',
+			'alert_title',
+			'settings_page'
+		]) {
+			expect(isLater(key), key).toBe(true);
+		}
+	});
+});
+
 describe('the pseudo-locale', () => {
 	it('is English accented and about 40 % longer, variables and plurals kept', async () => {
 		const text = pseudoText('Sign in to {server}');
 		expect(text).toMatch(/^\[Šíĝñ íñ ţó \{server\} .+\]$/);
 		expect(text.length).toBeGreaterThanOrEqual(Math.ceil('Sign in to '.length * 1.4));
-		const pseudo = (await import('./generated/en-XA')).messages;
+		const pseudo = (await import('./generated/en-XA.later')).messages;
 		expect(pseudo.feed_health_interval({ minutes: 2 })).toContain('2 ɱíñúţéš');
 	});
 });
@@ -120,11 +151,12 @@ describe('compiled messages', () => {
 
 	it('fill variables and choose the plural form of the locale', async () => {
 		const en = (await import('./generated/en')).messages;
-		expect(en.feed_health_interval({ minutes: 1 })).toBe('The server tries every 1 minute.');
-		expect(en.feed_health_interval({ minutes: 1500 })).toBe(
+		const enLater = (await import('./generated/en.later')).messages;
+		expect(enLater.feed_health_interval({ minutes: 1 })).toBe('The server tries every 1 minute.');
+		expect(enLater.feed_health_interval({ minutes: 1500 })).toBe(
 			'The server tries every 1,500 minutes.'
 		);
-		expect(en.page_title({ page: 'Settings' })).toBe('Settings · Reader');
+		expect(enLater.page_title({ page: 'Settings' })).toBe('Settings · Reader');
 		expect(en.status_pending({ count: 1 })).toBe('1 change waiting');
 		const ru = (await import('./generated/ru')).messages;
 		expect(ru.status_pending({ count: 21 })).toBe('21 изменение ждёт отправки');

@@ -23,7 +23,8 @@ import {
 	writeStoragePolicy,
 	type ConnectionHints
 } from './policy';
-import { evictCache, IMAGE_CACHE, isEvictedFirst, MEDIA_CACHE } from './storage';
+import { evictCache, isEvictedFirst } from '$lib/db/quota';
+import { IMAGE_CACHE, MEDIA_CACHE } from './storage';
 import { unindexArticles } from '$lib/db/index-queue';
 
 vi.mock('$lib/db/index-queue', () => ({ unindexArticles: vi.fn(), indexArticles: vi.fn() }));

@@ -8,13 +8,15 @@ import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
 import {
 	dropArticles,
+	dropCached,
 	dropImages,
 	evictionOrder,
-	dropCached,
 	isEvictedFirst,
+	protectedArticleIds
+} from '$lib/db/quota';
+import {
 	IMAGE_CACHE,
 	MEDIA_CACHE,
-	protectedArticleIds,
 	requestPersistentStorage,
 	storageEstimate,
 	type StorageEstimateInfo

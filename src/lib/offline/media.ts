@@ -30,7 +30,8 @@ import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import { enclosuresAllowed } from './policy';
 import { askWorkerTo, controllingWorker } from './images';
 import { answerRange, contentRange } from './range';
-import { dropCached, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from './storage';
+import { dropCached } from '$lib/db/quota';
+import { MEDIA_CACHE, MEDIA_FAILURES_CACHE } from './storage';
 
 const MB = 1024 * 1024;
 /** The largest file kept: an hour of video at a phone's quality, or 3 h of audio at 128 kbps. */

@@ -1,21 +1,13 @@
 /**
  * Storage limits for the features: the storage estimate and the persistent-storage request, and
- * (from db/quota.ts, where the cache and the outbox take them) quota errors and the eviction of
- * the read cache. Framework-free: the page and the worker use it.
+ * (from db/storage-problem.ts, where the cache and the outbox take them) quota errors. The eviction
+ * of the read cache is db/quota.ts's, imported from there by the budget and the media cache: a
+ * re-export here would put it on the first screen, whose status listens here.
+ * Framework-free: the page and the worker use it.
  */
 import { formatLocale, m } from '$lib/i18n/m';
 
-export {
-	dropArticles,
-	dropCached,
-	dropImages,
-	evictCache,
-	evictionOrder,
-	isEvictedFirst,
-	onStorageProblem,
-	protectedArticleIds,
-	StorageFullError
-} from '$lib/db/quota';
+export { onStorageProblem, StorageFullError } from '$lib/db/storage-problem';
 
 /** The Cache Storage names: db/names.ts, where the database layer reads them to wipe an account. */
 export { IMAGE_CACHE, MEDIA_CACHE, MEDIA_FAILURES_CACHE } from '$lib/db/names';

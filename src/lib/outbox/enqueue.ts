@@ -11,9 +11,11 @@ import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/sc
 import { RefusedError } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$lib/db/kv';
-import { readTx, writeTx, writeTxWithRoom } from '$lib/db/tx';
+import { writeTxWithRoom } from '$lib/db/quota';
+import { readTx, writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
-import { CATCHUP_KEY_PREFIX, inCatchupScope, splitIntent, type ItemDraft } from './apply';
+import { inCatchupScope } from './apply';
+import { CATCHUP_KEY_PREFIX, splitIntent, type ItemDraft } from './split';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';

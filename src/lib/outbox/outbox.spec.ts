@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SPECIAL_FEED } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
-import { splitIntent } from './apply';
+import { splitIntent } from './split';
 import type { Intent } from './intent';
 import { pendingItems } from './outbox';
 import { enqueueIntent, queuedUnder } from './enqueue';

@@ -4,11 +4,12 @@
  * moved to the failed list, and the replay's status for the reader.
  */
 import { openReaderDb } from '$lib/db/open';
-import { writeTx, writeTxWithRoom } from '$lib/db/tx';
+import { writeTxWithRoom } from '$lib/db/quota';
+import { writeTx } from '$lib/db/tx';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { retryAt } from './replay-plan';
 import { UNANSWERED_MS } from './replay-judge';
-import { recordSent } from './sent-log';
+import { recordSent } from './sent-log-write';
 import { updateReplayStatus, type ReplayStatus } from './status';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {

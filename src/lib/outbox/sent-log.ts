@@ -3,7 +3,7 @@
  * data asked for before a change was confirmed does not know it, and must not put the old state
  * back in the cache or on screen. The outbox's pending items cover a change until it is sent;
  * this log covers it from then until any read asked for after it. Written by the replay (page and
- * worker alike), read by the cache's writes and by `withQueuedChanges`.
+ * worker alike, sent-log-write.ts), read by the cache's writes and by `withQueuedChanges`.
  *
  * Seen on CI: the first sync read the unread set, the reader opened an article (marked read, sent
  * at once), the sync then wrote its older copy — unread again on screen, and the reader's next
@@ -11,10 +11,8 @@
  */
 import { belongsTo } from '$lib/db/account';
 import type { OutboxItem } from '$lib/db/schema';
-import { getStored, isFiniteNumber, readIn, storedKey, writeIn, type KvReadable } from '$lib/db/kv';
+import { getStored, isFiniteNumber, readIn, storedKey, type KvReadable } from '$lib/db/kv';
 import { SENT_LOG_KEY } from '$lib/db/names';
-import type { ReaderDatabase } from '$lib/db/open';
-import { writeTx } from '$lib/db/tx';
 import type { Intent } from './intent';
 
 /** The log (its name is in db/names.ts: a switch of account wipes it). */
@@ -38,9 +36,6 @@ export const SENT_HORIZON = storedKey<number | undefined>({
 });
 /** Longer than any request a read waits for (the API's timeouts are under a minute). */
 export const SENT_LOG_MS = 5 * 60_000;
-/** Older entries beyond this many are dropped (never those of the batch being confirmed). */
-const SENT_LOG_MAX = 500;
-
 export interface SentEntry {
 	intent: Intent;
 	account?: string;
@@ -51,44 +46,9 @@ export interface SentEntry {
 	was?: boolean;
 }
 
-function entries(value: unknown): SentEntry[] {
+/** The log's entries from what was stored (anything else: none). */
+export function entries(value: unknown): SentEntry[] {
 	return Array.isArray(value) ? (value as SentEntry[]) : [];
-}
-
-/**
- * The log with these items added as confirmed at `at`, older entries past their time (or beyond
- * SENT_LOG_MAX) dropped, and the horizon moved up to the newest entry dropped. One action of the
- * reader's ("Select all", Mark read: items made at once, confirmed in calls of MAX_IDS_PER_CALL) is
- * never cut by the cap, however large.
- */
-export function withSent(
-	log: unknown,
-	items: readonly Pick<OutboxItem, 'intent' | 'account' | 'createdAt' | 'was'>[],
-	at: number,
-	horizon?: number
-): { log: SentEntry[]; horizon: number | undefined } {
-	const old = entries(log);
-	const added: SentEntry[] = items.map((item) => ({
-		intent: item.intent,
-		sentAt: at,
-		madeAt: item.createdAt,
-		...(item.was !== undefined ? { was: item.was } : {}),
-		...(item.account !== undefined ? { account: item.account } : {})
-	}));
-	const made = new Set(added.map((entry) => entry.madeAt));
-	const recent = old.filter((entry) => entry.sentAt > at - SENT_LOG_MS);
-	let room = SENT_LOG_MAX - added.length - recent.filter((e) => made.has(e.madeAt)).length;
-	// Newest first: the oldest entries beyond the cap go, never one of this action's.
-	const kept = recent
-		.reverse()
-		.filter((entry) => made.has(entry.madeAt) || room-- > 0)
-		.reverse();
-	const keptSet = new Set(kept);
-	let newHorizon = horizon;
-	for (const entry of old) {
-		if (!keptSet.has(entry)) newHorizon = Math.max(newHorizon ?? -Infinity, entry.sentAt);
-	}
-	return { log: [...kept, ...added], horizon: newHorizon };
 }
 
 /**
@@ -151,25 +111,4 @@ export async function changesNotIn(
 		changes: [...sent.map((entry): NotShown => ({ ...entry, confirmed: true })), ...queued],
 		unknown
 	};
-}
-
-/**
- * Adds the items the server just confirmed (the replay, page and worker alike). Best effort, like
- * the replay's status: a read answered with older data may then show it a moment.
- */
-export async function recordSent(
-	db: ReaderDatabase,
-	items: readonly OutboxItem[],
-	at: number
-): Promise<void> {
-	try {
-		await writeTx(db, ['settings'], async (tx) => {
-			const horizon = await readIn(tx.store, SENT_HORIZON);
-			const next = withSent(await readIn(tx.store, SENT_LOG), items, at, horizon);
-			await writeIn(tx.store, SENT_LOG, next.log);
-			if (next.horizon !== undefined) await writeIn(tx.store, SENT_HORIZON, next.horizon);
-		});
-	} catch {
-		// Storage full or closing: nothing else depends on it.
-	}
 }

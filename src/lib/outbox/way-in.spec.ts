@@ -4,7 +4,7 @@ import { parseCounters, parseFeedTree } from '$lib/api/parse';
 import { recordedContent } from '$lib/api/testing/fake-fetch';
 import { treeFromNodes } from '$lib/api/tree';
 import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
-import { splitIntent } from './apply';
+import { splitIntent } from './split';
 import type { Intent } from './intent';
 import { headline } from './testing/fake-server';
 import { intentEffect, type WayInSnapshot } from './way-in';

@@ -8,16 +8,11 @@
  * nothing here reads or writes storage, and the snapshot is left as it was.
  */
 import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
-import {
-	adjustCounters,
-	applyCatchupToCounters,
-	applyToArticle,
-	hasNow,
-	type ItemDraft
-} from './apply';
+import { adjustCounters, applyCatchupToCounters, applyToArticle } from './apply';
 import { changedCounters, counterValues } from './hold';
 import { inverseOf, type Hold, type HoldUndo } from './hold-note';
 import { mustStayBefore } from './order';
+import { hasNow, type ItemDraft } from './split';
 
 export interface WayInSnapshot {
 	/**

@@ -5,7 +5,7 @@ import type { Headline } from '$lib/api';
 import type { ListKey } from '$lib/cache';
 import { storeList } from '$lib/cache/write';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { evictCache } from '$lib/offline/storage';
+import { evictCache } from '$lib/db/quota';
 import { headline } from '$lib/outbox/testing/fake-server';
 import {
 	applyChanges,

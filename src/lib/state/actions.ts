@@ -11,7 +11,7 @@
 import { isDeviceFeed, readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
 import { cachedTree } from '$lib/cache';
 import { m, whenAllMessages } from '$lib/i18n/m';
-import { itemKey } from '$lib/outbox/apply';
+import { itemKey } from '$lib/outbox/split';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, ArticleRef, Intent, Side } from '$lib/outbox/intent';

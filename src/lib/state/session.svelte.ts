@@ -9,15 +9,8 @@ import { afterFirstScreen, takeEarlySession } from '$lib/boot/early-reads';
 import { accountOf, setShownAccount, shownAccount } from '$lib/db/account';
 import { closeNotices } from '$lib/alerts/close';
 import type { Changes } from '$lib/db/device';
-import {
-	loadSession,
-	newSignInId,
-	sameSignIn,
-	storedCredentials,
-	updateSessionId
-} from '$lib/db/session';
+import { loadSession, sameSignIn, storedCredentials, updateSessionId } from '$lib/db/session';
 import type { StoredSession } from '$lib/db/schema';
-import { apiUrlFor } from './server-address';
 
 export interface SignInForm {
 	/** The tt-rss address as the reader knows it, e.g. `/tt-rss/` or `https://host/tt-rss/`. */
@@ -54,6 +47,9 @@ function loadClientCode() {
 
 /** The device's sign-in and wipe steps (db/device.ts): only a sign-in or sign-out runs them. */
 const deviceSteps = () => import('$lib/db/device');
+
+/** The sign-in's steps with the server (sign-in-steps.ts): only a sign-in or renewal runs them. */
+const signInSteps = () => import('./sign-in-steps');
 
 /**
  * Who is signed in, and the one API client the pages use. The session id and (only with
@@ -151,7 +147,8 @@ class Session {
 	 * reader cancelled.
 	 */
 	async signIn(form: SignInForm, decide?: DecideOtherChanges): Promise<boolean> {
-		const { stored, client } = await this.#login({
+		const { apiUrlFor, logIn } = await signInSteps();
+		const { stored, client } = await logIn({
 			apiUrl: apiUrlFor(form.server),
 			user: form.singleUser ? 'admin' : form.user.trim(),
 			password: form.password,
@@ -186,7 +183,7 @@ class Session {
 	async renew(password: string): Promise<void> {
 		const current = this.#stored;
 		if (!current) throw new Error('Not signed in');
-		const { stored } = await this.#login({ ...current, password });
+		const { stored } = await (await signInSteps()).logIn({ ...current, password });
 		await (await deviceSteps()).storeSessionFor(stored);
 		this.#adopt(stored);
 	}
@@ -241,33 +238,6 @@ class Session {
 		this.#stored = { ...stored, sessionId: '' };
 		// Over the id that ended only: another tab or the worker may have a newer one.
 		await updateSessionId(accountOf(stored), '', stored.sessionId);
-	}
-
-	async #login(
-		wanted: Pick<StoredSession, 'apiUrl' | 'user' | 'stayingSignedIn' | 'singleUser'> & {
-			password: string;
-		}
-	): Promise<{ stored: StoredSession; client: TtrssClient }> {
-		const credentials: Credentials = wanted.singleUser
-			? {}
-			: { user: wanted.user, password: wanted.password };
-		const [, { TtrssClient }] = await loadClientCode();
-		const client = new TtrssClient({ apiUrl: wanted.apiUrl });
-		const login = await client.login(credentials);
-		const caps = await client.detectCapabilities();
-		const stored: StoredSession = {
-			apiUrl: wanted.apiUrl,
-			user: wanted.user,
-			sessionId: login.sessionId,
-			apiLevel: caps.apiLevel,
-			stayingSignedIn: wanted.stayingSignedIn,
-			singleUser: wanted.singleUser,
-			signedInAt: Date.now(),
-			signInId: newSignInId(),
-			...(caps.version !== undefined ? { version: caps.version } : {}),
-			...(wanted.stayingSignedIn && !wanted.singleUser ? { password: wanted.password } : {})
-		};
-		return { stored, client };
 	}
 
 	#adopt(stored: StoredSession): void {

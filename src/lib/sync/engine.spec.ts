@@ -11,7 +11,8 @@ import { savePacks, loadSyncState } from './state';
 import { body, syncServer } from './testing';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { ownCacheForTests } from '$lib/db/testing';
-import { recordSent, SENT_HORIZON } from '$lib/outbox/sent-log';
+import { SENT_HORIZON } from '$lib/outbox/sent-log';
+import { recordSent } from '$lib/outbox/sent-log-write';
 import { putStored } from '$lib/db/kv';
 import { CACHE_OWNER } from '$lib/db/keys';
 

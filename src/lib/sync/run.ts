@@ -4,6 +4,7 @@
  */
 import { alertAfterSync } from '$lib/alerts/notify';
 import { accountOfClient } from '$lib/db/account';
+import { whenAllMessages } from '$lib/i18n/m';
 import { rulesAfterSync } from '$lib/rules/run';
 import { announceSync } from './channel';
 import { syncNow, type SyncOptions, type SyncOutcome } from './engine';
@@ -14,6 +15,8 @@ export async function runSync(options: SyncOptions): Promise<SyncOutcome> {
 	const tell = async (outcome: SyncOutcome): Promise<void> => {
 		if (told) return;
 		told = true;
+		// The rules' and alerts' words (`alert_`) are the later module's; the worker has all of them.
+		await whenAllMessages()?.catch(() => undefined);
 		// The reader's rules over the articles that arrived (src/lib/rules), before the alerts and
 		// before any tab shows the new rows: what they changed is on the sync's list of changes.
 		const ruled = await rulesAfterSync(

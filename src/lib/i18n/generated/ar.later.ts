@@ -6,6 +6,96 @@ const plurals = new Intl.PluralRules('ar');
 const numbers = new Intl.NumberFormat('ar');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `فئة`,
+	alert_a_feed: () => `خلاصة`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `ولا شيء غير ذلك`;
+			case 'one':
+				return `وواحدة أخرى`;
+			case 'two':
+				return `واثنتان أخريان`;
+			case 'few':
+				return `و${n} أخرى`;
+			case 'many':
+				return `و${n} أخرى`;
+			default:
+				return `و${n} أخرى`;
+		}
+	},
+	alert_quiet: () => `وصلت خلال ساعات الهدوء:`,
+	alert_quoted: (p) => `«${p.word}»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا جديد في ${p.label}`;
+			case 'one':
+				return `جديد في ${p.label}`;
+			case 'two':
+				return `مقالتان جديدتان في ${p.label}`;
+			case 'few':
+				return `${n} مقالات جديدة في ${p.label}`;
+			case 'many':
+				return `${n} مقالة جديدة في ${p.label}`;
+			default:
+				return `${n} مقالة جديدة في ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(بلا عنوان)`,
+	article_actions: () => `إجراءات المقالة`,
+	article_add_note: () => `إضافة ملاحظة`,
+	article_attachment: () => `مرفق`,
+	article_attachments: () => `المرفقات`,
+	article_comments: () => `التعليقات`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'zero':
+				return `لا تعليقات`;
+			case 'one':
+				return `تعليق واحد`;
+			case 'two':
+				return `تعليقان`;
+			case 'few':
+				return `${n} تعليقات`;
+			case 'many':
+				return `${n} تعليقًا`;
+			default:
+				return `${n} تعليق`;
+		}
+	},
+	article_copy_link: () => `نسخ الرابط`,
+	article_edit_note: () => `تعديل الملاحظة`,
+	article_embedded_content: () => `محتوى مضمَّن`,
+	article_feed_site: () => `(موقع الموجز)`,
+	article_headlines: () => `العناوين`,
+	article_labels_tags: () => `التسميات والوسوم`,
+	article_loading: () => `جارٍ تحميل المقالة…`,
+	article_mark_read: () => `تعليم كمقروءة`,
+	article_mark_read_title: () => `تعليم كمقروءة (u)`,
+	article_mark_unread: () => `تعليم كغير مقروءة`,
+	article_mark_unread_title: () => `تعليم كغير مقروءة (u)`,
+	article_more: () => `مزيد من إجراءات المقالة`,
+	article_navigation: () => `التنقل بين المقالات`,
+	article_next: () => `المقالة التالية`,
+	article_next_title: () => `المقالة التالية (j)`,
+	article_open_original: () => `فتح الأصل`,
+	article_open_original_title: () => `فتح الأصل (o)`,
+	article_previous: () => `المقالة السابقة`,
+	article_previous_title: () => `المقالة السابقة (k)`,
+	article_publish: () => `نشر`,
+	article_share: () => `مشاركة…`,
+	article_share_title: () => `مشاركة`,
+	article_shared: () => `مقالة مُشارَكة`,
+	article_star: () => `تمييز بنجمة`,
+	article_star_title: () => `تمييز بنجمة (s)`,
+	article_starred_title: () => `مميّزة بنجمة (s)`,
+	article_tagged: (p) => `المقالات الموسومة بـ ${p.tag}`,
+	article_view_image: (p) => `عرض الصورة: ${p.name}`,
+	article_view_image_plain: () => `عرض الصورة`,
 	back_to_settings: () => `→ الإعدادات`,
 	checkup_again: () => `أعد تشغيل الفحص`,
 	checkup_api_off_detail: () => `يردّ tt-rss بـ API_DISABLED: لا يُسمح لهذا المستخدم باستخدام التطبيقات. (يقول tt-rss ذلك قبل أن يتحقق من كلمة المرور، فقد تكون كلمة المرور خاطئة أيضًا.)`,
@@ -132,6 +222,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `لم يقبلهما tt-rss. بعد محاولة فاشلة، ترفض الإصدارات الأحدث أيضًا تسجيل الدخول لبضع ثوانٍ.`,
 	checkup_wrong_password_fix: () => `اكتبهما مرة أخرى (اسم المستخدم هو نفسه في واجهة tt-rss على الويب). إن كنت تستخدم كلمة مرور تطبيق (التفضيلات ← البيانات الشخصية / المصادقة ← كلمات مرور التطبيقات) فاستخدمها هنا.`,
 	checkup_wrong_password_title: () => `اسم المستخدم أو كلمة المرور غير صحيحة`,
+	dialog_cancel: () => `إلغاء`,
+	dialog_close: () => `إغلاق`,
 	error_aborted: () => `أُلغي الطلب قبل أن يكتمل.`,
 	error_api_disabled: () => `الوصول إلى واجهة البرمجة مُعطَّل لهذا الحساب. افتح التفضيلات في tt-rss، وفعّل "Enable API access" (الوصول إلى API)، واحفظ، ثم سجّل الدخول مرة أخرى.`,
 	error_bad_reply: () => `ردّ خادم tt-rss بطريقة غير متوقعة. قد لا يكون إصدار الخادم هذا مدعومًا.`,
@@ -163,6 +255,29 @@ export const messages: LaterMessages = {
 	error_timeout: () => `استغرق خادم tt-rss وقتًا طويلًا في الرد. حاول مرة أخرى؛ وإن تكرر ذلك فقد يكون الخادم أو الاتصال مثقلًا.`,
 	error_unknown_method: () => `لا يعرف خادم tt-rss هذا الإجراء. على الأرجح أنه أقدم من هذه الميزة؛ تحديث tt-rss سيفيد.`,
 	error_unsupported: () => `خادم tt-rss هذا أقدم من أن يدعم هذا الإجراء. تحديث tt-rss سيجعله متاحًا.`,
+	feed_health_fails: (p) => `التحديثات تفشل: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'zero':
+				return `يحاول الخادم باستمرار.`;
+			case 'one':
+				return `يحاول الخادم كل دقيقة.`;
+			case 'two':
+				return `يحاول الخادم كل دقيقتين.`;
+			case 'few':
+				return `يحاول الخادم كل ${n} دقائق.`;
+			case 'many':
+				return `يحاول الخادم كل ${n} دقيقة.`;
+			default:
+				return `يحاول الخادم كل ${n} دقيقة.`;
+		}
+	},
+	feed_health_last_tried: (p) => `آخر محاولة: ${p.date}.`,
+	feed_health_newest: (p) => `أحدث مقالة فيها بتاريخ ${p.date}.`,
+	feed_health_ok: (p) => `يُحدَّث دون أخطاء، آخر مرة في ${p.date}.`,
+	feed_health_server_said: (p) => `قال الخادم: «${p.words}»`,
+	feed_health_unknown: () => `لا توجد أخطاء تحديث معروفة.`,
 	feedmenu_actions: () => `إجراءات الموجز`,
 	feedmenu_actions_more: () => `مزيد من إجراءات الموجز`,
 	feedmenu_settings_alert: () => `التنبيه عند وصول مقالات جديدة`,
@@ -181,9 +296,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `هل تريد إيقاف متابعة «${p.title}»؟ ستُزال مقالاته من tt-rss (تبقى المميّزة بنجمة).`,
 	feedmenu_unsubscribe_title: () => `إلغاء الاشتراك؟`,
 	feedmenu_update_now: () => `تحديث هذا الموجز الآن`,
+	labels_loading: () => `جارٍ تحميل التسميات…`,
+	labels_menu: () => `التسميات`,
+	labels_none: () => `لا توجد تسميات بعد. أنشئها في تفضيلات tt-rss.`,
+	labels_of_article: () => `تسميات هذه المقالة`,
+	labels_of_selected: () => `تسميات المقالات المحددة`,
+	labels_pick: () => `تسمية…`,
 	language_browser: (p) => `مثل المتصفح (${p.language})`,
 	language_hint: () => `يُحفظ على هذا الجهاز. تبقى نصوص المقالات باللغة التي كُتبت بها.`,
 	language_legend: () => `اللغة`,
+	list_pull_refresh: () => `اسحب للتحديث`,
+	list_refreshing: () => `جارٍ التحديث…`,
+	list_release_refresh: () => `أفلِت للتحديث`,
 	login_busy: () => `جارٍ تسجيل الدخول…`,
 	login_checkup: () => `فحص الخادم`,
 	login_failed: () => `فشل تسجيل الدخول على نحو غير متوقع. أعد تحميل الصفحة وحاول مرة أخرى.`,
@@ -208,10 +332,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `المقالات الحديثة`,
 	manifest_shortcut_starred: () => `المقالات المميّزة بنجمة`,
 	manifest_shortcut_today: () => `اليوم`,
+	note_label: () => `ملاحظة`,
+	note_save: () => `حفظ الملاحظة`,
+	page_title: (p) => `${p.page} · القارئ`,
+	player_back: (p) => `رجوع ${p.seconds} ث`,
+	player_failed: () => `لا يمكن تشغيل هذا الملف هنا: تعذّر الوصول إليه (دون اتصال؟) أو أن هذا المتصفح لا يدعم صيغته. يفتحه الرابط أدناه.`,
+	player_forward: (p) => `تقديم ${p.seconds} ث`,
+	player_label: (p) => `المشغّل: ${p.name}`,
+	player_pause: () => `إيقاف مؤقت`,
+	player_play: () => `تشغيل`,
+	player_position: () => `الموضع`,
+	player_position_text: (p) => `${p.at} من ${p.of}`,
+	player_resumed: (p) => `استُؤنف عند ${p.at}`,
+	player_speed: () => `السرعة`,
 	renew_other_account: () => `حساب آخر`,
 	renew_password: (p) => `كلمة مرور ${p.user} على ${p.server}`,
 	renew_text: (p) => `انتهت جلستك. كلمة مرور ${p.user} لمواصلة القراءة وإرسال تغييراتك:`,
 	renew_text_single_user: () => `انتهت جلستك. سجّل الدخول مجددًا لمواصلة القراءة وإرسال تغييراتك:`,
+	search_clear: () => `مسح`,
+	search_field: () => `البحث في العناوين`,
+	search_in: () => `البحث في`,
+	search_placeholder: () => `بحث`,
+	search_submit: () => `بحث`,
+	selection_cancel: () => `إلغاء`,
+	selection_cancel_title: () => `إلغاء (Esc)`,
+	selection_count: (p) => `المحدد: ${p.count}`,
+	selection_group: () => `المقالات المحددة`,
+	selection_select_all: () => `تحديد كل المحمَّلة`,
+	selection_unstar: () => `إزالة النجمة`,
 	settings_account: () => `الحساب`,
 	settings_alerts: () => `التنبيهات`,
 	settings_alerts_about: () => `نبّهني بشأن`,
@@ -878,6 +1026,11 @@ ${p.list}
 	shortcuts_star: () => `تمييز المقالة بنجمة أو إزالة النجمة`,
 	shortcuts_typing: () => `تتوقف الاختصارات أثناء الكتابة في حقل.`,
 	shortcuts_undo: () => `التراجع عن التغيير الذي يعرضه الإشعار (أو Ctrl+Z، ⌘Z)`,
+	speech_pause: () => `إيقاف القراءة مؤقتًا`,
+	speech_read_aloud: () => `القراءة بصوت عالٍ`,
+	speech_reading: () => `القراءة بصوت عالٍ جارية`,
+	speech_resume: () => `استئناف القراءة`,
+	speech_stop: () => `إيقاف القراءة`,
 	stuck_close_all: () => `أغلق كل علامات التبويب والنوافذ لهذا التطبيق، ثم افتحه مجددًا.`,
 	stuck_heading: () => `في انتظار تخزين هذا المتصفح`,
 	stuck_restart: () => `إن لم يُفِد ذلك، فأغلق المتصفح وأعد تشغيله. تبقى تغييراتك على هذا الجهاز حتى تُرسَل.`,
@@ -903,6 +1056,9 @@ ${p.list}
 	subscribe_this: () => `اشترك في هذه الخلاصة`,
 	subscribe_uncategorized: () => `بلا فئة`,
 	subscribe_unknown: () => `ردّ tt-rss بحالة غير متوقعة.`,
+	swipe_label_add: (p) => `التسمية «${p.label}»`,
+	swipe_label_remove: (p) => `إزالة «${p.label}»`,
+	swipe_unpublish: () => `إلغاء النشر`,
 	toast_copy_refused: () => `النسخ غير مسموح هنا.`,
 	toast_feed_updated: (p) => `تم تحديث «${p.title}».`,
 	toast_labels_added: (p) => {

@@ -6,45 +6,6 @@ const plurals = new Intl.PluralRules('ar');
 const numbers = new Intl.NumberFormat('ar');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `فئة`,
-	alert_a_feed: () => `خلاصة`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'zero':
-				return `ولا شيء غير ذلك`;
-			case 'one':
-				return `وواحدة أخرى`;
-			case 'two':
-				return `واثنتان أخريان`;
-			case 'few':
-				return `و${n} أخرى`;
-			case 'many':
-				return `و${n} أخرى`;
-			default:
-				return `و${n} أخرى`;
-		}
-	},
-	alert_quiet: () => `وصلت خلال ساعات الهدوء:`,
-	alert_quoted: (p) => `«${p.word}»`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'zero':
-				return `لا جديد في ${p.label}`;
-			case 'one':
-				return `جديد في ${p.label}`;
-			case 'two':
-				return `مقالتان جديدتان في ${p.label}`;
-			case 'few':
-				return `${n} مقالات جديدة في ${p.label}`;
-			case 'many':
-				return `${n} مقالة جديدة في ${p.label}`;
-			default:
-				return `${n} مقالة جديدة في ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(بلا عنوان)`,
 	app_back: () => `رجوع`,
 	app_description: () => `اقرأ خلاصات Tiny Tiny RSS الخاصة بك، متصلًا أو دون اتصال.`,
 	app_feed_list: () => `قائمة الموجزات`,
@@ -62,68 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `الاشتراك في موجز`,
 	app_subscribe_title: () => `اشتراك`,
 	app_unread_title: () => `المقالات غير المقروءة`,
-	article_actions: () => `إجراءات المقالة`,
-	article_add_note: () => `إضافة ملاحظة`,
-	article_attachment: () => `مرفق`,
-	article_attachments: () => `المرفقات`,
-	article_comments: () => `التعليقات`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'zero':
-				return `لا تعليقات`;
-			case 'one':
-				return `تعليق واحد`;
-			case 'two':
-				return `تعليقان`;
-			case 'few':
-				return `${n} تعليقات`;
-			case 'many':
-				return `${n} تعليقًا`;
-			default:
-				return `${n} تعليق`;
-		}
-	},
-	article_copy_link: () => `نسخ الرابط`,
-	article_edit_note: () => `تعديل الملاحظة`,
-	article_embedded_content: () => `محتوى مضمَّن`,
-	article_feed_site: () => `(موقع الموجز)`,
 	article_gone: () => `لم تعد هذه المقالة موجودة على الخادم.`,
-	article_headlines: () => `العناوين`,
-	article_labels_tags: () => `التسميات والوسوم`,
-	article_loading: () => `جارٍ تحميل المقالة…`,
-	article_mark_read: () => `تعليم كمقروءة`,
-	article_mark_read_title: () => `تعليم كمقروءة (u)`,
-	article_mark_unread: () => `تعليم كغير مقروءة`,
-	article_mark_unread_title: () => `تعليم كغير مقروءة (u)`,
-	article_more: () => `مزيد من إجراءات المقالة`,
-	article_navigation: () => `التنقل بين المقالات`,
-	article_next: () => `المقالة التالية`,
-	article_next_title: () => `المقالة التالية (j)`,
-	article_open_original: () => `فتح الأصل`,
-	article_open_original_title: () => `فتح الأصل (o)`,
 	article_pane: () => `المقالة`,
-	article_previous: () => `المقالة السابقة`,
-	article_previous_title: () => `المقالة السابقة (k)`,
-	article_publish: () => `نشر`,
 	article_published: () => `منشورة`,
-	article_share: () => `مشاركة…`,
-	article_share_title: () => `مشاركة`,
-	article_shared: () => `مقالة مُشارَكة`,
-	article_star: () => `تمييز بنجمة`,
-	article_star_title: () => `تمييز بنجمة (s)`,
-	article_starred_title: () => `مميّزة بنجمة (s)`,
-	article_tagged: (p) => `المقالات الموسومة بـ ${p.tag}`,
-	article_view_image: (p) => `عرض الصورة: ${p.name}`,
-	article_view_image_plain: () => `عرض الصورة`,
 	catchup_1day: () => `أقدم من يوم`,
 	catchup_1week: () => `أقدم من أسبوع`,
 	catchup_2week: () => `أقدم من أسبوعين`,
 	catchup_all: () => `كل المقالات`,
 	catchup_menu: () => `تعليم كمقروء`,
 	catchup_menu_label: () => `تعليم كمقروءة`,
-	dialog_cancel: () => `إلغاء`,
-	dialog_close: () => `إغلاق`,
 	failure_change: () => `تعذّر حفظ التغيير. حاول مجددًا بعد قليل.`,
 	failure_feeds: () => `حدث خطأ أثناء تحميل موجزاتك.`,
 	failure_sync: () => `تعذّر تحديث النسخة دون اتصال.`,
@@ -141,29 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `رفض الموقع الاتصال.`,
 	feed_error_site_error: (p) => `حدث خطأ في موقع الخلاصة نفسه (HTTP ${p.code}).`,
 	feed_error_timeout: () => `استغرق الموقع وقتًا طويلًا في الرد.`,
-	feed_health_fails: (p) => `التحديثات تفشل: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'zero':
-				return `يحاول الخادم باستمرار.`;
-			case 'one':
-				return `يحاول الخادم كل دقيقة.`;
-			case 'two':
-				return `يحاول الخادم كل دقيقتين.`;
-			case 'few':
-				return `يحاول الخادم كل ${n} دقائق.`;
-			case 'many':
-				return `يحاول الخادم كل ${n} دقيقة.`;
-			default:
-				return `يحاول الخادم كل ${n} دقيقة.`;
-		}
-	},
-	feed_health_last_tried: (p) => `آخر محاولة: ${p.date}.`,
-	feed_health_newest: (p) => `أحدث مقالة فيها بتاريخ ${p.date}.`,
-	feed_health_ok: (p) => `يُحدَّث دون أخطاء، آخر مرة في ${p.date}.`,
-	feed_health_server_said: (p) => `قال الخادم: «${p.words}»`,
-	feed_health_unknown: () => `لا توجد أخطاء تحديث معروفة.`,
 	feed_row_failing: (p) => `، يتعذّر تحديثها: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -205,12 +90,6 @@ export const messages: StartMessages = {
 				return `${n} مقالة غير مقروءة`;
 		}
 	},
-	labels_loading: () => `جارٍ تحميل التسميات…`,
-	labels_menu: () => `التسميات`,
-	labels_none: () => `لا توجد تسميات بعد. أنشئها في تفضيلات tt-rss.`,
-	labels_of_article: () => `تسميات هذه المقالة`,
-	labels_of_selected: () => `تسميات المقالات المحددة`,
-	labels_pick: () => `تسمية…`,
 	list_choose_article: () => `اختر مقالة لقراءتها هنا.`,
 	list_empty: () => `لا مقالات لعرضها هنا.`,
 	list_empty_on_device: () => `لا توجد مقالة محفوظة على هذا الجهاز تطابق هذا البحث.`,
@@ -224,9 +103,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `يتعذّر الوصول إلى الخادم: هذه هي المقالات المحفوظة هنا المطابقة.`,
 	list_on_device_title: () => `نتائج على هذا الجهاز.`,
 	list_on_device_today_text: () => `يُنشأ «اليوم» على هذا الجهاز، لذا يبحث البحث في المقالات المحفوظة هنا.`,
-	list_pull_refresh: () => `اسحب للتحديث`,
-	list_refreshing: () => `جارٍ التحديث…`,
-	list_release_refresh: () => `أفلِت للتحديث`,
 	list_try_again: () => `حاول مجددًا`,
 	list_view_menu: () => `العرض والترتيب`,
 	list_view_show: () => `عرض`,
@@ -251,21 +127,8 @@ export const messages: StartMessages = {
 				return `تُعرض ${n} مقالة مكتومة`;
 		}
 	},
-	note_label: () => `ملاحظة`,
-	note_save: () => `حفظ الملاحظة`,
 	notifications: () => `الإشعارات`,
 	notifications_dismiss: () => `إخفاء`,
-	page_title: (p) => `${p.page} · القارئ`,
-	player_back: (p) => `رجوع ${p.seconds} ث`,
-	player_failed: () => `لا يمكن تشغيل هذا الملف هنا: تعذّر الوصول إليه (دون اتصال؟) أو أن هذا المتصفح لا يدعم صيغته. يفتحه الرابط أدناه.`,
-	player_forward: (p) => `تقديم ${p.seconds} ث`,
-	player_label: (p) => `المشغّل: ${p.name}`,
-	player_pause: () => `إيقاف مؤقت`,
-	player_play: () => `تشغيل`,
-	player_position: () => `الموضع`,
-	player_position_text: (p) => `${p.at} من ${p.of}`,
-	player_resumed: (p) => `استُؤنف عند ${p.at}`,
-	player_speed: () => `السرعة`,
 	row_actions: (p) => `إجراءات «${p.title}»`,
 	row_also_in: (p) => `أيضًا في: ${p.feeds}`,
 	row_also_in_said: (p) => `، أيضًا في: ${p.feeds}`,
@@ -281,31 +144,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(بلا عنوان)`,
 	search_all_feeds: () => `كل الموجزات`,
 	search_category: (p) => `الفئة: ${p.title}`,
-	search_clear: () => `مسح`,
-	search_field: () => `البحث في العناوين`,
-	search_in: () => `البحث في`,
 	search_open: () => `فتح البحث`,
 	search_open_title: () => `بحث (/)`,
-	search_placeholder: () => `بحث`,
-	search_submit: () => `بحث`,
 	search_this_category: () => `هذه الفئة`,
 	search_this_category_lower: () => `هذه الفئة`,
 	search_this_feed: () => `هذا الموجز`,
 	search_uncategorized: () => `بلا فئة`,
-	selection_cancel: () => `إلغاء`,
-	selection_cancel_title: () => `إلغاء (Esc)`,
-	selection_count: (p) => `المحدد: ${p.count}`,
-	selection_group: () => `المقالات المحددة`,
-	selection_select_all: () => `تحديد كل المحمَّلة`,
-	selection_unstar: () => `إزالة النجمة`,
 	sort_default: () => `الافتراضي`,
 	sort_feed_dates: () => `حسب تاريخ الموجز`,
 	sort_oldest_first: () => `الأقدم أولًا`,
-	speech_pause: () => `إيقاف القراءة مؤقتًا`,
-	speech_read_aloud: () => `القراءة بصوت عالٍ`,
-	speech_reading: () => `القراءة بصوت عالٍ جارية`,
-	speech_resume: () => `استئناف القراءة`,
-	speech_stop: () => `إيقاف القراءة`,
 	status_connection: () => `الاتصال`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -381,9 +228,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `آخر تحديث ${p.when}`,
 	status_updated_title: () => `متى حُدّثت النسخة المحفوظة دون اتصال من الخادم آخر مرة`,
 	status_updating: () => `· جارٍ التحديث`,
-	swipe_label_add: (p) => `التسمية «${p.label}»`,
-	swipe_label_remove: (p) => `إزالة «${p.label}»`,
-	swipe_unpublish: () => `إلغاء النشر`,
 	tree_categories: () => `الفئات`,
 	tree_category_feeds: (p) => `موجزات ${p.title}`,
 	tree_label: () => `الموجزات`,

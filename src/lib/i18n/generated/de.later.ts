@@ -6,6 +6,72 @@ const plurals = new Intl.PluralRules('de');
 const numbers = new Intl.NumberFormat('de');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `einer Kategorie`,
+	alert_a_feed: () => `einem Feed`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `und ${n} weiterer`;
+			default:
+				return `und ${n} weitere`;
+		}
+	},
+	alert_quiet: () => `Während der Ruhezeit eingetroffen:`,
+	alert_quoted: (p) => `„${p.word}“`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Neu in ${p.label}`;
+			default:
+				return `${n} neue in ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(ohne Titel)`,
+	article_actions: () => `Artikelaktionen`,
+	article_add_note: () => `Notiz hinzufügen`,
+	article_attachment: () => `Anhang`,
+	article_attachments: () => `Anhänge`,
+	article_comments: () => `Kommentare`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} Kommentar`;
+			default:
+				return `${n} Kommentare`;
+		}
+	},
+	article_copy_link: () => `Link kopieren`,
+	article_edit_note: () => `Notiz bearbeiten`,
+	article_embedded_content: () => `Eingebetteter Inhalt`,
+	article_feed_site: () => `(die Website des Feeds)`,
+	article_headlines: () => `Schlagzeilen`,
+	article_labels_tags: () => `Labels und Tags`,
+	article_loading: () => `Artikel wird geladen…`,
+	article_mark_read: () => `Als gelesen markieren`,
+	article_mark_read_title: () => `Als gelesen markieren (u)`,
+	article_mark_unread: () => `Als ungelesen markieren`,
+	article_mark_unread_title: () => `Als ungelesen markieren (u)`,
+	article_more: () => `Weitere Artikelaktionen`,
+	article_navigation: () => `Artikelnavigation`,
+	article_next: () => `Nächster Artikel`,
+	article_next_title: () => `Nächster Artikel (j)`,
+	article_open_original: () => `Original öffnen`,
+	article_open_original_title: () => `Original öffnen (o)`,
+	article_previous: () => `Vorheriger Artikel`,
+	article_previous_title: () => `Vorheriger Artikel (k)`,
+	article_publish: () => `Veröffentlichen`,
+	article_share: () => `Teilen…`,
+	article_share_title: () => `Teilen`,
+	article_shared: () => `Geteilter Artikel`,
+	article_star: () => `Markieren`,
+	article_star_title: () => `Markieren (s)`,
+	article_starred_title: () => `Markiert (s)`,
+	article_tagged: (p) => `Artikel mit dem Tag ${p.tag}`,
+	article_view_image: (p) => `Bild ansehen: ${p.name}`,
+	article_view_image_plain: () => `Bild ansehen`,
 	back_to_settings: () => `← Einstellungen`,
 	checkup_again: () => `Check erneut ausführen`,
 	checkup_api_off_detail: () => `tt-rss antwortet API_DISABLED: Dieser Benutzer darf keine Apps verwenden. (tt-rss sagt das, bevor es das Passwort prüft; das Passwort kann also ebenfalls falsch sein.)`,
@@ -116,6 +182,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss hat sie nicht akzeptiert. Nach einem Fehlversuch lehnen neuere Versionen Anmeldungen außerdem für einige Sekunden ab.`,
 	checkup_wrong_password_fix: () => `Gib sie erneut ein (der Benutzername ist der aus der Weboberfläche von tt-rss). Wenn du ein App-Passwort verwendest (Einstellungen → Persönliche Daten / Authentifizierung → App-Passwörter), nutze hier dieses.`,
 	checkup_wrong_password_title: () => `Benutzername oder Passwort ist falsch`,
+	dialog_cancel: () => `Abbrechen`,
+	dialog_close: () => `Schließen`,
 	error_aborted: () => `Die Anfrage wurde abgebrochen, bevor sie fertig war.`,
 	error_api_disabled: () => `Der API-Zugriff ist für dieses Konto ausgeschaltet. Öffne in tt-rss die Einstellungen, schalte „Enable API access“ (API-Zugriff) ein, speichere und melde dich erneut an.`,
 	error_bad_reply: () => `Der tt-rss-Server hat unerwartet geantwortet. Diese Serverversion wird möglicherweise nicht unterstützt.`,
@@ -147,6 +215,21 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Der tt-rss-Server hat zu lange für eine Antwort gebraucht. Versuche es erneut; wenn es weiter passiert, sind Server oder Verbindung womöglich überlastet.`,
 	error_unknown_method: () => `Der tt-rss-Server kennt diese Aktion nicht. Er ist vermutlich zu alt für diese Funktion; ein Update von tt-rss würde helfen.`,
 	error_unsupported: () => `Dieser tt-rss-Server ist zu alt für diese Aktion. Ein Update von tt-rss würde sie verfügbar machen.`,
+	feed_health_fails: (p) => `Aktualisierungen schlagen fehl: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Der Server versucht es jede Minute.`;
+			default:
+				return `Der Server versucht es alle ${n} Minuten.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Zuletzt versucht: ${p.date}.`,
+	feed_health_newest: (p) => `Der neueste Artikel ist vom ${p.date}.`,
+	feed_health_ok: (p) => `Fehlerfrei aktualisiert, zuletzt am ${p.date}.`,
+	feed_health_server_said: (p) => `Der Server meldete: „${p.words}“`,
+	feed_health_unknown: () => `Keine Aktualisierungsfehler bekannt.`,
 	feedmenu_actions: () => `Feed-Aktionen`,
 	feedmenu_actions_more: () => `Weitere Feed-Aktionen`,
 	feedmenu_settings_alert: () => `Bei neuen Artikeln benachrichtigen`,
@@ -165,9 +248,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `„${p.title}“ nicht mehr folgen? Seine Artikel werden aus tt-rss entfernt (markierte bleiben erhalten).`,
 	feedmenu_unsubscribe_title: () => `Abbestellen?`,
 	feedmenu_update_now: () => `Diesen Feed jetzt aktualisieren`,
+	labels_loading: () => `Labels werden geladen…`,
+	labels_menu: () => `Labels`,
+	labels_none: () => `Noch keine Labels. Lege sie in den Einstellungen von tt-rss an.`,
+	labels_of_article: () => `Labels dieses Artikels`,
+	labels_of_selected: () => `Labels der ausgewählten Artikel`,
+	labels_pick: () => `Label…`,
 	language_browser: (p) => `Wie im Browser (${p.language})`,
 	language_hint: () => `Wird auf diesem Gerät gespeichert. Artikel bleiben in der Sprache, in der sie geschrieben wurden.`,
 	language_legend: () => `Sprache`,
+	list_pull_refresh: () => `Zum Aktualisieren ziehen`,
+	list_refreshing: () => `Wird aktualisiert…`,
+	list_release_refresh: () => `Zum Aktualisieren loslassen`,
 	login_busy: () => `Anmeldung läuft …`,
 	login_checkup: () => `Server-Check`,
 	login_failed: () => `Die Anmeldung ist unerwartet fehlgeschlagen. Lade die Seite neu und versuche es noch einmal.`,
@@ -192,10 +284,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Neue Artikel`,
 	manifest_shortcut_starred: () => `Markierte Artikel`,
 	manifest_shortcut_today: () => `Heute`,
+	note_label: () => `Notiz`,
+	note_save: () => `Notiz speichern`,
+	page_title: (p) => `${p.page} · Reader`,
+	player_back: (p) => `${p.seconds} s zurück`,
+	player_failed: () => `Diese Datei kann hier nicht abgespielt werden: Sie ist nicht erreichbar (offline?) oder ihr Format wird von diesem Browser nicht unterstützt. Der Link darunter öffnet sie.`,
+	player_forward: (p) => `${p.seconds} s vor`,
+	player_label: (p) => `Player: ${p.name}`,
+	player_pause: () => `Pause`,
+	player_play: () => `Abspielen`,
+	player_position: () => `Position`,
+	player_position_text: (p) => `${p.at} von ${p.of}`,
+	player_resumed: (p) => `Fortgesetzt bei ${p.at}`,
+	player_speed: () => `Geschwindigkeit`,
 	renew_other_account: () => `Anderes Konto`,
 	renew_password: (p) => `Passwort für ${p.user} auf ${p.server}`,
 	renew_text: (p) => `Deine Sitzung ist abgelaufen. Passwort für ${p.user}, um weiterzulesen und deine Änderungen zu senden:`,
 	renew_text_single_user: () => `Deine Sitzung ist abgelaufen. Melde dich erneut an, um weiterzulesen und deine Änderungen zu senden:`,
+	search_clear: () => `Leeren`,
+	search_field: () => `Schlagzeilen durchsuchen`,
+	search_in: () => `Suchen in`,
+	search_placeholder: () => `Suchen`,
+	search_submit: () => `Suchen`,
+	selection_cancel: () => `Abbrechen`,
+	selection_cancel_title: () => `Abbrechen (Esc)`,
+	selection_count: (p) => `${p.count} ausgewählt`,
+	selection_group: () => `Ausgewählte Artikel`,
+	selection_select_all: () => `Alle geladenen auswählen`,
+	selection_unstar: () => `Markierung entfernen`,
 	settings_account: () => `Konto`,
 	settings_alerts: () => `Benachrichtigungen`,
 	settings_alerts_about: () => `Benachrichtige mich über`,
@@ -710,6 +826,11 @@ Beim Abmelden werden sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
 	shortcuts_star: () => `Artikel markieren oder Markierung entfernen`,
 	shortcuts_typing: () => `Während du in ein Feld tippst, sind die Tastenkürzel aus.`,
 	shortcuts_undo: () => `Die im Hinweis angebotene Änderung rückgängig machen (auch Strg+Z, ⌘Z)`,
+	speech_pause: () => `Vorlesen anhalten`,
+	speech_read_aloud: () => `Vorlesen`,
+	speech_reading: () => `Vorlesen läuft`,
+	speech_resume: () => `Vorlesen fortsetzen`,
+	speech_stop: () => `Vorlesen beenden`,
 	stuck_close_all: () => `Schließe alle Tabs und Fenster dieser App und öffne sie dann erneut.`,
 	stuck_heading: () => `Warten auf den Speicher dieses Browsers`,
 	stuck_restart: () => `Wenn das nicht hilft, beende den Browser und starte ihn neu. Deine Änderungen bleiben auf diesem Gerät, bis sie gesendet sind.`,
@@ -735,6 +856,9 @@ Beim Abmelden werden sie von diesem Gerät gelöscht. Trotzdem abmelden?`;
 	subscribe_this: () => `Diesen Feed abonnieren`,
 	subscribe_uncategorized: () => `Ohne Kategorie`,
 	subscribe_unknown: () => `tt-rss hat mit einem unerwarteten Status geantwortet.`,
+	swipe_label_add: (p) => `Label „${p.label}“`,
+	swipe_label_remove: (p) => `„${p.label}“ entfernen`,
+	swipe_unpublish: () => `Veröffentlichung zurücknehmen`,
 	toast_copy_refused: () => `Kopieren ist hier nicht erlaubt.`,
 	toast_feed_updated: (p) => `„${p.title}“ wurde aktualisiert.`,
 	toast_labels_added: (p) => {

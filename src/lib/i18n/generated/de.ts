@@ -6,29 +6,6 @@ const plurals = new Intl.PluralRules('de');
 const numbers = new Intl.NumberFormat('de');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `einer Kategorie`,
-	alert_a_feed: () => `einem Feed`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `und ${n} weiterer`;
-			default:
-				return `und ${n} weitere`;
-		}
-	},
-	alert_quiet: () => `Während der Ruhezeit eingetroffen:`,
-	alert_quoted: (p) => `„${p.word}“`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `Neu in ${p.label}`;
-			default:
-				return `${n} neue in ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(ohne Titel)`,
 	app_back: () => `Zurück`,
 	app_description: () => `Lies deine Tiny-Tiny-RSS-Feeds, online oder offline.`,
 	app_feed_list: () => `Feedliste`,
@@ -46,60 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `Einen Feed abonnieren`,
 	app_subscribe_title: () => `Abonnieren`,
 	app_unread_title: () => `Ungelesene Artikel`,
-	article_actions: () => `Artikelaktionen`,
-	article_add_note: () => `Notiz hinzufügen`,
-	article_attachment: () => `Anhang`,
-	article_attachments: () => `Anhänge`,
-	article_comments: () => `Kommentare`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} Kommentar`;
-			default:
-				return `${n} Kommentare`;
-		}
-	},
-	article_copy_link: () => `Link kopieren`,
-	article_edit_note: () => `Notiz bearbeiten`,
-	article_embedded_content: () => `Eingebetteter Inhalt`,
-	article_feed_site: () => `(die Website des Feeds)`,
 	article_gone: () => `Dieser Artikel ist nicht mehr auf dem Server.`,
-	article_headlines: () => `Schlagzeilen`,
-	article_labels_tags: () => `Labels und Tags`,
-	article_loading: () => `Artikel wird geladen…`,
-	article_mark_read: () => `Als gelesen markieren`,
-	article_mark_read_title: () => `Als gelesen markieren (u)`,
-	article_mark_unread: () => `Als ungelesen markieren`,
-	article_mark_unread_title: () => `Als ungelesen markieren (u)`,
-	article_more: () => `Weitere Artikelaktionen`,
-	article_navigation: () => `Artikelnavigation`,
-	article_next: () => `Nächster Artikel`,
-	article_next_title: () => `Nächster Artikel (j)`,
-	article_open_original: () => `Original öffnen`,
-	article_open_original_title: () => `Original öffnen (o)`,
 	article_pane: () => `Artikel`,
-	article_previous: () => `Vorheriger Artikel`,
-	article_previous_title: () => `Vorheriger Artikel (k)`,
-	article_publish: () => `Veröffentlichen`,
 	article_published: () => `Veröffentlicht`,
-	article_share: () => `Teilen…`,
-	article_share_title: () => `Teilen`,
-	article_shared: () => `Geteilter Artikel`,
-	article_star: () => `Markieren`,
-	article_star_title: () => `Markieren (s)`,
-	article_starred_title: () => `Markiert (s)`,
-	article_tagged: (p) => `Artikel mit dem Tag ${p.tag}`,
-	article_view_image: (p) => `Bild ansehen: ${p.name}`,
-	article_view_image_plain: () => `Bild ansehen`,
 	catchup_1day: () => `Älter als ein Tag`,
 	catchup_1week: () => `Älter als eine Woche`,
 	catchup_2week: () => `Älter als zwei Wochen`,
 	catchup_all: () => `Alle Artikel`,
 	catchup_menu: () => `Als gelesen markieren`,
 	catchup_menu_label: () => `Als gelesen markieren`,
-	dialog_cancel: () => `Abbrechen`,
-	dialog_close: () => `Schließen`,
 	failure_change: () => `Die Änderung konnte nicht gespeichert werden. Versuche es gleich noch einmal.`,
 	failure_feeds: () => `Beim Laden deiner Feeds ist etwas schiefgelaufen.`,
 	failure_sync: () => `Die Offline-Kopie konnte nicht aktualisiert werden.`,
@@ -117,21 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Die Website hat die Verbindung abgelehnt.`,
 	feed_error_site_error: (p) => `Die Website des Feeds hatte selbst einen Fehler (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Die Website hat zu lange für eine Antwort gebraucht.`,
-	feed_health_fails: (p) => `Aktualisierungen schlagen fehl: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Der Server versucht es jede Minute.`;
-			default:
-				return `Der Server versucht es alle ${n} Minuten.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Zuletzt versucht: ${p.date}.`,
-	feed_health_newest: (p) => `Der neueste Artikel ist vom ${p.date}.`,
-	feed_health_ok: (p) => `Fehlerfrei aktualisiert, zuletzt am ${p.date}.`,
-	feed_health_server_said: (p) => `Der Server meldete: „${p.words}“`,
-	feed_health_unknown: () => `Keine Aktualisierungsfehler bekannt.`,
 	feed_row_failing: (p) => `, wird nicht aktualisiert: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -157,12 +74,6 @@ export const messages: StartMessages = {
 				return `${n} ungelesene Artikel`;
 		}
 	},
-	labels_loading: () => `Labels werden geladen…`,
-	labels_menu: () => `Labels`,
-	labels_none: () => `Noch keine Labels. Lege sie in den Einstellungen von tt-rss an.`,
-	labels_of_article: () => `Labels dieses Artikels`,
-	labels_of_selected: () => `Labels der ausgewählten Artikel`,
-	labels_pick: () => `Label…`,
 	list_choose_article: () => `Wähle einen Artikel, um ihn hier zu lesen.`,
 	list_empty: () => `Hier gibt es keine Artikel.`,
 	list_empty_on_device: () => `Kein auf diesem Gerät gespeicherter Artikel passt zu dieser Suche.`,
@@ -176,9 +87,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `Der Server ist nicht erreichbar: Dies sind die hier gespeicherten Artikel, die passen.`,
 	list_on_device_title: () => `Ergebnisse auf diesem Gerät.`,
 	list_on_device_today_text: () => `„Heute“ entsteht auf diesem Gerät, daher durchsucht die Suche die hier gespeicherten Artikel.`,
-	list_pull_refresh: () => `Zum Aktualisieren ziehen`,
-	list_refreshing: () => `Wird aktualisiert…`,
-	list_release_refresh: () => `Zum Aktualisieren loslassen`,
 	list_try_again: () => `Erneut versuchen`,
 	list_view_menu: () => `Anzeige und Reihenfolge`,
 	list_view_show: () => `Anzeigen`,
@@ -195,21 +103,8 @@ export const messages: StartMessages = {
 				return `${n} stummgeschaltete Artikel werden angezeigt`;
 		}
 	},
-	note_label: () => `Notiz`,
-	note_save: () => `Notiz speichern`,
 	notifications: () => `Benachrichtigungen`,
 	notifications_dismiss: () => `Schließen`,
-	page_title: (p) => `${p.page} · Reader`,
-	player_back: (p) => `${p.seconds} s zurück`,
-	player_failed: () => `Diese Datei kann hier nicht abgespielt werden: Sie ist nicht erreichbar (offline?) oder ihr Format wird von diesem Browser nicht unterstützt. Der Link darunter öffnet sie.`,
-	player_forward: (p) => `${p.seconds} s vor`,
-	player_label: (p) => `Player: ${p.name}`,
-	player_pause: () => `Pause`,
-	player_play: () => `Abspielen`,
-	player_position: () => `Position`,
-	player_position_text: (p) => `${p.at} von ${p.of}`,
-	player_resumed: (p) => `Fortgesetzt bei ${p.at}`,
-	player_speed: () => `Geschwindigkeit`,
 	row_actions: (p) => `Aktionen für „${p.title}“`,
 	row_also_in: (p) => `Auch in: ${p.feeds}`,
 	row_also_in_said: (p) => `, auch in: ${p.feeds}`,
@@ -225,31 +120,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(ohne Titel)`,
 	search_all_feeds: () => `Allen Feeds`,
 	search_category: (p) => `Kategorie: ${p.title}`,
-	search_clear: () => `Leeren`,
-	search_field: () => `Schlagzeilen durchsuchen`,
-	search_in: () => `Suchen in`,
 	search_open: () => `Suche öffnen`,
 	search_open_title: () => `Suchen (/)`,
-	search_placeholder: () => `Suchen`,
-	search_submit: () => `Suchen`,
 	search_this_category: () => `Dieser Kategorie`,
 	search_this_category_lower: () => `diese Kategorie`,
 	search_this_feed: () => `Diesem Feed`,
 	search_uncategorized: () => `Ohne Kategorie`,
-	selection_cancel: () => `Abbrechen`,
-	selection_cancel_title: () => `Abbrechen (Esc)`,
-	selection_count: (p) => `${p.count} ausgewählt`,
-	selection_group: () => `Ausgewählte Artikel`,
-	selection_select_all: () => `Alle geladenen auswählen`,
-	selection_unstar: () => `Markierung entfernen`,
 	sort_default: () => `Standard`,
 	sort_feed_dates: () => `Nach Datum im Feed`,
 	sort_oldest_first: () => `Älteste zuerst`,
-	speech_pause: () => `Vorlesen anhalten`,
-	speech_read_aloud: () => `Vorlesen`,
-	speech_reading: () => `Vorlesen läuft`,
-	speech_resume: () => `Vorlesen fortsetzen`,
-	speech_stop: () => `Vorlesen beenden`,
 	status_connection: () => `Verbindung`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -293,9 +172,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Aktualisiert ${p.when}`,
 	status_updated_title: () => `Wann die Offline-Kopie zuletzt vom Server auf den neuesten Stand gebracht wurde`,
 	status_updating: () => `· wird aktualisiert`,
-	swipe_label_add: (p) => `Label „${p.label}“`,
-	swipe_label_remove: (p) => `„${p.label}“ entfernen`,
-	swipe_unpublish: () => `Veröffentlichung zurücknehmen`,
 	tree_categories: () => `Kategorien`,
 	tree_category_feeds: (p) => `Feeds von ${p.title}`,
 	tree_label: () => `Feeds`,

@@ -6,6 +6,72 @@ const plurals = new Intl.PluralRules('en-XA');
 const numbers = new Intl.NumberFormat('en-XA');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `[á çáţéĝóŕý ļóŕé]`,
+	alert_a_feed: () => `[á ƒééð ļóŕ]`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[áñð ${n} ɱóŕé ļóŕé]`;
+			default:
+				return `[áñð ${n} ɱóŕé ļóŕé]`;
+		}
+	},
+	alert_quiet: () => `[Åŕŕíṽéð ðúŕíñĝ ǫúíéţ ĥóúŕš: ļóŕéɱ ípšúɱ]`,
+	alert_quoted: (p) => `[“${p.word}” ļ]`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[Ñéŵ íñ ${p.label} ļóŕ]`;
+			default:
+				return `[${n} ñéŵ íñ ${p.label} ļóŕé]`;
+		}
+	},
+	alert_untitled: () => `[(úñţíţļéð) ļóŕé]`,
+	article_actions: () => `[Åŕţíçļé áçţíóñš ļóŕéɱ]`,
+	article_add_note: () => `[Åðð ñóţé ļóŕé]`,
+	article_attachment: () => `[Åţţáçĥɱéñţ ļóŕé]`,
+	article_attachments: () => `[Åţţáçĥɱéñţš ļóŕéɱ]`,
+	article_comments: () => `[Çóɱɱéñţš ļóŕé]`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `[${n} çóɱɱéñţ ļóŕé]`;
+			default:
+				return `[${n} çóɱɱéñţš ļóŕé]`;
+		}
+	},
+	article_copy_link: () => `[Çóþý ļíñķ ļóŕé]`,
+	article_edit_note: () => `[Éðíţ ñóţé ļóŕé]`,
+	article_embedded_content: () => `[Éɱƀéððéð çóñţéñţ ļóŕéɱ í]`,
+	article_feed_site: () => `[(ţĥé ƒééð’š šíţé) ļóŕéɱ í]`,
+	article_headlines: () => `[Ĥéáðļíñéš ļóŕé]`,
+	article_labels_tags: () => `[Ļáƀéļš áñð ţáĝš ļóŕéɱ]`,
+	article_loading: () => `[Ļóáðíñĝ áŕţíçļé… ļóŕéɱ í]`,
+	article_mark_read: () => `[Ṁáŕķ ŕéáð ļóŕé]`,
+	article_mark_read_title: () => `[Ṁáŕķ ŕéáð (ú) ļóŕéɱ]`,
+	article_mark_unread: () => `[Ṁáŕķ úñŕéáð ļóŕéɱ]`,
+	article_mark_unread_title: () => `[Ṁáŕķ úñŕéáð (ú) ļóŕéɱ]`,
+	article_more: () => `[Ṁóŕé áŕţíçļé áçţíóñš ļóŕéɱ íp]`,
+	article_navigation: () => `[Åŕţíçļé ñáṽíĝáţíóñ ļóŕéɱ íp]`,
+	article_next: () => `[Ñéẋţ áŕţíçļé ļóŕéɱ]`,
+	article_next_title: () => `[Ñéẋţ áŕţíçļé (ĵ) ļóŕéɱ í]`,
+	article_open_original: () => `[Óþéñ óŕíĝíñáļ ļóŕéɱ]`,
+	article_open_original_title: () => `[Óþéñ óŕíĝíñáļ (ó) ļóŕéɱ í]`,
+	article_previous: () => `[Þŕéṽíóúš áŕţíçļé ļóŕéɱ í]`,
+	article_previous_title: () => `[Þŕéṽíóúš áŕţíçļé (ķ) ļóŕéɱ íp]`,
+	article_publish: () => `[Þúƀļíšĥ ļóŕ]`,
+	article_share: () => `[Šĥáŕé… ļóŕ]`,
+	article_share_title: () => `[Šĥáŕé ļó]`,
+	article_shared: () => `[Šĥáŕéð áŕţíçļé ļóŕéɱ]`,
+	article_star: () => `[Šţáŕ ļó]`,
+	article_star_title: () => `[Šţáŕ (š) ļóŕé]`,
+	article_starred_title: () => `[Šţáŕŕéð (š) ļóŕéɱ]`,
+	article_tagged: (p) => `[Åŕţíçļéš ţáĝĝéð ${p.tag} ļóŕéɱ í]`,
+	article_view_image: (p) => `[Ṽíéŵ íɱáĝé: ${p.name} ļóŕéɱ]`,
+	article_view_image_plain: () => `[Ṽíéŵ íɱáĝé ļóŕé]`,
 	back_to_settings: () => `[← Šéţţíñĝš ļóŕé]`,
 	checkup_again: () => `[Ŕúñ ţĥé çĥéçķ-úþ áĝáíñ ļóŕéɱ ípš]`,
 	checkup_api_off_detail: () => `[ţţ-ŕšš áñšŵéŕš ÅÞÍ_ÐÍŠÅƁĻÉÐ: ţĥíš úšéŕ ɱáý ñóţ úšé áþþš. (ţţ-ŕšš šáýš ţĥíš ƀéƒóŕé íţ çĥéçķš ţĥé þáššŵóŕð, šó ţĥé þáššŵóŕð ɱáý ƀé ŵŕóñĝ ţóó.) ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļó]`,
@@ -116,6 +182,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `[ţţ-ŕšš ðíð ñóţ áççéþţ ţĥéɱ. Åƒţéŕ á ƒáíļéð áţţéɱþţ, ñéŵéŕ ṽéŕšíóñš áļšó ŕéƒúšé šíĝñ-íñš ƒóŕ á ƒéŵ šéçóñðš. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļó]`,
 	checkup_wrong_password_fix: () => `[Ţýþé ţĥéɱ áĝáíñ (ţĥé úšéŕ ñáɱé íš ţĥé óñé óƒ ţĥé ţţ-ŕšš ŵéƀ íñţéŕƒáçé). Íƒ ýóú úšé áñ áþþ þáššŵóŕð (Þŕéƒéŕéñçéš → Þéŕšóñáļ ðáţá / Åúţĥéñţíçáţíóñ → Åþþ þáššŵóŕðš), úšé ţĥáţ óñé ĥéŕé. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ š]`,
 	checkup_wrong_password_title: () => `[Ţĥé úšéŕ ñáɱé óŕ þáššŵóŕð íš ŵŕóñĝ ļóŕéɱ ípšúɱ ðó]`,
+	dialog_cancel: () => `[Çáñçéļ ļóŕ]`,
+	dialog_close: () => `[Çļóšé ļó]`,
 	error_aborted: () => `[Ţĥé ŕéǫúéšţ ŵáš çáñçéļļéð ƀéƒóŕé íţ ƒíñíšĥéð. ļóŕéɱ ípšúɱ ðóļóŕ]`,
 	error_api_disabled: () => `[ÅÞÍ áççéšš íš ţúŕñéð óƒƒ ƒóŕ ţĥíš áççóúñţ. Íñ ţţ-ŕšš, óþéñ Þŕéƒéŕéñçéš, ţúŕñ óñ "Éñáƀļé ÅÞÍ áççéšš" (ÅÞÍ áççéšš), šáṽé, áñð šíĝñ íñ áĝáíñ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļó]`,
 	error_bad_reply: () => `[Ţĥé ţţ-ŕšš šéŕṽéŕ áñšŵéŕéð íñ áñ úñéẋþéçţéð ŵáý. Ţĥíš šéŕṽéŕ ṽéŕšíóñ ɱáý ñóţ ƀé šúþþóŕţéð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípš]`,
@@ -147,6 +215,21 @@ export const messages: LaterMessages = {
 	error_timeout: () => `[Ţĥé ţţ-ŕšš šéŕṽéŕ ţóóķ ţóó ļóñĝ ţó áñšŵéŕ. Ţŕý áĝáíñ; íƒ íţ ķééþš ĥáþþéñíñĝ, ţĥé šéŕṽéŕ óŕ ţĥé çóññéçţíóñ ɱáý ƀé óṽéŕļóáðéð. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ á]`,
 	error_unknown_method: () => `[Ţĥé ţţ-ŕšš šéŕṽéŕ ðóéš ñóţ ķñóŵ ţĥíš áçţíóñ. Íţ íš þŕóƀáƀļý ţóó óļð ƒóŕ ţĥíš ƒéáţúŕé; úþðáţíñĝ ţţ-ŕšš ŵóúļð ĥéļþ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ š]`,
 	error_unsupported: () => `[Ţĥíš ţţ-ŕšš šéŕṽéŕ íš ţóó óļð ƒóŕ ţĥíš áçţíóñ. Úþðáţíñĝ ţţ-ŕšš ŵóúļð ɱáķé íţ áṽáíļáƀļé. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ íp]`,
+	feed_health_fails: (p) => `[Úþðáţéš ƒáíļ: ${p.why} ļóŕéɱ]`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `[Ţĥé šéŕṽéŕ ţŕíéš éṽéŕý ${n} ɱíñúţé. ļóŕéɱ ípšúɱ ð]`;
+			default:
+				return `[Ţĥé šéŕṽéŕ ţŕíéš éṽéŕý ${n} ɱíñúţéš. ļóŕéɱ ípšúɱ ð]`;
+		}
+	},
+	feed_health_last_tried: (p) => `[Ļášţ ţŕíéð ${p.date}. ļóŕéɱ]`,
+	feed_health_newest: (p) => `[Íţš ñéŵéšţ áŕţíçļé íš ƒŕóɱ ${p.date}. ļóŕéɱ ípšúɱ]`,
+	feed_health_ok: (p) => `[Úþðáţéð ŵíţĥóúţ éŕŕóŕš, ļášţ óñ ${p.date}. ļóŕéɱ ípšúɱ ðó]`,
+	feed_health_server_said: (p) => `[Ţĥé šéŕṽéŕ šáíð: “${p.words}” ļóŕéɱ íp]`,
+	feed_health_unknown: () => `[Ñó úþðáţé éŕŕóŕš áŕé ķñóŵñ. ļóŕéɱ ípšúɱ]`,
 	feedmenu_actions: () => `[Ƒééð áçţíóñš ļóŕéɱ]`,
 	feedmenu_actions_more: () => `[Ṁóŕé ƒééð áçţíóñš ļóŕéɱ í]`,
 	feedmenu_settings_alert: () => `[Åļéŕţ óñ ñéŵ áŕţíçļéš ļóŕéɱ ípš]`,
@@ -165,9 +248,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `[Šţóþ ƒóļļóŵíñĝ “${p.title}”? Íţš áŕţíçļéš ŵíļļ ƀé ŕéɱóṽéð ƒŕóɱ ţţ-ŕšš (šţáŕŕéð óñéš áŕé ķéþţ). ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ í]`,
 	feedmenu_unsubscribe_title: () => `[Úñšúƀšçŕíƀé? ļóŕéɱ]`,
 	feedmenu_update_now: () => `[Úþðáţé ţĥíš ƒééð ñóŵ ļóŕéɱ íp]`,
+	labels_loading: () => `[Ļóáðíñĝ ļáƀéļš… ļóŕéɱ]`,
+	labels_menu: () => `[Ļáƀéļš ļóŕ]`,
+	labels_none: () => `[Ñó ļáƀéļš ýéţ. Çŕéáţé ţĥéɱ íñ ţţ-ŕšš’š þŕéƒéŕéñçéš. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,
+	labels_of_article: () => `[Ļáƀéļš óƒ ţĥíš áŕţíçļé ļóŕéɱ ípš]`,
+	labels_of_selected: () => `[Ļáƀéļš óƒ ţĥé šéļéçţéð áŕţíçļéš ļóŕéɱ ípšúɱ ð]`,
+	labels_pick: () => `[Ļáƀéļ… ļóŕ]`,
 	language_browser: (p) => `[Šáɱé áš ţĥé ƀŕóŵšéŕ (${p.language}) ļóŕéɱ ípš]`,
 	language_hint: () => `[Ķéþţ óñ ţĥíš ðéṽíçé. Åŕţíçļé ţéẋţš šţáý íñ ţĥé ļáñĝúáĝé ţĥéý ŵéŕé ŵŕíţţéñ íñ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕé]`,
 	language_legend: () => `[Ļáñĝúáĝé ļóŕé]`,
+	list_pull_refresh: () => `[Þúļļ ţó ŕéƒŕéšĥ ļóŕéɱ]`,
+	list_refreshing: () => `[Ŕéƒŕéšĥíñĝ… ļóŕéɱ]`,
+	list_release_refresh: () => `[Ŕéļéášé ţó ŕéƒŕéšĥ ļóŕéɱ íp]`,
 	login_busy: () => `[Šíĝñíñĝ íñ… ļóŕéɱ]`,
 	login_checkup: () => `[Šéŕṽéŕ çĥéçķ-úþ ļóŕéɱ]`,
 	login_failed: () => `[Šíĝñíñĝ íñ ƒáíļéð úñéẋþéçţéðļý. Ŕéļóáð ţĥé þáĝé áñð ţŕý áĝáíñ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱé]`,
@@ -192,10 +284,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `[Ƒŕéšĥ áŕţíçļéš ļóŕéɱ]`,
 	manifest_shortcut_starred: () => `[Šţáŕŕéð áŕţíçļéš ļóŕéɱ í]`,
 	manifest_shortcut_today: () => `[Ţóðáý ļó]`,
+	note_label: () => `[Ñóţé ļó]`,
+	note_save: () => `[Šáṽé ñóţé ļóŕé]`,
+	page_title: (p) => `[${p.page} · Ŕéáðéŕ ļóŕé]`,
+	player_back: (p) => `[Ɓáçķ ${p.seconds} š ļóŕ]`,
+	player_failed: () => `[Ţĥíš ƒíļé çáññóţ ƀé þļáýéð ĥéŕé: íţ íš ñóţ ŕéáçĥáƀļé (óƒƒļíñé?) óŕ íţš ƒóŕɱáţ íš ñóţ šúþþóŕţéð ƀý ţĥíš ƀŕóŵšéŕ. Ţĥé ļíñķ ƀéļóŵ óþéñš íţ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļ]`,
+	player_forward: (p) => `[Ƒóŕŵáŕð ${p.seconds} š ļóŕé]`,
+	player_label: (p) => `[Þļáýéŕ: ${p.name} ļóŕé]`,
+	player_pause: () => `[Þáúšé ļó]`,
+	player_play: () => `[Þļáý ļó]`,
+	player_position: () => `[Þóšíţíóñ ļóŕé]`,
+	player_position_text: (p) => `[${p.at} óƒ ${p.of} ļó]`,
+	player_resumed: (p) => `[Ŕéšúɱéð áţ ${p.at} ļóŕéɱ]`,
+	player_speed: () => `[Šþééð ļó]`,
 	renew_other_account: () => `[Åñóţĥéŕ áççóúñţ ļóŕéɱ]`,
 	renew_password: (p) => `[Þáššŵóŕð ƒóŕ ${p.user} óñ ${p.server} ļóŕéɱ í]`,
 	renew_text: (p) => `[Ýóúŕ šéššíóñ éñðéð. Þáššŵóŕð ƒóŕ ${p.user} ţó ķééþ ŕéáðíñĝ áñð šéñð ýóúŕ çĥáñĝéš: ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļó]`,
 	renew_text_single_user: () => `[Ýóúŕ šéššíóñ éñðéð. Šíĝñ íñ áĝáíñ ţó ķééþ ŕéáðíñĝ áñð šéñð ýóúŕ çĥáñĝéš: ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļó]`,
+	search_clear: () => `[Çļéáŕ ļó]`,
+	search_field: () => `[Šéáŕçĥ ĥéáðļíñéš ļóŕéɱ í]`,
+	search_in: () => `[Šéáŕçĥ íñ ļóŕé]`,
+	search_placeholder: () => `[Šéáŕçĥ ļóŕ]`,
+	search_submit: () => `[Šéáŕçĥ ļóŕ]`,
+	selection_cancel: () => `[Çáñçéļ ļóŕ]`,
+	selection_cancel_title: () => `[Çáñçéļ (Éšç) ļóŕéɱ]`,
+	selection_count: (p) => `[${p.count} šéļéçţéð ļóŕé]`,
+	selection_group: () => `[Šéļéçţéð áŕţíçļéš ļóŕéɱ í]`,
+	selection_select_all: () => `[Šéļéçţ áļļ ļóáðéð ļóŕéɱ í]`,
+	selection_unstar: () => `[Úñšţáŕ ļóŕ]`,
 	settings_account: () => `[Åççóúñţ ļóŕ]`,
 	settings_alerts: () => `[Åļéŕţš ļóŕ]`,
 	settings_alerts_about: () => `[Åļéŕţ ɱé áƀóúţ ļóŕéɱ]`,
@@ -710,6 +826,11 @@ ${p.list}
 	shortcuts_star: () => `[Šţáŕ óŕ úñšţáŕ ţĥé áŕţíçļé ļóŕéɱ ípšúɱ]`,
 	shortcuts_typing: () => `[Šĥóŕţçúţš áŕé óƒƒ ŵĥíļé ýóú ţýþé íñ á ƒíéļð. ļóŕéɱ ípšúɱ ðóļóŕ]`,
 	shortcuts_undo: () => `[Úñðó ţĥé çĥáñĝé ţĥé ţóášţ óƒƒéŕš (áļšó Çţŕļ+Ž, ⌘Ž) ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
+	speech_pause: () => `[Þáúšé ŕéáðíñĝ ļóŕéɱ]`,
+	speech_read_aloud: () => `[Ŕéáð áļóúð ļóŕé]`,
+	speech_reading: () => `[Ŕéáðíñĝ áļóúð ļóŕéɱ]`,
+	speech_resume: () => `[Ŕéšúɱé ŕéáðíñĝ ļóŕéɱ]`,
+	speech_stop: () => `[Šţóþ ŕéáðíñĝ ļóŕéɱ]`,
 	stuck_close_all: () => `[Çļóšé éṽéŕý ţáƀ áñð ŵíñðóŵ óƒ ţĥíš áþþ, ţĥéñ óþéñ íţ áĝáíñ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱ]`,
 	stuck_heading: () => `[Ŵáíţíñĝ ƒóŕ ţĥíš ƀŕóŵšéŕ'š šţóŕáĝé ļóŕéɱ ípšúɱ ðó]`,
 	stuck_restart: () => `[Íƒ ţĥáţ ðóéš ñóţ ĥéļþ, ǫúíţ áñð ŕéšţáŕţ ţĥé ƀŕóŵšéŕ. Çĥáñĝéš ýóú ɱáðé áŕé ķéþţ óñ ţĥíš ðéṽíçé úñţíļ ţĥéý áŕé šéñţ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ š]`,
@@ -735,6 +856,9 @@ ${p.list}
 	subscribe_this: () => `[Šúƀšçŕíƀé ţó ţĥíš ƒééð ļóŕéɱ ípš]`,
 	subscribe_uncategorized: () => `[Úñçáţéĝóŕížéð ļóŕéɱ]`,
 	subscribe_unknown: () => `[ţţ-ŕšš áñšŵéŕéð ŵíţĥ áñ úñéẋþéçţéð šţáţúš. ļóŕéɱ ípšúɱ ðóļóŕ]`,
+	swipe_label_add: (p) => `[Ļáƀéļ “${p.label}” ļóŕé]`,
+	swipe_label_remove: (p) => `[Ŕéɱóṽé “${p.label}” ļóŕé]`,
+	swipe_unpublish: () => `[Úñþúƀļíšĥ ļóŕé]`,
 	toast_copy_refused: () => `[Çóþýíñĝ íš ñóţ áļļóŵéð ĥéŕé. ļóŕéɱ ípšúɱ]`,
 	toast_feed_updated: (p) => `[“${p.title}” ŵáš úþðáţéð. ļóŕéɱ]`,
 	toast_labels_added: (p) => {

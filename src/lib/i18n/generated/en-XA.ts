@@ -6,29 +6,6 @@ const plurals = new Intl.PluralRules('en-XA');
 const numbers = new Intl.NumberFormat('en-XA');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `[á çáţéĝóŕý ļóŕé]`,
-	alert_a_feed: () => `[á ƒééð ļóŕ]`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `[áñð ${n} ɱóŕé ļóŕé]`;
-			default:
-				return `[áñð ${n} ɱóŕé ļóŕé]`;
-		}
-	},
-	alert_quiet: () => `[Åŕŕíṽéð ðúŕíñĝ ǫúíéţ ĥóúŕš: ļóŕéɱ ípšúɱ]`,
-	alert_quoted: (p) => `[“${p.word}” ļ]`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `[Ñéŵ íñ ${p.label} ļóŕ]`;
-			default:
-				return `[${n} ñéŵ íñ ${p.label} ļóŕé]`;
-		}
-	},
-	alert_untitled: () => `[(úñţíţļéð) ļóŕé]`,
 	app_back: () => `[Ɓáçķ ļó]`,
 	app_description: () => `[Ŕéáð ýóúŕ Ţíñý Ţíñý ŔŠŠ ƒééðš, óñļíñé óŕ óƒƒļíñé. ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
 	app_feed_list: () => `[Ƒééð ļíšţ ļóŕé]`,
@@ -46,60 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `[Šúƀšçŕíƀé ţó á ƒééð ļóŕéɱ íp]`,
 	app_subscribe_title: () => `[Šúƀšçŕíƀé ļóŕé]`,
 	app_unread_title: () => `[Úñŕéáð áŕţíçļéš ļóŕéɱ]`,
-	article_actions: () => `[Åŕţíçļé áçţíóñš ļóŕéɱ]`,
-	article_add_note: () => `[Åðð ñóţé ļóŕé]`,
-	article_attachment: () => `[Åţţáçĥɱéñţ ļóŕé]`,
-	article_attachments: () => `[Åţţáçĥɱéñţš ļóŕéɱ]`,
-	article_comments: () => `[Çóɱɱéñţš ļóŕé]`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `[${n} çóɱɱéñţ ļóŕé]`;
-			default:
-				return `[${n} çóɱɱéñţš ļóŕé]`;
-		}
-	},
-	article_copy_link: () => `[Çóþý ļíñķ ļóŕé]`,
-	article_edit_note: () => `[Éðíţ ñóţé ļóŕé]`,
-	article_embedded_content: () => `[Éɱƀéððéð çóñţéñţ ļóŕéɱ í]`,
-	article_feed_site: () => `[(ţĥé ƒééð’š šíţé) ļóŕéɱ í]`,
 	article_gone: () => `[Ţĥíš áŕţíçļé íš ñó ļóñĝéŕ óñ ţĥé šéŕṽéŕ. ļóŕéɱ ípšúɱ ðóļó]`,
-	article_headlines: () => `[Ĥéáðļíñéš ļóŕé]`,
-	article_labels_tags: () => `[Ļáƀéļš áñð ţáĝš ļóŕéɱ]`,
-	article_loading: () => `[Ļóáðíñĝ áŕţíçļé… ļóŕéɱ í]`,
-	article_mark_read: () => `[Ṁáŕķ ŕéáð ļóŕé]`,
-	article_mark_read_title: () => `[Ṁáŕķ ŕéáð (ú) ļóŕéɱ]`,
-	article_mark_unread: () => `[Ṁáŕķ úñŕéáð ļóŕéɱ]`,
-	article_mark_unread_title: () => `[Ṁáŕķ úñŕéáð (ú) ļóŕéɱ]`,
-	article_more: () => `[Ṁóŕé áŕţíçļé áçţíóñš ļóŕéɱ íp]`,
-	article_navigation: () => `[Åŕţíçļé ñáṽíĝáţíóñ ļóŕéɱ íp]`,
-	article_next: () => `[Ñéẋţ áŕţíçļé ļóŕéɱ]`,
-	article_next_title: () => `[Ñéẋţ áŕţíçļé (ĵ) ļóŕéɱ í]`,
-	article_open_original: () => `[Óþéñ óŕíĝíñáļ ļóŕéɱ]`,
-	article_open_original_title: () => `[Óþéñ óŕíĝíñáļ (ó) ļóŕéɱ í]`,
 	article_pane: () => `[Åŕţíçļé ļóŕ]`,
-	article_previous: () => `[Þŕéṽíóúš áŕţíçļé ļóŕéɱ í]`,
-	article_previous_title: () => `[Þŕéṽíóúš áŕţíçļé (ķ) ļóŕéɱ íp]`,
-	article_publish: () => `[Þúƀļíšĥ ļóŕ]`,
 	article_published: () => `[Þúƀļíšĥéð ļóŕé]`,
-	article_share: () => `[Šĥáŕé… ļóŕ]`,
-	article_share_title: () => `[Šĥáŕé ļó]`,
-	article_shared: () => `[Šĥáŕéð áŕţíçļé ļóŕéɱ]`,
-	article_star: () => `[Šţáŕ ļó]`,
-	article_star_title: () => `[Šţáŕ (š) ļóŕé]`,
-	article_starred_title: () => `[Šţáŕŕéð (š) ļóŕéɱ]`,
-	article_tagged: (p) => `[Åŕţíçļéš ţáĝĝéð ${p.tag} ļóŕéɱ í]`,
-	article_view_image: (p) => `[Ṽíéŵ íɱáĝé: ${p.name} ļóŕéɱ]`,
-	article_view_image_plain: () => `[Ṽíéŵ íɱáĝé ļóŕé]`,
 	catchup_1day: () => `[Óļðéŕ ţĥáñ á ðáý ļóŕéɱ í]`,
 	catchup_1week: () => `[Óļðéŕ ţĥáñ á ŵééķ ļóŕéɱ í]`,
 	catchup_2week: () => `[Óļðéŕ ţĥáñ ţŵó ŵééķš ļóŕéɱ íp]`,
 	catchup_all: () => `[Åļļ áŕţíçļéš ļóŕéɱ]`,
 	catchup_menu: () => `[Ṁáŕķ ŕéáð ļóŕé]`,
 	catchup_menu_label: () => `[Ṁáŕķ áš ŕéáð ļóŕéɱ]`,
-	dialog_cancel: () => `[Çáñçéļ ļóŕ]`,
-	dialog_close: () => `[Çļóšé ļó]`,
 	failure_change: () => `[Ţĥé çĥáñĝé çóúļð ñóţ ƀé šáṽéð. Ţŕý áĝáíñ íñ á ɱóɱéñţ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,
 	failure_feeds: () => `[Šóɱéţĥíñĝ ŵéñţ ŵŕóñĝ ŵĥíļé ļóáðíñĝ ýóúŕ ƒééðš. ļóŕéɱ ípšúɱ ðóļóŕ š]`,
 	failure_sync: () => `[Ţĥé óƒƒļíñé çóþý çóúļð ñóţ ƀé ƀŕóúĝĥţ úþ ţó ðáţé. ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
@@ -117,21 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `[Ţĥé šíţé ŕéƒúšéð ţĥé çóññéçţíóñ. ļóŕéɱ ípšúɱ ð]`,
 	feed_error_site_error: (p) => `[Ţĥé ƒééð’š šíţé ĥáð áñ éŕŕóŕ óƒ íţš óŵñ (ĤŢŢÞ ${p.code}). ļóŕéɱ ípšúɱ ðóļóŕ ší]`,
 	feed_error_timeout: () => `[Ţĥé šíţé ţóóķ ţóó ļóñĝ ţó áñšŵéŕ. ļóŕéɱ ípšúɱ ðó]`,
-	feed_health_fails: (p) => `[Úþðáţéš ƒáíļ: ${p.why} ļóŕéɱ]`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `[Ţĥé šéŕṽéŕ ţŕíéš éṽéŕý ${n} ɱíñúţé. ļóŕéɱ ípšúɱ ð]`;
-			default:
-				return `[Ţĥé šéŕṽéŕ ţŕíéš éṽéŕý ${n} ɱíñúţéš. ļóŕéɱ ípšúɱ ð]`;
-		}
-	},
-	feed_health_last_tried: (p) => `[Ļášţ ţŕíéð ${p.date}. ļóŕéɱ]`,
-	feed_health_newest: (p) => `[Íţš ñéŵéšţ áŕţíçļé íš ƒŕóɱ ${p.date}. ļóŕéɱ ípšúɱ]`,
-	feed_health_ok: (p) => `[Úþðáţéð ŵíţĥóúţ éŕŕóŕš, ļášţ óñ ${p.date}. ļóŕéɱ ípšúɱ ðó]`,
-	feed_health_server_said: (p) => `[Ţĥé šéŕṽéŕ šáíð: “${p.words}” ļóŕéɱ íp]`,
-	feed_health_unknown: () => `[Ñó úþðáţé éŕŕóŕš áŕé ķñóŵñ. ļóŕéɱ ípšúɱ]`,
 	feed_row_failing: (p) => `[, ƒáíļš ţó úþðáţé: ${p.why} ļóŕéɱ íp]`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -157,12 +74,6 @@ export const messages: StartMessages = {
 				return `[${n} úñŕéáð áŕţíçļéš ļóŕéɱ í]`;
 		}
 	},
-	labels_loading: () => `[Ļóáðíñĝ ļáƀéļš… ļóŕéɱ]`,
-	labels_menu: () => `[Ļáƀéļš ļóŕ]`,
-	labels_none: () => `[Ñó ļáƀéļš ýéţ. Çŕéáţé ţĥéɱ íñ ţţ-ŕšš’š þŕéƒéŕéñçéš. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,
-	labels_of_article: () => `[Ļáƀéļš óƒ ţĥíš áŕţíçļé ļóŕéɱ ípš]`,
-	labels_of_selected: () => `[Ļáƀéļš óƒ ţĥé šéļéçţéð áŕţíçļéš ļóŕéɱ ípšúɱ ð]`,
-	labels_pick: () => `[Ļáƀéļ… ļóŕ]`,
 	list_choose_article: () => `[Çĥóóšé áñ áŕţíçļé ţó ŕéáð íţ ĥéŕé. ļóŕéɱ ípšúɱ ðó]`,
 	list_empty: () => `[Ñó áŕţíçļéš ţó šĥóŵ ĥéŕé. ļóŕéɱ ípšú]`,
 	list_empty_on_device: () => `[Ñó áŕţíçļé ķéþţ óñ ţĥíš ðéṽíçé ɱáţçĥéš ţĥíš šéáŕçĥ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ]`,
@@ -176,9 +87,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `[Ţĥé šéŕṽéŕ çáññóţ ƀé ŕéáçĥéð: ţĥéšé áŕé ţĥé áŕţíçļéš ķéþţ ĥéŕé ţĥáţ ɱáţçĥ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕ]`,
 	list_on_device_title: () => `[Ŕéšúļţš óñ ţĥíš ðéṽíçé. ļóŕéɱ ípšú]`,
 	list_on_device_today_text: () => `[Ţóðáý íš ɱáðé óñ ţĥíš ðéṽíçé, šó íţš šéáŕçĥ ļóóķš ţĥŕóúĝĥ ţĥé áŕţíçļéš ķéþţ ĥéŕé. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ]`,
-	list_pull_refresh: () => `[Þúļļ ţó ŕéƒŕéšĥ ļóŕéɱ]`,
-	list_refreshing: () => `[Ŕéƒŕéšĥíñĝ… ļóŕéɱ]`,
-	list_release_refresh: () => `[Ŕéļéášé ţó ŕéƒŕéšĥ ļóŕéɱ íp]`,
 	list_try_again: () => `[Ţŕý áĝáíñ ļóŕé]`,
 	list_view_menu: () => `[Šĥóŵ áñð óŕðéŕ ļóŕéɱ]`,
 	list_view_show: () => `[Šĥóŵ ļó]`,
@@ -195,21 +103,8 @@ export const messages: StartMessages = {
 				return `[Šĥóŵíñĝ ${n} ɱúţéð áŕţíçļéš ļóŕéɱ ípšú]`;
 		}
 	},
-	note_label: () => `[Ñóţé ļó]`,
-	note_save: () => `[Šáṽé ñóţé ļóŕé]`,
 	notifications: () => `[Ñóţíƒíçáţíóñš ļóŕéɱ]`,
 	notifications_dismiss: () => `[Ðíšɱíšš ļóŕ]`,
-	page_title: (p) => `[${p.page} · Ŕéáðéŕ ļóŕé]`,
-	player_back: (p) => `[Ɓáçķ ${p.seconds} š ļóŕ]`,
-	player_failed: () => `[Ţĥíš ƒíļé çáññóţ ƀé þļáýéð ĥéŕé: íţ íš ñóţ ŕéáçĥáƀļé (óƒƒļíñé?) óŕ íţš ƒóŕɱáţ íš ñóţ šúþþóŕţéð ƀý ţĥíš ƀŕóŵšéŕ. Ţĥé ļíñķ ƀéļóŵ óþéñš íţ. ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ ļ]`,
-	player_forward: (p) => `[Ƒóŕŵáŕð ${p.seconds} š ļóŕé]`,
-	player_label: (p) => `[Þļáýéŕ: ${p.name} ļóŕé]`,
-	player_pause: () => `[Þáúšé ļó]`,
-	player_play: () => `[Þļáý ļó]`,
-	player_position: () => `[Þóšíţíóñ ļóŕé]`,
-	player_position_text: (p) => `[${p.at} óƒ ${p.of} ļó]`,
-	player_resumed: (p) => `[Ŕéšúɱéð áţ ${p.at} ļóŕéɱ]`,
-	player_speed: () => `[Šþééð ļó]`,
 	row_actions: (p) => `[Åçţíóñš ƒóŕ “${p.title}” ļóŕéɱ]`,
 	row_also_in: (p) => `[Åļšó íñ: ${p.feeds} ļóŕé]`,
 	row_also_in_said: (p) => `[, áļšó íñ: ${p.feeds} ļóŕéɱ]`,
@@ -225,31 +120,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `[(úñţíţļéð) ļóŕé]`,
 	search_all_feeds: () => `[Åļļ ƒééðš ļóŕé]`,
 	search_category: (p) => `[Çáţéĝóŕý: ${p.title} ļóŕé]`,
-	search_clear: () => `[Çļéáŕ ļó]`,
-	search_field: () => `[Šéáŕçĥ ĥéáðļíñéš ļóŕéɱ í]`,
-	search_in: () => `[Šéáŕçĥ íñ ļóŕé]`,
 	search_open: () => `[Óþéñ šéáŕçĥ ļóŕéɱ]`,
 	search_open_title: () => `[Šéáŕçĥ (/) ļóŕé]`,
-	search_placeholder: () => `[Šéáŕçĥ ļóŕ]`,
-	search_submit: () => `[Šéáŕçĥ ļóŕ]`,
 	search_this_category: () => `[Ţĥíš çáţéĝóŕý ļóŕéɱ]`,
 	search_this_category_lower: () => `[ţĥíš çáţéĝóŕý ļóŕéɱ]`,
 	search_this_feed: () => `[Ţĥíš ƒééð ļóŕé]`,
 	search_uncategorized: () => `[Úñçáţéĝóŕížéð ļóŕéɱ]`,
-	selection_cancel: () => `[Çáñçéļ ļóŕ]`,
-	selection_cancel_title: () => `[Çáñçéļ (Éšç) ļóŕéɱ]`,
-	selection_count: (p) => `[${p.count} šéļéçţéð ļóŕé]`,
-	selection_group: () => `[Šéļéçţéð áŕţíçļéš ļóŕéɱ í]`,
-	selection_select_all: () => `[Šéļéçţ áļļ ļóáðéð ļóŕéɱ í]`,
-	selection_unstar: () => `[Úñšţáŕ ļóŕ]`,
 	sort_default: () => `[Ðéƒáúļţ ļóŕ]`,
 	sort_feed_dates: () => `[Ɓý ƒééð ðáţé ļóŕéɱ]`,
 	sort_oldest_first: () => `[Óļðéšţ ƒíŕšţ ļóŕéɱ]`,
-	speech_pause: () => `[Þáúšé ŕéáðíñĝ ļóŕéɱ]`,
-	speech_read_aloud: () => `[Ŕéáð áļóúð ļóŕé]`,
-	speech_reading: () => `[Ŕéáðíñĝ áļóúð ļóŕéɱ]`,
-	speech_resume: () => `[Ŕéšúɱé ŕéáðíñĝ ļóŕéɱ]`,
-	speech_stop: () => `[Šţóþ ŕéáðíñĝ ļóŕéɱ]`,
 	status_connection: () => `[Çóññéçţíóñ ļóŕé]`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -293,9 +172,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `[Úþðáţéð ${p.when} ļóŕé]`,
 	status_updated_title: () => `[Ŵĥéñ ţĥé óƒƒļíñé çóþý ŵáš ļášţ ƀŕóúĝĥţ úþ ţó ðáţé ƒŕóɱ ţĥé šéŕṽéŕ ļóŕéɱ ípšúɱ ðóļóŕ šíţ áɱéţ]`,
 	status_updating: () => `[· úþðáţíñĝ ļóŕé]`,
-	swipe_label_add: (p) => `[Ļáƀéļ “${p.label}” ļóŕé]`,
-	swipe_label_remove: (p) => `[Ŕéɱóṽé “${p.label}” ļóŕé]`,
-	swipe_unpublish: () => `[Úñþúƀļíšĥ ļóŕé]`,
 	tree_categories: () => `[Çáţéĝóŕíéš ļóŕé]`,
 	tree_category_feeds: (p) => `[${p.title} ƒééðš ļóŕ]`,
 	tree_label: () => `[Ƒééðš ļó]`,

@@ -6,6 +6,72 @@ const plurals = new Intl.PluralRules('en');
 const numbers = new Intl.NumberFormat('en');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `a category`,
+	alert_a_feed: () => `a feed`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `and ${n} more`;
+			default:
+				return `and ${n} more`;
+		}
+	},
+	alert_quiet: () => `Arrived during quiet hours:`,
+	alert_quoted: (p) => `“${p.word}”`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `New in ${p.label}`;
+			default:
+				return `${n} new in ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(untitled)`,
+	article_actions: () => `Article actions`,
+	article_add_note: () => `Add note`,
+	article_attachment: () => `Attachment`,
+	article_attachments: () => `Attachments`,
+	article_comments: () => `Comments`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} comment`;
+			default:
+				return `${n} comments`;
+		}
+	},
+	article_copy_link: () => `Copy link`,
+	article_edit_note: () => `Edit note`,
+	article_embedded_content: () => `Embedded content`,
+	article_feed_site: () => `(the feed’s site)`,
+	article_headlines: () => `Headlines`,
+	article_labels_tags: () => `Labels and tags`,
+	article_loading: () => `Loading article…`,
+	article_mark_read: () => `Mark read`,
+	article_mark_read_title: () => `Mark read (u)`,
+	article_mark_unread: () => `Mark unread`,
+	article_mark_unread_title: () => `Mark unread (u)`,
+	article_more: () => `More article actions`,
+	article_navigation: () => `Article navigation`,
+	article_next: () => `Next article`,
+	article_next_title: () => `Next article (j)`,
+	article_open_original: () => `Open original`,
+	article_open_original_title: () => `Open original (o)`,
+	article_previous: () => `Previous article`,
+	article_previous_title: () => `Previous article (k)`,
+	article_publish: () => `Publish`,
+	article_share: () => `Share…`,
+	article_share_title: () => `Share`,
+	article_shared: () => `Shared article`,
+	article_star: () => `Star`,
+	article_star_title: () => `Star (s)`,
+	article_starred_title: () => `Starred (s)`,
+	article_tagged: (p) => `Articles tagged ${p.tag}`,
+	article_view_image: (p) => `View image: ${p.name}`,
+	article_view_image_plain: () => `View image`,
 	back_to_settings: () => `← Settings`,
 	checkup_again: () => `Run the check-up again`,
 	checkup_api_off_detail: () => `tt-rss answers API_DISABLED: this user may not use apps. (tt-rss says this before it checks the password, so the password may be wrong too.)`,
@@ -116,6 +182,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss did not accept them. After a failed attempt, newer versions also refuse sign-ins for a few seconds.`,
 	checkup_wrong_password_fix: () => `Type them again (the user name is the one of the tt-rss web interface). If you use an app password (Preferences → Personal data / Authentication → App passwords), use that one here.`,
 	checkup_wrong_password_title: () => `The user name or password is wrong`,
+	dialog_cancel: () => `Cancel`,
+	dialog_close: () => `Close`,
 	error_aborted: () => `The request was cancelled before it finished.`,
 	error_api_disabled: () => `API access is turned off for this account. In tt-rss, open Preferences, turn on "Enable API access" (API access), save, and sign in again.`,
 	error_bad_reply: () => `The tt-rss server answered in an unexpected way. This server version may not be supported.`,
@@ -147,6 +215,21 @@ export const messages: LaterMessages = {
 	error_timeout: () => `The tt-rss server took too long to answer. Try again; if it keeps happening, the server or the connection may be overloaded.`,
 	error_unknown_method: () => `The tt-rss server does not know this action. It is probably too old for this feature; updating tt-rss would help.`,
 	error_unsupported: () => `This tt-rss server is too old for this action. Updating tt-rss would make it available.`,
+	feed_health_fails: (p) => `Updates fail: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `The server tries every ${n} minute.`;
+			default:
+				return `The server tries every ${n} minutes.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Last tried ${p.date}.`,
+	feed_health_newest: (p) => `Its newest article is from ${p.date}.`,
+	feed_health_ok: (p) => `Updated without errors, last on ${p.date}.`,
+	feed_health_server_said: (p) => `The server said: “${p.words}”`,
+	feed_health_unknown: () => `No update errors are known.`,
 	feedmenu_actions: () => `Feed actions`,
 	feedmenu_actions_more: () => `More feed actions`,
 	feedmenu_settings_alert: () => `Alert on new articles`,
@@ -165,9 +248,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `Stop following “${p.title}”? Its articles will be removed from tt-rss (starred ones are kept).`,
 	feedmenu_unsubscribe_title: () => `Unsubscribe?`,
 	feedmenu_update_now: () => `Update this feed now`,
+	labels_loading: () => `Loading labels…`,
+	labels_menu: () => `Labels`,
+	labels_none: () => `No labels yet. Create them in tt-rss’s preferences.`,
+	labels_of_article: () => `Labels of this article`,
+	labels_of_selected: () => `Labels of the selected articles`,
+	labels_pick: () => `Label…`,
 	language_browser: (p) => `Same as the browser (${p.language})`,
 	language_hint: () => `Kept on this device. Article texts stay in the language they were written in.`,
 	language_legend: () => `Language`,
+	list_pull_refresh: () => `Pull to refresh`,
+	list_refreshing: () => `Refreshing…`,
+	list_release_refresh: () => `Release to refresh`,
 	login_busy: () => `Signing in…`,
 	login_checkup: () => `Server check-up`,
 	login_failed: () => `Signing in failed unexpectedly. Reload the page and try again.`,
@@ -192,10 +284,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Fresh articles`,
 	manifest_shortcut_starred: () => `Starred articles`,
 	manifest_shortcut_today: () => `Today`,
+	note_label: () => `Note`,
+	note_save: () => `Save note`,
+	page_title: (p) => `${p.page} · Reader`,
+	player_back: (p) => `Back ${p.seconds} s`,
+	player_failed: () => `This file cannot be played here: it is not reachable (offline?) or its format is not supported by this browser. The link below opens it.`,
+	player_forward: (p) => `Forward ${p.seconds} s`,
+	player_label: (p) => `Player: ${p.name}`,
+	player_pause: () => `Pause`,
+	player_play: () => `Play`,
+	player_position: () => `Position`,
+	player_position_text: (p) => `${p.at} of ${p.of}`,
+	player_resumed: (p) => `Resumed at ${p.at}`,
+	player_speed: () => `Speed`,
 	renew_other_account: () => `Another account`,
 	renew_password: (p) => `Password for ${p.user} on ${p.server}`,
 	renew_text: (p) => `Your session ended. Password for ${p.user} to keep reading and send your changes:`,
 	renew_text_single_user: () => `Your session ended. Sign in again to keep reading and send your changes:`,
+	search_clear: () => `Clear`,
+	search_field: () => `Search headlines`,
+	search_in: () => `Search in`,
+	search_placeholder: () => `Search`,
+	search_submit: () => `Search`,
+	selection_cancel: () => `Cancel`,
+	selection_cancel_title: () => `Cancel (Esc)`,
+	selection_count: (p) => `${p.count} selected`,
+	selection_group: () => `Selected articles`,
+	selection_select_all: () => `Select all loaded`,
+	selection_unstar: () => `Unstar`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Alerts`,
 	settings_alerts_about: () => `Alert me about`,
@@ -710,6 +826,11 @@ Signing out deletes them from this device. Sign out anyway?`;
 	shortcuts_star: () => `Star or unstar the article`,
 	shortcuts_typing: () => `Shortcuts are off while you type in a field.`,
 	shortcuts_undo: () => `Undo the change the toast offers (also Ctrl+Z, ⌘Z)`,
+	speech_pause: () => `Pause reading`,
+	speech_read_aloud: () => `Read aloud`,
+	speech_reading: () => `Reading aloud`,
+	speech_resume: () => `Resume reading`,
+	speech_stop: () => `Stop reading`,
 	stuck_close_all: () => `Close every tab and window of this app, then open it again.`,
 	stuck_heading: () => `Waiting for this browser's storage`,
 	stuck_restart: () => `If that does not help, quit and restart the browser. Changes you made are kept on this device until they are sent.`,
@@ -735,6 +856,9 @@ Signing out deletes them from this device. Sign out anyway?`;
 	subscribe_this: () => `Subscribe to this feed`,
 	subscribe_uncategorized: () => `Uncategorized`,
 	subscribe_unknown: () => `tt-rss answered with an unexpected status.`,
+	swipe_label_add: (p) => `Label “${p.label}”`,
+	swipe_label_remove: (p) => `Remove “${p.label}”`,
+	swipe_unpublish: () => `Unpublish`,
 	toast_copy_refused: () => `Copying is not allowed here.`,
 	toast_feed_updated: (p) => `“${p.title}” was updated.`,
 	toast_labels_added: (p) => {

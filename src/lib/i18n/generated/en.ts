@@ -6,29 +6,6 @@ const plurals = new Intl.PluralRules('en');
 const numbers = new Intl.NumberFormat('en');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `a category`,
-	alert_a_feed: () => `a feed`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `and ${n} more`;
-			default:
-				return `and ${n} more`;
-		}
-	},
-	alert_quiet: () => `Arrived during quiet hours:`,
-	alert_quoted: (p) => `“${p.word}”`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `New in ${p.label}`;
-			default:
-				return `${n} new in ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(untitled)`,
 	app_back: () => `Back`,
 	app_description: () => `Read your Tiny Tiny RSS feeds, online or offline.`,
 	app_feed_list: () => `Feed list`,
@@ -46,60 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `Subscribe to a feed`,
 	app_subscribe_title: () => `Subscribe`,
 	app_unread_title: () => `Unread articles`,
-	article_actions: () => `Article actions`,
-	article_add_note: () => `Add note`,
-	article_attachment: () => `Attachment`,
-	article_attachments: () => `Attachments`,
-	article_comments: () => `Comments`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} comment`;
-			default:
-				return `${n} comments`;
-		}
-	},
-	article_copy_link: () => `Copy link`,
-	article_edit_note: () => `Edit note`,
-	article_embedded_content: () => `Embedded content`,
-	article_feed_site: () => `(the feed’s site)`,
 	article_gone: () => `This article is no longer on the server.`,
-	article_headlines: () => `Headlines`,
-	article_labels_tags: () => `Labels and tags`,
-	article_loading: () => `Loading article…`,
-	article_mark_read: () => `Mark read`,
-	article_mark_read_title: () => `Mark read (u)`,
-	article_mark_unread: () => `Mark unread`,
-	article_mark_unread_title: () => `Mark unread (u)`,
-	article_more: () => `More article actions`,
-	article_navigation: () => `Article navigation`,
-	article_next: () => `Next article`,
-	article_next_title: () => `Next article (j)`,
-	article_open_original: () => `Open original`,
-	article_open_original_title: () => `Open original (o)`,
 	article_pane: () => `Article`,
-	article_previous: () => `Previous article`,
-	article_previous_title: () => `Previous article (k)`,
-	article_publish: () => `Publish`,
 	article_published: () => `Published`,
-	article_share: () => `Share…`,
-	article_share_title: () => `Share`,
-	article_shared: () => `Shared article`,
-	article_star: () => `Star`,
-	article_star_title: () => `Star (s)`,
-	article_starred_title: () => `Starred (s)`,
-	article_tagged: (p) => `Articles tagged ${p.tag}`,
-	article_view_image: (p) => `View image: ${p.name}`,
-	article_view_image_plain: () => `View image`,
 	catchup_1day: () => `Older than a day`,
 	catchup_1week: () => `Older than a week`,
 	catchup_2week: () => `Older than two weeks`,
 	catchup_all: () => `All articles`,
 	catchup_menu: () => `Mark read`,
 	catchup_menu_label: () => `Mark as read`,
-	dialog_cancel: () => `Cancel`,
-	dialog_close: () => `Close`,
 	failure_change: () => `The change could not be saved. Try again in a moment.`,
 	failure_feeds: () => `Something went wrong while loading your feeds.`,
 	failure_sync: () => `The offline copy could not be brought up to date.`,
@@ -117,21 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `The site refused the connection.`,
 	feed_error_site_error: (p) => `The feed’s site had an error of its own (HTTP ${p.code}).`,
 	feed_error_timeout: () => `The site took too long to answer.`,
-	feed_health_fails: (p) => `Updates fail: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `The server tries every ${n} minute.`;
-			default:
-				return `The server tries every ${n} minutes.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Last tried ${p.date}.`,
-	feed_health_newest: (p) => `Its newest article is from ${p.date}.`,
-	feed_health_ok: (p) => `Updated without errors, last on ${p.date}.`,
-	feed_health_server_said: (p) => `The server said: “${p.words}”`,
-	feed_health_unknown: () => `No update errors are known.`,
 	feed_row_failing: (p) => `, fails to update: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -157,12 +74,6 @@ export const messages: StartMessages = {
 				return `${n} unread articles`;
 		}
 	},
-	labels_loading: () => `Loading labels…`,
-	labels_menu: () => `Labels`,
-	labels_none: () => `No labels yet. Create them in tt-rss’s preferences.`,
-	labels_of_article: () => `Labels of this article`,
-	labels_of_selected: () => `Labels of the selected articles`,
-	labels_pick: () => `Label…`,
 	list_choose_article: () => `Choose an article to read it here.`,
 	list_empty: () => `No articles to show here.`,
 	list_empty_on_device: () => `No article kept on this device matches this search.`,
@@ -176,9 +87,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `The server cannot be reached: these are the articles kept here that match.`,
 	list_on_device_title: () => `Results on this device.`,
 	list_on_device_today_text: () => `Today is made on this device, so its search looks through the articles kept here.`,
-	list_pull_refresh: () => `Pull to refresh`,
-	list_refreshing: () => `Refreshing…`,
-	list_release_refresh: () => `Release to refresh`,
 	list_try_again: () => `Try again`,
 	list_view_menu: () => `Show and order`,
 	list_view_show: () => `Show`,
@@ -195,21 +103,8 @@ export const messages: StartMessages = {
 				return `Showing ${n} muted articles`;
 		}
 	},
-	note_label: () => `Note`,
-	note_save: () => `Save note`,
 	notifications: () => `Notifications`,
 	notifications_dismiss: () => `Dismiss`,
-	page_title: (p) => `${p.page} · Reader`,
-	player_back: (p) => `Back ${p.seconds} s`,
-	player_failed: () => `This file cannot be played here: it is not reachable (offline?) or its format is not supported by this browser. The link below opens it.`,
-	player_forward: (p) => `Forward ${p.seconds} s`,
-	player_label: (p) => `Player: ${p.name}`,
-	player_pause: () => `Pause`,
-	player_play: () => `Play`,
-	player_position: () => `Position`,
-	player_position_text: (p) => `${p.at} of ${p.of}`,
-	player_resumed: (p) => `Resumed at ${p.at}`,
-	player_speed: () => `Speed`,
 	row_actions: (p) => `Actions for “${p.title}”`,
 	row_also_in: (p) => `Also in: ${p.feeds}`,
 	row_also_in_said: (p) => `, also in: ${p.feeds}`,
@@ -225,31 +120,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(untitled)`,
 	search_all_feeds: () => `All feeds`,
 	search_category: (p) => `Category: ${p.title}`,
-	search_clear: () => `Clear`,
-	search_field: () => `Search headlines`,
-	search_in: () => `Search in`,
 	search_open: () => `Open search`,
 	search_open_title: () => `Search (/)`,
-	search_placeholder: () => `Search`,
-	search_submit: () => `Search`,
 	search_this_category: () => `This category`,
 	search_this_category_lower: () => `this category`,
 	search_this_feed: () => `This feed`,
 	search_uncategorized: () => `Uncategorized`,
-	selection_cancel: () => `Cancel`,
-	selection_cancel_title: () => `Cancel (Esc)`,
-	selection_count: (p) => `${p.count} selected`,
-	selection_group: () => `Selected articles`,
-	selection_select_all: () => `Select all loaded`,
-	selection_unstar: () => `Unstar`,
 	sort_default: () => `Default`,
 	sort_feed_dates: () => `By feed date`,
 	sort_oldest_first: () => `Oldest first`,
-	speech_pause: () => `Pause reading`,
-	speech_read_aloud: () => `Read aloud`,
-	speech_reading: () => `Reading aloud`,
-	speech_resume: () => `Resume reading`,
-	speech_stop: () => `Stop reading`,
 	status_connection: () => `Connection`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -293,9 +172,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Updated ${p.when}`,
 	status_updated_title: () => `When the offline copy was last brought up to date from the server`,
 	status_updating: () => `· updating`,
-	swipe_label_add: (p) => `Label “${p.label}”`,
-	swipe_label_remove: (p) => `Remove “${p.label}”`,
-	swipe_unpublish: () => `Unpublish`,
 	tree_categories: () => `Categories`,
 	tree_category_feeds: (p) => `${p.title} feeds`,
 	tree_label: () => `Feeds`,

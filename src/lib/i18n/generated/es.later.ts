@@ -6,6 +6,78 @@ const plurals = new Intl.PluralRules('es');
 const numbers = new Intl.NumberFormat('es');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `una categoría`,
+	alert_a_feed: () => `una fuente`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `y ${n} más`;
+			case 'many':
+				return `y ${n} de más`;
+			default:
+				return `y ${n} más`;
+		}
+	},
+	alert_quiet: () => `Llegaron durante las horas de silencio:`,
+	alert_quoted: (p) => `«${p.word}»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Nuevo en ${p.label}`;
+			case 'many':
+				return `${n} de nuevos en ${p.label}`;
+			default:
+				return `${n} nuevos en ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(sin título)`,
+	article_actions: () => `Acciones del artículo`,
+	article_add_note: () => `Añadir una nota`,
+	article_attachment: () => `Adjunto`,
+	article_attachments: () => `Adjuntos`,
+	article_comments: () => `Comentarios`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} comentario`;
+			case 'many':
+				return `${n} de comentarios`;
+			default:
+				return `${n} comentarios`;
+		}
+	},
+	article_copy_link: () => `Copiar el enlace`,
+	article_edit_note: () => `Editar la nota`,
+	article_embedded_content: () => `Contenido incrustado`,
+	article_feed_site: () => `(el sitio de la fuente)`,
+	article_headlines: () => `Titulares`,
+	article_labels_tags: () => `Etiquetas y tags`,
+	article_loading: () => `Cargando el artículo…`,
+	article_mark_read: () => `Marcar como leído`,
+	article_mark_read_title: () => `Marcar como leído (u)`,
+	article_mark_unread: () => `Marcar como no leído`,
+	article_mark_unread_title: () => `Marcar como no leído (u)`,
+	article_more: () => `Más acciones del artículo`,
+	article_navigation: () => `Navegación entre artículos`,
+	article_next: () => `Artículo siguiente`,
+	article_next_title: () => `Artículo siguiente (j)`,
+	article_open_original: () => `Abrir el original`,
+	article_open_original_title: () => `Abrir el original (o)`,
+	article_previous: () => `Artículo anterior`,
+	article_previous_title: () => `Artículo anterior (k)`,
+	article_publish: () => `Publicar`,
+	article_share: () => `Compartir…`,
+	article_share_title: () => `Compartir`,
+	article_shared: () => `Artículo compartido`,
+	article_star: () => `Destacar`,
+	article_star_title: () => `Destacar (s)`,
+	article_starred_title: () => `Destacado (s)`,
+	article_tagged: (p) => `Artículos con el tag ${p.tag}`,
+	article_view_image: (p) => `Ver la imagen: ${p.name}`,
+	article_view_image_plain: () => `Ver la imagen`,
 	back_to_settings: () => `← Ajustes`,
 	checkup_again: () => `Volver a ejecutar la revisión`,
 	checkup_api_off_detail: () => `tt-rss responde API_DISABLED: este usuario no puede usar aplicaciones. (tt-rss lo dice antes de comprobar la contraseña, así que también podría ser incorrecta.)`,
@@ -120,6 +192,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss no los aceptó. Tras un intento fallido, las versiones recientes también rechazan inicios de sesión durante unos segundos.`,
 	checkup_wrong_password_fix: () => `Escríbelos de nuevo (el nombre de usuario es el de la interfaz web de tt-rss). Si usas una contraseña de aplicación (Preferencias → Datos personales / Autenticación → Contraseñas de aplicación), usa esa aquí.`,
 	checkup_wrong_password_title: () => `El nombre de usuario o la contraseña no son correctos`,
+	dialog_cancel: () => `Cancelar`,
+	dialog_close: () => `Cerrar`,
 	error_aborted: () => `La petición se canceló antes de terminar.`,
 	error_api_disabled: () => `El acceso a la API está desactivado para esta cuenta. En tt-rss, abre Preferencias, activa "Enable API access" (acceso a la API), guarda y vuelve a iniciar sesión.`,
 	error_bad_reply: () => `El servidor tt-rss respondió de forma inesperada. Puede que esta versión del servidor no sea compatible.`,
@@ -151,6 +225,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `El servidor tt-rss tardó demasiado en responder. Inténtalo de nuevo; si sigue ocurriendo, el servidor o la conexión pueden estar sobrecargados.`,
 	error_unknown_method: () => `El servidor tt-rss no conoce esta acción. Probablemente es demasiado antiguo para esta función; actualizar tt-rss ayudaría.`,
 	error_unsupported: () => `Este servidor tt-rss es demasiado antiguo para esta acción. Actualizar tt-rss la haría disponible.`,
+	feed_health_fails: (p) => `Las actualizaciones fallan: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `El servidor lo intenta cada minuto.`;
+			case 'many':
+				return `El servidor lo intenta cada ${n} de minutos.`;
+			default:
+				return `El servidor lo intenta cada ${n} minutos.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Último intento: ${p.date}.`,
+	feed_health_newest: (p) => `Su artículo más reciente es del ${p.date}.`,
+	feed_health_ok: (p) => `Actualizado sin errores, la última vez el ${p.date}.`,
+	feed_health_server_said: (p) => `El servidor dijo: «${p.words}»`,
+	feed_health_unknown: () => `No se conocen errores de actualización.`,
 	feedmenu_actions: () => `Acciones de la fuente`,
 	feedmenu_actions_more: () => `Más acciones de la fuente`,
 	feedmenu_settings_alert: () => `Avisar de artículos nuevos`,
@@ -169,9 +260,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `¿Dejar de seguir «${p.title}»? Sus artículos se eliminarán de tt-rss (los destacados se conservan).`,
 	feedmenu_unsubscribe_title: () => `¿Cancelar la suscripción?`,
 	feedmenu_update_now: () => `Actualizar esta fuente ahora`,
+	labels_loading: () => `Cargando etiquetas…`,
+	labels_menu: () => `Etiquetas`,
+	labels_none: () => `Aún no hay etiquetas. Créalas en las preferencias de tt-rss.`,
+	labels_of_article: () => `Etiquetas de este artículo`,
+	labels_of_selected: () => `Etiquetas de los artículos seleccionados`,
+	labels_pick: () => `Etiqueta…`,
 	language_browser: (p) => `El del navegador (${p.language})`,
 	language_hint: () => `Se guarda en este dispositivo. Los artículos se muestran en el idioma en que se escribieron.`,
 	language_legend: () => `Idioma`,
+	list_pull_refresh: () => `Desliza para actualizar`,
+	list_refreshing: () => `Actualizando…`,
+	list_release_refresh: () => `Suelta para actualizar`,
 	login_busy: () => `Iniciando sesión…`,
 	login_checkup: () => `Revisión del servidor`,
 	login_failed: () => `El inicio de sesión falló de forma inesperada. Recarga la página e inténtalo de nuevo.`,
@@ -196,10 +296,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Artículos recientes`,
 	manifest_shortcut_starred: () => `Artículos destacados`,
 	manifest_shortcut_today: () => `Hoy`,
+	note_label: () => `Nota`,
+	note_save: () => `Guardar la nota`,
+	page_title: (p) => `${p.page} · Lector`,
+	player_back: (p) => `Retroceder ${p.seconds} s`,
+	player_failed: () => `Este archivo no se puede reproducir aquí: no es accesible (¿sin conexión?) o este navegador no admite su formato. El enlace de abajo lo abre.`,
+	player_forward: (p) => `Avanzar ${p.seconds} s`,
+	player_label: (p) => `Reproductor: ${p.name}`,
+	player_pause: () => `Pausa`,
+	player_play: () => `Reproducir`,
+	player_position: () => `Posición`,
+	player_position_text: (p) => `${p.at} de ${p.of}`,
+	player_resumed: (p) => `Reanudado en ${p.at}`,
+	player_speed: () => `Velocidad`,
 	renew_other_account: () => `Otra cuenta`,
 	renew_password: (p) => `Contraseña de ${p.user} en ${p.server}`,
 	renew_text: (p) => `Tu sesión ha terminado. Contraseña de ${p.user} para seguir leyendo y enviar tus cambios:`,
 	renew_text_single_user: () => `Tu sesión ha terminado. Vuelve a iniciar sesión para seguir leyendo y enviar tus cambios:`,
+	search_clear: () => `Borrar`,
+	search_field: () => `Buscar en los titulares`,
+	search_in: () => `Buscar en`,
+	search_placeholder: () => `Buscar`,
+	search_submit: () => `Buscar`,
+	selection_cancel: () => `Cancelar`,
+	selection_cancel_title: () => `Cancelar (Esc)`,
+	selection_count: (p) => `${p.count} seleccionados`,
+	selection_group: () => `Artículos seleccionados`,
+	selection_select_all: () => `Seleccionar todos los cargados`,
+	selection_unstar: () => `Quitar destacado`,
 	settings_account: () => `Cuenta`,
 	settings_alerts: () => `Alertas`,
 	settings_alerts_about: () => `Avisarme de`,
@@ -752,6 +876,11 @@ Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos mo
 	shortcuts_star: () => `Destacar o quitar el destacado del artículo`,
 	shortcuts_typing: () => `Los atajos se desactivan mientras escribes en un campo.`,
 	shortcuts_undo: () => `Deshacer el cambio que ofrece el aviso (también Ctrl+Z, ⌘Z)`,
+	speech_pause: () => `Pausar la lectura`,
+	speech_read_aloud: () => `Leer en voz alta`,
+	speech_reading: () => `Lectura en voz alta`,
+	speech_resume: () => `Reanudar la lectura`,
+	speech_stop: () => `Detener la lectura`,
 	stuck_close_all: () => `Cierra todas las pestañas y ventanas de esta aplicación y vuelve a abrirla.`,
 	stuck_heading: () => `Esperando al almacenamiento de este navegador`,
 	stuck_restart: () => `Si no funciona, cierra y vuelve a abrir el navegador. Tus cambios se guardan en este dispositivo hasta que se envíen.`,
@@ -777,6 +906,9 @@ Al cerrar sesión se borrarán de este dispositivo. ¿Cerrar sesión de todos mo
 	subscribe_this: () => `Suscribirse a este feed`,
 	subscribe_uncategorized: () => `Sin categoría`,
 	subscribe_unknown: () => `tt-rss respondió con un estado inesperado.`,
+	swipe_label_add: (p) => `Etiqueta «${p.label}»`,
+	swipe_label_remove: (p) => `Quitar «${p.label}»`,
+	swipe_unpublish: () => `Despublicar`,
 	toast_copy_refused: () => `Aquí no se permite copiar.`,
 	toast_feed_updated: (p) => `«${p.title}» se ha actualizado.`,
 	toast_labels_added: (p) => {

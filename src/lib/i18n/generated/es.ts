@@ -6,33 +6,6 @@ const plurals = new Intl.PluralRules('es');
 const numbers = new Intl.NumberFormat('es');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `una categoría`,
-	alert_a_feed: () => `una fuente`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `y ${n} más`;
-			case 'many':
-				return `y ${n} de más`;
-			default:
-				return `y ${n} más`;
-		}
-	},
-	alert_quiet: () => `Llegaron durante las horas de silencio:`,
-	alert_quoted: (p) => `«${p.word}»`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `Nuevo en ${p.label}`;
-			case 'many':
-				return `${n} de nuevos en ${p.label}`;
-			default:
-				return `${n} nuevos en ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(sin título)`,
 	app_back: () => `Atrás`,
 	app_description: () => `Lee tus fuentes de Tiny Tiny RSS, con o sin conexión.`,
 	app_feed_list: () => `Lista de fuentes`,
@@ -50,62 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `Suscribirse a una fuente`,
 	app_subscribe_title: () => `Suscribirse`,
 	app_unread_title: () => `Artículos sin leer`,
-	article_actions: () => `Acciones del artículo`,
-	article_add_note: () => `Añadir una nota`,
-	article_attachment: () => `Adjunto`,
-	article_attachments: () => `Adjuntos`,
-	article_comments: () => `Comentarios`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} comentario`;
-			case 'many':
-				return `${n} de comentarios`;
-			default:
-				return `${n} comentarios`;
-		}
-	},
-	article_copy_link: () => `Copiar el enlace`,
-	article_edit_note: () => `Editar la nota`,
-	article_embedded_content: () => `Contenido incrustado`,
-	article_feed_site: () => `(el sitio de la fuente)`,
 	article_gone: () => `Este artículo ya no está en el servidor.`,
-	article_headlines: () => `Titulares`,
-	article_labels_tags: () => `Etiquetas y tags`,
-	article_loading: () => `Cargando el artículo…`,
-	article_mark_read: () => `Marcar como leído`,
-	article_mark_read_title: () => `Marcar como leído (u)`,
-	article_mark_unread: () => `Marcar como no leído`,
-	article_mark_unread_title: () => `Marcar como no leído (u)`,
-	article_more: () => `Más acciones del artículo`,
-	article_navigation: () => `Navegación entre artículos`,
-	article_next: () => `Artículo siguiente`,
-	article_next_title: () => `Artículo siguiente (j)`,
-	article_open_original: () => `Abrir el original`,
-	article_open_original_title: () => `Abrir el original (o)`,
 	article_pane: () => `Artículo`,
-	article_previous: () => `Artículo anterior`,
-	article_previous_title: () => `Artículo anterior (k)`,
-	article_publish: () => `Publicar`,
 	article_published: () => `Publicado`,
-	article_share: () => `Compartir…`,
-	article_share_title: () => `Compartir`,
-	article_shared: () => `Artículo compartido`,
-	article_star: () => `Destacar`,
-	article_star_title: () => `Destacar (s)`,
-	article_starred_title: () => `Destacado (s)`,
-	article_tagged: (p) => `Artículos con el tag ${p.tag}`,
-	article_view_image: (p) => `Ver la imagen: ${p.name}`,
-	article_view_image_plain: () => `Ver la imagen`,
 	catchup_1day: () => `Más de un día`,
 	catchup_1week: () => `Más de una semana`,
 	catchup_2week: () => `Más de dos semanas`,
 	catchup_all: () => `Todos los artículos`,
 	catchup_menu: () => `Marcar como leído`,
 	catchup_menu_label: () => `Marcar como leído`,
-	dialog_cancel: () => `Cancelar`,
-	dialog_close: () => `Cerrar`,
 	failure_change: () => `No se pudo guardar el cambio. Inténtalo de nuevo en un momento.`,
 	failure_feeds: () => `Algo salió mal al cargar tus fuentes.`,
 	failure_sync: () => `No se pudo actualizar la copia sin conexión.`,
@@ -123,23 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `El sitio rechazó la conexión.`,
 	feed_error_site_error: (p) => `El sitio de la fuente tuvo un error propio (HTTP ${p.code}).`,
 	feed_error_timeout: () => `El sitio tardó demasiado en responder.`,
-	feed_health_fails: (p) => `Las actualizaciones fallan: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `El servidor lo intenta cada minuto.`;
-			case 'many':
-				return `El servidor lo intenta cada ${n} de minutos.`;
-			default:
-				return `El servidor lo intenta cada ${n} minutos.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Último intento: ${p.date}.`,
-	feed_health_newest: (p) => `Su artículo más reciente es del ${p.date}.`,
-	feed_health_ok: (p) => `Actualizado sin errores, la última vez el ${p.date}.`,
-	feed_health_server_said: (p) => `El servidor dijo: «${p.words}»`,
-	feed_health_unknown: () => `No se conocen errores de actualización.`,
 	feed_row_failing: (p) => `, no se actualiza: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -169,12 +78,6 @@ export const messages: StartMessages = {
 				return `${n} artículos sin leer`;
 		}
 	},
-	labels_loading: () => `Cargando etiquetas…`,
-	labels_menu: () => `Etiquetas`,
-	labels_none: () => `Aún no hay etiquetas. Créalas en las preferencias de tt-rss.`,
-	labels_of_article: () => `Etiquetas de este artículo`,
-	labels_of_selected: () => `Etiquetas de los artículos seleccionados`,
-	labels_pick: () => `Etiqueta…`,
 	list_choose_article: () => `Elige un artículo para leerlo aquí.`,
 	list_empty: () => `No hay artículos que mostrar aquí.`,
 	list_empty_on_device: () => `Ningún artículo guardado en este dispositivo coincide con esta búsqueda.`,
@@ -188,9 +91,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `No se puede conectar con el servidor: estos son los artículos guardados aquí que coinciden.`,
 	list_on_device_title: () => `Resultados en este dispositivo.`,
 	list_on_device_today_text: () => `Hoy se forma en este dispositivo, así que su búsqueda mira los artículos guardados aquí.`,
-	list_pull_refresh: () => `Desliza para actualizar`,
-	list_refreshing: () => `Actualizando…`,
-	list_release_refresh: () => `Suelta para actualizar`,
 	list_try_again: () => `Reintentar`,
 	list_view_menu: () => `Mostrar y ordenar`,
 	list_view_show: () => `Mostrar`,
@@ -209,21 +109,8 @@ export const messages: StartMessages = {
 				return `Se muestran ${n} artículos silenciados`;
 		}
 	},
-	note_label: () => `Nota`,
-	note_save: () => `Guardar la nota`,
 	notifications: () => `Notificaciones`,
 	notifications_dismiss: () => `Descartar`,
-	page_title: (p) => `${p.page} · Lector`,
-	player_back: (p) => `Retroceder ${p.seconds} s`,
-	player_failed: () => `Este archivo no se puede reproducir aquí: no es accesible (¿sin conexión?) o este navegador no admite su formato. El enlace de abajo lo abre.`,
-	player_forward: (p) => `Avanzar ${p.seconds} s`,
-	player_label: (p) => `Reproductor: ${p.name}`,
-	player_pause: () => `Pausa`,
-	player_play: () => `Reproducir`,
-	player_position: () => `Posición`,
-	player_position_text: (p) => `${p.at} de ${p.of}`,
-	player_resumed: (p) => `Reanudado en ${p.at}`,
-	player_speed: () => `Velocidad`,
 	row_actions: (p) => `Acciones para «${p.title}»`,
 	row_also_in: (p) => `También en: ${p.feeds}`,
 	row_also_in_said: (p) => `, también en: ${p.feeds}`,
@@ -239,31 +126,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(sin título)`,
 	search_all_feeds: () => `Todas las fuentes`,
 	search_category: (p) => `Categoría: ${p.title}`,
-	search_clear: () => `Borrar`,
-	search_field: () => `Buscar en los titulares`,
-	search_in: () => `Buscar en`,
 	search_open: () => `Abrir la búsqueda`,
 	search_open_title: () => `Buscar (/)`,
-	search_placeholder: () => `Buscar`,
-	search_submit: () => `Buscar`,
 	search_this_category: () => `Esta categoría`,
 	search_this_category_lower: () => `esta categoría`,
 	search_this_feed: () => `Esta fuente`,
 	search_uncategorized: () => `Sin categoría`,
-	selection_cancel: () => `Cancelar`,
-	selection_cancel_title: () => `Cancelar (Esc)`,
-	selection_count: (p) => `${p.count} seleccionados`,
-	selection_group: () => `Artículos seleccionados`,
-	selection_select_all: () => `Seleccionar todos los cargados`,
-	selection_unstar: () => `Quitar destacado`,
 	sort_default: () => `Predeterminado`,
 	sort_feed_dates: () => `Por fecha de la fuente`,
 	sort_oldest_first: () => `Los más antiguos primero`,
-	speech_pause: () => `Pausar la lectura`,
-	speech_read_aloud: () => `Leer en voz alta`,
-	speech_reading: () => `Lectura en voz alta`,
-	speech_resume: () => `Reanudar la lectura`,
-	speech_stop: () => `Detener la lectura`,
 	status_connection: () => `Conexión`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -315,9 +186,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Actualizado ${p.when}`,
 	status_updated_title: () => `Cuándo se actualizó por última vez la copia sin conexión desde el servidor`,
 	status_updating: () => `· actualizando`,
-	swipe_label_add: (p) => `Etiqueta «${p.label}»`,
-	swipe_label_remove: (p) => `Quitar «${p.label}»`,
-	swipe_unpublish: () => `Despublicar`,
 	tree_categories: () => `Categorías`,
 	tree_category_feeds: (p) => `Fuentes de ${p.title}`,
 	tree_label: () => `Fuentes`,

@@ -6,6 +6,78 @@ const plurals = new Intl.PluralRules('fr');
 const numbers = new Intl.NumberFormat('fr');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `une catégorie`,
+	alert_a_feed: () => `un flux`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `et ${n} autre`;
+			case 'many':
+				return `et ${n} d’autres`;
+			default:
+				return `et ${n} autres`;
+		}
+	},
+	alert_quiet: () => `Arrivés pendant les heures calmes\u00a0:`,
+	alert_quoted: (p) => `«\u00a0${p.word}\u00a0»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Nouveau dans ${p.label}`;
+			case 'many':
+				return `${n} de nouveaux dans ${p.label}`;
+			default:
+				return `${n} nouveaux dans ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(sans titre)`,
+	article_actions: () => `Actions sur l’article`,
+	article_add_note: () => `Ajouter une note`,
+	article_attachment: () => `Pièce jointe`,
+	article_attachments: () => `Pièces jointes`,
+	article_comments: () => `Commentaires`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} commentaire`;
+			case 'many':
+				return `${n} de commentaires`;
+			default:
+				return `${n} commentaires`;
+		}
+	},
+	article_copy_link: () => `Copier le lien`,
+	article_edit_note: () => `Modifier la note`,
+	article_embedded_content: () => `Contenu intégré`,
+	article_feed_site: () => `(le site du flux)`,
+	article_headlines: () => `Titres`,
+	article_labels_tags: () => `Étiquettes et mots-clés`,
+	article_loading: () => `Chargement de l’article…`,
+	article_mark_read: () => `Marquer comme lu`,
+	article_mark_read_title: () => `Marquer comme lu (u)`,
+	article_mark_unread: () => `Marquer comme non lu`,
+	article_mark_unread_title: () => `Marquer comme non lu (u)`,
+	article_more: () => `Autres actions sur l’article`,
+	article_navigation: () => `Navigation entre articles`,
+	article_next: () => `Article suivant`,
+	article_next_title: () => `Article suivant (j)`,
+	article_open_original: () => `Ouvrir l’original`,
+	article_open_original_title: () => `Ouvrir l’original (o)`,
+	article_previous: () => `Article précédent`,
+	article_previous_title: () => `Article précédent (k)`,
+	article_publish: () => `Publier`,
+	article_share: () => `Partager…`,
+	article_share_title: () => `Partager`,
+	article_shared: () => `Article partagé`,
+	article_star: () => `Favori`,
+	article_star_title: () => `Favori (s)`,
+	article_starred_title: () => `En favori (s)`,
+	article_tagged: (p) => `Articles avec le mot-clé ${p.tag}`,
+	article_view_image: (p) => `Voir l’image : ${p.name}`,
+	article_view_image_plain: () => `Voir l’image`,
 	back_to_settings: () => `← Réglages`,
 	checkup_again: () => `Relancer le diagnostic`,
 	checkup_api_off_detail: () => `tt-rss répond API_DISABLED\u00a0: cet utilisateur n’a pas le droit d’utiliser des applications. (tt-rss le dit avant de vérifier le mot de passe\u00a0; celui-ci peut donc aussi être erroné.)`,
@@ -120,6 +192,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss ne les a pas acceptés. Après un échec, les versions récentes refusent aussi les connexions pendant quelques secondes.`,
 	checkup_wrong_password_fix: () => `Saisissez-les de nouveau (le nom d’utilisateur est celui de l’interface web de tt-rss). Si vous utilisez un mot de passe d’application (Préférences → Données personnelles / Authentification → Mots de passe d’application), utilisez-le ici.`,
 	checkup_wrong_password_title: () => `Le nom d’utilisateur ou le mot de passe est erroné`,
+	dialog_cancel: () => `Annuler`,
+	dialog_close: () => `Fermer`,
 	error_aborted: () => `La requête a été annulée avant la fin.`,
 	error_api_disabled: () => `L’accès à l’API est désactivé pour ce compte. Dans tt-rss, ouvrez les Préférences, activez «\u00a0Enable API access\u00a0» (accès à l’API), enregistrez et reconnectez-vous.`,
 	error_bad_reply: () => `Le serveur tt-rss a répondu de façon inattendue. Cette version du serveur n’est peut-être pas prise en charge.`,
@@ -151,6 +225,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Le serveur tt-rss a mis trop de temps à répondre. Réessayez\u00a0; si cela se reproduit, le serveur ou la connexion est peut-être surchargé.`,
 	error_unknown_method: () => `Le serveur tt-rss ne connaît pas cette action. Il est sans doute trop ancien pour cette fonction\u00a0; mettre à jour tt-rss aiderait.`,
 	error_unsupported: () => `Ce serveur tt-rss est trop ancien pour cette action. Mettre à jour tt-rss la rendrait disponible.`,
+	feed_health_fails: (p) => `Les mises à jour échouent\u00a0: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Le serveur essaie toutes les minutes.`;
+			case 'many':
+				return `Le serveur essaie toutes les ${n} de minutes.`;
+			default:
+				return `Le serveur essaie toutes les ${n} minutes.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Dernière tentative\u00a0: ${p.date}.`,
+	feed_health_newest: (p) => `Son article le plus récent date du ${p.date}.`,
+	feed_health_ok: (p) => `Mis à jour sans erreur, dernière fois le ${p.date}.`,
+	feed_health_server_said: (p) => `Le serveur a dit\u00a0: «\u00a0${p.words}\u00a0»`,
+	feed_health_unknown: () => `Aucune erreur de mise à jour connue.`,
 	feedmenu_actions: () => `Actions sur le flux`,
 	feedmenu_actions_more: () => `Autres actions sur le flux`,
 	feedmenu_settings_alert: () => `Alerter des nouveaux articles`,
@@ -169,9 +260,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `Ne plus suivre « ${p.title} » ? Ses articles seront retirés de tt-rss (les favoris sont conservés).`,
 	feedmenu_unsubscribe_title: () => `Se désabonner ?`,
 	feedmenu_update_now: () => `Mettre à jour ce flux maintenant`,
+	labels_loading: () => `Chargement des étiquettes…`,
+	labels_menu: () => `Étiquettes`,
+	labels_none: () => `Aucune étiquette pour l’instant. Créez-en dans les préférences de tt-rss.`,
+	labels_of_article: () => `Étiquettes de cet article`,
+	labels_of_selected: () => `Étiquettes des articles sélectionnés`,
+	labels_pick: () => `Étiquette…`,
 	language_browser: (p) => `Comme le navigateur (${p.language})`,
 	language_hint: () => `Conservé sur cet appareil. Les articles restent dans la langue où ils ont été écrits.`,
 	language_legend: () => `Langue`,
+	list_pull_refresh: () => `Tirer pour actualiser`,
+	list_refreshing: () => `Actualisation…`,
+	list_release_refresh: () => `Relâcher pour actualiser`,
 	login_busy: () => `Connexion…`,
 	login_checkup: () => `Diagnostic du serveur`,
 	login_failed: () => `La connexion a échoué de façon inattendue. Rechargez la page et réessayez.`,
@@ -196,10 +296,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Articles récents`,
 	manifest_shortcut_starred: () => `Articles favoris`,
 	manifest_shortcut_today: () => `Aujourd’hui`,
+	note_label: () => `Note`,
+	note_save: () => `Enregistrer la note`,
+	page_title: (p) => `${p.page} · Lecteur`,
+	player_back: (p) => `Reculer de ${p.seconds} s`,
+	player_failed: () => `Ce fichier ne peut pas être lu ici : il est inaccessible (hors ligne ?) ou son format n’est pas pris en charge par ce navigateur. Le lien ci-dessous l’ouvre.`,
+	player_forward: (p) => `Avancer de ${p.seconds} s`,
+	player_label: (p) => `Lecteur : ${p.name}`,
+	player_pause: () => `Pause`,
+	player_play: () => `Lire`,
+	player_position: () => `Position`,
+	player_position_text: (p) => `${p.at} sur ${p.of}`,
+	player_resumed: (p) => `Reprise à ${p.at}`,
+	player_speed: () => `Vitesse`,
 	renew_other_account: () => `Un autre compte`,
 	renew_password: (p) => `Mot de passe de ${p.user} sur ${p.server}`,
 	renew_text: (p) => `Votre session a expiré. Mot de passe de ${p.user} pour continuer à lire et envoyer vos modifications :`,
 	renew_text_single_user: () => `Votre session a expiré. Reconnectez-vous pour continuer à lire et envoyer vos modifications :`,
+	search_clear: () => `Effacer`,
+	search_field: () => `Rechercher dans les titres`,
+	search_in: () => `Rechercher dans`,
+	search_placeholder: () => `Rechercher`,
+	search_submit: () => `Rechercher`,
+	selection_cancel: () => `Annuler`,
+	selection_cancel_title: () => `Annuler (Échap)`,
+	selection_count: (p) => `${p.count} sélectionnés`,
+	selection_group: () => `Articles sélectionnés`,
+	selection_select_all: () => `Tout sélectionner (chargés)`,
+	selection_unstar: () => `Retirer des favoris`,
 	settings_account: () => `Compte`,
 	settings_alerts: () => `Alertes`,
 	settings_alerts_about: () => `M’alerter pour`,
@@ -752,6 +876,11 @@ Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
 	shortcuts_star: () => `Ajouter ou retirer l’article des favoris`,
 	shortcuts_typing: () => `Les raccourcis sont désactivés pendant la saisie dans un champ.`,
 	shortcuts_undo: () => `Annuler la modification proposée par la notification (aussi Ctrl+Z, ⌘Z)`,
+	speech_pause: () => `Mettre la lecture en pause`,
+	speech_read_aloud: () => `Lire à voix haute`,
+	speech_reading: () => `Lecture à voix haute`,
+	speech_resume: () => `Reprendre la lecture`,
+	speech_stop: () => `Arrêter la lecture`,
 	stuck_close_all: () => `Fermez tous les onglets et fenêtres de cette application, puis rouvrez-la.`,
 	stuck_heading: () => `En attente du stockage de ce navigateur`,
 	stuck_restart: () => `Si cela ne suffit pas, quittez et relancez le navigateur. Vos modifications restent sur cet appareil jusqu’à leur envoi.`,
@@ -777,6 +906,9 @@ Se déconnecter les supprime de cet appareil. Se déconnecter quand même ?`;
 	subscribe_this: () => `S’abonner à ce flux`,
 	subscribe_uncategorized: () => `Sans catégorie`,
 	subscribe_unknown: () => `tt-rss a répondu avec un statut inattendu.`,
+	swipe_label_add: (p) => `Étiquette « ${p.label} »`,
+	swipe_label_remove: (p) => `Retirer « ${p.label} »`,
+	swipe_unpublish: () => `Dépublier`,
 	toast_copy_refused: () => `La copie n’est pas autorisée ici.`,
 	toast_feed_updated: (p) => `« ${p.title} » a été mis à jour.`,
 	toast_labels_added: (p) => {

@@ -6,33 +6,6 @@ const plurals = new Intl.PluralRules('fr');
 const numbers = new Intl.NumberFormat('fr');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `une catégorie`,
-	alert_a_feed: () => `un flux`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `et ${n} autre`;
-			case 'many':
-				return `et ${n} d’autres`;
-			default:
-				return `et ${n} autres`;
-		}
-	},
-	alert_quiet: () => `Arrivés pendant les heures calmes\u00a0:`,
-	alert_quoted: (p) => `«\u00a0${p.word}\u00a0»`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `Nouveau dans ${p.label}`;
-			case 'many':
-				return `${n} de nouveaux dans ${p.label}`;
-			default:
-				return `${n} nouveaux dans ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(sans titre)`,
 	app_back: () => `Retour`,
 	app_description: () => `Lisez vos flux Tiny Tiny RSS, en ligne ou hors ligne.`,
 	app_feed_list: () => `Liste des flux`,
@@ -50,62 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `S’abonner à un flux`,
 	app_subscribe_title: () => `S’abonner`,
 	app_unread_title: () => `Articles non lus`,
-	article_actions: () => `Actions sur l’article`,
-	article_add_note: () => `Ajouter une note`,
-	article_attachment: () => `Pièce jointe`,
-	article_attachments: () => `Pièces jointes`,
-	article_comments: () => `Commentaires`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} commentaire`;
-			case 'many':
-				return `${n} de commentaires`;
-			default:
-				return `${n} commentaires`;
-		}
-	},
-	article_copy_link: () => `Copier le lien`,
-	article_edit_note: () => `Modifier la note`,
-	article_embedded_content: () => `Contenu intégré`,
-	article_feed_site: () => `(le site du flux)`,
 	article_gone: () => `Cet article n’est plus sur le serveur.`,
-	article_headlines: () => `Titres`,
-	article_labels_tags: () => `Étiquettes et mots-clés`,
-	article_loading: () => `Chargement de l’article…`,
-	article_mark_read: () => `Marquer comme lu`,
-	article_mark_read_title: () => `Marquer comme lu (u)`,
-	article_mark_unread: () => `Marquer comme non lu`,
-	article_mark_unread_title: () => `Marquer comme non lu (u)`,
-	article_more: () => `Autres actions sur l’article`,
-	article_navigation: () => `Navigation entre articles`,
-	article_next: () => `Article suivant`,
-	article_next_title: () => `Article suivant (j)`,
-	article_open_original: () => `Ouvrir l’original`,
-	article_open_original_title: () => `Ouvrir l’original (o)`,
 	article_pane: () => `Article`,
-	article_previous: () => `Article précédent`,
-	article_previous_title: () => `Article précédent (k)`,
-	article_publish: () => `Publier`,
 	article_published: () => `Publié`,
-	article_share: () => `Partager…`,
-	article_share_title: () => `Partager`,
-	article_shared: () => `Article partagé`,
-	article_star: () => `Favori`,
-	article_star_title: () => `Favori (s)`,
-	article_starred_title: () => `En favori (s)`,
-	article_tagged: (p) => `Articles avec le mot-clé ${p.tag}`,
-	article_view_image: (p) => `Voir l’image : ${p.name}`,
-	article_view_image_plain: () => `Voir l’image`,
 	catchup_1day: () => `Plus d’un jour`,
 	catchup_1week: () => `Plus d’une semaine`,
 	catchup_2week: () => `Plus de deux semaines`,
 	catchup_all: () => `Tous les articles`,
 	catchup_menu: () => `Marquer comme lu`,
 	catchup_menu_label: () => `Marquer comme lu`,
-	dialog_cancel: () => `Annuler`,
-	dialog_close: () => `Fermer`,
 	failure_change: () => `La modification n’a pas pu être enregistrée. Réessayez dans un instant.`,
 	failure_feeds: () => `Un problème est survenu lors du chargement de vos flux.`,
 	failure_sync: () => `La copie hors ligne n’a pas pu être mise à jour.`,
@@ -123,23 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Le site a refusé la connexion.`,
 	feed_error_site_error: (p) => `Le site du flux a rencontré sa propre erreur (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Le site a mis trop de temps à répondre.`,
-	feed_health_fails: (p) => `Les mises à jour échouent\u00a0: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Le serveur essaie toutes les minutes.`;
-			case 'many':
-				return `Le serveur essaie toutes les ${n} de minutes.`;
-			default:
-				return `Le serveur essaie toutes les ${n} minutes.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Dernière tentative\u00a0: ${p.date}.`,
-	feed_health_newest: (p) => `Son article le plus récent date du ${p.date}.`,
-	feed_health_ok: (p) => `Mis à jour sans erreur, dernière fois le ${p.date}.`,
-	feed_health_server_said: (p) => `Le serveur a dit\u00a0: «\u00a0${p.words}\u00a0»`,
-	feed_health_unknown: () => `Aucune erreur de mise à jour connue.`,
 	feed_row_failing: (p) => `, échec de mise à jour : ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -169,12 +78,6 @@ export const messages: StartMessages = {
 				return `${n} articles non lus`;
 		}
 	},
-	labels_loading: () => `Chargement des étiquettes…`,
-	labels_menu: () => `Étiquettes`,
-	labels_none: () => `Aucune étiquette pour l’instant. Créez-en dans les préférences de tt-rss.`,
-	labels_of_article: () => `Étiquettes de cet article`,
-	labels_of_selected: () => `Étiquettes des articles sélectionnés`,
-	labels_pick: () => `Étiquette…`,
 	list_choose_article: () => `Choisissez un article pour le lire ici.`,
 	list_empty: () => `Aucun article à afficher ici.`,
 	list_empty_on_device: () => `Aucun article conservé sur cet appareil ne correspond à cette recherche.`,
@@ -188,9 +91,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `Le serveur est injoignable : voici les articles conservés ici qui correspondent.`,
 	list_on_device_title: () => `Résultats sur cet appareil.`,
 	list_on_device_today_text: () => `Aujourd’hui est constitué sur cet appareil : sa recherche porte donc sur les articles conservés ici.`,
-	list_pull_refresh: () => `Tirer pour actualiser`,
-	list_refreshing: () => `Actualisation…`,
-	list_release_refresh: () => `Relâcher pour actualiser`,
 	list_try_again: () => `Réessayer`,
 	list_view_menu: () => `Affichage et ordre`,
 	list_view_show: () => `Afficher`,
@@ -209,21 +109,8 @@ export const messages: StartMessages = {
 				return `${n} articles ignorés affichés`;
 		}
 	},
-	note_label: () => `Note`,
-	note_save: () => `Enregistrer la note`,
 	notifications: () => `Notifications`,
 	notifications_dismiss: () => `Ignorer`,
-	page_title: (p) => `${p.page} · Lecteur`,
-	player_back: (p) => `Reculer de ${p.seconds} s`,
-	player_failed: () => `Ce fichier ne peut pas être lu ici : il est inaccessible (hors ligne ?) ou son format n’est pas pris en charge par ce navigateur. Le lien ci-dessous l’ouvre.`,
-	player_forward: (p) => `Avancer de ${p.seconds} s`,
-	player_label: (p) => `Lecteur : ${p.name}`,
-	player_pause: () => `Pause`,
-	player_play: () => `Lire`,
-	player_position: () => `Position`,
-	player_position_text: (p) => `${p.at} sur ${p.of}`,
-	player_resumed: (p) => `Reprise à ${p.at}`,
-	player_speed: () => `Vitesse`,
 	row_actions: (p) => `Actions pour « ${p.title} »`,
 	row_also_in: (p) => `Aussi dans : ${p.feeds}`,
 	row_also_in_said: (p) => `, aussi dans : ${p.feeds}`,
@@ -239,31 +126,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(sans titre)`,
 	search_all_feeds: () => `Tous les flux`,
 	search_category: (p) => `Catégorie : ${p.title}`,
-	search_clear: () => `Effacer`,
-	search_field: () => `Rechercher dans les titres`,
-	search_in: () => `Rechercher dans`,
 	search_open: () => `Ouvrir la recherche`,
 	search_open_title: () => `Rechercher (/)`,
-	search_placeholder: () => `Rechercher`,
-	search_submit: () => `Rechercher`,
 	search_this_category: () => `Cette catégorie`,
 	search_this_category_lower: () => `cette catégorie`,
 	search_this_feed: () => `Ce flux`,
 	search_uncategorized: () => `Sans catégorie`,
-	selection_cancel: () => `Annuler`,
-	selection_cancel_title: () => `Annuler (Échap)`,
-	selection_count: (p) => `${p.count} sélectionnés`,
-	selection_group: () => `Articles sélectionnés`,
-	selection_select_all: () => `Tout sélectionner (chargés)`,
-	selection_unstar: () => `Retirer des favoris`,
 	sort_default: () => `Par défaut`,
 	sort_feed_dates: () => `Par date du flux`,
 	sort_oldest_first: () => `Les plus anciens d’abord`,
-	speech_pause: () => `Mettre la lecture en pause`,
-	speech_read_aloud: () => `Lire à voix haute`,
-	speech_reading: () => `Lecture à voix haute`,
-	speech_resume: () => `Reprendre la lecture`,
-	speech_stop: () => `Arrêter la lecture`,
 	status_connection: () => `Connexion`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -315,9 +186,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Mis à jour ${p.when}`,
 	status_updated_title: () => `Quand la copie hors ligne a été mise à jour depuis le serveur pour la dernière fois`,
 	status_updating: () => `· mise à jour`,
-	swipe_label_add: (p) => `Étiquette « ${p.label} »`,
-	swipe_label_remove: (p) => `Retirer « ${p.label} »`,
-	swipe_unpublish: () => `Dépublier`,
 	tree_categories: () => `Catégories`,
 	tree_category_feeds: (p) => `Flux de ${p.title}`,
 	tree_label: () => `Flux`,

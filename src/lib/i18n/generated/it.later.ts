@@ -6,6 +6,78 @@ const plurals = new Intl.PluralRules('it');
 const numbers = new Intl.NumberFormat('it');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `una categoria`,
+	alert_a_feed: () => `un feed`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e ${n} altro`;
+			case 'many':
+				return `e altri ${n}`;
+			default:
+				return `e altri ${n}`;
+		}
+	},
+	alert_quiet: () => `Arrivati durante le ore di silenzio:`,
+	alert_quoted: (p) => `«${p.word}»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `Nuovo in ${p.label}`;
+			case 'many':
+				return `${n} di nuovi in ${p.label}`;
+			default:
+				return `${n} nuovi in ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(senza titolo)`,
+	article_actions: () => `Azioni sull’articolo`,
+	article_add_note: () => `Aggiungi una nota`,
+	article_attachment: () => `Allegato`,
+	article_attachments: () => `Allegati`,
+	article_comments: () => `Commenti`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} commento`;
+			case 'many':
+				return `${n} di commenti`;
+			default:
+				return `${n} commenti`;
+		}
+	},
+	article_copy_link: () => `Copia il link`,
+	article_edit_note: () => `Modifica la nota`,
+	article_embedded_content: () => `Contenuto incorporato`,
+	article_feed_site: () => `(il sito del feed)`,
+	article_headlines: () => `Titoli`,
+	article_labels_tags: () => `Etichette e tag`,
+	article_loading: () => `Caricamento dell’articolo…`,
+	article_mark_read: () => `Segna come letto`,
+	article_mark_read_title: () => `Segna come letto (u)`,
+	article_mark_unread: () => `Segna come non letto`,
+	article_mark_unread_title: () => `Segna come non letto (u)`,
+	article_more: () => `Altre azioni sull’articolo`,
+	article_navigation: () => `Navigazione tra articoli`,
+	article_next: () => `Articolo successivo`,
+	article_next_title: () => `Articolo successivo (j)`,
+	article_open_original: () => `Apri l’originale`,
+	article_open_original_title: () => `Apri l’originale (o)`,
+	article_previous: () => `Articolo precedente`,
+	article_previous_title: () => `Articolo precedente (k)`,
+	article_publish: () => `Pubblica`,
+	article_share: () => `Condividi…`,
+	article_share_title: () => `Condividi`,
+	article_shared: () => `Articolo condiviso`,
+	article_star: () => `Preferito`,
+	article_star_title: () => `Preferito (s)`,
+	article_starred_title: () => `Nei preferiti (s)`,
+	article_tagged: (p) => `Articoli con il tag ${p.tag}`,
+	article_view_image: (p) => `Visualizza l’immagine: ${p.name}`,
+	article_view_image_plain: () => `Visualizza l’immagine`,
 	back_to_settings: () => `← Impostazioni`,
 	checkup_again: () => `Esegui di nuovo il controllo`,
 	checkup_api_off_detail: () => `tt-rss risponde API_DISABLED: questo utente non può usare app. (tt-rss lo dice prima di controllare la password, quindi anche la password potrebbe essere sbagliata.)`,
@@ -120,6 +192,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss non li ha accettati. Dopo un tentativo fallito, le versioni più recenti rifiutano anche gli accessi per qualche secondo.`,
 	checkup_wrong_password_fix: () => `Digitali di nuovo (il nome utente è quello dell’interfaccia web di tt-rss). Se usi una password per app (Preferenze → Dati personali / Autenticazione → Password per app), usa quella qui.`,
 	checkup_wrong_password_title: () => `Il nome utente o la password sono sbagliati`,
+	dialog_cancel: () => `Annulla`,
+	dialog_close: () => `Chiudi`,
 	error_aborted: () => `La richiesta è stata annullata prima di finire.`,
 	error_api_disabled: () => `L’accesso all’API è disattivato per questo account. In tt-rss apri Preferenze, attiva "Enable API access" (accesso all’API), salva e accedi di nuovo.`,
 	error_bad_reply: () => `Il server tt-rss ha risposto in modo inatteso. Questa versione del server potrebbe non essere supportata.`,
@@ -151,6 +225,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Il server tt-rss ha impiegato troppo a rispondere. Riprova; se continua a succedere, il server o la connessione potrebbero essere sovraccarichi.`,
 	error_unknown_method: () => `Il server tt-rss non conosce questa azione. Probabilmente è troppo vecchio per questa funzione; aggiornare tt-rss aiuterebbe.`,
 	error_unsupported: () => `Questo server tt-rss è troppo vecchio per questa azione. Aggiornare tt-rss la renderebbe disponibile.`,
+	feed_health_fails: (p) => `Gli aggiornamenti non riescono: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Il server riprova ogni minuto.`;
+			case 'many':
+				return `Il server riprova ogni ${n} di minuti.`;
+			default:
+				return `Il server riprova ogni ${n} minuti.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Ultimo tentativo: ${p.date}.`,
+	feed_health_newest: (p) => `Il suo articolo più recente è del ${p.date}.`,
+	feed_health_ok: (p) => `Aggiornato senza errori, l’ultima volta il ${p.date}.`,
+	feed_health_server_said: (p) => `Il server ha detto: «${p.words}»`,
+	feed_health_unknown: () => `Nessun errore di aggiornamento noto.`,
 	feedmenu_actions: () => `Azioni sul feed`,
 	feedmenu_actions_more: () => `Altre azioni sul feed`,
 	feedmenu_settings_alert: () => `Avvisa dei nuovi articoli`,
@@ -169,9 +260,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `Smettere di seguire «${p.title}»? I suoi articoli verranno rimossi da tt-rss (i preferiti restano).`,
 	feedmenu_unsubscribe_title: () => `Annullare l’iscrizione?`,
 	feedmenu_update_now: () => `Aggiorna ora questo feed`,
+	labels_loading: () => `Caricamento delle etichette…`,
+	labels_menu: () => `Etichette`,
+	labels_none: () => `Ancora nessuna etichetta. Creale nelle preferenze di tt-rss.`,
+	labels_of_article: () => `Etichette di questo articolo`,
+	labels_of_selected: () => `Etichette degli articoli selezionati`,
+	labels_pick: () => `Etichetta…`,
 	language_browser: (p) => `Come il browser (${p.language})`,
 	language_hint: () => `Salvata su questo dispositivo. Gli articoli restano nella lingua in cui sono stati scritti.`,
 	language_legend: () => `Lingua`,
+	list_pull_refresh: () => `Trascina per aggiornare`,
+	list_refreshing: () => `Aggiornamento…`,
+	list_release_refresh: () => `Rilascia per aggiornare`,
 	login_busy: () => `Accesso in corso…`,
 	login_checkup: () => `Controllo del server`,
 	login_failed: () => `L’accesso non è riuscito per un motivo imprevisto. Ricarica la pagina e riprova.`,
@@ -196,10 +296,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Articoli recenti`,
 	manifest_shortcut_starred: () => `Articoli preferiti`,
 	manifest_shortcut_today: () => `Oggi`,
+	note_label: () => `Nota`,
+	note_save: () => `Salva la nota`,
+	page_title: (p) => `${p.page} · Lettore`,
+	player_back: (p) => `Indietro di ${p.seconds} s`,
+	player_failed: () => `Questo file non può essere riprodotto qui: non è raggiungibile (offline?) o il suo formato non è supportato da questo browser. Il link qui sotto lo apre.`,
+	player_forward: (p) => `Avanti di ${p.seconds} s`,
+	player_label: (p) => `Lettore: ${p.name}`,
+	player_pause: () => `Pausa`,
+	player_play: () => `Riproduci`,
+	player_position: () => `Posizione`,
+	player_position_text: (p) => `${p.at} di ${p.of}`,
+	player_resumed: (p) => `Ripreso da ${p.at}`,
+	player_speed: () => `Velocità`,
 	renew_other_account: () => `Un altro account`,
 	renew_password: (p) => `Password di ${p.user} su ${p.server}`,
 	renew_text: (p) => `La sessione è scaduta. Password di ${p.user} per continuare a leggere e inviare le modifiche:`,
 	renew_text_single_user: () => `La sessione è scaduta. Accedi di nuovo per continuare a leggere e inviare le modifiche:`,
+	search_clear: () => `Cancella`,
+	search_field: () => `Cerca nei titoli`,
+	search_in: () => `Cerca in`,
+	search_placeholder: () => `Cerca`,
+	search_submit: () => `Cerca`,
+	selection_cancel: () => `Annulla`,
+	selection_cancel_title: () => `Annulla (Esc)`,
+	selection_count: (p) => `${p.count} selezionati`,
+	selection_group: () => `Articoli selezionati`,
+	selection_select_all: () => `Seleziona tutti i caricati`,
+	selection_unstar: () => `Togli dai preferiti`,
 	settings_account: () => `Account`,
 	settings_alerts: () => `Avvisi`,
 	settings_alerts_about: () => `Avvisami per`,
@@ -752,6 +876,11 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 	shortcuts_star: () => `Aggiungi o togli l’articolo dai preferiti`,
 	shortcuts_typing: () => `Le scorciatoie sono disattivate mentre scrivi in un campo.`,
 	shortcuts_undo: () => `Annulla la modifica proposta dall’avviso (anche Ctrl+Z, ⌘Z)`,
+	speech_pause: () => `Metti in pausa la lettura`,
+	speech_read_aloud: () => `Leggi ad alta voce`,
+	speech_reading: () => `Lettura ad alta voce`,
+	speech_resume: () => `Riprendi la lettura`,
+	speech_stop: () => `Interrompi la lettura`,
 	stuck_close_all: () => `Chiudi tutte le schede e finestre di questa app, poi riaprila.`,
 	stuck_heading: () => `In attesa dell’archiviazione di questo browser`,
 	stuck_restart: () => `Se non basta, chiudi e riavvia il browser. Le modifiche restano su questo dispositivo finché non vengono inviate.`,
@@ -777,6 +906,9 @@ Uscendo verranno eliminate da questo dispositivo. Uscire comunque?`;
 	subscribe_this: () => `Iscriviti a questo feed`,
 	subscribe_uncategorized: () => `Senza categoria`,
 	subscribe_unknown: () => `tt-rss ha risposto con uno stato inatteso.`,
+	swipe_label_add: (p) => `Etichetta «${p.label}»`,
+	swipe_label_remove: (p) => `Rimuovi «${p.label}»`,
+	swipe_unpublish: () => `Ritira la pubblicazione`,
 	toast_copy_refused: () => `Qui non è consentito copiare.`,
 	toast_feed_updated: (p) => `«${p.title}» è stato aggiornato.`,
 	toast_labels_added: (p) => {

@@ -6,33 +6,6 @@ const plurals = new Intl.PluralRules('it');
 const numbers = new Intl.NumberFormat('it');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `una categoria`,
-	alert_a_feed: () => `un feed`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `e ${n} altro`;
-			case 'many':
-				return `e altri ${n}`;
-			default:
-				return `e altri ${n}`;
-		}
-	},
-	alert_quiet: () => `Arrivati durante le ore di silenzio:`,
-	alert_quoted: (p) => `«${p.word}»`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `Nuovo in ${p.label}`;
-			case 'many':
-				return `${n} di nuovi in ${p.label}`;
-			default:
-				return `${n} nuovi in ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(senza titolo)`,
 	app_back: () => `Indietro`,
 	app_description: () => `Leggi i tuoi feed di Tiny Tiny RSS, online o offline.`,
 	app_feed_list: () => `Elenco dei feed`,
@@ -50,62 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `Iscriviti a un feed`,
 	app_subscribe_title: () => `Iscriviti`,
 	app_unread_title: () => `Articoli non letti`,
-	article_actions: () => `Azioni sull’articolo`,
-	article_add_note: () => `Aggiungi una nota`,
-	article_attachment: () => `Allegato`,
-	article_attachments: () => `Allegati`,
-	article_comments: () => `Commenti`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} commento`;
-			case 'many':
-				return `${n} di commenti`;
-			default:
-				return `${n} commenti`;
-		}
-	},
-	article_copy_link: () => `Copia il link`,
-	article_edit_note: () => `Modifica la nota`,
-	article_embedded_content: () => `Contenuto incorporato`,
-	article_feed_site: () => `(il sito del feed)`,
 	article_gone: () => `Questo articolo non è più sul server.`,
-	article_headlines: () => `Titoli`,
-	article_labels_tags: () => `Etichette e tag`,
-	article_loading: () => `Caricamento dell’articolo…`,
-	article_mark_read: () => `Segna come letto`,
-	article_mark_read_title: () => `Segna come letto (u)`,
-	article_mark_unread: () => `Segna come non letto`,
-	article_mark_unread_title: () => `Segna come non letto (u)`,
-	article_more: () => `Altre azioni sull’articolo`,
-	article_navigation: () => `Navigazione tra articoli`,
-	article_next: () => `Articolo successivo`,
-	article_next_title: () => `Articolo successivo (j)`,
-	article_open_original: () => `Apri l’originale`,
-	article_open_original_title: () => `Apri l’originale (o)`,
 	article_pane: () => `Articolo`,
-	article_previous: () => `Articolo precedente`,
-	article_previous_title: () => `Articolo precedente (k)`,
-	article_publish: () => `Pubblica`,
 	article_published: () => `Pubblicato`,
-	article_share: () => `Condividi…`,
-	article_share_title: () => `Condividi`,
-	article_shared: () => `Articolo condiviso`,
-	article_star: () => `Preferito`,
-	article_star_title: () => `Preferito (s)`,
-	article_starred_title: () => `Nei preferiti (s)`,
-	article_tagged: (p) => `Articoli con il tag ${p.tag}`,
-	article_view_image: (p) => `Visualizza l’immagine: ${p.name}`,
-	article_view_image_plain: () => `Visualizza l’immagine`,
 	catchup_1day: () => `Più vecchi di un giorno`,
 	catchup_1week: () => `Più vecchi di una settimana`,
 	catchup_2week: () => `Più vecchi di due settimane`,
 	catchup_all: () => `Tutti gli articoli`,
 	catchup_menu: () => `Segna come letto`,
 	catchup_menu_label: () => `Segna come letto`,
-	dialog_cancel: () => `Annulla`,
-	dialog_close: () => `Chiudi`,
 	failure_change: () => `Non è stato possibile salvare la modifica. Riprova tra poco.`,
 	failure_feeds: () => `Qualcosa è andato storto durante il caricamento dei feed.`,
 	failure_sync: () => `Non è stato possibile aggiornare la copia offline.`,
@@ -123,23 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Il sito ha rifiutato la connessione.`,
 	feed_error_site_error: (p) => `Il sito del feed ha avuto un errore proprio (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Il sito ha impiegato troppo a rispondere.`,
-	feed_health_fails: (p) => `Gli aggiornamenti non riescono: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Il server riprova ogni minuto.`;
-			case 'many':
-				return `Il server riprova ogni ${n} di minuti.`;
-			default:
-				return `Il server riprova ogni ${n} minuti.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Ultimo tentativo: ${p.date}.`,
-	feed_health_newest: (p) => `Il suo articolo più recente è del ${p.date}.`,
-	feed_health_ok: (p) => `Aggiornato senza errori, l’ultima volta il ${p.date}.`,
-	feed_health_server_said: (p) => `Il server ha detto: «${p.words}»`,
-	feed_health_unknown: () => `Nessun errore di aggiornamento noto.`,
 	feed_row_failing: (p) => `, non si aggiorna: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -169,12 +78,6 @@ export const messages: StartMessages = {
 				return `${n} articoli non letti`;
 		}
 	},
-	labels_loading: () => `Caricamento delle etichette…`,
-	labels_menu: () => `Etichette`,
-	labels_none: () => `Ancora nessuna etichetta. Creale nelle preferenze di tt-rss.`,
-	labels_of_article: () => `Etichette di questo articolo`,
-	labels_of_selected: () => `Etichette degli articoli selezionati`,
-	labels_pick: () => `Etichetta…`,
 	list_choose_article: () => `Scegli un articolo per leggerlo qui.`,
 	list_empty: () => `Nessun articolo da mostrare qui.`,
 	list_empty_on_device: () => `Nessun articolo conservato su questo dispositivo corrisponde a questa ricerca.`,
@@ -188,9 +91,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `Il server non è raggiungibile: questi sono gli articoli conservati qui che corrispondono.`,
 	list_on_device_title: () => `Risultati su questo dispositivo.`,
 	list_on_device_today_text: () => `Oggi è composto su questo dispositivo, quindi la ricerca guarda gli articoli conservati qui.`,
-	list_pull_refresh: () => `Trascina per aggiornare`,
-	list_refreshing: () => `Aggiornamento…`,
-	list_release_refresh: () => `Rilascia per aggiornare`,
 	list_try_again: () => `Riprova`,
 	list_view_menu: () => `Mostra e ordina`,
 	list_view_show: () => `Mostra`,
@@ -209,21 +109,8 @@ export const messages: StartMessages = {
 				return `Mostrati ${n} articoli silenziati`;
 		}
 	},
-	note_label: () => `Nota`,
-	note_save: () => `Salva la nota`,
 	notifications: () => `Notifiche`,
 	notifications_dismiss: () => `Ignora`,
-	page_title: (p) => `${p.page} · Lettore`,
-	player_back: (p) => `Indietro di ${p.seconds} s`,
-	player_failed: () => `Questo file non può essere riprodotto qui: non è raggiungibile (offline?) o il suo formato non è supportato da questo browser. Il link qui sotto lo apre.`,
-	player_forward: (p) => `Avanti di ${p.seconds} s`,
-	player_label: (p) => `Lettore: ${p.name}`,
-	player_pause: () => `Pausa`,
-	player_play: () => `Riproduci`,
-	player_position: () => `Posizione`,
-	player_position_text: (p) => `${p.at} di ${p.of}`,
-	player_resumed: (p) => `Ripreso da ${p.at}`,
-	player_speed: () => `Velocità`,
 	row_actions: (p) => `Azioni per «${p.title}»`,
 	row_also_in: (p) => `Anche in: ${p.feeds}`,
 	row_also_in_said: (p) => `, anche in: ${p.feeds}`,
@@ -239,31 +126,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(senza titolo)`,
 	search_all_feeds: () => `Tutti i feed`,
 	search_category: (p) => `Categoria: ${p.title}`,
-	search_clear: () => `Cancella`,
-	search_field: () => `Cerca nei titoli`,
-	search_in: () => `Cerca in`,
 	search_open: () => `Apri la ricerca`,
 	search_open_title: () => `Cerca (/)`,
-	search_placeholder: () => `Cerca`,
-	search_submit: () => `Cerca`,
 	search_this_category: () => `Questa categoria`,
 	search_this_category_lower: () => `questa categoria`,
 	search_this_feed: () => `Questo feed`,
 	search_uncategorized: () => `Senza categoria`,
-	selection_cancel: () => `Annulla`,
-	selection_cancel_title: () => `Annulla (Esc)`,
-	selection_count: (p) => `${p.count} selezionati`,
-	selection_group: () => `Articoli selezionati`,
-	selection_select_all: () => `Seleziona tutti i caricati`,
-	selection_unstar: () => `Togli dai preferiti`,
 	sort_default: () => `Predefinito`,
 	sort_feed_dates: () => `Per data del feed`,
 	sort_oldest_first: () => `Prima i più vecchi`,
-	speech_pause: () => `Metti in pausa la lettura`,
-	speech_read_aloud: () => `Leggi ad alta voce`,
-	speech_reading: () => `Lettura ad alta voce`,
-	speech_resume: () => `Riprendi la lettura`,
-	speech_stop: () => `Interrompi la lettura`,
 	status_connection: () => `Connessione`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -315,9 +186,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Aggiornato ${p.when}`,
 	status_updated_title: () => `Quando la copia offline è stata aggiornata dal server l’ultima volta`,
 	status_updating: () => `· aggiornamento`,
-	swipe_label_add: (p) => `Etichetta «${p.label}»`,
-	swipe_label_remove: (p) => `Rimuovi «${p.label}»`,
-	swipe_unpublish: () => `Ritira la pubblicazione`,
 	tree_categories: () => `Categorie`,
 	tree_category_feeds: (p) => `Feed di ${p.title}`,
 	tree_label: () => `Feed`,

@@ -6,6 +6,66 @@ const plurals = new Intl.PluralRules('ja');
 const numbers = new Intl.NumberFormat('ja');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `カテゴリー`,
+	alert_a_feed: () => `フィード`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `ほか ${n} 件`;
+		}
+	},
+	alert_quiet: () => `おやすみ時間中に届いたもの：`,
+	alert_quoted: (p) => `「${p.word}」`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${p.label} に ${n} 件の新着`;
+		}
+	},
+	alert_untitled: () => `（タイトルなし）`,
+	article_actions: () => `記事の操作`,
+	article_add_note: () => `メモを追加`,
+	article_attachment: () => `添付ファイル`,
+	article_attachments: () => `添付ファイル`,
+	article_comments: () => `コメント`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `コメント ${n} 件`;
+		}
+	},
+	article_copy_link: () => `リンクをコピー`,
+	article_edit_note: () => `メモを編集`,
+	article_embedded_content: () => `埋め込みコンテンツ`,
+	article_feed_site: () => `（フィードのサイト）`,
+	article_headlines: () => `見出し`,
+	article_labels_tags: () => `ラベルとタグ`,
+	article_loading: () => `記事を読み込み中…`,
+	article_mark_read: () => `既読にする`,
+	article_mark_read_title: () => `既読にする (u)`,
+	article_mark_unread: () => `未読にする`,
+	article_mark_unread_title: () => `未読にする (u)`,
+	article_more: () => `記事のその他の操作`,
+	article_navigation: () => `記事のナビゲーション`,
+	article_next: () => `次の記事`,
+	article_next_title: () => `次の記事 (j)`,
+	article_open_original: () => `元の記事を開く`,
+	article_open_original_title: () => `元の記事を開く (o)`,
+	article_previous: () => `前の記事`,
+	article_previous_title: () => `前の記事 (k)`,
+	article_publish: () => `公開`,
+	article_share: () => `共有…`,
+	article_share_title: () => `共有`,
+	article_shared: () => `共有された記事`,
+	article_star: () => `スターを付ける`,
+	article_star_title: () => `スターを付ける (s)`,
+	article_starred_title: () => `スター付き (s)`,
+	article_tagged: (p) => `タグ ${p.tag} の記事`,
+	article_view_image: (p) => `画像を表示: ${p.name}`,
+	article_view_image_plain: () => `画像を表示`,
 	back_to_settings: () => `← 設定`,
 	checkup_again: () => `もう一度診断する`,
 	checkup_api_off_detail: () => `tt-rss は API_DISABLED を返しています：このユーザーはアプリを使えません。（tt-rss はパスワードを確認する前にこれを返すため、パスワードも間違っている可能性があります。）`,
@@ -112,6 +172,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss はそれらを受け付けませんでした。失敗した後、新しいバージョンでは数秒間ログインも拒否されます。`,
 	checkup_wrong_password_fix: () => `もう一度入力してください（ユーザー名は tt-rss のウェブ画面と同じです）。アプリパスワード（設定 → 個人データ / 認証 → アプリパスワード）を使っている場合は、ここでもそれを使ってください。`,
 	checkup_wrong_password_title: () => `ユーザー名またはパスワードが違います`,
+	dialog_cancel: () => `キャンセル`,
+	dialog_close: () => `閉じる`,
 	error_aborted: () => `リクエストは完了する前にキャンセルされました。`,
 	error_api_disabled: () => `このアカウントでは API アクセスがオフになっています。tt-rss で設定を開き、「Enable API access」（API アクセス）をオンにして保存し、もう一度ログインしてください。`,
 	error_bad_reply: () => `tt-rss サーバーが予期しない形で応答しました。このサーバーのバージョンには対応していない可能性があります。`,
@@ -143,6 +205,19 @@ export const messages: LaterMessages = {
 	error_timeout: () => `tt-rss サーバーの応答に時間がかかりすぎました。もう一度お試しください。続く場合は、サーバーか接続が過負荷の可能性があります。`,
 	error_unknown_method: () => `tt-rss サーバーはこの操作を知りません。この機能には古すぎる可能性があります。tt-rss を更新すると解決します。`,
 	error_unsupported: () => `この tt-rss サーバーはこの操作には古すぎます。tt-rss を更新すると使えるようになります。`,
+	feed_health_fails: (p) => `更新に失敗しています：${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			default:
+				return `サーバーは ${n} 分ごとに試みます。`;
+		}
+	},
+	feed_health_last_tried: (p) => `最後の試行：${p.date}。`,
+	feed_health_newest: (p) => `最新の記事は ${p.date} のものです。`,
+	feed_health_ok: (p) => `エラーなく更新されています（最終：${p.date}）。`,
+	feed_health_server_said: (p) => `サーバーの応答：「${p.words}」`,
+	feed_health_unknown: () => `更新エラーは報告されていません。`,
 	feedmenu_actions: () => `フィードの操作`,
 	feedmenu_actions_more: () => `フィードのその他の操作`,
 	feedmenu_settings_alert: () => `新着記事を通知`,
@@ -161,9 +236,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `「${p.title}」のフォローをやめますか？その記事は tt-rss から削除されます（スター付きは残ります）。`,
 	feedmenu_unsubscribe_title: () => `購読を解除しますか？`,
 	feedmenu_update_now: () => `このフィードを今すぐ更新`,
+	labels_loading: () => `ラベルを読み込み中…`,
+	labels_menu: () => `ラベル`,
+	labels_none: () => `ラベルはまだありません。tt-rss の設定で作成してください。`,
+	labels_of_article: () => `この記事のラベル`,
+	labels_of_selected: () => `選択した記事のラベル`,
+	labels_pick: () => `ラベル…`,
 	language_browser: (p) => `ブラウザーと同じ（${p.language}）`,
 	language_hint: () => `この端末に保存されます。記事本文は書かれた言語のまま表示されます。`,
 	language_legend: () => `言語`,
+	list_pull_refresh: () => `引っ張って更新`,
+	list_refreshing: () => `更新中…`,
+	list_release_refresh: () => `離して更新`,
 	login_busy: () => `ログイン中…`,
 	login_checkup: () => `サーバー診断`,
 	login_failed: () => `ログインが予期せず失敗しました。ページを再読み込みして、もう一度お試しください。`,
@@ -188,10 +272,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `新着記事`,
 	manifest_shortcut_starred: () => `スター付きの記事`,
 	manifest_shortcut_today: () => `今日`,
+	note_label: () => `メモ`,
+	note_save: () => `メモを保存`,
+	page_title: (p) => `${p.page} · リーダー`,
+	player_back: (p) => `${p.seconds} 秒戻る`,
+	player_failed: () => `このファイルはここでは再生できません。アクセスできない（オフライン？）か、このブラウザが形式に対応していません。下のリンクから開けます。`,
+	player_forward: (p) => `${p.seconds} 秒進む`,
+	player_label: (p) => `プレーヤー: ${p.name}`,
+	player_pause: () => `一時停止`,
+	player_play: () => `再生`,
+	player_position: () => `再生位置`,
+	player_position_text: (p) => `${p.at} / ${p.of}`,
+	player_resumed: (p) => `${p.at} から再開`,
+	player_speed: () => `速度`,
 	renew_other_account: () => `別のアカウント`,
 	renew_password: (p) => `${p.server} の ${p.user} のパスワード`,
 	renew_text: (p) => `セッションが終了しました。読み続けて変更を送信するには ${p.user} のパスワードを入力してください:`,
 	renew_text_single_user: () => `セッションが終了しました。読み続けて変更を送信するには、もう一度サインインしてください:`,
+	search_clear: () => `クリア`,
+	search_field: () => `見出しを検索`,
+	search_in: () => `検索対象`,
+	search_placeholder: () => `検索`,
+	search_submit: () => `検索`,
+	selection_cancel: () => `キャンセル`,
+	selection_cancel_title: () => `キャンセル (Esc)`,
+	selection_count: (p) => `${p.count} 件選択中`,
+	selection_group: () => `選択した記事`,
+	selection_select_all: () => `読み込み済みをすべて選択`,
+	selection_unstar: () => `スターを外す`,
 	settings_account: () => `アカウント`,
 	settings_alerts: () => `通知`,
 	settings_alerts_about: () => `通知する対象`,
@@ -668,6 +776,11 @@ ${p.list}
 	shortcuts_star: () => `記事にスターを付ける／外す`,
 	shortcuts_typing: () => `入力欄に入力している間はショートカットは無効です。`,
 	shortcuts_undo: () => `通知に表示された変更を元に戻す（Ctrl+Z、⌘Z でも可）`,
+	speech_pause: () => `読み上げを一時停止`,
+	speech_read_aloud: () => `読み上げ`,
+	speech_reading: () => `読み上げ中`,
+	speech_resume: () => `読み上げを再開`,
+	speech_stop: () => `読み上げを停止`,
 	stuck_close_all: () => `このアプリのタブとウィンドウをすべて閉じてから、もう一度開いてください。`,
 	stuck_heading: () => `このブラウザのストレージを待っています`,
 	stuck_restart: () => `それでも解決しない場合は、ブラウザを終了して再起動してください。変更は送信されるまでこの端末に保存されています。`,
@@ -693,6 +806,9 @@ ${p.list}
 	subscribe_this: () => `このフィードを購読`,
 	subscribe_uncategorized: () => `カテゴリーなし`,
 	subscribe_unknown: () => `tt-rss が予期しない状態を返しました。`,
+	swipe_label_add: (p) => `ラベル「${p.label}」`,
+	swipe_label_remove: (p) => `「${p.label}」を外す`,
+	swipe_unpublish: () => `公開を取り消す`,
 	toast_copy_refused: () => `ここではコピーが許可されていません。`,
 	toast_feed_updated: (p) => `「${p.title}」を更新しました。`,
 	toast_labels_added: (p) => {

@@ -6,25 +6,6 @@ const plurals = new Intl.PluralRules('ja');
 const numbers = new Intl.NumberFormat('ja');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `カテゴリー`,
-	alert_a_feed: () => `フィード`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `ほか ${n} 件`;
-		}
-	},
-	alert_quiet: () => `おやすみ時間中に届いたもの：`,
-	alert_quoted: (p) => `「${p.word}」`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `${p.label} に ${n} 件の新着`;
-		}
-	},
-	alert_untitled: () => `（タイトルなし）`,
 	app_back: () => `戻る`,
 	app_description: () => `Tiny Tiny RSS のフィードをオンラインでもオフラインでも読めます。`,
 	app_feed_list: () => `フィード一覧`,
@@ -42,58 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `フィードを購読`,
 	app_subscribe_title: () => `購読`,
 	app_unread_title: () => `未読の記事`,
-	article_actions: () => `記事の操作`,
-	article_add_note: () => `メモを追加`,
-	article_attachment: () => `添付ファイル`,
-	article_attachments: () => `添付ファイル`,
-	article_comments: () => `コメント`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `コメント ${n} 件`;
-		}
-	},
-	article_copy_link: () => `リンクをコピー`,
-	article_edit_note: () => `メモを編集`,
-	article_embedded_content: () => `埋め込みコンテンツ`,
-	article_feed_site: () => `（フィードのサイト）`,
 	article_gone: () => `この記事はもうサーバーにありません。`,
-	article_headlines: () => `見出し`,
-	article_labels_tags: () => `ラベルとタグ`,
-	article_loading: () => `記事を読み込み中…`,
-	article_mark_read: () => `既読にする`,
-	article_mark_read_title: () => `既読にする (u)`,
-	article_mark_unread: () => `未読にする`,
-	article_mark_unread_title: () => `未読にする (u)`,
-	article_more: () => `記事のその他の操作`,
-	article_navigation: () => `記事のナビゲーション`,
-	article_next: () => `次の記事`,
-	article_next_title: () => `次の記事 (j)`,
-	article_open_original: () => `元の記事を開く`,
-	article_open_original_title: () => `元の記事を開く (o)`,
 	article_pane: () => `記事`,
-	article_previous: () => `前の記事`,
-	article_previous_title: () => `前の記事 (k)`,
-	article_publish: () => `公開`,
 	article_published: () => `公開済み`,
-	article_share: () => `共有…`,
-	article_share_title: () => `共有`,
-	article_shared: () => `共有された記事`,
-	article_star: () => `スターを付ける`,
-	article_star_title: () => `スターを付ける (s)`,
-	article_starred_title: () => `スター付き (s)`,
-	article_tagged: (p) => `タグ ${p.tag} の記事`,
-	article_view_image: (p) => `画像を表示: ${p.name}`,
-	article_view_image_plain: () => `画像を表示`,
 	catchup_1day: () => `1 日より前`,
 	catchup_1week: () => `1 週間より前`,
 	catchup_2week: () => `2 週間より前`,
 	catchup_all: () => `すべての記事`,
 	catchup_menu: () => `既読にする`,
 	catchup_menu_label: () => `既読にする`,
-	dialog_cancel: () => `キャンセル`,
-	dialog_close: () => `閉じる`,
 	failure_change: () => `変更を保存できませんでした。少し待ってからもう一度お試しください。`,
 	failure_feeds: () => `フィードの読み込み中に問題が発生しました。`,
 	failure_sync: () => `オフラインのコピーを更新できませんでした。`,
@@ -111,19 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `サイトが接続を拒否しました。`,
 	feed_error_site_error: (p) => `フィードのサイト自体でエラーが起きました（HTTP ${p.code}）。`,
 	feed_error_timeout: () => `サイトの応答に時間がかかりすぎました。`,
-	feed_health_fails: (p) => `更新に失敗しています：${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			default:
-				return `サーバーは ${n} 分ごとに試みます。`;
-		}
-	},
-	feed_health_last_tried: (p) => `最後の試行：${p.date}。`,
-	feed_health_newest: (p) => `最新の記事は ${p.date} のものです。`,
-	feed_health_ok: (p) => `エラーなく更新されています（最終：${p.date}）。`,
-	feed_health_server_said: (p) => `サーバーの応答：「${p.words}」`,
-	feed_health_unknown: () => `更新エラーは報告されていません。`,
 	feed_row_failing: (p) => `、更新に失敗：${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -145,12 +70,6 @@ export const messages: StartMessages = {
 				return `未読の記事 ${n} 件`;
 		}
 	},
-	labels_loading: () => `ラベルを読み込み中…`,
-	labels_menu: () => `ラベル`,
-	labels_none: () => `ラベルはまだありません。tt-rss の設定で作成してください。`,
-	labels_of_article: () => `この記事のラベル`,
-	labels_of_selected: () => `選択した記事のラベル`,
-	labels_pick: () => `ラベル…`,
 	list_choose_article: () => `記事を選ぶとここで読めます。`,
 	list_empty: () => `表示する記事はありません。`,
 	list_empty_on_device: () => `この端末に保存された記事で、この検索に一致するものはありません。`,
@@ -164,9 +83,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `サーバーに接続できません：この端末に保存された記事のうち一致するものです。`,
 	list_on_device_title: () => `この端末上の結果。`,
 	list_on_device_today_text: () => `「今日」はこの端末で作られるため、検索はこの端末に保存された記事を対象にします。`,
-	list_pull_refresh: () => `引っ張って更新`,
-	list_refreshing: () => `更新中…`,
-	list_release_refresh: () => `離して更新`,
 	list_try_again: () => `再試行`,
 	list_view_menu: () => `表示と並び順`,
 	list_view_show: () => `表示`,
@@ -181,21 +97,8 @@ export const messages: StartMessages = {
 				return `ミュートした記事を ${n} 件表示中`;
 		}
 	},
-	note_label: () => `メモ`,
-	note_save: () => `メモを保存`,
 	notifications: () => `通知`,
 	notifications_dismiss: () => `閉じる`,
-	page_title: (p) => `${p.page} · リーダー`,
-	player_back: (p) => `${p.seconds} 秒戻る`,
-	player_failed: () => `このファイルはここでは再生できません。アクセスできない（オフライン？）か、このブラウザが形式に対応していません。下のリンクから開けます。`,
-	player_forward: (p) => `${p.seconds} 秒進む`,
-	player_label: (p) => `プレーヤー: ${p.name}`,
-	player_pause: () => `一時停止`,
-	player_play: () => `再生`,
-	player_position: () => `再生位置`,
-	player_position_text: (p) => `${p.at} / ${p.of}`,
-	player_resumed: (p) => `${p.at} から再開`,
-	player_speed: () => `速度`,
 	row_actions: (p) => `「${p.title}」の操作`,
 	row_also_in: (p) => `他のフィード: ${p.feeds}`,
 	row_also_in_said: (p) => `、他のフィード: ${p.feeds}`,
@@ -211,31 +114,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `（無題）`,
 	search_all_feeds: () => `すべてのフィード`,
 	search_category: (p) => `カテゴリ: ${p.title}`,
-	search_clear: () => `クリア`,
-	search_field: () => `見出しを検索`,
-	search_in: () => `検索対象`,
 	search_open: () => `検索を開く`,
 	search_open_title: () => `検索 (/)`,
-	search_placeholder: () => `検索`,
-	search_submit: () => `検索`,
 	search_this_category: () => `このカテゴリ`,
 	search_this_category_lower: () => `このカテゴリ`,
 	search_this_feed: () => `このフィード`,
 	search_uncategorized: () => `未分類`,
-	selection_cancel: () => `キャンセル`,
-	selection_cancel_title: () => `キャンセル (Esc)`,
-	selection_count: (p) => `${p.count} 件選択中`,
-	selection_group: () => `選択した記事`,
-	selection_select_all: () => `読み込み済みをすべて選択`,
-	selection_unstar: () => `スターを外す`,
 	sort_default: () => `デフォルト`,
 	sort_feed_dates: () => `フィードの日付順`,
 	sort_oldest_first: () => `古い順`,
-	speech_pause: () => `読み上げを一時停止`,
-	speech_read_aloud: () => `読み上げ`,
-	speech_reading: () => `読み上げ中`,
-	speech_resume: () => `読み上げを再開`,
-	speech_stop: () => `読み上げを停止`,
 	status_connection: () => `接続`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -271,9 +158,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `更新：${p.when}`,
 	status_updated_title: () => `オフライン用のコピーを最後にサーバーから更新した時刻`,
 	status_updating: () => `· 更新中`,
-	swipe_label_add: (p) => `ラベル「${p.label}」`,
-	swipe_label_remove: (p) => `「${p.label}」を外す`,
-	swipe_unpublish: () => `公開を取り消す`,
 	tree_categories: () => `カテゴリ`,
 	tree_category_feeds: (p) => `${p.title} のフィード`,
 	tree_label: () => `フィード`,

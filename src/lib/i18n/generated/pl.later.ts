@@ -6,6 +6,84 @@ const plurals = new Intl.PluralRules('pl');
 const numbers = new Intl.NumberFormat('pl');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `kategoria`,
+	alert_a_feed: () => `kanał`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `i ${n} więcej`;
+			case 'few':
+				return `i ${n} więcej`;
+			case 'many':
+				return `i ${n} więcej`;
+			default:
+				return `i ${n} więcej`;
+		}
+	},
+	alert_quiet: () => `Przyszło w godzinach ciszy:`,
+	alert_quoted: (p) => `„${p.word}”`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} nowy artykuł: ${p.label}`;
+			case 'few':
+				return `${n} nowe artykuły: ${p.label}`;
+			case 'many':
+				return `${n} nowych artykułów: ${p.label}`;
+			default:
+				return `${n} nowego artykułu: ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(bez tytułu)`,
+	article_actions: () => `Działania na artykule`,
+	article_add_note: () => `Dodaj notatkę`,
+	article_attachment: () => `Załącznik`,
+	article_attachments: () => `Załączniki`,
+	article_comments: () => `Komentarze`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} komentarz`;
+			case 'few':
+				return `${n} komentarze`;
+			case 'many':
+				return `${n} komentarzy`;
+			default:
+				return `${n} komentarza`;
+		}
+	},
+	article_copy_link: () => `Kopiuj link`,
+	article_edit_note: () => `Edytuj notatkę`,
+	article_embedded_content: () => `Osadzona treść`,
+	article_feed_site: () => `(strona kanału)`,
+	article_headlines: () => `Nagłówki`,
+	article_labels_tags: () => `Etykiety i tagi`,
+	article_loading: () => `Wczytywanie artykułu…`,
+	article_mark_read: () => `Oznacz jako przeczytany`,
+	article_mark_read_title: () => `Oznacz jako przeczytany (u)`,
+	article_mark_unread: () => `Oznacz jako nieprzeczytany`,
+	article_mark_unread_title: () => `Oznacz jako nieprzeczytany (u)`,
+	article_more: () => `Więcej działań na artykule`,
+	article_navigation: () => `Nawigacja między artykułami`,
+	article_next: () => `Następny artykuł`,
+	article_next_title: () => `Następny artykuł (j)`,
+	article_open_original: () => `Otwórz oryginał`,
+	article_open_original_title: () => `Otwórz oryginał (o)`,
+	article_previous: () => `Poprzedni artykuł`,
+	article_previous_title: () => `Poprzedni artykuł (k)`,
+	article_publish: () => `Opublikuj`,
+	article_share: () => `Udostępnij…`,
+	article_share_title: () => `Udostępnij`,
+	article_shared: () => `Udostępniony artykuł`,
+	article_star: () => `Oznacz gwiazdką`,
+	article_star_title: () => `Oznacz gwiazdką (s)`,
+	article_starred_title: () => `Oznaczony gwiazdką (s)`,
+	article_tagged: (p) => `Artykuły z tagiem ${p.tag}`,
+	article_view_image: (p) => `Pokaż obraz: ${p.name}`,
+	article_view_image_plain: () => `Pokaż obraz`,
 	back_to_settings: () => `← Ustawienia`,
 	checkup_again: () => `Uruchom diagnostykę ponownie`,
 	checkup_api_off_detail: () => `tt-rss odpowiada API_DISABLED: ten użytkownik nie może korzystać z aplikacji. (tt-rss mówi to przed sprawdzeniem hasła, więc hasło też może być błędne).`,
@@ -124,6 +202,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss ich nie przyjął. Po nieudanej próbie nowsze wersje dodatkowo odrzucają logowanie przez kilka sekund.`,
 	checkup_wrong_password_fix: () => `Wpisz je ponownie (nazwa użytkownika jest ta sama co w interfejsie WWW tt-rss). Jeśli używasz hasła aplikacji (Ustawienia → Dane osobowe / Uwierzytelnianie → Hasła aplikacji), wpisz tutaj właśnie je.`,
 	checkup_wrong_password_title: () => `Nazwa użytkownika lub hasło są błędne`,
+	dialog_cancel: () => `Anuluj`,
+	dialog_close: () => `Zamknij`,
 	error_aborted: () => `Żądanie zostało anulowane przed zakończeniem.`,
 	error_api_disabled: () => `Dostęp do API jest wyłączony dla tego konta. W tt-rss otwórz Ustawienia, włącz „Enable API access” (dostęp do API), zapisz i zaloguj się ponownie.`,
 	error_bad_reply: () => `Serwer tt-rss odpowiedział w nieoczekiwany sposób. Ta wersja serwera może nie być obsługiwana.`,
@@ -155,6 +235,25 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Serwer tt-rss odpowiadał zbyt długo. Spróbuj ponownie; jeśli to się powtarza, serwer lub połączenie mogą być przeciążone.`,
 	error_unknown_method: () => `Serwer tt-rss nie zna tej czynności. Prawdopodobnie jest za stary na tę funkcję; pomoże aktualizacja tt-rss.`,
 	error_unsupported: () => `Ten serwer tt-rss jest za stary na tę czynność. Aktualizacja tt-rss ją udostępni.`,
+	feed_health_fails: (p) => `Aktualizacje się nie udają: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Serwer próbuje co ${n} minutę.`;
+			case 'few':
+				return `Serwer próbuje co ${n} minuty.`;
+			case 'many':
+				return `Serwer próbuje co ${n} minut.`;
+			default:
+				return `Serwer próbuje co ${n} minuty.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Ostatnia próba: ${p.date}.`,
+	feed_health_newest: (p) => `Najnowszy artykuł jest z ${p.date}.`,
+	feed_health_ok: (p) => `Aktualizowany bez błędów, ostatnio ${p.date}.`,
+	feed_health_server_said: (p) => `Serwer odpowiedział: „${p.words}”`,
+	feed_health_unknown: () => `Nie są znane żadne błędy aktualizacji.`,
 	feedmenu_actions: () => `Działania na kanale`,
 	feedmenu_actions_more: () => `Więcej działań na kanale`,
 	feedmenu_settings_alert: () => `Powiadamiaj o nowych artykułach`,
@@ -173,9 +272,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `Przestać obserwować „${p.title}”? Jego artykuły zostaną usunięte z tt-rss (oznaczone gwiazdką zostaną zachowane).`,
 	feedmenu_unsubscribe_title: () => `Anulować subskrypcję?`,
 	feedmenu_update_now: () => `Zaktualizuj teraz ten kanał`,
+	labels_loading: () => `Wczytywanie etykiet…`,
+	labels_menu: () => `Etykiety`,
+	labels_none: () => `Nie ma jeszcze etykiet. Utwórz je w preferencjach tt-rss.`,
+	labels_of_article: () => `Etykiety tego artykułu`,
+	labels_of_selected: () => `Etykiety zaznaczonych artykułów`,
+	labels_pick: () => `Etykieta…`,
 	language_browser: (p) => `Jak w przeglądarce (${p.language})`,
 	language_hint: () => `Zapamiętywany na tym urządzeniu. Teksty artykułów pozostają w języku, w którym je napisano.`,
 	language_legend: () => `Język`,
+	list_pull_refresh: () => `Pociągnij, aby odświeżyć`,
+	list_refreshing: () => `Odświeżanie…`,
+	list_release_refresh: () => `Puść, aby odświeżyć`,
 	login_busy: () => `Logowanie…`,
 	login_checkup: () => `Diagnostyka serwera`,
 	login_failed: () => `Logowanie nieoczekiwanie się nie powiodło. Odśwież stronę i spróbuj ponownie.`,
@@ -200,10 +308,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Świeże artykuły`,
 	manifest_shortcut_starred: () => `Artykuły z gwiazdką`,
 	manifest_shortcut_today: () => `Dzisiaj`,
+	note_label: () => `Notatka`,
+	note_save: () => `Zapisz notatkę`,
+	page_title: (p) => `${p.page} · Czytnik`,
+	player_back: (p) => `${p.seconds} s wstecz`,
+	player_failed: () => `Tego pliku nie można tu odtworzyć: jest nieosiągalny (brak sieci?) albo ta przeglądarka nie obsługuje jego formatu. Link poniżej go otwiera.`,
+	player_forward: (p) => `${p.seconds} s do przodu`,
+	player_label: (p) => `Odtwarzacz: ${p.name}`,
+	player_pause: () => `Pauza`,
+	player_play: () => `Odtwórz`,
+	player_position: () => `Pozycja`,
+	player_position_text: (p) => `${p.at} z ${p.of}`,
+	player_resumed: (p) => `Wznowiono od ${p.at}`,
+	player_speed: () => `Prędkość`,
 	renew_other_account: () => `Inne konto`,
 	renew_password: (p) => `Hasło użytkownika ${p.user} na ${p.server}`,
 	renew_text: (p) => `Sesja wygasła. Hasło użytkownika ${p.user}, aby czytać dalej i wysłać zmiany:`,
 	renew_text_single_user: () => `Sesja wygasła. Zaloguj się ponownie, aby czytać dalej i wysłać zmiany:`,
+	search_clear: () => `Wyczyść`,
+	search_field: () => `Szukaj w nagłówkach`,
+	search_in: () => `Szukaj w`,
+	search_placeholder: () => `Szukaj`,
+	search_submit: () => `Szukaj`,
+	selection_cancel: () => `Anuluj`,
+	selection_cancel_title: () => `Anuluj (Esc)`,
+	selection_count: (p) => `Zaznaczono: ${p.count}`,
+	selection_group: () => `Zaznaczone artykuły`,
+	selection_select_all: () => `Zaznacz wszystkie wczytane`,
+	selection_unstar: () => `Usuń gwiazdkę`,
 	settings_account: () => `Konto`,
 	settings_alerts: () => `Powiadomienia`,
 	settings_alerts_about: () => `Powiadamiaj mnie o`,
@@ -794,6 +926,11 @@ Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
 	shortcuts_star: () => `Oznacz artykuł gwiazdką lub usuń gwiazdkę`,
 	shortcuts_typing: () => `Skróty są wyłączone podczas pisania w polu.`,
 	shortcuts_undo: () => `Cofnij zmianę proponowaną w powiadomieniu (także Ctrl+Z, ⌘Z)`,
+	speech_pause: () => `Wstrzymaj czytanie`,
+	speech_read_aloud: () => `Czytaj na głos`,
+	speech_reading: () => `Czytanie na głos`,
+	speech_resume: () => `Wznów czytanie`,
+	speech_stop: () => `Zatrzymaj czytanie`,
 	stuck_close_all: () => `Zamknij wszystkie karty i okna tej aplikacji, a potem otwórz ją ponownie.`,
 	stuck_heading: () => `Oczekiwanie na pamięć tej przeglądarki`,
 	stuck_restart: () => `Jeśli to nie pomoże, zamknij i uruchom ponownie przeglądarkę. Twoje zmiany są przechowywane na tym urządzeniu, dopóki nie zostaną wysłane.`,
@@ -819,6 +956,9 @@ Wylogowanie usunie je z tego urządzenia. Wylogować mimo to?`;
 	subscribe_this: () => `Subskrybuj ten kanał`,
 	subscribe_uncategorized: () => `Bez kategorii`,
 	subscribe_unknown: () => `tt-rss odpowiedział nieoczekiwanym stanem.`,
+	swipe_label_add: (p) => `Etykieta „${p.label}”`,
+	swipe_label_remove: (p) => `Usuń „${p.label}”`,
+	swipe_unpublish: () => `Cofnij publikację`,
 	toast_copy_refused: () => `Kopiowanie nie jest tu dozwolone.`,
 	toast_feed_updated: (p) => `„${p.title}” został zaktualizowany.`,
 	toast_labels_added: (p) => {

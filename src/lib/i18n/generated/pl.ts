@@ -6,37 +6,6 @@ const plurals = new Intl.PluralRules('pl');
 const numbers = new Intl.NumberFormat('pl');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `kategoria`,
-	alert_a_feed: () => `kanał`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `i ${n} więcej`;
-			case 'few':
-				return `i ${n} więcej`;
-			case 'many':
-				return `i ${n} więcej`;
-			default:
-				return `i ${n} więcej`;
-		}
-	},
-	alert_quiet: () => `Przyszło w godzinach ciszy:`,
-	alert_quoted: (p) => `„${p.word}”`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} nowy artykuł: ${p.label}`;
-			case 'few':
-				return `${n} nowe artykuły: ${p.label}`;
-			case 'many':
-				return `${n} nowych artykułów: ${p.label}`;
-			default:
-				return `${n} nowego artykułu: ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(bez tytułu)`,
 	app_back: () => `Wstecz`,
 	app_description: () => `Czytaj swoje kanały Tiny Tiny RSS online i offline.`,
 	app_feed_list: () => `Lista kanałów`,
@@ -54,64 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `Subskrybuj kanał`,
 	app_subscribe_title: () => `Subskrybuj`,
 	app_unread_title: () => `Nieprzeczytane artykuły`,
-	article_actions: () => `Działania na artykule`,
-	article_add_note: () => `Dodaj notatkę`,
-	article_attachment: () => `Załącznik`,
-	article_attachments: () => `Załączniki`,
-	article_comments: () => `Komentarze`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} komentarz`;
-			case 'few':
-				return `${n} komentarze`;
-			case 'many':
-				return `${n} komentarzy`;
-			default:
-				return `${n} komentarza`;
-		}
-	},
-	article_copy_link: () => `Kopiuj link`,
-	article_edit_note: () => `Edytuj notatkę`,
-	article_embedded_content: () => `Osadzona treść`,
-	article_feed_site: () => `(strona kanału)`,
 	article_gone: () => `Tego artykułu nie ma już na serwerze.`,
-	article_headlines: () => `Nagłówki`,
-	article_labels_tags: () => `Etykiety i tagi`,
-	article_loading: () => `Wczytywanie artykułu…`,
-	article_mark_read: () => `Oznacz jako przeczytany`,
-	article_mark_read_title: () => `Oznacz jako przeczytany (u)`,
-	article_mark_unread: () => `Oznacz jako nieprzeczytany`,
-	article_mark_unread_title: () => `Oznacz jako nieprzeczytany (u)`,
-	article_more: () => `Więcej działań na artykule`,
-	article_navigation: () => `Nawigacja między artykułami`,
-	article_next: () => `Następny artykuł`,
-	article_next_title: () => `Następny artykuł (j)`,
-	article_open_original: () => `Otwórz oryginał`,
-	article_open_original_title: () => `Otwórz oryginał (o)`,
 	article_pane: () => `Artykuł`,
-	article_previous: () => `Poprzedni artykuł`,
-	article_previous_title: () => `Poprzedni artykuł (k)`,
-	article_publish: () => `Opublikuj`,
 	article_published: () => `Opublikowany`,
-	article_share: () => `Udostępnij…`,
-	article_share_title: () => `Udostępnij`,
-	article_shared: () => `Udostępniony artykuł`,
-	article_star: () => `Oznacz gwiazdką`,
-	article_star_title: () => `Oznacz gwiazdką (s)`,
-	article_starred_title: () => `Oznaczony gwiazdką (s)`,
-	article_tagged: (p) => `Artykuły z tagiem ${p.tag}`,
-	article_view_image: (p) => `Pokaż obraz: ${p.name}`,
-	article_view_image_plain: () => `Pokaż obraz`,
 	catchup_1day: () => `Starsze niż dzień`,
 	catchup_1week: () => `Starsze niż tydzień`,
 	catchup_2week: () => `Starsze niż dwa tygodnie`,
 	catchup_all: () => `Wszystkie artykuły`,
 	catchup_menu: () => `Oznacz jako przeczytane`,
 	catchup_menu_label: () => `Oznacz jako przeczytane`,
-	dialog_cancel: () => `Anuluj`,
-	dialog_close: () => `Zamknij`,
 	failure_change: () => `Nie udało się zapisać zmiany. Spróbuj ponownie za chwilę.`,
 	failure_feeds: () => `Coś poszło nie tak podczas wczytywania kanałów.`,
 	failure_sync: () => `Nie udało się zaktualizować kopii offline.`,
@@ -129,25 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Strona odrzuciła połączenie.`,
 	feed_error_site_error: (p) => `Na stronie kanału wystąpił jej własny błąd (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Strona odpowiadała zbyt długo.`,
-	feed_health_fails: (p) => `Aktualizacje się nie udają: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Serwer próbuje co ${n} minutę.`;
-			case 'few':
-				return `Serwer próbuje co ${n} minuty.`;
-			case 'many':
-				return `Serwer próbuje co ${n} minut.`;
-			default:
-				return `Serwer próbuje co ${n} minuty.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Ostatnia próba: ${p.date}.`,
-	feed_health_newest: (p) => `Najnowszy artykuł jest z ${p.date}.`,
-	feed_health_ok: (p) => `Aktualizowany bez błędów, ostatnio ${p.date}.`,
-	feed_health_server_said: (p) => `Serwer odpowiedział: „${p.words}”`,
-	feed_health_unknown: () => `Nie są znane żadne błędy aktualizacji.`,
 	feed_row_failing: (p) => `, nie aktualizuje się: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -181,12 +82,6 @@ export const messages: StartMessages = {
 				return `${n} nieprzeczytanego artykułu`;
 		}
 	},
-	labels_loading: () => `Wczytywanie etykiet…`,
-	labels_menu: () => `Etykiety`,
-	labels_none: () => `Nie ma jeszcze etykiet. Utwórz je w preferencjach tt-rss.`,
-	labels_of_article: () => `Etykiety tego artykułu`,
-	labels_of_selected: () => `Etykiety zaznaczonych artykułów`,
-	labels_pick: () => `Etykieta…`,
 	list_choose_article: () => `Wybierz artykuł, aby przeczytać go tutaj.`,
 	list_empty: () => `Brak artykułów do pokazania.`,
 	list_empty_on_device: () => `Żaden artykuł przechowywany na tym urządzeniu nie pasuje do tego wyszukiwania.`,
@@ -200,9 +95,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `Nie można połączyć się z serwerem: oto pasujące artykuły przechowywane tutaj.`,
 	list_on_device_title: () => `Wyniki na tym urządzeniu.`,
 	list_on_device_today_text: () => `Dzisiaj powstaje na tym urządzeniu, więc wyszukiwanie przegląda artykuły przechowywane tutaj.`,
-	list_pull_refresh: () => `Pociągnij, aby odświeżyć`,
-	list_refreshing: () => `Odświeżanie…`,
-	list_release_refresh: () => `Puść, aby odświeżyć`,
 	list_try_again: () => `Spróbuj ponownie`,
 	list_view_menu: () => `Widok i kolejność`,
 	list_view_show: () => `Pokaż`,
@@ -223,21 +115,8 @@ export const messages: StartMessages = {
 				return `Pokazano ${n} wyciszonego artykułu`;
 		}
 	},
-	note_label: () => `Notatka`,
-	note_save: () => `Zapisz notatkę`,
 	notifications: () => `Powiadomienia`,
 	notifications_dismiss: () => `Odrzuć`,
-	page_title: (p) => `${p.page} · Czytnik`,
-	player_back: (p) => `${p.seconds} s wstecz`,
-	player_failed: () => `Tego pliku nie można tu odtworzyć: jest nieosiągalny (brak sieci?) albo ta przeglądarka nie obsługuje jego formatu. Link poniżej go otwiera.`,
-	player_forward: (p) => `${p.seconds} s do przodu`,
-	player_label: (p) => `Odtwarzacz: ${p.name}`,
-	player_pause: () => `Pauza`,
-	player_play: () => `Odtwórz`,
-	player_position: () => `Pozycja`,
-	player_position_text: (p) => `${p.at} z ${p.of}`,
-	player_resumed: (p) => `Wznowiono od ${p.at}`,
-	player_speed: () => `Prędkość`,
 	row_actions: (p) => `Działania dla „${p.title}”`,
 	row_also_in: (p) => `Także w: ${p.feeds}`,
 	row_also_in_said: (p) => `, także w: ${p.feeds}`,
@@ -253,31 +132,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(bez tytułu)`,
 	search_all_feeds: () => `Wszystkich kanałach`,
 	search_category: (p) => `Kategoria: ${p.title}`,
-	search_clear: () => `Wyczyść`,
-	search_field: () => `Szukaj w nagłówkach`,
-	search_in: () => `Szukaj w`,
 	search_open: () => `Otwórz wyszukiwanie`,
 	search_open_title: () => `Szukaj (/)`,
-	search_placeholder: () => `Szukaj`,
-	search_submit: () => `Szukaj`,
 	search_this_category: () => `Tej kategorii`,
 	search_this_category_lower: () => `ta kategoria`,
 	search_this_feed: () => `Tym kanale`,
 	search_uncategorized: () => `Bez kategorii`,
-	selection_cancel: () => `Anuluj`,
-	selection_cancel_title: () => `Anuluj (Esc)`,
-	selection_count: (p) => `Zaznaczono: ${p.count}`,
-	selection_group: () => `Zaznaczone artykuły`,
-	selection_select_all: () => `Zaznacz wszystkie wczytane`,
-	selection_unstar: () => `Usuń gwiazdkę`,
 	sort_default: () => `Domyślnie`,
 	sort_feed_dates: () => `Według daty w kanale`,
 	sort_oldest_first: () => `Najpierw najstarsze`,
-	speech_pause: () => `Wstrzymaj czytanie`,
-	speech_read_aloud: () => `Czytaj na głos`,
-	speech_reading: () => `Czytanie na głos`,
-	speech_resume: () => `Wznów czytanie`,
-	speech_stop: () => `Zatrzymaj czytanie`,
 	status_connection: () => `Połączenie`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -337,9 +200,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Zaktualizowano ${p.when}`,
 	status_updated_title: () => `Kiedy kopia offline została ostatnio zaktualizowana z serwera`,
 	status_updating: () => `· aktualizowanie`,
-	swipe_label_add: (p) => `Etykieta „${p.label}”`,
-	swipe_label_remove: (p) => `Usuń „${p.label}”`,
-	swipe_unpublish: () => `Cofnij publikację`,
 	tree_categories: () => `Kategorie`,
 	tree_category_feeds: (p) => `Kanały kategorii ${p.title}`,
 	tree_label: () => `Kanały`,

@@ -6,6 +6,78 @@ const plurals = new Intl.PluralRules('pt-BR');
 const numbers = new Intl.NumberFormat('pt-BR');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `uma categoria`,
+	alert_a_feed: () => `um feed`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `e mais ${n}`;
+			case 'many':
+				return `e mais ${n}`;
+			default:
+				return `e mais ${n}`;
+		}
+	},
+	alert_quiet: () => `Chegou durante o horário silencioso:`,
+	alert_quoted: (p) => `“${p.word}”`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} novo em ${p.label}`;
+			case 'many':
+				return `${n} de novos em ${p.label}`;
+			default:
+				return `${n} novos em ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(sem título)`,
+	article_actions: () => `Ações do artigo`,
+	article_add_note: () => `Adicionar nota`,
+	article_attachment: () => `Anexo`,
+	article_attachments: () => `Anexos`,
+	article_comments: () => `Comentários`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} comentário`;
+			case 'many':
+				return `${n} de comentários`;
+			default:
+				return `${n} comentários`;
+		}
+	},
+	article_copy_link: () => `Copiar link`,
+	article_edit_note: () => `Editar nota`,
+	article_embedded_content: () => `Conteúdo incorporado`,
+	article_feed_site: () => `(o site do feed)`,
+	article_headlines: () => `Manchetes`,
+	article_labels_tags: () => `Rótulos e tags`,
+	article_loading: () => `Carregando o artigo…`,
+	article_mark_read: () => `Marcar como lido`,
+	article_mark_read_title: () => `Marcar como lido (u)`,
+	article_mark_unread: () => `Marcar como não lido`,
+	article_mark_unread_title: () => `Marcar como não lido (u)`,
+	article_more: () => `Mais ações do artigo`,
+	article_navigation: () => `Navegação entre artigos`,
+	article_next: () => `Próximo artigo`,
+	article_next_title: () => `Próximo artigo (j)`,
+	article_open_original: () => `Abrir original`,
+	article_open_original_title: () => `Abrir original (o)`,
+	article_previous: () => `Artigo anterior`,
+	article_previous_title: () => `Artigo anterior (k)`,
+	article_publish: () => `Publicar`,
+	article_share: () => `Compartilhar…`,
+	article_share_title: () => `Compartilhar`,
+	article_shared: () => `Artigo compartilhado`,
+	article_star: () => `Favoritar`,
+	article_star_title: () => `Favoritar (s)`,
+	article_starred_title: () => `Favoritado (s)`,
+	article_tagged: (p) => `Artigos com a tag ${p.tag}`,
+	article_view_image: (p) => `Ver imagem: ${p.name}`,
+	article_view_image_plain: () => `Ver imagem`,
 	back_to_settings: () => `← Configurações`,
 	checkup_again: () => `Executar o diagnóstico de novo`,
 	checkup_api_off_detail: () => `O tt-rss responde API_DISABLED: este usuário não pode usar aplicativos. (O tt-rss diz isso antes de verificar a senha, então a senha também pode estar errada.)`,
@@ -120,6 +192,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `O tt-rss não os aceitou. Após uma tentativa falha, versões mais novas também recusam entradas por alguns segundos.`,
 	checkup_wrong_password_fix: () => `Digite-os de novo (o nome de usuário é o da interface web do tt-rss). Se você usa uma senha de aplicativo (Preferências → Dados pessoais / Autenticação → Senhas de aplicativo), use-a aqui.`,
 	checkup_wrong_password_title: () => `O nome de usuário ou a senha estão errados`,
+	dialog_cancel: () => `Cancelar`,
+	dialog_close: () => `Fechar`,
 	error_aborted: () => `A solicitação foi cancelada antes de terminar.`,
 	error_api_disabled: () => `O acesso à API está desligado para esta conta. No tt-rss, abra Preferências, ligue “Enable API access” (acesso à API), salve e entre novamente.`,
 	error_bad_reply: () => `O servidor tt-rss respondeu de um jeito inesperado. Esta versão do servidor pode não ser suportada.`,
@@ -151,6 +225,23 @@ export const messages: LaterMessages = {
 	error_timeout: () => `O servidor tt-rss demorou demais para responder. Tente de novo; se continuar acontecendo, o servidor ou a conexão podem estar sobrecarregados.`,
 	error_unknown_method: () => `O servidor tt-rss não conhece esta ação. Provavelmente ele é antigo demais para este recurso; atualizar o tt-rss ajudaria.`,
 	error_unsupported: () => `Este servidor tt-rss é antigo demais para esta ação. Atualizar o tt-rss a tornaria disponível.`,
+	feed_health_fails: (p) => `As atualizações falham: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `O servidor tenta a cada ${n} minuto.`;
+			case 'many':
+				return `O servidor tenta a cada ${n} de minutos.`;
+			default:
+				return `O servidor tenta a cada ${n} minutos.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Última tentativa: ${p.date}.`,
+	feed_health_newest: (p) => `O artigo mais recente é de ${p.date}.`,
+	feed_health_ok: (p) => `Atualizado sem erros, a última vez em ${p.date}.`,
+	feed_health_server_said: (p) => `O servidor disse: “${p.words}”`,
+	feed_health_unknown: () => `Nenhum erro de atualização conhecido.`,
 	feedmenu_actions: () => `Ações do feed`,
 	feedmenu_actions_more: () => `Mais ações do feed`,
 	feedmenu_settings_alert: () => `Alertar sobre novos artigos`,
@@ -169,9 +260,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `Deixar de seguir “${p.title}”? Os artigos dele serão removidos do tt-rss (os favoritos são mantidos).`,
 	feedmenu_unsubscribe_title: () => `Cancelar assinatura?`,
 	feedmenu_update_now: () => `Atualizar este feed agora`,
+	labels_loading: () => `Carregando rótulos…`,
+	labels_menu: () => `Rótulos`,
+	labels_none: () => `Ainda não há rótulos. Crie-os nas preferências do tt-rss.`,
+	labels_of_article: () => `Rótulos deste artigo`,
+	labels_of_selected: () => `Rótulos dos artigos selecionados`,
+	labels_pick: () => `Rótulo…`,
 	language_browser: (p) => `Igual ao navegador (${p.language})`,
 	language_hint: () => `Guardado neste dispositivo. Os textos dos artigos continuam no idioma em que foram escritos.`,
 	language_legend: () => `Idioma`,
+	list_pull_refresh: () => `Puxe para atualizar`,
+	list_refreshing: () => `Atualizando…`,
+	list_release_refresh: () => `Solte para atualizar`,
 	login_busy: () => `Entrando…`,
 	login_checkup: () => `Diagnóstico do servidor`,
 	login_failed: () => `A entrada falhou inesperadamente. Recarregue a página e tente de novo.`,
@@ -196,10 +296,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Artigos recentes`,
 	manifest_shortcut_starred: () => `Artigos favoritos`,
 	manifest_shortcut_today: () => `Hoje`,
+	note_label: () => `Nota`,
+	note_save: () => `Salvar nota`,
+	page_title: (p) => `${p.page} · Leitor`,
+	player_back: (p) => `Voltar ${p.seconds} s`,
+	player_failed: () => `Este arquivo não pode ser reproduzido aqui: não está acessível (offline?) ou o formato não é suportado por este navegador. O link abaixo o abre.`,
+	player_forward: (p) => `Avançar ${p.seconds} s`,
+	player_label: (p) => `Player: ${p.name}`,
+	player_pause: () => `Pausar`,
+	player_play: () => `Reproduzir`,
+	player_position: () => `Posição`,
+	player_position_text: (p) => `${p.at} de ${p.of}`,
+	player_resumed: (p) => `Retomado em ${p.at}`,
+	player_speed: () => `Velocidade`,
 	renew_other_account: () => `Outra conta`,
 	renew_password: (p) => `Senha de ${p.user} em ${p.server}`,
 	renew_text: (p) => `Sua sessão terminou. Senha de ${p.user} para continuar lendo e enviar suas alterações:`,
 	renew_text_single_user: () => `Sua sessão terminou. Entre novamente para continuar lendo e enviar suas alterações:`,
+	search_clear: () => `Limpar`,
+	search_field: () => `Buscar nas manchetes`,
+	search_in: () => `Buscar em`,
+	search_placeholder: () => `Buscar`,
+	search_submit: () => `Buscar`,
+	selection_cancel: () => `Cancelar`,
+	selection_cancel_title: () => `Cancelar (Esc)`,
+	selection_count: (p) => `${p.count} selecionados`,
+	selection_group: () => `Artigos selecionados`,
+	selection_select_all: () => `Selecionar todos os carregados`,
+	selection_unstar: () => `Desfavoritar`,
 	settings_account: () => `Conta`,
 	settings_alerts: () => `Alertas`,
 	settings_alerts_about: () => `Alertar sobre`,
@@ -752,6 +876,11 @@ Sair as apaga deste dispositivo. Sair mesmo assim?`;
 	shortcuts_star: () => `Favoritar ou desfavoritar o artigo`,
 	shortcuts_typing: () => `Os atalhos ficam desativados enquanto você digita em um campo.`,
 	shortcuts_undo: () => `Desfazer a alteração oferecida pelo aviso (também Ctrl+Z, ⌘Z)`,
+	speech_pause: () => `Pausar a leitura`,
+	speech_read_aloud: () => `Ler em voz alta`,
+	speech_reading: () => `Leitura em voz alta`,
+	speech_resume: () => `Retomar a leitura`,
+	speech_stop: () => `Parar a leitura`,
 	stuck_close_all: () => `Feche todas as abas e janelas deste app e abra-o de novo.`,
 	stuck_heading: () => `Aguardando o armazenamento deste navegador`,
 	stuck_restart: () => `Se não adiantar, feche e reinicie o navegador. Suas alterações ficam neste dispositivo até serem enviadas.`,
@@ -777,6 +906,9 @@ Sair as apaga deste dispositivo. Sair mesmo assim?`;
 	subscribe_this: () => `Assinar este feed`,
 	subscribe_uncategorized: () => `Sem categoria`,
 	subscribe_unknown: () => `O tt-rss respondeu com um status inesperado.`,
+	swipe_label_add: (p) => `Rótulo “${p.label}”`,
+	swipe_label_remove: (p) => `Remover “${p.label}”`,
+	swipe_unpublish: () => `Despublicar`,
 	toast_copy_refused: () => `Copiar não é permitido aqui.`,
 	toast_feed_updated: (p) => `“${p.title}” foi atualizado.`,
 	toast_labels_added: (p) => {

@@ -6,33 +6,6 @@ const plurals = new Intl.PluralRules('pt-BR');
 const numbers = new Intl.NumberFormat('pt-BR');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `uma categoria`,
-	alert_a_feed: () => `um feed`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `e mais ${n}`;
-			case 'many':
-				return `e mais ${n}`;
-			default:
-				return `e mais ${n}`;
-		}
-	},
-	alert_quiet: () => `Chegou durante o horário silencioso:`,
-	alert_quoted: (p) => `“${p.word}”`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} novo em ${p.label}`;
-			case 'many':
-				return `${n} de novos em ${p.label}`;
-			default:
-				return `${n} novos em ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(sem título)`,
 	app_back: () => `Voltar`,
 	app_description: () => `Leia seus feeds do Tiny Tiny RSS, online ou offline.`,
 	app_feed_list: () => `Lista de feeds`,
@@ -50,62 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `Assinar um feed`,
 	app_subscribe_title: () => `Assinar`,
 	app_unread_title: () => `Artigos não lidos`,
-	article_actions: () => `Ações do artigo`,
-	article_add_note: () => `Adicionar nota`,
-	article_attachment: () => `Anexo`,
-	article_attachments: () => `Anexos`,
-	article_comments: () => `Comentários`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} comentário`;
-			case 'many':
-				return `${n} de comentários`;
-			default:
-				return `${n} comentários`;
-		}
-	},
-	article_copy_link: () => `Copiar link`,
-	article_edit_note: () => `Editar nota`,
-	article_embedded_content: () => `Conteúdo incorporado`,
-	article_feed_site: () => `(o site do feed)`,
 	article_gone: () => `Este artigo não está mais no servidor.`,
-	article_headlines: () => `Manchetes`,
-	article_labels_tags: () => `Rótulos e tags`,
-	article_loading: () => `Carregando o artigo…`,
-	article_mark_read: () => `Marcar como lido`,
-	article_mark_read_title: () => `Marcar como lido (u)`,
-	article_mark_unread: () => `Marcar como não lido`,
-	article_mark_unread_title: () => `Marcar como não lido (u)`,
-	article_more: () => `Mais ações do artigo`,
-	article_navigation: () => `Navegação entre artigos`,
-	article_next: () => `Próximo artigo`,
-	article_next_title: () => `Próximo artigo (j)`,
-	article_open_original: () => `Abrir original`,
-	article_open_original_title: () => `Abrir original (o)`,
 	article_pane: () => `Artigo`,
-	article_previous: () => `Artigo anterior`,
-	article_previous_title: () => `Artigo anterior (k)`,
-	article_publish: () => `Publicar`,
 	article_published: () => `Publicado`,
-	article_share: () => `Compartilhar…`,
-	article_share_title: () => `Compartilhar`,
-	article_shared: () => `Artigo compartilhado`,
-	article_star: () => `Favoritar`,
-	article_star_title: () => `Favoritar (s)`,
-	article_starred_title: () => `Favoritado (s)`,
-	article_tagged: (p) => `Artigos com a tag ${p.tag}`,
-	article_view_image: (p) => `Ver imagem: ${p.name}`,
-	article_view_image_plain: () => `Ver imagem`,
 	catchup_1day: () => `Mais de um dia`,
 	catchup_1week: () => `Mais de uma semana`,
 	catchup_2week: () => `Mais de duas semanas`,
 	catchup_all: () => `Todos os artigos`,
 	catchup_menu: () => `Marcar como lido`,
 	catchup_menu_label: () => `Marcar como lido`,
-	dialog_cancel: () => `Cancelar`,
-	dialog_close: () => `Fechar`,
 	failure_change: () => `Não foi possível salvar a alteração. Tente de novo em instantes.`,
 	failure_feeds: () => `Algo deu errado ao carregar seus feeds.`,
 	failure_sync: () => `Não foi possível atualizar a cópia offline.`,
@@ -123,23 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `O site recusou a conexão.`,
 	feed_error_site_error: (p) => `O site do feed teve um erro próprio (HTTP ${p.code}).`,
 	feed_error_timeout: () => `O site demorou demais para responder.`,
-	feed_health_fails: (p) => `As atualizações falham: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `O servidor tenta a cada ${n} minuto.`;
-			case 'many':
-				return `O servidor tenta a cada ${n} de minutos.`;
-			default:
-				return `O servidor tenta a cada ${n} minutos.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Última tentativa: ${p.date}.`,
-	feed_health_newest: (p) => `O artigo mais recente é de ${p.date}.`,
-	feed_health_ok: (p) => `Atualizado sem erros, a última vez em ${p.date}.`,
-	feed_health_server_said: (p) => `O servidor disse: “${p.words}”`,
-	feed_health_unknown: () => `Nenhum erro de atualização conhecido.`,
 	feed_row_failing: (p) => `, falha ao atualizar: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -169,12 +78,6 @@ export const messages: StartMessages = {
 				return `${n} artigos não lidos`;
 		}
 	},
-	labels_loading: () => `Carregando rótulos…`,
-	labels_menu: () => `Rótulos`,
-	labels_none: () => `Ainda não há rótulos. Crie-os nas preferências do tt-rss.`,
-	labels_of_article: () => `Rótulos deste artigo`,
-	labels_of_selected: () => `Rótulos dos artigos selecionados`,
-	labels_pick: () => `Rótulo…`,
 	list_choose_article: () => `Escolha um artigo para lê-lo aqui.`,
 	list_empty: () => `Nenhum artigo para mostrar aqui.`,
 	list_empty_on_device: () => `Nenhum artigo guardado neste dispositivo corresponde a esta busca.`,
@@ -188,9 +91,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `Não foi possível alcançar o servidor: estes são os artigos guardados aqui que correspondem.`,
 	list_on_device_title: () => `Resultados neste dispositivo.`,
 	list_on_device_today_text: () => `Hoje é montado neste dispositivo, então a busca olha os artigos guardados aqui.`,
-	list_pull_refresh: () => `Puxe para atualizar`,
-	list_refreshing: () => `Atualizando…`,
-	list_release_refresh: () => `Solte para atualizar`,
 	list_try_again: () => `Tentar de novo`,
 	list_view_menu: () => `Exibir e ordenar`,
 	list_view_show: () => `Exibir`,
@@ -209,21 +109,8 @@ export const messages: StartMessages = {
 				return `Mostrando ${n} artigos silenciados`;
 		}
 	},
-	note_label: () => `Nota`,
-	note_save: () => `Salvar nota`,
 	notifications: () => `Notificações`,
 	notifications_dismiss: () => `Dispensar`,
-	page_title: (p) => `${p.page} · Leitor`,
-	player_back: (p) => `Voltar ${p.seconds} s`,
-	player_failed: () => `Este arquivo não pode ser reproduzido aqui: não está acessível (offline?) ou o formato não é suportado por este navegador. O link abaixo o abre.`,
-	player_forward: (p) => `Avançar ${p.seconds} s`,
-	player_label: (p) => `Player: ${p.name}`,
-	player_pause: () => `Pausar`,
-	player_play: () => `Reproduzir`,
-	player_position: () => `Posição`,
-	player_position_text: (p) => `${p.at} de ${p.of}`,
-	player_resumed: (p) => `Retomado em ${p.at}`,
-	player_speed: () => `Velocidade`,
 	row_actions: (p) => `Ações para “${p.title}”`,
 	row_also_in: (p) => `Também em: ${p.feeds}`,
 	row_also_in_said: (p) => `, também em: ${p.feeds}`,
@@ -239,31 +126,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(sem título)`,
 	search_all_feeds: () => `Todos os feeds`,
 	search_category: (p) => `Categoria: ${p.title}`,
-	search_clear: () => `Limpar`,
-	search_field: () => `Buscar nas manchetes`,
-	search_in: () => `Buscar em`,
 	search_open: () => `Abrir a busca`,
 	search_open_title: () => `Buscar (/)`,
-	search_placeholder: () => `Buscar`,
-	search_submit: () => `Buscar`,
 	search_this_category: () => `Esta categoria`,
 	search_this_category_lower: () => `esta categoria`,
 	search_this_feed: () => `Este feed`,
 	search_uncategorized: () => `Sem categoria`,
-	selection_cancel: () => `Cancelar`,
-	selection_cancel_title: () => `Cancelar (Esc)`,
-	selection_count: (p) => `${p.count} selecionados`,
-	selection_group: () => `Artigos selecionados`,
-	selection_select_all: () => `Selecionar todos os carregados`,
-	selection_unstar: () => `Desfavoritar`,
 	sort_default: () => `Padrão`,
 	sort_feed_dates: () => `Pela data do feed`,
 	sort_oldest_first: () => `Mais antigos primeiro`,
-	speech_pause: () => `Pausar a leitura`,
-	speech_read_aloud: () => `Ler em voz alta`,
-	speech_reading: () => `Leitura em voz alta`,
-	speech_resume: () => `Retomar a leitura`,
-	speech_stop: () => `Parar a leitura`,
 	status_connection: () => `Conexão`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -315,9 +186,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Atualizado ${p.when}`,
 	status_updated_title: () => `Quando a cópia offline foi atualizada pelo servidor pela última vez`,
 	status_updating: () => `· atualizando`,
-	swipe_label_add: (p) => `Rótulo “${p.label}”`,
-	swipe_label_remove: (p) => `Remover “${p.label}”`,
-	swipe_unpublish: () => `Despublicar`,
 	tree_categories: () => `Categorias`,
 	tree_category_feeds: (p) => `Feeds de ${p.title}`,
 	tree_label: () => `Feeds`,

@@ -6,6 +6,84 @@ const plurals = new Intl.PluralRules('ru');
 const numbers = new Intl.NumberFormat('ru');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `категория`,
+	alert_a_feed: () => `лента`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `и ещё ${n}`;
+			case 'few':
+				return `и ещё ${n}`;
+			case 'many':
+				return `и ещё ${n}`;
+			default:
+				return `и ещё ${n}`;
+		}
+	},
+	alert_quiet: () => `Пришло в тихие часы:`,
+	alert_quoted: (p) => `«${p.word}»`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} новая статья: ${p.label}`;
+			case 'few':
+				return `${n} новые статьи: ${p.label}`;
+			case 'many':
+				return `${n} новых статей: ${p.label}`;
+			default:
+				return `${n} новой статьи: ${p.label}`;
+		}
+	},
+	alert_untitled: () => `(без названия)`,
+	article_actions: () => `Действия со статьёй`,
+	article_add_note: () => `Добавить заметку`,
+	article_attachment: () => `Вложение`,
+	article_attachments: () => `Вложения`,
+	article_comments: () => `Комментарии`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			case 'one':
+				return `${n} комментарий`;
+			case 'few':
+				return `${n} комментария`;
+			case 'many':
+				return `${n} комментариев`;
+			default:
+				return `${n} комментария`;
+		}
+	},
+	article_copy_link: () => `Копировать ссылку`,
+	article_edit_note: () => `Изменить заметку`,
+	article_embedded_content: () => `Встроенное содержимое`,
+	article_feed_site: () => `(сайт ленты)`,
+	article_headlines: () => `Заголовки`,
+	article_labels_tags: () => `Метки и теги`,
+	article_loading: () => `Загрузка статьи…`,
+	article_mark_read: () => `Отметить прочитанным`,
+	article_mark_read_title: () => `Отметить прочитанным (u)`,
+	article_mark_unread: () => `Отметить непрочитанным`,
+	article_mark_unread_title: () => `Отметить непрочитанным (u)`,
+	article_more: () => `Другие действия со статьёй`,
+	article_navigation: () => `Навигация по статьям`,
+	article_next: () => `Следующая статья`,
+	article_next_title: () => `Следующая статья (j)`,
+	article_open_original: () => `Открыть оригинал`,
+	article_open_original_title: () => `Открыть оригинал (o)`,
+	article_previous: () => `Предыдущая статья`,
+	article_previous_title: () => `Предыдущая статья (k)`,
+	article_publish: () => `Опубликовать`,
+	article_share: () => `Поделиться…`,
+	article_share_title: () => `Поделиться`,
+	article_shared: () => `Общая статья`,
+	article_star: () => `В избранное`,
+	article_star_title: () => `В избранное (s)`,
+	article_starred_title: () => `В избранном (s)`,
+	article_tagged: (p) => `Статьи с тегом ${p.tag}`,
+	article_view_image: (p) => `Посмотреть изображение: ${p.name}`,
+	article_view_image_plain: () => `Посмотреть изображение`,
 	back_to_settings: () => `← Настройки`,
 	checkup_again: () => `Запустить проверку снова`,
 	checkup_api_off_detail: () => `tt-rss отвечает API_DISABLED: этому пользователю нельзя пользоваться приложениями. (tt-rss сообщает это до проверки пароля, так что пароль тоже может быть неверным.)`,
@@ -124,6 +202,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss их не принял. После неудачной попытки новые версии ещё и отклоняют вход на несколько секунд.`,
 	checkup_wrong_password_fix: () => `Введите их снова (имя пользователя — то же, что в веб-интерфейсе tt-rss). Если вы используете пароль приложения (Настройки → Личные данные / Аутентификация → Пароли приложений), введите здесь его.`,
 	checkup_wrong_password_title: () => `Неверное имя пользователя или пароль`,
+	dialog_cancel: () => `Отмена`,
+	dialog_close: () => `Закрыть`,
 	error_aborted: () => `Запрос был отменён до завершения.`,
 	error_api_disabled: () => `Доступ к API для этой учётной записи выключен. Откройте в tt-rss настройки, включите «Enable API access» (доступ к API), сохраните и войдите снова.`,
 	error_bad_reply: () => `Сервер tt-rss ответил неожиданным образом. Возможно, эта версия сервера не поддерживается.`,
@@ -155,6 +235,25 @@ export const messages: LaterMessages = {
 	error_timeout: () => `Сервер tt-rss слишком долго не отвечал. Попробуйте снова; если это повторяется, сервер или соединение, возможно, перегружены.`,
 	error_unknown_method: () => `Сервер tt-rss не знает этого действия. Вероятно, он слишком старый для этой функции; поможет обновление tt-rss.`,
 	error_unsupported: () => `Этот сервер tt-rss слишком старый для этого действия. После обновления tt-rss оно станет доступно.`,
+	feed_health_fails: (p) => `Обновления не удаются: ${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			case 'one':
+				return `Сервер пробует каждую ${n} минуту.`;
+			case 'few':
+				return `Сервер пробует каждые ${n} минуты.`;
+			case 'many':
+				return `Сервер пробует каждые ${n} минут.`;
+			default:
+				return `Сервер пробует каждые ${n} минуты.`;
+		}
+	},
+	feed_health_last_tried: (p) => `Последняя попытка: ${p.date}.`,
+	feed_health_newest: (p) => `Самая новая статья — от ${p.date}.`,
+	feed_health_ok: (p) => `Обновляется без ошибок, последний раз ${p.date}.`,
+	feed_health_server_said: (p) => `Сервер сообщил: «${p.words}»`,
+	feed_health_unknown: () => `Ошибок обновления не известно.`,
 	feedmenu_actions: () => `Действия с лентой`,
 	feedmenu_actions_more: () => `Другие действия с лентой`,
 	feedmenu_settings_alert: () => `Уведомлять о новых статьях`,
@@ -173,9 +272,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `Перестать читать «${p.title}»? Её статьи будут удалены из tt-rss (избранные сохранятся).`,
 	feedmenu_unsubscribe_title: () => `Отписаться?`,
 	feedmenu_update_now: () => `Обновить эту ленту сейчас`,
+	labels_loading: () => `Загрузка меток…`,
+	labels_menu: () => `Метки`,
+	labels_none: () => `Меток пока нет. Создайте их в настройках tt-rss.`,
+	labels_of_article: () => `Метки этой статьи`,
+	labels_of_selected: () => `Метки выделенных статей`,
+	labels_pick: () => `Метка…`,
 	language_browser: (p) => `Как в браузере (${p.language})`,
 	language_hint: () => `Сохраняется на этом устройстве. Тексты статей остаются на языке оригинала.`,
 	language_legend: () => `Язык`,
+	list_pull_refresh: () => `Потяните, чтобы обновить`,
+	list_refreshing: () => `Обновление…`,
+	list_release_refresh: () => `Отпустите, чтобы обновить`,
 	login_busy: () => `Вход…`,
 	login_checkup: () => `Проверка сервера`,
 	login_failed: () => `Вход неожиданно не удался. Перезагрузите страницу и попробуйте снова.`,
@@ -200,10 +308,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `Свежие статьи`,
 	manifest_shortcut_starred: () => `Избранные статьи`,
 	manifest_shortcut_today: () => `Сегодня`,
+	note_label: () => `Заметка`,
+	note_save: () => `Сохранить заметку`,
+	page_title: (p) => `${p.page} · Читалка`,
+	player_back: (p) => `Назад на ${p.seconds} с`,
+	player_failed: () => `Этот файл нельзя воспроизвести здесь: он недоступен (нет сети?) или его формат не поддерживается браузером. Ссылка ниже открывает его.`,
+	player_forward: (p) => `Вперёд на ${p.seconds} с`,
+	player_label: (p) => `Проигрыватель: ${p.name}`,
+	player_pause: () => `Пауза`,
+	player_play: () => `Играть`,
+	player_position: () => `Позиция`,
+	player_position_text: (p) => `${p.at} из ${p.of}`,
+	player_resumed: (p) => `Продолжено с ${p.at}`,
+	player_speed: () => `Скорость`,
 	renew_other_account: () => `Другая учётная запись`,
 	renew_password: (p) => `Пароль ${p.user} на ${p.server}`,
 	renew_text: (p) => `Сеанс завершён. Пароль ${p.user}, чтобы продолжить чтение и отправить изменения:`,
 	renew_text_single_user: () => `Сеанс завершён. Войдите снова, чтобы продолжить чтение и отправить изменения:`,
+	search_clear: () => `Очистить`,
+	search_field: () => `Поиск по заголовкам`,
+	search_in: () => `Искать в`,
+	search_placeholder: () => `Поиск`,
+	search_submit: () => `Найти`,
+	selection_cancel: () => `Отмена`,
+	selection_cancel_title: () => `Отмена (Esc)`,
+	selection_count: (p) => `Выделено: ${p.count}`,
+	selection_group: () => `Выделенные статьи`,
+	selection_select_all: () => `Выделить все загруженные`,
+	selection_unstar: () => `Убрать из избранного`,
 	settings_account: () => `Учётная запись`,
 	settings_alerts: () => `Уведомления`,
 	settings_alerts_about: () => `Уведомлять о`,
@@ -794,6 +926,11 @@ ${p.list}
 	shortcuts_star: () => `Добавить статью в избранное или убрать`,
 	shortcuts_typing: () => `Пока вы печатаете в поле, сочетания клавиш отключены.`,
 	shortcuts_undo: () => `Отменить изменение, предложенное уведомлением (также Ctrl+Z, ⌘Z)`,
+	speech_pause: () => `Приостановить чтение`,
+	speech_read_aloud: () => `Читать вслух`,
+	speech_reading: () => `Чтение вслух`,
+	speech_resume: () => `Продолжить чтение`,
+	speech_stop: () => `Остановить чтение`,
 	stuck_close_all: () => `Закройте все вкладки и окна приложения, затем откройте его снова.`,
 	stuck_heading: () => `Ожидание хранилища браузера`,
 	stuck_restart: () => `Если не поможет, закройте и перезапустите браузер. Ваши изменения хранятся на этом устройстве, пока не будут отправлены.`,
@@ -819,6 +956,9 @@ ${p.list}
 	subscribe_this: () => `Подписаться на эту ленту`,
 	subscribe_uncategorized: () => `Без категории`,
 	subscribe_unknown: () => `tt-rss ответил неожиданным статусом.`,
+	swipe_label_add: (p) => `Метка «${p.label}»`,
+	swipe_label_remove: (p) => `Снять «${p.label}»`,
+	swipe_unpublish: () => `Снять с публикации`,
 	toast_copy_refused: () => `Копирование здесь запрещено.`,
 	toast_feed_updated: (p) => `«${p.title}» обновлена.`,
 	toast_labels_added: (p) => {

@@ -6,37 +6,6 @@ const plurals = new Intl.PluralRules('ru');
 const numbers = new Intl.NumberFormat('ru');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `категория`,
-	alert_a_feed: () => `лента`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `и ещё ${n}`;
-			case 'few':
-				return `и ещё ${n}`;
-			case 'many':
-				return `и ещё ${n}`;
-			default:
-				return `и ещё ${n}`;
-		}
-	},
-	alert_quiet: () => `Пришло в тихие часы:`,
-	alert_quoted: (p) => `«${p.word}»`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} новая статья: ${p.label}`;
-			case 'few':
-				return `${n} новые статьи: ${p.label}`;
-			case 'many':
-				return `${n} новых статей: ${p.label}`;
-			default:
-				return `${n} новой статьи: ${p.label}`;
-		}
-	},
-	alert_untitled: () => `(без названия)`,
 	app_back: () => `Назад`,
 	app_description: () => `Читайте свои ленты Tiny Tiny RSS онлайн и офлайн.`,
 	app_feed_list: () => `Список лент`,
@@ -54,64 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `Подписаться на ленту`,
 	app_subscribe_title: () => `Подписаться`,
 	app_unread_title: () => `Непрочитанные статьи`,
-	article_actions: () => `Действия со статьёй`,
-	article_add_note: () => `Добавить заметку`,
-	article_attachment: () => `Вложение`,
-	article_attachments: () => `Вложения`,
-	article_comments: () => `Комментарии`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			case 'one':
-				return `${n} комментарий`;
-			case 'few':
-				return `${n} комментария`;
-			case 'many':
-				return `${n} комментариев`;
-			default:
-				return `${n} комментария`;
-		}
-	},
-	article_copy_link: () => `Копировать ссылку`,
-	article_edit_note: () => `Изменить заметку`,
-	article_embedded_content: () => `Встроенное содержимое`,
-	article_feed_site: () => `(сайт ленты)`,
 	article_gone: () => `Этой статьи больше нет на сервере.`,
-	article_headlines: () => `Заголовки`,
-	article_labels_tags: () => `Метки и теги`,
-	article_loading: () => `Загрузка статьи…`,
-	article_mark_read: () => `Отметить прочитанным`,
-	article_mark_read_title: () => `Отметить прочитанным (u)`,
-	article_mark_unread: () => `Отметить непрочитанным`,
-	article_mark_unread_title: () => `Отметить непрочитанным (u)`,
-	article_more: () => `Другие действия со статьёй`,
-	article_navigation: () => `Навигация по статьям`,
-	article_next: () => `Следующая статья`,
-	article_next_title: () => `Следующая статья (j)`,
-	article_open_original: () => `Открыть оригинал`,
-	article_open_original_title: () => `Открыть оригинал (o)`,
 	article_pane: () => `Статья`,
-	article_previous: () => `Предыдущая статья`,
-	article_previous_title: () => `Предыдущая статья (k)`,
-	article_publish: () => `Опубликовать`,
 	article_published: () => `Опубликовано`,
-	article_share: () => `Поделиться…`,
-	article_share_title: () => `Поделиться`,
-	article_shared: () => `Общая статья`,
-	article_star: () => `В избранное`,
-	article_star_title: () => `В избранное (s)`,
-	article_starred_title: () => `В избранном (s)`,
-	article_tagged: (p) => `Статьи с тегом ${p.tag}`,
-	article_view_image: (p) => `Посмотреть изображение: ${p.name}`,
-	article_view_image_plain: () => `Посмотреть изображение`,
 	catchup_1day: () => `Старше суток`,
 	catchup_1week: () => `Старше недели`,
 	catchup_2week: () => `Старше двух недель`,
 	catchup_all: () => `Все статьи`,
 	catchup_menu: () => `Отметить прочитанным`,
 	catchup_menu_label: () => `Отметить как прочитанное`,
-	dialog_cancel: () => `Отмена`,
-	dialog_close: () => `Закрыть`,
 	failure_change: () => `Не удалось сохранить изменение. Повторите попытку чуть позже.`,
 	failure_feeds: () => `При загрузке лент что-то пошло не так.`,
 	failure_sync: () => `Не удалось обновить офлайн-копию.`,
@@ -129,25 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `Сайт отклонил соединение.`,
 	feed_error_site_error: (p) => `На сайте ленты произошла собственная ошибка (HTTP ${p.code}).`,
 	feed_error_timeout: () => `Сайт слишком долго не отвечал.`,
-	feed_health_fails: (p) => `Обновления не удаются: ${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			case 'one':
-				return `Сервер пробует каждую ${n} минуту.`;
-			case 'few':
-				return `Сервер пробует каждые ${n} минуты.`;
-			case 'many':
-				return `Сервер пробует каждые ${n} минут.`;
-			default:
-				return `Сервер пробует каждые ${n} минуты.`;
-		}
-	},
-	feed_health_last_tried: (p) => `Последняя попытка: ${p.date}.`,
-	feed_health_newest: (p) => `Самая новая статья — от ${p.date}.`,
-	feed_health_ok: (p) => `Обновляется без ошибок, последний раз ${p.date}.`,
-	feed_health_server_said: (p) => `Сервер сообщил: «${p.words}»`,
-	feed_health_unknown: () => `Ошибок обновления не известно.`,
 	feed_row_failing: (p) => `, не обновляется: ${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -181,12 +82,6 @@ export const messages: StartMessages = {
 				return `${n} непрочитанной статьи`;
 		}
 	},
-	labels_loading: () => `Загрузка меток…`,
-	labels_menu: () => `Метки`,
-	labels_none: () => `Меток пока нет. Создайте их в настройках tt-rss.`,
-	labels_of_article: () => `Метки этой статьи`,
-	labels_of_selected: () => `Метки выделенных статей`,
-	labels_pick: () => `Метка…`,
 	list_choose_article: () => `Выберите статью, чтобы прочитать её здесь.`,
 	list_empty: () => `Здесь нет статей.`,
 	list_empty_on_device: () => `Ни одна статья, сохранённая на этом устройстве, не подходит под этот запрос.`,
@@ -200,9 +95,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `Сервер недоступен: вот подходящие статьи, сохранённые здесь.`,
 	list_on_device_title: () => `Результаты на этом устройстве.`,
 	list_on_device_today_text: () => `«Сегодня» составляется на этом устройстве, поэтому поиск идёт по статьям, сохранённым здесь.`,
-	list_pull_refresh: () => `Потяните, чтобы обновить`,
-	list_refreshing: () => `Обновление…`,
-	list_release_refresh: () => `Отпустите, чтобы обновить`,
 	list_try_again: () => `Повторить`,
 	list_view_menu: () => `Показ и порядок`,
 	list_view_show: () => `Показывать`,
@@ -223,21 +115,8 @@ export const messages: StartMessages = {
 				return `Показано ${n} заглушённой статьи`;
 		}
 	},
-	note_label: () => `Заметка`,
-	note_save: () => `Сохранить заметку`,
 	notifications: () => `Уведомления`,
 	notifications_dismiss: () => `Скрыть`,
-	page_title: (p) => `${p.page} · Читалка`,
-	player_back: (p) => `Назад на ${p.seconds} с`,
-	player_failed: () => `Этот файл нельзя воспроизвести здесь: он недоступен (нет сети?) или его формат не поддерживается браузером. Ссылка ниже открывает его.`,
-	player_forward: (p) => `Вперёд на ${p.seconds} с`,
-	player_label: (p) => `Проигрыватель: ${p.name}`,
-	player_pause: () => `Пауза`,
-	player_play: () => `Играть`,
-	player_position: () => `Позиция`,
-	player_position_text: (p) => `${p.at} из ${p.of}`,
-	player_resumed: (p) => `Продолжено с ${p.at}`,
-	player_speed: () => `Скорость`,
 	row_actions: (p) => `Действия для «${p.title}»`,
 	row_also_in: (p) => `Также в: ${p.feeds}`,
 	row_also_in_said: (p) => `, также в: ${p.feeds}`,
@@ -253,31 +132,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `(без названия)`,
 	search_all_feeds: () => `Всех лентах`,
 	search_category: (p) => `Категория: ${p.title}`,
-	search_clear: () => `Очистить`,
-	search_field: () => `Поиск по заголовкам`,
-	search_in: () => `Искать в`,
 	search_open: () => `Открыть поиск`,
 	search_open_title: () => `Поиск (/)`,
-	search_placeholder: () => `Поиск`,
-	search_submit: () => `Найти`,
 	search_this_category: () => `Этой категории`,
 	search_this_category_lower: () => `эта категория`,
 	search_this_feed: () => `Этой ленте`,
 	search_uncategorized: () => `Без категории`,
-	selection_cancel: () => `Отмена`,
-	selection_cancel_title: () => `Отмена (Esc)`,
-	selection_count: (p) => `Выделено: ${p.count}`,
-	selection_group: () => `Выделенные статьи`,
-	selection_select_all: () => `Выделить все загруженные`,
-	selection_unstar: () => `Убрать из избранного`,
 	sort_default: () => `По умолчанию`,
 	sort_feed_dates: () => `По дате в ленте`,
 	sort_oldest_first: () => `Сначала старые`,
-	speech_pause: () => `Приостановить чтение`,
-	speech_read_aloud: () => `Читать вслух`,
-	speech_reading: () => `Чтение вслух`,
-	speech_resume: () => `Продолжить чтение`,
-	speech_stop: () => `Остановить чтение`,
 	status_connection: () => `Соединение`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -337,9 +200,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `Обновлено ${p.when}`,
 	status_updated_title: () => `Когда офлайн-копия в последний раз обновлялась с сервера`,
 	status_updating: () => `· обновление`,
-	swipe_label_add: (p) => `Метка «${p.label}»`,
-	swipe_label_remove: (p) => `Снять «${p.label}»`,
-	swipe_unpublish: () => `Снять с публикации`,
 	tree_categories: () => `Категории`,
 	tree_category_feeds: (p) => `Ленты категории ${p.title}`,
 	tree_label: () => `Ленты`,

@@ -6,6 +6,66 @@ const plurals = new Intl.PluralRules('zh-CN');
 const numbers = new Intl.NumberFormat('zh-CN');
 
 export const messages: LaterMessages = {
+	alert_a_category: () => `一个分类`,
+	alert_a_feed: () => `一个订阅源`,
+	alert_more: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `另有 ${n} 篇`;
+		}
+	},
+	alert_quiet: () => `免打扰时段内到达：`,
+	alert_quoted: (p) => `“${p.word}”`,
+	alert_title: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${p.label}：${n} 篇新文章`;
+		}
+	},
+	alert_untitled: () => `（无标题）`,
+	article_actions: () => `文章操作`,
+	article_add_note: () => `添加笔记`,
+	article_attachment: () => `附件`,
+	article_attachments: () => `附件`,
+	article_comments: () => `评论`,
+	article_comments_count: (p) => {
+		const n = numbers.format(p.count);
+		switch (plurals.select(p.count)) {
+			default:
+				return `${n} 条评论`;
+		}
+	},
+	article_copy_link: () => `复制链接`,
+	article_edit_note: () => `编辑笔记`,
+	article_embedded_content: () => `嵌入的内容`,
+	article_feed_site: () => `（订阅源的网站）`,
+	article_headlines: () => `标题列表`,
+	article_labels_tags: () => `标签和话题`,
+	article_loading: () => `正在加载文章…`,
+	article_mark_read: () => `标为已读`,
+	article_mark_read_title: () => `标为已读 (u)`,
+	article_mark_unread: () => `标为未读`,
+	article_mark_unread_title: () => `标为未读 (u)`,
+	article_more: () => `更多文章操作`,
+	article_navigation: () => `文章导航`,
+	article_next: () => `下一篇文章`,
+	article_next_title: () => `下一篇文章 (j)`,
+	article_open_original: () => `打开原文`,
+	article_open_original_title: () => `打开原文 (o)`,
+	article_previous: () => `上一篇文章`,
+	article_previous_title: () => `上一篇文章 (k)`,
+	article_publish: () => `发布`,
+	article_share: () => `分享…`,
+	article_share_title: () => `分享`,
+	article_shared: () => `分享的文章`,
+	article_star: () => `加星标`,
+	article_star_title: () => `加星标 (s)`,
+	article_starred_title: () => `已加星标 (s)`,
+	article_tagged: (p) => `带有话题 ${p.tag} 的文章`,
+	article_view_image: (p) => `查看图片：${p.name}`,
+	article_view_image_plain: () => `查看图片`,
 	back_to_settings: () => `← 设置`,
 	checkup_again: () => `重新运行检查`,
 	checkup_api_off_detail: () => `tt-rss 返回 API_DISABLED：此用户不能使用应用。（tt-rss 在检查密码之前就会这样回答，所以密码也可能是错的。）`,
@@ -112,6 +172,8 @@ export const messages: LaterMessages = {
 	checkup_wrong_password_detail: () => `tt-rss 未接受它们。登录失败后，较新版本还会在几秒内拒绝登录。`,
 	checkup_wrong_password_fix: () => `请重新输入（用户名与 tt-rss 网页界面的相同）。如果你使用应用密码（偏好设置 → 个人资料 / 身份验证 → 应用密码），请在这里使用它。`,
 	checkup_wrong_password_title: () => `用户名或密码错误`,
+	dialog_cancel: () => `取消`,
+	dialog_close: () => `关闭`,
 	error_aborted: () => `请求在完成前被取消。`,
 	error_api_disabled: () => `此账户的 API 访问已关闭。在 tt-rss 中打开偏好设置，开启“Enable API access”（API 访问），保存后重新登录。`,
 	error_bad_reply: () => `tt-rss 服务器的响应出乎意料。可能不支持此服务器版本。`,
@@ -143,6 +205,19 @@ export const messages: LaterMessages = {
 	error_timeout: () => `tt-rss 服务器响应时间过长。请重试；如果一直如此，服务器或网络可能负载过高。`,
 	error_unknown_method: () => `tt-rss 服务器不认识此操作。它可能太旧，不支持此功能；更新 tt-rss 会有帮助。`,
 	error_unsupported: () => `此 tt-rss 服务器太旧，不支持此操作。更新 tt-rss 后即可使用。`,
+	feed_health_fails: (p) => `更新失败：${p.why}`,
+	feed_health_interval: (p) => {
+		const n = numbers.format(p.minutes);
+		switch (plurals.select(p.minutes)) {
+			default:
+				return `服务器每 ${n} 分钟尝试一次。`;
+		}
+	},
+	feed_health_last_tried: (p) => `上次尝试：${p.date}。`,
+	feed_health_newest: (p) => `最新文章发布于 ${p.date}。`,
+	feed_health_ok: (p) => `更新正常，最近一次在 ${p.date}。`,
+	feed_health_server_said: (p) => `服务器提示：“${p.words}”`,
+	feed_health_unknown: () => `未发现更新错误。`,
 	feedmenu_actions: () => `订阅源操作`,
 	feedmenu_actions_more: () => `更多订阅源操作`,
 	feedmenu_settings_alert: () => `有新文章时提醒`,
@@ -161,9 +236,18 @@ export const messages: LaterMessages = {
 	feedmenu_unsubscribe_text: (p) => `不再关注“${p.title}”？它的文章将从 tt-rss 中删除（加星标的会保留）。`,
 	feedmenu_unsubscribe_title: () => `取消订阅？`,
 	feedmenu_update_now: () => `立即更新此订阅源`,
+	labels_loading: () => `正在加载标签…`,
+	labels_menu: () => `标签`,
+	labels_none: () => `还没有标签。请在 tt-rss 的偏好设置中创建。`,
+	labels_of_article: () => `此文章的标签`,
+	labels_of_selected: () => `所选文章的标签`,
+	labels_pick: () => `标签…`,
 	language_browser: (p) => `与浏览器相同（${p.language}）`,
 	language_hint: () => `保存在此设备上。文章正文保持其原文语言。`,
 	language_legend: () => `语言`,
+	list_pull_refresh: () => `下拉刷新`,
+	list_refreshing: () => `正在刷新…`,
+	list_release_refresh: () => `松开即可刷新`,
 	login_busy: () => `正在登录…`,
 	login_checkup: () => `服务器检查`,
 	login_failed: () => `登录意外失败。请重新加载页面后再试。`,
@@ -188,10 +272,34 @@ export const messages: LaterMessages = {
 	manifest_shortcut_fresh: () => `最新文章`,
 	manifest_shortcut_starred: () => `已加星标的文章`,
 	manifest_shortcut_today: () => `今天`,
+	note_label: () => `笔记`,
+	note_save: () => `保存笔记`,
+	page_title: (p) => `${p.page} · 阅读器`,
+	player_back: (p) => `后退 ${p.seconds} 秒`,
+	player_failed: () => `无法在此播放该文件：无法访问（离线？）或此浏览器不支持其格式。可通过下方链接打开。`,
+	player_forward: (p) => `快进 ${p.seconds} 秒`,
+	player_label: (p) => `播放器：${p.name}`,
+	player_pause: () => `暂停`,
+	player_play: () => `播放`,
+	player_position: () => `进度`,
+	player_position_text: (p) => `${p.at} / ${p.of}`,
+	player_resumed: (p) => `从 ${p.at} 继续`,
+	player_speed: () => `速度`,
 	renew_other_account: () => `其他账户`,
 	renew_password: (p) => `${p.user} 在 ${p.server} 上的密码`,
 	renew_text: (p) => `你的会话已结束。输入 ${p.user} 的密码以继续阅读并发送你的更改：`,
 	renew_text_single_user: () => `你的会话已结束。请重新登录以继续阅读并发送你的更改：`,
+	search_clear: () => `清除`,
+	search_field: () => `搜索标题`,
+	search_in: () => `搜索范围`,
+	search_placeholder: () => `搜索`,
+	search_submit: () => `搜索`,
+	selection_cancel: () => `取消`,
+	selection_cancel_title: () => `取消 (Esc)`,
+	selection_count: (p) => `已选 ${p.count} 篇`,
+	selection_group: () => `已选文章`,
+	selection_select_all: () => `全选已加载的`,
+	selection_unstar: () => `取消星标`,
 	settings_account: () => `账户`,
 	settings_alerts: () => `提醒`,
 	settings_alerts_about: () => `提醒我关于`,
@@ -668,6 +776,11 @@ ${p.list}
 	shortcuts_star: () => `为文章加星标或取消星标`,
 	shortcuts_typing: () => `在输入框中输入时快捷键不起作用。`,
 	shortcuts_undo: () => `撤销提示中提供的更改（也可用 Ctrl+Z、⌘Z）`,
+	speech_pause: () => `暂停朗读`,
+	speech_read_aloud: () => `朗读`,
+	speech_reading: () => `正在朗读`,
+	speech_resume: () => `继续朗读`,
+	speech_stop: () => `停止朗读`,
 	stuck_close_all: () => `关闭此应用的所有标签页和窗口，然后重新打开。`,
 	stuck_heading: () => `正在等待此浏览器的存储`,
 	stuck_restart: () => `如果无效，请退出并重新启动浏览器。你所做的更改会保留在此设备上，直到发送出去。`,
@@ -693,6 +806,9 @@ ${p.list}
 	subscribe_this: () => `订阅此订阅源`,
 	subscribe_uncategorized: () => `未分类`,
 	subscribe_unknown: () => `tt-rss 返回了意外的状态。`,
+	swipe_label_add: (p) => `标签“${p.label}”`,
+	swipe_label_remove: (p) => `移除“${p.label}”`,
+	swipe_unpublish: () => `取消发布`,
 	toast_copy_refused: () => `此处不允许复制。`,
 	toast_feed_updated: (p) => `“${p.title}”已更新。`,
 	toast_labels_added: (p) => {

@@ -6,25 +6,6 @@ const plurals = new Intl.PluralRules('zh-CN');
 const numbers = new Intl.NumberFormat('zh-CN');
 
 export const messages: StartMessages = {
-	alert_a_category: () => `一个分类`,
-	alert_a_feed: () => `一个订阅源`,
-	alert_more: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `另有 ${n} 篇`;
-		}
-	},
-	alert_quiet: () => `免打扰时段内到达：`,
-	alert_quoted: (p) => `“${p.word}”`,
-	alert_title: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `${p.label}：${n} 篇新文章`;
-		}
-	},
-	alert_untitled: () => `（无标题）`,
 	app_back: () => `返回`,
 	app_description: () => `在线或离线阅读你的 Tiny Tiny RSS 订阅源。`,
 	app_feed_list: () => `订阅源列表`,
@@ -42,58 +23,15 @@ export const messages: StartMessages = {
 	app_subscribe: () => `订阅源`,
 	app_subscribe_title: () => `订阅`,
 	app_unread_title: () => `未读文章`,
-	article_actions: () => `文章操作`,
-	article_add_note: () => `添加笔记`,
-	article_attachment: () => `附件`,
-	article_attachments: () => `附件`,
-	article_comments: () => `评论`,
-	article_comments_count: (p) => {
-		const n = numbers.format(p.count);
-		switch (plurals.select(p.count)) {
-			default:
-				return `${n} 条评论`;
-		}
-	},
-	article_copy_link: () => `复制链接`,
-	article_edit_note: () => `编辑笔记`,
-	article_embedded_content: () => `嵌入的内容`,
-	article_feed_site: () => `（订阅源的网站）`,
 	article_gone: () => `此文章已不在服务器上。`,
-	article_headlines: () => `标题列表`,
-	article_labels_tags: () => `标签和话题`,
-	article_loading: () => `正在加载文章…`,
-	article_mark_read: () => `标为已读`,
-	article_mark_read_title: () => `标为已读 (u)`,
-	article_mark_unread: () => `标为未读`,
-	article_mark_unread_title: () => `标为未读 (u)`,
-	article_more: () => `更多文章操作`,
-	article_navigation: () => `文章导航`,
-	article_next: () => `下一篇文章`,
-	article_next_title: () => `下一篇文章 (j)`,
-	article_open_original: () => `打开原文`,
-	article_open_original_title: () => `打开原文 (o)`,
 	article_pane: () => `文章`,
-	article_previous: () => `上一篇文章`,
-	article_previous_title: () => `上一篇文章 (k)`,
-	article_publish: () => `发布`,
 	article_published: () => `已发布`,
-	article_share: () => `分享…`,
-	article_share_title: () => `分享`,
-	article_shared: () => `分享的文章`,
-	article_star: () => `加星标`,
-	article_star_title: () => `加星标 (s)`,
-	article_starred_title: () => `已加星标 (s)`,
-	article_tagged: (p) => `带有话题 ${p.tag} 的文章`,
-	article_view_image: (p) => `查看图片：${p.name}`,
-	article_view_image_plain: () => `查看图片`,
 	catchup_1day: () => `一天以前的`,
 	catchup_1week: () => `一周以前的`,
 	catchup_2week: () => `两周以前的`,
 	catchup_all: () => `所有文章`,
 	catchup_menu: () => `标为已读`,
 	catchup_menu_label: () => `标记为已读`,
-	dialog_cancel: () => `取消`,
-	dialog_close: () => `关闭`,
 	failure_change: () => `无法保存更改。请稍后再试。`,
 	failure_feeds: () => `加载订阅源时出错。`,
 	failure_sync: () => `无法更新离线副本。`,
@@ -111,19 +49,6 @@ export const messages: StartMessages = {
 	feed_error_refused: () => `该网站拒绝了连接。`,
 	feed_error_site_error: (p) => `订阅源所在网站自身出错（HTTP ${p.code}）。`,
 	feed_error_timeout: () => `该网站响应时间过长。`,
-	feed_health_fails: (p) => `更新失败：${p.why}`,
-	feed_health_interval: (p) => {
-		const n = numbers.format(p.minutes);
-		switch (plurals.select(p.minutes)) {
-			default:
-				return `服务器每 ${n} 分钟尝试一次。`;
-		}
-	},
-	feed_health_last_tried: (p) => `上次尝试：${p.date}。`,
-	feed_health_newest: (p) => `最新文章发布于 ${p.date}。`,
-	feed_health_ok: (p) => `更新正常，最近一次在 ${p.date}。`,
-	feed_health_server_said: (p) => `服务器提示：“${p.words}”`,
-	feed_health_unknown: () => `未发现更新错误。`,
 	feed_row_failing: (p) => `，无法更新：${p.why}`,
 	feed_row_unread: (p) => {
 		const n = numbers.format(p.count);
@@ -145,12 +70,6 @@ export const messages: StartMessages = {
 				return `${n} 篇未读文章`;
 		}
 	},
-	labels_loading: () => `正在加载标签…`,
-	labels_menu: () => `标签`,
-	labels_none: () => `还没有标签。请在 tt-rss 的偏好设置中创建。`,
-	labels_of_article: () => `此文章的标签`,
-	labels_of_selected: () => `所选文章的标签`,
-	labels_pick: () => `标签…`,
 	list_choose_article: () => `选择一篇文章在此阅读。`,
 	list_empty: () => `这里没有可显示的文章。`,
 	list_empty_on_device: () => `本设备保存的文章中没有与此搜索匹配的。`,
@@ -164,9 +83,6 @@ export const messages: StartMessages = {
 	list_on_device_text: () => `无法连接服务器：以下是本设备保存的匹配文章。`,
 	list_on_device_title: () => `本设备上的结果。`,
 	list_on_device_today_text: () => `“今天”在本设备上生成，因此搜索的是本设备保存的文章。`,
-	list_pull_refresh: () => `下拉刷新`,
-	list_refreshing: () => `正在刷新…`,
-	list_release_refresh: () => `松开即可刷新`,
 	list_try_again: () => `重试`,
 	list_view_menu: () => `显示与排序`,
 	list_view_show: () => `显示`,
@@ -181,21 +97,8 @@ export const messages: StartMessages = {
 				return `正在显示 ${n} 篇被屏蔽的文章`;
 		}
 	},
-	note_label: () => `笔记`,
-	note_save: () => `保存笔记`,
 	notifications: () => `通知`,
 	notifications_dismiss: () => `关闭`,
-	page_title: (p) => `${p.page} · 阅读器`,
-	player_back: (p) => `后退 ${p.seconds} 秒`,
-	player_failed: () => `无法在此播放该文件：无法访问（离线？）或此浏览器不支持其格式。可通过下方链接打开。`,
-	player_forward: (p) => `快进 ${p.seconds} 秒`,
-	player_label: (p) => `播放器：${p.name}`,
-	player_pause: () => `暂停`,
-	player_play: () => `播放`,
-	player_position: () => `进度`,
-	player_position_text: (p) => `${p.at} / ${p.of}`,
-	player_resumed: (p) => `从 ${p.at} 继续`,
-	player_speed: () => `速度`,
 	row_actions: (p) => `“${p.title}”的操作`,
 	row_also_in: (p) => `也见于：${p.feeds}`,
 	row_also_in_said: (p) => `，也见于：${p.feeds}`,
@@ -211,31 +114,15 @@ export const messages: StartMessages = {
 	row_untitled: () => `（无标题）`,
 	search_all_feeds: () => `所有订阅源`,
 	search_category: (p) => `分类：${p.title}`,
-	search_clear: () => `清除`,
-	search_field: () => `搜索标题`,
-	search_in: () => `搜索范围`,
 	search_open: () => `打开搜索`,
 	search_open_title: () => `搜索 (/)`,
-	search_placeholder: () => `搜索`,
-	search_submit: () => `搜索`,
 	search_this_category: () => `此分类`,
 	search_this_category_lower: () => `此分类`,
 	search_this_feed: () => `此订阅源`,
 	search_uncategorized: () => `未分类`,
-	selection_cancel: () => `取消`,
-	selection_cancel_title: () => `取消 (Esc)`,
-	selection_count: (p) => `已选 ${p.count} 篇`,
-	selection_group: () => `已选文章`,
-	selection_select_all: () => `全选已加载的`,
-	selection_unstar: () => `取消星标`,
 	sort_default: () => `默认`,
 	sort_feed_dates: () => `按订阅源日期`,
 	sort_oldest_first: () => `最早的在前`,
-	speech_pause: () => `暂停朗读`,
-	speech_read_aloud: () => `朗读`,
-	speech_reading: () => `正在朗读`,
-	speech_resume: () => `继续朗读`,
-	speech_stop: () => `停止朗读`,
 	status_connection: () => `连接`,
 	status_failed: (p) => {
 		const n = numbers.format(p.count);
@@ -271,9 +158,6 @@ export const messages: StartMessages = {
 	status_updated: (p) => `更新于${p.when}`,
 	status_updated_title: () => `离线副本上次从服务器更新的时间`,
 	status_updating: () => `· 正在更新`,
-	swipe_label_add: (p) => `标签“${p.label}”`,
-	swipe_label_remove: (p) => `移除“${p.label}”`,
-	swipe_unpublish: () => `取消发布`,
 	tree_categories: () => `分类`,
 	tree_category_feeds: (p) => `${p.title} 的订阅源`,
 	tree_label: () => `订阅源`,
