@@ -106,7 +106,7 @@ async function heapAfterGc(page) {
 export async function profiled(page, fn) {
 	// Off unless asked for: a profiler sampling every 0.2 ms slows the page's own code several times
 	// over, and tt-rss's steps run without one.
-	if (!process.env.BENCH_PROFILE) return { result: await fn(), top: [] };
+	if (!process.env.BENCH_PROFILE) return { result: await fn(), top: [], busy: {} };
 	const cdp = await page.context().newCDPSession(page);
 	await cdp.send('Profiler.enable');
 	await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -133,7 +133,22 @@ export async function profiled(page, fn) {
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, 10)
 		.map(([k, ms]) => `${Math.round(ms)} ms ${k}`);
-	return { result, top };
+	// The whole window's time by kind: idle, V8's own (program, GC) and each function's self time
+	// summed (`busy.js`), so a profile tells whether the main thread was the bottleneck at all.
+	/** @type {Record<string, number>} */
+	const busy = { idle: 0, program: 0, gc: 0, js: 0 };
+	for (const [k, ms] of self) {
+		const kind = k.startsWith('(idle)')
+			? 'idle'
+			: k.startsWith('(program)')
+				? 'program'
+				: k.startsWith('(garbage collector)')
+					? 'gc'
+					: 'js';
+		busy[kind] += ms;
+	}
+	for (const k of Object.keys(busy)) busy[k] = Math.round(busy[k]);
+	return { result, top, busy };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Browser plumbing for the benchmark: Chromium with the test suite's flags, a network guard that
 // costs nothing per request, an in-page probe (first headline painted, long tasks, frames) and a
 // request counter (page over CDP, service worker through Playwright's context events).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chromiumLaunch } from '../chromium.config.js';
 
 const root = new URL('../', import.meta.url);
@@ -192,7 +192,11 @@ export async function waitPainted(page, timeout = 60_000) {
 }
 
 /**
- * @typedef {{ url: string, start: number, end?: number, op?: string, bytes: number, source: 'network'|'cache'|'sw'|'failed'|'pending', from: 'page'|'worker', type: string }} Req
+ * @typedef {{ url: string, start: number, end?: number, op?: string, bytes: number, source: 'network'|'cache'|'sw'|'failed'|'pending', from: 'page'|'worker', type: string, timing?: ReqTiming }} Req
+ * @typedef {{ swMs: number, waitMs: number, bodyMs: number, headersAt: number }} ReqTiming
+ *   CDP's timing of a page request: `swMs` from the worker's start (or its fetch event) to the
+ *   request's send (0 when no worker saw it); `waitMs` the send to the answer's headers (proxy and
+ *   server); `bodyMs` the headers to the body's last byte; `headersAt` the headers' monotonic ms
  */
 
 /**
@@ -231,6 +235,17 @@ export async function countRequests(context, page) {
 	cdp.on('Network.responseReceived', (e) => {
 		const r = byId.get(e.requestId);
 		if (!r) return;
+		const t = e.response.timing;
+		if (t) {
+			const from =
+				t.workerStart >= 0 ? t.workerStart : t.workerFetchStart >= 0 ? t.workerFetchStart : -1;
+			r.timing = {
+				swMs: from >= 0 && t.sendStart >= 0 ? t.sendStart - from : 0,
+				waitMs: t.receiveHeadersEnd - t.sendStart,
+				bodyMs: 0,
+				headersAt: t.requestTime * 1000 + t.receiveHeadersEnd
+			};
+		}
 		if (e.response.fromServiceWorker) r.source = 'sw';
 		else if (e.response.fromDiskCache || e.response.fromPrefetchCache) r.source = 'cache';
 		else if (r.source === 'pending') r.source = 'network';
@@ -239,6 +254,7 @@ export async function countRequests(context, page) {
 		const r = byId.get(e.requestId);
 		if (!r) return;
 		r.end = Date.now();
+		if (r.timing) r.timing.bodyMs = e.timestamp * 1000 - r.timing.headersAt;
 		if (r.source === 'network') r.bytes = e.encodedDataLength;
 	});
 	cdp.on('Network.loadingFailed', (e) => {
@@ -321,4 +337,59 @@ export function percentile(xs, p) {
 	const s = [...xs].sort((a, b) => a - b);
 	if (s.length === 0) return NaN;
 	return /** @type {number} */ (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]);
+}
+
+/**
+ * CPU time (ms, user + system) used so far by the processes that share the machine during a
+ * bench: this bench's own children by name (Chromium's processes, `vite preview`'s node), the
+ * web server (apache2, php-fpm, nginx) and PostgreSQL. Two readings' difference tells where a
+ * step's CPU went; whatever else ran meanwhile shows in the load average only.
+ * @returns {Record<string, number>}
+ */
+export function cpuTimes() {
+	const tick = 1000 / 100; // USER_HZ is 100 on Linux
+	/** @type {Map<number, { ppid: number, comm: string, ms: number }>} */
+	const procs = new Map();
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) continue;
+		let stat;
+		try {
+			stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+		} catch {
+			continue; // gone meanwhile
+		}
+		// "pid (comm) state ppid … utime stime …": comm may hold spaces, so split after its ')'.
+		const close = stat.lastIndexOf(')');
+		const comm = stat.slice(stat.indexOf('(') + 1, close);
+		const f = stat.slice(close + 2).split(' ');
+		procs.set(Number(name), {
+			ppid: Number(f[1]),
+			comm,
+			ms: (Number(f[11]) + Number(f[12])) * tick
+		});
+	}
+	/** @param {number} pid */
+	const ours = (pid) => {
+		for (let p = pid, i = 0; p > 1 && i < 50; i++) {
+			if (p === process.pid) return true;
+			p = procs.get(p)?.ppid ?? 0;
+		}
+		return false;
+	};
+	/** @type {Record<string, number>} */
+	const out = { chromium: 0, preview: 0, webServer: 0, postgres: 0 };
+	for (const [pid, p] of procs) {
+		if (/^(apache2|php-fpm|nginx)/.test(p.comm)) out.webServer += p.ms;
+		else if (p.comm.startsWith('postgres')) out.postgres += p.ms;
+		else if (pid !== process.pid && ours(pid)) {
+			if (/chrom/i.test(p.comm)) out.chromium += p.ms;
+			else if (p.comm === 'node' || p.comm.startsWith('npm')) out.preview += p.ms;
+		}
+	}
+	return out;
+}
+
+/** @param {Record<string, number>} a @param {Record<string, number>} b the later reading */
+export function cpuSince(a, b) {
+	return Object.fromEntries(Object.keys(b).map((k) => [k, Math.round(b[k] - (a[k] ?? 0))]));
 }

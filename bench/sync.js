@@ -14,7 +14,17 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { addProbe, api, countRequests, median, summarize, testbed } from './browser.js';
+import {
+	addProbe,
+	api,
+	countRequests,
+	cpuSince,
+	cpuTimes,
+	median,
+	summarize,
+	testbed
+} from './browser.js';
+import { profiled } from './big-bench.js';
 import { BENCH_PHOTO, benchPhoto } from './make-feeds.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -176,6 +186,8 @@ export async function syncBench(
 		const counter = await countRequests(context, page);
 		// The sync's first request: the first getHeadlines with bodies (the lists ask for excerpts).
 		let syncStart = 0;
+		/** @type {Record<string, number>} */
+		let cpuAtSyncStart = {};
 		/** The sync's API requests from syncStart on, in the order sent (the floor replays them). */
 		/** @type {{ at: number, body: Record<string, unknown> }[]} */
 		const sent = [];
@@ -183,8 +195,10 @@ export async function syncBench(
 			// The page's own requests (the worker passes them on: the same request seen twice).
 			if (request.serviceWorker() || !request.url().includes('/tt-rss/api/')) return;
 			const body = JSON.parse(request.postData() ?? '{}');
-			if (!syncStart && body.op === 'getHeadlines' && body.show_content === true)
+			if (!syncStart && body.op === 'getHeadlines' && body.show_content === true) {
 				syncStart = Date.now();
+				cpuAtSyncStart = cpuTimes();
+			}
 			if (syncStart) sent.push({ at: Date.now(), body });
 		});
 
@@ -193,9 +207,23 @@ export async function syncBench(
 		await page.getByLabel('User name', { exact: true }).fill(testbed.user);
 		await page.getByLabel('Password', { exact: true }).fill(testbed.password);
 		const t0 = Date.now();
-		await page.getByRole('button', { name: 'Sign in' }).click();
-		const first = await nextSync(page, 0);
+		const cpuSyncStart = cpuTimes();
+		// With BENCH_PROFILE=1 the page's CPU profile of it (big-bench.js's `profiled`): where the
+		// main thread's time goes between the pages (it slows the page: not for the timed runs).
+		const {
+			result: first,
+			top: profileTop,
+			busy: profileBusy
+		} = await profiled(page, async () => {
+			await page.getByRole('button', { name: 'Sign in' }).click();
+			return nextSync(page, 0);
+		});
 		const t1 = Date.now();
+		const cpuEnd = cpuTimes();
+		const cpuSync = {
+			signIn: cpuSince(cpuSyncStart, cpuEnd),
+			sync: cpuSince(cpuAtSyncStart, cpuEnd)
+		};
 		const firstReqs = counter.between(t0, t1);
 		const storage = await page.evaluate(async () => {
 			const estimate = await navigator.storage.estimate();
@@ -223,6 +251,16 @@ export async function syncBench(
 			imagesMs: imagesDone.at - syncStart,
 			imagesKept: imagesDone.count,
 			floor: await floor(sent.filter((r) => r.at <= t1).map((r) => r.body)),
+			// The same through the app's own path minus the browser: `vite preview`'s proxy, as
+			// the page asks (gzip accepted): what the proxy adds to the server's time.
+			floorProxy: await floor(
+				sent.filter((r) => r.at <= t1).map((r) => r.body),
+				`${origin}/tt-rss/api/`
+			),
+			// CPU ms by process kind from the sign-in click to the sync's end, and in its floors:
+			// the server's share of the same work with and without the browser beside it.
+			cpu: cpuSync,
+			...(profileTop.length > 0 ? { profile: { top: profileTop, busy: profileBusy } } : {}),
 			// The sync's API requests as the page saw them (ms from its start): gaps between one's
 			// end and the next's start are the app's own time, overlaps the pipelining.
 			apiTimeline: firstReqs
@@ -231,7 +269,11 @@ export async function syncBench(
 					r.op,
 					Math.round(r.start - syncStart),
 					r.end === undefined ? -1 : Math.round(r.end - syncStart),
-					r.bytes
+					r.bytes,
+					// CDP's timing: in the worker before the send, send to headers, headers to end.
+					Math.round(r.timing?.swMs ?? -1),
+					Math.round(r.timing?.waitMs ?? -1),
+					Math.round(r.timing?.bodyMs ?? -1)
 				]),
 			longTasks: await longTasks(page, t0, t1),
 			longTasksDuringSync: await longTasks(page, syncStart, t1)
@@ -298,18 +340,20 @@ export async function syncBench(
 
 /**
  * The floor: `bodies` (the app's API requests, in order) made back to back from Node straight to
- * the server, in a session of their own; the time of all of them, and how many.
- * @param {Record<string, unknown>[]} bodies
+ * the server, in a session of their own; the time of all of them, and how many. With `url`
+ * (the preview's proxy), through that instead.
+ * @param {Record<string, unknown>[]} bodies @param {string} [url]
  */
-async function floor(bodies) {
+async function floor(bodies, url = testbed.apiUrl) {
 	const { session_id: sid } = await api('login', {
 		user: testbed.user,
 		password: testbed.password
 	});
+	const cpu0 = cpuTimes();
 	const t0 = performance.now();
 	let bytes = 0;
 	for (const body of bodies) {
-		const r = await fetch(testbed.apiUrl, {
+		const r = await fetch(url, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ ...body, ...('sid' in body ? { sid } : {}) })
@@ -317,6 +361,7 @@ async function floor(bodies) {
 		bytes += (await r.arrayBuffer()).byteLength;
 	}
 	const ms = performance.now() - t0;
+	const cpu = cpuSince(cpu0, cpuTimes());
 	await api('logout', { sid }).catch(() => {});
 	// What was replayed, one line a request (the sync's; the screen's own reads, if any, show too).
 	const sig = (/** @type {Record<string, unknown>} */ b) =>
@@ -325,6 +370,7 @@ async function floor(bodies) {
 			.join(' ');
 	return {
 		ms,
+		cpu,
 		requests: bodies.length,
 		bytes,
 		ops: countOps(bodies.map((b) => String(b.op))),
@@ -435,6 +481,15 @@ export function syncRows(s, tag = '') {
 				`; app/floor ${ratio.toFixed(2)}×`,
 			'',
 			'app ≤ 1.5× floor'
+		],
+		[
+			"   floor through the preview's proxy (the app's path without the browser)",
+			'',
+			runs.every((r) => r.full.floorProxy)
+				? `${sec(med('full.floorProxy.ms'))} s` + each('full.floorProxy.ms', sec)
+				: 'not measured',
+			'',
+			''
 		],
 		[
 			'   images kept for offline, all in (from the same start)',

@@ -14,6 +14,8 @@ const added = new Map<number, StoredArticle>();
 const removed = new Set<number>();
 let sink: IndexSink | undefined;
 let scheduled = false;
+/** Holds taken (holdIndexing) and not yet released: nothing is handed over meanwhile. */
+let holds = 0;
 
 /**
  * Only a page keeps the index: in the service worker a change is left for the page, which finds
@@ -28,10 +30,12 @@ const idle = (
 ).requestIdleCallback?.bind(globalThis);
 
 function flushLater(): void {
-	if (scheduled || !sink) return;
+	if (scheduled || !sink || holds > 0) return;
 	scheduled = true;
 	const flush = (): void => {
 		scheduled = false;
+		// A hold taken after this was scheduled: its release hands everything over at once.
+		if (holds > 0) return;
 		const articles = [...added.values()];
 		const ids = [...removed];
 		added.clear();
@@ -69,4 +73,21 @@ export function unindexArticles(ids: readonly number[]): void {
 		added.delete(id);
 	}
 	flushLater();
+}
+
+/**
+ * Keeps what is queued from now on until the returned release is called (once; again does
+ * nothing), then hands it over in one batch. A sync's pages take it: tokenising and writing each
+ * page's words competed for the CPU with the server answering the next page (on a phone, with
+ * everything else the page does), and one batch after the text is one index write, not one a page.
+ */
+export function holdIndexing(): () => void {
+	holds += 1;
+	let released = false;
+	return () => {
+		if (released) return;
+		released = true;
+		holds -= 1;
+		flushLater();
+	};
 }

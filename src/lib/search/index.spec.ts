@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredArticle } from '$lib/db/schema';
 import { headline } from '$lib/outbox/testing/fake-server';
+import { holdIndexing } from '$lib/db/index-queue';
 import { indexArticles, setIndexSink, unindexArticles } from './index';
 
 const stored = (id: number): StoredArticle => ({
@@ -32,6 +33,28 @@ describe('the index hooks', () => {
 		const [added, removed] = sink.mock.calls[0] as [StoredArticle[], number[]];
 		expect(added.map((a) => a.id)).toEqual([1, 3]);
 		expect(removed).toEqual([2]);
+	});
+
+	it('keep what is queued under a hold, and hand it over in one batch when the last hold ends', () => {
+		vi.stubGlobal('document', {});
+		const sink = vi.fn();
+		setIndexSink(sink);
+		// Scheduled before the hold: held all the same.
+		indexArticles([stored(10)]);
+		const first = holdIndexing();
+		const second = holdIndexing();
+		indexArticles([stored(11)]);
+		vi.runAllTimers();
+		expect(sink).not.toHaveBeenCalled();
+		first();
+		first(); // a second call releases nothing more
+		indexArticles([stored(12)]);
+		vi.runAllTimers();
+		expect(sink).not.toHaveBeenCalled();
+		second();
+		vi.runAllTimers();
+		expect(sink).toHaveBeenCalledTimes(1);
+		expect((sink.mock.calls[0] as [StoredArticle[]])[0].map((a) => a.id)).toEqual([10, 11, 12]);
 	});
 
 	it('do nothing in the service worker, which has no document (the page mends the index)', () => {

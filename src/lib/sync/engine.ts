@@ -31,6 +31,7 @@ import {
 	type SyncedFor
 } from '$lib/cache/kept';
 import { accountOfClient } from '$lib/db/account';
+import { holdIndexing } from '$lib/db/index-queue';
 import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
 import { imageUrls } from '$lib/offline/images';
 import { keepPackEnclosures } from '$lib/offline/media';
@@ -118,7 +119,20 @@ function pendingImageIds(
 	return { imagesPendingIds: [...new Set([...(state.imagesPendingIds ?? []), ...imageIds])] };
 }
 
+/**
+ * The search index takes a sync's articles once its text is stored, in one batch, not page by page
+ * while the server answers the next page (db/index-queue.ts): `textStored` hands them over.
+ */
 async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
+	const release = holdIndexing();
+	try {
+		return await syncSteps(options, release);
+	} finally {
+		release();
+	}
+}
+
+async function syncSteps(options: SyncOptions, textStored: () => void): Promise<SyncOutcome> {
 	const { client, signal } = options;
 	const now = options.now ?? Date.now;
 	const account = options.account ?? accountOfClient(client) ?? '';
@@ -350,7 +364,8 @@ async function syncOnce(options: SyncOptions): Promise<SyncOutcome> {
 		counters,
 		changes: { articleIds: [...changed], newArticles: fresh.length > 0 }
 	};
-	// The text is in: the screens take it now, not after the images.
+	// The text is in: the screens take it now, not after the images; the index takes its words.
+	textStored();
 	await options.onSynced?.(outcome);
 
 	await keepImages(images, next, stored);
