@@ -216,11 +216,14 @@ test.describe('a rule that alerts', () => {
 		page.on('framenavigated', (frame) => {
 			if (frame === page.mainFrame()) opened.push(new URL(frame.url()).pathname);
 		});
-		await tap(context, `someone-else@${one?.data.account?.split('@')[1] ?? ''}`);
+		const someoneElse = `someone-else@${one?.data.account?.split('@')[1] ?? ''}`;
+		await tap(context, { account: someoneElse, path: 'feed/-4' });
 		await tap(context);
 		await page.waitForURL(new RegExp(`/feed/${feedId}/${newId}$`));
 		await expect(page.locator('article')).toContainText(NEW);
-		expect(opened).toEqual([`/feed/${feedId}/${newId}`]);
+		// Only ever the article (the app may settle its address more than once), never All articles.
+		expect(opened.length).toBeGreaterThan(0);
+		expect(new Set(opened)).toEqual(new Set([`/feed/${feedId}/${newId}`]));
 		expect(await notifications(page)).toEqual([]);
 
 		// Two more comets: one notice for both, and a tap opens the rule's own list of them.

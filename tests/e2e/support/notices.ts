@@ -37,23 +37,26 @@ interface WorkerScope {
 }
 
 /**
- * A tap on the notification shown. With `asAccount`, a tap on a copy of it that names that
- * account instead (one left from before a sign-out or an account switch); the notification
+ * A tap on the notification shown. With `other`, a tap on a copy of it that names another account
+ * and another path (one left from before a sign-out or an account switch); the notification
  * itself stays.
  */
-export async function tap(context: BrowserContext, asAccount?: string): Promise<void> {
+export async function tap(
+	context: BrowserContext,
+	other?: { account: string; path: string }
+): Promise<void> {
 	const [worker] = context.serviceWorkers();
 	if (!worker) throw new Error('no service worker');
-	await worker.evaluate(async (account) => {
+	await worker.evaluate(async (copy) => {
 		const sw = self as unknown as WorkerScope;
 		let [notification] = await sw.registration.getNotifications();
 		if (!notification) throw new Error('no notification to tap');
-		if (account !== undefined) {
-			const data = { ...(notification.data as object), account };
+		if (copy) {
+			const data = { ...(notification.data as object), ...copy };
 			await sw.registration.showNotification(notification.title, { data, tag: 'other-account' });
 			[notification] = await sw.registration.getNotifications({ tag: 'other-account' });
 			if (!notification) throw new Error('the copy was not shown');
 		}
 		sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification }));
-	}, asAccount);
+	}, other);
 }
