@@ -9,11 +9,12 @@
  */
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { resetTestbed, testbed, testbedCondition } from '../support/testbed';
 import { readStore, serverClient, signIn } from './offline-support';
 import { seriousA11yViolations } from './reader-support';
 import { expect, test } from './support/fixtures';
+import { notifications, tap } from './support/notices';
 
 const FEED_NAME = 'e2e-alert-arrivals.xml';
 // Outside the repository, only symlinked into the served folder while tt-rss fetches it (the test
@@ -76,44 +77,6 @@ async function serverIdOf(title: string): Promise<number> {
 		if (hit) return hit.id;
 	}
 	throw new Error(`no article ${title}`);
-}
-
-interface Shown {
-	title: string;
-	body: string;
-	tag: string;
-	data: { path?: string };
-}
-
-/** The notifications the app shows now, as the worker's registration lists them. */
-function notifications(page: Page): Promise<Shown[]> {
-	return page.evaluate(async () => {
-		const registration = await navigator.serviceWorker.ready;
-		return (await registration.getNotifications()).map((n) => ({
-			title: n.title,
-			body: n.body,
-			tag: n.tag,
-			data: n.data as { path?: string }
-		}));
-	});
-}
-
-interface WorkerScope {
-	registration: { getNotifications(): Promise<{ close(): void }[]> };
-	dispatchEvent(event: Event): boolean;
-	NotificationEvent: new (type: string, init: { notification: unknown }) => Event;
-}
-
-/** A tap on the notification shown: the event the browser fires in the worker. */
-async function tap(context: BrowserContext): Promise<void> {
-	const [worker] = context.serviceWorkers();
-	if (!worker) throw new Error('no service worker');
-	await worker.evaluate(async () => {
-		const sw = self as unknown as WorkerScope;
-		const [notification] = await sw.registration.getNotifications();
-		if (!notification) throw new Error('no notification to tap');
-		sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification }));
-	});
 }
 
 /** What the alerts remember (the record with `pending`, in the sync store). */

@@ -13,10 +13,15 @@ const BIG_FEED = /^Testbed Big Feed/;
 /** Some of its articles have an image (a card shows it), the others none. */
 const TECH = /^Testbed Tech News/;
 
-/** Each card: its height, whether it shows an image, and the height its text and buttons need. */
+/**
+ * Each card: its height, whether it shows an image, the height its text and buttons need, and how
+ * far from the card's left edge its words start (the unread dot aside).
+ */
 async function measureCards(
 	page: Page
-): Promise<{ height: number; image: boolean; needed: number; clipped: boolean }[]> {
+): Promise<
+	{ height: number; image: boolean; needed: number; clipped: boolean; textInset: number }[]
+> {
 	return headlineList(page).evaluate((list) =>
 		[...list.querySelectorAll<HTMLElement>('.headline.cards')].map((card) => {
 			const row = card.closest('[role="listitem"]') ?? card;
@@ -39,7 +44,11 @@ async function measureCards(
 				? parseFloat(linkStyle.paddingTop) + parseFloat(linkStyle.paddingBottom)
 				: 0;
 			const textNeeded = text.scrollHeight + padding;
+			// Where the card's words start, from the card's own left edge (its border box).
+			const words = [...text.querySelectorAll<HTMLElement>('.feed, .title, .excerpt')];
+			const textLeft = Math.min(...words.map((w) => w.getBoundingClientRect().left));
 			return {
+				textInset: Math.round(textLeft - content.getBoundingClientRect().left),
 				height: Math.round(row.getBoundingClientRect().height),
 				image: image !== null,
 				needed: Math.round(around + Math.max(textNeeded, flags.scrollHeight)),
@@ -130,8 +139,11 @@ for (const screen of [
 				`[layout-budget] ${screen.name} cards: with image ${withImage.map((c) => c.height).join('/')} px; ` +
 					`without ${textCards.map((c) => `${c.height} (text needs ${c.needed})`).join(', ')} px`
 			);
-			// The test bed's articles come without a flavor image (tt-rss gives none for them): the
-			// image cards' rule is the component test's (HeadlineRow.component.spec.ts).
+			// No image cards here yet: tt-rss names a flavor image (7 of Tech News's 10 have one) only
+			// to a getHeadlines with show_content, which the sync asks and the list's own fetch does
+			// not; the list's rows, and the copies it stores over the synced ones, come from that
+			// fetch. The image cards' rule is the component test's
+			// (HeadlineRow.component.spec.ts).
 			expect(textCards.length).toBeGreaterThan(0);
 			for (const card of withImage) expect(card.height).toBe(280);
 			for (const card of textCards) {
@@ -141,6 +153,29 @@ for (const screen of [
 				// And the text is all there (clamped lines aside): nothing cut off at the bottom.
 				expect(card.clipped).toBe(false);
 			}
+			// The text starts at the card's padding: no empty column on the left (issue 27: it began
+			// 48 px in, behind a column kept for the selection box).
+			console.log(
+				`[layout-budget] ${screen.name} cards: text starts ${[...new Set(cards.map((c) => c.textInset))].join('/')} px from the card's left edge`
+			);
+			for (const card of cards) expect(card.textInset).toBeLessThanOrEqual(16);
+			// Picking still works on a card: the box shows, a 44 px target, and the words move past it.
+			const firstLink = headlineList(page).locator('.headline.cards a.link').first();
+			await firstLink.focus();
+			await page.keyboard.press('x');
+			await expect(page.getByRole('group', { name: 'Selected articles' })).toContainText(
+				'1 selected'
+			);
+			const firstCard = headlineList(page).locator('.headline.cards').first();
+			const pick = await firstCard.locator('label.pick').boundingBox();
+			const box = await firstCard.locator('label.pick input').boundingBox();
+			const title = await firstCard.locator('.title').boundingBox();
+			await expect(firstCard.locator('label.pick input')).toBeChecked();
+			expect(pick?.width ?? 0).toBeGreaterThanOrEqual(44);
+			expect(pick?.height ?? 0).toBeGreaterThanOrEqual(44);
+			expect(title?.x ?? 0).toBeGreaterThan((box?.x ?? 0) + (box?.width ?? 0));
+			await page.keyboard.press('Escape');
+			await expect(page.getByRole('group', { name: 'Selected articles' })).toHaveCount(0);
 
 			if (screen.name === 'desktop') {
 				// The list head's room for a title: a moderate one is not cut (issue 27). It was, by 1 px,

@@ -14,6 +14,7 @@ import { resetTestbed } from '../support/testbed';
 import { readStore, serverClient, signIn } from './offline-support';
 import { feeds, serverHeadline } from './reader-support';
 import { expect, test } from './support/fixtures';
+import { notifications, tap } from './support/notices';
 import { feedXml, ServedFeed, type FeedItem } from './support/served-feed';
 
 const FEED = 'Testbed Sky Watch';
@@ -27,6 +28,10 @@ const SECOND: FeedItem[] = [
 	...FIRST,
 	{ title: NEW, guid: 'sky-2', date: day(11) },
 	{ title: OTHER, guid: 'sky-3', date: day(11) }
+];
+const LATER: FeedItem[] = [
+	{ title: 'Comet tail grows', guid: 'sky-4', date: day(12) },
+	{ title: 'Comet fades again', guid: 'sky-5', date: day(13) }
 ];
 
 let feedId = 0;
@@ -165,3 +170,76 @@ for (const screen of [
 		});
 	});
 }
+
+/**
+ * A rule whose action is an alert (issue 30): its notices go the alerts' own way (alerts/plan.ts
+ * `noticeFor`, notify.ts `showNotices`), so a tap on one of a single article opens that article,
+ * on one of several the rule's list, and a tap on one of another account opens nothing.
+ */
+test.describe('a rule that alerts', () => {
+	test.use({ permissions: ['notifications'] });
+
+	test('one article: a tap opens it; several: the rule’s list; another account’s: nothing', async ({
+		page,
+		context
+	}) => {
+		await page.addInitScript(() => localStorage.setItem('reader.syncIntervalMs', '1000'));
+		await signIn(page);
+		await expect(feeds(page).getByRole('link', { name: new RegExp(FEED) })).toBeVisible({
+			timeout: 30_000
+		});
+		await expect.poll(() => cachedTitles(page), { timeout: 30_000 }).toContain(OLD);
+		await page.getByRole('link', { name: 'Settings' }).click();
+		await page.getByRole('link', { name: 'Rules for new articles' }).click();
+		await page.getByLabel('When an article matches').fill('title:comet');
+		await page.getByLabel('Alert me', { exact: true }).check();
+		await page.getByRole('button', { name: 'Add rule' }).click();
+		await expect(page.getByRole('list', { name: 'Your rules' })).toContainText('title:comet');
+		await syncs(page, 1);
+		expect(await notifications(page)).toEqual([]);
+
+		// One new comet: the notice names it and leads to the article itself.
+		await served.fetch(feedId, feedXml(FEED, SECOND));
+		await expect.poll(() => notifications(page), { timeout: 30_000 }).toHaveLength(1);
+		const newId = (await serverHeadline(await serverClient(), NEW)).id;
+		const [one] = await notifications(page);
+		expect(one).toMatchObject({
+			title: 'New in title:comet',
+			body: NEW,
+			data: { path: `feed/${feedId}/${newId}` }
+		});
+		expect(one?.tag).toMatch(/^rule:/);
+		// The notice names its account, as the feed alerts' do; a tap on a copy naming another
+		// account opens nothing, then the reader's own tap opens the article.
+		expect(one?.data.account).toContain('@');
+		const opened: string[] = [];
+		page.on('framenavigated', (frame) => {
+			if (frame === page.mainFrame()) opened.push(new URL(frame.url()).pathname);
+		});
+		const someoneElse = `someone-else@${one?.data.account?.split('@')[1] ?? ''}`;
+		await tap(context, { account: someoneElse, path: 'feed/-4' });
+		await tap(context);
+		await page.waitForURL(new RegExp(`/feed/${feedId}/${newId}$`));
+		await expect(page.locator('article')).toContainText(NEW);
+		// Only ever the article (the app may settle its address more than once), never All articles.
+		expect(opened.length).toBeGreaterThan(0);
+		expect(new Set(opened)).toEqual(new Set([`/feed/${feedId}/${newId}`]));
+		expect(await notifications(page)).toEqual([]);
+
+		// Two more comets: one notice for both, and a tap opens the rule's own list of them.
+		await served.fetch(feedId, feedXml(FEED, [...SECOND, ...LATER]));
+		await expect.poll(() => notifications(page), { timeout: 30_000 }).toHaveLength(1);
+		const [several] = await notifications(page);
+		expect(several).toMatchObject({
+			title: '2 new in title:comet',
+			body: 'Comet fades again\nComet tail grows'
+		});
+		expect(several?.data.path).toMatch(/^rule\/[\w-]+$/);
+		await tap(context);
+		await page.waitForURL(/\/rule\/[\w-]+$/);
+		const hits = page.getByRole('list', { name: 'Matched by “title:comet”' });
+		await expect(hits.getByRole('listitem')).toHaveCount(3);
+		for (const title of [...LATER.map((item) => item.title), NEW])
+			await expect(hits.getByRole('listitem').filter({ hasText: title })).toHaveCount(1);
+	});
+});

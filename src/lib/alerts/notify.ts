@@ -34,7 +34,7 @@ async function registrationHere(): Promise<ServiceWorkerRegistration | undefined
 	return navigator.serviceWorker.getRegistration();
 }
 
-export async function showNotice(
+async function showNotice(
 	registration: ServiceWorkerRegistration,
 	notice: AlertNotice,
 	account: string
@@ -48,6 +48,22 @@ export async function showNotice(
 		data: { path: notice.path, account, articleIds: notice.articleIds }
 	};
 	await registration.showNotification(notice.title, options);
+}
+
+/**
+ * Shows notices for an account, where notifications are allowed: the one way both the alerts
+ * (below) and the rules' alert action (rules/run.ts) show theirs. Each names its account, so the
+ * worker opens nothing for a tap on another account's (service-worker/alerts.ts).
+ */
+export async function showNotices(
+	notices: readonly AlertNotice[],
+	account: string
+): Promise<boolean> {
+	if (notices.length === 0 || !notificationsGranted()) return false;
+	const registration = await registrationHere();
+	if (!registration) return false;
+	for (const notice of notices) await showNotice(registration, notice, account);
+	return true;
 }
 
 async function withLock(run: () => Promise<void>): Promise<void> {
@@ -93,10 +109,7 @@ export async function alertNewArticles(account: string, now = new Date()): Promi
 		if (plan.notices.length === 0 || !notificationsGranted()) return;
 		// Signed out (or another account signed in) while the sync ran: nothing of it is shown.
 		if (!(await cacheOwnedBy(account))) return;
-		const registration = await registrationHere();
-		if (!registration) return;
-		for (const notice of plan.notices) await showNotice(registration, notice, account);
-		shown = plan.notices;
+		if (await showNotices(plan.notices, account)) shown = plan.notices;
 	});
 	return shown;
 }

@@ -71,8 +71,13 @@ function listPath(rule: AlertRule): string {
 	return 'feed/-4';
 }
 
+/** An article in its own feed's list (a choice that is not one feed or category). */
+export function articleInItsFeed(article: AlertArticle): string {
+	return `feed/${article.feedId ?? -4}/${article.id}`;
+}
+
 function articlePath(rule: AlertRule, article: AlertArticle): string {
-	if (rule.kind === 'words') return `feed/${article.feedId ?? -4}/${article.id}`;
+	if (rule.kind === 'words') return articleInItsFeed(article);
 	return `${listPath(rule)}/${article.id}`;
 }
 
@@ -81,22 +86,56 @@ export function ruleLabel(rule: AlertRule): string {
 	return rule.title || (rule.kind === 'feed' ? m.alert_a_feed() : m.alert_a_category());
 }
 
-function noticeOf(rule: AlertRule, articles: AlertArticle[], afterQuiet: boolean): AlertNotice {
+/**
+ * What a notice is about: an alert's choice (below) or a reader's rule with an alert action
+ * (rules/run.ts). Both go through `noticeFor`, so a tap leads the same way for both.
+ */
+export interface NoticeSource {
+	id: string;
+	/** The notification's tag: a later notice of the same source replaces it. */
+	tag: string;
+	/** "N new in <label>". */
+	label: string;
+	/** Where a tap on a notice of several articles leads. */
+	listPath: string;
+	/** Where a tap on a notice of one article leads: the article itself. */
+	articlePath: (article: AlertArticle) => string;
+}
+
+/**
+ * One notice for the articles a source matched: the newest titles first ("and N more"); a tap
+ * opens the article when there is one, the source's list when there are several.
+ */
+export function noticeFor(
+	source: NoticeSource,
+	articles: readonly AlertArticle[],
+	afterQuiet = false
+): AlertNotice {
 	const newest = [...articles].sort((a, b) => b.updated - a.updated || b.id - a.id);
 	const n = newest.length;
-	const label = ruleLabel(rule);
 	const lines = newest.slice(0, LISTED_TITLES).map((a) => a.title || m.alert_untitled());
 	if (n > LISTED_TITLES) lines.push(m.alert_more({ count: n - LISTED_TITLES }));
 	if (afterQuiet) lines.unshift(m.alert_quiet());
 	const first = newest[0];
 	return {
-		ruleId: rule.id,
-		tag: `alert:${rule.id}`,
-		title: m.alert_title({ count: n, label }),
+		ruleId: source.id,
+		tag: source.tag,
+		title: m.alert_title({ count: n, label: source.label }),
 		body: lines.join('\n'),
-		path: n === 1 && first ? articlePath(rule, first) : listPath(rule),
+		path: n === 1 && first ? source.articlePath(first) : source.listPath,
 		articleIds: newest.map((a) => a.id)
 	};
+}
+
+function noticeOf(rule: AlertRule, articles: AlertArticle[], afterQuiet: boolean): AlertNotice {
+	const source: NoticeSource = {
+		id: rule.id,
+		tag: `alert:${rule.id}`,
+		label: ruleLabel(rule),
+		listPath: listPath(rule),
+		articlePath: (article) => articlePath(rule, article)
+	};
+	return noticeFor(source, articles, afterQuiet);
 }
 
 export function planAlerts(input: PlanInput): Plan {

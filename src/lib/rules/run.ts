@@ -10,11 +10,11 @@
 import type { FeedTree, Headline } from '$lib/api';
 import { cachedMatching } from '$lib/cache';
 import { newestStoredId } from '$lib/alerts/rules';
-import { notificationsGranted, showNotice } from '$lib/alerts/notify';
+import { showNotices } from '$lib/alerts/notify';
+import { articleInItsFeed, noticeFor, type AlertNotice } from '$lib/alerts/plan';
 import { ruleListPath } from '$lib/alerts/target';
 import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb } from '$lib/db/open';
-import { m } from '$lib/i18n/m';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
@@ -64,45 +64,24 @@ export async function runRules(account: string): Promise<RulesRun> {
 		if (!(await cacheOwnedBy(account))) return NOTHING;
 		await recordRuleHits(account, plan.matched);
 		for (const intent of plan.intents) await enqueueIntent(intent);
-		if (plan.alerts.length > 0 && notificationsGranted()) await alert(plan.alerts, account);
+		await showNotices(plan.alerts.map(ruleNotice), account);
 		return { touched: plan.touched, queued: plan.intents.length };
 	});
 }
 
-async function alert(
-	alerts: ReturnType<typeof planRules>['alerts'],
-	account: string
-): Promise<void> {
-	const own = (globalThis as { registration?: ServiceWorkerRegistration }).registration;
-	const registration =
-		own ??
-		(typeof navigator !== 'undefined' && 'serviceWorker' in navigator
-			? await navigator.serviceWorker.getRegistration()
-			: undefined);
-	if (!registration) return;
-	for (const { rule, rows } of alerts) {
-		const newest = [...rows].sort((a, b) => b.updated - a.updated || b.id - a.id);
-		const first = newest[0];
-		await showNotice(
-			registration,
-			{
-				ruleId: rule.id,
-				tag: `rule:${rule.id}`,
-				title: m.alert_title({ count: rows.length, label: rule.query }),
-				body: newest
-					.slice(0, 3)
-					.map((r) => r.title || m.alert_untitled())
-					.join('\n'),
-				// One article opens it; several, the rule's own list of what it matched.
-				path:
-					rows.length === 1 && first
-						? `feed/${first.feedId ?? -4}/${first.id}`
-						: (ruleListPath(rule.id) ?? 'feed/-4'),
-				articleIds: newest.map((r) => r.id)
-			},
-			account
-		);
-	}
+/** A rule's alert: the alerts' own notice and door (alerts/plan.ts `noticeFor`, notify.ts). */
+function ruleNotice({ rule, rows }: ReturnType<typeof planRules>['alerts'][number]): AlertNotice {
+	return noticeFor(
+		{
+			id: rule.id,
+			tag: `rule:${rule.id}`,
+			label: rule.query,
+			// Several: the rule's own list of what it matched; one: the article in its feed.
+			listPath: ruleListPath(rule.id) ?? 'feed/-4',
+			articlePath: articleInItsFeed
+		},
+		rows
+	);
 }
 
 /** The sync's hook: never fails a sync (the next one runs the rules again from where they were). */
