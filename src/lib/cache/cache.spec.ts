@@ -107,6 +107,16 @@ describe('read cache', () => {
 		expect((await cachedArticle(1))?.content).toBe('<p>Body</p>');
 	});
 
+	it('keeps the known image when a headline comes without its body (tt-rss then sends none)', async () => {
+		const image = 'http://feeds.test/media/gradient-320x200.png';
+		await storeList(key, 0, [headline(1, { content: '<p>Body</p>', flavorImage: image })], true);
+		await storeList(key, 0, [headline(1, { title: 'New title' })], true);
+		expect((await cachedArticle(1))?.flavorImage).toBe(image);
+		// With its body, the server's answer is the image, none included.
+		await storeList(key, 0, [headline(1, { content: '<p>Body 2</p>' })], true);
+		expect((await cachedArticle(1))?.flavorImage).toBeUndefined();
+	});
+
 	it('keeps with each body whether it was fetched under has_sandbox', async () => {
 		const body = '<p>Body</p><iframe src="https://video.test/embed"></iframe>';
 		await storeArticles([{ ...headline(1), content: body, comments: '', hasSandbox: true }]);

@@ -157,6 +157,11 @@ export async function writeArticles(
 	const puts: Promise<number>[] = [];
 	for (const [i, record] of fresh.entries()) {
 		const old = merged.get(record.id) ?? cached[i];
+		// Without its body tt-rss sends no image either (`flavor_image`): the known one stays.
+		if (old && !record.hasContent) {
+			record.flavorImage ??= old.flavorImage;
+			record.flavorStream ??= old.flavorStream;
+		}
 		if (old && !record.hasContent && old.hasContent) {
 			record.content = old.content;
 			// The kept body keeps what it was fetched under: iframes depend on it.

@@ -33,6 +33,7 @@ import { patchReadRows, patchRowsEach, withNewRows } from './list-patches';
 import { mergeTop, topIsEnough } from './list-merge';
 import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
+import { settings } from './settings.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 
 // The list's query and its patches are named here too: the screens take them from this module.
@@ -303,7 +304,9 @@ class HeadlineList {
 	async #ask(query: ListQuery, page: HeadlinesPage) {
 		const client = await session.api();
 		const caps = await client.detectCapabilities();
-		return client.getHeadlines(headlinesParams(query, page, caps, treeState.tree));
+		return client.getHeadlines(
+			headlinesParams(query, page, caps, treeState.tree, settings.values.density === 'cards')
+		);
 	}
 
 	async #fetch(

@@ -78,4 +78,14 @@ describe('headlinesParams', () => {
 			).checkFirstId
 		).toBe(9);
 	});
+
+	it('asks for the bodies only for the cards density: tt-rss names an image only with them', () => {
+		const page = { skip: 0, limit: 50 };
+		expect(headlinesParams(query, page, { includeHeader: true }, undefined).showContent).toBe(
+			undefined
+		);
+		expect(headlinesParams(query, page, { includeHeader: true }, undefined, true).showContent).toBe(
+			true
+		);
+	});
 });

@@ -104,7 +104,12 @@ export function headlinesParams(
 	query: ListQuery,
 	page: HeadlinesPage,
 	caps: { includeHeader: boolean },
-	tree: FeedTree | undefined
+	tree: FeedTree | undefined,
+	/**
+	 * The bodies too: tt-rss works out an article's image (`flavor_image`) only when it sends the
+	 * body, so the cards density, which shows that image, asks for them.
+	 */
+	withContent = false
 ): GetHeadlinesParams {
 	const target = targetOf(query, tree);
 	return {
@@ -117,6 +122,7 @@ export function headlinesParams(
 		viewMode: query.viewMode,
 		orderBy: query.orderBy || undefined,
 		showExcerpt: true,
+		showContent: withContent || undefined,
 		excerptLength: EXCERPT_LENGTH,
 		includeAttachments: true,
 		hasSandbox: true,
