@@ -69,8 +69,13 @@ const ENGINE = (process.env.CHAOS_ENGINE ?? 'chromium') as ChaosEngine;
 if (!CHAOS_ENGINES.includes(ENGINE))
 	throw new Error(`CHAOS_ENGINE: one of ${CHAOS_ENGINES.join(', ')}`);
 const BUILD_DIR = process.env.CHAOS_BUILD_DIR ?? '.svelte-kit/chaos-build';
-/** Self-check: every updateArticle is answered OK and never forwarded; the checker must say lost. */
+/**
+ * Self-checks: `1`, every updateArticle is answered OK and never forwarded (the checker must say
+ * lost); `widen`, every mark read reaches tt-rss with one more article, unread and not in the
+ * schedule's feed (the checker must say widened).
+ */
 const SABOTAGE = process.env.CHAOS_SABOTAGE === '1';
+const SABOTAGE_WIDEN = process.env.CHAOS_SABOTAGE === 'widen';
 const LOG = process.env.CHAOS_LOG ?? 'chaos-results/log.jsonl';
 /** Each UI step's own limit: a step the faults keep from finishing is skipped, not fatal. */
 const STEP_MS = 8_000;
@@ -649,9 +654,12 @@ async function runSchedule(
 		await openFeed(browser.page, plan.feed);
 		await listAnswered(browser.page);
 		const offline = { on: false };
+		const seen = new Set((await browser.page.evaluate(shownRowsInPage)).map((r) => r.id));
+		const extraId = [...initial].find(([id, a]) => a.unread && !seen.has(id))?.[0];
 		server.plan = {
 			next: (op) => {
 				if (SABOTAGE && op === 'updateArticle') return { kind: 'fake-ok', delayMs: 0 };
+				if (SABOTAGE_WIDEN && op === 'updateArticle') return { kind: 'widen', delayMs: 0, extraId };
 				if (faultRng.next() >= plan.faultRate) return { kind: 'none', delayMs: 0 };
 				return { kind: faultRng.weighted(FAULT_WEIGHTS), delayMs: 200 + faultRng.int(2800) };
 			}
