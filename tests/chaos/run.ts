@@ -246,7 +246,7 @@ async function waitToolbarPressed(
 				...document.querySelectorAll('[role="toolbar"][aria-label="Article actions"] button')
 			].some(
 				(b) =>
-					pattern.test((b.textContent ?? '').trim()) &&
+					pattern.test((b.getAttribute('aria-label') ?? b.textContent ?? '').trim()) &&
 					(b.getAttribute('aria-pressed') === 'true') === p
 			);
 		},
@@ -452,7 +452,8 @@ async function step(
 				css: '[role="group"][aria-label="Selected articles"] button',
 				name: star ? 'Star' : 'Mark read'
 			});
-			for (const row of picked) model.record(index, row.id, star ? 'marked' : 'unread', !star);
+			// Starred (marked true), or read (unread false).
+			for (const row of picked) model.record(index, row.id, star ? 'marked' : 'unread', star);
 			if (star) for (const row of picked) await waitRowStarred(page, row.id, true);
 			else
 				await waitRowsRead(
