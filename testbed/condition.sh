@@ -6,6 +6,9 @@
 #                                  address meanwhile
 #   condition.sh update-feed ID    the server fetches feed ID now (update.php, as its web user),
 #                                  not from its 30-second copy of the feed (current tt-rss)
+#   condition.sh sessions-end USER USER's API sessions deleted on the server (ttrss_sessions): the
+#                                  next call answers NOT_LOGGED_IN, as after an expiry
+#   condition.sh postgres-restart  PostgreSQL restarted (both servers' databases go away a moment)
 # reset.sh turns everything off again.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -24,5 +27,20 @@ case "${1:-} ${2:-}" in
     (cd "$TTRSS_WWW" && runuser -u www-data -- php update.php --update-feed "$2" >/dev/null 2>&1) ||
       die "update.php --update-feed $2 failed"
     ;;
-  *) die "usage: condition.sh daemon on|off | feed-error FILE | update-feed ID" ;;
+  sessions-end\ ?*)
+    [[ "$2" =~ ^[a-z0-9_]+$ ]] || die "sessions-end: not a user name: $2"
+    # A session's data is base64 of PHP's session encoding, which holds `uid|i:<id>;`.
+    deleted="$(pg_val -d "$DB_NAME" -c "
+      WITH u AS (SELECT id FROM ttrss_users WHERE login = '$2')
+      DELETE FROM ttrss_sessions
+       WHERE position('uid|i:' || (SELECT id FROM u) || ';' IN
+                      convert_from(decode(data, 'base64'), 'UTF8')) > 0
+      RETURNING 1" | wc -l)"
+    log "sessions-end $2: $deleted deleted"
+    ;;
+  "postgres-restart ")
+    without_inherited_fds pg_ctlcluster 15 main restart
+    start_postgres
+    ;;
+  *) die "usage: condition.sh daemon on|off | feed-error FILE | update-feed ID | sessions-end USER | postgres-restart" ;;
 esac

@@ -212,14 +212,15 @@ export function openArticleInPage(): number | null {
 }
 
 /**
- * The article toolbar's button whose text matches `source` (a pattern): its aria-pressed, or null
- * when it is not there.
+ * The article toolbar's button whose name matches `source` (a pattern): its aria-pressed, or null
+ * when it is not there. Its name is its aria-label (the toolbar's buttons are icons), else its
+ * text.
  */
 export function toolbarPressedInPage(source: string): boolean | null {
 	const pattern = new RegExp(source);
 	const button = [
 		...document.querySelectorAll('[role="toolbar"][aria-label="Article actions"] button')
-	].find((b) => pattern.test((b.textContent ?? '').trim()));
+	].find((b) => pattern.test((b.getAttribute('aria-label') ?? b.textContent ?? '').trim()));
 	return button ? button.getAttribute('aria-pressed') === 'true' : null;
 }
 

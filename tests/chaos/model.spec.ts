@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkScreen, checkServer, ReaderModel, rng, type ArticleState } from './model';
+import {
+	checkScreen,
+	checkServer,
+	checkWire,
+	labelField,
+	ReaderModel,
+	rng,
+	type ArticleState
+} from './model';
 
 const state = (unread: boolean, marked = false, published = false): ArticleState => ({
 	unread,
@@ -48,6 +56,99 @@ describe('the chaos checker', () => {
 		]);
 		expect(
 			checkServer(model, initial, final, new Set(['1:marked', '2:unread', '3:published']))
+		).toEqual([]);
+	});
+
+	it('labels are absolute per article: the last one asked wins, one nobody asked is spurious', () => {
+		const model = new ReaderModel();
+		model.record(0, 1, labelField(-1026), true);
+		model.record(1, 2, labelField(-1027), true);
+		model.record(2, 2, labelField(-1027), false);
+		const initial = new Map([
+			[1, { ...state(true), labels: [] }],
+			[2, { ...state(true), labels: [-1027] }],
+			[3, { ...state(true), labels: [] }]
+		]);
+		expect(
+			checkServer(
+				model,
+				initial,
+				new Map([
+					[1, { ...state(true), labels: [-1026] }],
+					[2, { ...state(true), labels: [] }],
+					[3, { ...state(true), labels: [] }]
+				]),
+				new Set()
+			)
+		).toEqual([]);
+		expect(
+			checkServer(
+				model,
+				initial,
+				new Map([
+					[1, { ...state(true), labels: [] }],
+					[2, { ...state(true), labels: [-1027] }],
+					[3, { ...state(true), labels: [-1026] }]
+				]),
+				new Set()
+			)
+		).toEqual([
+			{ kind: 'lost', detail: 'article 1 label:-1026: reader last asked true, server has false' },
+			{ kind: 'lost', detail: 'article 2 label:-1027: reader last asked false, server has true' },
+			{
+				kind: 'spurious',
+				detail: 'article 3 label:-1026: was false, nobody asked, server has true'
+			}
+		]);
+	});
+
+	it('a mark above wider than the rows the reader saw is widened, on the server and on the wire', () => {
+		const model = new ReaderModel();
+		// Article 3 opened (read), then marked unread; then "Mark above read" from row 3 saw 1 and 2.
+		model.record(0, 3, 'unread', false);
+		model.record(1, 3, 'unread', true);
+		model.catchup(2, [1, 2]);
+		const initial = new Map([1, 2, 3, 4].map((id) => [id, state(true)]));
+		const right = new Map([
+			[1, state(false)],
+			[2, state(false)],
+			[3, state(true)],
+			[4, state(true)]
+		]);
+		expect(checkServer(model, initial, right, new Set())).toEqual([]);
+		// The sabotaged app: its mark above took the row itself (3) and the one below (4) as well.
+		const wide = new Map([
+			[1, state(false)],
+			[2, state(false)],
+			[3, state(false)],
+			[4, state(false)]
+		]);
+		expect(checkServer(model, initial, wide, new Set()).map((a) => a.kind)).toEqual([
+			'widened',
+			'widened'
+		]);
+		expect(checkServer(model, initial, wide, new Set())[0]?.detail).toContain(
+			'catch-up op 2 did not cover it'
+		);
+		// On the wire: an article already read on the server, named anyway, is still too wide.
+		const sent = (ids: string) => ({
+			op: 'updateArticle',
+			params: { article_ids: ids, field: 2, mode: 0 },
+			forwarded: true
+		});
+		expect(checkWire(model, [sent('1,2')])).toEqual([]);
+		expect(checkWire(model, [sent('1,2,5'), sent('5')])).toEqual([
+			{
+				kind: 'widened',
+				detail: 'updateArticle marked article 5 read; the reader asked no such thing'
+			}
+		]);
+		// Not forwarded, or marking unread: nothing reached tt-rss as a read.
+		expect(
+			checkWire(model, [
+				{ ...sent('5'), forwarded: false },
+				{ ...sent('5'), params: { article_ids: '5', field: 2, mode: 1 } }
+			])
 		).toEqual([]);
 	});
 

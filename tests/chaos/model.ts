@@ -6,10 +6,30 @@
  * article or field nobody touched must keep the state it started with.
  */
 
-export type Field = 'unread' | 'marked' | 'published';
-export const FIELDS: readonly Field[] = ['unread', 'marked', 'published'];
+export type Flag = 'unread' | 'marked' | 'published';
+export const FIELDS: readonly Flag[] = ['unread', 'marked', 'published'];
+/** A flag, or one label (`label:<id>`): labels are absolute per article, like the flags. */
+export type Field = Flag | `label:${number}`;
 
-export type ArticleState = Record<Field, boolean>;
+export const labelField = (id: number): Field => `label:${id}`;
+
+export interface ArticleState extends Record<Flag, boolean> {
+	/** The ids of the labels the article has. */
+	labels?: readonly number[];
+}
+
+function valueOf(state: ArticleState, field: Field): boolean {
+	if (field.startsWith('label:')) return (state.labels ?? []).includes(Number(field.slice(6)));
+	return state[field as Flag];
+}
+
+/** The fields to compare for one article: its flags and every label it had, has or was given. */
+function fieldsOf(model: ReaderModel, id: number, ...states: ArticleState[]): Field[] {
+	const labels = new Set<number>(states.flatMap((s) => s.labels ?? []));
+	for (const i of model.intents)
+		if (i.articleId === id && i.field.startsWith('label:')) labels.add(Number(i.field.slice(6)));
+	return [...FIELDS, ...[...labels].sort((a, b) => a - b).map(labelField)];
+}
 
 export interface ModelIntent {
 	articleId: number;
@@ -28,10 +48,29 @@ export interface Anomaly {
 
 export class ReaderModel {
 	readonly intents: ModelIntent[] = [];
+	/** Catch-ups (a feed's, mark above/below) by operation: the rows they were to cover. */
+	readonly catchups = new Map<number, readonly number[]>();
 	readonly #undone = new Set<number>();
 
 	record(op: number, articleId: number, field: Field, value: boolean): void {
 		this.intents.push({ op, articleId, field, value });
+	}
+
+	/**
+	 * A catch-up of the rows the reader saw (a feed's "Mark as read", mark above/below): each of
+	 * `ids` is to be read; nothing else is.
+	 */
+	catchup(op: number, ids: readonly number[]): void {
+		this.catchups.set(op, ids);
+		for (const id of ids) this.record(op, id, 'unread', false);
+	}
+
+	/** The operation of the last intent (undone ones left out) of this article's field. */
+	lastOp(articleId: number, field: Field): number | undefined {
+		let op: number | undefined;
+		for (const i of this.intents)
+			if (i.articleId === articleId && i.field === field && !this.#undone.has(i.op)) op = i.op;
+		return op;
 	}
 
 	/** The reader undid operation `op` (its toast's Undo): its intents no longer count. */
@@ -73,24 +112,83 @@ export function checkServer(
 			anomalies.push({ kind: 'lost', detail: `article ${id} is gone from the server` });
 			continue;
 		}
-		for (const field of FIELDS) {
+		for (const field of fieldsOf(model, id, before, after)) {
 			if (failed.has(`${id}:${field}`)) continue;
 			const want = model.expected(id, field);
+			const was = valueOf(before, field);
+			const has = valueOf(after, field);
 			if (want === undefined) {
-				if (after[field] === before[field]) continue;
+				if (has === was) continue;
 				// Nobody asked (or the one who asked undid it): the server changed it anyway.
-				const kind: AnomalyKind = field === 'unread' && !after.unread ? 'widened' : 'spurious';
+				const kind: AnomalyKind = field === 'unread' && !has ? 'widened' : 'spurious';
 				const undone = model.touched(id, field) ? ' (its only change was undone)' : '';
 				anomalies.push({
 					kind,
-					detail: `article ${id} ${field}: was ${before[field]}, nobody asked, server has ${after[field]}${undone}`
+					detail: `article ${id} ${field}: was ${was}, nobody asked, server has ${has}${undone}`
 				});
-			} else if (after[field] !== want) {
-				anomalies.push({
-					kind: 'lost',
-					detail: `article ${id} ${field}: reader last asked ${want}, server has ${after[field]}`
-				});
+			} else if (has !== want) {
+				// Read against the reader's last "unread", with a catch-up after it that did not name
+				// it: that catch-up went wider than the rows the reader saw.
+				const last = model.lastOp(id, field) ?? -1;
+				const wider =
+					field === 'unread' && !has
+						? [...model.catchups.keys()].find((op) => op > last)
+						: undefined;
+				anomalies.push(
+					wider === undefined
+						? {
+								kind: 'lost',
+								detail: `article ${id} ${field}: reader last asked ${want}, server has ${has}`
+							}
+						: {
+								kind: 'widened',
+								detail: `article ${id} unread: reader last asked true (op ${last}), server has it read; catch-up op ${wider} did not cover it`
+							}
+				);
 			}
+		}
+	}
+	return anomalies;
+}
+
+/** One request tt-rss received (the proxy's history): its op and parameters. */
+export interface SentRequest {
+	op: string;
+	params: Record<string, unknown>;
+	forwarded: boolean;
+}
+
+/** An updateArticle that marks read: field 2 (unread), mode 0 (false). */
+function isMarkRead(params: Record<string, unknown>): boolean {
+	const text = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? String(v) : '');
+	return text(params.field) === '2' && text(params.mode) === '0';
+}
+
+/**
+ * No catch-up wider than what the reader saw, on the wire: every article a forwarded
+ * `updateArticle` marked read (field 2, mode 0) is one the reader asked to be read (an open, a
+ * Mark read, a catch-up of rows shown, a bulk Mark read), even when it was read already and the
+ * server's state could not tell.
+ */
+export function checkWire(model: ReaderModel, sent: readonly SentRequest[]): Anomaly[] {
+	const asked = new Set(
+		model.intents.filter((i) => i.field === 'unread' && !i.value).map((i) => i.articleId)
+	);
+	const anomalies: Anomaly[] = [];
+	const named = new Set<number>();
+	for (const r of sent) {
+		if (!r.forwarded || r.op !== 'updateArticle') continue;
+		if (!isMarkRead(r.params)) continue;
+		for (const id of String((r.params.article_ids as string | number | undefined) ?? '')
+			.split(',')
+			.filter(Boolean)
+			.map(Number)) {
+			if (asked.has(id) || named.has(id)) continue;
+			named.add(id);
+			anomalies.push({
+				kind: 'widened',
+				detail: `updateArticle marked article ${id} read; the reader asked no such thing`
+			});
 		}
 	}
 	return anomalies;

@@ -22,6 +22,9 @@ export type FaultKind =
 	// Not a fault of the wire: a broken server that says OK to a write it never applied. Only the
 	// harness's self-check (CHAOS_SABOTAGE=1) uses it, to show the checker reports the loss.
 	| 'fake-ok'
+	// The self-check's too-wide app (CHAOS_SABOTAGE=widen): a mark read is forwarded with one
+	// more article in it (`extraId`), as a mark above that took a row the reader never saw would.
+	| 'widen'
 	// The schedule's device is offline: refused like `refuse`, counted apart from the wire's faults.
 	| 'offline';
 
@@ -51,7 +54,7 @@ export interface HistoryEntry {
 
 export interface FaultPlan {
 	/** Chooses the fault of the next API request (the schedule's seeded choice). */
-	next(op: string): { kind: FaultKind; delayMs: number };
+	next(op: string): { kind: FaultKind; delayMs: number; extraId?: number };
 }
 
 export interface ChaosServer {
@@ -118,7 +121,8 @@ export async function startChaosServer(options: {
 
 	function forward(req: IncomingMessage, body: Buffer): Promise<Upstream> {
 		const path = targetPath + (req.url ?? '/').slice('/tt-rss/'.length);
-		const headers = { ...req.headers, host: target.host };
+		// The body may have been rewritten (CHAOS_SABOTAGE=widen): its own length.
+		const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
 		delete headers['accept-encoding'];
 		return new Promise((resolve, reject) => {
 			const out = httpRequest(
@@ -154,7 +158,7 @@ export async function startChaosServer(options: {
 					res.writeHead(404).end();
 					return;
 				}
-				const body = await readBody(req);
+				let body = await readBody(req);
 				const isApi = (req.url ?? '').startsWith('/tt-rss/api/') && req.method === 'POST';
 				let op = '';
 				let seq: unknown = 0;
@@ -171,11 +175,19 @@ export async function startChaosServer(options: {
 					}
 				}
 				const plan = isApi ? chaos.plan : undefined;
-				const { kind, delayMs } = chaos.offline
+				const { kind, delayMs, extraId } = chaos.offline
 					? { kind: 'offline' as const, delayMs: 0 }
 					: plan
 						? plan.next(op)
 						: { kind: 'none' as const, delayMs: 0 };
+				if (kind === 'widen' && extraId !== undefined) {
+					const sent = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+					if (String(sent.field) === '2' && String(sent.mode) === '0') {
+						sent.article_ids = `${String(sent.article_ids)},${extraId}`;
+						body = Buffer.from(JSON.stringify(sent));
+						params = { ...params, article_ids: sent.article_ids };
+					}
+				}
 				const entry: HistoryEntry | undefined = isApi
 					? { t: Date.now() - started, op, params, fault: kind, forwarded: false }
 					: undefined;

@@ -14,7 +14,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { TtrssClient } from '../../src/lib/api/client';
 import { signInWithForm } from '../support/sign-in';
-import { resetTestbed, testbed } from '../support/testbed';
+import { resetTestbed, testbed, testbedCondition, testbedConditionAsync } from '../support/testbed';
 import type { EngineBrowser } from '../engines/support/engines';
 import { click, feedLink, poll } from '../engines/support/ui';
 import {
@@ -40,6 +40,8 @@ import {
 import {
 	checkScreen,
 	checkServer,
+	checkWire,
+	labelField,
 	ReaderModel,
 	rng,
 	type Anomaly,
@@ -68,8 +70,13 @@ const ENGINE = (process.env.CHAOS_ENGINE ?? 'chromium') as ChaosEngine;
 if (!CHAOS_ENGINES.includes(ENGINE))
 	throw new Error(`CHAOS_ENGINE: one of ${CHAOS_ENGINES.join(', ')}`);
 const BUILD_DIR = process.env.CHAOS_BUILD_DIR ?? '.svelte-kit/chaos-build';
-/** Self-check: every updateArticle is answered OK and never forwarded; the checker must say lost. */
+/**
+ * Self-checks: `1`, every updateArticle is answered OK and never forwarded (the checker must say
+ * lost); `widen`, every mark read reaches tt-rss with one more article, unread and not in the
+ * schedule's feed (the checker must say widened).
+ */
 const SABOTAGE = process.env.CHAOS_SABOTAGE === '1';
+const SABOTAGE_WIDEN = process.env.CHAOS_SABOTAGE === 'widen';
 const LOG = process.env.CHAOS_LOG ?? 'chaos-results/log.jsonl';
 /** Each UI step's own limit: a step the faults keep from finishing is skipped, not fatal. */
 const STEP_MS = 8_000;
@@ -92,7 +99,15 @@ type OpKind =
 	| 'network'
 	| 'reload-mid-write'
 	| 'stop-worker'
-	| 'wait';
+	| 'wait'
+	// From seed V2_FROM on:
+	| 'label'
+	| 'mark-above'
+	| 'mark-below'
+	| 'bulk-read'
+	| 'bulk-star'
+	| 'session-end'
+	| 'postgres-restart';
 
 const OP_WEIGHTS: readonly (readonly [OpKind, number])[] = [
 	['open', 5],
@@ -105,6 +120,23 @@ const OP_WEIGHTS: readonly (readonly [OpKind, number])[] = [
 	['reload-mid-write', 1],
 	['stop-worker', 1.5],
 	['wait', 2]
+];
+
+/**
+ * Seeds from here on draw from OP_WEIGHTS_V2 (labels, mark above/below, bulk actions, the
+ * session deleted on the server, PostgreSQL restarted); seeds below keep the schedules they had
+ * when their anomalies were found (CI's regression seeds 2001 and 2014 among them).
+ */
+const V2_FROM = 6000;
+const OP_WEIGHTS_V2: readonly (readonly [OpKind, number])[] = [
+	...OP_WEIGHTS,
+	['label', 2],
+	['mark-above', 1],
+	['mark-below', 1],
+	['bulk-read', 1],
+	['bulk-star', 1],
+	['session-end', 1],
+	['postgres-restart', 0.5]
 ];
 
 const FAULT_WEIGHTS: readonly (readonly [Exclude<FaultKind, 'none'>, number])[] = [
@@ -140,7 +172,7 @@ function schedule(seed: number): { feed: string; faultRate: number; ops: Op[] } 
 	const feed = r.pick(FEEDS);
 	const faultRate = 0.15 + r.next() * 0.45;
 	const ops = Array.from({ length: 8 + r.int(7) }, () => ({
-		kind: r.weighted(OP_WEIGHTS),
+		kind: r.weighted(seed >= V2_FROM ? OP_WEIGHTS_V2 : OP_WEIGHTS),
 		arg: r.int(1000)
 	}));
 	return { feed, faultRate, ops };
@@ -215,7 +247,7 @@ async function waitToolbarPressed(
 				...document.querySelectorAll('[role="toolbar"][aria-label="Article actions"] button')
 			].some(
 				(b) =>
-					pattern.test((b.textContent ?? '').trim()) &&
+					pattern.test((b.getAttribute('aria-label') ?? b.textContent ?? '').trim()) &&
 					(b.getAttribute('aria-pressed') === 'true') === p
 			);
 		},
@@ -237,17 +269,27 @@ async function waitRowStarred(page: EngineBrowser, id: number, marked: boolean):
 	);
 }
 
-async function serverState(): Promise<Map<number, ArticleState>> {
+/** tt-rss's state of every article of the account (flags and labels), and its labels' ids. */
+async function serverState(): Promise<{
+	articles: Map<number, ArticleState>;
+	labels: Map<string, number>;
+}> {
 	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
 	await client.login({ user: testbed.user, password: testbed.password });
-	const state = new Map<number, ArticleState>();
+	const articles = new Map<number, ArticleState>();
 	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
 		for (const h of page) {
-			state.set(h.id, { unread: h.unread, marked: h.marked, published: h.published });
+			articles.set(h.id, {
+				unread: h.unread,
+				marked: h.marked,
+				published: h.published,
+				labels: h.labels.map((l) => l.id).sort((a, b) => a - b)
+			});
 		}
 	}
+	const labels = new Map((await client.getLabels()).map((l) => [l.caption, l.id]));
 	await client.logout().catch(() => undefined);
-	return state;
+	return { articles, labels };
 }
 
 /** Runs one step of the reader; returns a note on it ("skipped: …" when it could not be done). */
@@ -260,6 +302,10 @@ async function step(
 		model: ReaderModel;
 		offline: { on: boolean };
 		server: ChaosServer;
+		/** The account's labels by caption (the picker shows captions). */
+		labels: ReadonlyMap<string, number>;
+		/** Faults of the server still under way (a PostgreSQL restart): awaited before the check. */
+		background: Promise<unknown>[];
 	}
 ): Promise<string | undefined> {
 	const { model } = ctx;
@@ -362,7 +408,141 @@ async function step(
 		case 'wait':
 			await new Promise((r) => setTimeout(r, 100 + (op.arg % 20) * 100));
 			return undefined;
+		case 'label':
+			return assignLabel(op, index, ctx);
+		case 'mark-above':
+		case 'mark-below': {
+			const { id } = await rowAt(page, op.arg);
+			const shown = await page.evaluate(shownRowsInPage);
+			const at = shown.findIndex((r) => r.id === id);
+			const side = op.kind === 'mark-above' ? shown.slice(0, at) : shown.slice(at + 1);
+			// The rows the reader saw on that side showing unread: exactly those, nothing wider.
+			const scope = side.filter((r) => r.unread).map((r) => r.id);
+			await page.click(`${rowCss(id)} button[aria-label^="More actions for “"]`);
+			await click(page, {
+				css: `${rowCss(id)} [role="group"] button`,
+				name: op.kind === 'mark-above' ? 'Mark above read' : 'Mark below read'
+			});
+			model.catchup(index, scope);
+			await waitRowsRead(page, scope);
+			return `article ${id}: ${scope.length} rows ${op.kind === 'mark-above' ? 'above' : 'below'}`;
+		}
+		case 'bulk-read':
+		case 'bulk-star': {
+			// Two or three rows picked by their boxes, then the selection bar's Mark read or Star.
+			const shown = await page.evaluate(shownRowsInPage);
+			if (shown.length < 2) return 'skipped: too few rows';
+			const picked = [
+				...new Set(
+					[0, 1, 2].slice(0, 2 + (op.arg % 2)).map((k) => shown[(op.arg + k * 3) % shown.length])
+				)
+			].filter((r): r is ShownRow => r !== undefined);
+			for (const [n, row] of picked.entries()) {
+				await page.click(`${rowCss(row.id)} input[aria-label^="Select “"]`);
+				await until(
+					page,
+					`${n + 1} selected`,
+					(count: string) =>
+						document.querySelector('[role="group"][aria-label="Selected articles"] [role="status"]')
+							?.textContent === count,
+					[`${n + 1} selected`]
+				);
+			}
+			const star = op.kind === 'bulk-star';
+			await click(page, {
+				css: '[role="group"][aria-label="Selected articles"] button',
+				name: star ? 'Star' : 'Mark read'
+			});
+			// Starred (marked true), or read (unread false).
+			for (const row of picked) model.record(index, row.id, star ? 'marked' : 'unread', star);
+			if (star) for (const row of picked) await waitRowStarred(page, row.id, true);
+			else
+				await waitRowsRead(
+					page,
+					picked.map((r) => r.id)
+				);
+			return `articles ${picked.map((r) => r.id).join(',')}`;
+		}
+		case 'session-end':
+			// The account's tt-rss session deleted on the server: the next call answers
+			// NOT_LOGGED_IN and the app must sign in again by itself, losing nothing.
+			testbedCondition('sessions-end', testbed.user);
+			return 'session deleted';
+		case 'postgres-restart': {
+			// tt-rss's database goes away for a moment while the reader goes on; awaited (and so
+			// over) before the schedule settles.
+			ctx.background.push(testbedConditionAsync('postgres-restart'));
+			return 'restarting';
+		}
 	}
+}
+
+/**
+ * Labels from the open article's toolbar: the picker's `arg`-th label switched. Labels are
+ * absolute per article: the model records the box's new state.
+ */
+async function assignLabel(
+	op: Op,
+	index: number,
+	ctx: Parameters<typeof step>[2]
+): Promise<string> {
+	const page = ctx.browser.page;
+	if ((await openArticleId(page)) === undefined)
+		await step({ kind: 'open', arg: op.arg }, index, ctx);
+	const id = await openArticleId(page);
+	if (id === undefined) return 'skipped: no article open';
+	const menu = '[role="toolbar"][aria-label="Article actions"] details';
+	await click(page, { css: `${menu} summary`, name: 'Labels' });
+	const boxes = `${menu}[open] fieldset label`;
+	// The picker asks tt-rss for this article's labels: under faults it may say it cannot.
+	const choices = await until(
+		page,
+		'the labels',
+		(css: string) => {
+			const labels = [...document.querySelectorAll(css)];
+			return labels.length > 0
+				? labels.map((l) => ({
+						caption: l.textContent?.trim() ?? '',
+						checked: l.querySelector('input')?.checked ?? false
+					}))
+				: document.querySelector(`${css.replace(' fieldset label', '')} [role="alert"]`)
+					? []
+					: undefined;
+		},
+		[boxes]
+	);
+	if (choices.length === 0) {
+		await click(page, { css: `${menu} summary`, name: 'Labels' }).catch(() => undefined);
+		return 'skipped: the labels did not load';
+	}
+	const k = op.arg % choices.length;
+	const choice = choices[k];
+	const labelId = choice ? ctx.labels.get(choice.caption) : undefined;
+	if (!choice || labelId === undefined) throw new Error(`unknown label ${choice?.caption}`);
+	await page.click(`${boxes}:nth-of-type(${k + 1}) input`);
+	ctx.model.record(index, id, labelField(labelId), !choice.checked);
+	await until(
+		page,
+		`label ${choice.caption} ${!choice.checked}`,
+		(css: string, want: boolean) => document.querySelector<HTMLInputElement>(css)?.checked === want,
+		[`${boxes}:nth-of-type(${k + 1}) input`, !choice.checked]
+	);
+	await click(page, { css: `${menu} summary`, name: 'Labels' });
+	return `article ${id} ${choice.checked ? 'without' : 'with'} ${choice.caption}`;
+}
+
+/** Waits until each of these rows (where still shown) shows read. */
+async function waitRowsRead(page: EngineBrowser, ids: readonly number[]): Promise<void> {
+	await until(
+		page,
+		`rows ${ids.join(',')} read`,
+		(css: string, list: number[]) =>
+			list.every(
+				(id) =>
+					!document.querySelector(`${css} [data-article-id="${id}"]`)?.classList.contains('unread')
+			),
+		['[aria-label^="Headlines of"]', [...ids]]
+	);
 }
 
 const READ_BUTTON = '^Mark (read|unread)$';
@@ -410,7 +590,7 @@ async function runSchedule(
 	const plan = schedule(seed);
 	const faultRng = rng(seed ^ 0x5eed);
 	resetTestbed();
-	const initial = await serverState();
+	const { articles: initial, labels } = await serverState();
 	server.reset();
 	const browser = await launcher.open(`${server.url}/login`);
 	const model = new ReaderModel();
@@ -419,21 +599,33 @@ async function runSchedule(
 	let failedShown: number;
 	const toldFields = new Set<string>();
 	let nudged = false;
+	const background: Promise<unknown>[] = [];
 	try {
 		await signInWithForm(browser.page, `${server.url}/login`);
 		await openFeed(browser.page, plan.feed);
 		await listAnswered(browser.page);
 		const offline = { on: false };
+		const seen = new Set((await browser.page.evaluate(shownRowsInPage)).map((r) => r.id));
+		const extraId = [...initial].find(([id, a]) => a.unread && !seen.has(id))?.[0];
 		server.plan = {
 			next: (op) => {
 				if (SABOTAGE && op === 'updateArticle') return { kind: 'fake-ok', delayMs: 0 };
+				if (SABOTAGE_WIDEN && op === 'updateArticle') return { kind: 'widen', delayMs: 0, extraId };
 				if (faultRng.next() >= plan.faultRate) return { kind: 'none', delayMs: 0 };
 				return { kind: faultRng.weighted(FAULT_WEIGHTS), delayMs: 200 + faultRng.int(2800) };
 			}
 		};
 		for (const [index, op] of plan.ops.entries()) {
 			try {
-				const note = await step(op, index, { browser, feed: plan.feed, model, offline, server });
+				const note = await step(op, index, {
+					browser,
+					feed: plan.feed,
+					model,
+					offline,
+					server,
+					labels,
+					background
+				});
 				ops.push({ kind: op.kind, done: !note?.startsWith('skipped'), note });
 			} catch (e) {
 				ops.push({ kind: op.kind, done: false, note: `not done: ${String(e).split('\n')[0]}` });
@@ -466,6 +658,8 @@ async function runSchedule(
 		// Settle: the wire clean, the network back; the outbox must drain (or its items be listed
 		// as failed). Halfway the page is reloaded, as a reader would open the app again.
 		server.plan = undefined;
+		// A PostgreSQL restart still under way ends first: the check needs its server.
+		await Promise.all(background);
 		if (offline.on) await browser.setOffline(false);
 		server.offline = false;
 		const page = browser.page;
@@ -489,6 +683,8 @@ async function runSchedule(
 			const intent = item.intent;
 			if (intent.type === 'flag') {
 				for (const id of intent.articleIds) failed.add(`${id}:${FIELD_OF[intent.field]}`);
+			} else if (intent.type === 'label') {
+				for (const id of intent.articleIds) failed.add(`${id}:${labelField(intent.labelId)}`);
 			} else if (intent.type === 'catchup') {
 				for (const id of initial.keys()) failed.add(`${id}:unread`);
 			}
@@ -502,7 +698,7 @@ async function runSchedule(
 				detail: `${pending?.length ?? 'unreadable:'} changes still queued after ${DRAIN_MS / 1000}s on a clean network: ${JSON.stringify(pending).slice(0, 400)}`
 			});
 		}
-		const final = await serverState();
+		const { articles: final } = await serverState();
 		if (process.env.CHAOS_DEBUG) {
 			console.log('intents', JSON.stringify(model.intents));
 			for (const [id, a] of final) {
@@ -511,6 +707,7 @@ async function runSchedule(
 			}
 		}
 		anomalies.push(...checkServer(model, initial, final, failed));
+		anomalies.push(...checkWire(model, server.history));
 
 		// The screen after the next sync: the feed opened again, as the server answered it.
 		await openFeed(page, plan.feed === FEEDS[0] ? FEEDS[1] : FEEDS[0]);
@@ -520,6 +717,7 @@ async function runSchedule(
 	} finally {
 		server.plan = undefined;
 		server.offline = false;
+		await Promise.allSettled(background);
 		await browser.close().catch(() => undefined);
 	}
 	const faults: Record<string, number> = {};

@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 /** The servers of the test bed (testbed/testbed.json's `servers`). */
 export const testbedServers = ['debian', 'current'] as const;
@@ -84,18 +85,28 @@ export function resetTestbed(): void {
 	});
 }
 
+const conditionOptions = () => ({
+	timeout: 120_000,
+	env: {
+		...process.env,
+		TESTBED: testbed.server,
+		PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin`
+	}
+});
+
 /**
  * Turns a condition of the server under test on (testbed/condition.sh): `daemon on|off`,
- * `feed-error FILE`, `update-feed ID` (the server fetches that feed now, as its web user).
+ * `feed-error FILE`, `update-feed ID` (the server fetches that feed now, as its web user),
+ * `sessions-end USER` (USER's tt-rss sessions deleted), `postgres-restart`.
  */
 export function testbedCondition(...args: string[]): void {
 	execFileSync('bash', [`${root}testbed/condition.sh`, ...args], {
 		stdio: ['ignore', 'ignore', 'inherit'],
-		timeout: 120_000,
-		env: {
-			...process.env,
-			TESTBED: testbed.server,
-			PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin`
-		}
+		...conditionOptions()
 	});
+}
+
+/** testbedCondition without blocking: for a condition that takes a while (a restart). */
+export async function testbedConditionAsync(...args: string[]): Promise<void> {
+	await promisify(execFile)('bash', [`${root}testbed/condition.sh`, ...args], conditionOptions());
 }
