@@ -300,13 +300,27 @@ class HeadlineList {
 		}
 	}
 
+	/** Whether rows were asked for without their bodies, so without tt-rss's image for a card. */
+	#lacksBodies = false;
+
+	/**
+	 * The cards density shows the image tt-rss names only with an article's body: a list loaded
+	 * in another density loads its first page again, with the bodies (the list's layout calls it
+	 * when the reader picks cards).
+	 */
+	async loadBodies(): Promise<void> {
+		if (!this.#lacksBodies) return;
+		this.#lacksBodies = false;
+		await this.refresh({ full: true });
+	}
+
 	/** One `getHeadlines` request for the open list (its search scope, view mode and order). */
 	async #ask(query: ListQuery, page: HeadlinesPage) {
 		const client = await session.api();
 		const caps = await client.detectCapabilities();
-		return client.getHeadlines(
-			headlinesParams(query, page, caps, treeState.tree, settings.values.density === 'cards')
-		);
+		const withBodies = settings.values.density === 'cards';
+		if (!withBodies) this.#lacksBodies = true;
+		return client.getHeadlines(headlinesParams(query, page, caps, treeState.tree, withBodies));
 	}
 
 	async #fetch(
