@@ -50,6 +50,17 @@ async function cachedTitles(page: Page): Promise<string[]> {
 	return (await readStore<{ title: string }[]>(page, 'articles')).map((a) => a.title);
 }
 
+/** Signs in, waits until the first sync has stored the feed's first article, opens the rules. */
+async function signInAndOpenRules(page: Page): Promise<void> {
+	await signIn(page);
+	await expect(feeds(page).getByRole('link', { name: new RegExp(FEED) })).toBeVisible({
+		timeout: 30_000
+	});
+	await expect.poll(() => cachedTitles(page), { timeout: 30_000 }).toContain(OLD);
+	await page.getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('link', { name: 'Rules for new articles' }).click();
+}
+
 async function lastSyncAt(page: Page): Promise<number> {
 	const records = await readStore<unknown[]>(page, 'sync');
 	return Math.max(
@@ -108,14 +119,8 @@ for (const screen of [
 				if (request.url().includes('/tt-rss/api/') && body.includes('"updateArticle"'))
 					updates.push((JSON.parse(body) as { article_ids?: string }).article_ids ?? '');
 			});
-			await signIn(page);
-			await expect(feeds(page).getByRole('link', { name: new RegExp(FEED) })).toBeVisible({
-				timeout: 30_000
-			});
-			await expect.poll(() => cachedTitles(page), { timeout: 30_000 }).toContain(OLD);
+			await signInAndOpenRules(page);
 
-			await page.getByRole('link', { name: 'Settings' }).click();
-			await page.getByRole('link', { name: 'Rules for new articles' }).click();
 			await expect(page.getByTestId('rules-where')).toContainText(
 				'Rules run on this device when it syncs, not on the tt-rss server'
 			);
@@ -184,13 +189,7 @@ test.describe('a rule that alerts', () => {
 		context
 	}) => {
 		await page.addInitScript(() => localStorage.setItem('reader.syncIntervalMs', '1000'));
-		await signIn(page);
-		await expect(feeds(page).getByRole('link', { name: new RegExp(FEED) })).toBeVisible({
-			timeout: 30_000
-		});
-		await expect.poll(() => cachedTitles(page), { timeout: 30_000 }).toContain(OLD);
-		await page.getByRole('link', { name: 'Settings' }).click();
-		await page.getByRole('link', { name: 'Rules for new articles' }).click();
+		await signInAndOpenRules(page);
 		await page.getByLabel('When an article matches').fill('title:comet');
 		await page.getByLabel('Alert me', { exact: true }).check();
 		await page.getByRole('button', { name: 'Add rule' }).click();
