@@ -91,9 +91,17 @@ const LATER_PREFIXES = [
 
 /**
  * Keys of a later prefix that the first screen says all the same: a row's publication date, the
- * article pane's name in the list's layout, and the article state's "gone" (state/article.svelte.ts).
+ * article pane's name in the list's layout, the article state's "gone" (state/article.svelte.ts),
+ * and a full device's message.
  */
-const START_KEYS = new Set(['article_published', 'article_pane', 'article_gone']);
+const START_KEYS = new Set([
+	'article_published',
+	'article_pane',
+	'article_gone',
+	// A full device's words (db/storage-problem.ts StorageFullError): made where the write fails,
+	// at any time from the first sync on, and the worker says them too (its `error_` words).
+	'error_storage_full'
+]);
 
 /** @param {string} key @returns {boolean} whether the key is in the later module */
 export function isLater(key) {

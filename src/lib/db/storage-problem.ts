@@ -5,14 +5,12 @@
  * and its retry (docs/i18n.md, first-screen JavaScript). Framework-free: the page and the worker use it.
  */
 import { ReaderError } from '$lib/api';
+import { m } from '$lib/i18n/m';
 
 export class StorageFullError extends ReaderError {
 	constructor(cause?: unknown) {
-		super(
-			'This device has no room left for offline articles. Older cached articles were removed; free some space or lower the number of offline articles in the settings. Your changes are still kept.',
-			'Storage full',
-			cause !== undefined ? { cause } : undefined
-		);
+		// In the reader's language: the page's first words and the worker's have it (error_storage_full).
+		super(m.error_storage_full(), 'Storage full', cause !== undefined ? { cause } : undefined);
 		this.name = 'StorageFullError';
 	}
 }

@@ -32,6 +32,7 @@ export const messages: StartMessages = {
 	catchup_all: () => `Alle Artikel`,
 	catchup_menu: () => `Als gelesen markieren`,
 	catchup_menu_label: () => `Als gelesen markieren`,
+	error_storage_full: () => `Auf diesem Gerät ist kein Platz mehr für Offline-Artikel. Ältere zwischengespeicherte Artikel wurden entfernt; gib Speicher frei oder verringere die Zahl der Offline-Artikel in den Einstellungen. Deine Änderungen bleiben erhalten.`,
 	failure_change: () => `Die Änderung konnte nicht gespeichert werden. Versuche es gleich noch einmal.`,
 	failure_feeds: () => `Beim Laden deiner Feeds ist etwas schiefgelaufen.`,
 	failure_sync: () => `Die Offline-Kopie konnte nicht aktualisiert werden.`,

@@ -32,6 +32,7 @@ export const messages: StartMessages = {
 	catchup_all: () => `Tous les articles`,
 	catchup_menu: () => `Marquer comme lu`,
 	catchup_menu_label: () => `Marquer comme lu`,
+	error_storage_full: () => `Cet appareil n’a plus de place pour les articles hors ligne. Les articles en cache les plus anciens ont été supprimés ; libérez de l’espace ou réduisez le nombre d’articles hors ligne dans les réglages. Vos modifications sont conservées.`,
 	failure_change: () => `La modification n’a pas pu être enregistrée. Réessayez dans un instant.`,
 	failure_feeds: () => `Un problème est survenu lors du chargement de vos flux.`,
 	failure_sync: () => `La copie hors ligne n’a pas pu être mise à jour.`,

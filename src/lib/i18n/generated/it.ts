@@ -32,6 +32,7 @@ export const messages: StartMessages = {
 	catchup_all: () => `Tutti gli articoli`,
 	catchup_menu: () => `Segna come letto`,
 	catchup_menu_label: () => `Segna come letto`,
+	error_storage_full: () => `Questo dispositivo non ha più spazio per gli articoli offline. Gli articoli in cache più vecchi sono stati rimossi; libera spazio o riduci il numero di articoli offline nelle impostazioni. Le tue modifiche sono conservate.`,
 	failure_change: () => `Non è stato possibile salvare la modifica. Riprova tra poco.`,
 	failure_feeds: () => `Qualcosa è andato storto durante il caricamento dei feed.`,
 	failure_sync: () => `Non è stato possibile aggiornare la copia offline.`,

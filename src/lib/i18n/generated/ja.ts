@@ -32,6 +32,7 @@ export const messages: StartMessages = {
 	catchup_all: () => `すべての記事`,
 	catchup_menu: () => `既読にする`,
 	catchup_menu_label: () => `既読にする`,
+	error_storage_full: () => `この端末にはオフライン記事を保存する空き容量がありません。古いキャッシュ記事を削除しました。空き容量を増やすか、設定でオフライン記事の数を減らしてください。変更内容は保持されています。`,
 	failure_change: () => `変更を保存できませんでした。少し待ってからもう一度お試しください。`,
 	failure_feeds: () => `フィードの読み込み中に問題が発生しました。`,
 	failure_sync: () => `オフラインのコピーを更新できませんでした。`,

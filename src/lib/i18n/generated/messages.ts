@@ -385,6 +385,8 @@ export interface Messages {
 	error_server_other: (p: { code: string | number }) => string;
 	/** Your session on the tt-rss server has ended. Please sign in again. */
 	error_sign_in_again: () => string;
+	/** This device has no room left for offline articles. Older cached articles were removed; free some space or lower the number of offline articles in the settings. Your changes are still kept. */
+	error_storage_full: () => string;
 	/** The tt-rss server took too long to answer. Try again; if it keeps happening, the server or the connection may be overloaded. */
 	error_timeout: () => string;
 	/** The tt-rss server does not know this action. It is probably too old for this feature; updating tt-rss would help. */

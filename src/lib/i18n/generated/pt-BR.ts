@@ -32,6 +32,7 @@ export const messages: StartMessages = {
 	catchup_all: () => `Todos os artigos`,
 	catchup_menu: () => `Marcar como lido`,
 	catchup_menu_label: () => `Marcar como lido`,
+	error_storage_full: () => `Este dispositivo não tem mais espaço para artigos offline. Os artigos mais antigos em cache foram removidos; libere espaço ou diminua o número de artigos offline nas configurações. Suas alterações continuam guardadas.`,
 	failure_change: () => `Não foi possível salvar a alteração. Tente de novo em instantes.`,
 	failure_feeds: () => `Algo deu errado ao carregar seus feeds.`,
 	failure_sync: () => `Não foi possível atualizar a cópia offline.`,

@@ -32,6 +32,7 @@ export const messages: StartMessages = {
 	catchup_all: () => `所有文章`,
 	catchup_menu: () => `标为已读`,
 	catchup_menu_label: () => `标记为已读`,
+	error_storage_full: () => `此设备已没有空间存放离线文章。已删除较早的缓存文章；请释放一些空间，或在设置中减少离线文章的数量。你的更改仍会保留。`,
 	failure_change: () => `无法保存更改。请稍后再试。`,
 	failure_feeds: () => `加载订阅源时出错。`,
 	failure_sync: () => `无法更新离线副本。`,
