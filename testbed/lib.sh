@@ -131,7 +131,8 @@ start_feeds_namespace() {
   # A server started from another checkout (a CI clone, say) serves that checkout's fixtures: tests
   # write feeds into this checkout's (alerts, sync, the check-up's failing feed), so it must be ours.
   local served
-  served="$(cat "$HTTP_PIDFILE.dir" 2>/dev/null)"
+  # No file on a fresh machine: an empty answer, not set -e's exit.
+  served="$(cat "$HTTP_PIDFILE.dir" 2>/dev/null || true)"
   if feeds_server_ok && [ "$served" = "$FIXTURES_DIR" ]; then
     return 0
   fi
