@@ -1,6 +1,13 @@
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
-import { feeds, headlineLink, serverClient, serverHeadline, signIn } from './reader-support';
+import {
+	feeds,
+	headlineLink,
+	rowsTakeSwipes,
+	serverClient,
+	serverHeadline,
+	signIn
+} from './reader-support';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -13,6 +20,7 @@ async function swipe(
 	title: RegExp,
 	dx: number
 ): Promise<void> {
+	await rowsTakeSwipes(page);
 	const box = await headlineLink(page, title).boundingBox();
 	if (!box) throw new Error('row not visible');
 	const y = box.y + box.height / 2;

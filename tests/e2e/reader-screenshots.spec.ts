@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
-import { feeds, headlineLink, signIn } from './reader-support';
+import { feeds, headlineLink, rowsTakeSwipes, signIn } from './reader-support';
 
 // Writes the documentation's screenshots: a feed with an article open, desktop and phone.
 test.beforeEach(() => {
@@ -64,6 +64,7 @@ for (const shot of [
 		await signIn(page);
 		await page.goto('/feed/1');
 		const link = headlineLink(page, /Tech news 04/);
+		await rowsTakeSwipes(page);
 		const box = await link.boundingBox();
 		if (!box) throw new Error('row not visible');
 		const y = box.y + box.height / 2;

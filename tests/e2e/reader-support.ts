@@ -85,6 +85,14 @@ export function headlineLink(page: Page, title: string | RegExp) {
 	return headlineList(page).getByRole('link', { name: title });
 }
 
+/**
+ * Waits until the list's rows take swipes: their code loads after the first screen, and a press
+ * before that is a click (it opens the article).
+ */
+export async function rowsTakeSwipes(page: Page): Promise<void> {
+	await expect(headlineList(page).locator('[data-swipe-ready]').first()).toBeAttached();
+}
+
 const require = createRequire(import.meta.url);
 
 /** The WCAG 2.2 level AA rules of axe-core (2.0, 2.1 and 2.2, levels A and AA). */

@@ -17,7 +17,12 @@ import {
 	serverHeadlines,
 	signIn
 } from './offline-support';
-import { headlineList, seriousA11yViolations, serverHeadline } from './reader-support';
+import {
+	headlineList,
+	rowsTakeSwipes,
+	seriousA11yViolations,
+	serverHeadline
+} from './reader-support';
 
 test.beforeEach(() => {
 	resetTestbed();
@@ -155,6 +160,7 @@ test('offline catch-up, Undo: nothing stays queued', async ({ context, page }) =
 type Swipe = (page: Page, row: Locator, dx: number) => Promise<() => Promise<void>>;
 
 async function middle(row: Locator): Promise<{ x: number; y: number }> {
+	await rowsTakeSwipes(row.page());
 	// Pointer input lands only inside the viewport: the row may be below the fold.
 	await row.scrollIntoViewIfNeeded();
 	const box = await row.boundingBox();

@@ -64,6 +64,15 @@ export class RowSwipe {
 		return gestures && gestures.swipePress(this.machineOf(gestures));
 	}
 
+	/**
+	 * Whether the row takes swipes yet (both modules are in): the row says so in the page
+	 * (`data-swipe-ready`), so a test presses only once a swipe can be seen; a press before would
+	 * be a click.
+	 */
+	get ready(): boolean {
+		return gestures !== undefined && swipes !== undefined;
+	}
+
 	/** Whether the click now arriving ends a swipe or a long press (it must not act); asks once. */
 	swallowClick(): boolean {
 		return (
