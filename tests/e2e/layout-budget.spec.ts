@@ -174,6 +174,24 @@ for (const screen of [
 			expect(title?.x ?? 0).toBeGreaterThan((box?.x ?? 0) + (box?.width ?? 0));
 			await page.keyboard.press('Escape');
 			await expect(page.getByRole('group', { name: 'Selected articles' })).toHaveCount(0);
+			if (screen.name === 'desktop') {
+				// A desktop's hover shows the box over a card's corner: on a text card (no image under
+				// it) the check hides neither the feed's name nor the title's first letters.
+				const textCard = headlineList(page).locator('.headline.text-card').first();
+				await textCard.hover();
+				const check = textCard.locator('label.pick input');
+				await expect(check).toBeVisible();
+				await expect(textCard.locator('label.pick')).toHaveCSS('opacity', '1');
+				const [c, feed, head] = await Promise.all(
+					[check, textCard.locator('.feed'), textCard.locator('.title')].map((l) => l.boundingBox())
+				);
+				if (!c || !feed || !head) throw new Error('text card not laid out');
+				console.log(
+					`[layout-budget] desktop text card on hover: check ${Math.round(c.x)}–${Math.round(c.x + c.width)} × ${Math.round(c.y)}–${Math.round(c.y + c.height)}, feed name from ${Math.round(feed.x)}, title from ${Math.round(head.y)}`
+				);
+				expect(feed.x).toBeGreaterThanOrEqual(c.x + c.width);
+				expect(c.y + c.height).toBeLessThanOrEqual(head.y + 2);
+			}
 
 			if (screen.name === 'desktop') {
 				// The list head's room for a title: a moderate one is not cut (issue 27). It was, by 1 px,
