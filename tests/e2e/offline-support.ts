@@ -4,10 +4,14 @@
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { type Headline } from '../../src/lib/api';
-import { TtrssClient } from '../../src/lib/api/client';
-import { testbed } from '../support/testbed';
-import { expect } from './support/fixtures';
-import { listAnswered, signIn as signInWithForm } from './reader-support';
+import {
+	listAnswered,
+	openFeed as openFeedFromTree,
+	serverClient,
+	signIn as signInWithForm
+} from './reader-support';
+
+export { serverClient };
 
 export const BIG_FEED = 'Testbed Big Feed (320 items)';
 export const BIG_FEED_ID = 6;
@@ -19,9 +23,9 @@ export async function signIn(page: Page, stayingSignedIn = true): Promise<void> 
 	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
+/** Opens a feed (the big one unless told) and waits for the server's answer. */
 export async function openFeed(page: Page, title = BIG_FEED): Promise<void> {
-	await page.locator('nav[aria-label="Feeds"]').getByRole('link', { name: title }).click();
-	await expect(starButtons(page).first()).toBeVisible();
+	await openFeedFromTree(page, title);
 	await listAnswered(page);
 }
 
@@ -72,12 +76,6 @@ export async function readStore<T>(page: Page, store: string, key?: string): Pro
 
 export async function outboxCount(page: Page): Promise<number> {
 	return (await readStore<unknown[]>(page, 'outbox')).length;
-}
-
-export async function serverClient(): Promise<TtrssClient> {
-	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
-	await client.login({ user: testbed.user, password: testbed.password });
-	return client;
 }
 
 /** Every headline of a feed, as the server has it now. */

@@ -15,7 +15,7 @@ import {
 	headlineList,
 	listAnswered,
 	serverClient,
-	serverHeadline,
+	serverUnreadOf,
 	serverHeadlines,
 	signIn
 } from './reader-support';
@@ -145,11 +145,6 @@ async function linkStoryRow(page: Page): Promise<{ title: string; other: string 
 	return title === LINK_A ? { title, other: COAST } : { title, other: HARBOUR };
 }
 
-async function serverUnread(titles: string[]): Promise<boolean[]> {
-	const client = await serverClient();
-	return Promise.all(titles.map(async (t) => (await serverHeadline(client, t)).unread));
-}
-
 test.describe('desktop', () => {
 	test('each story once with “Also in”; opening one marks its copy read on the server', async ({
 		page,
@@ -174,7 +169,7 @@ test.describe('desktop', () => {
 			await expect(rowsOf(page, new RegExp(only))).toHaveCount(1);
 			await expect(rowsOf(page, new RegExp(only)).locator('.also-in')).toHaveCount(0);
 		}
-		expect(await serverUnread([LINK_A, LINK_B])).toEqual([true, true]);
+		expect(await serverUnreadOf([LINK_A, LINK_B])).toEqual([true, true]);
 
 		// Offline, the cached list is grouped the same way.
 		await context.setOffline(true);
@@ -190,10 +185,10 @@ test.describe('desktop', () => {
 		await headlineList(page).getByRole('link', { name: title }).click();
 		await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 		await expect
-			.poll(() => serverUnread([LINK_A, LINK_B]), { timeout: 20_000 })
+			.poll(() => serverUnreadOf([LINK_A, LINK_B]), { timeout: 20_000 })
 			.toEqual([false, false]);
 		// The title story and the others were not touched.
-		expect(await serverUnread([TITLE_STORY, ONLY_A, ONLY_B])).toEqual([true, true, true]);
+		expect(await serverUnreadOf([TITLE_STORY, ONLY_A, ONLY_B])).toEqual([true, true, true]);
 	});
 
 	test('the selection’s Mark read marks the copies; the setting shows every row again', async ({
@@ -252,7 +247,7 @@ test.describe('phone', () => {
 		await headlineList(page).getByRole('link', { name: title }).click();
 		await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 		await expect
-			.poll(() => serverUnread([LINK_A, LINK_B]), { timeout: 20_000 })
+			.poll(() => serverUnreadOf([LINK_A, LINK_B]), { timeout: 20_000 })
 			.toEqual([false, false]);
 	});
 });

@@ -6,25 +6,13 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
-import {
-	headlineList,
-	openFeedTitles,
-	serverClient,
-	serverHeadline,
-	signIn
-} from './reader-support';
+import { headlineList, openFeedTitles, serverUnreadOf, signIn } from './reader-support';
 
 test.beforeAll(() => {
 	resetTestbed();
 });
 
 /** Opens a feed and returns its rows' titles in list order (all loaded, all unread). */
-/** The server's unread flag of each title, in order. */
-async function serverUnread(titles: string[]): Promise<boolean[]> {
-	const client = await serverClient();
-	return Promise.all(titles.map(async (t) => (await serverHeadline(client, t)).unread));
-}
-
 async function markFromMenu(page: Page, title: string, action: RegExp): Promise<void> {
 	const more = headlineList(page).getByRole('button', { name: `More actions for “${title}”` });
 	await more.click();
@@ -46,7 +34,7 @@ test('the row menu marks the rows above read, and only those', async ({ page }) 
 	expect(titles).toHaveLength(7);
 	await markFromMenu(page, titles[3] ?? '', /^Mark above read$/);
 	const expected = titles.map((_, i) => i >= 3);
-	await expect.poll(() => serverUnread(titles)).toEqual(expected);
+	await expect.poll(() => serverUnreadOf(titles)).toEqual(expected);
 	// On screen as on the server: the first three rows lost their unread mark.
 	const rows = headlineList(page).locator('[data-article-id]');
 	for (const [i, unread] of expected.entries()) {
@@ -65,7 +53,7 @@ test('Shift+↓ on the open article marks the rows below it read', async ({ page
 		.click();
 	await expect(page.getByRole('heading', { level: 1, name: titles[1] ?? '' })).toBeVisible();
 	await page.keyboard.press('Shift+ArrowDown');
-	await expect.poll(() => serverUnread(titles)).toEqual(titles.map((_, i) => i === 0));
+	await expect.poll(() => serverUnreadOf(titles)).toEqual(titles.map((_, i) => i === 0));
 });
 
 test.describe('phone', () => {
@@ -77,6 +65,6 @@ test.describe('phone', () => {
 		const titles = await openFeedTitles(page, /^Testbed Tech News/);
 		expect(titles).toHaveLength(9);
 		await markFromMenu(page, titles[2] ?? '', /^Mark below read$/);
-		await expect.poll(() => serverUnread(titles)).toEqual(titles.map((_, i) => i <= 2));
+		await expect.poll(() => serverUnreadOf(titles)).toEqual(titles.map((_, i) => i <= 2));
 	});
 });

@@ -41,6 +41,12 @@ export async function serverHeadline(client: TtrssClient, title: string): Promis
 
 export { serverUnread } from '../support/server';
 
+/** The server's unread flag of each title, in order. */
+export async function serverUnreadOf(titles: string[]): Promise<boolean[]> {
+	const client = await serverClient();
+	return Promise.all(titles.map(async (t) => (await serverHeadline(client, t)).unread));
+}
+
 /**
  * Signs in to the test bed through the form (the one way every Playwright spec does), "Stay signed
  * in" as given or as the form has it, and waits for the tree's first feed.
@@ -71,13 +77,29 @@ export async function listAnswered(page: Page): Promise<void> {
 	await expect(page.locator('section.list-pane')).toHaveAttribute('aria-busy', 'false');
 }
 
+/**
+ * Opens a feed from the tree and waits for its first row (`firstRow`, or any): the one way every
+ * Playwright spec opens a list.
+ */
+export async function openFeed(
+	page: Page,
+	name: string | RegExp,
+	firstRow?: string | RegExp
+): Promise<void> {
+	await feeds(page).getByRole('link', { name }).click();
+	const list = headlineList(page);
+	await expect(
+		firstRow === undefined
+			? list.locator('[data-article-id]').first()
+			: list.getByRole('link', { name: firstRow })
+	).toBeVisible();
+}
+
 /** Opens a feed and returns its rows' titles in list order, as the server answered them. */
 export async function openFeedTitles(page: Page, name: RegExp): Promise<string[]> {
-	await feeds(page).getByRole('link', { name }).click();
-	const rows = headlineList(page).locator('[data-article-id] .title');
-	await expect(rows.first()).toBeVisible();
+	await openFeed(page, name);
 	await listAnswered(page);
-	return rows.allTextContents();
+	return headlineList(page).locator('[data-article-id] .title').allTextContents();
 }
 
 /** A row link of the headline list by (part of) its title. */

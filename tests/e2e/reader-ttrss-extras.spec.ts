@@ -8,9 +8,9 @@ import type { Page } from '@playwright/test';
 import { ArticleField, UpdateMode } from '../../src/lib/api/index';
 import { resetTestbed } from '../support/testbed';
 import {
-	feeds,
 	headlineLink,
 	headlineList,
+	openFeed,
 	seriousA11yViolations,
 	serverClient,
 	serverHeadline,
@@ -27,10 +27,9 @@ test.beforeEach(() => {
 });
 
 /** Opens a feed from the home screen's tree (beside the list on a desktop, alone on a phone). */
-async function openFeed(page: Page, name: RegExp, firstRow: RegExp): Promise<void> {
+async function openFromHome(page: Page, name: RegExp, firstRow: RegExp): Promise<void> {
 	await page.getByRole('link', { name: 'Reader', exact: true }).click();
-	await feeds(page).getByRole('link', { name }).click();
-	await expect(headlineLink(page, firstRow)).toBeVisible();
+	await openFeed(page, name, firstRow);
 }
 
 /** The list's Show choice, its menu opened. */
@@ -65,7 +64,7 @@ for (const layout of ['desktop', 'phone'] as const) {
 				mode: UpdateMode.True
 			});
 			await signIn(page);
-			await openFeed(page, /^Testbed Tech News/, /Tech news 02/);
+			await openFromHome(page, /^Testbed Tech News/, /Tech news 02/);
 			await (await show(page)).selectOption({ label: 'Published' });
 			await expect(rows(page)).toHaveCount(2);
 			await expect(headlineLink(page, /Tech news 05/)).toBeVisible();
@@ -81,7 +80,7 @@ for (const layout of ['desktop', 'phone'] as const) {
 			page
 		}) => {
 			await signIn(page);
-			await openFeed(page, /^Testbed Tech News/, /Tech news 02/);
+			await openFromHome(page, /^Testbed Tech News/, /Tech news 02/);
 			// Adaptive (the default) hides the read Tech news 10–12.
 			await expect(headlineLink(page, /Tech news 12/)).toHaveCount(0);
 			await (await show(page)).selectOption({ label: 'All articles' });
@@ -90,7 +89,7 @@ for (const layout of ['desktop', 'phone'] as const) {
 			await expect(await show(page)).toHaveValue('all_articles');
 			await expect(headlineLink(page, /Tech news 12/)).toBeVisible();
 
-			await openFeed(page, /^Testbed Web Dev/, /Web dev 01/);
+			await openFromHome(page, /^Testbed Web Dev/, /Web dev 01/);
 			await expect(await show(page)).toHaveValue('adaptive');
 			// Web dev 08 is read: not in the adaptive list of a feed with unread articles.
 			await expect(headlineLink(page, /Web dev 08/)).toHaveCount(0);
@@ -98,7 +97,7 @@ for (const layout of ['desktop', 'phone'] as const) {
 
 		test('a search in the feed’s category finds only that category’s matches', async ({ page }) => {
 			await signIn(page);
-			await openFeed(page, /^Testbed Tech News/, /Tech news 02/);
+			await openFromHome(page, /^Testbed Tech News/, /Tech news 02/);
 			// tt-rss's `title:` matches within titles (the test bed's full-text index is empty).
 			await search(page, 'title:es', 'This feed');
 			await expect(headlineLink(page, /Tech news 01/)).toBeVisible();
@@ -118,7 +117,7 @@ for (const layout of ['desktop', 'phone'] as const) {
 
 		test('a tag opens its articles; the comments link is in the header', async ({ page }) => {
 			await signIn(page);
-			await openFeed(page, /^Testbed Web Dev/, /Web dev 01/);
+			await openFromHome(page, /^Testbed Web Dev/, /Web dev 01/);
 			await headlineLink(page, /Web dev 01: IndexedDB/).click();
 			const tags = page.getByRole('list', { name: 'Labels and tags' });
 			await expect(tags.getByRole('link', { name: 'Articles tagged web' })).toBeVisible();
@@ -130,13 +129,13 @@ for (const layout of ['desktop', 'phone'] as const) {
 			// Web dev 02 is tagged "web" only.
 			await expect(headlineLink(page, /Web dev 02/)).toHaveCount(0);
 
-			await openFeed(page, /^Testbed Tech News/, /Tech news 03/);
+			await openFromHome(page, /^Testbed Tech News/, /Tech news 03/);
 			await headlineLink(page, /Tech news 03/).click();
 			const comments = page.locator('.byline').getByRole('link', { name: /^Comments/ });
 			await expect(comments).toHaveAttribute('href', 'http://feeds.test/tech-news/3/comments');
 			await expect(comments).toHaveAttribute('target', '_blank');
 			expect(await seriousA11yViolations(page), 'article with tags and comments').toEqual([]);
-			await openFeed(page, /^Testbed Tech News/, /Tech news 02/);
+			await openFromHome(page, /^Testbed Tech News/, /Tech news 02/);
 			await headlineLink(page, /Tech news 02/).click();
 			await expect(page.getByRole('heading', { level: 1, name: /Tech news 02/ })).toBeVisible();
 			await expect(page.getByRole('link', { name: /^Comments/ })).toHaveCount(0);
@@ -150,7 +149,7 @@ for (const layout of ['desktop', 'phone'] as const) {
 			const keep = page.getByRole('checkbox', { name: /Leave an article unread when it opens/ });
 			await keep.check();
 			expect(await seriousA11yViolations(page), 'settings').toEqual([]);
-			await openFeed(page, /^Testbed Tech News/, /Tech news 04/);
+			await openFromHome(page, /^Testbed Tech News/, /Tech news 04/);
 			await headlineLink(page, /Tech news 04/).click();
 			await expect(page.getByRole('heading', { level: 1, name: /Tech news 04/ })).toBeVisible();
 			await expect(articleActions(page).getByRole('button', { name: 'Mark read' })).toBeVisible();

@@ -19,6 +19,7 @@ import {
 } from './offline-support';
 import {
 	headlineList,
+	openFeed,
 	rowsTakeSwipes,
 	seriousA11yViolations,
 	serverHeadline
@@ -31,11 +32,6 @@ test.beforeEach(() => {
 const WEB_DEV = 'Testbed Web Dev (Atom)';
 const WEB_DEV_ID = 2;
 const TECH_NEWS = 'Testbed Tech News';
-
-async function openFeed(page: Page, title: string): Promise<void> {
-	await page.locator('nav[aria-label="Feeds"]').getByRole('link', { name: title }).click();
-	await expect(rows(page).first()).toBeVisible();
-}
 
 function rows(page: Page): Locator {
 	return headlineList(page).locator('[data-article-id]');
@@ -220,6 +216,9 @@ const ACTIONS = [
 type Flags = Awaited<ReturnType<typeof serverHeadline>>;
 
 async function everyAction(page: Page, swipe: Swipe): Promise<void> {
+	// Four actions, each waiting out its undo window and its send: ~35 s alone, over the 60 s
+	// default on a loaded 2-core machine (it ran 61 s beside a unit-test run).
+	test.slow();
 	const client = await serverClient();
 	await signIn(page);
 	await openFeed(page, TECH_NEWS);
