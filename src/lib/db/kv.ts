@@ -9,6 +9,7 @@
  * Other modules may read an owner's key through its declaration; they write it through the
  * owner's functions (one writer a key).
  */
+import { isObject } from '$lib/api/wire';
 import { openReaderDb, type ReaderDatabase } from './open';
 
 export type KvStoreName = 'settings' | 'sync';
@@ -127,7 +128,5 @@ export function isFiniteNumber(raw: unknown): number | undefined {
 	return typeof raw === 'number' && Number.isFinite(raw) ? raw : undefined;
 }
 export function isRecord(raw: unknown): Record<string, unknown> | undefined {
-	return typeof raw === 'object' && raw !== null && !Array.isArray(raw)
-		? (raw as Record<string, unknown>)
-		: undefined;
+	return isObject(raw) ? raw : undefined;
 }

@@ -15,6 +15,7 @@ import {
 } from './settings.svelte';
 import { safeUrl } from '$lib/content/url';
 import { onAccountEvent } from '$lib/db/account-events';
+import { parseStoredObject } from './local-json';
 
 export interface ListPrefs {
 	viewMode?: ViewMode;
@@ -121,13 +122,8 @@ const listName = (kind: ListKind, id: string): string => `${kind}:${id}`;
 
 /** localStorage is outside input: each choice is checked by the settings' own rules. */
 export function parseListPrefs(raw: string | null): Record<string, ListPrefs> {
-	let stored: unknown;
-	try {
-		stored = raw ? JSON.parse(raw) : {};
-	} catch {
-		return {};
-	}
-	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return {};
+	const stored = parseStoredObject(raw);
+	if (!stored) return {};
 	const lists: Record<string, ListPrefs> = {};
 	for (const [name, value] of Object.entries(stored).slice(-MAX_LISTS)) {
 		if (!/^(feed|cat|tag):/.test(name) || !value || typeof value !== 'object') continue;

@@ -10,6 +10,7 @@
  * and when the app is hidden, never on every scroll event.
  */
 import { forgetSnapshot } from '$lib/boot/snapshot-contract';
+import { parseStoredObject } from './local-json';
 
 export const RESUME_KEY = 'reader.resume';
 /** Quiet time after the last scroll event before the position is written. */
@@ -62,14 +63,8 @@ const isCount = (v: unknown): v is number =>
 
 /** Local storage is outside input: a broken or foreign value is no record at all. */
 export function parseResume(raw: string | null): ResumeRecord | undefined {
-	let value: unknown;
-	try {
-		value = raw ? JSON.parse(raw) : undefined;
-	} catch {
-		return undefined;
-	}
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const v = value as Record<string, unknown>;
+	const v = parseStoredObject(raw);
+	if (!v) return undefined;
 	if (typeof v.account !== 'string' || !v.account) return undefined;
 	if (typeof v.path !== 'string' || v.path.length > 300 || !isResumable(v.path)) return undefined;
 	const record: ResumeRecord = { account: v.account, path: v.path };

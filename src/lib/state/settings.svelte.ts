@@ -4,6 +4,7 @@
  */
 import type { ViewMode as ApiViewMode } from '$lib/api';
 import { StoredValues } from './stored.svelte';
+import { parseStoredObject } from './local-json';
 
 export type Theme = 'system' | 'light' | 'dark' | 'black' | 'sepia';
 /** How much a headline row shows: one line, + its excerpt, + its image (a card). */
@@ -96,15 +97,8 @@ const VIEW_MODES: readonly ViewMode[] = [
 
 /** localStorage is outside input too: keep only values of the right type and range. */
 export function parseSettings(raw: string | null): SettingsValues {
-	let stored: Record<string, unknown> = {};
-	try {
-		const value: unknown = raw ? JSON.parse(raw) : {};
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			stored = value as Record<string, unknown>;
-		}
-	} catch {
-		// A broken value means defaults, never a broken app.
-	}
+	// A broken value means defaults, never a broken app.
+	const stored = parseStoredObject(raw) ?? {};
 	const pick = <T>(key: keyof SettingsValues, ok: (v: unknown) => v is T): T =>
 		ok(stored[key]) ? stored[key] : (DEFAULT_SETTINGS[key] as T);
 	const isBool = (v: unknown): v is boolean => typeof v === 'boolean';

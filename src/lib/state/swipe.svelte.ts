@@ -9,6 +9,7 @@ import { m, whenAllMessages } from '$lib/i18n/m';
 import { loadActions } from './act';
 import { StoredValues } from './stored.svelte';
 import { treeState } from './tree.svelte';
+import { parseStoredObject } from './local-json';
 
 /** `label:<feed-style id>` names one label. */
 export type SwipeAction = 'read' | 'star' | 'publish' | 'none' | `label:${number}`;
@@ -36,15 +37,7 @@ export function isSwipeAction(value: unknown): value is SwipeAction {
 
 /** localStorage is outside input: only known actions, else the defaults. */
 export function parseSwipes(raw: string | null): SwipeSettings {
-	let stored: Record<string, unknown> = {};
-	try {
-		const value: unknown = raw ? JSON.parse(raw) : {};
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			stored = value as Record<string, unknown>;
-		}
-	} catch {
-		// Defaults.
-	}
+	const stored = parseStoredObject(raw) ?? {};
 	return {
 		left: isSwipeAction(stored.left) ? stored.left : DEFAULT_SWIPES.left,
 		right: isSwipeAction(stored.right) ? stored.right : DEFAULT_SWIPES.right
