@@ -12,7 +12,13 @@ test.beforeAll(() => {
 	resetTestbed();
 });
 
-/** Opens a feed and returns its rows' titles in list order (all loaded, all unread). */
+/**
+ * How long the server may take to show a mark above/below: it is held for its undo toast (5 s),
+ * then waits for the replay's lock, which a start's sync may hold for seconds on a loaded machine
+ * (twice here, beside a unit-test run, nothing was sent within 10 s; alone it takes ~6 s).
+ */
+const SENT_WITHIN = { timeout: 25_000 };
+
 async function markFromMenu(page: Page, title: string, action: RegExp): Promise<void> {
 	const more = headlineList(page).getByRole('button', { name: `More actions for “${title}”` });
 	await more.click();
@@ -34,7 +40,7 @@ test('the row menu marks the rows above read, and only those', async ({ page }) 
 	expect(titles).toHaveLength(7);
 	await markFromMenu(page, titles[3] ?? '', /^Mark above read$/);
 	const expected = titles.map((_, i) => i >= 3);
-	await expect.poll(() => serverUnreadOf(titles)).toEqual(expected);
+	await expect.poll(() => serverUnreadOf(titles), SENT_WITHIN).toEqual(expected);
 	// On screen as on the server: the first three rows lost their unread mark.
 	const rows = headlineList(page).locator('[data-article-id]');
 	for (const [i, unread] of expected.entries()) {
@@ -53,7 +59,9 @@ test('Shift+↓ on the open article marks the rows below it read', async ({ page
 		.click();
 	await expect(page.getByRole('heading', { level: 1, name: titles[1] ?? '' })).toBeVisible();
 	await page.keyboard.press('Shift+ArrowDown');
-	await expect.poll(() => serverUnreadOf(titles)).toEqual(titles.map((_, i) => i === 0));
+	await expect
+		.poll(() => serverUnreadOf(titles), SENT_WITHIN)
+		.toEqual(titles.map((_, i) => i === 0));
 });
 
 test.describe('phone', () => {
@@ -65,6 +73,8 @@ test.describe('phone', () => {
 		const titles = await openFeedTitles(page, /^Testbed Tech News/);
 		expect(titles).toHaveLength(9);
 		await markFromMenu(page, titles[2] ?? '', /^Mark below read$/);
-		await expect.poll(() => serverUnreadOf(titles)).toEqual(titles.map((_, i) => i <= 2));
+		await expect
+			.poll(() => serverUnreadOf(titles), SENT_WITHIN)
+			.toEqual(titles.map((_, i) => i <= 2));
 	});
 });
