@@ -9,7 +9,6 @@
  * Other modules may read an owner's key through its declaration; they write it through the
  * owner's functions (one writer a key).
  */
-import { isObject } from '$lib/api/wire';
 import { openReaderDb, type ReaderDatabase } from './open';
 
 export type KvStoreName = 'settings' | 'sync';
@@ -128,5 +127,7 @@ export function isFiniteNumber(raw: unknown): number | undefined {
 	return typeof raw === 'number' && Number.isFinite(raw) ? raw : undefined;
 }
 export function isRecord(raw: unknown): Record<string, unknown> | undefined {
-	return isObject(raw) ? raw : undefined;
+	return typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+		? (raw as Record<string, unknown>)
+		: undefined;
 }

@@ -3,13 +3,12 @@
  * entry holding a JSON object comes back as that object, anything else (nothing, garbage, a list,
  * a number) as undefined. The settings', swipes', lists' and resume records' parsers start here.
  */
-import { isObject } from '$lib/api/wire';
+import { isRecord } from '$lib/db/kv';
 
 export function parseStoredObject(raw: string | null): Record<string, unknown> | undefined {
 	if (!raw) return undefined;
 	try {
-		const value: unknown = JSON.parse(raw);
-		return isObject(value) ? value : undefined;
+		return isRecord(JSON.parse(raw));
 	} catch {
 		return undefined;
 	}
