@@ -125,5 +125,48 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 				screen: articleState.article?.marked
 			}).toEqual({ cache: false, screen: false });
 		});
+
+		it('its answer, whose queued changes were read before the reader’s change, does not take it back', async () => {
+			// The moment of the race, made certain: the reader's change lands after the answer's
+			// queued changes were read and before the article takes the answer (issue 22).
+			let meanwhile: (() => void) | undefined;
+			vi.doMock('$lib/outbox/outbox', async (original) => {
+				const real = await original<typeof import('$lib/outbox/outbox')>();
+				return {
+					...real,
+					withQueuedChanges: async (...args: Parameters<typeof real.withQueuedChanges>) => {
+						const shown = await real.withQueuedChanges(...args);
+						meanwhile?.();
+						meanwhile = undefined;
+						return shown;
+					}
+				};
+			});
+			try {
+				const { server, articleState } = await page({ ...READER, updateArticle: 'updateArticle' });
+				const { headlines } = await import('./headlines.svelte');
+				const { setFlag } = await import('./actions');
+				const { pendingItems } = await import('$lib/outbox/outbox');
+				// Opened once (its body cached), then again without its row (a link): the cached
+				// copy shows while the server is asked.
+				await articleState.open(script);
+				articleState.close();
+				headlines.reset();
+				const releaseUpdates = server.hold('updateArticle');
+				let read: Promise<boolean> | undefined;
+				meanwhile = () => {
+					const shown = articleState.article;
+					if (shown) read = setFlag([shown], 'unread', false);
+				};
+				await articleState.open(script);
+				expect(read).toBeDefined();
+				expect(articleState.article?.unread).toBe(false);
+				expect(await read).toBe(true);
+				releaseUpdates();
+				await vi.waitFor(async () => expect(await pendingItems()).toEqual([]), { timeout: 5000 });
+			} finally {
+				vi.doUnmock('$lib/outbox/outbox');
+			}
+		});
 	});
 });

@@ -70,8 +70,10 @@ class ArticleState {
 			}
 			// Opened without its row (a notification, a link): the reader's changes not sent yet
 			// (or sent after the ask) stay on screen.
-			const [shown = answered] = await withQueuedChanges([answered], askedAt);
+			const [queued = answered] = await withQueuedChanges([answered], askedAt);
 			if (this.#id !== id) return;
+			// And a change the reader made since the ask stays (one read after the queued changes).
+			const shown = headlines.readArticleOver(queued, this.#article, askedAt);
 			const row = headlines.find(id);
 			this.#article = {
 				...shown,

@@ -29,7 +29,14 @@ import {
 	type HeadlinesPage,
 	type ListQuery
 } from './list-query';
-import { patchReadRows, patchRowsEach, withNewRows } from './list-patches';
+import {
+	keepChangedSince,
+	noteChanged,
+	patchReadRows,
+	patchRowsEach,
+	withNewRows,
+	type ChangedAt
+} from './list-patches';
 import { mergeTop, topIsEnough } from './list-merge';
 import { errorMessage, treeState } from './tree.svelte';
 import { session } from './session.svelte';
@@ -90,8 +97,11 @@ class HeadlineList {
 	#serverKeeps: ((row: ViewModeRow) => boolean) | undefined;
 	/** Bumped on every new query, so a late reply for an older one is dropped. */
 	#generation = 0;
-	/** When the reader last changed each row here (`patch`), for `patchRead`. */
-	#changedAt = new Map<number, number>();
+	/**
+	 * When the reader last changed each field of an article here (`patchEach`, also for an article
+	 * open without its row): a read begun before that change must not undo it (`readOver`).
+	 */
+	#changedAt: ChangedAt = new Map();
 
 	get query(): ListQuery | undefined {
 		return this.#query;
@@ -283,7 +293,7 @@ class HeadlineList {
 			}
 			const rows = await withQueuedChanges(top, askedAt);
 			if (!current()) return;
-			this.#items = mergeTop(this.#items, rows);
+			this.#items = mergeTop(this.#items, this.#readOver(rows, askedAt));
 			this.#firstId = firstId;
 			// The server's whole list is here; or rows may have arrived below the loaded ones (an
 			// order of the reader's, say oldest first): the end of the list asks again.
@@ -373,14 +383,16 @@ class HeadlineList {
 			// on screen.
 			const page = await withQueuedChanges(result.headlines, askedAt);
 			if (generation !== this.#generation) return;
+			// What goes on screen; the cache takes the page itself (its writes apply the outbox).
+			const shown = this.#readOver(page, askedAt);
 			this.#onDevice = undefined;
 			this.#local = undefined;
 			const complete = page.length < pageSize;
 			if (options.replace) {
-				this.#items = page;
+				this.#items = shown;
 			} else {
 				const known = new Set(this.#items.map((h) => h.id));
-				const fresh = page.filter((h) => !known.has(h.id));
+				const fresh = shown.filter((h) => !known.has(h.id));
 				// Nothing new (rows read here that the server lists till the change reaches it): the
 				// same rows again would ask for the same page again at once.
 				if (fresh.length > 0) this.#items = [...this.#items, ...fresh];
@@ -474,18 +486,43 @@ class HeadlineList {
 	/** Applies the reader's changes, each to the loaded row with its id, in one pass. */
 	patchEach(changes: readonly { id: number; patch: ArticlePatch }[]): void {
 		if (changes.length === 0) return;
-		const at = Date.now();
-		for (const { id } of changes) this.#changedAt.set(id, at);
+		noteChanged(this.#changedAt, changes, Date.now());
 		this.#items = patchRowsEach(this.#items, changes);
 	}
 
 	/**
-	 * Applies stored or server state read at `readAt` to the loaded rows it names, except rows the
-	 * reader changed since: the read does not know that change (a sync's rows read from the cache
-	 * while the reader opened an article would mark it unread again on screen).
+	 * Applies stored or server state read at `readAt` to the loaded rows it names, as the reader's
+	 * changes leave it: those queued, being queued or confirmed since (`withQueuedChanges`: a
+	 * sync's rows read from the cache before the outbox write of the article the reader just opened
+	 * would mark it unread again on screen), and those made here since (`readOver`).
 	 */
-	patchRead(rows: readonly (ArticlePatch & { id: number })[], readAt: number): void {
-		this.#items = patchReadRows(this.#items, rows, this.#changedAt, readAt);
+	async patchRead(rows: readonly Headline[], readAt: number): Promise<void> {
+		const read = await withQueuedChanges(rows, readAt);
+		this.#items = patchReadRows(this.#items, read, this.#changedAt, readAt);
+	}
+
+	/**
+	 * Rows read at `readAt` (and the queued changes applied over them, `withQueuedChanges`) as
+	 * they go on screen: a field the reader changed here since keeps its value on screen. Called in
+	 * the task that shows them, after the last await: a change made before that is in the rows
+	 * shown, which it reads.
+	 */
+	#readOver(rows: readonly Headline[], readAt: number): Headline[] {
+		if (!rows.some((row) => this.#changedAt.has(row.id))) return [...rows];
+		const shown = new Map(this.#items.map((h) => [h.id, h]));
+		return rows.map((row) => keepChangedSince(row, shown.get(row.id), this.#changedAt, readAt));
+	}
+
+	/**
+	 * An article read at `readAt` (an opened article's `getArticle`) as the reader's changes made
+	 * here since leave it: their fields as `shown` has them (`keepChangedSince`).
+	 */
+	readArticleOver<T extends ArticlePatch & { id: number }>(
+		article: T,
+		shown: ArticlePatch | undefined,
+		readAt: number
+	): T {
+		return keepChangedSince(article, shown, this.#changedAt, readAt);
 	}
 
 	/** Test and sign-out hook. */
@@ -500,6 +537,7 @@ class HeadlineList {
 		this.#answered = false;
 		this.#local = undefined;
 		this.#serverKeeps = undefined;
+		this.#changedAt.clear();
 	}
 }
 

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Headline } from '$lib/api';
 import { headline } from '$lib/outbox/testing/fake-server';
-import { patchReadRows, patchRows, patchRowsEach, withNewRows } from './list-patches';
+import {
+	keepChangedSince,
+	noteChanged,
+	patchReadRows,
+	patchRows,
+	patchRowsEach,
+	withNewRows,
+	type ChangedAt
+} from './list-patches';
 import { headlinesParams, type ListQuery } from './list-query';
 
 const rows = (): Headline[] => [headline(1, { unread: true }), headline(2, { unread: true })];
@@ -31,17 +39,38 @@ describe('list patches', () => {
 		expect(next[1]).toBe(items[1]);
 	});
 
-	it('a read older than the reader’s change of a row leaves that row; nothing to apply keeps the array', () => {
-		const items = rows();
-		const changedAt = new Map([[1, 500]]);
+	it('a read older than the reader’s change of a field leaves that field; nothing to apply keeps the array', () => {
+		const changedAt: ChangedAt = new Map();
+		// The reader marked row 1 read at 500.
+		const items = patchRows(rows(), [1], { unread: false });
+		noteChanged(changedAt, [{ id: 1, patch: { unread: false } }], 500);
 		const read = [
-			{ id: 1, unread: true, marked: true },
+			{ id: 1, unread: true, marked: !items[0]?.marked },
 			{ id: 2, unread: false, marked: true }
 		];
 		const next = patchReadRows(items, read, changedAt, 400);
-		expect(next[0]).toBe(items[0]);
+		// Row 1: its read flag is the reader's (changed after the read), its star the read's.
+		expect(next[0]).toMatchObject({ unread: false, marked: !items[0]?.marked });
 		expect(next[1]).toMatchObject({ unread: false, marked: true });
-		expect(patchReadRows(items, [read[0] as { id: number }], changedAt, 400)).toBe(items);
+		// Read after the change: the read’s.
+		expect(patchReadRows(items, read, changedAt, 501)[0]?.unread).toBe(true);
+		expect(patchReadRows(items, [{ ...(items[0] as Headline) }], changedAt, 400)).toBe(items);
+	});
+
+	it('keepChangedSince keeps, of an article read, only the fields changed at or after the read', () => {
+		const changedAt: ChangedAt = new Map();
+		noteChanged(changedAt, [{ id: 7, patch: { unread: false } }], 100);
+		noteChanged(changedAt, [{ id: 7, patch: { marked: true } }], 300);
+		const read = { id: 7, unread: true, marked: false, published: true };
+		const shown = { unread: false, marked: true, published: false };
+		expect(keepChangedSince(read, shown, changedAt, 200)).toEqual({
+			id: 7,
+			unread: true,
+			marked: true,
+			published: true
+		});
+		expect(keepChangedSince(read, shown, changedAt, 400)).toBe(read);
+		expect(keepChangedSince(read, undefined, changedAt, 0)).toBe(read);
 	});
 
 	it('appends only the rows of a page not already loaded', () => {

@@ -123,7 +123,7 @@ async function applyToScreen(
 	const shown = new Set(headlines.items.map((h) => h.id));
 	const onScreen = changes.articleIds.filter((id) => shown.has(id));
 	const readAt = Date.now();
-	headlines.patchRead(await cachedRows(onScreen), readAt);
+	await headlines.patchRead(await cachedRows(onScreen), readAt);
 	if (changes.newArticles && headlines.query) await headlines.refresh();
 }
 
