@@ -100,12 +100,36 @@ export async function confirm(
 	await noteStatus({ lastSentAt: at });
 }
 
-/** Best effort: a change whose mark is not written is only not sent once more (see `confirm`). */
+/**
+ * Notes a write sent at `at` that ended without tt-rss's answer: it may still land. Best effort: a
+ * change whose mark is not written is only not sent once more (see `confirm`).
+ *
+ * The reader may have replaced it while it was on its way (chaos seed 2001 in CI, 2026-11-27: a
+ * star held by the proxy, the unstar queued meanwhile, the star abandoned when the device went
+ * offline; the unstar, sent and confirmed, was then overtaken by the held star). The replacement
+ * did not know the send was in doubt when it was queued (`way-in.ts` reads `attemptedAt`), so it
+ * is told now: it carries the time (`overtakes`) and is sent once more after it (`confirm`).
+ */
 export async function noteUnanswered(items: readonly OutboxItem[], at: number): Promise<void> {
 	for (const item of items) {
+		const seq = item.seq;
+		if (seq === undefined) continue;
 		try {
-			await updateItem(item, (current) => {
-				current.attemptedAt = at;
+			const db = await openReaderDb();
+			await writeTxWithRoom(db, ['outbox'], async (tx) => {
+				const current = await tx.store.get(seq);
+				if (current) {
+					current.attemptedAt = at;
+					await tx.store.put(current);
+					return;
+				}
+				const newer = await tx.store.index('byKey').getAll(item.key);
+				for (const replacement of newer) {
+					if (replacement.seq === undefined || replacement.seq < seq) continue;
+					if (replacement.account !== item.account) continue;
+					replacement.overtakes = Math.max(replacement.overtakes ?? at, at);
+					await tx.store.put(replacement);
+				}
 			});
 		} catch {
 			// Storage full: the replay stops or goes on as the verdict says.

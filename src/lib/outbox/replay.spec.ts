@@ -404,6 +404,40 @@ describe('a change sent without an answer, then overtaken', () => {
 		expect(await pendingItems()).toEqual([]);
 	});
 
+	// Chaos seed 2001 in CI (2026-11-27): the unstar was queued while the star was still on its
+	// way, so it did not know the star was in doubt; the star then ended without an answer.
+	it('replaced while on its way, then unanswered: the replacement waits for it too', async () => {
+		let t = 1_000_000;
+		const now = (): number => t;
+		let onItsWay: () => void = () => undefined;
+		const sending = new Promise<void>((resolve) => (onItsWay = resolve));
+		let hung = false;
+		const server = fakeTtrss({
+			failAt: (_i, r) => {
+				if (hung || r.body.op !== 'updateArticle') return undefined;
+				hung = true;
+				onItsWay();
+				return 'TIMEOUT';
+			}
+		});
+		await enqueueIntent(star(true), t);
+		const first = replayOutbox({ client: server.client({ timeoutMs: 500 }), now });
+		await sending;
+		await enqueueIntent(star(false), t + 1);
+		// The replay goes on after the timeout: the unstar is sent and confirmed, and kept.
+		expect(await first).toMatchObject({ sent: 1, remaining: 1 });
+		expect(server.article(7).marked).toBe(false);
+		expect((await pendingItems())[0]?.notBefore).toBe(1_000_000 + UNANSWERED_MS);
+		// The held star reaches tt-rss; after its time the unstar is sent once more.
+		server.article(7).marked = true;
+		t = 1_000_000 + UNANSWERED_MS;
+		expect(await replayOutbox({ client: server.client(), now })).toMatchObject({
+			sent: 1,
+			remaining: 0
+		});
+		expect(server.article(7).marked).toBe(false);
+	});
+
 	it('the later value replaced again still waits for the unanswered one', async () => {
 		let t = 1_000_000;
 		const now = (): number => t;
