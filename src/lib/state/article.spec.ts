@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { recordedRows, signedInPage, type Replies } from './testing/recorded-server';
+import { afterQueuedChangesRead } from './testing/queued-race';
 
 /** All articles (five rows) and getArticle (Big feed item 001 and Script tags) as recorded. */
 const READER: Replies = { getHeadlines: 'getHeadlines-header', getArticle: 'getArticle' };
@@ -129,19 +130,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		it('its answer, whose queued changes were read before the reader’s change, does not take it back', async () => {
 			// The moment of the race, made certain: the reader's change lands after the answer's
 			// queued changes were read and before the article takes the answer (issue 22).
-			let meanwhile: (() => void) | undefined;
-			vi.doMock('$lib/outbox/outbox', async (original) => {
-				const real = await original<typeof import('$lib/outbox/outbox')>();
-				return {
-					...real,
-					withQueuedChanges: async (...args: Parameters<typeof real.withQueuedChanges>) => {
-						const shown = await real.withQueuedChanges(...args);
-						meanwhile?.();
-						meanwhile = undefined;
-						return shown;
-					}
-				};
-			});
+			const { meanwhile } = afterQueuedChangesRead();
 			try {
 				const { server, articleState } = await page({ ...READER, updateArticle: 'updateArticle' });
 				const { headlines } = await import('./headlines.svelte');
@@ -154,10 +143,10 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 				headlines.reset();
 				const releaseUpdates = server.hold('updateArticle');
 				let read: Promise<boolean> | undefined;
-				meanwhile = () => {
+				meanwhile(() => {
 					const shown = articleState.article;
 					if (shown) read = setFlag([shown], 'unread', false);
-				};
+				});
 				await articleState.open(script);
 				expect(read).toBeDefined();
 				expect(articleState.article?.unread).toBe(false);

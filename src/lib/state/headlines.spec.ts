@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEVICE_FEED, type Headline } from '$lib/api';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { pagedHeadlines, recordedRows, signedInPage } from './testing/recorded-server';
+import { afterQueuedChangesRead } from './testing/queued-race';
 
 /** All articles, as the test bed answers it with include_header (five rows). */
 const ALL = { getHeadlines: 'getHeadlines-header' };
@@ -372,25 +373,13 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		it('a list answer whose queued changes were read before the reader’s change does not take it back', async () => {
 			// The moment of the race, made certain: the reader's change lands after the answer's
 			// queued changes were read (one IndexedDB read) and before the list takes the answer.
-			let meanwhile: (() => void) | undefined;
-			vi.doMock('$lib/outbox/outbox', async (original) => {
-				const real = await original<typeof import('$lib/outbox/outbox')>();
-				return {
-					...real,
-					withQueuedChanges: async (...args: Parameters<typeof real.withQueuedChanges>) => {
-						const shown = await real.withQueuedChanges(...args);
-						meanwhile?.();
-						meanwhile = undefined;
-						return shown;
-					}
-				};
-			});
+			const { meanwhile } = afterQueuedChangesRead();
 			try {
 				const { headlines, setFlag, row, sent } = await readerPage();
 				let read: Promise<boolean> | undefined;
-				meanwhile = () => {
+				meanwhile(() => {
 					read = setFlag([row(script)], 'unread', false);
-				};
+				});
 				// The list is loaded again (the reader's refresh, "Show" changed, cards picked…).
 				await headlines.refresh({ full: true });
 				expect(read).toBeDefined();
