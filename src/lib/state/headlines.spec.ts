@@ -272,56 +272,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 	});
 
 	describe('the reader’s change on screen over a server answer', () => {
-		it('a reload of the list answered while an undoable change is being queued keeps the change on screen', async () => {
-			const { server } = await signedInPage(
-				{
-					getHeadlines: 'getHeadlines-header',
-					getFeedTree: 'getFeedTree',
-					getCounters: 'getCounters',
-					updateArticle: 'updateArticle'
-				},
-				level
-			);
-			const { headlines, listQueryFor } = await import('./headlines.svelte');
-			const { treeState } = await import('./tree.svelte');
-			const { setFlag } = await import('./actions');
-			const { undo } = await import('./undo.svelte');
-			const query = listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' });
-			await Promise.all([treeState.load(), headlines.open(query)]);
-			const row = (id: number) =>
-				headlines.find(id) as NonNullable<ReturnType<typeof headlines.find>>;
-			// Keep the replay from sending anything during the test (the server then still says
-			// "unstarred", as it would until the change is sent).
-			const releaseUpdates = server.hold('updateArticle');
-
-			// An earlier undoable change (its toast still shows).
-			await setFlag([row(big2)], 'starred', true, { undo: 'Starred 1 article.' });
-			// The list is reloaded (pull to refresh, "Show" changed…): its answer is on its way.
-			const releaseList = server.hold('getHeadlines');
-			const reload = headlines.refresh({ full: true });
-			// The reader stars Script tags with a bulk action (undoable): on screen at once…
-			const star = setFlag([row(script)], 'starred', true, { undo: 'Starred 1 article.' });
-			expect(headlines.find(script)?.marked).toBe(true);
-			// …and the list's answer (asked before the star) arrives meanwhile.
-			releaseList();
-			await Promise.all([reload, star]);
-
-			// The outbox and the cache have the star; only the screen lost it.
-			const { pendingItems } = await import('$lib/outbox/outbox');
-			const { cachedRows } = await import('$lib/cache');
-			expect({
-				queued: (await pendingItems()).some((i) => i.key === `flag:starred:${script}`),
-				cached: (await cachedRows([script]))[0]?.marked,
-				screen: headlines.find(script)?.marked
-			}).toEqual({ queued: true, cached: true, screen: true });
-			// Sent, all of it: a replay left waiting would hold the next test's (one at a time).
-			await undo.commit();
-			releaseUpdates();
-			await vi.waitFor(async () => expect(await pendingItems()).toEqual([]), { timeout: 5000 });
-		});
-
-		// Issue 22 (engines, Firefox, 1 run in 10): the opened article was marked read (counters moved,
-		// the server had it), yet its row — and so the article's "Mark unread" — showed it unread.
+		/** All articles open, the tree loaded; the reader's changes held from the server till `sent`. */
 		const readerPage = async () => {
 			const { server } = await signedInPage(
 				{
@@ -347,9 +298,42 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 				releaseUpdates();
 				await vi.waitFor(async () => expect(await pendingItems()).toEqual([]), { timeout: 5000 });
 			};
-			return { headlines, setFlag, row, sent };
+			return { server, headlines, setFlag, row, sent };
 		};
 
+		it('a reload of the list answered while an undoable change is being queued keeps the change on screen', async () => {
+			// The replay sends nothing during the test (the server then still says "unstarred", as
+			// it would until the change is sent).
+			const { server, headlines, setFlag, row, sent } = await readerPage();
+			const { undo } = await import('./undo.svelte');
+
+			// An earlier undoable change (its toast still shows).
+			await setFlag([row(big2)], 'starred', true, { undo: 'Starred 1 article.' });
+			// The list is reloaded (pull to refresh, "Show" changed…): its answer is on its way.
+			const releaseList = server.hold('getHeadlines');
+			const reload = headlines.refresh({ full: true });
+			// The reader stars Script tags with a bulk action (undoable): on screen at once…
+			const star = setFlag([row(script)], 'starred', true, { undo: 'Starred 1 article.' });
+			expect(headlines.find(script)?.marked).toBe(true);
+			// …and the list's answer (asked before the star) arrives meanwhile.
+			releaseList();
+			await Promise.all([reload, star]);
+
+			// The outbox and the cache have the star; only the screen lost it.
+			const { pendingItems } = await import('$lib/outbox/outbox');
+			const { cachedRows } = await import('$lib/cache');
+			expect({
+				queued: (await pendingItems()).some((i) => i.key === `flag:starred:${script}`),
+				cached: (await cachedRows([script]))[0]?.marked,
+				screen: headlines.find(script)?.marked
+			}).toEqual({ queued: true, cached: true, screen: true });
+			// Sent, all of it: a replay left waiting would hold the next test's (one at a time).
+			await undo.commit();
+			await sent();
+		});
+
+		// Issue 22 (engines, Firefox, 1 run in 10): the opened article was marked read (counters moved,
+		// the server had it), yet its row — and so the article's "Mark unread" — showed it unread.
 		it('a sync’s read of the cache while the reader’s change waits for its paint keeps the change on screen', async () => {
 			const { headlines, setFlag, row, sent } = await readerPage();
 			// Frames held: the outbox write (which also changes the cached article) waits for the paint.
