@@ -82,14 +82,19 @@ async function planRetry(result: ReplayResult | undefined, now: number): Promise
 	else retryIn(Math.min(RETRY_MAX_MS, Math.max(1_000, Math.min(...due) - now)));
 }
 
+/**
+ * The replay's code: loaded at the first replay, not with the first screen (the worker has its own
+ * copy), or while the sign-in form is filled in (a sign-in replays at once).
+ */
+export const loadReplayCode = () => import('$lib/outbox/replay');
+
 /** Replays with the page's session; resolves with the result (for the "Retry now" buttons). */
 export async function runReplay(): Promise<ReplayResult | undefined> {
 	await session.restore();
 	if (!session.signedIn) return undefined;
 	let result: ReplayResult | undefined;
 	try {
-		// Loaded at the first replay, not with the first screen (the worker has its own copy).
-		const { replayOutbox } = await import('$lib/outbox/replay');
+		const { replayOutbox } = await loadReplayCode();
 		result = await replayOutbox({ client: await session.api() });
 		return result;
 	} catch {

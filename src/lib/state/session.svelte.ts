@@ -131,6 +131,15 @@ class Session {
 		return this.#client?.capabilities ?? deriveCapabilities(stored.apiLevel, stored.version);
 	}
 
+	/**
+	 * The sign-in form is on screen: a sign-in's code (its steps with the server and the device,
+	 * the API client) loads while the reader types, so the sign-in waits only for the server.
+	 * A failed load (offline) is tried again by the sign-in itself.
+	 */
+	prepareSignIn(): void {
+		void Promise.all([signInSteps(), deviceSteps(), loadClientCode()]).catch(() => undefined);
+	}
+
 	/** Loads the kept session once per page load. Works offline: no network call. */
 	async restore(): Promise<void> {
 		if (this.#restored) return;
