@@ -45,20 +45,23 @@ stage "contract tests: debian (API 15)" 10 env TESTBED=debian npx vitest run --p
 stage "contract tests: current (API 23)" 10 env TESTBED=current npx vitest run --project contract
 stage "end-to-end tests: current (API 23)" 40 env TESTBED=current npx playwright test
 # The compatibility subset on Debian's 2021 server: sign-in and the tree, reading, every write,
-# offline replay, hostile content, the check-up's old level, Apache and the plugin archive.
+# offline replay, hostile content, the check-up's old level, Apache and the plugin archive. The
+# phone runs of the tt-rss extras are left to the current server: the layout does not depend on
+# the server's level, and the desktop runs ask the old server the same things.
 stage "end-to-end tests: debian (API 15) subset" 20 env TESTBED=debian npx playwright test \
 	sign-in reader-flow reader-ttrss-extras offline-outbox offline-catchup content-corpus \
-	account-tools pwa-apache plugin-install
+	account-tools pwa-apache plugin-install --grep-invert 'extras\.spec\.ts phone '
 stage "cross-engine tests (Firefox, WebKit): current" 15 env TESTBED=current npm run test:engines
 # Fixed seeds of the fault schedules (issue 26, docs/reliability.md), the regression cases of the
 # anomalies found: 2001 (an abandoned write landing after a newer one), 2014 (a reload marking the
-# open article read again). Chromium, then WebKit and Firefox on the same build. Their own log: the
+# open article read again), and 6016 (the tt-rss session deleted, then PostgreSQL restarted, with
+# lost replies: the server's own faults). Chromium, then WebKit and Firefox on the same build. Their own log: the
 # figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's sign-in once stopped in
 # some schedules: a "New version available" banner, shown for a first install slow to activate,
 # lay over the Sign in button the driver clicked (fixed in src/lib/pwa/update.svelte.ts).
-stage "chaos: fixed seeds (Chromium 2, WebKit 1, Firefox 1)" 10 bash -c '
+stage "chaos: fixed seeds (Chromium 3, WebKit 1, Firefox 1)" 10 bash -c '
 	export CHAOS_LOG=chaos-results/ci.jsonl
-	CHAOS_SEEDS="2001 2014" npm run chaos &&
+	CHAOS_SEEDS="2001 2014 6016" npm run chaos &&
 	CHAOS_ENGINE=webkit CHAOS_SEEDS="2001" npm run chaos -- --no-build &&
 	CHAOS_ENGINE=firefox CHAOS_SEEDS="2001" npm run chaos -- --no-build'
 summary
