@@ -22,10 +22,21 @@ interface Row {
 	title: string;
 }
 
+/**
+ * "Sync now" on Settings, until the sync says it is done. A sync that ends without saying so shows
+ * why in the sync section's alert: a failure names it (CI once saw the progress line go empty
+ * after "Checking for changes…", on the first try of the images test; the page was gone before
+ * its reason could be read).
+ */
 async function syncNow(page: Page): Promise<void> {
 	await page.goto('/settings');
 	await page.getByRole('button', { name: 'Sync now' }).click();
-	await expect(page.getByTestId('sync-progress')).toContainText('Up to date.');
+	const progress = page.getByTestId('sync-progress');
+	const alert = page.locator('.sync-settings [role="alert"]');
+	await expect(progress.filter({ hasText: 'Up to date.' }).or(alert).first()).toBeVisible();
+	const why = (await alert.count()) > 0 ? await alert.innerText() : '';
+	expect(why, 'the sync section says why the sync stopped').toBe('');
+	await expect(progress).toContainText('Up to date.');
 }
 
 async function keptImages(page: Page): Promise<number> {

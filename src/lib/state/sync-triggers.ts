@@ -28,24 +28,32 @@ import { m } from '$lib/i18n/m';
 
 let running: Promise<SyncOutcome | undefined> | undefined;
 let again = false;
+/** A full sync was asked for while another ran: the one that follows it is full. */
+let againFull = false;
 
 /**
  * Syncs from the page now (joins one already running here); quiet when offline or signed out.
  * `again`: what the reader just changed (a new pack) must be in it: a sync already running began
- * before, so one more follows it.
+ * before, so one more follows it. A full sync asked for ("Sync now") while another runs (the
+ * app's own, started a moment before the tap) follows it too: the tap is never lost, and its
+ * answer is the full sync's.
  */
 export function syncFromPage(
 	options: { full?: boolean; again?: boolean } = {}
 ): Promise<SyncOutcome | undefined> {
 	if (running) {
-		again ||= options.again === true;
+		again ||= options.again === true || options.full === true;
+		againFull ||= options.full === true;
 		return running;
 	}
 	running = (async () => {
 		let outcome: SyncOutcome | undefined;
+		let full = options.full === true;
 		do {
 			again = false;
-			outcome = await doSync(options);
+			outcome = await doSync({ full });
+			full = againFull;
+			againFull = false;
 		} while (again);
 		return outcome;
 	})().finally(() => {
