@@ -55,10 +55,11 @@ stage "cross-engine tests (Firefox, WebKit): current" 15 env TESTBED=current npm
 # Fixed seeds of the fault schedules (issue 26, docs/reliability.md), the regression cases of the
 # anomalies found: 2001 (an abandoned write landing after a newer one), 2014 (a reload marking the
 # open article read again), and 6016 (the tt-rss session deleted, then PostgreSQL restarted, with
-# lost replies: the server's own faults). Chromium, then WebKit and Firefox on the same build. Their own log: the
-# figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's sign-in once stopped in
-# some schedules: a "New version available" banner, shown for a first install slow to activate,
-# lay over the Sign in button the driver clicked (fixed in src/lib/pwa/update.svelte.ts).
+# lost replies: the server's own faults). Chromium, then WebKit and Firefox on the same build.
+# Their own log: the figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's
+# sign-in once stopped in some schedules: a "New version available" banner, shown for a first
+# install slow to activate, lay over the Sign in button the driver clicked (fixed in
+# src/lib/pwa/update.svelte.ts).
 stage "chaos: fixed seeds (Chromium 3, WebKit 1, Firefox 1)" 10 bash -c '
 	export CHAOS_LOG=chaos-results/ci.jsonl
 	CHAOS_SEEDS="2001 2014 6016" npm run chaos &&

@@ -24,9 +24,9 @@ interface Row {
 
 /**
  * "Sync now" on Settings, until the sync says it is done. A sync that ends without saying so shows
- * why in the sync section's alert: a failure names it (CI once saw the progress line go empty
- * after "Checking for changes…", on the first try of the images test; the page was gone before
- * its reason could be read).
+ * why in the sync section's alert, and a failure names it. (CI once saw the line go empty after
+ * "Checking for changes…": the tap had met the app's own sync starting and its button, disabled
+ * then, asked for nothing; the button is no longer disabled.)
  */
 async function syncNow(page: Page): Promise<void> {
 	await page.goto('/settings');

@@ -28,7 +28,9 @@ import { m } from '$lib/i18n/m';
 
 let running: Promise<SyncOutcome | undefined> | undefined;
 let again = false;
-/** A full sync was asked for while another ran: the one that follows it is full. */
+/** Whether the sync running now is full. */
+let runningFull = false;
+/** A full sync was asked for while a partial one ran: the one that follows it is full. */
 let againFull = false;
 
 /**
@@ -42,8 +44,10 @@ export function syncFromPage(
 	options: { full?: boolean; again?: boolean } = {}
 ): Promise<SyncOutcome | undefined> {
 	if (running) {
-		again ||= options.again === true || options.full === true;
-		againFull ||= options.full === true;
+		// A full sync running already answers a second tap; a partial one is followed by a full one.
+		const fullAfter = options.full === true && !runningFull;
+		again ||= options.again === true || fullAfter;
+		againFull ||= fullAfter;
 		return running;
 	}
 	running = (async () => {
@@ -51,6 +55,7 @@ export function syncFromPage(
 		let full = options.full === true;
 		do {
 			again = false;
+			runningFull = full;
 			outcome = await doSync({ full });
 			full = againFull;
 			againFull = false;
@@ -58,6 +63,7 @@ export function syncFromPage(
 		return outcome;
 	})().finally(() => {
 		running = undefined;
+		runningFull = false;
 	});
 	return running;
 }
