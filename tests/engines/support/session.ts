@@ -7,7 +7,7 @@
  * UI, and the server's own view of an article (read over the API, so a test checks what tt-rss
  * stored, not what the page shows).
  */
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import type { Article, TtrssClient } from '../../../src/lib/api';
 import { idsByTitle, lockTestbed, loggedInClient, resetTestbed } from '../../contract/testbed';
 import { startAppServer, startEgressGuard, type AppServer, type EgressGuard } from './app-server';
@@ -37,6 +37,12 @@ export function useEngine(name: EngineName): EngineSession {
 		session.server = await startAppServer(inject('buildDir'));
 		session.browser = await launch(name, session.guard);
 		session.client = await loggedInClient();
+	});
+	// Each test, its retry too, starts with the server reachable: a test that failed while it had
+	// the API down left it down, and its retry then could not sign in (Firefox, offline.spec.ts,
+	// beside the Debian e2e run).
+	beforeEach(() => {
+		session.server.reachability = 'online';
 	});
 	afterAll(async () => {
 		try {

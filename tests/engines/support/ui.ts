@@ -185,12 +185,46 @@ async function onFound(
 	}
 }
 
-/** The drivers' words for an element drawn anew between `find` and the action. */
+/**
+ * The drivers' words for an element drawn anew between `find` and the action (WebKit's driver
+ * also said "not interactable" for a feed link while the tree was being drawn again, once).
+ */
 const GONE =
-	/not clickable|not an Element|NoSuchElement|no such element|No element found|stale element|detached/i;
+	/not clickable|not an Element|NoSuchElement|no such element|No element found|stale element|detached|NotInteractable/i;
 
+/**
+ * A real click on what the query finds, once its box has stopped moving: the driver clicks at the
+ * box's centre as it measured it, and rows moved by the list's late answers (a sync, the server's
+ * rows replacing the cached ones) put another control there. Seen in Firefox on a loaded machine:
+ * a click meant for a row's star opened a row menu instead.
+ */
 export function click(browser: EngineBrowser, query: Query, timeoutMs = 5_000): Promise<void> {
-	return onFound(browser, query, (css) => browser.click(css), timeoutMs);
+	return onFound(
+		browser,
+		query,
+		async (css) => {
+			await waitFor(browser, `${describe(query)} to stop moving`, boxStillInPage, css);
+			await browser.click(css);
+		},
+		timeoutMs
+	);
+}
+
+/**
+ * True once the element's box is where it was two animation frames before, or once the element is
+ * gone (drawn anew: the click then fails as such, and `onFound` finds the new one).
+ */
+async function boxStillInPage(selector: string): Promise<boolean> {
+	const box = (): string => {
+		const rect = document.querySelector(selector)?.getBoundingClientRect();
+		return rect ? `${rect.x},${rect.y},${rect.width},${rect.height}` : 'gone';
+	};
+	const frame = (): Promise<unknown> => new Promise((resolve) => requestAnimationFrame(resolve));
+	const before = box();
+	await frame();
+	await frame();
+	const after = box();
+	return after === 'gone' || after === before;
 }
 
 /**
