@@ -820,6 +820,53 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		]);
 	});
 
+	it('a first id that flips between tied articles is not a change: no restart, the page asked again', async () => {
+		// tt-rss names "the first article" by score, date_entered and updated, with nothing to break a
+		// tie: articles fetched together are named one or the other from one request to the next
+		// (seen on the test bed's bench data: 11606, then 11607, then 11606). Here the server's pick
+		// alternates between the two tied articles at the top at every request.
+		let requests = 0;
+		const { fake, client } = pagedServer(5, (r) => {
+			requests++;
+			const pick = requests % 2 === 1 ? 1000 : 999;
+			const skip = Number(r.body.skip);
+			if (skip > 0 && r.body.check_first_id !== undefined && r.body.check_first_id !== String(pick))
+				return ok(r, [{ id: 1, first_id: pick, is_cat: false, first_id_changed: true }, []]);
+			const rows = Array.from({ length: 5 }, (_, i) => ({
+				id: 1000 - i,
+				title: `h${1000 - i}`,
+				unread: true,
+				feed_id: '1',
+				updated: 1
+			})).slice(skip, skip + Number(r.body.limit));
+			return ok(r, [{ id: 1, first_id: pick, is_cat: false }, rows]);
+		});
+		const ids: number[] = [];
+		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2, prefetch: true }))
+			ids.push(...page.rows.map((h) => h.id));
+		expect(ids).toEqual([1000, 999, 998, 997, 996]);
+		const skips = fake.requests.map(
+			(r) =>
+				`${String(r.body.skip)}/${typeof r.body.check_first_id === 'string' ? r.body.check_first_id : '-'}`
+		);
+		// Never back to the top; each flip costs one empty answer, and after three the pages are no
+		// longer checked (as after three restarts).
+		expect(skips).toEqual(['0/-', '2/1000', '2/999', '2/1000', '2/-', '4/-']);
+	});
+
+	it('a first id that names an article not read yet is a change: paging restarts from the top', async () => {
+		const server = pagedServer(5);
+		const { fake, client } = server;
+		const ids: number[] = [];
+		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2 })) {
+			ids.push(...page.rows.map((h) => h.id));
+			// Tied with the others (same score and updated), but new: a real arrival.
+			if (ids.length === 2) server.arrive(2000);
+		}
+		expect(ids).toEqual([1000, 999, 2000, 998, 997, 996]);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2', '0', '2', '4', '6']);
+	});
+
 	it("a cancelled read ends the prefetched request and throws the signal's reason", async () => {
 		const controller = new AbortController();
 		let prefetch: AbortSignal | undefined;
