@@ -534,6 +534,7 @@ export class TtrssClient {
 					if (
 						top !== undefined &&
 						firstId !== undefined &&
+						top !== firstId &&
 						places.has(top) &&
 						places.get(top) === places.get(firstId)
 					) {
