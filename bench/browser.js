@@ -1,7 +1,9 @@
 // Browser plumbing for the benchmark: Chromium with the test suite's flags, a network guard that
 // costs nothing per request, an in-page probe (first headline painted, long tasks, frames) and a
 // request counter (page over CDP, service worker through Playwright's context events).
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { chromiumLaunch } from '../chromium.config.js';
 
 const root = new URL('../', import.meta.url);
@@ -340,13 +342,12 @@ export function percentile(xs, p) {
 }
 
 /**
- * CPU time (ms, user + system) used so far by the processes that share the machine during a
- * bench: this bench's own children by name (Chromium's processes, `vite preview`'s node), the
- * web server (apache2, php-fpm, nginx) and PostgreSQL. Two readings' difference tells where a
- * step's CPU went; whatever else ran meanwhile shows in the load average only.
- * @returns {Record<string, number>}
+ * The machine's processes as the bench sorts them: the web server (apache2, php-fpm, nginx),
+ * PostgreSQL, and this bench's own children by name (Chromium's processes, `vite preview`'s node),
+ * each with its CPU time so far (ms, user + system).
+ * @returns {{ pid: number, kind: 'webServer' | 'postgres' | 'chromium' | 'preview', ms: number }[]}
  */
-export function cpuTimes() {
+function benchProcesses() {
 	const tick = 1000 / 100; // USER_HZ is 100 on Linux
 	/** @type {Map<number, { ppid: number, comm: string, ms: number }>} */
 	const procs = new Map();
@@ -376,17 +377,63 @@ export function cpuTimes() {
 		}
 		return false;
 	};
-	/** @type {Record<string, number>} */
-	const out = { chromium: 0, preview: 0, webServer: 0, postgres: 0 };
+	/** @type {ReturnType<typeof benchProcesses>} */
+	const out = [];
 	for (const [pid, p] of procs) {
-		if (/^(apache2|php-fpm|nginx)/.test(p.comm)) out.webServer += p.ms;
-		else if (p.comm.startsWith('postgres')) out.postgres += p.ms;
+		if (/^(apache2|php-fpm|nginx)/.test(p.comm)) out.push({ pid, kind: 'webServer', ms: p.ms });
+		else if (p.comm.startsWith('postgres')) out.push({ pid, kind: 'postgres', ms: p.ms });
 		else if (pid !== process.pid && ours(pid)) {
-			if (/chrom/i.test(p.comm)) out.chromium += p.ms;
-			else if (p.comm === 'node' || p.comm.startsWith('npm')) out.preview += p.ms;
+			if (/chrom/i.test(p.comm)) out.push({ pid, kind: 'chromium', ms: p.ms });
+			else if (p.comm === 'node' || p.comm.startsWith('npm'))
+				out.push({ pid, kind: 'preview', ms: p.ms });
 		}
 	}
 	return out;
+}
+
+/**
+ * CPU time (ms, user + system) used so far by the processes that share the machine during a
+ * bench: this bench's own children by name (Chromium's processes, `vite preview`'s node), the
+ * web server (apache2, php-fpm, nginx) and PostgreSQL. Two readings' difference tells where a
+ * step's CPU went; whatever else ran meanwhile shows in the load average only.
+ * @returns {Record<string, number>}
+ */
+export function cpuTimes() {
+	/** @type {Record<string, number>} */
+	const out = { chromium: 0, preview: 0, webServer: 0, postgres: 0 };
+	for (const p of benchProcesses()) out[p.kind] = (out[p.kind] ?? 0) + p.ms;
+	return out;
+}
+
+/**
+ * `BENCH_SPLIT_CPUS=1`: the server's side on CPU 0 (the web server, PostgreSQL, and `vite
+ * preview`, which stands in for the web server that serves the app in a deployment) and the
+ * client's on the others (this bench and its Chromium; processes they start later inherit it), as
+ * a phone reading a server elsewhere sees it: the browser's CPU no longer slows the server's
+ * answers. Returns what gives every one of them all CPUs back. Without the variable, or on one
+ * CPU, nothing changes.
+ * @returns {{ split: boolean, undo: () => void }}
+ */
+export function splitCpus() {
+	const cpus = availableParallelism();
+	if (!process.env.BENCH_SPLIT_CPUS || cpus < 2) return { split: false, undo: () => {} };
+	const pin = (/** @type {number} */ pid, /** @type {string} */ list) => {
+		try {
+			execFileSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
+		} catch {
+			// Gone meanwhile, or not ours to move: it keeps every CPU.
+		}
+	};
+	const server = benchProcesses().filter((p) => p.kind !== 'chromium');
+	const client = [{ pid: process.pid }, ...benchProcesses().filter((p) => p.kind === 'chromium')];
+	for (const p of server) pin(p.pid, '0');
+	for (const p of client) pin(p.pid, `1-${cpus - 1}`);
+	return {
+		split: true,
+		undo: () => {
+			for (const p of [...benchProcesses(), { pid: process.pid }]) pin(p.pid, `0-${cpus - 1}`);
+		}
+	};
 }
 
 /** @param {Record<string, number>} a @param {Record<string, number>} b the later reading */

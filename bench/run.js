@@ -18,7 +18,7 @@ import { cpus, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { launch, median, testbed } from './browser.js';
+import { launch, median, splitCpus, testbed } from './browser.js';
 import {
 	appStarts,
 	FLOOR_HTML,
@@ -308,6 +308,9 @@ async function main() {
 				results.offlineSearch = { error: String(e) };
 			}
 		}
+		// BENCH_SPLIT_CPUS=1: the syncs with the server's side and the browser on separate CPUs
+		// (bench/browser.js splitCpus), as a phone and a server elsewhere.
+		const cpus = want('sync') || want('syncbig') ? splitCpus() : { split: false, undo: () => {} };
 		if (want('sync')) {
 			log('sync engine: first full sync, idle sync, 200 new articles (bench/sync.js)');
 			// Each run on a fresh copy of the bench database (run 3 subscribes a feed).
@@ -318,9 +321,9 @@ async function main() {
 					log(`sync run ${i + 1}/${Math.min(RUNS, 3)}`);
 					runs.push(await syncBench(browser, ORIGIN, { log }));
 				}
-				results.sync = { runs };
+				results.sync = { runs, cpusSplit: cpus.split };
 			} catch (e) {
-				results.sync = { runs, error: String(e) };
+				results.sync = { runs, cpusSplit: cpus.split, error: String(e) };
 			}
 		}
 		if (want('sync') || want('syncbig')) {
@@ -329,12 +332,16 @@ async function main() {
 				log('sync engine on the big account: 5,000 unread (bench/sync.js)');
 				run('bash', ['bench/big-use-db.sh']);
 				try {
-					results.syncBig = { runs: [await syncBench(browser, ORIGIN, { log, articles: 5000 })] };
+					results.syncBig = {
+						runs: [await syncBench(browser, ORIGIN, { log, articles: 5000 })],
+						cpusSplit: cpus.split
+					};
 				} catch (e) {
-					results.syncBig = { runs: [], error: String(e) };
+					results.syncBig = { runs: [], cpusSplit: cpus.split, error: String(e) };
 				}
 			} else log('sync on the big account skipped: no ttrss_big (bash bench/big-setup.sh)');
 		}
+		cpus.undo();
 		if (want('big')) {
 			if (bigAvailable()) {
 				log('big account (bench/big-bench.js)');

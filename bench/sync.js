@@ -450,7 +450,7 @@ export function syncRows(s, tag = '') {
 		],
 		['   long tasks', '', tasks('afterArrivals.longTasks'), '', 'none > 50 ms'],
 		[
-			`sync: first full, ${first.articles} unread (sign-in to done)`,
+			`sync: first full, ${first.articles} unread (sign-in to done)${s.cpusSplit ? ', server on CPU 0, browser on the others' : ''}`,
 			'',
 			`${sec(med('full.ms'))} s, ${med('full.requests')} req, ${mb(med('full.bytes'))}`,
 			'',
