@@ -11,12 +11,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type CDPSession } from '@playwright/test';
 import { chromiumLaunch } from '../../chromium.config.js';
 import { cutNetwork, restoreNetwork } from '../e2e/offline-support';
 import { isAllowedUrl } from '../e2e/support/fixtures';
 import { startEgressGuard, type EgressGuard } from '../engines/support/app-server';
 import { launch, type EngineBrowser, type EngineName } from '../engines/support/engines';
+import { PlaywrightPage } from '../support/playwright-page';
 
 export type ChaosEngine = 'chromium' | EngineName;
 export const CHAOS_ENGINES: readonly ChaosEngine[] = ['chromium', 'firefox', 'webkit'];
@@ -43,42 +44,6 @@ export interface ChaosBrowser {
 export interface ChaosLauncher {
 	open(url: string): Promise<ChaosBrowser>;
 	close(): Promise<void>;
-}
-
-/** A Playwright page as an EngineBrowser: the harness drives all engines alike. */
-class PlaywrightPage implements EngineBrowser {
-	readonly name = 'firefox' as const; // unused by the harness: EngineBrowser names its two engines
-	readonly log: string[] = [];
-	constructor(readonly page: Page) {
-		page.on('pageerror', (error) => this.log.push(`pageerror: ${String(error)}`));
-	}
-	async goto(url: string): Promise<void> {
-		await this.page.goto(url);
-	}
-	async reload(): Promise<void> {
-		await this.page.reload();
-	}
-	evaluate<R, A extends unknown[]>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
-		return this.evaluateSource<R>(fn.toString(), ...args);
-	}
-	evaluateSource<R>(fnSource: string, ...args: unknown[]): Promise<R> {
-		return this.page.evaluate<R>(`(${fnSource}).apply(null, ${JSON.stringify(args)})`);
-	}
-	async click(css: string): Promise<void> {
-		await this.page.locator(css).first().click({ timeout: 8_000 });
-	}
-	async fill(css: string, text: string): Promise<void> {
-		await this.page.locator(css).first().fill(text);
-	}
-	async press(key: string): Promise<void> {
-		await this.page.keyboard.press(key);
-	}
-	async setViewport(width: number, height: number): Promise<void> {
-		await this.page.setViewportSize({ width, height });
-	}
-	async close(): Promise<void> {
-		await this.page.close();
-	}
 }
 
 async function chromiumLauncher(): Promise<ChaosLauncher> {

@@ -16,6 +16,7 @@ import {
 	outboxCount,
 	readStore,
 	restoreNetwork,
+	signIn,
 	starButtons,
 	starTitle,
 	starredTitles
@@ -59,13 +60,7 @@ test("another account signing in never sends the first account's changes nor see
 	expect(secondBefore.length).toBeGreaterThan(0);
 
 	// The first account, without "stay signed in", makes two changes offline.
-	await page.goto('/login');
-	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
-	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
-	await page.getByLabel('Stay signed in').setChecked(false);
-	await page.getByRole('button', { name: 'Sign in' }).click();
-	await expect(page.locator('nav[aria-label="Feeds"]')).toBeVisible();
-	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+	await signIn(page, false);
 	await openFeed(page);
 	await cutNetwork(context);
 	const starred = await starTitle(page, 5);
@@ -165,12 +160,7 @@ test('a session that ended is renewed in place: same server and user, the cache 
 	context,
 	page
 }) => {
-	await page.goto('/login');
-	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
-	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
-	await page.getByLabel('Stay signed in').setChecked(false);
-	await page.getByRole('button', { name: 'Sign in' }).click();
-	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+	await signIn(page, false);
 	await openFeed(page);
 	await cutNetwork(context);
 	const starred = await starTitle(page, 4);

@@ -19,8 +19,7 @@ const API_ROUTE = '**/tt-rss/api/**';
 
 /** Signs in (reader-support.ts), staying signed in unless told, and waits for the worker. */
 export async function signIn(page: Page, stayingSignedIn = true): Promise<void> {
-	await signInWithForm(page, { stay: stayingSignedIn });
-	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+	await signInWithForm(page, { stay: stayingSignedIn, worker: true });
 }
 
 /** Opens a feed (the big one unless told) and waits for the server's answer. */

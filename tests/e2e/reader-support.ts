@@ -8,6 +8,8 @@ import type { Page } from '@playwright/test';
 import { type Headline } from '../../src/lib/api/index';
 import { TtrssClient } from '../../src/lib/api/client';
 import { testbed } from '../support/testbed';
+import { signInWithForm } from '../support/sign-in';
+import { PlaywrightPage } from '../support/playwright-page';
 import { expect } from './support/fixtures';
 
 export async function serverClient(): Promise<TtrssClient> {
@@ -48,16 +50,18 @@ export async function serverUnreadOf(titles: string[]): Promise<boolean[]> {
 }
 
 /**
- * Signs in to the test bed through the form (the one way every Playwright spec does), "Stay signed
- * in" as given or as the form has it, and waits for the tree's first feed.
+ * Signs in to the test bed through the form, by the routine every harness shares
+ * (tests/support/sign-in.ts), "Stay signed in" as given or as the form has it, and waits for the
+ * tree's first feed (and, with `worker`, for a service worker to control the page).
  */
-export async function signIn(page: Page, options: { stay?: boolean } = {}): Promise<void> {
-	await page.goto('/login');
-	await page.getByRole('textbox', { name: 'User name' }).fill(testbed.user);
-	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
-	if (options.stay !== undefined) await page.getByLabel('Stay signed in').setChecked(options.stay);
-	await page.getByRole('button', { name: 'Sign in' }).click();
-	await expect(page.locator('nav[aria-label="Feeds"]').getByRole('link').first()).toBeVisible();
+export async function signIn(
+	page: Page,
+	options: { stay?: boolean; worker?: boolean } = {}
+): Promise<void> {
+	await signInWithForm(new PlaywrightPage(page), '/login', {
+		staySignedIn: options.stay,
+		waitForWorker: options.worker ?? false
+	});
 }
 
 export function feeds(page: Page) {

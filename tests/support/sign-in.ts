@@ -1,15 +1,12 @@
 /// <reference lib="dom" />
 // Page functions in this file run in the browser: they need the DOM's types whatever the program's lib.
 /**
- * Signing in to the test bed through the app's form, for the harnesses that drive a browser by
- * WebDriver or CDP (tests/engines, tests/chaos): one routine, so both meet the form the same way.
- * The field and button are found and used through engines/support/ui.ts (`fill`, `click`), which
- * find and use them again when the form was drawn anew between the two (its `onFound`).
- *
- * The Playwright specs (tests/e2e/reader-support.ts `signIn`) keep their own few lines: their
- * locators wait for an element to be actionable and act on it in one step (what `onFound` does by
- * hand here), and Playwright's `expect` waits and reports in its own way; going through a shared
- * driver would give that up for a copy of four form steps.
+ * Signing in to the test bed through the app's form, for every harness that drives a browser: the
+ * Playwright specs (tests/e2e/reader-support.ts `signIn`, through tests/support/playwright-page.ts),
+ * the engines suite (Firefox, WebKit) and the chaos harness: one routine, so all meet the form the
+ * same way. The field and button are found and used through engines/support/ui.ts (`fill`,
+ * `click`), which find and use them again when the form was drawn anew between the two (its
+ * `onFound`).
  */
 import type { EngineBrowser } from '../engines/support/engines';
 import { button, click, fill, input, poll } from '../engines/support/ui';
@@ -20,6 +17,12 @@ export interface SignInOptions {
 	staySignedIn?: boolean;
 	/** How long the feed tree and the service worker may take once the form is sent (ms). */
 	timeoutMs?: number;
+	/**
+	 * Waits for a service worker to control the page as well as for the tree (the default). The
+	 * Playwright specs do not: some block service workers, and theirs wait for the worker where
+	 * they need it.
+	 */
+	waitForWorker?: boolean;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface SignInOptions {
 export async function signInWithForm(
 	browser: EngineBrowser,
 	loginUrl: string,
-	{ staySignedIn, timeoutMs = 30_000 }: SignInOptions = {}
+	{ staySignedIn, timeoutMs = 30_000, waitForWorker = true }: SignInOptions = {}
 ): Promise<void> {
 	await browser.goto(loginUrl);
 	await fill(browser, input('User name'), testbed.user);
@@ -44,12 +47,13 @@ export async function signInWithForm(
 	await click(browser, button('Sign in'));
 	try {
 		await poll(
-			'the feed tree and a service worker controlling the page',
+			waitForWorker ? 'the feed tree and a service worker controlling the page' : 'the feed tree',
 			() =>
 				browser.evaluate(
-					() =>
+					(worker: boolean) =>
 						document.querySelector('nav[aria-label="Feeds"] a') !== null &&
-						navigator.serviceWorker.controller !== null
+						(!worker || navigator.serviceWorker.controller !== null),
+					waitForWorker
 				),
 			browser,
 			timeoutMs

@@ -31,7 +31,8 @@ const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 export type KeyName = string;
 
 export interface EngineBrowser {
-	readonly name: EngineName;
+	/** Chromium only through Playwright (tests/support/playwright-page.ts). */
+	readonly name: EngineName | 'chromium';
 	goto(url: string): Promise<void>;
 	reload(): Promise<void>;
 	/** Runs `fn` in the page with JSON-able `args`; awaits a returned promise. */

@@ -1,0 +1,44 @@
+/**
+ * A Playwright page behind the engines' driver interface (`EngineBrowser`,
+ * tests/engines/support/engines.ts), so that the routines shared by every harness (the sign-in of
+ * tests/support/sign-in.ts) drive Chromium through Playwright as they drive Firefox and WebKit:
+ * the Playwright specs (tests/e2e), the chaos harness (tests/chaos) and the engines suite meet the
+ * app's form through one routine.
+ */
+import type { Page } from '@playwright/test';
+import type { EngineBrowser } from '../engines/support/engines';
+
+export class PlaywrightPage implements EngineBrowser {
+	readonly name = 'chromium' as const;
+	readonly log: string[] = [];
+	constructor(readonly page: Page) {
+		page.on('pageerror', (error) => this.log.push(`pageerror: ${String(error)}`));
+	}
+	async goto(url: string): Promise<void> {
+		await this.page.goto(url);
+	}
+	async reload(): Promise<void> {
+		await this.page.reload();
+	}
+	evaluate<R, A extends unknown[]>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
+		return this.evaluateSource<R>(fn.toString(), ...args);
+	}
+	evaluateSource<R>(fnSource: string, ...args: unknown[]): Promise<R> {
+		return this.page.evaluate<R>(`(${fnSource}).apply(null, ${JSON.stringify(args)})`);
+	}
+	async click(css: string): Promise<void> {
+		await this.page.locator(css).first().click({ timeout: 8_000 });
+	}
+	async fill(css: string, text: string): Promise<void> {
+		await this.page.locator(css).first().fill(text);
+	}
+	async press(key: string): Promise<void> {
+		await this.page.keyboard.press(key);
+	}
+	async setViewport(width: number, height: number): Promise<void> {
+		await this.page.setViewportSize({ width, height });
+	}
+	async close(): Promise<void> {
+		await this.page.close();
+	}
+}
