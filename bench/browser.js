@@ -424,10 +424,8 @@ export function splitCpus() {
 			// Gone meanwhile, or not ours to move: it keeps every CPU.
 		}
 	};
-	const server = benchProcesses().filter((p) => p.kind !== 'chromium');
-	const client = [{ pid: process.pid }, ...benchProcesses().filter((p) => p.kind === 'chromium')];
-	for (const p of server) pin(p.pid, '0');
-	for (const p of client) pin(p.pid, `1-${cpus - 1}`);
+	pin(process.pid, `1-${cpus - 1}`);
+	for (const p of benchProcesses()) pin(p.pid, p.kind === 'chromium' ? `1-${cpus - 1}` : '0');
 	return {
 		split: true,
 		undo: () => {
