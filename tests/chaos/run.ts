@@ -14,9 +14,10 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { TtrssClient } from '../../src/lib/api/client';
 import { signInWithForm } from '../support/sign-in';
+import { escapeRegExp, listAnsweredIn, openFeedIn } from '../support/open-feed';
 import { resetTestbed, testbed, testbedCondition, testbedConditionAsync } from '../support/testbed';
 import type { EngineBrowser } from '../engines/support/engines';
-import { click, feedLink, poll } from '../engines/support/ui';
+import { click, poll } from '../engines/support/ui';
 import {
 	CHAOS_ENGINES,
 	errorToastsInPage,
@@ -191,32 +192,16 @@ async function until<R, A extends unknown[]>(
 
 const rowCss = (id: number): string => `[aria-label^="Headlines of"] [data-article-id="${id}"]`;
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
+/** Opens the feed from the tree (the shared routine, tests/support/open-feed.ts) and waits for its rows. */
 async function openFeed(page: EngineBrowser, feed: string): Promise<void> {
-	await click(page, feedLink(new RegExp(`^${escapeRegExp(feed)}`)), STEP_MS);
-	await until(
-		page,
-		`the rows of ${feed}`,
-		(title: string) =>
-			[...document.querySelectorAll('[aria-label^="Headlines of "]')].some(
-				(list) =>
-					(list.getAttribute('aria-label') ?? '').startsWith(`Headlines of ${title}`) &&
-					list.querySelector('[data-article-id]') !== null
-			),
-		[feed]
-	);
+	await openFeedIn(page, new RegExp(`^${escapeRegExp(feed)}`), {
+		timeoutMs: STEP_MS,
+		report: false
+	});
 }
 
 async function listAnswered(page: EngineBrowser): Promise<void> {
-	await until(
-		page,
-		'the list answered',
-		() => document.querySelector('section.list-pane')?.getAttribute('aria-busy') === 'false',
-		[]
-	);
+	await listAnsweredIn(page, { timeoutMs: STEP_MS, report: false });
 }
 
 /** The row `arg` picks (modulo the rows shown), with its shown unread and starred state. */

@@ -5,7 +5,7 @@
  */
 import { resetTestbed } from '../support/testbed';
 import { cutNetwork, restoreNetwork, signIn } from './offline-support';
-import { feeds, headlineLink, serverClient, serverHeadline } from './reader-support';
+import { feeds, openFeed, headlineLink, serverClient, serverHeadline } from './reader-support';
 import { expect, test } from './support/fixtures';
 
 const TECH = /^Testbed Tech News/;
@@ -48,8 +48,7 @@ for (const layout of [
 		await signIn(page);
 		await muteWords(page, 'databases');
 		await page.goto('/');
-		await feeds(page).getByRole('link', { name: TECH }).click();
-		await expect(headlineLink(page, /Tech news 02/)).toBeVisible();
+		await openFeed(page, TECH, /Tech news 02/);
 		const line = page.getByTestId('muted-line');
 		await expect(line).toContainText('3 hidden by muted words');
 		for (const title of MUTED) await expect(headlineLink(page, title)).toHaveCount(0);

@@ -12,6 +12,7 @@ import type { Page } from '@playwright/test';
 import { resetTestbed, testbed, testbedCondition } from '../support/testbed';
 import {
 	feeds,
+	openFeed,
 	headlineList,
 	listAnswered,
 	serverClient,
@@ -126,8 +127,7 @@ test.afterAll(() => {
 const CATEGORY = /^Empty\b/;
 
 async function openCategory(page: Page): Promise<void> {
-	await feeds(page).getByRole('link', { name: CATEGORY }).click();
-	await expect(headlineList(page).locator('[data-article-id]').first()).toBeVisible();
+	await openFeed(page, CATEGORY);
 	await listAnswered(page);
 }
 

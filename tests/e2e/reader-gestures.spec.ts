@@ -7,7 +7,14 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
-import { feeds, headlineList, listAnswered, seriousA11yViolations, signIn } from './reader-support';
+import {
+	feeds,
+	openFeed,
+	headlineList,
+	listAnswered,
+	seriousA11yViolations,
+	signIn
+} from './reader-support';
 
 const BIG_FEED = /^Testbed Big Feed/;
 
@@ -44,10 +51,9 @@ async function drag(
 
 async function openBigFeed(page: Page): Promise<string[]> {
 	await signIn(page);
-	await feeds(page).getByRole('link', { name: BIG_FEED }).click();
-	const rows = headlineList(page).locator('[data-article-id]');
-	await expect(rows.first()).toBeVisible();
+	await openFeed(page, BIG_FEED);
 	await listAnswered(page);
+	const rows = headlineList(page).locator('[data-article-id]');
 	const ids: string[] = [];
 	for (const row of (await rows.all()).slice(0, 3)) {
 		ids.push((await row.getAttribute('data-article-id')) ?? '');

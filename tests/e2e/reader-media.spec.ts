@@ -3,7 +3,7 @@ import { ArticleField, UpdateMode } from '../../src/lib/api/index';
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import {
-	feeds,
+	openFeed,
 	headlineLink,
 	seriousA11yViolations,
 	serverClient,
@@ -23,7 +23,7 @@ test.beforeEach(() => {
 });
 
 async function openArticle(page: Page, feed: RegExp, title: string | RegExp): Promise<void> {
-	await feeds(page).getByRole('link', { name: feed }).click();
+	await openFeed(page, feed);
 	await headlineLink(page, title).click();
 	await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }

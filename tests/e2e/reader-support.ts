@@ -9,7 +9,8 @@ import { type Headline } from '../../src/lib/api/index';
 import { TtrssClient } from '../../src/lib/api/client';
 import { testbed } from '../support/testbed';
 import { signInWithForm } from '../support/sign-in';
-import { PlaywrightPage } from '../support/playwright-page';
+import { playwrightPage } from '../support/playwright-page';
+import { listAnsweredIn, namePattern, openFeedIn } from '../support/open-feed';
 import { expect } from './support/fixtures';
 
 export async function serverClient(): Promise<TtrssClient> {
@@ -58,7 +59,7 @@ export async function signIn(
 	page: Page,
 	options: { stay?: boolean; worker?: boolean } = {}
 ): Promise<void> {
-	await signInWithForm(new PlaywrightPage(page), '/login', {
+	await signInWithForm(playwrightPage(page), '/login', {
 		staySignedIn: options.stay,
 		waitForWorker: options.worker ?? false
 	});
@@ -78,25 +79,22 @@ export function headlineList(page: Page) {
  * the server answered.
  */
 export async function listAnswered(page: Page): Promise<void> {
-	await expect(page.locator('section.list-pane')).toHaveAttribute('aria-busy', 'false');
+	await listAnsweredIn(playwrightPage(page));
 }
 
 /**
- * Opens a feed from the tree and waits for its first row (`firstRow`, or any): the one way every
- * Playwright spec opens a list.
+ * Opens a feed from the tree and waits for its rows (and for `firstRow` among them, when given):
+ * the one way every harness opens a list (tests/support/open-feed.ts). A plain name matches as a
+ * part of the feed link's name, as Playwright's `getByRole` does.
  */
 export async function openFeed(
 	page: Page,
 	name: string | RegExp,
 	firstRow?: string | RegExp
 ): Promise<void> {
-	await feeds(page).getByRole('link', { name }).click();
-	const list = headlineList(page);
-	await expect(
-		firstRow === undefined
-			? list.locator('[data-article-id]').first()
-			: list.getByRole('link', { name: firstRow })
-	).toBeVisible();
+	await openFeedIn(playwrightPage(page), namePattern(name));
+	if (firstRow !== undefined)
+		await expect(headlineList(page).getByRole('link', { name: firstRow })).toBeVisible();
 }
 
 /** Opens a feed and returns its rows' titles in list order, as the server answered them. */

@@ -42,3 +42,15 @@ export class PlaywrightPage implements EngineBrowser {
 		await this.page.close();
 	}
 }
+
+const adapters = new WeakMap<Page, PlaywrightPage>();
+
+/** The page's adapter: one per page, so its error log is kept once. */
+export function playwrightPage(page: Page): PlaywrightPage {
+	let adapter = adapters.get(page);
+	if (!adapter) {
+		adapter = new PlaywrightPage(page);
+		adapters.set(page, adapter);
+	}
+	return adapter;
+}

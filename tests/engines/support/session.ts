@@ -12,8 +12,9 @@ import type { Article, TtrssClient } from '../../../src/lib/api';
 import { idsByTitle, lockTestbed, loggedInClient, resetTestbed } from '../../contract/testbed';
 import { startAppServer, startEgressGuard, type AppServer, type EgressGuard } from './app-server';
 import { signInWithForm } from '../../support/sign-in';
+import { openFeedIn } from '../../support/open-feed';
 import { launch, type EngineBrowser, type EngineName } from './engines';
-import { click, feedLink, waitFor } from './ui';
+import { waitFor } from './ui';
 
 export interface EngineSession {
 	browser: EngineBrowser;
@@ -67,29 +68,12 @@ export async function signIn(session: EngineSession, staySignedIn = true): Promi
 	await signInWithForm(session.browser, `${session.server.url}login`, { staySignedIn });
 }
 
+/**
+ * Opens a feed from the tree and waits for its rows and for the server's answer (what a test reads
+ * of the list, how many rows a muted word hides, is the answer's, or the failure's when offline).
+ */
 export async function openFeed(session: EngineSession, title: RegExp): Promise<void> {
-	await click(session.browser, feedLink(title));
-	// The list of that feed: the previous screen's list may still be there for a moment.
-	await waitFor(
-		session.browser,
-		`headlines of ${String(title)}`,
-		(source: string, flags: string) =>
-			[...document.querySelectorAll('[aria-label^="Headlines of "]')].some(
-				(list) =>
-					new RegExp(source, flags).test(
-						(list.getAttribute('aria-label') ?? '').slice('Headlines of '.length)
-					) && list.querySelector('a') !== null
-			),
-		title.source,
-		title.flags
-	);
-	// It shows the device's copy first; what a test reads of it (how many rows a muted word hides)
-	// is the server's answer's, or the failure's when offline: `aria-busy` says when that is in.
-	await waitFor(
-		session.browser,
-		`the server's answer for ${String(title)}`,
-		() => document.querySelector('section.list-pane')?.getAttribute('aria-busy') === 'false'
-	);
+	await openFeedIn(session.browser, title, { answered: true });
 }
 
 /** The article as the server has it now. */
