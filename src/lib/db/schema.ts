@@ -105,6 +105,13 @@ export interface OutboxItem {
 	 * confirmed earlier, it is sent once more then (outbox/replay.ts `confirm`).
 	 */
 	overtakes?: number;
+	/**
+	 * A change of an article (flag, note, label) being sent since this time (ms): noted before the
+	 * request goes and removed once it ended. Still there when the sender died on the way (the
+	 * worker stopped, the tab closed): that request may still reach the server, so a change that
+	 * replaces this one carries the time as `overtakes` (outbox/way-in.ts).
+	 */
+	sendingAt?: number;
 	/** v3: the account it was made in (db/account.ts `accountOf`); only that account sends it. */
 	account?: string;
 	/**

@@ -47,6 +47,29 @@ async function updateItem(item: OutboxItem, change: (current: OutboxItem) => voi
 	});
 }
 
+/** The outbox as the books' transactions see it: enough to find an item and what replaced it. */
+interface OutboxStore {
+	get(seq: number): Promise<OutboxItem | undefined>;
+	put(item: OutboxItem): Promise<unknown>;
+	index(name: 'byKey'): { getAll(key: string): Promise<OutboxItem[]> };
+}
+
+/** The changes queued over `item` since it was read: the same key, newer, the same account. */
+async function replacementsOf(store: OutboxStore, item: OutboxItem): Promise<OutboxItem[]> {
+	const seq = item.seq ?? Infinity;
+	return (await store.index('byKey').getAll(item.key)).filter(
+		(r) => r.seq !== undefined && r.seq > seq && r.account === item.account
+	);
+}
+
+/** Tells the changes queued over `item` that a request for it sent at `at` may still land. */
+async function doubtReplacements(store: OutboxStore, item: OutboxItem, at: number): Promise<void> {
+	for (const replacement of await replacementsOf(store, item)) {
+		replacement.overtakes = Math.max(replacement.overtakes ?? at, at);
+		await store.put(replacement);
+	}
+}
+
 /** Status writes are for the reader's information: a full quota must not stop the replay. */
 export async function noteStatus(patch: Partial<ReplayStatus>): Promise<void> {
 	try {
@@ -111,29 +134,92 @@ export async function confirm(
  * is told now: it carries the time (`overtakes`) and is sent once more after it (`confirm`).
  */
 export async function noteUnanswered(items: readonly OutboxItem[], at: number): Promise<void> {
-	for (const item of items) {
-		const seq = item.seq;
-		if (seq === undefined) continue;
-		try {
-			const db = await openReaderDb();
-			await writeTxWithRoom(db, ['outbox'], async (tx) => {
-				const current = await tx.store.get(seq);
-				if (current) {
-					current.attemptedAt = at;
-					await tx.store.put(current);
-					return;
-				}
-				const newer = await tx.store.index('byKey').getAll(item.key);
-				for (const replacement of newer) {
-					if (replacement.seq === undefined || replacement.seq < seq) continue;
-					if (replacement.account !== item.account) continue;
-					replacement.overtakes = Math.max(replacement.overtakes ?? at, at);
-					await tx.store.put(replacement);
-				}
-			});
-		} catch {
-			// Storage full: the replay stops or goes on as the verdict says.
+	await overCallItems(
+		items,
+		(current) => {
+			current.attemptedAt = at;
+			return true;
+		},
+		(store, item) => doubtReplacements(store, item, at),
+		true
+	);
+}
+
+/**
+ * Notes on the items of an article call, before it is sent, that a request for them is on its way
+ * (`sendingAt`). If the sender dies before the answer (the browser stopped the worker, the tab
+ * closed), nothing else would tell that the request may still land; a change queued over one of
+ * these then waits for it (way-in.ts, `confirm`). Seen in the chaos runs (seed 2002, 2026-11-27):
+ * the worker was stopped while its mark read was held on the way; the reader's mark unread,
+ * queued and sent from the page, was confirmed, and then the mark read reached tt-rss. An item
+ * replaced since the replay planned the call (which still sends the older value) has its
+ * replacement told at once, as for an unanswered send.
+ */
+export async function markSending(items: readonly OutboxItem[], at: number): Promise<void> {
+	await overCallItems(
+		items,
+		(current) => {
+			current.sendingAt = at;
+			return true;
+		},
+		(store, item) => doubtReplacements(store, item, at)
+	);
+}
+
+/**
+ * The call sent at `at` ended (answered, or failed and noted by `noteUnanswered`): its items no
+ * longer say a request is on its way. When the server answered, a change queued over one of them
+ * meanwhile has nothing to wait for on its account: the doubt it took from this send only is
+ * dropped (no second send, no wait). An item's own earlier doubt still stands.
+ */
+export async function settleSending(
+	items: readonly OutboxItem[],
+	at: number,
+	answered: boolean
+): Promise<void> {
+	await overCallItems(
+		items,
+		(current) => {
+			if (current.sendingAt === undefined) return false;
+			delete current.sendingAt;
+			return true;
+		},
+		async (store, item) => {
+			if (!answered || item.attemptedAt !== undefined || item.overtakes !== undefined) return;
+			for (const replacement of await replacementsOf(store, item)) {
+				if (replacement.overtakes !== at) continue;
+				delete replacement.overtakes;
+				await store.put(replacement);
+			}
 		}
+	);
+}
+
+/**
+ * Goes over a call's items in one transaction: `still` changes an item still queued (and says
+ * whether to write it), `replaced` handles one a newer change replaced since the replay read it.
+ * Best effort: under a full quota the marks stay as they were (at worst a change is not, or once
+ * more, sent again later); with `freeRoom`, cache room is freed first (an unanswered send), not
+ * for the marks every call makes.
+ */
+async function overCallItems(
+	items: readonly OutboxItem[],
+	still: (current: OutboxItem) => boolean,
+	replaced: (store: OutboxStore, item: OutboxItem) => Promise<void>,
+	freeRoom = false
+): Promise<void> {
+	try {
+		const db = await openReaderDb();
+		await (freeRoom ? writeTxWithRoom : writeTx)(db, ['outbox'], async (tx) => {
+			for (const item of items) {
+				if (item.seq === undefined) continue;
+				const current = await tx.store.get(item.seq);
+				if (!current) await replaced(tx.store, item);
+				else if (still(current)) await tx.store.put(current);
+			}
+		});
+	} catch {
+		// Storage full: see above.
 	}
 }
 

@@ -478,6 +478,36 @@ describe('a change sent without an answer, then overtaken', () => {
 		});
 		expect(lost.calls().filter((op) => op === 'updateArticle')).toHaveLength(2);
 	});
+
+	it('replaced while on its way and answered: the replacement neither waits nor goes twice', async () => {
+		const t = 1_000_000;
+		const now = (): number => t;
+		let onItsWay: () => void = () => undefined;
+		const sending = new Promise<void>((resolve) => (onItsWay = resolve));
+		let answer: () => void = () => undefined;
+		const answered = new Promise<void>((resolve) => (answer = resolve));
+		const server = fakeTtrss();
+		const client = server.client();
+		const slow = Object.create(client) as typeof client;
+		let first = true;
+		slow.updateArticle = async (params) => {
+			if (first) {
+				first = false;
+				onItsWay();
+				await answered;
+			}
+			return client.updateArticle(params);
+		};
+		await enqueueIntent(star(true), t);
+		const replay = replayOutbox({ client: slow, now });
+		await sending;
+		await enqueueIntent(star(false), t + 1);
+		expect((await pendingItems())[0]?.overtakes).toBe(t);
+		answer();
+		expect(await replay).toMatchObject({ sent: 2, remaining: 0 });
+		expect(server.article(7).marked).toBe(false);
+		expect(server.calls().filter((op) => op === 'updateArticle')).toHaveLength(2);
+	});
 });
 
 describe('full quota', () => {

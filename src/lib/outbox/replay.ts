@@ -29,7 +29,15 @@ import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
 import { announceOutboxChange } from './broadcast';
 import { REPLAY_LOCK } from './contract';
-import { confirm, deferItem, moveToFailed, noteStatus, noteUnanswered } from './replay-book';
+import {
+	confirm,
+	deferItem,
+	markSending,
+	moveToFailed,
+	noteStatus,
+	noteUnanswered,
+	settleSending
+} from './replay-book';
 import { judge, mayHaveLanded, type ReplayStop, type Verdict } from './replay-judge';
 import { callsFor, planCalls, type PlannedCall } from './replay-plan';
 import { sendCall } from './replay-send';
@@ -147,14 +155,18 @@ async function sendCalls(
 	for (const call of calls) {
 		let verdict: Verdict | undefined;
 		const sentAt = now();
+		// A change of an article: noted on its way, so a sender that dies meanwhile leaves a trace.
+		const article = call.op === 'updateArticle' || call.op === 'setArticleLabel';
+		if (article) await markSending(call.items, sentAt);
+		let answered = true;
 		try {
 			await sendCall(client, call, now);
 		} catch (error) {
 			verdict = judge(error);
-			if (mayHaveLanded(error) && (call.op === 'updateArticle' || call.op === 'setArticleLabel')) {
-				await noteUnanswered(call.items, sentAt);
-			}
+			answered = !mayHaveLanded(error);
+			if (article && !answered) await noteUnanswered(call.items, sentAt);
 		}
+		if (article) await settleSending(call.items, sentAt, answered);
 		result.calls++;
 		if (!verdict) {
 			await confirm(call.items, now(), sentAt);

@@ -97,12 +97,13 @@ export function intentEffect(
 }
 
 /**
- * When a queued change of an article was last sent without an answer, or the unanswered send an
- * earlier one it replaced may still be (undefined: nothing of it can still be on its way).
+ * When a queued change of an article was last sent without an answer (or is being sent, or was
+ * when its sender died), or the unanswered send an earlier one it replaced may still be
+ * (undefined: nothing of it can still be on its way).
  */
 function unansweredAt(item: OutboxItem): number | undefined {
 	if (item.intent.type === 'catchup' || item.intent.type === 'share') return undefined;
-	const times = [item.attemptedAt, item.overtakes].filter((t) => t !== undefined);
+	const times = [item.attemptedAt, item.overtakes, item.sendingAt].filter((t) => t !== undefined);
 	return times.length > 0 ? Math.max(...times) : undefined;
 }
 
