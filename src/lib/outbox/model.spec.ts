@@ -146,6 +146,7 @@ const FULL_WORLD: World = {
 	cacheCheck: true,
 	flagScopes: true,
 	pageDeaths: true,
+	deadSenders: true,
 	eviction: true,
 	screenCheck: true
 };
@@ -194,6 +195,7 @@ afterAll(() => {
 		`changes lost ${figures.lost}, leaked/widened ${figures.leaked}, shares duplicated ${figures.duplicates}, stuck ${figures.stuck}`,
 		`cached articles compared with the server ${figures.cacheCompared}, cache mismatches ${figures.cacheMismatches}`,
 		`pages that died mid-write ${figures.pageDeaths}, changes their next start queued ${figures.recovered}`,
+		`workers stopped with a request on its way ${figures.deadSenders}, such requests that landed later ${figures.lateLandings}`,
 		`articles evicted ${figures.evicted}, of them named by a queued or failed change ${figures.evictedNamed}`,
 		`list rows compared with the reader's changes ${figures.screenRowsCompared}, showing an older state ${figures.screenMismatches}`
 	];
@@ -669,4 +671,37 @@ describe('the outbox under random fault schedules', () => {
 		},
 		SOAK_RUNS > 0 ? 0 : 60_000
 	);
+});
+
+describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
+	const world: World = { ...WORLD, faults: [], arrivals: false, accountSwitches: false };
+	const run = (actions: Action[]) =>
+		runSchedule(actions, world, {
+			instances,
+			freshDatabase,
+			figures: emptyFigures(),
+			newInstance: loadInstance,
+			locks
+		});
+	const read = (value: boolean): Action => ({
+		kind: 'flag',
+		tab: 'page',
+		field: 'unread',
+		ids: [1],
+		value: !value,
+		quota: 0
+	});
+
+	it('its mark read lands after the reader’s mark unread was confirmed: the server ends unread', async () => {
+		const { violations, ops } = await run([
+			read(true),
+			{ kind: 'replayDies', at: 0 },
+			read(false),
+			// The page sends the mark unread; then the held mark read reaches tt-rss.
+			{ kind: 'replay', who: ['page'], faults: [], during: [], quota: 0 }
+		]);
+		expect(violations).toEqual([]);
+		// The mark read (held, then landed), the mark unread, and the mark unread once more.
+		expect(ops.filter((op) => op === 'updateArticle')).toHaveLength(3);
+	});
 });

@@ -21,6 +21,7 @@ import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '../intent';
+import { REPLAY_LOCK } from '../contract';
 import { FRESH_MS } from '../replay-send';
 import type { FakeLocks } from './locks';
 import {
@@ -158,6 +159,13 @@ export type Action =
 	 * syncs new articles into the cache before the next start looks at the journal.
 	 */
 	| { kind: 'dieWriting'; action: ReaderAction; phase: DeathPhase; syncFirst: boolean }
+	/**
+	 * The worker replays and is stopped while its request `at` (counted from the replay's start;
+	 * the first change of an article from there) is on its way: the request is held there and
+	 * reaches the server later (after the next replay, or before the drain), when the reader may
+	 * have changed the same field again (chaos seed 2002). Its code never runs again.
+	 */
+	| { kind: 'replayDies'; at: number }
 	/** The storage budget evicts cached articles down to `budget` bytes. */
 	| { kind: 'evict'; budget: number };
 
@@ -201,6 +209,8 @@ export interface World {
 	flagScopes: boolean;
 	/** Pages that die in the middle of a change's outbox write (the write-ahead journal's case). */
 	pageDeaths: boolean;
+	/** A worker stopped while its replay's request is on its way; the request lands later. */
+	deadSenders: boolean;
 	/** The storage budget evicting cached articles. */
 	eviction: boolean;
 	/** Check each refreshed list's rows (what the screen shows) against the reader's changes. */
@@ -403,6 +413,9 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			})
 		);
 	}
+	if (world.deadSenders) {
+		steps.push(fc.record({ kind: fc.constant('replayDies' as const), at: fc.nat({ max: 2 }) }));
+	}
 	if (world.eviction) {
 		steps.push(
 			fc.record({ kind: fc.constant('evict' as const), budget: fc.constantFrom(0, 1_500, 4_000) })
@@ -460,6 +473,9 @@ export interface Figures {
 	/** Pages that died in the middle of a change's outbox write, and changes their next start queued. */
 	pageDeaths: number;
 	recovered: number;
+	/** Workers stopped with a request on its way, and such requests that reached the server later. */
+	deadSenders: number;
+	lateLandings: number;
 	/** Articles the storage budget evicted; ones a queued or failed change names that it dropped. */
 	evicted: number;
 	evictedNamed: number;
@@ -490,6 +506,8 @@ export function emptyFigures(): Figures {
 		cacheCompared: 0,
 		pageDeaths: 0,
 		recovered: 0,
+		deadSenders: 0,
+		lateLandings: 0,
 		evicted: 0,
 		evictedNamed: 0,
 		screenRowsCompared: 0,
@@ -558,6 +576,16 @@ function fieldKeys(id: number): string[] {
 }
 
 /** Whether a request is a late catch-up's check for newer articles (getHeadlines since its maxId). */
+/** A request that changes articles (a flag, a note, a label): what a dead sender's may be. */
+function isArticleWrite(body: unknown): boolean {
+	try {
+		const op = (JSON.parse(String(body)) as { op?: string }).op;
+		return op === 'updateArticle' || op === 'setArticleLabel';
+	} catch {
+		return false;
+	}
+}
+
 function isExactCheck(body: unknown): boolean {
 	try {
 		const parsed = JSON.parse(String(body)) as { op?: string; since_id?: unknown; limit?: unknown };
@@ -725,8 +753,20 @@ export async function runSchedule(
 	let leaving = false;
 	/** Requests answered slowly: the clock moves on meanwhile, and an article may arrive. */
 	const slowAt = new Map<number, { ms: number; arrive?: number }>();
+	/** From this request on, the first change of an article is held on its way (`replayDies`). */
+	let holdFrom: number | undefined;
+	let onHeld: (() => void) | undefined;
+	/** Requests held on their way after their sender died: they reach the server later. */
+	const late: Parameters<typeof server.fetch>[] = [];
 	const fetch: typeof server.fetch = async (url, init) => {
 		const index = requestIndex++;
+		if (holdFrom !== undefined && index >= holdFrom && isArticleWrite(init?.body)) {
+			holdFrom = undefined;
+			// Without the dead sender's signal: its timeout must not stop the request's landing.
+			late.push([url, { ...init, signal: null }]);
+			onHeld?.();
+			return new Promise<Response>(() => undefined);
+		}
 		try {
 			return await server.fetch(url, init);
 		} finally {
@@ -1310,6 +1350,38 @@ export async function runSchedule(
 		}
 	}
 
+	/**
+	 * The worker replays and is stopped while request `at` of it (the first change of an article
+	 * from there) is on its way: its locks go, its modules are dropped (a new worker starts), the
+	 * request waits on the way (`late`). A replay that ends before sending one dies with nothing
+	 * on its way.
+	 */
+	async function replayDies(at: number): Promise<void> {
+		if (!newInstance || !locks) return;
+		holdFrom = requestIndex + at;
+		const held = new Promise<'held'>((resolve) => (onHeld = () => resolve('held')));
+		const client = await clientOf('worker');
+		const run = instances.worker.replayOutbox({ client: () => Promise.resolve(client), now }).then(
+			() => 'done' as const,
+			() => 'done' as const
+		);
+		const outcome = await Promise.race([held, run]);
+		holdFrom = undefined;
+		onHeld = undefined;
+		if (outcome === 'done') return;
+		figures.deadSenders++;
+		locks.abandon(REPLAY_LOCK);
+		instances.worker = await newInstance();
+	}
+
+	/** The requests held on their way reach the server now; their answers go nowhere. */
+	async function landLate(): Promise<void> {
+		for (const [url, init] of late.splice(0)) {
+			figures.lateLandings++;
+			await server.fetch(url, init).catch(() => undefined);
+		}
+	}
+
 	async function replay(who: Replayer[]): Promise<void> {
 		const runs = who.map(async (w) => {
 			const client = await clientOf(w);
@@ -1437,6 +1509,7 @@ export async function runSchedule(
 					await replay(action.who);
 					server.clearFaults();
 					slowAt.clear();
+					await landLate();
 					// Actions whose request never came are made after the replay.
 					const left = [...during.entries()].sort((a, b) => a[0] - b[0]);
 					during.clear();
@@ -1482,6 +1555,9 @@ export async function runSchedule(
 				case 'evict':
 					await evict(action.budget);
 					break;
+				case 'replayDies':
+					await replayDies(action.at);
+					break;
 			}
 		} finally {
 			quota.failCommits = 0;
@@ -1492,6 +1568,8 @@ export async function runSchedule(
 	await restore('tab2');
 	for (const action of actions) await step(action);
 
+	// What was held on its way lands before the drain, at the latest.
+	await landLate();
 	// Drain: no more faults; each account with queued changes signs in and replays until empty.
 	// With full storage in the world, the first rounds run with the disk still full: what the
 	// server confirmed must leave the outbox all the same (else it is sent again, a share twice).
