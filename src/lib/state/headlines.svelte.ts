@@ -421,37 +421,37 @@ class HeadlineList {
 	async #searchOnDevice(generation: number): Promise<void> {
 		const query = this.#query;
 		if (!query) return;
-		this.#loading = true;
-		this.#error = undefined;
-		try {
+		await this.#fromDevice(generation, async () => {
 			const { results, rows } = await firstOnDevice(query, treeState.tree);
 			if (generation !== this.#generation) return;
 			this.#local = results;
 			this.#onDevice = isDevice(query) ? 'device-feed' : 'unreachable';
 			this.#items = rows;
 			this.#complete = results.done;
-		} catch (error) {
-			if (generation === this.#generation) this.#error = errorMessage(error);
-		} finally {
-			if (generation === this.#generation) {
-				this.#loading = false;
-				this.#answered = true;
-			}
-			firstScreenShown();
-		}
+		});
 	}
 
 	/** A feed only this device has (Today): every cached row it covers, at once, online too. */
 	async #deviceFeed(generation: number): Promise<void> {
 		const query = this.#query;
 		if (!query) return;
-		this.#loading = true;
-		this.#error = undefined;
-		try {
+		await this.#fromDevice(generation, async () => {
 			const rows = await deviceFeedRows(query, treeState.tree);
 			if (generation !== this.#generation) return;
 			this.#items = rows;
 			this.#complete = true;
+		});
+	}
+
+	/**
+	 * Loads the list from this device's copy: its failure shown in the reader's words, the list
+	 * answered after (unless another list opened meanwhile), the first screen painted either way.
+	 */
+	async #fromDevice(generation: number, load: () => Promise<void>): Promise<void> {
+		this.#loading = true;
+		this.#error = undefined;
+		try {
+			await load();
 		} catch (error) {
 			if (generation === this.#generation) this.#error = errorMessage(error);
 		} finally {
