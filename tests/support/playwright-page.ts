@@ -26,8 +26,24 @@ export class PlaywrightPage implements EngineBrowser {
 	evaluateSource<R>(fnSource: string, ...args: unknown[]): Promise<R> {
 		return this.page.evaluate<R>(`(${fnSource}).apply(null, ${JSON.stringify(args)})`);
 	}
+	/**
+	 * Clicks the element the shared finder marked (engines/support/ui.ts), as it is now. One drawn
+	 * anew meanwhile (a sync redraws the tree) fails at once as gone, so the finder finds the new
+	 * one (`onFound`); a locator's click would wait its whole time for the old one to come back.
+	 */
 	async click(css: string): Promise<void> {
-		await this.page.locator(css).first().click({ timeout: 8_000 });
+		const handle = await this.page
+			.locator(css)
+			.first()
+			.elementHandle({ timeout: 1_000 })
+			.catch((error: unknown) => {
+				throw new Error(`no such element: ${css} (drawn anew)`, { cause: error });
+			});
+		try {
+			await handle.click({ timeout: 8_000 });
+		} finally {
+			await handle.dispose().catch(() => undefined);
+		}
 	}
 	async fill(css: string, text: string): Promise<void> {
 		await this.page.locator(css).first().fill(text);
