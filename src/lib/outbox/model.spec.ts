@@ -595,16 +595,22 @@ describe('undo (held changes)', () => {
 	});
 });
 
+/** A quiet world for fixed schedules: no faults on the wire, no arrivals, no account switches. */
+const QUIET_WORLD: World = { ...WORLD, faults: [], arrivals: false, accountSwitches: false };
+
+/** A fixed schedule in the quiet world. */
+function runQuiet(actions: Action[]): ReturnType<typeof runSchedule> {
+	return runSchedule(actions, QUIET_WORLD, {
+		instances,
+		freshDatabase,
+		figures: emptyFigures(),
+		newInstance: loadInstance,
+		locks
+	});
+}
+
 describe('a page that dies in the middle of a change (the write-ahead journal)', () => {
-	const world: World = { ...WORLD, faults: [], arrivals: false, accountSwitches: false };
-	const run = (actions: Action[]) =>
-		runSchedule(actions, world, {
-			instances,
-			freshDatabase,
-			figures: emptyFigures(),
-			newInstance: loadInstance,
-			locks
-		});
+	const run = runQuiet;
 	const catchup: ReaderAction = {
 		kind: 'catchup',
 		tab: 'page',
@@ -653,7 +659,7 @@ describe('a page that dies in the middle of a change (the write-ahead journal)',
 	it('the checks find a start that queues nothing for a page that died before its write', async () => {
 		const { violations } = await runSchedule(
 			[{ kind: 'dieWriting', action: star, phase: 'beforeCommit', syncFirst: false }],
-			world,
+			QUIET_WORLD,
 			// Without the dead page's locks let go, its entry looks like a live tab's: left alone.
 			{ instances, freshDatabase, figures: emptyFigures(), newInstance: loadInstance }
 		);
@@ -674,15 +680,7 @@ describe('the outbox under random fault schedules', () => {
 });
 
 describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
-	const world: World = { ...WORLD, faults: [], arrivals: false, accountSwitches: false };
-	const run = (actions: Action[]) =>
-		runSchedule(actions, world, {
-			instances,
-			freshDatabase,
-			figures: emptyFigures(),
-			newInstance: loadInstance,
-			locks
-		});
+	const run = runQuiet;
 	const read = (value: boolean): Action => ({
 		kind: 'flag',
 		tab: 'page',
