@@ -188,10 +188,11 @@ async function onFound(
 /**
  * The drivers' words for an element drawn anew between `find` and the action (WebKit's driver
  * also said "not interactable" for a feed link while the tree was being drawn again, once;
- * Playwright says "not attached to the DOM").
+ * Playwright says "not attached to the DOM"; WebKit's driver names a node gone since it was found
+ * "StaleElementReferenceError: Node with identifier … was not found", seen in CI 2026-11-27).
  */
 const GONE =
-	/not clickable|not an Element|NoSuchElement|no such element|No element found|stale element|detached|not attached|NotInteractable/i;
+	/not clickable|not an Element|NoSuchElement|no such element|No element found|stale element|StaleElementReference|detached|not attached|NotInteractable/i;
 
 /**
  * A real click on what the query finds, once its box has stopped moving: the driver clicks at the
