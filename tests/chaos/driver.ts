@@ -17,7 +17,7 @@ import { cutNetwork, restoreNetwork } from '../e2e/offline-support';
 import { isAllowedUrl } from '../e2e/support/fixtures';
 import { startEgressGuard, type EgressGuard } from '../engines/support/app-server';
 import { launch, type EngineBrowser, type EngineName } from '../engines/support/engines';
-import { PlaywrightPage } from '../support/playwright-page';
+import { playwrightPage } from '../support/playwright-page';
 
 export type ChaosEngine = 'chromium' | EngineName;
 export const CHAOS_ENGINES: readonly ChaosEngine[] = ['chromium', 'firefox', 'webkit'];
@@ -66,7 +66,7 @@ async function chromiumLauncher(): Promise<ChaosLauncher> {
 			await cdp.send('ServiceWorker.enable');
 			await page.goto(url);
 			return {
-				page: new PlaywrightPage(page),
+				page: playwrightPage(page),
 				async stopWorker() {
 					await cdp.send('ServiceWorker.stopAllWorkers');
 					return 'stopped';

@@ -166,14 +166,16 @@ async function sendCalls(
 			answered = !mayHaveLanded(error);
 			if (article && !answered) await noteUnanswered(call.items, sentAt);
 		}
-		if (article) await settleSending(call.items, sentAt, answered);
 		result.calls++;
 		if (!verdict) {
 			await confirm(call.items, now(), sentAt);
+			// After the confirmation, which deleted most of them: no note taken off an item about to go.
+			if (article) await settleSending(call.items, sentAt, true);
 			result.sent += call.items.length;
 			options.onCall?.({ op: call.op, items: call.items.length });
 			continue;
 		}
+		if (article) await settleSending(call.items, sentAt, answered);
 		if (verdict.kind === 'suspect') {
 			if (!(await serverAnswers(client))) {
 				return { kind: 'stop', stop: 'offline', message: verdict.message };

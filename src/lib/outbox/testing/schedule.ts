@@ -575,7 +575,6 @@ function fieldKeys(id: number): string[] {
 	];
 }
 
-/** Whether a request is a late catch-up's check for newer articles (getHeadlines since its maxId). */
 /** A request that changes articles (a flag, a note, a label): what a dead sender's may be. */
 function isArticleWrite(body: unknown): boolean {
 	try {
@@ -586,6 +585,7 @@ function isArticleWrite(body: unknown): boolean {
 	}
 }
 
+/** Whether a request is a late catch-up's check for newer articles (getHeadlines since its maxId). */
 function isExactCheck(body: unknown): boolean {
 	try {
 		const parsed = JSON.parse(String(body)) as { op?: string; since_id?: unknown; limit?: unknown };
