@@ -8,8 +8,10 @@ FIXTURES_DIR="$TESTBED_DIR/fixtures"
 cfg() { node -p "require(process.argv[1])[process.argv[2]]" "$TESTBED_JSON" "$1"; }
 
 # The servers of the test bed: testbed.json's top level holds what they share (users, feeds host)
-# and the Debian server's own values; servers.<name> overrides them for that server.
-TESTBED_SERVERS=(debian current)
+# and the Debian server's own values; servers.<name> overrides them for that server. `current2` is a
+# second copy of the current tt-rss (its own web root, port, php-fpm, nginx and database, made from
+# the current server's seed): the e2e suite's second worker tests against it (playwright.config.ts).
+TESTBED_SERVERS=(debian current current2)
 
 # load_server NAME: sets the variables below for one server (one node start: reset.sh is on the
 # tests' hot path). TESTBED picks the server for scripts that serve one (condition.sh).
@@ -33,7 +35,7 @@ load_server() {
     }
     // Only some servers have these.
     const optional = { NOBROWSER_USER: "noBrowserUser", NOBROWSER_PASS: "noBrowserPassword",
-      APP_ROOT: "appRoot", TARBALL: "tarball", TARBALL_SHA: "tarballSha256" };
+      APP_ROOT: "appRoot", TARBALL: "tarball", TARBALL_SHA: "tarballSha256", COPY_OF: "copyOf" };
     for (const [k, v] of Object.entries(optional)) console.log(`${k}=${q(m[v] ?? "")}`);
     console.log(`SERVER=${q(name)}`);
     console.log(`HTTP_PORT=${q(new URL(m.url).port || "80")}`);
@@ -203,7 +205,8 @@ release_testbed_lock() {
 # Laid out like its Docker images: php-fpm (a pool of our own, its own master) and nginx with the
 # web-nginx image's nginx.conf, both in the foreground as the images run them, under setsid.
 current_run_dir() { echo "$APP_ROOT/run"; }
-CURRENT_LOG_DIR=/var/log/ttrss-current
+current_log_dir() { echo "/var/log/ttrss-$SERVER"; }
+current_nginx_conf() { echo "/etc/nginx/ttrss-$SERVER.conf"; }
 
 # pid_alive PIDFILE: the process named in PIDFILE runs.
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
@@ -218,43 +221,43 @@ current_ok() {
 start_php_fpm() {
   local run; run="$(current_run_dir)"
   pid_alive "$run/php-fpm.pid" && [ -S "$run/php-fpm.sock" ] && return 0
-  log "starting php-fpm8.2 (pool ttrss-current, $run/php-fpm.sock)"
-  mkdir -p "$CURRENT_LOG_DIR"
+  log "starting php-fpm8.2 (pool ttrss-$SERVER, $run/php-fpm.sock)"
+  mkdir -p "$(current_log_dir)"
   (
     close_inherited_fds
     exec setsid nohup php-fpm8.2 --nodaemonize --force-stderr --fpm-config "$APP_ROOT/etc/php-fpm.conf" \
-      >>"$CURRENT_LOG_DIR/php-fpm.log" 2>&1 </dev/null
+      >>"$(current_log_dir)/php-fpm.log" 2>&1 </dev/null
   ) &
   local i
   for i in $(seq 1 50); do
     [ -S "$run/php-fpm.sock" ] && pid_alive "$run/php-fpm.pid" && return 0
     sleep 0.1
   done
-  die "php-fpm did not start (log: $CURRENT_LOG_DIR/php-fpm.log)"
+  die "php-fpm did not start (log: $(current_log_dir)/php-fpm.log)"
 }
 
 start_nginx() {
   local run holder; run="$(current_run_dir)"
   if pid_alive "$run/nginx.pid"; then
     current_ok && return 0
-    die "nginx runs (pid $(cat "$run/nginx.pid")) but ${TT_URL} does not answer (log: $CURRENT_LOG_DIR/nginx.log)"
+    die "nginx runs (pid $(cat "$run/nginx.pid")) but ${TT_URL} does not answer (log: $(current_log_dir)/nginx.log)"
   fi
   holder="$(port_holder "$HTTP_PORT")"
   [ -z "$holder" ] ||
     die "port $HTTP_PORT (servers.$SERVER.url in testbed.json) is taken by $holder; pick a free port there"
   log "starting nginx on port $HTTP_PORT"
-  mkdir -p "$CURRENT_LOG_DIR"
+  mkdir -p "$(current_log_dir)"
   (
     close_inherited_fds
-    exec setsid nohup nginx -c /etc/nginx/ttrss-current.conf -g 'daemon off;' \
-      >>"$CURRENT_LOG_DIR/nginx.log" 2>&1 </dev/null
+    exec setsid nohup nginx -c "$(current_nginx_conf)" -g 'daemon off;' \
+      >>"$(current_log_dir)/nginx.log" 2>&1 </dev/null
   ) &
   local i
   for i in $(seq 1 50); do
     current_ok && return 0
     sleep 0.2
   done
-  die "${TT_URL} does not answer after starting nginx (log: $CURRENT_LOG_DIR/nginx.log)"
+  die "${TT_URL} does not answer after starting nginx (log: $(current_log_dir)/nginx.log)"
 }
 
 # Services of the server loaded by load_server.

@@ -162,8 +162,11 @@ unpack_current() {
 configure_current() {
   local run
   run="$(current_run_dir)"
-  mkdir -p "$run" "$APP_ROOT/etc" "$CURRENT_LOG_DIR"
-  chown www-data:www-data "$CURRENT_LOG_DIR"
+  local logs nginx_conf
+  logs="$(current_log_dir)"
+  nginx_conf="$(current_nginx_conf)"
+  mkdir -p "$run" "$APP_ROOT/etc" "$logs"
+  chown www-data:www-data "$logs"
 
   # config.php as config.php-dist describes it: putenv('TTRSS_…') lines, the image's defaults
   # otherwise (LOG_DESTINATION sql). No outbound checks; the image's plugins but nginx_xaccel,
@@ -191,10 +194,10 @@ PHP
 ; Written by testbed/setup.sh: the current tt-rss's own php-fpm (see .docker/app/Dockerfile).
 [global]
 pid = $run/php-fpm.pid
-error_log = $CURRENT_LOG_DIR/php-fpm-master.log
+error_log = $logs/php-fpm-master.log
 daemonize = no
 
-[ttrss-current]
+[ttrss-$SERVER]
 user = www-data
 group = www-data
 listen = $run/php-fpm.sock
@@ -209,7 +212,7 @@ pm.max_spare_servers = 3
 clear_env = no
 catch_workers_output = yes
 php_admin_value[memory_limit] = 256M
-php_admin_value[error_log] = $CURRENT_LOG_DIR/php-error.log
+php_admin_value[error_log] = $logs/php-error.log
 php_admin_flag[log_errors] = on
 CONF
 
@@ -235,9 +238,9 @@ CONF
       edit(/listen \[::\]:80;/, `listen [::]:${port};`);
       process.stdout.write("# Written by testbed/setup.sh from tt-rss/.docker/web-nginx/nginx.conf\n" + c);
     ' "$HTTP_PORT" "$run/nginx.pid" <<<"$conf")" || die "could not fill in nginx.conf"
-  if write_if_changed /etc/nginx/ttrss-current.conf <<<"$conf"; then
-    nginx -t -c /etc/nginx/ttrss-current.conf >/tmp/testbed-nginx-t.log 2>&1 ||
-      { cat /tmp/testbed-nginx-t.log >&2; die "nginx -t failed for /etc/nginx/ttrss-current.conf"; }
+  if write_if_changed "$nginx_conf" <<<"$conf"; then
+    nginx -t -c "$nginx_conf" >/tmp/testbed-nginx-t.log 2>&1 ||
+      { cat /tmp/testbed-nginx-t.log >&2; die "nginx -t failed for $nginx_conf"; }
     stop_pid "$run/nginx.pid"
   fi
 }
@@ -564,6 +567,19 @@ setup_server() { # $1 = server name
   # The database first: the current server's health check (ensure_services) reads it.
   start_postgres
   ensure_role
+  if [ -n "$COPY_OF" ]; then
+    # A copy serves the seed of the server it copies (set up before it: TESTBED_SERVERS' order).
+    db_exists "$DB_SEED" || die "no seed $DB_SEED of $COPY_OF: set up $COPY_OF first"
+    live_db_from "$DB_SEED"
+    # The favicons the seeding's update runs stored beside the original's database rows.
+    local icons
+    icons="$(load_server "$COPY_OF" && echo "$TTRSS_WWW/cache/feed-icons")"
+    [ ! -d "$icons" ] || cp -a "$icons/." "$TTRSS_WWW/cache/feed-icons/"
+    ensure_services
+    check_logins
+    echo "tt-rss test bed \"$SERVER\" (a copy of $COPY_OF) ready in $(($(date +%s) - started)) s at $TT_URL"
+    return 0
+  fi
   ensure_pristine
   ensure_services
 

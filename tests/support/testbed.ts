@@ -4,12 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 /** The servers of the test bed (testbed/testbed.json's `servers`). */
-export const testbedServers = ['debian', 'current'] as const;
+export const testbedServers = ['debian', 'current', 'current2'] as const;
 export type TestbedServer = (typeof testbedServers)[number];
 
 /** Where one test-bed server lives and who may sign in: written once, in testbed/testbed.json. */
 export interface Testbed {
-	/** Which server: `debian` (Debian 12's tt-rss, API 15) or `current` (the tt-rss of 2026, API 23). */
+	/**
+	 * Which server: `debian` (Debian 12's tt-rss, API 15), `current` (the tt-rss of 2026, API 23) or
+	 * `current2` (a second copy of the current one, for the e2e suite's second worker).
+	 */
 	server: TestbedServer;
 	/** The API level the server is set up to report (tests use the level the server reports). */
 	apiLevel: number;
@@ -56,11 +59,22 @@ const json = JSON.parse(readFileSync(`${root}testbed/testbed.json`, 'utf8')) as 
  * suite meets it first (CI runs a compatibility subset against Debian's with TESTBED=debian).
  */
 export function testbedServerFromEnv(env: NodeJS.ProcessEnv = process.env): TestbedServer {
-	const name = env.TESTBED ?? 'current';
+	const name = workerServer(env) ?? env.TESTBED ?? 'current';
 	if (!(testbedServers as readonly string[]).includes(name)) {
 		throw new Error(`TESTBED=${name}: expected one of ${testbedServers.join(', ')}`);
 	}
 	return name as TestbedServer;
+}
+
+/**
+ * The servers of a run whose workers each test a server of their own (`E2E_WORKER_SERVERS`, a
+ * comma-separated list set by playwright.config.ts): the one of this worker (Playwright's
+ * `TEST_PARALLEL_INDEX`), or undefined outside such a run.
+ */
+export function workerServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
+	const servers = env.E2E_WORKER_SERVERS?.split(',');
+	const index = Number(env.TEST_PARALLEL_INDEX ?? 0);
+	return servers && Number.isInteger(index) ? servers[index] : undefined;
 }
 
 /** One server's facts: testbed.json's shared top level with that server's own values over it. */
