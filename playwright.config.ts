@@ -10,8 +10,8 @@ export const chromiumLaunch = { executablePath: launch.executablePath, args: [..
 // tt-rss has a copy in the test bed (`current2`, testbed/testbed.json): against it the suite runs
 // in two workers, each with its server and its own preview of the app (the preview's /tt-rss/ proxy
 // goes to that server). Debian's server has no copy: one worker. E2E_WORKERS=1 runs one worker on
-// the current server (a machine whose test bed predates the copy).
-// Chosen by the runner (a worker's `testbed` is already its own server).
+// the current server (a machine whose test bed predates the copy). Chosen by the runner: a
+// worker's `testbed` is already its own server.
 process.env.E2E_WORKER_SERVERS ??= (
 	testbed.server === 'current' && process.env.E2E_WORKERS !== '1'
 		? ['current', 'current2']

@@ -331,16 +331,11 @@ async function main() {
 			// The big account: 5,000 unread kept (the largest offline set the app allows), 1 run.
 			if (bigAvailable()) {
 				log('sync engine on the big account: 5,000 unread (bench/sync.js)');
-				run('bash', ['bench/big-use-db.sh']);
+				const freshDb = () => run('bash', ['bench/big-use-db.sh']);
+				freshDb();
 				try {
 					results.syncBig = {
-						runs: [
-							await syncBench(browser, ORIGIN, {
-								log,
-								articles: 5000,
-								freshDb: () => run('bash', ['bench/big-use-db.sh'])
-							})
-						],
+						runs: [await syncBench(browser, ORIGIN, { log, articles: 5000, freshDb })],
 						cpusSplit: cpus.split
 					};
 				} catch (e) {

@@ -21,7 +21,8 @@ load_server() {
     const name = process.argv[2];
     const s = (c.servers || {})[name];
     if (!s) { console.error(`testbed.json has no server "${name}" (servers: ${Object.keys(c.servers || {})})`); process.exit(1); }
-    const m = { ...c, ...s };
+    // A copy (copyOf) takes the values of the server it copies, then its own (as testbed.ts).
+    const m = { ...c, ...(s.copyOf ? c.servers[s.copyOf] : {}), ...s };
     const q = (v) => "'"'"'" + String(v).replace(/'"'"'/g, "'"'"'\\'"'"''"'"'") + "'"'"'";
     const map = { TT_URL: "url", API_URL: "apiUrl", TT_USER: "user", TT_PASS: "password",
       NOAPI_USER: "noApiUser", NOAPI_PASS: "noApiPassword", SECOND_USER: "secondUser",

@@ -49,7 +49,7 @@ export const DEBIAN_PLUGINS_DIR = '/usr/share/tt-rss/www/plugins.local';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 type TestbedJson = Omit<Testbed, 'server'> & {
-	servers: Record<TestbedServer, Partial<Omit<Testbed, 'server'>>>;
+	servers: Record<TestbedServer, Partial<Omit<Testbed, 'server'>> & { copyOf?: TestbedServer }>;
 };
 
 const json = JSON.parse(readFileSync(`${root}testbed/testbed.json`, 'utf8')) as TestbedJson;
@@ -77,10 +77,15 @@ export function workerServer(env: NodeJS.ProcessEnv = process.env): string | und
 	return servers && Number.isInteger(index) ? servers[index] : undefined;
 }
 
-/** One server's facts: testbed.json's shared top level with that server's own values over it. */
+/**
+ * One server's facts: testbed.json's shared top level, then the values of the server it is a copy
+ * of (`copyOf`), then its own (as lib.sh's load_server).
+ */
 export function testbedFor(server: TestbedServer): Testbed {
 	const { servers, ...shared } = json;
-	return { ...shared, ...servers[server], server };
+	const { copyOf, ...own } = servers[server];
+	const original = copyOf ? servers[copyOf] : {};
+	return { ...shared, ...original, ...own, server };
 }
 
 export const testbed: Testbed = testbedFor(testbedServerFromEnv());
