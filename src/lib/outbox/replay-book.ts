@@ -83,24 +83,22 @@ export async function noteStatus(patch: Partial<ReplayStatus>): Promise<void> {
  * The server confirmed these: they leave the outbox (a newer replacement has another seq). The
  * deletes commit on their own: under a full quota the status write fails, and confirmed items
  * kept because of it would be sent again and again.
- */
-/**
- * The server confirmed these: they leave the outbox (a newer replacement has another seq). The
- * deletes commit on their own: under a full quota the status write fails, and confirmed items
- * kept because of it would be sent again and again.
  *
  * Seen in the chaos runs (seed 2001): a star sent, held on the way, abandoned when the device went
  * offline; the reader's unstar replaced it and was confirmed, and then the held star reached
  * tt-rss — the server ended starred. So a change that replaced one sent without an answer
  * (`overtakes`) and was sent before that one can no longer land stays queued until then, and is
- * sent once more (absolute values: sending again is harmless).
+ * sent once more (absolute values: sending again is harmless). Returns whether one was kept so:
+ * it is put off like a deferred item, and what was planned after it must be planned again around
+ * it (a catch-up queued later waits for its second send: chaos seed 2001 in WebKit).
  */
 export async function confirm(
 	items: readonly OutboxItem[],
 	at: number,
 	sentAt = at
-): Promise<void> {
+): Promise<boolean> {
 	const db = await openReaderDb();
+	let kept = false;
 	// Logged before they leave the outbox: a write in between finds them one way or the other.
 	await recordSent(db, items, at);
 	await writeTx(db, ['outbox'], async (tx) => {
@@ -113,7 +111,9 @@ export async function confirm(
 				const seq = item.seq;
 				writes.push(
 					tx.store.get(seq).then(async (current) => {
-						if (current) await tx.store.put({ ...current, notBefore: until });
+						if (!current) return;
+						kept = true;
+						await tx.store.put({ ...current, notBefore: until });
 					})
 				);
 			} else writes.push(tx.store.delete(item.seq));
@@ -121,6 +121,7 @@ export async function confirm(
 		await Promise.all(writes);
 	});
 	await noteStatus({ lastSentAt: at });
+	return kept;
 }
 
 /**

@@ -441,6 +441,40 @@ describe('a change sent without an answer, then overtaken', () => {
 		await heldStarLandsThenUnstarAgain(server, now);
 	});
 
+	// Chaos seed 2001 in WebKit, CI 2026-11-27: mark read sent offline (unanswered), mark unread
+	// queued over it, then a catch-up of the feed. The replay sent the unread (kept for its second
+	// send) and, in the same pass, the catch-up; the second send then made the article unread again
+	// over the catch-up the reader did last.
+	it('a catch-up queued after a change kept for its second send waits for that send', async () => {
+		let t = 1_000_000;
+		const now = (): number => t;
+		const server = fakeTtrss({ failAt: (i) => (i === 0 ? 'NETWORK' : undefined) });
+		server.article(7).feedId = 5;
+		await cacheArticles([7], { feedId: 5 });
+		const read = (value: boolean): Intent => ({
+			type: 'flag',
+			field: 'unread',
+			articleIds: [7],
+			value
+		});
+		await enqueueIntent(read(false), t);
+		await replayOutbox({ client: server.client(), now });
+		t += 2_000;
+		await enqueueIntent(read(true), t);
+		await enqueueIntent({ type: 'catchup', feedId: 5, isCat: false, mode: 'all' }, t + 1);
+		t += 1_000;
+		await replayOutbox({ client: server.client(), now });
+		// The catch-up waits behind the unread's second send …
+		expect((await pendingItems()).map((i) => i.intent.type)).toEqual(['flag', 'catchup']);
+		expect(server.article(7).unread).toBe(true);
+		// … which goes first when its time comes; the catch-up then marks the article read.
+		t = 1_000_000 + UNANSWERED_MS;
+		await replayOutbox({ client: server.client(), now });
+		expect(await pendingItems()).toEqual([]);
+		expect(server.calls().slice(-2)).toEqual(['updateArticle', 'catchupFeed']);
+		expect(server.article(7).unread).toBe(false);
+	});
+
 	it('the later value replaced again still waits for the unanswered one', async () => {
 		let t = 1_000_000;
 		const now = (): number => t;

@@ -142,7 +142,7 @@ async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 
 /**
  * Sends the calls in order; returns a stop verdict when the replay must end, or `replan` after an
- * item was put off: the calls planned after it may cross a barrier it now has to wait for (a
+ * item was put off (deferred, or kept for a second send): the calls planned after it may cross a barrier it now has to wait for (a
  * catch-up), so the rest is planned again around it.
  */
 async function sendCalls(
@@ -168,11 +168,13 @@ async function sendCalls(
 		}
 		result.calls++;
 		if (!verdict) {
-			await confirm(call.items, now(), sentAt);
+			const kept = await confirm(call.items, now(), sentAt);
 			// After the confirmation, which deleted most of them: no note taken off an item about to go.
 			if (article) await settleSending(call.items, sentAt, true);
 			result.sent += call.items.length;
 			options.onCall?.({ op: call.op, items: call.items.length });
+			// One kept for a second send is put off: a catch-up planned after it must wait for it.
+			if (kept) return 'replan';
 			continue;
 		}
 		if (article) await settleSending(call.items, sentAt, answered);
