@@ -53,9 +53,10 @@ export default defineConfig({
 		{ name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunch } }
 	],
 	// The first preview builds the app; the others serve that build (Playwright starts them one after
-	// the other, each once the previous one answers).
+	// the other, each once the previous one answers). E2E_BUILT=1: `build/` is this tree's build
+	// already (scripts/test.sh's Debian subset, right after the stage that built it).
 	webServer: servers.map((server, index) => ({
-		command: `${index === 0 ? 'npm run build && ' : ''}npx vite preview --port ${ports[index]} --strictPort`,
+		command: `${index === 0 && process.env.E2E_BUILT !== '1' ? 'npm run build && ' : ''}npx vite preview --port ${ports[index]} --strictPort`,
 		// The preview's /tt-rss/ proxy (vite.config.ts) goes to that worker's server.
 		env: { TTRSS_URL: testbedFor(server).url },
 		url: `http://localhost:${ports[index]}/`,

@@ -50,27 +50,17 @@ stage "end-to-end tests: current (API 23)" 40 env TESTBED=current npx playwright
 # offline replay, hostile content, the check-up's old level, Apache and the plugin archive. The
 # phone runs of the tt-rss extras are left to the current server: the layout does not depend on
 # the server's level, and the desktop runs ask the old server the same things. It runs at the same
-# time as the cross-engine suite (Debian's Firefox ESR and WebKitGTK against the current server):
-# the two test beds are separate, and together they take about 500 s instead of 770 s.
-stage "e2e: debian (API 15) subset, with cross-engine (Firefox, WebKit): current" 25 \
+# time as the cross-engine suite (Debian's Firefox ESR and WebKitGTK against the current server)
+# followed by the chaos harness's fixed seeds (scripts/chaos-ci.sh, against the current server
+# too): the two test beds are separate, and the subset takes about as long as the other two
+# together (CI 2026-11-27: subset and engines 612 s side by side, then the seeds 120 s alone). The
+# subset serves the build the stage before made (E2E_BUILT=1).
+stage "e2e: debian (API 15) subset | cross-engine (Firefox, WebKit) and chaos seeds: current" 30 \
 	bash scripts/both.sh \
 	"end-to-end tests: debian (API 15) subset" \
-	"env TESTBED=debian npx playwright test sign-in reader-flow reader-ttrss-extras offline-outbox \
+	"env TESTBED=debian E2E_BUILT=1 npx playwright test sign-in reader-flow reader-ttrss-extras offline-outbox \
 		offline-catchup content-corpus account-tools pwa-apache plugin-install \
 		--grep-invert 'extras\\.spec\\.ts phone '" \
-	"cross-engine tests (Firefox, WebKit): current" \
-	"env TESTBED=current npm run test:engines"
-# Fixed seeds of the fault schedules (issue 26, docs/reliability.md), the regression cases of the
-# anomalies found: 2001 (an abandoned write landing after a newer one), 2014 (a reload marking the
-# open article read again), and 6016 (the tt-rss session deleted, then PostgreSQL restarted, with
-# lost replies: the server's own faults). Chromium, then WebKit and Firefox on the same build.
-# Their own log: the figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's
-# sign-in once stopped in some schedules: a "New version available" banner, shown for a first
-# install slow to activate, lay over the Sign in button the driver clicked (fixed in
-# src/lib/pwa/update.svelte.ts).
-stage "chaos: fixed seeds (Chromium 3, WebKit 1, Firefox 1)" 10 bash -c '
-	export CHAOS_LOG=chaos-results/ci.jsonl
-	CHAOS_SEEDS="2001 2014 6016" npm run chaos &&
-	CHAOS_ENGINE=webkit CHAOS_SEEDS="2001" npm run chaos -- --no-build &&
-	CHAOS_ENGINE=firefox CHAOS_SEEDS="2001" npm run chaos -- --no-build'
+	"cross-engine tests (Firefox, WebKit), then chaos fixed seeds (Chromium 3, WebKit 1, Firefox 1): current" \
+	"env TESTBED=current npm run test:engines && bash scripts/chaos-ci.sh"
 summary
