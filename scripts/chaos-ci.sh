@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # CI's fixed seeds of the fault schedules (issue 26, docs/reliability.md), the regression cases of
 # the anomalies found: 2001 (an abandoned write landing after a newer one; in WebKit, a change kept
-# for its second send overtaken by a catch-up queued after it), 2014 (a reload marking the open
-# article read again), and 6016 (the tt-rss session deleted, then PostgreSQL restarted, with lost
-# replies: the server's own faults). Chromium, then WebKit and Firefox on the same build. Their own
+# for its second send overtaken by a catch-up queued after it) and 6016 (the tt-rss session
+# deleted, then PostgreSQL restarted, with lost replies: the server's own faults). Chromium, then
+# WebKit and Firefox on the same build. Seed 2014 (a reload marking the open article read again,
+# 41–52 s, the longest) left CI for its time limit on 2026-11-27; its fix keeps its unit and e2e
+# tests, and the long runs (docs/reliability.md) replay it. Their own
 # log: the figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's sign-in once
 # stopped in some schedules: a "New version available" banner, shown for a first install slow to
 # activate, lay over the Sign in button the driver clicked (fixed in src/lib/pwa/update.svelte.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHAOS_LOG=chaos-results/ci.jsonl
-CHAOS_SEEDS="2001 2014 6016" npm run chaos
+CHAOS_SEEDS="2001 6016" npm run chaos
 CHAOS_ENGINE=webkit CHAOS_SEEDS="2001" npm run chaos -- --no-build
 CHAOS_ENGINE=firefox CHAOS_SEEDS="2001" npm run chaos -- --no-build
