@@ -39,8 +39,9 @@ summary() {
 
 stage "bootstrap (both test-bed servers)" 20 bash scripts/bootstrap.sh
 stage lint 10 npm run lint
-stage "unit tests" 10 npx vitest run --project unit
-stage "component tests" 5 npx vitest run --project component
+# One Vitest run for both projects: one start instead of two (135 s here against 165 s as two
+# stages in a clean-clone CI run, 2026-11-27).
+stage "unit and component tests" 12 npx vitest run --project unit --project component
 stage "contract tests: debian (API 15)" 10 env TESTBED=debian npx vitest run --project contract
 stage "contract tests: current (API 23)" 10 env TESTBED=current npx vitest run --project contract
 # Two workers, one on the current server and one on its copy (testbed/README.md): 1,370 s here
