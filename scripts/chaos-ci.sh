@@ -5,10 +5,10 @@
 # deleted, then PostgreSQL restarted, with lost replies: the server's own faults). Chromium, then
 # WebKit and Firefox on the same build. Seed 2014 (a reload marking the open article read again,
 # 41–52 s, the longest) left CI for its time limit on 2026-11-27; its fix keeps its unit and e2e
-# tests, and the long runs (docs/reliability.md) replay it. Their own
-# log: the figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's sign-in once
-# stopped in some schedules: a "New version available" banner, shown for a first install slow to
-# activate, lay over the Sign in button the driver clicked (fixed in src/lib/pwa/update.svelte.ts).
+# tests, and the long runs (docs/reliability.md) replay it. The seeds write their own log: the
+# figures' log (chaos-results/log.jsonl) is for the long runs. Firefox's sign-in once stopped in
+# some schedules: a "New version available" banner, shown for a first install slow to activate,
+# lay over the Sign in button the driver clicked (fixed in src/lib/pwa/update.svelte.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHAOS_LOG=chaos-results/ci.jsonl

@@ -56,9 +56,9 @@ stage "end-to-end tests: current (API 23)" 40 env TESTBED=current npx playwright
 # too): the two test beds are separate, and the subset takes about as long as the other two
 # together (CI 2026-11-27: subset and engines 612 s side by side, then the seeds 120 s alone). The
 # subset serves the build the stage before made (E2E_BUILT=1), and so does the cross-engine suite
-# (ENGINES_BUILD_DIR; its update test builds its next version itself). With both, and one Chromium
-# seed fewer (scripts/chaos-ci.sh), the two sides took 620 and 692 s in a clean-clone run whose
-# whole CI took 2,722 s: the seed and the build make the longer side about as long as the other.
+# (ENGINES_BUILD_DIR; its update test builds its next version itself). The two sides took 620 and
+# 692 s in a clean-clone CI run (2,722 s in all); with the engines' build reused and one Chromium
+# seed fewer (scripts/chaos-ci.sh), 605 and 626 s.
 stage "e2e: debian (API 15) subset | cross-engine (Firefox, WebKit) and chaos seeds: current" 30 \
 	bash scripts/both.sh \
 	"end-to-end tests: debian (API 15) subset" \

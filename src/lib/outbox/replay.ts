@@ -142,8 +142,8 @@ async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 
 /**
  * Sends the calls in order; returns a stop verdict when the replay must end, or `replan` after an
- * item was put off (deferred, or kept for a second send): the calls planned after it may cross a barrier it now has to wait for (a
- * catch-up), so the rest is planned again around it.
+ * item was put off (deferred, or kept for a second send): the calls planned after it may cross a
+ * barrier it now has to wait for (a catch-up), so the rest is planned again around it.
  */
 async function sendCalls(
 	client: TtrssClient,
