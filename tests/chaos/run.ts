@@ -79,6 +79,12 @@ const BUILD_DIR = process.env.CHAOS_BUILD_DIR ?? '.svelte-kit/chaos-build';
 const SABOTAGE = process.env.CHAOS_SABOTAGE === '1';
 const SABOTAGE_WIDEN = process.env.CHAOS_SABOTAGE === 'widen';
 const LOG = process.env.CHAOS_LOG ?? 'chaos-results/log.jsonl';
+/**
+ * CHAOS_SHARED_POSTGRES=1: another suite uses this machine's PostgreSQL at the same time (the e2e
+ * suite beside a long run, on test-bed servers of their own): the schedules keep their operations,
+ * but a PostgreSQL restart is skipped, as it would take that suite's databases away too.
+ */
+const SHARED_POSTGRES = process.env.CHAOS_SHARED_POSTGRES === '1';
 /** Each UI step's own limit: a step the faults keep from finishing is skipped, not fatal. */
 const STEP_MS = 8_000;
 /**
@@ -454,6 +460,7 @@ async function step(
 			testbedCondition('sessions-end', testbed.user);
 			return 'session deleted';
 		case 'postgres-restart': {
+			if (SHARED_POSTGRES) return 'skipped: PostgreSQL is shared (CHAOS_SHARED_POSTGRES)';
 			// tt-rss's database goes away for a moment while the reader goes on; awaited (and so
 			// over) before the schedule settles.
 			ctx.background.push(testbedConditionAsync('postgres-restart'));
