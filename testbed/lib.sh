@@ -340,10 +340,15 @@ start_update_daemon() {
   done
   die "the update daemon did not take its lock"
 }
-# Never creates the file: one made by root here would keep the daemon (www-data) from locking it.
+# Read from /proc/locks, never by taking the lock: a probe holding it for a moment (flock -n) met
+# the daemon's own non-blocking lock now and then on a loaded machine, and the daemon, refused, exited
+# ("Can't create lockfile"), so the wait above ran out. Never creates the file either: one made by
+# root here would keep the daemon (www-data) from locking it.
 update_daemon_locked() {
-  local f; f="$(update_daemon_lockfile)"
-  [ -e "$f" ] && ! flock -n "$f" true 2>/dev/null
+  local f ino; f="$(update_daemon_lockfile)"
+  [ -e "$f" ] || return 1
+  ino="$(stat -c %i "$f")"
+  grep -q ":$ino " /proc/locks
 }
 stop_update_daemon() {
   local pidfile; pidfile="$(update_daemon_pidfile)"
