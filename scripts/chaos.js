@@ -44,6 +44,8 @@ run('npx', [
 	'.svelte-kit/chaos/run.mjs'
 ]);
 run('node', ['.svelte-kit/chaos/run.mjs'], {
-	TESTBED: 'current',
+	// The server TESTBED names (a copy of the current tt-rss for runs beside the e2e suite), else
+	// the current tt-rss.
+	TESTBED: process.env.TESTBED ?? 'current',
 	CHAOS_BUILD_DIR: BUILD_ENV.BUILD_DIR
 });
