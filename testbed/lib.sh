@@ -11,7 +11,8 @@ cfg() { node -p "require(process.argv[1])[process.argv[2]]" "$TESTBED_JSON" "$1"
 # and the Debian server's own values; servers.<name> overrides them for that server. `current2` is a
 # second copy of the current tt-rss (its own web root, port, php-fpm, nginx and database, made from
 # the current server's seed): the e2e suite's second worker tests against it (playwright.config.ts).
-TESTBED_SERVERS=(debian current current2)
+# `current3`, a third copy, is for the long chaos runs beside the e2e suite (docs/reliability.md).
+TESTBED_SERVERS=(debian current current2 current3)
 
 # load_server NAME: sets the variables below for one server (one node start: reset.sh is on the
 # tests' hot path). TESTBED picks the server for scripts that serve one (condition.sh).

@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 /** The servers of the test bed (testbed/testbed.json's `servers`). */
-export const testbedServers = ['debian', 'current', 'current2'] as const;
+export const testbedServers = ['debian', 'current', 'current2', 'current3'] as const;
 export type TestbedServer = (typeof testbedServers)[number];
 
 /** Where one test-bed server lives and who may sign in: written once, in testbed/testbed.json. */
 export interface Testbed {
 	/**
 	 * Which server: `debian` (Debian 12's tt-rss, API 15), `current` (the tt-rss of 2026, API 23) or
-	 * `current2` (a second copy of the current one, for the e2e suite's second worker).
+	 * `current2` (a second copy of the current one, for the e2e suite's second worker) or `current3`
+	 * (a third, for the long chaos runs beside the e2e suite).
 	 */
 	server: TestbedServer;
 	/** The API level the server is set up to report (tests use the level the server reports). */
