@@ -775,7 +775,7 @@ async function main(): Promise<void> {
 			const { history, ...rest } = result;
 			appendFileSync(
 				LOG,
-				`${JSON.stringify({ at: new Date().toISOString(), engine: ENGINE, ...rest })}\n`
+				`${JSON.stringify({ at: new Date().toISOString(), engine: ENGINE, server: testbed.server, requests: history.length, ...rest })}\n`
 			);
 			if (result.anomalies.length > 0) totals.failing.push(seed);
 			if (result.anomalies.length > 0 || process.env.CHAOS_DEBUG) {

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * `node scripts/chaos-summary.js [log.jsonl …]`: the figures of the chaos runs a log holds (the
+ * harness appends one line per schedule: tests/chaos/run.ts, CHAOS_LOG, by default
+ * chaos-results/log.jsonl), one column per engine, as docs/reliability.md shows them. A long run
+ * may be added up over several runs and logs. `--since <ISO time>` counts the lines from then on.
+ */
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const sinceAt = args.indexOf('--since');
+const since = sinceAt >= 0 ? args.splice(sinceAt, 2)[1] : undefined;
+const files = args.length > 0 ? args : ['chaos-results/log.jsonl'];
+
+/** @typedef {{ at: string, engine: string, server?: string, seed: number, requests?: number, ops: { kind: string, done: boolean, note?: string }[], faults: Record<string, number>, anomalies: { kind: string, detail: string }[], failedShown: number, nudged: boolean, ms: number }} Line */
+/** @type {Line[]} */
+const lines = files
+	.flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+	.filter((l) => l.trim() !== '')
+	.map((l) => JSON.parse(l))
+	.filter((l) => since === undefined || l.at >= since);
+
+const WIRE = ['refuse', 'hang', 'delay', 'cut', '502', '504', 'lost'];
+/** Faults outside the wire: the schedule's operations that are faults, when done. */
+const OUTSIDE = {
+	'offline and back': (o) => o.kind === 'network' && o.note === 'offline',
+	'reload mid-write': (o) => o.kind === 'reload-mid-write',
+	'worker stopped': (o) => o.kind === 'stop-worker',
+	'session deleted on the server': (o) => o.kind === 'session-end',
+	'PostgreSQL restarted': (o) => o.kind === 'postgres-restart'
+};
+
+const engines = [...new Set(lines.map((l) => l.engine))].sort();
+/** @param {(ls: Line[]) => string | number} f */
+const row = (name, f) =>
+	`| ${name} | ${engines.map((e) => f(lines.filter((l) => l.engine === e))).join(' | ')} |`;
+const sum = (ls, f) => ls.reduce((n, l) => n + f(l), 0);
+const seeds = (ls) => {
+	const s = [...new Set(ls.map((l) => l.seed))].sort((a, b) => a - b);
+	return s.length === 0 ? '' : `${s[0]}–${s[s.length - 1]}`;
+};
+
+console.log(`| | ${engines.join(' | ')} |`);
+console.log(`| --- | ${engines.map(() => '---').join(' | ')} |`);
+console.log(row('schedules', (ls) => ls.length));
+console.log(row('seeds', seeds));
+console.log(row('servers', (ls) => [...new Set(ls.map((l) => l.server ?? 'current'))].join(', ')));
+console.log(
+	row('seconds each (min / mean / max)', (ls) => {
+		const ms = ls.map((l) => l.ms);
+		return ms.length === 0
+			? ''
+			: `${(Math.min(...ms) / 1000).toFixed(1)} / ${(sum(ls, (l) => l.ms) / ls.length / 1000).toFixed(1)} / ${(Math.max(...ms) / 1000).toFixed(1)}`;
+	})
+);
+console.log(
+	row(
+		'reader operations (done)',
+		(ls) =>
+			`${sum(ls, (l) => l.ops.length)} (${sum(ls, (l) => l.ops.filter((o) => o.done).length)})`
+	)
+);
+console.log(
+	row('API requests through the proxy', (ls) =>
+		ls.every((l) => l.requests !== undefined) ? sum(ls, (l) => l.requests ?? 0) : '—'
+	)
+);
+console.log(
+	row(`faults: ${WIRE.join(' / ')}`, (ls) =>
+		WIRE.map((k) => sum(ls, (l) => l.faults[k] ?? 0)).join(' / ')
+	)
+);
+for (const [name, is] of Object.entries(OUTSIDE))
+	console.log(row(name, (ls) => sum(ls, (l) => l.ops.filter((o) => o.done && is(o)).length)));
+console.log(row('outbox drained only after the reload', (ls) => ls.filter((l) => l.nudged).length));
+console.log(row('changes the app listed as failed', (ls) => sum(ls, (l) => l.failedShown)));
+console.log(
+	row('anomalies', (ls) => {
+		const by = {};
+		for (const l of ls) for (const a of l.anomalies) by[a.kind] = (by[a.kind] ?? 0) + 1;
+		const kinds = Object.entries(by);
+		return kinds.length === 0 ? '**0**' : kinds.map(([k, n]) => `${k} ${n}`).join(', ');
+	})
+);
+const failing = lines.filter((l) => l.anomalies.length > 0);
+if (failing.length > 0)
+	console.log(`\nSeeds with anomalies: ${failing.map((l) => `${l.engine} ${l.seed}`).join(', ')}`);
