@@ -28,6 +28,26 @@ describe('the chaos checker', () => {
 		expect(model.expected(1, 'published')).toBeUndefined();
 	});
 
+	it('a tap whose outcome never showed allows either state, until a later intent on the field', () => {
+		const model = new ReaderModel();
+		model.recordUnseen(0, 1, 'unread', false);
+		model.recordUnseen(0, 2, 'unread', false);
+		model.record(1, 2, 'unread', true);
+		const initial = new Map([
+			[1, state(true)],
+			[2, state(true)]
+		]);
+		// The app never acted on the tap of article 1, nor on 2's: 1 passes, 2's later intent holds.
+		expect(checkServer(model, initial, initial, new Set())).toEqual([]);
+		const acted = new Map([
+			[1, state(false)],
+			[2, state(false)]
+		]);
+		expect(checkServer(model, initial, acted, new Set())).toEqual([
+			{ kind: 'lost', detail: 'article 2 unread: reader last asked true, server has false' }
+		]);
+	});
+
 	it('names a change the server lost, one nobody asked for, and lets failed ones pass', () => {
 		const model = new ReaderModel();
 		model.record(0, 1, 'marked', true);

@@ -37,6 +37,12 @@ export interface ModelIntent {
 	value: boolean;
 	/** The operation (its index in the schedule) that made it. */
 	op: number;
+	/**
+	 * The reader's tap whose outcome never showed within the step's limit (a row tapped, the
+	 * article never opened, the row still unread): the app may act on it later or never, so either
+	 * value is what the reader saw last, until a later intent on the same field.
+	 */
+	unseen?: true;
 }
 
 export type AnomalyKind = 'lost' | 'doubled' | 'widened' | 'stuck' | 'stale-screen' | 'spurious';
@@ -54,6 +60,20 @@ export class ReaderModel {
 
 	record(op: number, articleId: number, field: Field, value: boolean): void {
 		this.intents.push({ op, articleId, field, value });
+	}
+
+	/** A tap whose outcome the screen never showed (`ModelIntent.unseen`). */
+	recordUnseen(op: number, articleId: number, field: Field, value: boolean): void {
+		this.intents.push({ op, articleId, field, value, unseen: true });
+	}
+
+	/** Whether the last intent (undone ones left out) of this field is a tap with no outcome shown. */
+	lastUnseen(articleId: number, field: Field): boolean {
+		let unseen = false;
+		for (const i of this.intents)
+			if (i.articleId === articleId && i.field === field && !this.#undone.has(i.op))
+				unseen = i.unseen === true;
+		return unseen;
 	}
 
 	/**
@@ -114,6 +134,8 @@ export function checkServer(
 		}
 		for (const field of fieldsOf(model, id, before, after)) {
 			if (failed.has(`${id}:${field}`)) continue;
+			// The reader's last tap on it showed no outcome: either state is what they saw.
+			if (model.lastUnseen(id, field)) continue;
 			const want = model.expected(id, field);
 			const was = valueOf(before, field);
 			const has = valueOf(after, field);
