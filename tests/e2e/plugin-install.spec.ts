@@ -18,7 +18,7 @@ import {
 	starredTitles,
 	starTitle
 } from './offline-support';
-import { controllerVersion, waitForController } from './support/pwa';
+import { controllerVersion, INSTALL_MS, waitForController } from './support/pwa';
 import {
 	buildArchive,
 	canInstallPlugin,
@@ -332,7 +332,7 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 		await (await navigator.serviceWorker.getRegistration())?.update();
 	});
 	const prompt = app.getByRole('status').filter({ hasText: 'New version available' });
-	await expect(prompt).toBeVisible();
+	await expect(prompt).toBeVisible({ timeout: INSTALL_MS });
 	expect(await outboxCount(app)).toBe(1);
 	const load = app.waitForEvent('load');
 	await prompt.getByRole('button', { name: 'Reload' }).click();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from './support/build';
 import { startStaticServer, type StaticServer } from './support/static-server';
-import { controllerVersion, waitForController } from './support/pwa';
+import { controllerVersion, INSTALL_MS, waitForController } from './support/pwa';
 import { expect, test } from './support/fixtures';
 
 // Two builds of the app under a base path, told apart by APP_VERSION; a static server "deploys" the
@@ -67,7 +67,7 @@ test('a new version waits for the reader, then Reload activates it', async ({ pa
 		await (await navigator.serviceWorker.getRegistration())?.update();
 	});
 
-	await expect(prompt).toBeVisible();
+	await expect(prompt).toBeVisible({ timeout: INSTALL_MS });
 	// Installed but waiting: the page still runs v1 and v1's worker still answers.
 	expect(
 		await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting)

@@ -1,6 +1,13 @@
 /** Service worker helpers for the PWA tests. */
 import type { Page } from '@playwright/test';
 
+/**
+ * How long a new version's worker may take to install before the page says "New version
+ * available": the install precaches the whole app (~200 files), which took over 10 s (the default
+ * wait) on a loaded machine (plugin-install.spec.ts, a loaded pass of issue 22's ten).
+ */
+export const INSTALL_MS = 30_000;
+
 /** Waits until a service worker controls the page (the first install claims it). */
 export async function waitForController(page: Page): Promise<void> {
 	await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
