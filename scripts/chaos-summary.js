@@ -61,9 +61,12 @@ console.log(
 	)
 );
 console.log(
-	row('API requests through the proxy', (ls) =>
-		ls.every((l) => l.requests !== undefined) ? sum(ls, (l) => l.requests ?? 0) : '—'
-	)
+	row('API requests through the proxy', (ls) => {
+		// Lines written before the log kept the count have none.
+		const counted = ls.filter((l) => l.requests !== undefined);
+		const n = sum(counted, (l) => l.requests ?? 0);
+		return counted.length === ls.length ? n : `${n} (in ${counted.length} of ${ls.length})`;
+	})
 );
 console.log(
 	row(`faults: ${WIRE.join(' / ')}`, (ls) =>
