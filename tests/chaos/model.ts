@@ -67,13 +67,16 @@ export class ReaderModel {
 		this.intents.push({ op, articleId, field, value, unseen: true });
 	}
 
+	/** The last intent of this article's field, undone ones left out. */
+	#last(articleId: number, field: Field): ModelIntent | undefined {
+		return this.intents.findLast(
+			(i) => i.articleId === articleId && i.field === field && !this.#undone.has(i.op)
+		);
+	}
+
 	/** Whether the last intent (undone ones left out) of this field is a tap with no outcome shown. */
 	lastUnseen(articleId: number, field: Field): boolean {
-		let unseen = false;
-		for (const i of this.intents)
-			if (i.articleId === articleId && i.field === field && !this.#undone.has(i.op))
-				unseen = i.unseen === true;
-		return unseen;
+		return this.#last(articleId, field)?.unseen === true;
 	}
 
 	/**
@@ -87,10 +90,7 @@ export class ReaderModel {
 
 	/** The operation of the last intent (undone ones left out) of this article's field. */
 	lastOp(articleId: number, field: Field): number | undefined {
-		let op: number | undefined;
-		for (const i of this.intents)
-			if (i.articleId === articleId && i.field === field && !this.#undone.has(i.op)) op = i.op;
-		return op;
+		return this.#last(articleId, field)?.op;
 	}
 
 	/** The reader undid operation `op` (its toast's Undo): its intents no longer count. */
@@ -100,12 +100,7 @@ export class ReaderModel {
 
 	/** The value the reader last asked for, or undefined when nobody asked (undone ones do not count). */
 	expected(articleId: number, field: Field): boolean | undefined {
-		let value: boolean | undefined;
-		for (const i of this.intents) {
-			if (i.articleId === articleId && i.field === field && !this.#undone.has(i.op))
-				value = i.value;
-		}
-		return value;
+		return this.#last(articleId, field)?.value;
 	}
 
 	/** Whether any intent (undone or not) touched this article's field. */

@@ -276,10 +276,19 @@ async function recordStarsShown(
 	aimed: number,
 	want: boolean
 ): Promise<void> {
-	const now = new Map((await page.evaluate(shownRowsInPage)).map((r) => [r.id, r.marked]));
-	const changed = before.filter((r) => now.has(r.id) && now.get(r.id) !== r.marked);
+	const changed = await changedSince(page, before, 'marked');
 	for (const row of changed) model.record(index, row.id, 'marked', !row.marked);
 	if (changed.length === 0) model.recordUnseen(index, aimed, 'marked', want);
+}
+
+/** The rows of `before` still shown whose `field` the screen now shows the other way (as they were). */
+async function changedSince(
+	page: EngineBrowser,
+	before: readonly ShownRow[],
+	field: 'unread' | 'marked'
+): Promise<ShownRow[]> {
+	const now = new Map((await page.evaluate(shownRowsInPage)).map((r) => [r.id, r[field]]));
+	return before.filter((r) => now.has(r.id) && now.get(r.id) !== r[field]);
 }
 
 /** tt-rss's state of every article of the account (flags and labels), and its labels' ids. */
@@ -345,8 +354,7 @@ async function step(
 				// at load 14: tt-rss never heard of it). Rows shown read since the tap are the
 				// reader's intents as seen (the tap may have landed on another row, as a star's did:
 				// recordStarsShown); none, the app may still act on the tap, or never.
-				const now = new Map((await page.evaluate(shownRowsInPage)).map((r) => [r.id, r.unread]));
-				const read = before.filter((r) => r.unread && now.get(r.id) === false);
+				const read = (await changedSince(page, before, 'unread')).filter((r) => r.unread);
 				for (const row of read) model.record(index, row.id, 'unread', false);
 				if (read.length === 0 && unread) model.recordUnseen(index, id, 'unread', false);
 				throw e;
