@@ -23,6 +23,7 @@ import {
 	errorToastsInPage,
 	openArticleInPage,
 	readStoreInPage,
+	selectedRowsInPage,
 	shownRowsInPage,
 	startEngine,
 	toolbarPressedInPage,
@@ -488,20 +489,20 @@ async function step(
 					[`${n + 1} selected`]
 				);
 			}
+			// The bar acts on the rows ticked, which may not be the rows aimed at (selectedRowsInPage).
+			const ticked = await page.evaluate(selectedRowsInPage);
 			const star = op.kind === 'bulk-star';
 			await click(page, {
 				css: '[role="group"][aria-label="Selected articles"] button',
 				name: star ? 'Star' : 'Mark read'
 			});
 			// Starred (marked true), or read (unread false).
-			for (const row of picked) model.record(index, row.id, star ? 'marked' : 'unread', star);
-			if (star) for (const row of picked) await waitRowStarred(page, row.id, true);
-			else
-				await waitRowsRead(
-					page,
-					picked.map((r) => r.id)
-				);
-			return `articles ${picked.map((r) => r.id).join(',')}`;
+			for (const id of ticked) model.record(index, id, star ? 'marked' : 'unread', star);
+			if (star) for (const id of ticked) await waitRowStarred(page, id, true);
+			else await waitRowsRead(page, ticked);
+			const aimed = picked.map((r) => r.id).sort((a, b) => a - b);
+			const same = aimed.join() === [...ticked].sort((a, b) => a - b).join();
+			return `articles ${ticked.join(',')}${same ? '' : ` (aimed at ${aimed.join(',')})`}`;
 		}
 		case 'session-end':
 			// The account's tt-rss session deleted on the server: the next call answers
