@@ -65,6 +65,6 @@ for pass in $(seq 1 "$PASSES"); do
     const s = j.stats;
     console.log(`${s.expected} passed, ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`);
     for (const b of bad) console.log(b);
-  ' "$PWD/$OUT/e2e-pass-$pass.json" | sed "1s/^/pass $pass (exit $rc, $(($(date +%s) - started)) s): /"
+  ' "$(realpath "$OUT/e2e-pass-$pass.json")" | sed "1s/^/pass $pass (exit $rc, $(($(date +%s) - started)) s): /"
 done
 echo "chaos beside it: node scripts/chaos-summary.js --since <start> $CHAOS_LOG"
