@@ -111,6 +111,9 @@ for (const screen of [
 			page,
 			context
 		}) => {
+			// Sign-in, a feed fetched by tt-rss's PHP and six syncs: 49-58 s in a loaded pass of
+			// 2026-11-28 (load 17 on 2 cores), where one attempt ran past the default 60 s.
+			test.setTimeout(120_000);
 			await page.addInitScript(() => localStorage.setItem('reader.syncIntervalMs', '1000'));
 			// Every updateArticle sent, answered or not (an answer the page dropped still reached tt-rss).
 			const updates: string[] = [];
