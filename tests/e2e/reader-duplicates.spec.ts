@@ -156,10 +156,10 @@ test.describe('desktop', () => {
 		const { title, other } = await linkStoryRow(page);
 		const row = rowsOf(page, LINK_STORY);
 		await expect(row.locator('.also-in')).toHaveText(`Also in: ${other}`);
-		// Part of the row link's accessible name.
-		await expect(
-			headlineList(page).getByRole('link', { name: new RegExp(`Also in: ${other}`) })
-		).toHaveCount(1);
+		// Part of the row link's accessible name. Within the row: the title story's row may name the
+		// same feed (which of its copies is shown follows tt-rss's order of equal dates), so a
+		// list-wide count found two in a loaded pass of 2026-11-28.
+		await expect(row.getByRole('link', { name: new RegExp(`Also in: ${other}`) })).toHaveCount(1);
 		// The title story too, once; the articles of one feed each are left alone.
 		await expect(rowsOf(page, new RegExp(TITLE_STORY))).toHaveCount(1);
 		await expect(rowsOf(page, new RegExp(TITLE_STORY)).locator('.also-in')).toHaveText(
