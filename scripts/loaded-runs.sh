@@ -11,7 +11,9 @@
 # seeds no earlier run used (the base is the minute the run starts: CHAOS_SEED_BASE overrides it),
 # with CHAOS_SHARED_POSTGRES=1 (a PostgreSQL restart would take the e2e suite's databases too). It
 # stops when the last pass ends (the schedule then running is cut and not logged).
-# Out: $OUT/e2e-pass-<n>.json and .log (Playwright's JSON report and output), $OUT/chaos.log;
+# Out: $OUT/e2e-pass-<n>.json and .log (Playwright's JSON report and output), $OUT/results-<n>/
+# (each pass's traces and screenshots of failed attempts: the next pass would clear test-results/),
+# $OUT/chaos.log;
 # chaos lines in $CHAOS_LOG (`node scripts/chaos-summary.js $CHAOS_LOG` adds them up).
 # Run nothing else against the test bed meanwhile: a reset from another checkout serves that
 # checkout's feed fixtures (testbed/lib.sh start_feeds_namespace), under both runs.
@@ -48,7 +50,7 @@ for pass in $(seq 1 "$PASSES"); do
   started=$(date +%s)
   set +e
   TESTBED=current CI=true E2E_BUILT=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e-pass-$pass.json" \
-    npx playwright test --reporter=dot,json >"$OUT/e2e-pass-$pass.log" 2>&1
+    npx playwright test --reporter=dot,json --output="$OUT/results-$pass" >"$OUT/e2e-pass-$pass.log" 2>&1
   rc=$?
   set -e
   node -e '
