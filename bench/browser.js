@@ -201,6 +201,11 @@ export async function waitPainted(page, timeout = 60_000) {
  *   server); `bodyMs` the headers to the body's last byte; `headersAt` the headers' monotonic ms
  */
 
+/** A tt-rss API call's op, from its POST body. @param {string | null | undefined} body */
+function apiOp(body) {
+	return /"op"\s*:\s*"([^"]+)"/.exec(body ?? '')?.[1];
+}
+
 /**
  * Counts every request of a page (CDP: disk/memory cache and service-worker hits told apart) and
  * of the context's service workers (their own network fetches, e.g. the app's API calls when the
@@ -225,7 +230,7 @@ export async function countRequests(context, page) {
 			type: e.type ?? ''
 		});
 		// tt-rss API calls are all POSTs to one URL: keep the op to tell them apart.
-		const op = /"op"\s*:\s*"([^"]+)"/.exec(e.request.postData ?? '')?.[1];
+		const op = apiOp(e.request.postData);
 		if (op) r.op = op;
 		byId.set(e.requestId, r);
 		all.push(r);
@@ -277,6 +282,10 @@ export async function countRequests(context, page) {
 			from: 'worker',
 			type: request.resourceType()
 		});
+		// The page's API calls pass through the worker once it controls the page (the page's
+		// side is then `sw`): the worker's own request is the one on the network, op and all.
+		const op = apiOp(request.postData());
+		if (op) r.op = op;
 		all.push(r);
 		request
 			.response()

@@ -300,15 +300,16 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 					/** @type {number[]} */ const frames = [];
 					let last = performance.now();
 					const t0 = last;
+					let moved = last;
 					await new Promise((resolve) => {
 						const tick = (/** @type {number} */ now) => {
 							frames.push(now - last);
 							last = now;
 							const before = viewport.scrollTop;
 							viewport.scrollTop += rowH * 3;
-							// The end of the list waits for its next page (up to 5 s), then stops.
-							const stuck = viewport.scrollTop === before;
-							if (viewport.scrollTop >= goal || (stuck && now - t0 > 5000) || now - t0 > 120_000)
+							// The end of the list waits for its next page (up to 5 s without moving), then stops.
+							if (viewport.scrollTop !== before) moved = now;
+							if (viewport.scrollTop >= goal || now - moved > 5000 || now - t0 > 120_000)
 								return resolve(undefined);
 							requestAnimationFrame(tick);
 						};
@@ -495,6 +496,17 @@ export async function interactionBench(browser, origin, { log }) {
 	return out;
 }
 
+/**
+ * Where interactions' time goes, Event Timing's three phases (medians): the input's wait for the
+ * main thread, the handlers' run, and the rest until the next paint (style, layout, paint and the
+ * work queued before the frame).
+ * @param {{ ms: number, wait: number, run: number }[]} xs
+ */
+function phases(xs) {
+	const ms = (/** @type {number[]} */ v) => `${Math.round(median(v))}`;
+	return `wait / run / paint ${ms(xs.map((i) => i.wait))} / ${ms(xs.map((i) => i.run))} / ${ms(xs.map((i) => i.ms - i.wait - i.run))} ms`;
+}
+
 /** @param {any} r results.interact @returns {string[][]} */
 export function interactRows(r) {
 	if (!r) return [];
@@ -521,12 +533,23 @@ export function interactRows(r) {
 			'',
 			budget
 		]);
+		const slow = s.steps.flatMap((/** @type {any} */ st) =>
+			st.interactions.filter((/** @type {any} */ i) => i.ms > 100)
+		);
+		if (slow.length)
+			rows.push([
+				`   interactions over 100 ms (${slow.length})`,
+				'',
+				`median ${phases(slow)}`,
+				'',
+				''
+			]);
 		for (const st of s.steps) {
 			const xs = st.interactions.map((/** @type {any} */ i) => i.ms);
 			rows.push([
 				`   ${st.name}${st.actions > 1 ? ` (${st.actions})` : ''}`,
 				'',
-				`${xs.length ? `median ${ms(median(xs))}, worst ${ms(Math.max(...xs))}` : 'all < 16 ms'}; tasks ${st.longTasks.length ? `${st.longTasks.length}, longest ${ms(Math.max(...st.longTasks))}` : 0}; layout ${ms(st.layoutMs)}, style ${ms(st.styleMs)}${st.detail?.rows !== undefined ? `; ${st.detail.rows} rows, frames ${st.detail.frameMedian.toFixed(1)} / ${st.detail.frameMax.toFixed(1)} ms` : ''}`,
+				`${xs.length ? `median ${ms(median(xs))}, worst ${ms(Math.max(...xs))}` : 'all < 16 ms'}; tasks ${st.longTasks.length ? `${st.longTasks.length}, longest ${ms(Math.max(...st.longTasks))}` : 0}; layout ${ms(st.layoutMs)}, style ${ms(st.styleMs)}${xs.length ? `; median ${phases(st.interactions)}` : ''}${st.detail?.rows !== undefined ? `; ${st.detail.rows} rows, frames ${st.detail.frameMedian.toFixed(1)} / ${st.detail.frameMax.toFixed(1)} ms` : ''}`,
 				'',
 				''
 			]);
