@@ -7,7 +7,8 @@
 #   flock /tmp/suite.lock bash scripts/loaded-runs.sh            (one e2e pass; as root)
 #   PASSES=3 flock /tmp/suite.lock bash scripts/loaded-runs.sh
 #
-# The chaos side takes the engines in turn (Firefox, WebKit, Chromium), BATCH schedules each, from
+# The chaos side takes the engines in turn (CHAOS_ENGINES, default Firefox, WebKit, Chromium; name
+# one engine to add up its schedules alone), BATCH schedules each, from
 # seeds no earlier run used (the base is the minute the run starts: CHAOS_SEED_BASE overrides it),
 # with CHAOS_SHARED_POSTGRES=1 (a PostgreSQL restart would take the e2e suite's databases too). It
 # stops when the last pass ends (the schedule then running is cut and not logged).
@@ -21,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PASSES="${PASSES:-1}"
 BATCH="${BATCH:-5}"
+ENGINES="${CHAOS_ENGINES:-firefox webkit chromium}"
 OUT="${OUT:-chaos-results/loaded-$(date -u +%Y%m%dT%H%M)}"
 export CHAOS_LOG="${CHAOS_LOG:-chaos-results/long.jsonl}"
 # Above 6000: the schedules with labels, mark above/below, bulk actions and server faults.
@@ -33,7 +35,7 @@ npm run build >"$OUT/build.log" 2>&1
 chaos_loop() {
   local n=0 built="" engine
   while :; do
-    for engine in firefox webkit chromium; do
+    for engine in $ENGINES; do
       echo "== $(date -u +%T) $engine seeds $((base + n))…$((base + n + BATCH - 1))"
       TESTBED=current3 CHAOS_SHARED_POSTGRES=1 CHAOS_ENGINE=$engine CHAOS_RUNS="$BATCH" \
         CHAOS_SEED=$((base + n)) npm run chaos -- $built || true
@@ -42,7 +44,7 @@ chaos_loop() {
     done
   done
 }
-setsid bash -c "$(declare -f chaos_loop); base=$base BATCH=$BATCH chaos_loop" >"$OUT/chaos.log" 2>&1 &
+setsid bash -c "$(declare -f chaos_loop); base=$base BATCH=$BATCH ENGINES=\"$ENGINES\" chaos_loop" >"$OUT/chaos.log" 2>&1 &
 chaos=$!
 trap 'kill -- -$chaos 2>/dev/null || true' EXIT
 
