@@ -71,12 +71,16 @@ class OfflineStatus {
 
 	#reading: Promise<void> | undefined;
 	#again = false;
+	#treeWanted = false;
 
 	/**
-	 * Reads the outbox again. A burst of changes (taps, a replay confirming item after item) reads
-	 * it once for the burst: while a read runs, the calls meanwhile become one read after it.
+	 * Reads the outbox again, and with `tree` (the default) when the tree was last fetched. A burst
+	 * of changes (taps, a replay confirming item after item) reads it once for the burst: while a
+	 * read runs, the calls meanwhile become one read after it. A change of the outbox alone does not
+	 * read the tree: on a big account its record is the costliest read of a tap.
 	 */
-	refresh(): Promise<void> {
+	refresh({ tree = true }: { tree?: boolean } = {}): Promise<void> {
+		this.#treeWanted ||= tree;
 		if (this.#reading) {
 			this.#again = true;
 			return this.#reading;
@@ -84,7 +88,9 @@ class OfflineStatus {
 		const read = async (): Promise<void> => {
 			do {
 				this.#again = false;
-				await this.#read();
+				const withTree = this.#treeWanted;
+				this.#treeWanted = false;
+				await this.#read(withTree);
 			} while (this.#again);
 		};
 		this.#reading = read().finally(() => {
@@ -93,13 +99,13 @@ class OfflineStatus {
 		return this.#reading;
 	}
 
-	async #read(): Promise<void> {
+	async #read(withTree: boolean): Promise<void> {
 		try {
 			const [queued, refused, replay, tree] = await Promise.all([
 				pendingItems(),
 				failedItems(),
 				loadReplayStatus(),
-				cachedTree()
+				withTree ? cachedTree() : undefined
 			]);
 			// Only the signed-in account's changes: another account's kept ones are not this
 			// reader's to see, and only their own account sends them.
@@ -113,7 +119,7 @@ class OfflineStatus {
 			this.#waiting = waiting;
 			this.#failed = failed;
 			this.#replay = replay;
-			this.#treeFetchedAt = tree?.fetchedAt;
+			if (withTree) this.#treeFetchedAt = tree?.fetchedAt;
 		} catch {
 			// IndexedDB unavailable: keep the last known values.
 		}
@@ -133,7 +139,7 @@ class OfflineStatus {
 		const stopOffline = onWindow('offline', () => {
 			this.#online = false;
 		});
-		const stopWatching = watchOutbox(() => void this.refresh());
+		const stopWatching = watchOutbox(() => void this.refresh({ tree: false }));
 		const stopStorage = onStorageProblem((message) => {
 			this.#storageMessage = message;
 		});

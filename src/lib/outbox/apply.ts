@@ -113,6 +113,16 @@ export function laterThanCatchups(
 }
 
 /**
+ * Whether applying the intent to an article (`applyToArticle`) or naming it (describe.ts) reads the
+ * stored tree: a label's caption and colours, a catch-up's scope or its feed's title. A flag or a
+ * note does not, so the reads made for them skip the tree (on a big account, reading its record is
+ * the costliest part of a tap).
+ */
+export function needsTree(intent: Intent): boolean {
+	return intent.type === 'label' || intent.type === 'catchup';
+}
+
+/**
  * Applies an intent to a cached article; returns the unread change (-1, 0, +1) for the counters.
  * `later`: for a catch-up re-applied to a server answer, the changes made after it (`asBefore`).
  */

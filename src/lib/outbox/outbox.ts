@@ -9,7 +9,7 @@ import type { ArticleBase, Counters, FeedTree } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import { readTx } from '$lib/db/tx';
-import { applyCatchupToCounters, applyToArticle, laterThanCatchups } from './apply';
+import { applyCatchupToCounters, applyToArticle, laterThanCatchups, needsTree } from './apply';
 import { changesNotIn, type NotShown } from './sent-log';
 import { titlesOf } from '$lib/tree/walk';
 import type { Intent, IntentNames, CatchupIntent } from './intent';
@@ -19,6 +19,8 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
 			i.type === 'note' ? [i.articleId] : 'articleIds' in i ? i.articleIds : []
 		)
 	);
+	const withTitles = intents.some(needsTree);
+	if (ids.size === 0 && !withTitles) return { articles: new Map(), titles: new Map() };
 	const db = await openReaderDb();
 	return readTx(db, ['articles', 'tree'], async (tx) => {
 		const articles = new Map<number, string>();
@@ -26,7 +28,7 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
 			const article = await tx.objectStore('articles').get(id);
 			if (article?.title) articles.set(id, article.title);
 		}
-		const tree = (await tx.objectStore('tree').get('current'))?.tree;
+		const tree = withTitles ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
 		return { articles, titles: titlesOf(tree) };
 	});
 }
@@ -65,7 +67,9 @@ async function changesNotShown(
 		);
 		const all: NotShown[] = [...changes, ...queuing.map((intent) => ({ intent }))];
 		const tree =
-			withTree && all.length > 0 ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
+			withTree && all.some((c) => needsTree(c.intent))
+				? (await tx.objectStore('tree').get('current'))?.tree
+				: undefined;
 		return { changes: all, tree };
 	});
 }

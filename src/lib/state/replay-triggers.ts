@@ -102,7 +102,8 @@ export async function runReplay(): Promise<ReplayResult | undefined> {
 		return undefined;
 	} finally {
 		await planRetry(result, Date.now()).catch(() => undefined);
-		await offlineStatus.refresh();
+		// The replay changes the outbox, never the tree.
+		await offlineStatus.refresh({ tree: false });
 	}
 }
 
