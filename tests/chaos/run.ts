@@ -370,20 +370,18 @@ async function step(
 		case 'toggle-read':
 		case 'publish': {
 			// The reader opens one first when none is open.
-			if ((await openArticleId(page)) === undefined) {
-				await step({ kind: 'open', arg: op.arg }, index, ctx);
-			}
+			const opened = await openFirst(op, index, ctx);
 			const id = await openArticleId(page);
-			if (id === undefined) return 'skipped: no article open';
+			if (id === undefined) return `${opened}skipped: no article open`;
 			const source = op.kind === 'publish' ? '^(Publish|Published)$' : READ_BUTTON;
 			const pressed = await page.evaluate(toolbarPressedInPage, source);
-			if (pressed === null) return 'skipped: no toolbar';
+			if (pressed === null) return `${opened}skipped: no toolbar`;
 			await click(page, { css: TOOLBAR_BUTTONS, name: new RegExp(source) });
 			// The reader asked once the click landed. Mark read/unread's button is pressed when read.
 			if (op.kind === 'publish') model.record(index, id, 'published', !pressed);
 			else model.record(index, id, 'unread', pressed);
 			await waitToolbarPressed(page, source, !pressed);
-			return `article ${id}`;
+			return `${opened}article ${id}`;
 		}
 		case 'star':
 		case 'reload-mid-write': {
@@ -529,16 +527,27 @@ async function step(
  * Labels from the open article's toolbar: the picker's `arg`-th label switched. Labels are
  * absolute per article: the model records the box's new state.
  */
+/**
+ * Opens the step's article when none is open, as the reader would before acting on it; what the
+ * opening said, as the start of the step's note ("opened article 9 (its row showed it read); "),
+ * or nothing. The opening's note is the step's only record of whether it recorded a read (WebKit
+ * seed 3411779: a label step opened article 9, and its note said only that the labels did not load).
+ */
+async function openFirst(op: Op, index: number, ctx: Parameters<typeof step>[2]): Promise<string> {
+	if ((await openArticleId(ctx.browser.page)) !== undefined) return '';
+	const said = await step({ kind: 'open', arg: op.arg }, index, ctx);
+	return `opened ${said ?? 'an article'}; `;
+}
+
 async function assignLabel(
 	op: Op,
 	index: number,
 	ctx: Parameters<typeof step>[2]
 ): Promise<string> {
 	const page = ctx.browser.page;
-	if ((await openArticleId(page)) === undefined)
-		await step({ kind: 'open', arg: op.arg }, index, ctx);
+	const opened = await openFirst(op, index, ctx);
 	const id = await openArticleId(page);
-	if (id === undefined) return 'skipped: no article open';
+	if (id === undefined) return `${opened}skipped: no article open`;
 	const menu = '[role="toolbar"][aria-label="Article actions"] details';
 	await click(page, { css: `${menu} summary`, name: 'Labels' });
 	const boxes = `${menu}[open] fieldset label`;
@@ -561,7 +570,7 @@ async function assignLabel(
 	);
 	if (choices.length === 0) {
 		await click(page, { css: `${menu} summary`, name: 'Labels' }).catch(() => undefined);
-		return 'skipped: the labels did not load';
+		return `${opened}skipped: the labels did not load`;
 	}
 	const k = op.arg % choices.length;
 	const choice = choices[k];
@@ -576,7 +585,7 @@ async function assignLabel(
 		[`${boxes}:nth-of-type(${k + 1}) input`, !choice.checked]
 	);
 	await click(page, { css: `${menu} summary`, name: 'Labels' });
-	return `article ${id} ${choice.checked ? 'without' : 'with'} ${choice.caption}`;
+	return `${opened}article ${id} ${choice.checked ? 'without' : 'with'} ${choice.caption}`;
 }
 
 /** Waits until each of these rows (where still shown) shows read. */
@@ -674,7 +683,7 @@ async function runSchedule(
 					labels,
 					background
 				});
-				ops.push({ kind: op.kind, done: !note?.startsWith('skipped'), note });
+				ops.push({ kind: op.kind, done: !note?.includes('skipped:'), note });
 			} catch (e) {
 				ops.push({ kind: op.kind, done: false, note: `not done: ${String(e).split('\n')[0]}` });
 			} finally {
