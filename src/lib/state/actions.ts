@@ -126,10 +126,10 @@ async function apply(
 					})
 				);
 				await onUndone?.();
-				void refreshCountersWhenSent();
+				refreshCountersWhenSent();
 			});
 		}
-		void refreshCountersWhenSent();
+		refreshCountersWhenSent();
 		return true;
 	} finally {
 		queued();
@@ -284,6 +284,6 @@ export async function shareToPublished(
 		toasts.show(failureText(error), 'error');
 		return false;
 	}
-	void refreshCountersWhenSent();
+	refreshCountersWhenSent();
 	return true;
 }
