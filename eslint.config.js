@@ -22,6 +22,8 @@ const LAYERS = {
 	perf: 0,
 	// A row's touch gestures (a state machine and its Svelte attachment): imports only svelte.
 	gestures: 0,
+	// The one trailing timer (settleTimer): imports nothing.
+	timing: 0,
 	db: 1,
 	tree: 2,
 	counters: 2,

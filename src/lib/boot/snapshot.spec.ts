@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { setShownAccount } from '$lib/db/account';
-import { captureSnapshot, inertCopy, settleTimer } from './snapshot';
+import { captureSnapshot, inertCopy } from './snapshot';
 import {
 	inertStyle,
 	insertSnapshot,
@@ -182,32 +182,6 @@ describe('the shell with a snapshot', () => {
 		for (const bad of ['background:url(x)', 'b: URL (x)', 'b: image-set("a" 1x)', '@import "x"'])
 			expect(inertStyle(bad)).toBe(false);
 		expect(inertStyle('b: u\\72l(x)')).toBe(false);
-	});
-});
-
-describe('when the screen is copied', () => {
-	afterEach(() => {
-		vi.useRealTimers();
-	});
-
-	it('once changes stop for a moment, or a few seconds into changes that never stop', () => {
-		vi.useFakeTimers();
-		const settled = vi.fn();
-		const timer = settleTimer(settled, { quietMs: 1500, maxWaitMs: 5000 });
-		timer.changed();
-		vi.advanceTimersByTime(1000);
-		timer.changed();
-		vi.advanceTimersByTime(1499);
-		expect(settled).not.toHaveBeenCalled();
-		vi.advanceTimersByTime(1);
-		expect(settled).toHaveBeenCalledTimes(1);
-
-		// A status line that changes every second: copied 5 s after its first change, then again.
-		for (let second = 0; second < 12; second++) {
-			timer.changed();
-			vi.advanceTimersByTime(1000);
-		}
-		expect(settled).toHaveBeenCalledTimes(3);
 	});
 });
 

@@ -10,6 +10,7 @@
  * elsewhere (scripts, frames, media, forms' values, foreign links, url() in styles) is dropped.
  */
 import { shownAccount } from '$lib/db/account';
+import { settleTimer } from '$lib/timing/settle';
 import {
 	inertStyle,
 	ROOT_ATTRIBUTES,
@@ -221,31 +222,6 @@ export async function captureSnapshot(basePath: string): Promise<boolean> {
 		// Storage full or unavailable: the next start is simply not instant.
 		return false;
 	}
-}
-
-/**
- * Calls `settled` once changes (`changed()`) have stopped for `quietMs`, or `maxWaitMs` after the
- * first change since the last call, whichever comes first.
- */
-export function settleTimer(
-	settled: () => void,
-	{ quietMs, maxWaitMs }: { quietMs: number; maxWaitMs: number }
-): { changed(): void } {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	let firstChange: number | undefined;
-	const fire = (): void => {
-		timer = undefined;
-		firstChange = undefined;
-		settled();
-	};
-	return {
-		changed() {
-			const now = Date.now();
-			firstChange ??= now;
-			if (timer !== undefined) clearTimeout(timer);
-			timer = setTimeout(fire, Math.max(0, Math.min(quietMs, firstChange + maxWaitMs - now)));
-		}
-	};
 }
 
 /**

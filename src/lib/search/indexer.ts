@@ -16,6 +16,7 @@ import { readIn } from '$lib/db/kv';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
 import { readTx, writeTx } from '$lib/db/tx';
+import { settleTimer } from '$lib/timing/settle';
 import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './engine';
 import { hasPositiveTerm, parseQuery, type QueryTerm } from './query';
 
@@ -259,16 +260,12 @@ export function applyChanges(
 		await dropDocs(db, engine, removed);
 		await writeDocs(db, engine, added);
 		// Loaded: check for writes that went around the hooks now, not when the reader searches.
-		if (engine) scheduleReconcile();
+		if (engine) reconcileLater.changed();
 	});
 }
 
-let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
-
-function scheduleReconcile(): void {
-	clearTimeout(reconcileTimer);
-	reconcileTimer = setTimeout(() => void mend().catch(() => undefined), 1000);
-}
+/** The index is mended a second after the last write of the articles store. */
+const reconcileLater = settleTimer(() => void mend().catch(() => undefined), { quietMs: 1000 });
 
 /** Reconciles the index in memory if the articles store changed since the last look. */
 function mend(): Promise<SearchIndex | undefined> {

@@ -12,25 +12,17 @@
 import { onAccountEvent } from '$lib/db/account-events';
 import { onOutboxChange } from '$lib/outbox/broadcast';
 import { pendingCount } from '$lib/outbox/outbox';
+import { settleTimer } from '$lib/timing/settle';
 import { treeState } from './tree.svelte';
 
 /** How long the outbox stays empty before the counters are read again. */
 export const COUNTERS_QUIET_MS = 1000;
 
-let due: ReturnType<typeof setTimeout> | undefined;
-
-function cancel(): void {
-	if (due !== undefined) clearTimeout(due);
-	due = undefined;
-}
+const due = settleTimer(() => void refreshIfSent(), { quietMs: COUNTERS_QUIET_MS });
 
 /** Reads the counters again COUNTERS_QUIET_MS after the last call, when the outbox is empty then. */
 export function refreshCountersWhenSent(): void {
-	cancel();
-	due = setTimeout(() => {
-		due = undefined;
-		void refreshIfSent();
-	}, COUNTERS_QUIET_MS);
+	due.changed();
 }
 
 async function refreshIfSent(): Promise<void> {
@@ -38,13 +30,13 @@ async function refreshIfSent(): Promise<void> {
 }
 
 // Signed out or switched: the read due is the other account's.
-onAccountEvent(cancel);
+onAccountEvent(() => due.cancel());
 
 /** Follows the outbox (sends by this page); returns the unsubscribe function. */
 export function syncCountersWithOutbox(): () => void {
 	const stop = onOutboxChange(refreshCountersWhenSent);
 	return () => {
 		stop();
-		cancel();
+		due.cancel();
 	};
 }

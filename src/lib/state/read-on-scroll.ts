@@ -3,6 +3,7 @@
  * marked read, in one batch once the scrolling pauses, so a fling past fifty rows is one change in
  * the outbox rather than fifty.
  */
+import { settleTimer } from '$lib/timing/settle';
 import { setFlagSoon } from './act';
 import { headlines } from './headlines.svelte';
 import { settings } from './settings.svelte';
@@ -18,19 +19,21 @@ export const READ_ON_SCROLL_PAUSE_MS = 500;
  */
 export function readOnScroll(): (shownBefore: number) => void {
 	const scrolledPast = new Set<number>();
-	let flushTimer: ReturnType<typeof setTimeout> | undefined;
-	return (shownBefore) => {
-		if (!settings.values.markReadOnScroll) return;
-		for (const h of shownRows.passed(shownBefore)) {
-			if (h.unread) scrolledPast.add(h.id);
-		}
-		clearTimeout(flushTimer);
-		flushTimer = setTimeout(() => {
+	const flush = settleTimer(
+		() => {
 			const ids = new Set(scrolledPast);
 			scrolledPast.clear();
 			// Read again: a row marked by hand meanwhile is not marked a second time.
 			const refs = headlines.items.filter((h) => ids.has(h.id) && h.unread);
 			if (refs.length > 0) void setFlagSoon(refs, 'unread', false);
-		}, READ_ON_SCROLL_PAUSE_MS);
+		},
+		{ quietMs: READ_ON_SCROLL_PAUSE_MS }
+	);
+	return (shownBefore) => {
+		if (!settings.values.markReadOnScroll) return;
+		for (const h of shownRows.passed(shownBefore)) {
+			if (h.unread) scrolledPast.add(h.id);
+		}
+		flush.changed();
 	};
 }

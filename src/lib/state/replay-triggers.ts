@@ -13,6 +13,7 @@ import { pendingItems } from '$lib/outbox/outbox';
 import type { ReplayResult } from '$lib/outbox/replay';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
 import { offlineStatus } from '$lib/offline/status.svelte';
+import { settleTimer } from '$lib/timing/settle';
 import { session } from './session.svelte';
 
 interface SyncManagerLike {
@@ -41,36 +42,24 @@ export function requestReplay(): void {
 export const RETRY_FIRST_MS = 5_000;
 export const RETRY_MAX_MS = 5 * 60_000;
 
-let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** The page's next try of the replay (`changed(ms)`: in `ms`, replacing one due). */
+const retry = settleTimer(() => void runReplay(), { quietMs: RETRY_FIRST_MS });
 let failuresInARow = 0;
 
 export function retryDelay(failures: number): number {
 	return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
 }
 
-function cancelRetry(): void {
-	clearTimeout(retryTimer);
-	retryTimer = undefined;
-}
-
-function retryIn(ms: number): void {
-	cancelRetry();
-	retryTimer = setTimeout(() => {
-		retryTimer = undefined;
-		void runReplay();
-	}, ms);
-}
-
 /** Plans the next try from a replay's outcome; other stops wait for the reader (sign in, …). */
 async function planRetry(result: ReplayResult | undefined, now: number): Promise<void> {
 	if (result?.stopped === 'offline') {
 		failuresInARow++;
-		retryIn(retryDelay(failuresInARow));
+		retry.changed(retryDelay(failuresInARow));
 		return;
 	}
 	failuresInARow = 0;
 	if (!result || result.stopped !== undefined || result.remaining === 0) {
-		cancelRetry();
+		retry.cancel();
 		return;
 	}
 	// Everything sendable went out; what remains was put off after a server failure, or is held
@@ -78,8 +67,8 @@ async function planRetry(result: ReplayResult | undefined, now: number): Promise
 	const due = (await pendingItems())
 		.map((item) => Math.max(item.notBefore ?? 0, item.heldUntil ?? 0))
 		.filter((t) => t > 0);
-	if (due.length === 0) cancelRetry();
-	else retryIn(Math.min(RETRY_MAX_MS, Math.max(1_000, Math.min(...due) - now)));
+	if (due.length === 0) retry.cancel();
+	else retry.changed(Math.min(RETRY_MAX_MS, Math.max(1_000, Math.min(...due) - now)));
 }
 
 /**
@@ -128,7 +117,7 @@ export function startReplayTriggers(): () => void {
 	});
 	stop = () => {
 		stopped = true;
-		cancelRetry();
+		retry.cancel();
 		stopOnline();
 		stopVisible();
 		stopStatus();

@@ -10,6 +10,7 @@
  * and when the app is hidden, never on every scroll event.
  */
 import { forgetSnapshot } from '$lib/boot/snapshot-contract';
+import { settleTimer } from '$lib/timing/settle';
 import { parseStoredObject } from './local-json';
 
 export const RESUME_KEY = 'reader.resume';
@@ -222,7 +223,8 @@ export function seekStep(
  */
 export class ResumeWriter {
 	#record: ResumeRecord | undefined;
-	#timer: ReturnType<typeof setTimeout> | undefined;
+	/** Scrolls are written once scrolling stops. */
+	readonly #write = settleTimer(() => this.flush(), { quietMs: SCROLL_WRITE_MS });
 	readonly #onElsewhere: () => void;
 
 	constructor(onElsewhere: () => void = () => {}) {
@@ -262,7 +264,7 @@ export class ResumeWriter {
 		const rest: ResumeRecord = { ...record };
 		delete rest.anchor;
 		this.#record = anchor ? { ...rest, anchor } : rest;
-		this.#later();
+		this.#write.changed();
 	}
 
 	/** The open article scrolled. */
@@ -270,13 +272,12 @@ export class ResumeWriter {
 		const record = this.#record;
 		if (!record || listPathOf(record.path) === record.path) return;
 		this.#record = { ...record, scroll: Math.max(0, Math.round(scroll)) };
-		this.#later();
+		this.#write.changed();
 	}
 
 	/** Writes now (the app is being hidden, or a navigation). */
 	flush(): void {
-		if (this.#timer !== undefined) clearTimeout(this.#timer);
-		this.#timer = undefined;
+		this.#write.cancel();
 		if (!this.#record) return;
 		writeResume(this.#record);
 		if (this.#record.anchor) this.#onElsewhere();
@@ -284,14 +285,8 @@ export class ResumeWriter {
 
 	/** Signed out: nothing more is written (sign-out has cleared local storage). */
 	stop(): void {
-		if (this.#timer !== undefined) clearTimeout(this.#timer);
-		this.#timer = undefined;
+		this.#write.cancel();
 		this.#record = undefined;
-	}
-
-	#later(): void {
-		if (this.#timer !== undefined) clearTimeout(this.#timer);
-		this.#timer = setTimeout(() => this.flush(), SCROLL_WRITE_MS);
 	}
 }
 
