@@ -6,17 +6,13 @@
  *
  * `settled` runs once, `quietMs` after the last `changed()` — or `maxWaitMs` after the first
  * change since it last ran, when changes never stop. `cancel()` forgets a run that is due (signed
- * out, the page left); `flush()` runs it now when one is due.
+ * out, the page left).
  */
 export interface SettleTimer {
 	/** Something changed: `settled` runs `quietMs` (or `ms`, when given) after the last change. */
 	changed(ms?: number): void;
 	/** The run that is due is forgotten. */
 	cancel(): void;
-	/** Runs `settled` now when a run is due (and forgets the timer); otherwise nothing. */
-	flush(): void;
-	/** A run is due. */
-	readonly pending: boolean;
 }
 
 export function settleTimer(
@@ -42,12 +38,6 @@ export function settleTimer(
 			if (timer !== undefined) clearTimeout(timer);
 			timer = setTimeout(fire, Math.max(0, wait));
 		},
-		cancel,
-		flush() {
-			if (timer !== undefined) fire();
-		},
-		get pending() {
-			return timer !== undefined;
-		}
+		cancel
 	};
 }
