@@ -104,6 +104,23 @@ export async function ttrssCold(browser, { cpu, phone = false }) {
 }
 
 /**
+ * Waits for the page's service worker to be active, for at most `timeout` ms: a worker that never
+ * activates fails the run with a message instead of holding the benchmark for ever.
+ * @param {import('@playwright/test').Page} page
+ */
+async function workerReady(page, timeout = 30_000) {
+	const ready = await page.evaluate(
+		(ms) =>
+			Promise.race([
+				navigator.serviceWorker.ready.then(() => true),
+				new Promise((resolve) => setTimeout(() => resolve(false), ms))
+			]),
+		timeout
+	);
+	if (!ready) throw new Error(`no active service worker within ${timeout} ms on ${page.url()}`);
+}
+
+/**
  * The app, from a fresh profile: /login (service worker installed while the form is filled in) →
  * submit → the app's start screen → "All articles" (/feed/-4, clicked by the probe as soon as the
  * link exists) → first headline row. Then, in the same profile: warm start (a new tab opening
@@ -121,7 +138,7 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 	const counter = await countRequests(context, page);
 	await throttle(page, counter.cdp, cpu);
 	await page.goto(`${origin}/login`);
-	await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+	await workerReady(page);
 	await page.waitForLoadState('networkidle');
 	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
 	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
@@ -328,7 +345,7 @@ export async function signedInApp(browser, origin, settings) {
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	// Sign-in lands on All articles (wide screens) or the tree (phones): anywhere but /login.
 	await page.waitForURL((u) => !u.pathname.endsWith('/login'));
-	await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+	await workerReady(page);
 	return { context, page };
 }
 
