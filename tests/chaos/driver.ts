@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type CDPSession } from '@playwright/test';
+import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { chromiumLaunch } from '../../chromium.config.js';
 import { cutNetwork, restoreNetwork } from '../e2e/offline-support';
 import { isAllowedUrl } from '../e2e/support/fixtures';
@@ -37,6 +37,17 @@ export interface ChaosBrowser {
 	 * engines have no switch: the harness's proxy refuses everything, as a dead network would.
 	 */
 	setOffline(on: boolean): Promise<void>;
+	/**
+	 * The tab closed (in the middle of whatever it was writing) and the app opened again in a new
+	 * one at the same address: Chromium; Firefox closes and opens the whole browser on its profile;
+	 * WebKit keeps no profile across sessions, so there it is skipped. Returns the step's note.
+	 */
+	reopenTab(): Promise<string>;
+	/**
+	 * A second tab of the app beside the first, at `url` (Chromium only: the other engines' drivers
+	 * drive one window; undefined there). The caller closes it.
+	 */
+	secondTab(url: string): Promise<EngineBrowser | undefined>;
 	close(): Promise<void>;
 }
 
@@ -61,15 +72,32 @@ async function chromiumLauncher(): Promise<ChaosLauncher> {
 				(u) => !isAllowedUrl(u),
 				(route) => route.abort('blockedbyclient')
 			);
-			const page = await context.newPage();
-			const cdp: CDPSession = await context.newCDPSession(page);
-			await cdp.send('ServiceWorker.enable');
-			await page.goto(url);
+			const tab = async (at: string): Promise<{ page: Page; cdp: CDPSession }> => {
+				const opened = await context.newPage();
+				const session: CDPSession = await context.newCDPSession(opened);
+				await session.send('ServiceWorker.enable');
+				await opened.goto(at);
+				return { page: opened, cdp: session };
+			};
+			let { page, cdp } = await tab(url);
+			let driven = playwrightPage(page);
 			return {
-				page: playwrightPage(page),
+				get page() {
+					return driven;
+				},
 				async stopWorker() {
 					await cdp.send('ServiceWorker.stopAllWorkers');
 					return 'stopped';
+				},
+				async reopenTab() {
+					const at = page.url();
+					await page.close();
+					({ page, cdp } = await tab(at));
+					driven = playwrightPage(page);
+					return 'tab closed and opened again';
+				},
+				async secondTab(at) {
+					return playwrightPage((await tab(at)).page);
 				},
 				async setOffline(on) {
 					if (on) await cutNetwork(context);
@@ -97,17 +125,26 @@ async function engineLauncher(name: EngineName): Promise<ChaosLauncher> {
 				return opened;
 			};
 			let page = await start(url);
+			const restart = async (): Promise<void> => {
+				const at = await page.evaluate(() => location.href);
+				await page.close();
+				page = await start(at);
+			};
 			return {
 				get page() {
 					return page;
 				},
 				async stopWorker() {
 					if (name === 'webkit') return 'skipped: no switch, and a restart keeps no profile';
-					const at = await page.evaluate(() => location.href);
-					await page.close();
-					page = await start(at);
+					await restart();
 					return 'restarted';
 				},
+				async reopenTab() {
+					if (name === 'webkit') return 'skipped: a restart keeps no profile';
+					await restart();
+					return 'browser closed and opened again';
+				},
+				secondTab: () => Promise.resolve(undefined),
 				async setOffline() {
 					// The proxy refuses everything (ChaosServer.offline); nothing else to switch.
 				},

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+	checkNotes,
 	checkScreen,
 	checkServer,
 	checkWire,
@@ -194,5 +195,33 @@ describe('the chaos checker', () => {
 		const xs = Array.from({ length: 5 }, () => a.int(1000));
 		expect(Array.from({ length: 5 }, () => b.int(1000))).toEqual(xs);
 		expect(new Set(xs).size).toBeGreaterThan(1);
+	});
+
+	it('notes: the last one saved is on the server; an unsaved note never changes; a failed one is told', () => {
+		const model = new ReaderModel();
+		model.recordNote(0, 1, 'first');
+		model.recordNote(3, 1, 'second');
+		model.recordNote(4, 3, 'told');
+		const initial = new Map([
+			[1, { ...state(true), note: '' }],
+			[2, { ...state(true), note: 'kept' }],
+			[3, { ...state(true), note: '' }]
+		]);
+		const good = new Map([
+			[1, { ...state(true), note: 'second' }],
+			[2, { ...state(true), note: 'kept' }],
+			[3, { ...state(true), note: '' }]
+		]);
+		expect(checkNotes(model, initial, good, new Set([3]))).toEqual([]);
+		const bad = new Map([
+			[1, { ...state(true), note: 'first' }],
+			[2, { ...state(true), note: '' }],
+			[3, { ...state(true), note: '' }]
+		]);
+		expect(checkNotes(model, initial, bad, new Set()).map((a) => a.kind)).toEqual([
+			'lost',
+			'spurious',
+			'lost'
+		]);
 	});
 });

@@ -16,6 +16,8 @@ export const labelField = (id: number): Field => `label:${id}`;
 export interface ArticleState extends Record<Flag, boolean> {
 	/** The ids of the labels the article has. */
 	labels?: readonly number[];
+	/** The article's note ('' for none). */
+	note?: string;
 }
 
 function valueOf(state: ArticleState, field: Field): boolean {
@@ -52,8 +54,16 @@ export interface Anomaly {
 	detail: string;
 }
 
+/** A note the reader saved on an article (notes are text: apart from the flags' intents). */
+export interface NoteIntent {
+	articleId: number;
+	text: string;
+	op: number;
+}
+
 export class ReaderModel {
 	readonly intents: ModelIntent[] = [];
+	readonly notes: NoteIntent[] = [];
 	/** Catch-ups (a feed's, mark above/below) by operation: the rows they were to cover. */
 	readonly catchups = new Map<number, readonly number[]>();
 	readonly #undone = new Set<number>();
@@ -91,6 +101,16 @@ export class ReaderModel {
 	/** The operation of the last intent (undone ones left out) of this article's field. */
 	lastOp(articleId: number, field: Field): number | undefined {
 		return this.#last(articleId, field)?.op;
+	}
+
+	/** The reader saved `text` as the article's note (shown in its view). */
+	recordNote(op: number, articleId: number, text: string): void {
+		this.notes.push({ op, articleId, text });
+	}
+
+	/** The note the reader last saved on the article, or undefined when none was saved. */
+	expectedNote(articleId: number): string | undefined {
+		return this.notes.findLast((n) => n.articleId === articleId)?.text;
 	}
 
 	/** The reader undid operation `op` (its toast's Undo): its intents no longer count. */
@@ -163,6 +183,38 @@ export function checkServer(
 							}
 				);
 			}
+		}
+	}
+	return anomalies;
+}
+
+/**
+ * Notes: each article's note on the server is the last one the reader saved, or the one it had
+ * when nobody saved one. `failed` holds the ids of articles whose note the app listed as failed.
+ */
+export function checkNotes(
+	model: ReaderModel,
+	initial: ReadonlyMap<number, ArticleState>,
+	final: ReadonlyMap<number, ArticleState>,
+	failed: ReadonlySet<number>
+): Anomaly[] {
+	const anomalies: Anomaly[] = [];
+	for (const [id, before] of initial) {
+		const after = final.get(id);
+		if (!after || failed.has(id)) continue;
+		const want = model.expectedNote(id);
+		const has = after.note ?? '';
+		if (want === undefined) {
+			if (has !== (before.note ?? ''))
+				anomalies.push({
+					kind: 'spurious',
+					detail: `article ${id} note: was ${JSON.stringify(before.note ?? '')}, nobody asked, server has ${JSON.stringify(has)}`
+				});
+		} else if (has !== want) {
+			anomalies.push({
+				kind: 'lost',
+				detail: `article ${id} note: reader last saved ${JSON.stringify(want)}, server has ${JSON.stringify(has)}`
+			});
 		}
 	}
 	return anomalies;

@@ -40,6 +40,7 @@ import {
 	type HistoryEntry
 } from './proxy';
 import {
+	checkNotes,
 	checkScreen,
 	checkServer,
 	checkWire,
@@ -115,7 +116,15 @@ type OpKind =
 	| 'bulk-read'
 	| 'bulk-star'
 	| 'session-end'
-	| 'postgres-restart';
+	| 'postgres-restart'
+	// From seed V3_FROM on:
+	| 'bulk-unread'
+	| 'bulk-unstar'
+	| 'bulk-undo'
+	| 'beside-undo'
+	| 'note'
+	| 'tab-close-mid-write'
+	| 'second-tab';
 
 const OP_WEIGHTS: readonly (readonly [OpKind, number])[] = [
 	['open', 5],
@@ -145,6 +154,23 @@ const OP_WEIGHTS_V2: readonly (readonly [OpKind, number])[] = [
 	['bulk-star', 1],
 	['session-end', 1],
 	['postgres-restart', 0.5]
+];
+
+/**
+ * Seeds from here on draw from OP_WEIGHTS_V3 as well: the selection bar's other actions, Undo of
+ * a bulk action and of mark above/below, notes, a tab closed in the middle of a write, a second
+ * tab acting beside the first. Every seed run before (all below 3,500,000) keeps its schedule.
+ */
+const V3_FROM = 4_000_000;
+const OP_WEIGHTS_V3: readonly (readonly [OpKind, number])[] = [
+	...OP_WEIGHTS_V2,
+	['bulk-unread', 0.7],
+	['bulk-unstar', 0.7],
+	['bulk-undo', 1],
+	['beside-undo', 1],
+	['note', 1.5],
+	['tab-close-mid-write', 1],
+	['second-tab', 1]
 ];
 
 const FAULT_WEIGHTS: readonly (readonly [Exclude<FaultKind, 'none'>, number])[] = [
@@ -180,7 +206,9 @@ function schedule(seed: number): { feed: string; faultRate: number; ops: Op[] } 
 	const feed = r.pick(FEEDS);
 	const faultRate = 0.15 + r.next() * 0.45;
 	const ops = Array.from({ length: 8 + r.int(7) }, () => ({
-		kind: r.weighted(seed >= V2_FROM ? OP_WEIGHTS_V2 : OP_WEIGHTS),
+		kind: r.weighted(
+			seed >= V3_FROM ? OP_WEIGHTS_V3 : seed >= V2_FROM ? OP_WEIGHTS_V2 : OP_WEIGHTS
+		),
 		arg: r.int(1000)
 	}));
 	return { feed, faultRate, ops };
@@ -306,7 +334,8 @@ async function serverState(): Promise<{
 				unread: h.unread,
 				marked: h.marked,
 				published: h.published,
-				labels: h.labels.map((l) => l.id).sort((a, b) => a - b)
+				labels: h.labels.map((l) => l.id).sort((a, b) => a - b),
+				note: h.note ?? ''
 			});
 		}
 	}
@@ -384,7 +413,8 @@ async function step(
 			return `${opened}article ${id}`;
 		}
 		case 'star':
-		case 'reload-mid-write': {
+		case 'reload-mid-write':
+		case 'tab-close-mid-write': {
 			const { id, marked } = await rowAt(page, op.arg);
 			const before = await page.evaluate(shownRowsInPage);
 			await page.click(`${rowCss(id)} button[aria-label^="Star “"]`);
@@ -396,6 +426,11 @@ async function step(
 			}
 			model.record(index, id, 'marked', !marked);
 			if (op.kind === 'reload-mid-write') await reload(page);
+			if (op.kind === 'tab-close-mid-write') {
+				const said = await ctx.browser.reopenTab();
+				if (!said.includes('skipped:')) await waitRows(ctx.browser.page);
+				return `article ${id}; ${said}`;
+			}
 			return `article ${id}`;
 		}
 		case 'catchup':
@@ -452,28 +487,40 @@ async function step(
 		case 'label':
 			return assignLabel(op, index, ctx);
 		case 'mark-above':
-		case 'mark-below': {
+		case 'mark-below':
+		case 'beside-undo': {
 			const { id } = await rowAt(page, op.arg);
 			const shown = await page.evaluate(shownRowsInPage);
 			const at = shown.findIndex((r) => r.id === id);
-			const side = op.kind === 'mark-above' ? shown.slice(0, at) : shown.slice(at + 1);
+			const above = op.kind === 'mark-above' || (op.kind === 'beside-undo' && op.arg % 2 === 0);
+			const side = above ? shown.slice(0, at) : shown.slice(at + 1);
 			// The rows the reader saw on that side showing unread: exactly those, nothing wider.
 			const scope = side.filter((r) => r.unread).map((r) => r.id);
 			await page.click(`${rowCss(id)} button[aria-label^="More actions for “"]`);
 			await click(page, {
 				css: `${rowCss(id)} [role="group"] button`,
-				name: op.kind === 'mark-above' ? 'Mark above read' : 'Mark below read'
+				name: above ? 'Mark above read' : 'Mark below read'
 			});
 			model.catchup(index, scope);
 			await waitRowsRead(page, scope);
+			if (op.kind === 'beside-undo') {
+				if (scope.length === 0) return `article ${id}: no unread rows ${above ? 'above' : 'below'}`;
+				await undoLast(page);
+				await waitRowsUnread(page, scope);
+				model.undo(index);
+				return `article ${id}: ${scope.length} rows ${above ? 'above' : 'below'} (${scope.join(',')}), undone`;
+			}
 			// A row that left the list also passes the wait: named, so a history tells it from a
 			// row shown read (Chromium seed 3411754: 5 rows aimed at, 4 ids sent).
 			const still = new Set((await page.evaluate(shownRowsInPage)).map((r) => r.id));
 			const gone = scope.filter((r) => !still.has(r));
-			return `article ${id}: ${scope.length} rows ${op.kind === 'mark-above' ? 'above' : 'below'} (${scope.join(',')})${gone.length ? `, ${gone.join(',')} no longer shown` : ''}`;
+			return `article ${id}: ${scope.length} rows ${above ? 'above' : 'below'} (${scope.join(',')})${gone.length ? `, ${gone.join(',')} no longer shown` : ''}`;
 		}
 		case 'bulk-read':
-		case 'bulk-star': {
+		case 'bulk-star':
+		case 'bulk-unread':
+		case 'bulk-unstar':
+		case 'bulk-undo': {
 			// Two or three rows picked by their boxes, then the selection bar's Mark read or Star.
 			const shown = await page.evaluate(shownRowsInPage);
 			if (shown.length < 2) return 'skipped: too few rows';
@@ -495,18 +542,71 @@ async function step(
 			}
 			// The bar acts on the rows ticked, which may not be the rows aimed at (selectedRowsInPage).
 			const ticked = await page.evaluate(selectedRowsInPage);
-			const star = op.kind === 'bulk-star';
+			const tickedRows = (await page.evaluate(shownRowsInPage)).filter((r) =>
+				ticked.includes(r.id)
+			);
+			const action = bulkAction(op, tickedRows);
+			// An action that changes none of the rows changes nothing: no toast, nothing to undo.
+			if (op.kind === 'bulk-undo' && !tickedRows.some((r) => r[action.field] !== action.value))
+				return `skipped: ${action.button} would change none of ${ticked.join(',')}`;
 			await click(page, {
 				css: '[role="group"][aria-label="Selected articles"] button',
-				name: star ? 'Star' : 'Mark read'
+				name: action.button
 			});
-			// Starred (marked true), or read (unread false).
-			for (const id of ticked) model.record(index, id, star ? 'marked' : 'unread', star);
-			if (star) for (const id of ticked) await waitRowStarred(page, id, true);
-			else await waitRowsRead(page, ticked);
+			for (const id of ticked) model.record(index, id, action.field, action.value);
+			await waitRowsShow(page, ticked, action.field, action.value);
 			const aimed = picked.map((r) => r.id).sort((a, b) => a - b);
 			const same = aimed.join() === [...ticked].sort((a, b) => a - b).join();
-			return `articles ${ticked.join(',')}${same ? '' : ` (aimed at ${aimed.join(',')})`}`;
+			const said = `${action.button}: articles ${ticked.join(',')}${same ? '' : ` (aimed at ${aimed.join(',')})`}`;
+			if (op.kind !== 'bulk-undo') return said;
+			// Undo puts back what each row showed before.
+			await undoLast(page);
+			for (const row of tickedRows)
+				await waitRowsShow(page, [row.id], action.field, row[action.field]);
+			model.undo(index);
+			return `${said}, undone`;
+		}
+		case 'note': {
+			const opened = await openFirst(op, index, ctx);
+			const id = await openArticleId(page);
+			if (id === undefined) return `${opened}skipped: no article open`;
+			await click(page, { css: TOOLBAR_BUTTONS, name: /^(Add|Edit) note$/ });
+			await until(page, 'the note field', () => document.querySelector('#note-field') !== null, []);
+			// Unique in the schedule, so a note the server holds tells which save it came from.
+			const text = `chaos note ${index}.${op.arg}`;
+			await page.fill('#note-field', text);
+			await click(page, { css: '.note-form button', name: 'Save note' });
+			model.recordNote(index, id, text);
+			await until(
+				page,
+				'the note shown',
+				(t: string) => document.querySelector('aside.note p')?.textContent === t,
+				[text]
+			);
+			return `${opened}article ${id}: ${text}`;
+		}
+		case 'second-tab': {
+			// A second tab of the app on the same list stars (or unstars) a row while the first
+			// goes on; then it is closed. The first tab learns of it from the server (its next sync).
+			const at = await page.evaluate(() => location.href);
+			const other = await ctx.browser.secondTab(at);
+			if (!other) return 'skipped: one window only in this engine';
+			try {
+				await waitRows(other);
+				const { id, marked } = await rowAt(other, op.arg);
+				const before = await other.evaluate(shownRowsInPage);
+				await other.click(`${rowCss(id)} button[aria-label^="Star “"]`);
+				try {
+					await waitRowStarred(other, id, !marked);
+				} catch (e) {
+					await recordStarsShown(other, model, index, before, id, !marked);
+					throw e;
+				}
+				model.record(index, id, 'marked', !marked);
+				return `article ${id} ${marked ? 'unstarred' : 'starred'} in a second tab`;
+			} finally {
+				await other.close().catch(() => undefined);
+			}
 		}
 		case 'session-end':
 			// The account's tt-rss session deleted on the server: the next call answers
@@ -602,6 +702,78 @@ async function waitRowsRead(page: EngineBrowser, ids: readonly number[]): Promis
 	);
 }
 
+/** Waits until each of these rows (where still shown) shows unread. */
+async function waitRowsUnread(page: EngineBrowser, ids: readonly number[]): Promise<void> {
+	await waitRowsShow(page, ids, 'unread', true);
+}
+
+/** Waits until each of these rows (where still shown) shows `field` (unread or starred) as `value`. */
+async function waitRowsShow(
+	page: EngineBrowser,
+	ids: readonly number[],
+	field: 'unread' | 'marked',
+	value: boolean
+): Promise<void> {
+	await until(
+		page,
+		`rows ${ids.join(',')} ${field} ${value}`,
+		(css: string, list: number[], f: string, v: boolean) =>
+			list.every((id) => {
+				const row = document.querySelector(`${css} [data-article-id="${id}"]`);
+				if (!row) return true;
+				const shown =
+					f === 'unread'
+						? row.classList.contains('unread')
+						: row.querySelector('button[aria-label^="Star “"]')?.getAttribute('aria-pressed') ===
+							'true';
+				return shown === v;
+			}),
+		['[aria-label^="Headlines of"]', [...ids], field, value]
+	);
+}
+
+/**
+ * The selection bar's action a bulk step takes; bulk-undo: one of the four that changes one of
+ * the ticked rows at least (picked from `arg`), then Undo.
+ */
+function bulkAction(
+	op: Op,
+	rows: readonly ShownRow[]
+): { button: string; field: 'unread' | 'marked'; value: boolean } {
+	const ACTIONS = [
+		{ button: 'Mark read', field: 'unread', value: false },
+		{ button: 'Star', field: 'marked', value: true },
+		{ button: 'Mark unread', field: 'unread', value: true },
+		{ button: 'Unstar', field: 'marked', value: false }
+	] as const;
+	const k =
+		op.kind === 'bulk-read'
+			? 0
+			: op.kind === 'bulk-star'
+				? 1
+				: op.kind === 'bulk-unread'
+					? 2
+					: op.kind === 'bulk-unstar'
+						? 3
+						: op.arg % 4;
+	if (op.kind === 'bulk-undo') {
+		const changing = ACTIONS.filter((a) => rows.some((r) => r[a.field] !== a.value));
+		return changing[op.arg % Math.max(1, changing.length)] ?? ACTIONS[k] ?? ACTIONS[0];
+	}
+	return ACTIONS[k] ?? ACTIONS[0];
+}
+
+/**
+ * Clicks Undo on the newest notification (the step's own; an earlier one may still show). The
+ * caller takes the step's intents out of the model once the screen shows them undone.
+ */
+async function undoLast(page: EngineBrowser): Promise<void> {
+	await click(page, {
+		css: '[role="status"][aria-label="Notifications"] .toast:last-child button',
+		name: 'Undo'
+	});
+}
+
 const READ_BUTTON = '^Mark (read|unread)$';
 const TOOLBAR_BUTTONS = '[role="toolbar"][aria-label="Article actions"] button';
 
@@ -655,6 +827,7 @@ async function runSchedule(
 	const anomalies: Anomaly[] = [];
 	let failedShown: number;
 	const toldFields = new Set<string>();
+	const toldNotes = new Set<number>();
 	let nudged = false;
 	const background: Promise<unknown>[] = [];
 	try {
@@ -693,6 +866,7 @@ async function runSchedule(
 				if (told.length > 0) {
 					for (const i of model.intents)
 						if (i.op === index) toldFields.add(`${i.articleId}:${i.field}`);
+					for (const n of model.notes) if (n.op === index) toldNotes.add(n.articleId);
 					const last = ops[ops.length - 1];
 					if (last) last.note = `${last.note ?? ''} [told: ${told.join(' | ')}]`;
 					for (let n = 0; n < told.length; n++) {
@@ -731,6 +905,8 @@ async function runSchedule(
 			[]) as FailedItem[];
 		failedShown = failedItems.length;
 		const failed = new Set<string>(toldFields);
+		// A note the reader was told did not save (an error toast during its step, or listed).
+		const failedNotes = new Set<number>(toldNotes);
 		const FIELD_OF: Record<string, Field> = {
 			unread: 'unread',
 			starred: 'marked',
@@ -744,6 +920,8 @@ async function runSchedule(
 				for (const id of intent.articleIds) failed.add(`${id}:${labelField(intent.labelId)}`);
 			} else if (intent.type === 'catchup') {
 				for (const id of initial.keys()) failed.add(`${id}:unread`);
+			} else if (intent.type === 'note') {
+				failedNotes.add(intent.articleId);
 			}
 		}
 		const pending = (await page.evaluate(readStoreInPage, 'outbox').catch(() => undefined)) as
@@ -764,6 +942,7 @@ async function runSchedule(
 			}
 		}
 		anomalies.push(...checkServer(model, initial, final, failed));
+		anomalies.push(...checkNotes(model, initial, final, failedNotes));
 		anomalies.push(...checkWire(model, server.history));
 
 		// The screen after the next sync: the feed opened again, as the server answered it.
