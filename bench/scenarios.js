@@ -1,5 +1,5 @@
 // The measured flows. Each returns plain numbers; run.js repeats, takes medians and prints.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import {
@@ -103,6 +103,25 @@ export async function ttrssCold(browser, { cpu, phone = false }) {
 	};
 }
 
+/** Warm-start traces taken so far (BENCH_TRACE's `%n`). */
+let tracesTaken = 0;
+
+/**
+ * Chromium's own main-thread totals (CDP Performance.getMetrics, seconds) in ms.
+ * @param {{ metrics: { name: string, value: number }[] }} reply
+ */
+function rendererTotals(reply) {
+	/** @param {string} name */
+	const ms = (name) =>
+		Math.round((reply.metrics.find((m) => m.name === name)?.value ?? NaN) * 1000);
+	return {
+		styleMs: ms('RecalcStyleDuration'),
+		layoutMs: ms('LayoutDuration'),
+		scriptMs: ms('ScriptDuration'),
+		taskMs: ms('TaskDuration')
+	};
+}
+
 /**
  * Waits for the page's service worker to be active, for at most `timeout` ms: a worker that never
  * activates fails the run with a message instead of holding the benchmark for ever.
@@ -142,8 +161,23 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 	await page.waitForLoadState('networkidle');
 	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
 	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
+	// BENCH_TRACE_COLD=file.json: a Chromium trace of the cold start too (`%n` numbers them).
+	const coldTrace = process.env.BENCH_TRACE_COLD?.replace('%n', String(++tracesTaken));
+	if (coldTrace) await browser.startTracing(page, { path: coldTrace });
+	// BENCH_PROFILE_COLD=file.cpuprofile: the V8 CPU profile of the cold start (`%n` numbers them).
+	const coldProfile = process.env.BENCH_PROFILE_COLD?.replace('%n', String(++tracesTaken));
+	if (coldProfile) {
+		await counter.cdp.send('Profiler.enable');
+		await counter.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+		await counter.cdp.send('Profiler.start');
+	}
 	const t0 = await submitAt(page, 'form button[type="submit"]');
 	const painted = await waitPainted(page);
+	if (coldTrace) await browser.stopTracing();
+	if (coldProfile) {
+		const { profile } = await counter.cdp.send('Profiler.stop');
+		writeFileSync(coldProfile, JSON.stringify(profile));
+	}
 	await settle();
 	const cold = {
 		ms: painted - t0,
@@ -183,12 +217,19 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 		// BENCH_TRACE=file.json: a Chromium trace of the warm start, to see where its time goes
 		// (BENCH_TRACE_CPU=1: of the unthrottled start only; BENCH_TRACE_MS=n: n ms past the paint).
 		const traceCpu = process.env.BENCH_TRACE_CPU;
+		// A `%n` in the name numbers the traces of a run of several (1, 2, …).
 		const trace =
-			!offline && (!traceCpu || Number(traceCpu) === cpu) ? process.env.BENCH_TRACE : undefined;
+			!offline && (!traceCpu || Number(traceCpu) === cpu)
+				? process.env.BENCH_TRACE?.replace('%n', String(++tracesTaken))
+				: undefined;
 		if (trace) await browser.startTracing(p, { path: trace });
+		// The renderer's own totals up to the paint (style, layout, script, all tasks): where a
+		// start's main-thread time goes, without a trace's cost.
+		await c.cdp.send('Performance.enable');
 		const start = Date.now();
 		await p.goto(`${origin}/feed/-4`);
 		const done = await waitPainted(p);
+		const renderer = rendererTotals(await c.cdp.send('Performance.getMetrics'));
 		if (trace) {
 			await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_TRACE_MS ?? 0)));
 			await browser.stopTracing();
@@ -220,6 +261,18 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 					...scripts.map((e) => /** @type {PerformanceResourceTiming} */ (e).responseEnd)
 				),
 				firstContentfulPaint: fcp?.startTime ?? NaN,
+				// The start snapshot the worker put in (boot/snapshot.ts): its size and elements.
+				snapshot: (() => {
+					const kept = document.querySelector('.start-snapshot');
+					return kept
+						? {
+								chars: kept.innerHTML.length,
+								elements: kept.querySelectorAll('*').length,
+								svgs: kept.querySelectorAll('svg').length
+							}
+						: null;
+				})(),
+				stylesheets: document.styleSheets.length,
 				// A fixed loop's time: shows whether the CPU slow-down held for this page.
 				spinMs: (() => {
 					const t = performance.now();
@@ -245,7 +298,7 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 				(r) =>
 					`${r.op} ${Math.round(r.start - timeOrigin)}–${r.end ? Math.round(r.end - timeOrigin) : '?'}`
 			);
-		return { ms: done - timeOrigin, ...s, phases, apiCalls, jsFiles };
+		return { ms: done - timeOrigin, ...s, phases: { ...phases, renderer }, apiCalls, jsFiles };
 	};
 	const warm = await reopen(false);
 	await context.setOffline(true);
