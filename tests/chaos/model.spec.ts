@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
 	checkNotes,
+	checkShares,
 	checkScreen,
 	checkServer,
 	checkWire,
@@ -223,5 +224,23 @@ describe('the chaos checker', () => {
 			'spurious',
 			'lost'
 		]);
+	});
+
+	it('shares: once on the server, never twice; a failed or unanswered one may be missing', () => {
+		const model = new ReaderModel();
+		model.recordShare(0, 'kept', true);
+		model.recordShare(1, 'unanswered', false);
+		model.recordShare(2, 'told', true);
+		expect(checkShares(model, new Map([['kept', 1]]), new Set(['told']))).toEqual([]);
+		expect(
+			checkShares(
+				model,
+				new Map([
+					['unanswered', 2],
+					['told', 1]
+				]),
+				new Set(['told'])
+			).map((a) => a.kind)
+		).toEqual(['lost', 'doubled']);
 	});
 });

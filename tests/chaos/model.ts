@@ -61,9 +61,20 @@ export interface NoteIntent {
 	op: number;
 }
 
+/**
+ * A page the reader shared to Published (its title unique in the schedule). `seen`: the app said
+ * it was shared or kept for later; otherwise the answer never showed within the step's limit.
+ */
+export interface ShareIntent {
+	title: string;
+	op: number;
+	seen: boolean;
+}
+
 export class ReaderModel {
 	readonly intents: ModelIntent[] = [];
 	readonly notes: NoteIntent[] = [];
+	readonly shares: ShareIntent[] = [];
 	/** Catch-ups (a feed's, mark above/below) by operation: the rows they were to cover. */
 	readonly catchups = new Map<number, readonly number[]>();
 	readonly #undone = new Set<number>();
@@ -106,6 +117,11 @@ export class ReaderModel {
 	/** The reader saved `text` as the article's note (shown in its view). */
 	recordNote(op: number, articleId: number, text: string): void {
 		this.notes.push({ op, articleId, text });
+	}
+
+	/** The reader shared a page titled `title`; `seen` when the app said so. */
+	recordShare(op: number, title: string, seen: boolean): void {
+		this.shares.push({ op, title, seen });
 	}
 
 	/** The note the reader last saved on the article, or undefined when none was saved. */
@@ -216,6 +232,34 @@ export function checkNotes(
 				detail: `article ${id} note: reader last saved ${JSON.stringify(want)}, server has ${JSON.stringify(has)}`
 			});
 		}
+	}
+	return anomalies;
+}
+
+/**
+ * Shares: each page the reader shared is on the server's Published feed once, never twice
+ * (**doubled**); one the app said it shared or kept is there (else **lost**), unless the reader
+ * was told it failed (`failed`, by title); one whose answer never showed may be there or not.
+ * `published` counts the Published feed's articles by title.
+ */
+export function checkShares(
+	model: ReaderModel,
+	published: ReadonlyMap<string, number>,
+	failed: ReadonlySet<string>
+): Anomaly[] {
+	const anomalies: Anomaly[] = [];
+	for (const share of model.shares) {
+		const count = published.get(share.title) ?? 0;
+		if (count > 1)
+			anomalies.push({
+				kind: 'doubled',
+				detail: `"${share.title}" (op ${share.op}) is on the server ${count} times`
+			});
+		else if (count === 0 && share.seen && !failed.has(share.title))
+			anomalies.push({
+				kind: 'lost',
+				detail: `"${share.title}" (op ${share.op}): the app said it was shared, the server lacks it`
+			});
 	}
 	return anomalies;
 }

@@ -42,6 +42,7 @@ import {
 import {
 	checkNotes,
 	checkScreen,
+	checkShares,
 	checkServer,
 	checkWire,
 	labelField,
@@ -124,7 +125,9 @@ type OpKind =
 	| 'beside-undo'
 	| 'note'
 	| 'tab-close-mid-write'
-	| 'second-tab';
+	| 'second-tab'
+	// From seed V4_FROM on:
+	| 'share';
 
 const OP_WEIGHTS: readonly (readonly [OpKind, number])[] = [
 	['open', 5],
@@ -173,6 +176,13 @@ const OP_WEIGHTS_V3: readonly (readonly [OpKind, number])[] = [
 	['second-tab', 1]
 ];
 
+/**
+ * Seeds from here on draw from OP_WEIGHTS_V4: V3's operations and a page shared to Published
+ * (the checker: once on the server, never twice). V3's seeds keep their schedules.
+ */
+const V4_FROM = 4_500_000;
+const OP_WEIGHTS_V4: readonly (readonly [OpKind, number])[] = [...OP_WEIGHTS_V3, ['share', 1.5]];
+
 const FAULT_WEIGHTS: readonly (readonly [Exclude<FaultKind, 'none'>, number])[] = [
 	['refuse', 2],
 	['hang', 0.5],
@@ -207,7 +217,13 @@ function schedule(seed: number): { feed: string; faultRate: number; ops: Op[] } 
 	const faultRate = 0.15 + r.next() * 0.45;
 	const ops = Array.from({ length: 8 + r.int(7) }, () => ({
 		kind: r.weighted(
-			seed >= V3_FROM ? OP_WEIGHTS_V3 : seed >= V2_FROM ? OP_WEIGHTS_V2 : OP_WEIGHTS
+			seed >= V4_FROM
+				? OP_WEIGHTS_V4
+				: seed >= V3_FROM
+					? OP_WEIGHTS_V3
+					: seed >= V2_FROM
+						? OP_WEIGHTS_V2
+						: OP_WEIGHTS
 		),
 		arg: r.int(1000)
 	}));
@@ -342,6 +358,18 @@ async function serverState(): Promise<{
 	const labels = new Map((await client.getLabels()).map((l) => [l.caption, l.id]));
 	await client.logout().catch(() => undefined);
 	return { articles, labels };
+}
+
+/** The server's Published feed: how many articles it holds of each title. */
+async function publishedTitles(): Promise<Map<string, number>> {
+	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
+	await client.login({ user: testbed.user, password: testbed.password });
+	const titles = new Map<string, number>();
+	for await (const page of client.pageHeadlines({ feedId: -2, viewMode: 'all_articles' })) {
+		for (const h of page) titles.set(h.title, (titles.get(h.title) ?? 0) + 1);
+	}
+	await client.logout().catch(() => undefined);
+	return titles;
 }
 
 /** Runs one step of the reader; returns a note on it ("skipped: …" when it could not be done). */
@@ -608,6 +636,37 @@ async function step(
 				await other.close().catch(() => undefined);
 			}
 		}
+		case 'share': {
+			// The share page as the installed app's share target opens it (title and address
+			// filled in), then Share to Published; then back to the list. The address is only
+			// stored by tt-rss, never fetched.
+			const title = `chaos share ${index}.${op.arg}`;
+			const back = await page.evaluate(() => location.href);
+			const params = new URLSearchParams({
+				title,
+				url: `http://${testbed.feedsHost}/chaos-share/${index}-${op.arg}`
+			});
+			await page.goto(`${ctx.server.url}/share?${params.toString()}`);
+			await click(page, { css: 'form button[type="submit"]', name: 'Share to Published' });
+			let said: string;
+			try {
+				said = await until(
+					page,
+					'the share answered',
+					() =>
+						document.querySelector('[role="status"] .ok')?.textContent?.trim() ||
+						(document.querySelector('[role="alert"] .toast.error') ? 'an error' : undefined),
+					[]
+				);
+			} catch (e) {
+				model.recordShare(index, title, false);
+				throw e;
+			}
+			model.recordShare(index, title, said !== 'an error');
+			await page.goto(back);
+			await waitRows(page);
+			return `${title}: ${said.slice(0, 40)}`;
+		}
 		case 'session-end':
 			// The account's tt-rss session deleted on the server: the next call answers
 			// NOT_LOGGED_IN and the app must sign in again by itself, losing nothing.
@@ -828,6 +887,7 @@ async function runSchedule(
 	let failedShown: number;
 	const toldFields = new Set<string>();
 	const toldNotes = new Set<number>();
+	const toldShares = new Set<string>();
 	let nudged = false;
 	const background: Promise<unknown>[] = [];
 	try {
@@ -867,6 +927,7 @@ async function runSchedule(
 					for (const i of model.intents)
 						if (i.op === index) toldFields.add(`${i.articleId}:${i.field}`);
 					for (const n of model.notes) if (n.op === index) toldNotes.add(n.articleId);
+					for (const n of model.shares) if (n.op === index) toldShares.add(n.title);
 					const last = ops[ops.length - 1];
 					if (last) last.note = `${last.note ?? ''} [told: ${told.join(' | ')}]`;
 					for (let n = 0; n < told.length; n++) {
@@ -922,6 +983,8 @@ async function runSchedule(
 				for (const id of initial.keys()) failed.add(`${id}:unread`);
 			} else if (intent.type === 'note') {
 				failedNotes.add(intent.articleId);
+			} else if (intent.type === 'share') {
+				toldShares.add(intent.title);
 			}
 		}
 		const pending = (await page.evaluate(readStoreInPage, 'outbox').catch(() => undefined)) as
@@ -943,6 +1006,8 @@ async function runSchedule(
 		}
 		anomalies.push(...checkServer(model, initial, final, failed));
 		anomalies.push(...checkNotes(model, initial, final, failedNotes));
+		if (model.shares.length > 0)
+			anomalies.push(...checkShares(model, await publishedTitles(), toldShares));
 		anomalies.push(...checkWire(model, server.history));
 
 		// The screen after the next sync: the feed opened again, as the server answered it.
