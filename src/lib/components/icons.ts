@@ -58,3 +58,28 @@ export const ICONS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type IconName = keyof typeof ICONS;
+
+/**
+ * One icon as Icon.svelte draws it: its stroked paths joined into one `d`, its filled ones into
+ * another (each path starts with an absolute `M`, so joined they are the same subpaths). Two path
+ * elements at most per icon instead of one per stroke: a list row's icons are most of a phone's
+ * first screen's elements (issue 27's cold start), and each element costs its start.
+ */
+export interface IconShape {
+	stroke: string;
+	fill: string;
+}
+
+function shapeOf(paths: readonly string[]): IconShape {
+	const join = (filled: boolean) =>
+		paths
+			.filter((d) => d.startsWith('fill:') === filled)
+			.map((d) => (filled ? d.slice(5) : d))
+			.join('');
+	return { stroke: join(false), fill: join(true) };
+}
+
+/** Each icon's shape, made once. */
+export const ICON_SHAPES = Object.fromEntries(
+	Object.entries(ICONS).map(([name, paths]) => [name, shapeOf(paths)])
+) as Record<IconName, IconShape>;
