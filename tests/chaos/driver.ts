@@ -8,7 +8,7 @@
  * WebKitWebDriver. Where an engine has no switch to stop the service worker, the browser is closed
  * and opened again on the same profile (which stops everything, the worker too).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
@@ -48,6 +48,12 @@ export interface ChaosBrowser {
 	 * drive one window; undefined there). The caller closes it.
 	 */
 	secondTab(url: string): Promise<EngineBrowser | undefined>;
+	/**
+	 * The whole browser killed (SIGKILL, no chance to finish a write) and started again on its
+	 * profile at the same address: Chromium. Firefox's driver has no handle on its process: it is
+	 * closed and opened again instead (the note says so); WebKit keeps no profile: skipped.
+	 */
+	killBrowser(): Promise<string>;
 	close(): Promise<void>;
 }
 
@@ -57,29 +63,40 @@ export interface ChaosLauncher {
 	close(): Promise<void>;
 }
 
-async function chromiumLauncher(): Promise<ChaosLauncher> {
-	const browser = await chromium.launch({
-		executablePath: chromiumLaunch.executablePath,
-		args: [...chromiumLaunch.args]
-	});
-	return {
+/**
+ * Chromium: each schedule a browser of its own on a fresh profile directory (a persistent
+ * context), so that killing the whole browser (SIGKILL to its main process, as a phone's system
+ * does to an app) and starting it again on the same profile keeps what it had written to disk.
+ */
+function chromiumLauncher(): Promise<ChaosLauncher> {
+	return Promise.resolve({
 		async open(url) {
-			const context: BrowserContext = await browser.newContext({
-				baseURL: url,
-				serviceWorkers: 'allow'
-			});
-			await context.route(
-				(u) => !isAllowedUrl(u),
-				(route) => route.abort('blockedbyclient')
-			);
-			const tab = async (at: string): Promise<{ page: Page; cdp: CDPSession }> => {
-				const opened = await context.newPage();
+			const profile = mkdtempSync(join(tmpdir(), 'chaos-chromium-'));
+			let offline = false;
+			const launchOn = async (): Promise<BrowserContext> => {
+				const launched = await chromium.launchPersistentContext(profile, {
+					executablePath: chromiumLaunch.executablePath,
+					args: [...chromiumLaunch.args],
+					baseURL: url,
+					serviceWorkers: 'allow'
+				});
+				await launched.route(
+					(u) => !isAllowedUrl(u),
+					(route) => route.abort('blockedbyclient')
+				);
+				if (offline) await cutNetwork(launched);
+				return launched;
+			};
+			let context = await launchOn();
+			const tab = async (at: string, reuse?: Page): Promise<{ page: Page; cdp: CDPSession }> => {
+				const opened = reuse ?? (await context.newPage());
 				const session: CDPSession = await context.newCDPSession(opened);
 				await session.send('ServiceWorker.enable');
 				await opened.goto(at);
 				return { page: opened, cdp: session };
 			};
-			let { page, cdp } = await tab(url);
+			// A persistent context opens with one blank page: the schedule's tab.
+			let { page, cdp } = await tab(url, context.pages()[0]);
 			let driven = playwrightPage(page);
 			return {
 				get page() {
@@ -96,18 +113,53 @@ async function chromiumLauncher(): Promise<ChaosLauncher> {
 					driven = playwrightPage(page);
 					return 'tab closed and opened again';
 				},
+				async killBrowser() {
+					const at = page.url();
+					const pid = browserPid(profile);
+					if (pid === undefined) return 'skipped: the browser process was not found';
+					const closed = new Promise((resolve) => context.once('close', resolve));
+					process.kill(pid, 'SIGKILL');
+					await closed;
+					context = await launchOn();
+					({ page, cdp } = await tab(at, context.pages()[0]));
+					driven = playwrightPage(page);
+					return 'browser killed and started again';
+				},
 				async secondTab(at) {
 					return playwrightPage((await tab(at)).page);
 				},
 				async setOffline(on) {
+					offline = on;
 					if (on) await cutNetwork(context);
 					else await restoreNetwork(context);
 				},
-				close: () => context.close()
+				async close() {
+					try {
+						await context.close();
+					} finally {
+						rmSync(profile, { recursive: true, force: true });
+					}
+				}
 			};
 		},
-		close: () => browser.close()
-	};
+		close: () => Promise.resolve()
+	});
+}
+
+/** The main process of the Chromium whose profile is `profile` (its children carry a --type). */
+function browserPid(profile: string): number | undefined {
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		let args: string[];
+		try {
+			args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+		} catch {
+			continue; // gone meanwhile
+		}
+		if (args.includes(`--user-data-dir=${profile}`) && !args.some((a) => a.startsWith('--type=')))
+			return Number(entry);
+	}
+	return undefined;
 }
 
 /** Firefox and WebKit: each schedule a new profile directory (Firefox keeps it across a restart). */
@@ -145,6 +197,11 @@ async function engineLauncher(name: EngineName): Promise<ChaosLauncher> {
 					return 'browser closed and opened again';
 				},
 				secondTab: () => Promise.resolve(undefined),
+				async killBrowser() {
+					if (name === 'webkit') return 'skipped: a restart keeps no profile';
+					await restart();
+					return 'skipped: no process handle; the browser closed and opened again instead';
+				},
 				async setOffline() {
 					// The proxy refuses everything (ChaosServer.offline); nothing else to switch.
 				},

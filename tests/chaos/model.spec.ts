@@ -243,4 +243,20 @@ describe('the chaos checker', () => {
 			).map((a) => a.kind)
 		).toEqual(['lost', 'doubled']);
 	});
+
+	it('an operation whose outcome never showed clearly allows either state for each of its intents', () => {
+		const model = new ReaderModel();
+		model.record(0, 1, 'marked', true);
+		model.record(0, 2, 'marked', true);
+		model.markUnseen(0);
+		const initial = new Map([
+			[1, state(true)],
+			[2, state(true)]
+		]);
+		const final = new Map([
+			[1, state(true, true)],
+			[2, state(true, false)]
+		]);
+		expect(checkServer(model, initial, final, new Set())).toEqual([]);
+	});
 });

@@ -129,6 +129,11 @@ export class ReaderModel {
 		return this.notes.findLast((n) => n.articleId === articleId)?.text;
 	}
 
+	/** Operation `op`'s outcome never showed clearly: each of its intents becomes a tap unseen. */
+	markUnseen(op: number): void {
+		for (const intent of this.intents) if (intent.op === op) intent.unseen = true;
+	}
+
 	/** The reader undid operation `op` (its toast's Undo): its intents no longer count. */
 	undo(op: number): void {
 		this.#undone.add(op);

@@ -54,6 +54,7 @@ import {
 } from './model';
 import type { FailedItem } from '../../src/lib/db/schema';
 import { useCatalog } from '../../src/lib/i18n/m';
+import { TOAST_MS } from '../../src/lib/state/toast-ms';
 import { messages as english } from '../../src/lib/i18n/generated/en';
 import { messages as englishLater } from '../../src/lib/i18n/generated/en.later';
 
@@ -127,7 +128,10 @@ type OpKind =
 	| 'tab-close-mid-write'
 	| 'second-tab'
 	// From seed V4_FROM on:
-	| 'share';
+	| 'share'
+	// From seed V5_FROM on:
+	| 'browser-kill'
+	| 'undo-edge';
 
 const OP_WEIGHTS: readonly (readonly [OpKind, number])[] = [
 	['open', 5],
@@ -183,6 +187,17 @@ const OP_WEIGHTS_V3: readonly (readonly [OpKind, number])[] = [
 const V4_FROM = 4_500_000;
 const OP_WEIGHTS_V4: readonly (readonly [OpKind, number])[] = [...OP_WEIGHTS_V3, ['share', 1.5]];
 
+/**
+ * Seeds from here on draw from OP_WEIGHTS_V5: V4's operations, the whole browser killed in the
+ * middle of a write, and Undo pressed at the edge of its window. V4's seeds keep their schedules.
+ */
+const V5_FROM = 4_800_000;
+const OP_WEIGHTS_V5: readonly (readonly [OpKind, number])[] = [
+	...OP_WEIGHTS_V4,
+	['browser-kill', 1],
+	['undo-edge', 1]
+];
+
 const FAULT_WEIGHTS: readonly (readonly [Exclude<FaultKind, 'none'>, number])[] = [
 	['refuse', 2],
 	['hang', 0.5],
@@ -217,13 +232,15 @@ function schedule(seed: number): { feed: string; faultRate: number; ops: Op[] } 
 	const faultRate = 0.15 + r.next() * 0.45;
 	const ops = Array.from({ length: 8 + r.int(7) }, () => ({
 		kind: r.weighted(
-			seed >= V4_FROM
-				? OP_WEIGHTS_V4
-				: seed >= V3_FROM
-					? OP_WEIGHTS_V3
-					: seed >= V2_FROM
-						? OP_WEIGHTS_V2
-						: OP_WEIGHTS
+			seed >= V5_FROM
+				? OP_WEIGHTS_V5
+				: seed >= V4_FROM
+					? OP_WEIGHTS_V4
+					: seed >= V3_FROM
+						? OP_WEIGHTS_V3
+						: seed >= V2_FROM
+							? OP_WEIGHTS_V2
+							: OP_WEIGHTS
 		),
 		arg: r.int(1000)
 	}));
@@ -442,7 +459,8 @@ async function step(
 		}
 		case 'star':
 		case 'reload-mid-write':
-		case 'tab-close-mid-write': {
+		case 'tab-close-mid-write':
+		case 'browser-kill': {
 			const { id, marked } = await rowAt(page, op.arg);
 			const before = await page.evaluate(shownRowsInPage);
 			await page.click(`${rowCss(id)} button[aria-label^="Star “"]`);
@@ -454,8 +472,10 @@ async function step(
 			}
 			model.record(index, id, 'marked', !marked);
 			if (op.kind === 'reload-mid-write') await reload(page);
-			if (op.kind === 'tab-close-mid-write') {
-				const said = await ctx.browser.reopenTab();
+			if (op.kind === 'tab-close-mid-write' || op.kind === 'browser-kill') {
+				const said = await (op.kind === 'browser-kill'
+					? ctx.browser.killBrowser()
+					: ctx.browser.reopenTab());
 				if (!said.includes('skipped:')) await waitRows(ctx.browser.page);
 				return `article ${id}; ${said}`;
 			}
@@ -636,6 +656,8 @@ async function step(
 				await other.close().catch(() => undefined);
 			}
 		}
+		case 'undo-edge':
+			return undoAtTheEdge(op, index, ctx);
 		case 'share': {
 			// The share page as the installed app's share target opens it (title and address
 			// filled in), then Share to Published; then back to the list. The address is only
@@ -759,6 +781,65 @@ async function waitRowsRead(page: EngineBrowser, ids: readonly number[]): Promis
 			),
 		['[aria-label^="Headlines of"]', [...ids]]
 	);
+}
+
+/**
+ * Undo at the edge of its window: two or three rows starred (or unstarred) from the selection
+ * bar, then `z` (the Undo key) pressed 0.4 s before to 0.4 s after the window ends
+ * (`TOAST_MS`). Either outcome is right — the rows back as they were (undone) or the change kept
+ * (too late) — as long as the server ends as the screen says: the model follows the screen.
+ */
+async function undoAtTheEdge(
+	op: Op,
+	index: number,
+	ctx: Parameters<typeof step>[2]
+): Promise<string> {
+	const page = ctx.browser.page;
+	const shown = await page.evaluate(shownRowsInPage);
+	if (shown.length < 2) return 'skipped: too few rows';
+	const picked = [shown[op.arg % shown.length], shown[(op.arg + 3) % shown.length]].filter(
+		(r, i, all): r is ShownRow => r !== undefined && all.findIndex((x) => x?.id === r.id) === i
+	);
+	for (const [n, row] of picked.entries()) {
+		await page.click(`${rowCss(row.id)} input[aria-label^="Select “"]`);
+		await until(
+			page,
+			`${n + 1} selected`,
+			(count: string) =>
+				document.querySelector('[role="group"][aria-label="Selected articles"] [role="status"]')
+					?.textContent === count,
+			[`${n + 1} selected`]
+		);
+	}
+	const ticked = await page.evaluate(selectedRowsInPage);
+	const rows = (await page.evaluate(shownRowsInPage)).filter((r) => ticked.includes(r.id));
+	// Star them, or unstar when they all show starred: a change the bar offers to undo.
+	const star = !rows.every((r) => r.marked);
+	await click(page, {
+		css: '[role="group"][aria-label="Selected articles"] button',
+		name: star ? 'Star' : 'Unstar'
+	});
+	const clicked = Date.now();
+	for (const id of ticked) ctx.model.record(index, id, 'marked', star);
+	await waitRowsShow(page, ticked, 'marked', star);
+	const at = TOAST_MS - 400 + (op.arg % 9) * 100;
+	await new Promise((r) => setTimeout(r, Math.max(0, clicked + at - Date.now())));
+	await page.press('z');
+	// What the screen settles on within a second and a half: every row back (undone), or every
+	// row as starred by the step (kept). Anything else: the reader cannot tell, neither can we.
+	const deadline = Date.now() + 1_500;
+	let outcome: 'undone' | 'kept' | 'mixed' = 'mixed';
+	while (Date.now() < deadline) {
+		const now = new Map((await page.evaluate(shownRowsInPage)).map((r) => [r.id, r.marked]));
+		const back = rows.every((r) => !now.has(r.id) || now.get(r.id) === r.marked);
+		const kept = rows.every((r) => !now.has(r.id) || now.get(r.id) === star);
+		outcome = back ? 'undone' : kept ? 'kept' : 'mixed';
+		if (outcome === 'undone') break;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	if (outcome === 'undone') ctx.model.undo(index);
+	if (outcome === 'mixed') ctx.model.markUnseen(index);
+	return `${star ? 'Star' : 'Unstar'}: articles ${ticked.join(',')}, z at ${at} ms: ${outcome}`;
 }
 
 /** Waits until each of these rows (where still shown) shows unread. */

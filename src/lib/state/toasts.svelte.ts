@@ -3,6 +3,7 @@
  * Undo offer after a change the reader can take back (state/undo.svelte.ts).
  */
 import { onAccountEvent } from '$lib/db/account-events';
+import { TOAST_MS } from './toast-ms';
 export interface ToastAction {
 	label: string;
 	run: () => void;
@@ -22,7 +23,7 @@ export interface ToastOptions {
 	ms?: number;
 }
 
-export const TOAST_MS = 5000;
+export { TOAST_MS };
 
 class Toasts {
 	#items = $state.raw<Toast[]>([]);
