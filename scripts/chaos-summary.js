@@ -27,7 +27,19 @@ const OUTSIDE = {
 	'reload mid-write': (o) => o.kind === 'reload-mid-write',
 	'worker stopped': (o) => o.kind === 'stop-worker',
 	'session deleted on the server': (o) => o.kind === 'session-end',
-	'PostgreSQL restarted': (o) => o.kind === 'postgres-restart'
+	'PostgreSQL restarted': (o) => o.kind === 'postgres-restart',
+	// V3 and V4 schedules (seeds from 4,000,000): a step that was not skipped.
+	'tab closed mid-write (Firefox: browser restarted)': (o) =>
+		o.kind === 'tab-close-mid-write' && !o.note?.includes('skipped:'),
+	'second tab acting': (o) => o.kind === 'second-tab' && !o.note?.includes('skipped:')
+};
+/** The V3 and V4 schedules' reader operations, counted when done (tests/chaos/run.ts). */
+const LATER_OPS = {
+	'notes saved': (o) => o.kind === 'note',
+	'bulk Mark unread / Unstar': (o) => o.kind === 'bulk-unread' || o.kind === 'bulk-unstar',
+	'bulk action undone': (o) => o.kind === 'bulk-undo',
+	'mark above/below undone': (o) => o.kind === 'beside-undo' && o.note?.includes('undone'),
+	'pages shared': (o) => o.kind === 'share'
 };
 
 const engines = [...new Set(lines.map((l) => l.engine))].sort();
@@ -74,6 +86,8 @@ console.log(
 	)
 );
 for (const [name, is] of Object.entries(OUTSIDE))
+	console.log(row(name, (ls) => sum(ls, (l) => l.ops.filter((o) => o.done && is(o)).length)));
+for (const [name, is] of Object.entries(LATER_OPS))
 	console.log(row(name, (ls) => sum(ls, (l) => l.ops.filter((o) => o.done && is(o)).length)));
 console.log(row('outbox drained only after the reload', (ls) => ls.filter((l) => l.nudged).length));
 console.log(row('changes the app listed as failed', (ls) => sum(ls, (l) => l.failedShown)));

@@ -1074,7 +1074,7 @@ async function runSchedule(
 		if (!drained && (pending === undefined || pending.length > 0)) {
 			anomalies.push({
 				kind: 'stuck',
-				detail: `${pending?.length ?? 'unreadable:'} changes still queued after ${DRAIN_MS / 1000}s on a clean network: ${JSON.stringify(pending).slice(0, 400)}`
+				detail: `${pending?.length ?? 'unreadable:'} changes still queued after ${DRAIN_MS / 1000}s on a clean network: ${String(JSON.stringify(pending)).slice(0, 400)}`
 			});
 		}
 		const { articles: final } = await serverState();
