@@ -51,8 +51,13 @@ function servePhoto() {
 	return () => rmSync(PHOTO_LINK, { force: true });
 }
 
-/** 200 new items of ~1.5 KB with an image each, fetched by tt-rss (as bench/setup.sh does). */
-function articlesArrive() {
+/**
+ * 200 new items of ~1.5 KB with an image each, in a feed subscribed now and fetched by tt-rss
+ * (update.php, as bench/setup.sh does) when the returned function is called: the subscription's
+ * own sync (a new feed in the tree) comes before the articles' sync, as when articles arrive in a
+ * feed the reader already has.
+ */
+async function subscribeArrivals() {
 	const items = Array.from({ length: ARRIVALS }, (_, i) => {
 		const n = String(i + 1).padStart(3, '0');
 		const text = `<p>Arrival ${n}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(24)}</p>`;
@@ -67,21 +72,31 @@ function articlesArrive() {
 	);
 	chmodSync(FEED_DIR, 0o755);
 	chmodSync(`${FEED_DIR}/${FEED_NAME}`, 0o644);
-	rmSync(LINK, { force: true });
-	// Symlinked only while tt-rss fetches it: the test bed's seed hash counts regular files only.
-	symlinkSync(`${FEED_DIR}/${FEED_NAME}`, LINK);
-	return (async () => {
+	// Symlinked only while tt-rss reads it (subscribing reads it too): the test bed's seed hash
+	// counts regular files only.
+	const link = () => {
+		rmSync(LINK, { force: true });
+		symlinkSync(`${FEED_DIR}/${FEED_NAME}`, LINK);
+	};
+	link();
+	let id;
+	try {
+		const { session_id: sid } = await api('login', {
+			user: testbed.user,
+			password: testbed.password
+		});
+		const reply = await api('subscribeToFeed', {
+			sid,
+			feed_url: `http://${testbed.feedsHost}/feeds/${FEED_NAME}`
+		});
+		id = reply.status?.feed_id;
+		if (!id) throw new Error(`subscribe: ${JSON.stringify(reply)}`);
+	} finally {
+		rmSync(LINK, { force: true });
+	}
+	return () => {
+		link();
 		try {
-			const { session_id: sid } = await api('login', {
-				user: testbed.user,
-				password: testbed.password
-			});
-			const reply = await api('subscribeToFeed', {
-				sid,
-				feed_url: `http://${testbed.feedsHost}/feeds/${FEED_NAME}`
-			});
-			const id = reply.status?.feed_id;
-			if (!id) throw new Error(`subscribe: ${JSON.stringify(reply)}`);
 			execFileSync(
 				'runuser',
 				['-u', 'www-data', '--', 'php', 'update.php', '--update-feed', `${id}`],
@@ -93,7 +108,7 @@ function articlesArrive() {
 		} finally {
 			rmSync(LINK, { force: true });
 		}
-	})();
+	};
 }
 
 /** The app's last successful sync (ms), from its own database; 0 before the first.
@@ -290,17 +305,23 @@ export async function syncBench(
 		const idleReqs = counter.between(a, b);
 		const idle = { ...summarize(idleReqs), ops: apiOps(idleReqs) };
 
-		// 3. 200 new articles arrive on the server; the next sync brings them.
-		log(`sync: ${ARRIVALS} new articles arrive (update.php)`);
-		const before = await lastSyncAt(page);
-		await articlesArrive();
-		let after = /** @type {number} */ (before);
+		// 3. 200 new articles arrive on the server; the next sync brings them. The feed is
+		// subscribed first and its own sync (the tree read again) awaited; then tt-rss fetches the
+		// 200 while the browser is offline, so that no sync sees them half written (update.php
+		// inserts them one by one over seconds, beside syncs every 3 s), and the browser comes back:
+		// the sync its return starts is the one timed, from its first request to its end.
+		log(`sync: ${ARRIVALS} new articles arrive (update.php, the browser offline meanwhile)`);
+		const fetchArrivals = await subscribeArrivals();
+		const subscribed = await nextSync(page, await nextSync(page, await lastSyncAt(page)));
+		await context.setOffline(true);
+		fetchArrivals();
+		const online = Date.now();
+		await context.setOffline(false);
+		let after = Math.max(online, /** @type {number} */ (subscribed));
 		let reqs = [];
-		// The first sync that asks for headlines is the one that found them. Its window starts
-		// where the sync before it ended (it may have begun while update.php was still running).
 		for (let i = 0; i < 5; i++) {
 			const at = await nextSync(page, after);
-			const window = counter.between(after, at);
+			const window = counter.between(online, at);
 			after = at;
 			if (apiOps(window).includes('getHeadlines')) {
 				reqs = window;
