@@ -577,22 +577,7 @@ async function step(
 					[0, 1, 2].slice(0, 2 + (op.arg % 2)).map((k) => shown[(op.arg + k * 3) % shown.length])
 				)
 			].filter((r): r is ShownRow => r !== undefined);
-			for (const [n, row] of picked.entries()) {
-				await page.click(`${rowCss(row.id)} input[aria-label^="Select “"]`);
-				await until(
-					page,
-					`${n + 1} selected`,
-					(count: string) =>
-						document.querySelector('[role="group"][aria-label="Selected articles"] [role="status"]')
-							?.textContent === count,
-					[`${n + 1} selected`]
-				);
-			}
-			// The bar acts on the rows ticked, which may not be the rows aimed at (selectedRowsInPage).
-			const ticked = await page.evaluate(selectedRowsInPage);
-			const tickedRows = (await page.evaluate(shownRowsInPage)).filter((r) =>
-				ticked.includes(r.id)
-			);
+			const { ticked, rows: tickedRows } = await pickRows(page, picked);
 			const action = bulkAction(op, tickedRows);
 			// An action that changes none of the rows changes nothing: no toast, nothing to undo.
 			if (op.kind === 'bulk-undo' && !tickedRows.some((r) => r[action.field] !== action.value))
@@ -784,6 +769,30 @@ async function waitRowsRead(page: EngineBrowser, ids: readonly number[]): Promis
 }
 
 /**
+ * Ticks each row's box, one after another, as the reader picks rows for the selection bar; returns
+ * the rows ticked, which may not be the rows aimed at (selectedRowsInPage), with their shown state.
+ */
+async function pickRows(
+	page: EngineBrowser,
+	picked: readonly ShownRow[]
+): Promise<{ ticked: number[]; rows: ShownRow[] }> {
+	for (const [n, row] of picked.entries()) {
+		await page.click(`${rowCss(row.id)} input[aria-label^="Select “"]`);
+		await until(
+			page,
+			`${n + 1} selected`,
+			(count: string) =>
+				document.querySelector('[role="group"][aria-label="Selected articles"] [role="status"]')
+					?.textContent === count,
+			[`${n + 1} selected`]
+		);
+	}
+	const ticked = await page.evaluate(selectedRowsInPage);
+	const rows = (await page.evaluate(shownRowsInPage)).filter((r) => ticked.includes(r.id));
+	return { ticked, rows };
+}
+
+/**
  * Undo at the edge of its window: two or three rows starred (or unstarred) from the selection
  * bar, then `z` (the Undo key) pressed 0.4 s before to 0.4 s after the window ends
  * (`TOAST_MS`). Either outcome is right — the rows back as they were (undone) or the change kept
@@ -800,19 +809,7 @@ async function undoAtTheEdge(
 	const picked = [shown[op.arg % shown.length], shown[(op.arg + 3) % shown.length]].filter(
 		(r, i, all): r is ShownRow => r !== undefined && all.findIndex((x) => x?.id === r.id) === i
 	);
-	for (const [n, row] of picked.entries()) {
-		await page.click(`${rowCss(row.id)} input[aria-label^="Select “"]`);
-		await until(
-			page,
-			`${n + 1} selected`,
-			(count: string) =>
-				document.querySelector('[role="group"][aria-label="Selected articles"] [role="status"]')
-					?.textContent === count,
-			[`${n + 1} selected`]
-		);
-	}
-	const ticked = await page.evaluate(selectedRowsInPage);
-	const rows = (await page.evaluate(shownRowsInPage)).filter((r) => ticked.includes(r.id));
+	const { ticked, rows } = await pickRows(page, picked);
 	// Star them, or unstar when they all show starred: a change the bar offers to undo.
 	const star = !rows.every((r) => r.marked);
 	await click(page, {
