@@ -771,13 +771,28 @@ async function waitRowsRead(page: EngineBrowser, ids: readonly number[]): Promis
 /**
  * Ticks each row's box, one after another, as the reader picks rows for the selection bar; returns
  * the rows ticked, which may not be the rows aimed at (selectedRowsInPage), with their shown state.
+ * Where the box is hidden until picking starts (a browser that says it cannot hover: headless
+ * Firefox), the row's link is focused and `x` pressed, as such a browser's reader with a keyboard
+ * does.
  */
 async function pickRows(
 	page: EngineBrowser,
 	picked: readonly ShownRow[]
 ): Promise<{ ticked: number[]; rows: ShownRow[] }> {
 	for (const [n, row] of picked.entries()) {
-		await page.click(`${rowCss(row.id)} input[aria-label^="Select “"]`);
+		const box = `${rowCss(row.id)} input[aria-label^="Select “"]`;
+		const shown = await page.evaluate(
+			(css: string) => (document.querySelector(css)?.getClientRects().length ?? 0) > 0,
+			box
+		);
+		if (shown) await page.click(box);
+		else {
+			await page.evaluate(
+				(css: string) => document.querySelector<HTMLElement>(`${css} a.link`)?.focus(),
+				rowCss(row.id)
+			);
+			await page.press('x');
+		}
 		await until(
 			page,
 			`${n + 1} selected`,
