@@ -198,6 +198,19 @@ const OP_WEIGHTS_V5: readonly (readonly [OpKind, number])[] = [
 	['undo-edge', 1]
 ];
 
+/** Each schedule version from its first seed, newest first: a seed draws from the first it reaches. */
+const WEIGHTS_FROM: readonly (readonly [number, readonly (readonly [OpKind, number])[]])[] = [
+	[V5_FROM, OP_WEIGHTS_V5],
+	[V4_FROM, OP_WEIGHTS_V4],
+	[V3_FROM, OP_WEIGHTS_V3],
+	[V2_FROM, OP_WEIGHTS_V2],
+	[0, OP_WEIGHTS]
+];
+
+function weightsOf(seed: number): readonly (readonly [OpKind, number])[] {
+	return WEIGHTS_FROM.find(([from]) => seed >= from)?.[1] ?? OP_WEIGHTS;
+}
+
 const FAULT_WEIGHTS: readonly (readonly [Exclude<FaultKind, 'none'>, number])[] = [
 	['refuse', 2],
 	['hang', 0.5],
@@ -231,17 +244,7 @@ function schedule(seed: number): { feed: string; faultRate: number; ops: Op[] } 
 	const feed = r.pick(FEEDS);
 	const faultRate = 0.15 + r.next() * 0.45;
 	const ops = Array.from({ length: 8 + r.int(7) }, () => ({
-		kind: r.weighted(
-			seed >= V5_FROM
-				? OP_WEIGHTS_V5
-				: seed >= V4_FROM
-					? OP_WEIGHTS_V4
-					: seed >= V3_FROM
-						? OP_WEIGHTS_V3
-						: seed >= V2_FROM
-							? OP_WEIGHTS_V2
-							: OP_WEIGHTS
-		),
+		kind: r.weighted(weightsOf(seed)),
 		arg: r.int(1000)
 	}));
 	return { feed, faultRate, ops };
@@ -320,6 +323,29 @@ async function waitRowStarred(page: EngineBrowser, id: number, marked: boolean):
 			m,
 		[rowCss(id), marked]
 	);
+}
+
+/**
+ * Stars (or unstars) the row `arg` picks from its list's star and records the reader's intent
+ * once the row shows it; returns the row as it was.
+ */
+async function starRow(
+	page: EngineBrowser,
+	model: ReaderModel,
+	index: number,
+	arg: number
+): Promise<ShownRow> {
+	const row = await rowAt(page, arg);
+	const before = await page.evaluate(shownRowsInPage);
+	await page.click(`${rowCss(row.id)} button[aria-label^="Star “"]`);
+	try {
+		await waitRowStarred(page, row.id, !row.marked);
+	} catch (e) {
+		await recordStarsShown(page, model, index, before, row.id, !row.marked);
+		throw e;
+	}
+	model.record(index, row.id, 'marked', !row.marked);
+	return row;
 }
 
 /**
@@ -461,16 +487,7 @@ async function step(
 		case 'reload-mid-write':
 		case 'tab-close-mid-write':
 		case 'browser-kill': {
-			const { id, marked } = await rowAt(page, op.arg);
-			const before = await page.evaluate(shownRowsInPage);
-			await page.click(`${rowCss(id)} button[aria-label^="Star “"]`);
-			try {
-				await waitRowStarred(page, id, !marked);
-			} catch (e) {
-				await recordStarsShown(page, model, index, before, id, !marked);
-				throw e;
-			}
-			model.record(index, id, 'marked', !marked);
+			const { id } = await starRow(page, model, index, op.arg);
 			if (op.kind === 'reload-mid-write') await reload(page);
 			if (op.kind === 'tab-close-mid-write' || op.kind === 'browser-kill') {
 				const said = await (op.kind === 'browser-kill'
@@ -569,7 +586,7 @@ async function step(
 		case 'bulk-unread':
 		case 'bulk-unstar':
 		case 'bulk-undo': {
-			// Two or three rows picked by their boxes, then the selection bar's Mark read or Star.
+			// Two or three rows picked, then one of the selection bar's actions (bulkAction).
 			const shown = await page.evaluate(shownRowsInPage);
 			if (shown.length < 2) return 'skipped: too few rows';
 			const picked = [
@@ -583,7 +600,7 @@ async function step(
 			if (op.kind === 'bulk-undo' && !tickedRows.some((r) => r[action.field] !== action.value))
 				return `skipped: ${action.button} would change none of ${ticked.join(',')}`;
 			await click(page, {
-				css: '[role="group"][aria-label="Selected articles"] button',
+				css: SELECTION_BUTTONS,
 				name: action.button
 			});
 			for (const id of ticked) model.record(index, id, action.field, action.value);
@@ -626,16 +643,7 @@ async function step(
 			if (!other) return 'skipped: one window only in this engine';
 			try {
 				await waitRows(other);
-				const { id, marked } = await rowAt(other, op.arg);
-				const before = await other.evaluate(shownRowsInPage);
-				await other.click(`${rowCss(id)} button[aria-label^="Star “"]`);
-				try {
-					await waitRowStarred(other, id, !marked);
-				} catch (e) {
-					await recordStarsShown(other, model, index, before, id, !marked);
-					throw e;
-				}
-				model.record(index, id, 'marked', !marked);
+				const { id, marked } = await starRow(other, model, index, op.arg);
 				return `article ${id} ${marked ? 'unstarred' : 'starred'} in a second tab`;
 			} finally {
 				await other.close().catch(() => undefined);
@@ -756,16 +764,7 @@ async function assignLabel(
 
 /** Waits until each of these rows (where still shown) shows read. */
 async function waitRowsRead(page: EngineBrowser, ids: readonly number[]): Promise<void> {
-	await until(
-		page,
-		`rows ${ids.join(',')} read`,
-		(css: string, list: number[]) =>
-			list.every(
-				(id) =>
-					!document.querySelector(`${css} [data-article-id="${id}"]`)?.classList.contains('unread')
-			),
-		['[aria-label^="Headlines of"]', [...ids]]
-	);
+	await waitRowsShow(page, ids, 'unread', false);
 }
 
 /**
@@ -828,7 +827,7 @@ async function undoAtTheEdge(
 	// Star them, or unstar when they all show starred: a change the bar offers to undo.
 	const star = !rows.every((r) => r.marked);
 	await click(page, {
-		css: '[role="group"][aria-label="Selected articles"] button',
+		css: SELECTION_BUTTONS,
 		name: star ? 'Star' : 'Unstar'
 	});
 	const clicked = Date.now();
@@ -884,6 +883,22 @@ async function waitRowsShow(
 	);
 }
 
+/** The selection bar's four actions. */
+const BULK_ACTIONS = [
+	{ button: 'Mark read', field: 'unread', value: false },
+	{ button: 'Star', field: 'marked', value: true },
+	{ button: 'Mark unread', field: 'unread', value: true },
+	{ button: 'Unstar', field: 'marked', value: false }
+] as const;
+
+/** The action each bulk step takes (bulk-undo picks one: bulkAction). */
+const BULK_ACTION_OF: Partial<Record<OpKind, 0 | 1 | 2 | 3>> = {
+	'bulk-read': 0,
+	'bulk-star': 1,
+	'bulk-unread': 2,
+	'bulk-unstar': 3
+};
+
 /**
  * The selection bar's action a bulk step takes; bulk-undo: one of the four that changes one of
  * the ticked rows at least (picked from `arg`), then Undo.
@@ -892,27 +907,12 @@ function bulkAction(
 	op: Op,
 	rows: readonly ShownRow[]
 ): { button: string; field: 'unread' | 'marked'; value: boolean } {
-	const ACTIONS = [
-		{ button: 'Mark read', field: 'unread', value: false },
-		{ button: 'Star', field: 'marked', value: true },
-		{ button: 'Mark unread', field: 'unread', value: true },
-		{ button: 'Unstar', field: 'marked', value: false }
-	] as const;
-	const k =
-		op.kind === 'bulk-read'
-			? 0
-			: op.kind === 'bulk-star'
-				? 1
-				: op.kind === 'bulk-unread'
-					? 2
-					: op.kind === 'bulk-unstar'
-						? 3
-						: op.arg % 4;
-	if (op.kind === 'bulk-undo') {
-		const changing = ACTIONS.filter((a) => rows.some((r) => r[a.field] !== a.value));
-		return changing[op.arg % Math.max(1, changing.length)] ?? ACTIONS[k] ?? ACTIONS[0];
-	}
-	return ACTIONS[k] ?? ACTIONS[0];
+	const fixed = BULK_ACTION_OF[op.kind];
+	if (fixed !== undefined) return BULK_ACTIONS[fixed];
+	const changing = BULK_ACTIONS.filter((a) => rows.some((r) => r[a.field] !== a.value));
+	return (
+		changing[op.arg % Math.max(1, changing.length)] ?? BULK_ACTIONS[op.arg % 4] ?? BULK_ACTIONS[0]
+	);
 }
 
 /**
@@ -928,6 +928,7 @@ async function undoLast(page: EngineBrowser): Promise<void> {
 
 const READ_BUTTON = '^Mark (read|unread)$';
 const TOOLBAR_BUTTONS = '[role="toolbar"][aria-label="Article actions"] button';
+const SELECTION_BUTTONS = '[role="group"][aria-label="Selected articles"] button';
 
 /**
  * Reloads the page. The article open before comes back open, and is not marked read again: the
