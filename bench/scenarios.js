@@ -103,8 +103,17 @@ export async function ttrssCold(browser, { cpu, phone = false }) {
 	};
 }
 
-/** Warm-start traces taken so far (BENCH_TRACE's `%n`). */
+/** Traces and profiles taken so far (the `%n` in their file names). */
 let tracesTaken = 0;
+
+/**
+ * The file an environment variable names for a trace or profile, its `%n` numbered (1, 2, …), or
+ * undefined when the variable is not set.
+ * @param {string | undefined} name
+ */
+function numberedFile(name) {
+	return name?.replace('%n', String(++tracesTaken));
+}
 
 /**
  * Chromium's own main-thread totals (CDP Performance.getMetrics, seconds) in ms.
@@ -162,10 +171,10 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 	await page.getByLabel('User name', { exact: true }).fill(testbed.user);
 	await page.getByLabel('Password', { exact: true }).fill(testbed.password);
 	// BENCH_TRACE_COLD=file.json: a Chromium trace of the cold start too (`%n` numbers them).
-	const coldTrace = process.env.BENCH_TRACE_COLD?.replace('%n', String(++tracesTaken));
+	const coldTrace = numberedFile(process.env.BENCH_TRACE_COLD);
 	if (coldTrace) await browser.startTracing(page, { path: coldTrace });
 	// BENCH_PROFILE_COLD=file.cpuprofile: the V8 CPU profile of the cold start (`%n` numbers them).
-	const coldProfile = process.env.BENCH_PROFILE_COLD?.replace('%n', String(++tracesTaken));
+	const coldProfile = numberedFile(process.env.BENCH_PROFILE_COLD);
 	if (coldProfile) {
 		await counter.cdp.send('Profiler.enable');
 		await counter.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -220,7 +229,7 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 		// A `%n` in the name numbers the traces of a run of several (1, 2, …).
 		const trace =
 			!offline && (!traceCpu || Number(traceCpu) === cpu)
-				? process.env.BENCH_TRACE?.replace('%n', String(++tracesTaken))
+				? numberedFile(process.env.BENCH_TRACE)
 				: undefined;
 		if (trace) await browser.startTracing(p, { path: trace });
 		// The renderer's own totals up to the paint (style, layout, script, all tasks): where a
