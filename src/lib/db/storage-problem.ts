@@ -8,9 +8,13 @@ import { ReaderError } from '$lib/api';
 import { m } from '$lib/i18n/m';
 
 export class StorageFullError extends ReaderError {
-	constructor(cause?: unknown) {
+	/**
+	 * `message`: what the reader is told, by default that cached articles were dropped and their
+	 * changes are kept (error_storage_full); a change that itself could not be stored says so.
+	 */
+	constructor(cause?: unknown, message = m.error_storage_full()) {
 		// In the reader's language: the page's first words and the worker's have it (error_storage_full).
-		super(m.error_storage_full(), 'Storage full', cause !== undefined ? { cause } : undefined);
+		super(message, 'Storage full', cause !== undefined ? { cause } : undefined);
 		this.name = 'StorageFullError';
 	}
 }

@@ -12,6 +12,8 @@ import { RefusedError } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$lib/db/kv';
 import { writeTxWithRoom } from '$lib/db/quota';
+import { isQuotaError, StorageFullError } from '$lib/db/storage-problem';
+import { m } from '$lib/i18n/m';
 import { readTx, writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { inCatchupScope } from './apply';
@@ -51,7 +53,11 @@ export async function enqueueIntent(
 	try {
 		seqs = await writeItems(db, write, true);
 	} catch {
-		seqs = await writeItems(db, write, false);
+		seqs = await writeItems(db, write, false).catch((error: unknown) => {
+			// Not even the change alone fits: the reader is told it was not made, and why (a full
+			// device, not "try again in a moment"; chaos seed 5000002).
+			throw isQuotaError(error) ? new StorageFullError(error, m.failure_change_no_room()) : error;
+		});
 	}
 	if (hold) noteHeldSeqs(hold.id, seqs);
 	announceOutboxChange();

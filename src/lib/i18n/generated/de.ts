@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `Als gelesen markieren`,
 	error_storage_full: () => `Auf diesem Gerät ist kein Platz mehr für Offline-Artikel. Ältere zwischengespeicherte Artikel wurden entfernt; gib Speicher frei oder verringere die Zahl der Offline-Artikel in den Einstellungen. Deine Änderungen bleiben erhalten.`,
 	failure_change: () => `Die Änderung konnte nicht gespeichert werden. Versuche es gleich noch einmal.`,
+	failure_change_no_room: () => `Auf diesem Gerät ist kein Platz mehr, um die Änderung zu speichern, daher wurde sie nicht übernommen. Gib etwas Speicher frei und versuche es erneut.`,
 	failure_feeds: () => `Beim Laden deiner Feeds ist etwas schiefgelaufen.`,
 	failure_sync: () => `Die Offline-Kopie konnte nicht aktualisiert werden.`,
 	feed_count_on_device: () => `auf diesem Gerät gezählt`,

@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `Mark as read`,
 	error_storage_full: () => `This device has no room left for offline articles. Older cached articles were removed; free some space or lower the number of offline articles in the settings. Your changes are still kept.`,
 	failure_change: () => `The change could not be saved. Try again in a moment.`,
+	failure_change_no_room: () => `This device has no room left to keep the change, so it was not made. Free some space and try again.`,
 	failure_feeds: () => `Something went wrong while loading your feeds.`,
 	failure_sync: () => `The offline copy could not be brought up to date.`,
 	feed_count_on_device: () => `counted on this device`,

@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `Marcar como leído`,
 	error_storage_full: () => `Este dispositivo no tiene espacio para más artículos sin conexión. Se han eliminado los artículos guardados más antiguos; libera espacio o reduce el número de artículos sin conexión en los ajustes. Tus cambios se conservan.`,
 	failure_change: () => `No se pudo guardar el cambio. Inténtalo de nuevo en un momento.`,
+	failure_change_no_room: () => `Este dispositivo no tiene espacio para guardar el cambio, así que no se ha aplicado. Libera espacio e inténtalo de nuevo.`,
 	failure_feeds: () => `Algo salió mal al cargar tus fuentes.`,
 	failure_sync: () => `No se pudo actualizar la copia sin conexión.`,
 	feed_count_on_device: () => `contado en este dispositivo`,

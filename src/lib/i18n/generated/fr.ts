@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `Marquer comme lu`,
 	error_storage_full: () => `Cet appareil n’a plus de place pour les articles hors ligne. Les articles en cache les plus anciens ont été supprimés ; libérez de l’espace ou réduisez le nombre d’articles hors ligne dans les réglages. Vos modifications sont conservées.`,
 	failure_change: () => `La modification n’a pas pu être enregistrée. Réessayez dans un instant.`,
+	failure_change_no_room: () => `Cet appareil n’a plus de place pour enregistrer la modification : elle n’a donc pas été faite. Libérez de l’espace et réessayez.`,
 	failure_feeds: () => `Un problème est survenu lors du chargement de vos flux.`,
 	failure_sync: () => `La copie hors ligne n’a pas pu être mise à jour.`,
 	feed_count_on_device: () => `compté sur cet appareil`,

@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `Segna come letto`,
 	error_storage_full: () => `Questo dispositivo non ha più spazio per gli articoli offline. Gli articoli in cache più vecchi sono stati rimossi; libera spazio o riduci il numero di articoli offline nelle impostazioni. Le tue modifiche sono conservate.`,
 	failure_change: () => `Non è stato possibile salvare la modifica. Riprova tra poco.`,
+	failure_change_no_room: () => `Su questo dispositivo non c’è più spazio per salvare la modifica, quindi non è stata applicata. Libera spazio e riprova.`,
 	failure_feeds: () => `Qualcosa è andato storto durante il caricamento dei feed.`,
 	failure_sync: () => `Non è stato possibile aggiornare la copia offline.`,
 	feed_count_on_device: () => `contato su questo dispositivo`,

@@ -395,6 +395,8 @@ export interface Messages {
 	error_unsupported: () => string;
 	/** The change could not be saved. Try again in a moment. */
 	failure_change: () => string;
+	/** This device has no room left to keep the change, so it was not made. Free some space and try again. */
+	failure_change_no_room: () => string;
 	/** Something went wrong while loading your feeds. */
 	failure_feeds: () => string;
 	/** The offline copy could not be brought up to date. */

@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `Oznacz jako przeczytane`,
 	error_storage_full: () => `Na tym urządzeniu nie ma już miejsca na artykuły offline. Starsze zapisane artykuły zostały usunięte; zwolnij miejsce lub zmniejsz liczbę artykułów offline w ustawieniach. Twoje zmiany są zachowane.`,
 	failure_change: () => `Nie udało się zapisać zmiany. Spróbuj ponownie za chwilę.`,
+	failure_change_no_room: () => `Na tym urządzeniu brakuje miejsca, by zapisać zmianę, więc nie została wprowadzona. Zwolnij trochę miejsca i spróbuj ponownie.`,
 	failure_feeds: () => `Coś poszło nie tak podczas wczytywania kanałów.`,
 	failure_sync: () => `Nie udało się zaktualizować kopii offline.`,
 	feed_count_on_device: () => `policzone na tym urządzeniu`,

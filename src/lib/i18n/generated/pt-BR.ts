@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `Marcar como lido`,
 	error_storage_full: () => `Este dispositivo não tem mais espaço para artigos offline. Os artigos mais antigos em cache foram removidos; libere espaço ou diminua o número de artigos offline nas configurações. Suas alterações continuam guardadas.`,
 	failure_change: () => `Não foi possível salvar a alteração. Tente de novo em instantes.`,
+	failure_change_no_room: () => `Este dispositivo não tem espaço para guardar a alteração, por isso ela não foi feita. Libere espaço e tente de novo.`,
 	failure_feeds: () => `Algo deu errado ao carregar seus feeds.`,
 	failure_sync: () => `Não foi possível atualizar a cópia offline.`,
 	feed_count_on_device: () => `contado neste dispositivo`,

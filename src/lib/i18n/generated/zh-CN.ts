@@ -34,6 +34,7 @@ export const messages: StartMessages = {
 	catchup_menu_label: () => `标记为已读`,
 	error_storage_full: () => `此设备已没有空间存放离线文章。已删除较早的缓存文章；请释放一些空间，或在设置中减少离线文章的数量。你的更改仍会保留。`,
 	failure_change: () => `无法保存更改。请稍后再试。`,
+	failure_change_no_room: () => `此设备没有剩余空间保存该更改，因此更改未生效。请释放一些空间后重试。`,
 	failure_feeds: () => `加载订阅源时出错。`,
 	failure_sync: () => `无法更新离线副本。`,
 	feed_count_on_device: () => `在此设备上统计`,
