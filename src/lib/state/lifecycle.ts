@@ -8,6 +8,7 @@
  *   that replay): when the browser is online or the tab visible again, the retries; with them the
  *   offline status (connection, pending changes, storage);
  * - the counters read again once the reader's queued changes have been sent (counter-sync.ts);
+ * - the write-ahead journal's watch over the other pages' changes (write-ahead-recover.ts);
  * - the sync triggers (sync-triggers.ts), loaded after the first screen: their first sync waits
  *   for it anyway, and the first screen's JS stays within its budget. New-article alerts are shown
  *   by the sync (sync/run.ts).
@@ -34,10 +35,16 @@ export function startApp(): () => void {
 			if (!stopped) stopReplay = startReplayTriggers();
 		});
 	const stopCounters = syncCountersWithOutbox();
-	// The write-ahead journal's settled marks of earlier changes (write-ahead-recover.ts).
+	// The write-ahead journal (write-ahead-recover.ts): earlier changes' settled marks tidied, and
+	// the changes other pages write ahead from now on watched, in case such a page goes first.
+	let stopWatching: (() => void) | undefined;
 	void afterFirstScreen()
 		.then(() => import('./write-ahead-recover'))
-		.then(({ tidySettledMarks }) => (stopped ? undefined : tidySettledMarks()))
+		.then(({ tidySettledMarks, watchOtherPages }) => {
+			if (stopped) return;
+			stopWatching = watchOtherPages();
+			return tidySettledMarks();
+		})
 		.catch(() => undefined);
 	void afterFirstScreen()
 		.then(() => import('./sync-triggers'))
@@ -53,6 +60,7 @@ export function startApp(): () => void {
 		if (stopped) return;
 		stopped = true;
 		stopListening();
+		stopWatching?.();
 		stopSync?.();
 		stopCounters();
 		stopReplay?.();

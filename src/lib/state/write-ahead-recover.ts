@@ -2,12 +2,22 @@
  * A start's look at the write-ahead journal (write-ahead.ts): each change a page that is gone
  * wrote ahead and whose outbox write never committed is queued now, once; entries whose write did
  * commit are dropped. Loaded by a start's first screen only when the journal has entries
- * (hooks.client.ts); otherwise after it, to tidy the settled marks (state/lifecycle.ts).
+ * (hooks.client.ts); otherwise after it, to tidy the settled marks and to watch the other pages
+ * (state/lifecycle.ts): a page that writes a change ahead after this one started and then goes
+ * before its outbox write commits (a second tab closed right after a tap) leaves its entry to
+ * this page, not to the next start, which may be hours away (chaos seed 5000013).
  */
 import { RefusedError } from '$lib/api';
 import { enqueueIntent, forgetSettledEntries, settledEntries } from '$lib/outbox/enqueue';
 import { requestReplay } from './replay-triggers';
-import { dropEntries, leftEntries, readJournal, whenPageGone } from './write-ahead';
+import {
+	dropEntries,
+	leftEntries,
+	otherPagesWithEntries,
+	readJournal,
+	whenPageGone
+} from './write-ahead';
+import { JOURNAL_KEY } from './write-ahead-check';
 
 /** One start at a time looks (two tabs starting together would both queue an entry). */
 const LOCK = 'reader-journal-recovery';
@@ -18,13 +28,37 @@ const LOCK = 'reader-journal-recovery';
  * lets go, and the replay is asked for then.
  */
 export async function recoverLeftChanges(): Promise<number> {
-	const { queued, waiting } = await locked(recover);
-	for (const tab of waiting) {
-		whenPageGone(tab, async () => {
-			if ((await locked(recover)).queued > 0) requestReplay();
-		});
-	}
+	const { queued, waiting } = await locked(() => recover());
+	for (const tab of waiting) afterPage(tab);
 	return queued;
+}
+
+/** The other pages this one waits for (each once): when one goes, its entries are looked at. */
+const awaited = new Set<string>();
+
+function afterPage(tab: string): void {
+	if (awaited.has(tab)) return;
+	awaited.add(tab);
+	whenPageGone(tab, async () => {
+		// Its lock is this page's now, until this returns: gone all the same.
+		if ((await locked(() => recover(new Set([tab])))).queued > 0) requestReplay();
+	});
+}
+
+/**
+ * Watches the journal for entries other pages write from now on (the `storage` event: another
+ * page of this origin changed local storage) and waits for each such page to go; returns the
+ * function that stops watching. A page whose entries all settle is still awaited, and found with
+ * nothing left when it goes.
+ */
+export function watchOtherPages(): () => void {
+	if (typeof window === 'undefined') return () => undefined;
+	const changed = (event: StorageEvent): void => {
+		if (event.key !== JOURNAL_KEY || event.newValue === null) return;
+		for (const tab of otherPagesWithEntries()) afterPage(tab);
+	};
+	window.addEventListener('storage', changed);
+	return () => window.removeEventListener('storage', changed);
 }
 
 async function locked<T>(run: () => Promise<T>): Promise<T> {
@@ -33,8 +67,10 @@ async function locked<T>(run: () => Promise<T>): Promise<T> {
 	return run();
 }
 
-async function recover(): Promise<{ queued: number; waiting: string[] }> {
-	const { left, waiting } = await leftEntries();
+async function recover(
+	gone: ReadonlySet<string> = new Set()
+): Promise<{ queued: number; waiting: string[] }> {
+	const { left, waiting } = await leftEntries(Date.now(), gone);
 	left.sort((a, b) => a.at - b.at);
 	let queued = 0;
 	if (left.length > 0) {

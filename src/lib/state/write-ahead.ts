@@ -113,10 +113,12 @@ export function journal(intent: Intent, account: string | undefined, at = Date.n
 /**
  * The entries whose page is gone: no page holds their lock (or, without locks, old enough); and
  * the pages still holding a lock that have entries (a reloaded page may hold its lock a moment
- * after the next page starts: wait for that lock, then look again).
+ * after the next page starts: wait for that lock, then look again). `gone`: pages whose lock this
+ * page holds itself, having waited for it (`whenPageGone`): gone, though their lock shows held.
  */
 export async function leftEntries(
-	now = Date.now()
+	now = Date.now(),
+	gone: ReadonlySet<string> = new Set()
 ): Promise<{ left: JournalEntry[]; waiting: string[] }> {
 	const entries = readJournal().filter((e) => e.tab !== tab);
 	if (entries.length === 0) return { left: [], waiting: [] };
@@ -129,6 +131,7 @@ export async function leftEntries(
 					.map((lock) => lock.name ?? '')
 					.filter((name) => name.startsWith(LOCK_PREFIX))
 					.map((name) => name.slice(LOCK_PREFIX.length))
+					.filter((name) => !gone.has(name))
 			);
 		} catch {
 			live = undefined;
@@ -140,6 +143,11 @@ export async function leftEntries(
 		left: entries.filter((e) => !alive.has(e.tab)),
 		waiting: [...new Set(entries.filter((e) => alive.has(e.tab)).map((e) => e.tab))]
 	};
+}
+
+/** The other pages that have entries in the journal now (this page's own left out). */
+export function otherPagesWithEntries(): string[] {
+	return [...new Set(readJournal().flatMap((e) => (e.tab === tab ? [] : [e.tab])))];
 }
 
 /** Runs `then` once the page named `tab` is gone (its lock free); never, without Web Locks. */
