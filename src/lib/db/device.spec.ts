@@ -12,12 +12,14 @@ import { fakeTtrss, headline } from '$lib/outbox/testing/fake-server';
 import { accountOf, bindAccount, mayWriteCache, setShownAccount } from './account';
 import { changesByAccount, discardChangesNotOf, storeSessionFor, wipeAccount } from './device';
 import { openReaderDb, resetReaderDbForTests } from './open';
+import { putJournalEntry, readJournalEntries, resetJournalDbForTests } from './journal-db';
 import type { StoredArticle, StoredSession } from './schema';
 import { loadSession } from './session';
 
 beforeEach(() => {
 	globalThis.indexedDB = new IDBFactory();
 	resetReaderDbForTests();
+	resetJournalDbForTests();
 	setShownAccount(undefined);
 });
 
@@ -145,10 +147,15 @@ describe('the cache belongs to one account', () => {
 		await cacheSomething();
 		await enqueueIntent({ type: 'flag', field: 'unread', articleIds: [3], value: false });
 
+		// A change written ahead (state/write-ahead.ts) whose durable copy a kill left behind.
+		const left = { id: 'left', tab: 't', intent: {}, at: 1 };
+		await putJournalEntry(left);
+
 		await wipeAccount(accountOf(second));
 		const db = await openReaderDb();
 		expect(await loadSession()).toBeUndefined();
 		expect(await db.count('articles')).toBe(0);
+		expect(await readJournalEntries()).toEqual([]);
 		expect((await pendingItems()).map((i) => i.account)).toEqual([accountOf(first)]);
 		// The next sign-in, of whichever account, starts from an empty cache.
 		expect(await storeSessionFor(first)).toBe(true);

@@ -5,6 +5,7 @@
  * ever shown to the next. Queued and failed changes carry their own account and stay until their
  * account sends them or the reader discards them.
  */
+import { clearJournalEntries } from './journal-db';
 import type { StoreNames } from 'idb';
 import { accountOf, belongsTo } from './account';
 import { CACHE_OWNER } from './keys';
@@ -156,6 +157,8 @@ export async function wipeAccount(account: string): Promise<void> {
 		(item) => item.account !== undefined && !belongsTo(item, account),
 		everythingElse
 	);
+	// The write-ahead journal's durable copy (local storage, its other copy, the sign-out clears).
+	await clearJournalEntries();
 	await forgetAccountCaches();
 }
 

@@ -35,15 +35,16 @@ export function startApp(): () => void {
 			if (!stopped) stopReplay = startReplayTriggers();
 		});
 	const stopCounters = syncCountersWithOutbox();
-	// The write-ahead journal (write-ahead-recover.ts): earlier changes' settled marks tidied, and
-	// the changes other pages write ahead from now on watched, in case such a page goes first.
+	// The write-ahead journal (write-ahead-recover.ts): changes only its durable copy kept (a
+	// browser killed outright) queued, earlier changes' settled marks tidied, and the changes other
+	// pages write ahead from now on watched, in case such a page goes first.
 	let stopWatching: (() => void) | undefined;
 	void afterFirstScreen()
 		.then(() => import('./write-ahead-recover'))
-		.then(({ tidySettledMarks, watchOtherPages }) => {
+		.then(({ recoverAfterStart, watchOtherPages }) => {
 			if (stopped) return;
 			stopWatching = watchOtherPages();
-			return tidySettledMarks();
+			return recoverAfterStart();
 		})
 		.catch(() => undefined);
 	void afterFirstScreen()

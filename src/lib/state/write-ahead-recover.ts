@@ -14,7 +14,7 @@ import {
 	dropEntries,
 	leftEntries,
 	otherPagesWithEntries,
-	readJournal,
+	readAllEntries,
 	whenPageGone
 } from './write-ahead';
 import { JOURNAL_KEY } from './write-ahead-check';
@@ -31,6 +31,15 @@ export async function recoverLeftChanges(): Promise<number> {
 	const { queued, waiting } = await locked(() => recover());
 	for (const tab of waiting) afterPage(tab);
 	return queued;
+}
+
+/**
+ * Once the first screen is up (state/lifecycle.ts): what only the durable copy kept (a browser
+ * killed before local storage was written, db/journal-db.ts) is queued and sent now; the settled
+ * marks of earlier changes are tidied.
+ */
+export async function recoverAfterStart(): Promise<void> {
+	if ((await recoverLeftChanges()) > 0) requestReplay();
 }
 
 /** The other pages this one waits for (each once): when one goes, its entries are looked at. */
@@ -101,6 +110,6 @@ async function recover(
  * commit): every change writes one, and only a start deletes them (state/lifecycle.ts, once the
  * first screen is up), so the `settings` store does not grow a key per change.
  */
-export function tidySettledMarks(): Promise<void> {
-	return forgetSettledEntries(new Set(readJournal().map((e) => e.id)));
+export async function tidySettledMarks(): Promise<void> {
+	await forgetSettledEntries(new Set((await readAllEntries()).map((e) => e.id)));
 }

@@ -85,6 +85,29 @@ describe('the write-ahead journal', () => {
 		expect(await next.pendingItems()).toHaveLength(1);
 	});
 
+	it('a browser killed outright: the durable copy keeps what local storage lost, queued once', async () => {
+		const first = await page();
+		const ticket = first.journal(STAR, ACCOUNT, Date.now() - 120_000);
+		await ticket.durable;
+		// Killed before local storage was committed (Chromium batches it): only the database has it.
+		localStorage.removeItem('reader.journal');
+		const next = await page();
+		expect(await next.recoverLeftChanges()).toBe(1);
+		expect((await next.pendingItems()).map((i) => i.intent)).toEqual([STAR]);
+		expect(await next.readAllEntries()).toEqual([]);
+		expect(await (await page()).recoverLeftChanges()).toBe(0);
+		expect(await next.pendingItems()).toHaveLength(1);
+	});
+
+	it('a settled change leaves nothing in either copy', async () => {
+		const { journal, readAllEntries } = await page();
+		const ticket = journal(STAR, ACCOUNT);
+		await ticket.durable;
+		expect(await readAllEntries()).toHaveLength(1);
+		ticket.settle();
+		expect(await readAllEntries()).toEqual([]);
+	});
+
 	it('a start drops an entry whose outbox write committed (the page went before dropping it)', async () => {
 		const first = await page();
 		const ticket = first.journal(STAR, ACCOUNT, Date.now() - 120_000);

@@ -7,6 +7,10 @@
  * which a page writes at once; the outbox transaction also marks the entry settled (a key in the
  * `settings` store, written in the same transaction), and then the entry goes.
  *
+ * Local storage survives a reload or a closed tab, not a browser killed outright (Chromium commits
+ * it in batches, seconds later): each entry is also put in a database of its own
+ * (db/journal-db.ts), whose short transaction commits in milliseconds, not behind the cache's.
+ *
  * At the next start an entry left behind by a page that is gone is queued again, unless its mark
  * says the outbox already has it: exactly once either way. A page still open (another tab, whose
  * write may still be on its way) holds a Web Lock named after it for its life; its entries are
@@ -16,6 +20,7 @@
 import type { Intent } from '$lib/outbox/intent';
 import { parseIntent } from '$lib/outbox/intent';
 import { JOURNAL_KEY as KEY } from './write-ahead-check';
+import { deleteJournalEntries, putJournalEntry, readJournalEntries } from '$lib/db/journal-db';
 const LOCK_PREFIX = 'reader-tab:';
 /** Without Web Locks: an entry this old belongs to a page that is gone. */
 const ORPHAN_AGE = 60_000;
@@ -35,6 +40,8 @@ export interface JournalEntry {
 export interface Ticket {
 	readonly id: string;
 	readonly at: number;
+	/** Settles once the durable copy is written (or could not be). */
+	readonly durable: Promise<void>;
 	settle(): void;
 }
 
@@ -66,11 +73,24 @@ export function readJournal(): JournalEntry[] {
 	} catch {
 		return [];
 	}
-	if (!Array.isArray(raw)) return [];
+	return Array.isArray(raw) ? parseEntries(raw as unknown[]) : [];
+}
+
+function parseEntries(values: readonly unknown[]): JournalEntry[] {
 	const entries: JournalEntry[] = [];
-	for (const value of raw as unknown[]) {
+	for (const value of values) {
 		const entry = parseEntry(value);
 		if (entry) entries.push(entry);
+	}
+	return entries;
+}
+
+/** The entries of both copies, each once: local storage's and the durable one's (db/journal-db.ts). */
+export async function readAllEntries(): Promise<JournalEntry[]> {
+	const entries = readJournal();
+	const ids = new Set(entries.map((e) => e.id));
+	for (const entry of parseEntries(await readJournalEntries())) {
+		if (!ids.has(entry.id)) entries.push(entry);
 	}
 	return entries;
 }
@@ -94,11 +114,12 @@ function writeJournal(entries: JournalEntry[]): void {
 	}
 }
 
-/** Removes entries by id (a settled write, or one the next start took over). */
+/** Removes entries by id (a settled write, or one the next start took over), from both copies. */
 export function dropEntries(ids: ReadonlySet<string>): void {
 	const entries = readJournal();
 	const kept = entries.filter((e) => !ids.has(e.id));
 	if (kept.length !== entries.length) writeJournal(kept);
+	void deleteJournalEntries([...ids]);
 }
 
 /** Writes the change ahead, synchronously: call it before the screen shows the change. */
@@ -107,7 +128,8 @@ export function journal(intent: Intent, account: string | undefined, at = Date.n
 	const entry: JournalEntry = { id, tab: thisTab(), intent, at };
 	if (account !== undefined) entry.account = account;
 	writeJournal([...readJournal(), entry]);
-	return { id, at, settle: () => dropEntries(new Set([id])) };
+	const durable = putJournalEntry(entry);
+	return { id, at, durable, settle: () => dropEntries(new Set([id])) };
 }
 
 /**
@@ -120,7 +142,7 @@ export async function leftEntries(
 	now = Date.now(),
 	gone: ReadonlySet<string> = new Set()
 ): Promise<{ left: JournalEntry[]; waiting: string[] }> {
-	const entries = readJournal().filter((e) => e.tab !== tab);
+	const entries = (await readAllEntries()).filter((e) => e.tab !== tab);
 	if (entries.length === 0) return { left: [], waiting: [] };
 	let live: Set<string> | undefined;
 	if (typeof navigator !== 'undefined' && navigator.locks) {
