@@ -31,7 +31,12 @@ const OUTSIDE = {
 	// V3 and V4 schedules (seeds from 4,000,000): a step that was not skipped.
 	'tab closed mid-write (Firefox: browser restarted)': (o) =>
 		o.kind === 'tab-close-mid-write' && !o.note?.includes('skipped:'),
-	'second tab acting': (o) => o.kind === 'second-tab' && !o.note?.includes('skipped:')
+	'second tab acting': (o) => o.kind === 'second-tab' && !o.note?.includes('skipped:'),
+	// V5 and V6 (seeds from 4,800,000 and 5,000,000).
+	'browser killed (Firefox: restarted)': (o) =>
+		o.kind === 'browser-kill' && /killed|restart|closed and opened/.test(o.note ?? ''),
+	'storage full': (o) => o.kind === 'storage-full' && !o.note?.includes('skipped:'),
+	'second account signed in and out': (o) => o.kind === 'second-account'
 };
 /** The V3 and V4 schedules' reader operations, counted when done (tests/chaos/run.ts). */
 const LATER_OPS = {
@@ -39,7 +44,13 @@ const LATER_OPS = {
 	'bulk Mark unread / Unstar': (o) => o.kind === 'bulk-unread' || o.kind === 'bulk-unstar',
 	'bulk action undone': (o) => o.kind === 'bulk-undo',
 	'mark above/below undone': (o) => o.kind === 'beside-undo' && o.note?.includes('undone'),
-	'pages shared': (o) => o.kind === 'share'
+	'pages shared': (o) => o.kind === 'share',
+	"Undo at the window's edge": (o) => o.kind === 'undo-edge',
+	'… of which undone': (o) => o.kind === 'undo-edge' && / undone$/.test(o.note ?? ''),
+	'Undo 1–4 s after the window': (o) => o.kind === 'undo-late',
+	'… of which undone all the same (must be 0)': (o) =>
+		o.kind === 'undo-late' && /AFTER ITS WINDOW/.test(o.note ?? ''),
+	'bulk labels': (o) => o.kind === 'bulk-label'
 };
 
 const engines = [...new Set(lines.map((l) => l.engine))].sort();

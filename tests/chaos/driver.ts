@@ -54,6 +54,16 @@ export interface ChaosBrowser {
 	 * closed and opened again instead (the note says so); WebKit keeps no profile: skipped.
 	 */
 	killBrowser(): Promise<string>;
+	/**
+	 * The device's storage full (`on`) or room again. Chromium: the origin's quota is CHAOS_QUOTA
+	 * from the start (CDP `Storage.overrideQuotaForOrigin`, set before the origin's first use: a
+	 * later change is not seen by an IndexedDB already open); full is another database of the
+	 * origin (`chaos-filler`) written with random bytes until not even 512 more fit, so every
+	 * write that needs room fails with QuotaExceededError, in the page and the service worker
+	 * alike; room again is that database deleted. The other engines' quotas are a share of the
+	 * disk and cannot be set: skipped. Returns the step's note.
+	 */
+	fillStorage(on: boolean): Promise<string>;
 	close(): Promise<void>;
 }
 
@@ -92,6 +102,10 @@ function chromiumLauncher(): Promise<ChaosLauncher> {
 				const opened = reuse ?? (await context.newPage());
 				const session: CDPSession = await context.newCDPSession(opened);
 				await session.send('ServiceWorker.enable');
+				await session.send('Storage.overrideQuotaForOrigin', {
+					origin: new URL(url).origin,
+					quotaSize: CHAOS_QUOTA
+				});
 				await opened.goto(at);
 				return { page: opened, cdp: session };
 			};
@@ -128,6 +142,17 @@ function chromiumLauncher(): Promise<ChaosLauncher> {
 				async secondTab(at) {
 					return playwrightPage((await tab(at)).page);
 				},
+				async fillStorage(on) {
+					if (!on) {
+						await page.evaluate(emptyStorageInPage);
+						return 'room again';
+					}
+					const { usage } = await cdp.send('Storage.getUsageAndQuota', {
+						origin: new URL(url).origin
+					});
+					const filled = await page.evaluate(fillStorageInPage);
+					return `storage full (${Math.round(usage / 1024 / 1024)} MB used by the app, ${Math.round(filled / 1024 / 1024)} MB filled)`;
+				},
 				async setOffline(on) {
 					offline = on;
 					if (on) await cutNetwork(context);
@@ -145,6 +170,12 @@ function chromiumLauncher(): Promise<ChaosLauncher> {
 		close: () => Promise.resolve()
 	});
 }
+
+/**
+ * The origin's storage quota in Chromium (bytes): far above what a schedule stores (about 20 MB),
+ * small enough to fill in a second or two (fillStorage).
+ */
+const CHAOS_QUOTA = 80 * 1024 * 1024;
 
 /** The main process of the Chromium whose profile is `profile` (its children carry a --type). */
 function browserPid(profile: string): number | undefined {
@@ -197,6 +228,7 @@ async function engineLauncher(name: EngineName): Promise<ChaosLauncher> {
 					return 'browser closed and opened again';
 				},
 				secondTab: () => Promise.resolve(undefined),
+				fillStorage: () => Promise.resolve('skipped: no quota switch in this engine'),
 				async killBrowser() {
 					if (name === 'webkit') return 'skipped: a restart keeps no profile';
 					await restart();
@@ -223,6 +255,52 @@ export function startEngine(name: ChaosEngine): Promise<ChaosLauncher> {
 }
 
 // ------------------------------------------------------------------ page functions
+
+/**
+ * Writes random bytes (incompressible) into the `chaos-filler` database, 4 MB at a time and then
+ * smaller pieces, until not even 512 bytes more fit in the origin's quota; resolves to the bytes
+ * written.
+ */
+export function fillStorageInPage(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const open = indexedDB.open('chaos-filler', 1);
+		open.onupgradeneeded = () => open.result.createObjectStore('filler');
+		open.onerror = () => reject(open.error ?? new Error('open failed'));
+		open.onsuccess = () => {
+			const db = open.result;
+			let written = 0;
+			let key = 0;
+			const put = (size: number): void => {
+				const bytes = new Uint8Array(size);
+				for (let i = 0; i < size; i += 65_536)
+					crypto.getRandomValues(bytes.subarray(i, Math.min(size, i + 65_536)));
+				const tx = db.transaction('filler', 'readwrite');
+				tx.objectStore('filler').put(bytes, key++);
+				tx.oncomplete = () => {
+					written += size;
+					put(size);
+				};
+				tx.onabort = () => {
+					if (size > 512) put(Math.floor(size / 4));
+					else {
+						db.close();
+						resolve(written);
+					}
+				};
+			};
+			put(4 * 1024 * 1024);
+		};
+	});
+}
+
+/** Deletes the `chaos-filler` database: the origin has room again. */
+export function emptyStorageInPage(): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const request = indexedDB.deleteDatabase('chaos-filler');
+		request.onsuccess = () => resolve();
+		request.onerror = () => reject(request.error ?? new Error('delete failed'));
+	});
+}
 
 /** Reads one store of the app's database (every record, or the one at `key`). */
 export function readStoreInPage(name: string, key?: string): Promise<unknown> {

@@ -5,6 +5,7 @@ import {
 	checkScreen,
 	checkServer,
 	checkWire,
+	checkAccounts,
 	labelField,
 	ReaderModel,
 	rng,
@@ -172,6 +173,33 @@ describe('the chaos checker', () => {
 				{ ...sent('5'), params: { article_ids: '5', field: 2, mode: 1 } }
 			])
 		).toEqual([]);
+	});
+
+	it("an account's writes with another's session, or its login after signing out, are misdirected", () => {
+		const req = (op: string, account?: string) => ({
+			op,
+			params: {},
+			forwarded: true,
+			...(account ? { account } : {})
+		});
+		const history = [
+			req('login', 'a'), // 0: the reader's own sign-in
+			req('updateArticle', 'a'),
+			req('logout', 'a'), // 2: signing out
+			req('login', 'b'), // 3: the signed-out span starts here
+			req('getFeedTree', 'b'),
+			req('login', 'a'), // 5: a replay signing a back in
+			req('updateArticle', 'b'), // 6: a's change with b's session
+			req('login', 'a') // 7: the reader's own sign-in again
+		];
+		expect(checkAccounts(history, 'a', 'b', [{ signedOut: 3, back: 7 }])).toEqual([
+			{ kind: 'misdirected', detail: 'a logged in again after signing out (request 5)' },
+			{ kind: 'misdirected', detail: "updateArticle {} sent with b's session (request 6)" }
+		]);
+		// Without the stray login and write, and outside the span: nothing.
+		const clean = history.filter((_, i) => i !== 5 && i !== 6);
+		expect(checkAccounts(clean, 'a', 'b', [{ signedOut: 3, back: 5 }])).toEqual([]);
+		expect(checkAccounts(history.slice(0, 2), 'a', 'b', [])).toEqual([]);
 	});
 
 	it('compares the rows on screen with the server', () => {

@@ -47,7 +47,8 @@ export interface ModelIntent {
 	unseen?: true;
 }
 
-export type AnomalyKind = 'lost' | 'doubled' | 'widened' | 'stuck' | 'stale-screen' | 'spurious';
+export type AnomalyKind =
+	'lost' | 'doubled' | 'widened' | 'stuck' | 'stale-screen' | 'spurious' | 'misdirected';
 
 export interface Anomaly {
 	kind: AnomalyKind;
@@ -274,6 +275,62 @@ export interface SentRequest {
 	op: string;
 	params: Record<string, unknown>;
 	forwarded: boolean;
+	/** The account it acts for (its login's user, or the owner of its session id), when known. */
+	account?: string;
+}
+
+/** The API calls that change an account's articles or feeds: what only its reader may cause. */
+const WRITES = new Set([
+	'updateArticle',
+	'catchupFeed',
+	'setArticleLabel',
+	'shareToPublished',
+	'subscribeToFeed',
+	'unsubscribeFeed'
+]);
+
+/**
+ * Where the reader signed out and another account came and went (requests by their index in the
+ * wire's history): from `signedOut` (the sign-in page shown) to `back` (the first account's own
+ * sign-in sent again).
+ */
+export interface AccountSpan {
+	signedOut: number;
+	back: number;
+}
+
+/**
+ * Nothing of one account acts as another, nothing outlives its sign-out: no write made with the
+ * other account's session (`other` changed nothing of its own in the schedule), and no login of
+ * `user` between a sign-out and the reader's own sign-in again (a replay left running would sign
+ * the account back in on a device its reader signed out of).
+ */
+export function checkAccounts(
+	sent: readonly SentRequest[],
+	user: string,
+	other: string,
+	spans: readonly AccountSpan[]
+): Anomaly[] {
+	const anomalies: Anomaly[] = [];
+	for (const [index, r] of sent.entries()) {
+		if (r.account === other && WRITES.has(r.op)) {
+			anomalies.push({
+				kind: 'misdirected',
+				detail: `${r.op} ${JSON.stringify(r.params).slice(0, 120)} sent with ${other}'s session (request ${index})`
+			});
+		}
+		if (
+			r.op === 'login' &&
+			r.account === user &&
+			spans.some((s) => index >= s.signedOut && index < s.back)
+		) {
+			anomalies.push({
+				kind: 'misdirected',
+				detail: `${user} logged in again after signing out (request ${index})`
+			});
+		}
+	}
+	return anomalies;
 }
 
 /** An updateArticle that marks read: field 2 (unread), mode 0 (false). */

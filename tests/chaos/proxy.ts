@@ -50,6 +50,11 @@ export interface HistoryEntry {
 	/** tt-rss's HTTP status and reply (content shortened, session id removed), when forwarded. */
 	status?: number;
 	reply?: string;
+	/**
+	 * The account the request acts for: a login's user, or the user whose login answered with the
+	 * session id the request carries (unknown when no login through this proxy gave it).
+	 */
+	account?: string;
 }
 
 export interface FaultPlan {
@@ -93,6 +98,17 @@ function summary(body: Buffer): string {
 	}
 }
 
+/** The session id a login's reply gives, if any. */
+function sessionIdOf(body: Buffer): string | undefined {
+	try {
+		const reply = JSON.parse(body.toString('utf8')) as { content?: { session_id?: unknown } };
+		const sid = reply.content?.session_id;
+		return typeof sid === 'string' ? sid : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
@@ -118,6 +134,8 @@ export async function startChaosServer(options: {
 	const history: HistoryEntry[] = [];
 	const sockets = new Set<Socket>();
 	let started = Date.now();
+	/** Session ids tt-rss gave through this proxy, and whose (never logged: the history has none). */
+	const owners = new Map<string, string>();
 
 	function forward(req: IncomingMessage, body: Buffer): Promise<Upstream> {
 		const path = targetPath + (req.url ?? '/').slice('/tt-rss/'.length);
@@ -163,11 +181,18 @@ export async function startChaosServer(options: {
 				let op = '';
 				let seq: unknown = 0;
 				let params: Record<string, unknown> = {};
+				let account: string | undefined;
 				if (isApi) {
 					try {
 						const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
 						op = typeof parsed.op === 'string' ? parsed.op : '?';
 						seq = parsed.seq;
+						account =
+							op === 'login' && typeof parsed.user === 'string'
+								? parsed.user
+								: typeof parsed.sid === 'string'
+									? owners.get(parsed.sid)
+									: undefined;
 						params = redact(parsed) as Record<string, unknown>;
 						delete params.op;
 					} catch {
@@ -189,7 +214,14 @@ export async function startChaosServer(options: {
 					}
 				}
 				const entry: HistoryEntry | undefined = isApi
-					? { t: Date.now() - started, op, params, fault: kind, forwarded: false }
+					? {
+							t: Date.now() - started,
+							op,
+							params,
+							fault: kind,
+							forwarded: false,
+							...(account !== undefined ? { account } : {})
+						}
 					: undefined;
 				if (entry) history.push(entry);
 				const socket = req.socket;
@@ -227,6 +259,10 @@ export async function startChaosServer(options: {
 					entry.forwarded = true;
 					entry.status = up.status;
 					entry.reply = summary(up.body);
+					if (op === 'login' && account !== undefined) {
+						const sid = sessionIdOf(up.body);
+						if (sid) owners.set(sid, account);
+					}
 				}
 				if (kind === 'lost') {
 					socket.destroy();

@@ -9,7 +9,8 @@
  *
  *   CHAOS_RUNS=20 CHAOS_SEED=1234 flock /tmp/suite.lock npm run chaos
  *
- * Schedule i uses seed CHAOS_SEED + i: `CHAOS_RUNS=1 CHAOS_SEED=<seed>` replays one.
+ * Schedule i uses seed CHAOS_SEED + i: `CHAOS_RUNS=1 CHAOS_SEED=<seed>` replays one;
+ * `CHAOS_LIST=1` prints the seeds' operations instead of running them.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { TtrssClient } from '../../src/lib/api/client';
@@ -40,6 +41,7 @@ import {
 	type HistoryEntry
 } from './proxy';
 import {
+	checkAccounts,
 	checkNotes,
 	checkScreen,
 	checkShares,
@@ -48,11 +50,12 @@ import {
 	labelField,
 	ReaderModel,
 	rng,
+	type AccountSpan,
 	type Anomaly,
 	type ArticleState,
 	type Field
 } from './model';
-import type { FailedItem } from '../../src/lib/db/schema';
+import type { FailedItem, OutboxItem } from '../../src/lib/db/schema';
 import { useCatalog } from '../../src/lib/i18n/m';
 import { TOAST_MS } from '../../src/lib/state/toast-ms';
 import { messages as english } from '../../src/lib/i18n/generated/en';
@@ -131,7 +134,12 @@ type OpKind =
 	| 'share'
 	// From seed V5_FROM on:
 	| 'browser-kill'
-	| 'undo-edge';
+	| 'undo-edge'
+	// From seed V6_FROM on:
+	| 'storage-full'
+	| 'bulk-label'
+	| 'undo-late'
+	| 'second-account';
 
 const OP_WEIGHTS: readonly (readonly [OpKind, number])[] = [
 	['open', 5],
@@ -198,8 +206,24 @@ const OP_WEIGHTS_V5: readonly (readonly [OpKind, number])[] = [
 	['undo-edge', 1]
 ];
 
+/**
+ * Seeds from here on draw from OP_WEIGHTS_V6: V5's operations, the device's storage full while
+ * the reader acts, the selection bar's Labels, Undo pressed seconds after its window, and a
+ * second account signing in and out in between (the first signs out, confirming the loss of what
+ * it had not sent, and in again). V5's seeds keep their schedules.
+ */
+const V6_FROM = 5_000_000;
+const OP_WEIGHTS_V6: readonly (readonly [OpKind, number])[] = [
+	...OP_WEIGHTS_V5,
+	['storage-full', 1.2],
+	['bulk-label', 1],
+	['undo-late', 0.8],
+	['second-account', 0.7]
+];
+
 /** Each schedule version from its first seed, newest first: a seed draws from the first it reaches. */
 const WEIGHTS_FROM: readonly (readonly [number, readonly (readonly [OpKind, number])[]])[] = [
+	[V6_FROM, OP_WEIGHTS_V6],
 	[V5_FROM, OP_WEIGHTS_V5],
 	[V4_FROM, OP_WEIGHTS_V4],
 	[V3_FROM, OP_WEIGHTS_V3],
@@ -429,6 +453,12 @@ async function step(
 		labels: ReadonlyMap<string, number>;
 		/** Faults of the server still under way (a PostgreSQL restart): awaited before the check. */
 		background: Promise<unknown>[];
+		/** Changes the reader was told will not be made (signed out over them): either state passes. */
+		told: (items: readonly (OutboxItem | FailedItem)[]) => void;
+		/** Where the reader was signed out (the wire's history by index): checkAccounts. */
+		spans: AccountSpan[];
+		/** What a step saw go wrong on the screen or in the device's storage. */
+		anomalies: Anomaly[];
 	}
 ): Promise<string | undefined> {
 	const { model } = ctx;
@@ -650,7 +680,44 @@ async function step(
 			}
 		}
 		case 'undo-edge':
-			return undoAtTheEdge(op, index, ctx);
+			// 0.4 s before to 0.4 s after the window's end.
+			return undoAtTheEdge(op, index, ctx, TOAST_MS - 400 + (op.arg % 9) * 100);
+		case 'undo-late': {
+			// One to four seconds after the window: too late, the change stays (the toast is gone).
+			const said = await undoAtTheEdge(op, index, ctx, TOAST_MS + 1_000 + (op.arg % 4) * 1_000);
+			return said.endsWith(': undone') ? `${said} AFTER ITS WINDOW` : said;
+		}
+		case 'storage-full': {
+			// The device's storage full while the reader stars a row or opens one; room again after.
+			const full = await ctx.browser.fillStorage(true);
+			if (full.includes('skipped:')) return full;
+			try {
+				const acted =
+					op.arg % 2 === 0
+						? `article ${(await starRow(page, model, index, op.arg)).id} starred or unstarred`
+						: await step({ kind: 'open', arg: op.arg }, index, ctx);
+				// What the app does with a write that cannot be stored shows meanwhile (an error toast
+				// and the change taken back, or the change kept somewhere and sent).
+				await new Promise((r) => setTimeout(r, 1_000 + (op.arg % 3) * 700));
+				return `${full}; ${acted ?? ''}`;
+			} finally {
+				// Room again whatever the step met (a page between two loads answers a moment later).
+				await poll(
+					'room again',
+					() =>
+						ctx.browser.fillStorage(false).then(
+							() => true,
+							() => false
+						),
+					undefined,
+					STEP_MS
+				);
+			}
+		}
+		case 'bulk-label':
+			return bulkLabel(op, index, ctx);
+		case 'second-account':
+			return secondAccount(index, ctx);
 		case 'share': {
 			// The share page as the installed app's share target opens it (title and address
 			// filled in), then Share to Published; then back to the list. The address is only
@@ -807,15 +874,17 @@ async function pickRows(
 }
 
 /**
- * Undo at the edge of its window: two or three rows starred (or unstarred) from the selection
- * bar, then `z` (the Undo key) pressed 0.4 s before to 0.4 s after the window ends
- * (`TOAST_MS`). Either outcome is right — the rows back as they were (undone) or the change kept
- * (too late) — as long as the server ends as the screen says: the model follows the screen.
+ * Undo at the edge of its window, or after it: two or three rows starred (or unstarred) from the
+ * selection bar, then `z` (the Undo key) pressed `at` ms after the click (undo-edge: 0.4 s before
+ * to 0.4 s after the window ends, `TOAST_MS`; undo-late: seconds after). Either outcome is right
+ * — the rows back as they were (undone) or the change kept (too late) — as long as the server
+ * ends as the screen says: the model follows the screen.
  */
 async function undoAtTheEdge(
 	op: Op,
 	index: number,
-	ctx: Parameters<typeof step>[2]
+	ctx: Parameters<typeof step>[2],
+	at: number
 ): Promise<string> {
 	const page = ctx.browser.page;
 	const shown = await page.evaluate(shownRowsInPage);
@@ -833,7 +902,6 @@ async function undoAtTheEdge(
 	const clicked = Date.now();
 	for (const id of ticked) ctx.model.record(index, id, 'marked', star);
 	await waitRowsShow(page, ticked, 'marked', star);
-	const at = TOAST_MS - 400 + (op.arg % 9) * 100;
 	await new Promise((r) => setTimeout(r, Math.max(0, clicked + at - Date.now())));
 	await page.press('z');
 	// What the screen settles on within a second and a half: every row back (undone), or every
@@ -851,6 +919,217 @@ async function undoAtTheEdge(
 	if (outcome === 'undone') ctx.model.undo(index);
 	if (outcome === 'mixed') ctx.model.markUnseen(index);
 	return `${star ? 'Star' : 'Unstar'}: articles ${ticked.join(',')}, z at ${at} ms: ${outcome}`;
+}
+
+/**
+ * The selection bar's Labels: two or three rows picked, one label switched for all of them (its
+ * box is ticked when every picked row has it; a tick gives it to all, an untick takes it from all).
+ * The picker stays open for more: the reader closes it and leaves the selection.
+ */
+async function bulkLabel(op: Op, index: number, ctx: Parameters<typeof step>[2]): Promise<string> {
+	const page = ctx.browser.page;
+	const shown = await page.evaluate(shownRowsInPage);
+	if (shown.length < 2) return 'skipped: too few rows';
+	const picked = [shown[op.arg % shown.length], shown[(op.arg + 2) % shown.length]].filter(
+		(r, i, all): r is ShownRow => r !== undefined && all.findIndex((x) => x?.id === r.id) === i
+	);
+	const { ticked } = await pickRows(page, picked);
+	const menu = '[role="group"][aria-label="Selected articles"] details';
+	try {
+		await click(page, { css: `${menu} summary`, name: 'Label…' });
+		const boxes = `${menu}[open] fieldset label`;
+		const choices = await until(
+			page,
+			'the labels',
+			(css: string) => {
+				const labels = [...document.querySelectorAll(css)];
+				return labels.length > 0
+					? labels.map((l) => ({
+							caption: l.textContent?.trim() ?? '',
+							checked: l.querySelector('input')?.checked ?? false
+						}))
+					: document.querySelector(`${css.replace(' fieldset label', '')} [role="alert"]`)
+						? []
+						: undefined;
+			},
+			[boxes]
+		);
+		if (choices.length === 0) return 'skipped: the labels did not load';
+		const k = op.arg % choices.length;
+		const choice = choices[k];
+		const labelId = choice ? ctx.labels.get(choice.caption) : undefined;
+		if (!choice || labelId === undefined) throw new Error(`unknown label ${choice?.caption}`);
+		const box = `${boxes}:nth-of-type(${k + 1}) input`;
+		await page.click(box);
+		for (const id of ticked) ctx.model.record(index, id, labelField(labelId), !choice.checked);
+		await until(
+			page,
+			`label ${choice.caption} ${!choice.checked}`,
+			(css: string, want: boolean) =>
+				document.querySelector<HTMLInputElement>(css)?.checked === want,
+			[box, !choice.checked]
+		);
+		return `articles ${ticked.join(',')} ${choice.checked ? 'without' : 'with'} ${choice.caption}`;
+	} finally {
+		// The picker closed, the selection left (Cancel), whatever happened above.
+		await click(page, { css: `${menu}[open] summary`, name: 'Label…' }).catch(() => undefined);
+		await click(page, { css: SELECTION_BUTTONS, name: 'Cancel' }).catch(() => undefined);
+	}
+}
+
+/**
+ * A second account on this device: the reader signs out (from Settings; asked about changes not
+ * sent yet, they confirm: those are the reader's word to drop them, so either state passes), the
+ * test bed's second user signs in, looks, and signs out; the first signs in again and opens the
+ * schedule's feed. The wire is clean meanwhile (sign-in under faults is other steps' matter) and the
+ * device online. Checked here: the second account sees nothing of the first (its tree, its cache,
+ * its queue), and nothing asks it about changes; on the wire (checkAccounts): nothing of the first
+ * sent with the second's session, no login of the first while signed out.
+ */
+async function secondAccount(index: number, ctx: Parameters<typeof step>[2]): Promise<string> {
+	const notes: string[] = [];
+	if (ctx.offline.on) {
+		ctx.offline.on = false;
+		await ctx.browser.setOffline(false);
+		ctx.server.offline = false;
+		notes.push('online again');
+	}
+	const plan = ctx.server.plan;
+	ctx.server.plan = undefined;
+	try {
+		const page = ctx.browser.page;
+		const asked = await signOutConfirming(page, ctx);
+		if (asked) notes.push(`asked about ${asked} unsent`);
+		const span = { signedOut: ctx.server.history.length, back: Number.POSITIVE_INFINITY };
+		ctx.spans.push(span);
+		const second = { user: testbed.secondUser, password: testbed.secondPassword };
+		await signInWithForm(page, `${ctx.server.url}/login`, { account: second, timeoutMs: 20_000 });
+		ctx.anomalies.push(...(await firstAccountLeftovers(page)));
+		const secondAsked = await signOutConfirming(page, ctx);
+		if (secondAsked) {
+			ctx.anomalies.push({
+				kind: 'misdirected',
+				detail: `signing the second account out asked about ${secondAsked} changes it never made`
+			});
+		}
+		span.back = ctx.server.history.length;
+		await signInWithForm(page, `${ctx.server.url}/login`, { timeoutMs: 20_000 });
+		await openFeed(page, ctx.feed);
+		return [...notes, `${testbed.secondUser} signed in and out; ${testbed.user} back`].join('; ');
+	} finally {
+		ctx.server.plan = plan;
+	}
+}
+
+/**
+ * Signs out from Settings; the question about unsent changes (a `confirm`) answered yes. The
+ * changes queued or failed just before are the reader's to drop: `ctx.told`. Returns how many
+ * the question named (0: not asked). Waits for the sign-in page.
+ */
+async function signOutConfirming(
+	page: EngineBrowser,
+	ctx: Parameters<typeof step>[2]
+): Promise<number> {
+	const queued = [
+		...(((await page.evaluate(readStoreInPage, 'outbox')) ?? []) as OutboxItem[]),
+		...(((await page.evaluate(readStoreInPage, 'failed')) ?? []) as FailedItem[])
+	];
+	await page.evaluate(() => {
+		const w = window as unknown as { confirm: (m: string) => boolean; chaosAsked?: string };
+		w.chaosAsked = undefined;
+		w.confirm = (message: string) => {
+			w.chaosAsked = message;
+			return true;
+		};
+	});
+	await page.click('a[href="/settings"]');
+	await click(page, { css: 'button', name: 'Sign out' });
+	await poll(
+		'the sign-in page',
+		() => page.evaluate(() => location.pathname.endsWith('/login')),
+		undefined,
+		STEP_MS
+	);
+	ctx.told(queued);
+	// The question's lines start with "•": one per change (ten at most, then "… more").
+	const asked = await page
+		.evaluate(() => (window as unknown as { chaosAsked?: string }).chaosAsked)
+		.catch(() => undefined);
+	return asked ? Math.max(1, asked.split('•').length - 1) : 0;
+}
+
+/**
+ * What a second account's first screen must not hold of the first: its feeds in the tree, its
+ * articles in the cache (the second user subscribes to none of the schedule's feeds), its
+ * changes in the queue or the failed list.
+ */
+async function firstAccountLeftovers(page: EngineBrowser): Promise<Anomaly[]> {
+	const anomalies: Anomaly[] = [];
+	const tree: string[] = await page.evaluate(() =>
+		[...document.querySelectorAll('nav[aria-label="Feeds"] a')].map(
+			(a) => a.textContent?.trim() ?? ''
+		)
+	);
+	for (const feed of FEEDS) {
+		if (tree.some((t) => t.startsWith(feed)))
+			anomalies.push({ kind: 'misdirected', detail: `the second account's tree shows ${feed}` });
+	}
+	const cached = ((await page.evaluate(readStoreInPage, 'articles')) ?? []) as {
+		id: number;
+		feedTitle?: string;
+	}[];
+	const theirs = cached.filter((a) => FEEDS.some((f) => a.feedTitle === f));
+	if (theirs.length > 0) {
+		anomalies.push({
+			kind: 'misdirected',
+			detail: `the second account's cache holds ${theirs.length} articles of the first's feeds (${theirs
+				.slice(0, 5)
+				.map((a) => a.id)
+				.join(',')})`
+		});
+	}
+	for (const store of ['outbox', 'failed'] as const) {
+		const left = ((await page.evaluate(readStoreInPage, store)) ?? []) as unknown[];
+		if (left.length > 0) {
+			anomalies.push({
+				kind: 'misdirected',
+				detail: `${left.length} changes in the ${store} after the first account signed out: ${JSON.stringify(left).slice(0, 200)}`
+			});
+		}
+	}
+	return anomalies;
+}
+
+const FIELD_OF: Record<string, Field> = {
+	unread: 'unread',
+	starred: 'marked',
+	published: 'published'
+};
+
+/**
+ * What the reader was told of changes that will not be made (listed as failed, or dropped by
+ * signing out after the question): each item's fields (`articleId:field`), notes and shares, for
+ * the checker to let either state pass. A catch-up's covers every article of the account.
+ */
+function toldOf(
+	items: readonly (OutboxItem | FailedItem)[],
+	everyArticle: Iterable<number>,
+	into: { fields: Set<string>; notes: Set<number>; shares: Set<string> }
+): void {
+	const all = [...everyArticle];
+	for (const { intent } of items) {
+		if (intent.type === 'flag') {
+			for (const id of intent.articleIds) into.fields.add(`${id}:${FIELD_OF[intent.field]}`);
+		} else if (intent.type === 'label') {
+			for (const id of intent.articleIds) into.fields.add(`${id}:${labelField(intent.labelId)}`);
+		} else if (intent.type === 'catchup') {
+			for (const id of all) into.fields.add(`${id}:unread`);
+		} else if (intent.type === 'note') {
+			into.notes.add(intent.articleId);
+		} else if (intent.type === 'share') {
+			into.shares.add(intent.title);
+		}
+	}
 }
 
 /** Waits until each of these rows (where still shown) shows unread. */
@@ -950,13 +1229,28 @@ async function waitRows(page: EngineBrowser, timeout = STEP_MS * 2): Promise<voi
 	);
 }
 
-async function outboxCount(page: EngineBrowser): Promise<number> {
-	return ((await page.evaluate(readStoreInPage, 'outbox')) as unknown[]).length;
+/**
+ * Changes the device still holds unsent: the outbox's items and the write-ahead journal's entries
+ * (a change the screen showed whose outbox write has not committed: state/write-ahead.ts). An
+ * entry left by a page that went is queued only by another page's recovery: counted, so a change
+ * stranded there is not taken for drained (WebKit seed 4700006 drained with the catch-up shown
+ * and never sent; the journal was not looked at).
+ */
+async function unsentCount(page: EngineBrowser): Promise<number> {
+	const queued = ((await page.evaluate(readStoreInPage, 'outbox')) as unknown[]).length;
+	const journal = await page.evaluate(() => {
+		try {
+			return (JSON.parse(localStorage.getItem('reader.journal') ?? '[]') as unknown[]).length;
+		} catch {
+			return 0;
+		}
+	});
+	return queued + journal;
 }
 
 async function waitDrained(page: EngineBrowser, deadline: number): Promise<boolean> {
 	while (Date.now() < deadline) {
-		const pending = await outboxCount(page).catch(() => -1);
+		const pending = await unsentCount(page).catch(() => -1);
 		if (pending === 0) return true;
 		await new Promise((r) => setTimeout(r, 500));
 	}
@@ -984,6 +1278,10 @@ async function runSchedule(
 	const toldShares = new Set<string>();
 	let nudged = false;
 	const background: Promise<unknown>[] = [];
+	const spans: AccountSpan[] = [];
+	// Changes the app listed as failed, or the reader dropped: what each told of.
+	const told = (items: readonly (OutboxItem | FailedItem)[]): void =>
+		toldOf(items, initial.keys(), { fields: toldFields, notes: toldNotes, shares: toldShares });
 	try {
 		await signInWithForm(browser.page, `${server.url}/login`);
 		await openFeed(browser.page, plan.feed);
@@ -1008,7 +1306,10 @@ async function runSchedule(
 					offline,
 					server,
 					labels,
-					background
+					background,
+					told,
+					spans,
+					anomalies
 				});
 				ops.push({ kind: op.kind, done: !note?.includes('skipped:'), note });
 			} catch (e) {
@@ -1059,35 +1360,20 @@ async function runSchedule(
 		const failedItems = ((await page.evaluate(readStoreInPage, 'failed').catch(() => [])) ??
 			[]) as FailedItem[];
 		failedShown = failedItems.length;
-		const failed = new Set<string>(toldFields);
+		told(failedItems);
+		const failed = toldFields;
 		// A note the reader was told did not save (an error toast during its step, or listed).
-		const failedNotes = new Set<number>(toldNotes);
-		const FIELD_OF: Record<string, Field> = {
-			unread: 'unread',
-			starred: 'marked',
-			published: 'published'
-		};
-		for (const item of failedItems) {
-			const intent = item.intent;
-			if (intent.type === 'flag') {
-				for (const id of intent.articleIds) failed.add(`${id}:${FIELD_OF[intent.field]}`);
-			} else if (intent.type === 'label') {
-				for (const id of intent.articleIds) failed.add(`${id}:${labelField(intent.labelId)}`);
-			} else if (intent.type === 'catchup') {
-				for (const id of initial.keys()) failed.add(`${id}:unread`);
-			} else if (intent.type === 'note') {
-				failedNotes.add(intent.articleId);
-			} else if (intent.type === 'share') {
-				toldShares.add(intent.title);
-			}
-		}
+		const failedNotes = toldNotes;
 		const pending = (await page.evaluate(readStoreInPage, 'outbox').catch(() => undefined)) as
 			unknown[] | undefined;
+		const journal = await page
+			.evaluate(() => localStorage.getItem('reader.journal'))
+			.catch(() => 'unreadable');
 		// Drained just after the deadline (the last read raced it) is not stuck.
-		if (!drained && (pending === undefined || pending.length > 0)) {
+		if (!drained && (pending === undefined || pending.length > 0 || journal !== null)) {
 			anomalies.push({
 				kind: 'stuck',
-				detail: `${pending?.length ?? 'unreadable:'} changes still queued after ${DRAIN_MS / 1000}s on a clean network: ${String(JSON.stringify(pending)).slice(0, 400)}`
+				detail: `${pending?.length ?? 'unreadable:'} changes still queued after ${DRAIN_MS / 1000}s on a clean network: ${String(JSON.stringify(pending)).slice(0, 400)}; written ahead: ${String(journal).slice(0, 300)}`
 			});
 		}
 		const { articles: final } = await serverState();
@@ -1103,6 +1389,7 @@ async function runSchedule(
 		if (model.shares.length > 0)
 			anomalies.push(...checkShares(model, await publishedTitles(), toldShares));
 		anomalies.push(...checkWire(model, server.history));
+		anomalies.push(...checkAccounts(server.history, testbed.user, testbed.secondUser, spans));
 
 		// The screen after the next sync: the feed opened again, as the server answered it.
 		await openFeed(page, plan.feed === FEEDS[0] ? FEEDS[1] : FEEDS[0]);
@@ -1132,6 +1419,14 @@ async function runSchedule(
 }
 
 async function main(): Promise<void> {
+	if (process.env.CHAOS_LIST === '1') {
+		// The seeds' schedules only (to find one with a given operation), nothing run.
+		for (const seed of SEEDS) {
+			const plan = schedule(seed);
+			console.log(`${seed}: ${plan.feed}; ${plan.ops.map((o) => o.kind).join(' ')}`);
+		}
+		return;
+	}
 	const server = await startChaosServer({ buildDir: BUILD_DIR, ttrssUrl: testbed.url });
 	const launcher = await startEngine(ENGINE);
 	mkdirSync(LOG.replace(/\/[^/]*$/, ''), { recursive: true });

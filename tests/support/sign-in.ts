@@ -23,6 +23,8 @@ export interface SignInOptions {
 	 * they need it.
 	 */
 	waitForWorker?: boolean;
+	/** Another account of the test bed (its second user); the test bed's user when absent. */
+	account?: { user: string; password: string };
 }
 
 /**
@@ -33,11 +35,16 @@ export interface SignInOptions {
 export async function signInWithForm(
 	browser: EngineBrowser,
 	loginUrl: string,
-	{ staySignedIn, timeoutMs = 30_000, waitForWorker = true }: SignInOptions = {}
+	{
+		staySignedIn,
+		timeoutMs = 30_000,
+		waitForWorker = true,
+		account = { user: testbed.user, password: testbed.password }
+	}: SignInOptions = {}
 ): Promise<void> {
 	await browser.goto(loginUrl);
-	await fill(browser, input('User name'), testbed.user);
-	await fill(browser, input('Password'), testbed.password);
+	await fill(browser, input('User name'), account.user);
+	await fill(browser, input('Password'), account.password);
 	if (staySignedIn !== undefined) {
 		const checked = await browser.evaluate(
 			() => document.querySelector<HTMLInputElement>('input[name="stay-signed-in"]')?.checked
