@@ -8,7 +8,8 @@
  * journal parses what it reads back). Framework-free; every call gives up quietly when IndexedDB
  * is not there or refuses: the local storage copy still stands.
  */
-import { openDB, type IDBPDatabase } from 'idb';
+import { openDB, unwrap, type IDBPDatabase } from 'idb';
+import { trackTransactions } from './open';
 
 /** The journal's own database (wiped with the account, db/device.ts). */
 export const JOURNAL_DB = 'reader-journal';
@@ -26,10 +27,17 @@ function journalDb(): Promise<IDBPDatabase> {
 			void attempt.then((db) => db.close());
 			if (opening === attempt) opening = undefined;
 		}
-	}).catch((error: unknown) => {
-		if (opening === attempt) opening = undefined;
-		throw error;
-	});
+	}).then(
+		(db) => {
+			// Aborted if the page goes into WebKit's back/forward cache mid-write (db/open.ts).
+			trackTransactions(unwrap(db));
+			return db;
+		},
+		(error: unknown) => {
+			if (opening === attempt) opening = undefined;
+			throw error;
+		}
+	);
 	opening = attempt;
 	return attempt;
 }
@@ -57,14 +65,26 @@ export async function deleteJournalEntries(ids: readonly string[]): Promise<void
 	}
 }
 
-/** Every entry stored, unparsed ([] when the database cannot be read). */
+/**
+ * A start never waits longer than this for the journal's database: one held by a transaction a
+ * browser froze (db/open.ts) must not keep the first screen away; local storage's copy stands.
+ */
+const READ_LIMIT_MS = 1_500;
+
+/** Every entry stored, unparsed ([] when the database cannot be read within READ_LIMIT_MS). */
 export async function readJournalEntries(): Promise<unknown[]> {
 	if (!available()) return [];
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const late = new Promise<unknown[]>((resolve) => {
+		timer = setTimeout(() => resolve([]), READ_LIMIT_MS);
+	});
+	const read = journalDb()
+		.then((db): Promise<unknown[]> => db.getAll(STORE))
+		.catch((): unknown[] => []);
 	try {
-		const entries: unknown[] = await (await journalDb()).getAll(STORE);
-		return entries;
-	} catch {
-		return [];
+		return await Promise.race([read, late]);
+	} finally {
+		clearTimeout(timer);
 	}
 }
 

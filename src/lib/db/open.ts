@@ -54,7 +54,8 @@ export function openReaderDb(): Promise<ReaderDatabase> {
  */
 const live = new Set<IDBTransaction>();
 
-function trackTransactions(native: IDBDatabase): void {
+/** Tracks a connection's transactions (this database's, and the journal's: db/journal-db.ts). */
+export function trackTransactions(native: IDBDatabase): void {
 	const begin = native.transaction.bind(native);
 	native.transaction = ((...args: Parameters<IDBDatabase['transaction']>) => {
 		const tx = begin(...args);
