@@ -83,7 +83,7 @@ console.log(`soak figures (${minutes} min):
   shares duplicated  ${sum.duplicates ?? 0}
   stuck in outbox    ${sum.stuck ?? 0}
   cache checked      ${sum.cacheCompared ?? 0} cached articles against the server, ${sum.cacheMismatches ?? 0} mismatches
-  pages died writing ${sum.pageDeaths ?? 0} (changes their next start queued ${sum.recovered ?? 0})
+  pages died writing ${sum.pageDeaths ?? 0}, ${sum.kills ?? 0} of them with the browser killed (changes their next start queued ${sum.recovered ?? 0})
   workers stopped    ${sum.deadSenders ?? 0} with a request on its way (${sum.lateLandings ?? 0} landed later)
   evicted            ${sum.evicted ?? 0} articles, ${sum.evictedNamed ?? 0} of them named by a queued or failed change
   list rows checked  ${sum.screenRowsCompared ?? 0} against the reader's changes, ${sum.screenMismatches ?? 0} showing an older state`);

@@ -60,7 +60,8 @@ async function loadInstance(): Promise<Instance> {
 		recover,
 		budget,
 		enqueue,
-		kept
+		kept,
+		journalDb
 	] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
@@ -74,13 +75,18 @@ async function loadInstance(): Promise<Instance> {
 		import('$lib/state/write-ahead-recover'),
 		import('$lib/offline/budget'),
 		import('./enqueue'),
-		import('$lib/cache/kept')
+		import('$lib/cache/kept'),
+		import('$lib/db/journal-db')
 	]);
 	return {
 		enqueueIntent: enqueue.enqueueIntent,
 		replayOutbox: replay.replayOutbox,
 		clientFromStoredSession: sessionClient.clientFromStoredSession,
-		resetReaderDbForTests: open.resetReaderDbForTests,
+		// The reader's database and the journal's (db/journal-db.ts): a fresh device has neither.
+		resetReaderDbForTests: () => {
+			open.resetReaderDbForTests();
+			journalDb.resetJournalDbForTests();
+		},
 		openReaderDb: open.openReaderDb,
 		storeSessionFor: device.storeSessionFor,
 		setShownAccount: account.setShownAccount,
@@ -194,7 +200,7 @@ afterAll(() => {
 		`failed items (explained) ${figures.failedItems}`,
 		`changes lost ${figures.lost}, leaked/widened ${figures.leaked}, shares duplicated ${figures.duplicates}, stuck ${figures.stuck}`,
 		`cached articles compared with the server ${figures.cacheCompared}, cache mismatches ${figures.cacheMismatches}`,
-		`pages that died mid-write ${figures.pageDeaths}, changes their next start queued ${figures.recovered}`,
+		`pages that died mid-write ${figures.pageDeaths} (browser killed ${figures.kills}), changes their next start queued ${figures.recovered}`,
 		`workers stopped with a request on its way ${figures.deadSenders}, such requests that landed later ${figures.lateLandings}`,
 		`articles evicted ${figures.evicted}, of them named by a queued or failed change ${figures.evictedNamed}`,
 		`list rows compared with the reader's changes ${figures.screenRowsCompared}, showing an older state ${figures.screenMismatches}`
@@ -634,6 +640,22 @@ describe('a page that dies in the middle of a change (the write-ahead journal)',
 		for (const action of [catchup, star]) {
 			const { violations } = await run([
 				{ kind: 'dieWriting', action, phase, syncFirst: false },
+				{ kind: 'wait', ms: 60_000 }
+			]);
+			expect(violations).toEqual([]);
+		}
+	});
+
+	it.each([
+		[
+			'before its outbox write commits: the durable copy has it, the next start queues it once',
+			'beforeCommit'
+		],
+		['after the write committed: the next start does not queue it again', 'afterCommit']
+	] as const)('the whole browser killed (local storage lost) %s', async (_, phase) => {
+		for (const action of [catchup, star]) {
+			const { violations } = await run([
+				{ kind: 'dieWriting', action, phase, syncFirst: false, killed: true },
 				{ kind: 'wait', ms: 60_000 }
 			]);
 			expect(violations).toEqual([]);

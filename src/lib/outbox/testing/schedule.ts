@@ -38,6 +38,7 @@ import {
 	type ServerArticle
 } from './model-server';
 import { quota } from './quota';
+import { JOURNAL_KEY } from '$lib/state/write-ahead-check';
 import { newestLongTimer } from './timers';
 
 // ------------------------------------------------------------------ the code under test
@@ -156,9 +157,18 @@ export type Action =
 	/**
 	 * The page dies while its change's outbox write is under way: before it commits (the journal
 	 * alone has it) or after (the journal entry was not yet dropped). With `syncFirst`, the worker
-	 * syncs new articles into the cache before the next start looks at the journal.
+	 * syncs new articles into the cache before the next start looks at the journal. `killed`: the
+	 * whole browser killed outright, so local storage loses what it had not committed (the
+	 * journal's entries): only the journal's durable copy (db/journal-db.ts) has the change, once
+	 * its own short write committed (chaos seeds 5000012 and 5000019).
 	 */
-	| { kind: 'dieWriting'; action: ReaderAction; phase: DeathPhase; syncFirst: boolean }
+	| {
+			kind: 'dieWriting';
+			action: ReaderAction;
+			phase: DeathPhase;
+			syncFirst: boolean;
+			killed?: boolean;
+	  }
 	/**
 	 * The worker replays and is stopped while its request `at` (counted from the replay's start;
 	 * the first change of an article from there) is on its way: the request is held there and
@@ -409,7 +419,8 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 				kind: fc.constant('dieWriting' as const),
 				action: writing,
 				phase: fc.constantFrom<DeathPhase>('beforeCommit', 'afterCommit'),
-				syncFirst: fc.boolean()
+				syncFirst: fc.boolean(),
+				killed: fc.boolean()
 			})
 		);
 	}
@@ -473,6 +484,8 @@ export interface Figures {
 	/** Pages that died in the middle of a change's outbox write, and changes their next start queued. */
 	pageDeaths: number;
 	recovered: number;
+	/** Of those deaths, the whole browser killed (local storage lost; the durable copy kept). */
+	kills: number;
 	/** Workers stopped with a request on its way, and such requests that reached the server later. */
 	deadSenders: number;
 	lateLandings: number;
@@ -506,6 +519,7 @@ export function emptyFigures(): Figures {
 		cacheCompared: 0,
 		pageDeaths: 0,
 		recovered: 0,
+		kills: 0,
 		deadSenders: 0,
 		lateLandings: 0,
 		evicted: 0,
@@ -902,11 +916,18 @@ export async function runSchedule(
 		tab: Tab,
 		entryId: string,
 		syncFirst: boolean,
-		expected: number
+		expected: number,
+		killed?: Promise<void>
 	): Promise<void> {
 		figures.pageDeaths++;
 		const entry = instances[tab].readJournal().find((e) => e.id === entryId);
 		if (entry) locks?.abandon(`reader-tab:${entry.tab}`);
+		if (killed) {
+			// Killed once the durable copy committed: local storage lost every entry it held.
+			await killed;
+			localStorage.removeItem(JOURNAL_KEY);
+			figures.kills++;
+		}
 		if (newInstance) {
 			instances[tab].resetReaderDbForTests();
 			instances[tab] = await newInstance();
@@ -934,7 +955,7 @@ export async function runSchedule(
 
 	async function readerAct(
 		planned: ReaderAction,
-		dies?: { phase: DeathPhase; syncFirst: boolean }
+		dies?: { phase: DeathPhase; syncFirst: boolean; killed?: boolean }
 	): Promise<void> {
 		const model = modelOf(planned.tab);
 		// The reader acts only on articles that exist in this account (the list shows no others).
@@ -970,7 +991,13 @@ export async function runSchedule(
 		const ticket = page.journal(intent, tabKey(action.tab), clock);
 		if (dies?.phase === 'beforeCommit') {
 			// The page went before the outbox write committed: the journal alone has the change.
-			await pageDies(action.tab, ticket.id, dies.syncFirst, 1);
+			await pageDies(
+				action.tab,
+				ticket.id,
+				dies.syncFirst,
+				1,
+				dies.killed ? ticket.durable : undefined
+			);
 			figures.readerChanges++;
 			applyIntent(model, intent, bound(visible), clock, true);
 			return;
@@ -988,7 +1015,13 @@ export async function runSchedule(
 		if (dies) {
 			// The write committed; the page went before it dropped its entry. Its hold (if any) dies
 			// with it and expires by itself: the change stands.
-			await pageDies(action.tab, ticket.id, dies.syncFirst, 0);
+			await pageDies(
+				action.tab,
+				ticket.id,
+				dies.syncFirst,
+				0,
+				dies.killed ? ticket.durable : undefined
+			);
 			applyIntent(model, intent, bound(visible), clock, true);
 			return;
 		}
@@ -1550,7 +1583,11 @@ export async function runSchedule(
 				case 'dieWriting':
 					// A tab left open for an earlier account refuses a catch-up: nothing to write.
 					if (action.action.kind === 'catchup' && tabAccount[action.action.tab] !== current) break;
-					await readerAct(action.action, { phase: action.phase, syncFirst: action.syncFirst });
+					await readerAct(action.action, {
+						phase: action.phase,
+						syncFirst: action.syncFirst,
+						killed: action.killed
+					});
 					break;
 				case 'evict':
 					await evict(action.budget);
