@@ -10,10 +10,13 @@
 # some schedules: a "New version available" banner, shown for a first install slow to activate,
 # lay over the Sign in button the driver clicked (fixed in src/lib/pwa/update.svelte.ts).
 # 4000036 (about 21 s) is one of the V3 schedules: bulk Unstar and Star, a note, offline, a tab
-# closed in the middle of a write, a second tab starring a row, a catch-up.
+# closed in the middle of a write, a second tab starring a row, a catch-up. 5000014 (about 30 s) is
+# a V6 schedule and the regression case of a second tab's change left in local storage until some
+# later start (stop 47): Undo at the window's edge, storage full, a second tab, offline, a second
+# account signing in and out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHAOS_LOG=chaos-results/ci.jsonl
-CHAOS_SEEDS="2001 6016 4000036" npm run chaos
+CHAOS_SEEDS="2001 6016 4000036 5000014" npm run chaos
 CHAOS_ENGINE=webkit CHAOS_SEEDS="2001" npm run chaos -- --no-build
 CHAOS_ENGINE=firefox CHAOS_SEEDS="2001" npm run chaos -- --no-build
