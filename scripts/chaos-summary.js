@@ -101,6 +101,11 @@ for (const [name, is] of Object.entries(OUTSIDE))
 for (const [name, is] of Object.entries(LATER_OPS))
 	console.log(row(name, (ls) => sum(ls, (l) => l.ops.filter((o) => o.done && is(o)).length)));
 console.log(row('outbox drained only after the reload', (ls) => ls.filter((l) => l.nudged).length));
+console.log(
+	row('changes only written ahead at that reload (a start queued them)', (ls) =>
+		sum(ls, (l) => l.strandedAhead ?? 0)
+	)
+);
 console.log(row('changes the app listed as failed', (ls) => sum(ls, (l) => l.failedShown)));
 console.log(
 	row('anomalies', (ls) => {

@@ -372,6 +372,16 @@ export function toolbarPressedInPage(source: string): boolean | null {
 	return button ? button.getAttribute('aria-pressed') === 'true' : null;
 }
 
+/** How many changes the write-ahead journal's local storage key holds (state/write-ahead.ts). */
+export function journalLengthInPage(): number {
+	try {
+		const entries: unknown = JSON.parse(localStorage.getItem('reader.journal') ?? '[]');
+		return Array.isArray(entries) ? entries.length : 0;
+	} catch {
+		return 0;
+	}
+}
+
 /** The text of the error toasts showing now. */
 export function errorToastsInPage(): string[] {
 	return [...document.querySelectorAll('[role="alert"] .toast.error span')].map(
