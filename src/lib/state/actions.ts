@@ -198,8 +198,10 @@ export function unreadBeside<T extends ArticleRef>(
  * setFlag): one flag intent, those ids.
  */
 export async function markBesideRead(articleId: number, side: Side): Promise<boolean> {
-	await toastWords();
+	// The rows as the reader saw them at the tap: a row the list gains while the toast's words
+	// load is not theirs to mark (Firefox chaos seed 5300006: a row arrived meanwhile, marked read).
 	const refs = unreadBeside(shownRows.rows, articleId, side);
+	await toastWords();
 	const count = refs.length;
 	const undo = side === 'above' ? m.toast_marked_above({ count }) : m.toast_marked_below({ count });
 	return setFlag(refs, 'unread', false, { undo });
@@ -227,8 +229,8 @@ export async function catchUp(
 	mode: CatchupMode,
 	described?: string
 ): Promise<boolean> {
-	await toastWords();
-	const description = described ?? m.toast_marked_read();
+	// Everything the catch-up covers is read at the tap, before anything is awaited: rows the
+	// list gains meanwhile are not the reader's (as markBesideRead).
 	const query = headlines.query;
 	const sameList = query && query.kind === kind && query.id === String(feedId);
 	const rows = sameList ? headlines.items : [];
@@ -237,7 +239,8 @@ export async function catchUp(
 	if (kind === 'feed' && isDeviceFeed(feedId)) {
 		const scope = { type: 'catchup', feedId, isCat: false, mode, at: Date.now() } as const;
 		const unread = rows.filter((h) => h.unread && (mode === 'all' || withinCatchup(scope, h)));
-		return setFlag(unread, 'unread', false, { undo: description });
+		await toastWords();
+		return setFlag(unread, 'unread', false, { undo: described ?? m.toast_marked_read() });
 	}
 	const search = sameList && query.search ? query.search : undefined;
 	// A search covers the list it looked through (its category, All articles): the same target
@@ -258,6 +261,8 @@ export async function catchUp(
 	};
 	const refs = rows.filter((h) => h.unread && withinCatchup(intent, h));
 	const clears = mode === 'all' && !search && typeof feedId === 'number';
+	await toastWords();
+	const description = described ?? m.toast_marked_read();
 	const ok = await apply(
 		refs.map((ref) => ({ ref, patch: { unread: false } })),
 		intent,
