@@ -372,6 +372,24 @@ export function toolbarPressedInPage(source: string): boolean | null {
 	return button ? button.getAttribute('aria-pressed') === 'true' : null;
 }
 
+/**
+ * Whether every row of the list on one side of article `id` is drawn (the list is virtual: only
+ * rows near the view are in the page). Mark above/below covers the rows the list has loaded, drawn
+ * or not; the harness can only name the drawn ones.
+ */
+export function sideDrawnInPage(id: number, above: boolean): boolean {
+	const items = [...document.querySelectorAll('[aria-label^="Headlines of"] [role="listitem"]')];
+	const at = items.find((el) => el.querySelector(`[data-article-id="${id}"]`));
+	if (!at) return false;
+	const position = Number(at.getAttribute('aria-posinset'));
+	const size = Number(at.getAttribute('aria-setsize'));
+	const drawn = new Set(items.map((el) => Number(el.getAttribute('aria-posinset'))));
+	const wanted = above
+		? Array.from({ length: position - 1 }, (_, i) => i + 1)
+		: Array.from({ length: size - position }, (_, i) => position + i + 1);
+	return wanted.every((p) => drawn.has(p));
+}
+
 /** How many changes the write-ahead journal's local storage key holds (state/write-ahead.ts). */
 export function journalLengthInPage(): number {
 	try {

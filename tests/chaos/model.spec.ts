@@ -175,6 +175,22 @@ describe('the chaos checker', () => {
 		).toEqual([]);
 	});
 
+	it("read set on a story's row may reach its copies (the list's grouping), and may not", () => {
+		const model = new ReaderModel();
+		model.setCopies([[18, 19]]);
+		model.catchup(0, [15, 18]);
+		const initial = new Map([15, 18, 19, 20].map((id) => [id, state(true)]));
+		const read = (...ids: number[]) =>
+			new Map([...initial].map(([id, s]) => [id, ids.includes(id) ? state(false) : s]));
+		// The copy read with its row, or left (grouping not loaded yet): both are what the reader saw.
+		expect(checkServer(model, initial, read(15, 18, 19), new Set())).toEqual([]);
+		expect(checkServer(model, initial, read(15, 18), new Set())).toEqual([]);
+		// An article of no group is still widened.
+		expect(checkServer(model, initial, read(15, 18, 20), new Set()).map((a) => a.kind)).toEqual([
+			'widened'
+		]);
+	});
+
 	it("an account's writes with another's session, or its login after signing out, are misdirected", () => {
 		const req = (op: string, account?: string) => ({
 			op,

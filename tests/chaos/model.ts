@@ -79,14 +79,40 @@ export class ReaderModel {
 	/** Catch-ups (a feed's, mark above/below) by operation: the rows they were to cover. */
 	readonly catchups = new Map<number, readonly number[]>();
 	readonly #undone = new Set<number>();
+	/**
+	 * The list's copies of a story (dedupe/dedupe.ts: the same link twice in one feed): one row
+	 * shows for the group, and read or unread set on it goes to its copies too — once the page has
+	 * loaded its grouping (until then the list shows every row and a change is the row's own).
+	 */
+	#copies = new Map<number, readonly number[]>();
+
+	/** The groups of the schedule's list: each article → the other articles of its story. */
+	setCopies(groups: readonly (readonly number[])[]): void {
+		this.#copies = new Map();
+		for (const group of groups)
+			for (const id of group)
+				this.#copies.set(
+					id,
+					group.filter((other) => other !== id)
+				);
+	}
 
 	record(op: number, articleId: number, field: Field, value: boolean): void {
 		this.intents.push({ op, articleId, field, value });
+		this.#copiesFollow(op, articleId, field, value);
 	}
 
 	/** A tap whose outcome the screen never showed (`ModelIntent.unseen`). */
 	recordUnseen(op: number, articleId: number, field: Field, value: boolean): void {
 		this.intents.push({ op, articleId, field, value, unseen: true });
+		this.#copiesFollow(op, articleId, field, value);
+	}
+
+	/** Read or unread on a story's row may reach its copies, or not (grouping loaded or not). */
+	#copiesFollow(op: number, articleId: number, field: Field, value: boolean): void {
+		if (field !== 'unread') return;
+		for (const copy of this.#copies.get(articleId) ?? [])
+			this.intents.push({ op, articleId: copy, field, value, unseen: true });
 	}
 
 	/** The last intent of this article's field, undone ones left out. */

@@ -27,6 +27,7 @@ import {
 	readStoreInPage,
 	selectedRowsInPage,
 	shownRowsInPage,
+	sideDrawnInPage,
 	startEngine,
 	toolbarPressedInPage,
 	type ChaosBrowser,
@@ -57,6 +58,7 @@ import {
 	type Field
 } from './model';
 import type { FailedItem, OutboxItem } from '../../src/lib/db/schema';
+import { groupDuplicates, type DedupeRow } from '../../src/lib/dedupe/dedupe';
 import { useCatalog } from '../../src/lib/i18n/m';
 import { TOAST_MS } from '../../src/lib/state/toast-ms';
 import { STOP_WAIT_MS } from '../../src/lib/db/device';
@@ -415,12 +417,20 @@ async function changedSince(
 async function serverState(): Promise<{
 	articles: Map<number, ArticleState>;
 	labels: Map<string, number>;
+	/** Each feed's articles as the list's grouping reads them (dedupe/dedupe.ts), by feed title. */
+	rows: Map<string, DedupeRow[]>;
 }> {
 	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
 	await client.login({ user: testbed.user, password: testbed.password });
 	const articles = new Map<number, ArticleState>();
+	const rows = new Map<string, DedupeRow[]>();
 	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
 		for (const h of page) {
+			const feed = h.feedTitle ?? '';
+			rows.set(feed, [
+				...(rows.get(feed) ?? []),
+				{ id: h.id, feedId: h.feedId, link: h.link, title: h.title, updated: h.updated }
+			]);
 			articles.set(h.id, {
 				unread: h.unread,
 				marked: h.marked,
@@ -432,7 +442,7 @@ async function serverState(): Promise<{
 	}
 	const labels = new Map((await client.getLabels()).map((l) => [l.caption, l.id]));
 	await client.logout().catch(() => undefined);
-	return { articles, labels };
+	return { articles, labels, rows };
 }
 
 /** The server's Published feed: how many articles it holds of each title. */
@@ -596,6 +606,11 @@ async function step(
 			const shown = await page.evaluate(shownRowsInPage);
 			const at = shown.findIndex((r) => r.id === id);
 			const above = op.kind === 'mark-above' || (op.kind === 'beside-undo' && op.arg % 2 === 0);
+			// Rows of that side the list has loaded but not drawn would be covered too, unseen by
+			// the harness (Firefox seed 5300006: row 19 below the drawn rows, marked read, called
+			// widened): the step is left out then.
+			if (!(await page.evaluate(sideDrawnInPage, id, above)))
+				return `skipped: article ${id}: rows ${above ? 'above' : 'below'} not all drawn`;
 			const side = above ? shown.slice(0, at) : shown.slice(at + 1);
 			// The rows the reader saw on that side showing unread: exactly those, nothing wider.
 			const scope = side.filter((r) => r.unread).map((r) => r.id);
@@ -605,6 +620,16 @@ async function step(
 				name: above ? 'Mark above read' : 'Mark below read'
 			});
 			model.catchup(index, scope);
+			// Rows the list gained on that side between the harness's look and the tap (a list
+			// refreshed after a sign-in; Firefox seed 5300006: row 19 came in, the app marked it, the
+			// harness had not seen it): the reader may have seen them, so either state passes.
+			const now = await page.evaluate(shownRowsInPage);
+			const seen = new Set(shown.map((r) => r.id));
+			const pivot = now.findIndex((r) => r.id === id);
+			const late = now
+				.filter((r, i) => !seen.has(r.id) && (above ? i < pivot : i > pivot))
+				.map((r) => r.id);
+			for (const lateId of late) model.recordUnseen(index, lateId, 'unread', false);
 			await waitRowsRead(page, scope);
 			if (op.kind === 'beside-undo') {
 				if (scope.length === 0) return `article ${id}: no unread rows ${above ? 'above' : 'below'}`;
@@ -617,7 +642,8 @@ async function step(
 			// row shown read (Chromium seed 3411754: 5 rows aimed at, 4 ids sent).
 			const still = new Set((await page.evaluate(shownRowsInPage)).map((r) => r.id));
 			const gone = scope.filter((r) => !still.has(r));
-			return `article ${id}: ${scope.length} rows ${above ? 'above' : 'below'} (${scope.join(',')})${gone.length ? `, ${gone.join(',')} no longer shown` : ''}`;
+			const readShown = side.filter((r) => !r.unread).map((r) => r.id);
+			return `article ${id}: ${scope.length} rows ${above ? 'above' : 'below'} (${scope.join(',')})${readShown.length ? `, ${readShown.join(',')} shown read` : ''}${gone.length ? `, ${gone.join(',')} no longer shown` : ''}${late.length ? `, ${late.join(',')} came in meanwhile` : ''}`;
 		}
 		case 'bulk-read':
 		case 'bulk-star':
@@ -1289,10 +1315,18 @@ async function runSchedule(
 	const plan = schedule(seed);
 	const faultRng = rng(seed ^ 0x5eed);
 	resetTestbed();
-	const { articles: initial, labels } = await serverState();
+	const { articles: initial, labels, rows } = await serverState();
 	server.reset();
 	const browser = await launcher.open(`${server.url}/login`);
 	const model = new ReaderModel();
+	// The list's copies of a story (the same link twice in the feed): read goes with them
+	// (Firefox seed 5300006: mark below named a copy the harness never saw, called widened).
+	model.setCopies(
+		[...groupDuplicates(rows.get(plan.feed) ?? []).copies].map(([head, copies]) => [
+			head,
+			...copies.map((c) => c.id)
+		])
+	);
 	const ops: ScheduleResult['ops'] = [];
 	const anomalies: Anomaly[] = [];
 	let failedShown: number;
