@@ -185,6 +185,22 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			]);
 			expect(server.sent('catchupFeed')).toEqual([]);
 		});
+
+		it('takes the rows at the tap, not after the toast’s words have loaded', async () => {
+			const { server, headlines, row, sent, setFlag, markBesideRead } = await page();
+			expect(await setFlag([row(japanese)], 'unread', false)).toBe(true);
+			await sent();
+			const marking = markBesideRead(script, 'below');
+			// The list changes before the tap's code resumes (it waits for the Undo toast's words,
+			// loaded on the first such tap): a refresh shows the row below unread again. The reader
+			// tapped with it read, so it is not theirs to mark.
+			headlines.patchEach([{ id: japanese, patch: { unread: true } }]);
+			expect(await marking).toBe(true);
+			await sent();
+			expect(server.sent('updateArticle').slice(1)).toEqual([
+				expect.objectContaining({ article_ids: `${big2},${episode}`, mode: '0', field: '2' })
+			]);
+		});
 	});
 
 	describe('undo', () => {
