@@ -8,39 +8,24 @@
  * journal parses what it reads back). Framework-free; every call gives up quietly when IndexedDB
  * is not there or refuses: the local storage copy still stands.
  */
-import { openDB, unwrap, type IDBPDatabase } from 'idb';
-import { trackTransactions } from './open';
+import { openDB, type IDBPDatabase } from 'idb';
+import { connectionOnce } from './open';
 
 /** The journal's own database (wiped with the account, db/device.ts). */
 export const JOURNAL_DB = 'reader-journal';
 const STORE = 'entries';
 
-let opening: Promise<IDBPDatabase> | undefined;
-
-function journalDb(): Promise<IDBPDatabase> {
-	if (opening) return opening;
-	const attempt = openDB(JOURNAL_DB, 1, {
+// Its transactions are aborted if the page goes into WebKit's back/forward cache mid-write, as
+// the reader's database's are (open.ts).
+const journal = connectionOnce<unknown>((blocking) =>
+	openDB(JOURNAL_DB, 1, {
 		upgrade(db) {
 			db.createObjectStore(STORE, { keyPath: 'id' });
 		},
-		blocking() {
-			void attempt.then((db) => db.close());
-			if (opening === attempt) opening = undefined;
-		}
-	}).then(
-		(db) => {
-			// Aborted if the page goes into WebKit's back/forward cache mid-write (db/open.ts).
-			trackTransactions(unwrap(db));
-			return db;
-		},
-		(error: unknown) => {
-			if (opening === attempt) opening = undefined;
-			throw error;
-		}
-	);
-	opening = attempt;
-	return attempt;
-}
+		blocking
+	})
+);
+const journalDb = (): Promise<IDBPDatabase> => journal.get();
 
 const available = (): boolean => typeof indexedDB !== 'undefined';
 
@@ -100,5 +85,5 @@ export async function clearJournalEntries(): Promise<void> {
 
 /** Tests: the next call opens the database again (a fresh fake IndexedDB). */
 export function resetJournalDbForTests(): void {
-	opening = undefined;
+	journal.reset();
 }

@@ -5,39 +5,62 @@ import { markOnce } from '$lib/perf/marks';
 
 export type ReaderDatabase = IDBPDatabase<ReaderDB>;
 
-let opening: Promise<ReaderDatabase> | undefined;
-
 /**
- * Opens (and migrates) the database once per page or worker. A failed open (blocked upgrade,
- * storage briefly unavailable, a newer version elsewhere) is forgotten, so the next call tries
- * again instead of failing for the rest of the page's or worker's life.
+ * One connection per page or worker, opened on first use by `open` (which hands `blocking` to
+ * idb's `openDB`): a connection a newer version elsewhere wants closed is closed and forgotten
+ * (it reopens on next use), a failed open (blocked upgrade, storage briefly unavailable) is
+ * forgotten so the next call tries again instead of failing for the rest of the page's life, and
+ * its transactions are tracked (`trackTransactions`, below). The reader's database and the
+ * write-ahead journal's (journal-db.ts) open this way.
  */
+export function connectionOnce<S>(
+	open: (blocking: () => void) => Promise<IDBPDatabase<S>>,
+	onOpen?: () => void
+): { get(): Promise<IDBPDatabase<S>>; reset(): void } {
+	let opening: Promise<IDBPDatabase<S>> | undefined;
+	return {
+		get() {
+			if (opening) return opening;
+			const attempt: Promise<IDBPDatabase<S>> = open(() => {
+				// A newer tab wants to upgrade: let it, this connection reopens on next use.
+				void attempt.then((db) => db.close());
+				if (opening === attempt) opening = undefined;
+			}).then(
+				(db) => {
+					onOpen?.();
+					trackTransactions(unwrap(db));
+					return db;
+				},
+				(error: unknown) => {
+					if (opening === attempt) opening = undefined;
+					throw error;
+				}
+			);
+			opening = attempt;
+			return attempt;
+		},
+		reset() {
+			opening = undefined;
+		}
+	};
+}
+
+const reader = connectionOnce<ReaderDB>(
+	(blocking) =>
+		openDB<ReaderDB>(DB_NAME, migrations.length, {
+			upgrade(db, oldVersion, _newVersion, tx) {
+				for (let version = oldVersion; version < migrations.length; version++) {
+					migrations[version]?.(db, tx);
+				}
+			},
+			blocking
+		}),
+	() => markOnce('db:open')
+);
+
+/** Opens (and migrates) the reader's database once per page or worker (`connectionOnce`). */
 export function openReaderDb(): Promise<ReaderDatabase> {
-	if (opening) return opening;
-	const attempt = openDB<ReaderDB>(DB_NAME, migrations.length, {
-		upgrade(db, oldVersion, _newVersion, tx) {
-			for (let version = oldVersion; version < migrations.length; version++) {
-				migrations[version]?.(db, tx);
-			}
-		},
-		blocking() {
-			// A newer tab wants to upgrade: let it, this connection reopens on next use.
-			void attempt.then((db) => db.close());
-			if (opening === attempt) opening = undefined;
-		}
-	}).then(
-		(db) => {
-			markOnce('db:open');
-			trackTransactions(unwrap(db));
-			return db;
-		},
-		(error: unknown) => {
-			if (opening === attempt) opening = undefined;
-			throw error;
-		}
-	);
-	opening = attempt;
-	return attempt;
+	return reader.get();
 }
 
 /**
@@ -54,8 +77,8 @@ export function openReaderDb(): Promise<ReaderDatabase> {
  */
 const live = new Set<IDBTransaction>();
 
-/** Tracks a connection's transactions (this database's, and the journal's: db/journal-db.ts). */
-export function trackTransactions(native: IDBDatabase): void {
+/** Tracks a connection's transactions (`connectionOnce`'s). */
+function trackTransactions(native: IDBDatabase): void {
 	const begin = native.transaction.bind(native);
 	native.transaction = ((...args: Parameters<IDBDatabase['transaction']>) => {
 		const tx = begin(...args);
@@ -95,6 +118,6 @@ if (page.document !== undefined && page.addEventListener) {
 
 /** For tests: forget the cached connection. */
 export function resetReaderDbForTests(): void {
-	opening = undefined;
+	reader.reset();
 	live.clear();
 }
