@@ -824,16 +824,38 @@ async function assignLabel(
 	const id = await openArticleId(page);
 	if (id === undefined) return `${opened}skipped: no article open`;
 	const menu = '[role="toolbar"][aria-label="Article actions"] details';
-	await click(page, { css: `${menu} summary`, name: 'Labels' });
+	const switched = await switchLabel(page, menu, 'Labels', op.arg, ctx.labels, (labelId, value) =>
+		ctx.model.record(index, id, labelField(labelId), value)
+	);
+	await click(page, { css: `${menu}[open] summary`, name: 'Labels' }).catch(() => undefined);
+	if (!switched) return `${opened}skipped: the labels did not load`;
+	return `${opened}article ${id} ${switched.value ? 'with' : 'without'} ${switched.caption}`;
+}
+
+/**
+ * A label switched in a label picker (the article toolbar's, or the selection bar's): the picker
+ * opened from its summary (named `name`), its labels awaited — the picker asks tt-rss, and under
+ * faults it may say it cannot: undefined then —, the `arg`-th one's box clicked; `record` gets
+ * the label and its new state as soon as the click landed, and the box is awaited in that state.
+ * The picker is left open.
+ */
+async function switchLabel(
+	page: EngineBrowser,
+	menu: string,
+	name: string,
+	arg: number,
+	labels: ReadonlyMap<string, number>,
+	record: (labelId: number, value: boolean) => void
+): Promise<{ caption: string; value: boolean } | undefined> {
+	await click(page, { css: `${menu} summary`, name });
 	const boxes = `${menu}[open] fieldset label`;
-	// The picker asks tt-rss for this article's labels: under faults it may say it cannot.
 	const choices = await until(
 		page,
 		'the labels',
 		(css: string) => {
-			const labels = [...document.querySelectorAll(css)];
-			return labels.length > 0
-				? labels.map((l) => ({
+			const shown = [...document.querySelectorAll(css)];
+			return shown.length > 0
+				? shown.map((l) => ({
 						caption: l.textContent?.trim() ?? '',
 						checked: l.querySelector('input')?.checked ?? false
 					}))
@@ -843,24 +865,21 @@ async function assignLabel(
 		},
 		[boxes]
 	);
-	if (choices.length === 0) {
-		await click(page, { css: `${menu} summary`, name: 'Labels' }).catch(() => undefined);
-		return `${opened}skipped: the labels did not load`;
-	}
-	const k = op.arg % choices.length;
+	if (choices.length === 0) return undefined;
+	const k = arg % choices.length;
 	const choice = choices[k];
-	const labelId = choice ? ctx.labels.get(choice.caption) : undefined;
+	const labelId = choice ? labels.get(choice.caption) : undefined;
 	if (!choice || labelId === undefined) throw new Error(`unknown label ${choice?.caption}`);
-	await page.click(`${boxes}:nth-of-type(${k + 1}) input`);
-	ctx.model.record(index, id, labelField(labelId), !choice.checked);
+	const box = `${boxes}:nth-of-type(${k + 1}) input`;
+	await page.click(box);
+	record(labelId, !choice.checked);
 	await until(
 		page,
 		`label ${choice.caption} ${!choice.checked}`,
 		(css: string, want: boolean) => document.querySelector<HTMLInputElement>(css)?.checked === want,
-		[`${boxes}:nth-of-type(${k + 1}) input`, !choice.checked]
+		[box, !choice.checked]
 	);
-	await click(page, { css: `${menu} summary`, name: 'Labels' });
-	return `${opened}article ${id} ${choice.checked ? 'without' : 'with'} ${choice.caption}`;
+	return { caption: choice.caption, value: !choice.checked };
 }
 
 /** Waits until each of these rows (where still shown) shows read. */
@@ -970,40 +989,18 @@ async function bulkLabel(op: Op, index: number, ctx: Parameters<typeof step>[2])
 	const { ticked } = await pickRows(page, picked);
 	const menu = '[role="group"][aria-label="Selected articles"] details';
 	try {
-		await click(page, { css: `${menu} summary`, name: 'Label…' });
-		const boxes = `${menu}[open] fieldset label`;
-		const choices = await until(
+		const switched = await switchLabel(
 			page,
-			'the labels',
-			(css: string) => {
-				const labels = [...document.querySelectorAll(css)];
-				return labels.length > 0
-					? labels.map((l) => ({
-							caption: l.textContent?.trim() ?? '',
-							checked: l.querySelector('input')?.checked ?? false
-						}))
-					: document.querySelector(`${css.replace(' fieldset label', '')} [role="alert"]`)
-						? []
-						: undefined;
-			},
-			[boxes]
+			menu,
+			'Label…',
+			op.arg,
+			ctx.labels,
+			(labelId, value) => {
+				for (const id of ticked) ctx.model.record(index, id, labelField(labelId), value);
+			}
 		);
-		if (choices.length === 0) return 'skipped: the labels did not load';
-		const k = op.arg % choices.length;
-		const choice = choices[k];
-		const labelId = choice ? ctx.labels.get(choice.caption) : undefined;
-		if (!choice || labelId === undefined) throw new Error(`unknown label ${choice?.caption}`);
-		const box = `${boxes}:nth-of-type(${k + 1}) input`;
-		await page.click(box);
-		for (const id of ticked) ctx.model.record(index, id, labelField(labelId), !choice.checked);
-		await until(
-			page,
-			`label ${choice.caption} ${!choice.checked}`,
-			(css: string, want: boolean) =>
-				document.querySelector<HTMLInputElement>(css)?.checked === want,
-			[box, !choice.checked]
-		);
-		return `articles ${ticked.join(',')} ${choice.checked ? 'without' : 'with'} ${choice.caption}`;
+		if (!switched) return 'skipped: the labels did not load';
+		return `articles ${ticked.join(',')} ${switched.value ? 'with' : 'without'} ${switched.caption}`;
 	} finally {
 		// The picker closed, the selection left (Cancel), whatever happened above.
 		await click(page, { css: `${menu}[open] summary`, name: 'Label…' }).catch(() => undefined);

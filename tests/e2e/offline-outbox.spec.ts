@@ -1,8 +1,10 @@
+import type { Page } from '@playwright/test';
 import { expect, guardNetwork, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import {
 	BIG_FEED_ID,
 	cutNetwork,
+	holdStore,
 	openFeed,
 	outboxCount,
 	readStore,
@@ -73,41 +75,15 @@ test('a change shown, then a reload before its outbox write committed: the next 
 	const before = await starredTitles();
 	// The app's outbox write waits behind another write (a sync's page write, in the chaos run that
 	// found this): here a transaction over the outbox that another tab keeps open until it closes.
-	const blocker = await context.newPage();
-	await blocker.goto('/manifest.webmanifest');
-	await blocker.evaluate(
-		() =>
-			new Promise<void>((resolve, reject) => {
-				const open = indexedDB.open('ttrss-reader');
-				open.onerror = () => reject(open.error ?? new Error('open failed'));
-				open.onsuccess = () => {
-					const store = open.result.transaction('outbox', 'readwrite').objectStore('outbox');
-					const spin = (): void => {
-						store.get(-1).onsuccess = spin;
-					};
-					spin();
-					resolve();
-				};
-			})
-	);
-	const title = await starTitle(page, 2);
-	const starred = !before.has(title);
-	const row = page.getByRole('button', { name: `Star “${title}”` });
-	await row.click();
+	const blocker = await holdStore(context, 'outbox');
 	// The row shows the change; its outbox write waits (reading the outbox would wait too).
-	await expect(row).toHaveAttribute('aria-pressed', String(starred));
+	const { title, starred } = await starWaiting(page, 2, before);
 
 	// The page goes with its write still waiting (IndexedDB aborts it); then the other tab closes.
 	await page.reload();
 	await blocker.close();
 	// The next start finds the change written ahead, queues it, and the replay sends it, once.
-	await expect
-		.poll(async () => (await starredTitles()).has(title), { timeout: 20_000 })
-		.toBe(starred);
-	// Sent and confirmed; nothing left to queue again (the worker may have sent it: its requests are
-	// not all seen here, so "once" is the unit tests' write-ahead.spec.ts).
-	await expect.poll(() => outboxCount(page)).toBe(0);
-	expect(await page.evaluate(() => localStorage.getItem('reader.journal'))).toBeNull();
+	await expectSentAndSettled(page, title, starred);
 	await expect(page.getByRole('button', { name: `Star “${title}”` })).toHaveAttribute(
 		'aria-pressed',
 		String(starred)
@@ -126,40 +102,42 @@ test('a second tab closed before its outbox write committed: the tab still open 
 	await second.goto(page.url());
 	await expect(starButtons(second).first()).toBeVisible();
 	// Its outbox write waits behind a transaction another tab keeps open (as in the test above).
-	const blocker = await context.newPage();
-	await blocker.goto('/manifest.webmanifest');
-	await blocker.evaluate(
-		() =>
-			new Promise<void>((resolve, reject) => {
-				const open = indexedDB.open('ttrss-reader');
-				open.onerror = () => reject(open.error ?? new Error('open failed'));
-				open.onsuccess = () => {
-					const store = open.result.transaction('outbox', 'readwrite').objectStore('outbox');
-					const spin = (): void => {
-						store.get(-1).onsuccess = spin;
-					};
-					spin();
-					resolve();
-				};
-			})
-	);
-	const title = await starTitle(second, 3);
-	const starred = !before.has(title);
-	const row = second.getByRole('button', { name: `Star “${title}”` });
-	await row.click();
-	await expect(row).toHaveAttribute('aria-pressed', String(starred));
+	const blocker = await holdStore(context, 'outbox');
+	const { title, starred } = await starWaiting(second, 3, before);
 
 	// The second tab goes with its write still waiting; then the blocker. The first tab, open all
 	// along and never reloaded, queues the change and sends it (chaos seed 5000013: it stayed in
 	// local storage until some later start).
 	await second.close();
 	await blocker.close();
+	await expectSentAndSettled(page, title, starred);
+});
+
+/** Stars the `index`-th row of `tab` (or unstars it) and waits until the row shows it. */
+async function starWaiting(
+	tab: Page,
+	index: number,
+	before: ReadonlySet<string>
+): Promise<{ title: string; starred: boolean }> {
+	const title = await starTitle(tab, index);
+	const starred = !before.has(title);
+	const row = tab.getByRole('button', { name: `Star “${title}”` });
+	await row.click();
+	await expect(row).toHaveAttribute('aria-pressed', String(starred));
+	return { title, starred };
+}
+
+/**
+ * The server has the star; nothing is left queued or written ahead (the worker may have sent it:
+ * its requests are not all seen here, so "once" is the unit tests' write-ahead.spec.ts).
+ */
+async function expectSentAndSettled(page: Page, title: string, starred: boolean): Promise<void> {
 	await expect
 		.poll(async () => (await starredTitles()).has(title), { timeout: 20_000 })
 		.toBe(starred);
 	await expect.poll(() => outboxCount(page)).toBe(0);
 	expect(await page.evaluate(() => localStorage.getItem('reader.journal'))).toBeNull();
-});
+}
 
 // Two tests, not two rounds of one: each round signs in, syncs, reloads and signs in again, and on
 // a loaded machine the two rounds together outran one test's 60 s (round two was at its last

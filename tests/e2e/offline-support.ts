@@ -110,3 +110,35 @@ export function recordApiCalls(context: BrowserContext): { op: string; ids: stri
 	});
 	return calls;
 }
+
+/**
+ * Another tab of the app's origin, at `at`, that holds a write transaction over one store of the
+ * app's database until it is closed (a request after each answer: it never commits). What the
+ * app then does behind it: an outbox write that waits (a sync's page write in the chaos runs), a
+ * start whose read never answers (WebKit's frozen transaction). Close the returned tab to let go.
+ */
+export async function holdStore(
+	context: BrowserContext,
+	store: string,
+	at = '/manifest.webmanifest'
+): Promise<Page> {
+	const holder = await context.newPage();
+	await holder.goto(at);
+	await holder.evaluate(
+		(name: string) =>
+			new Promise<void>((resolve, reject) => {
+				const open = indexedDB.open('ttrss-reader');
+				open.onerror = () => reject(open.error ?? new Error('open failed'));
+				open.onsuccess = () => {
+					const held = open.result.transaction(name, 'readwrite').objectStore(name);
+					const spin = (): void => {
+						held.get('nothing').onsuccess = spin;
+					};
+					spin();
+					resolve();
+				};
+			}),
+		store
+	);
+	return holder;
+}

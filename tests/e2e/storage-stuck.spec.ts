@@ -6,7 +6,7 @@
  */
 import { expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
-import { signIn } from './offline-support';
+import { holdStore, signIn } from './offline-support';
 
 test.beforeAll(() => {
 	resetTestbed();
@@ -18,24 +18,7 @@ test('a start the browser storage never answers says so; once it answers, the ap
 }) => {
 	await signIn(page);
 
-	const holder = await context.newPage();
-	await holder.goto('/login');
-	await holder.evaluate(
-		() =>
-			new Promise<void>((resolve, reject) => {
-				const open = indexedDB.open('ttrss-reader');
-				open.onerror = () => reject(new Error('open failed'));
-				open.onsuccess = () => {
-					const store = open.result.transaction('session', 'readwrite').objectStore('session');
-					// A request after each answer: the transaction never commits.
-					const spin = (): void => {
-						store.get('nothing').onsuccess = spin;
-					};
-					spin();
-					resolve();
-				};
-			})
-	);
+	const holder = await holdStore(context, 'session', '/login');
 
 	await page.reload();
 	const alert = page.getByRole('alert');

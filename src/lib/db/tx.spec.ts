@@ -1,22 +1,12 @@
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installQuotaFaults, quota } from '$lib/outbox/testing/quota';
+import { describe, expect, it } from 'vitest';
+import { quota, useQuotaFaults } from '$lib/outbox/testing/quota';
 import { openReaderDb, resetReaderDbForTests } from './open';
 import { writeTxWithRoom } from './quota';
 import { StorageFullError } from './storage-problem';
 import { readTx, writeTx } from './tx';
 
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-	installQuotaFaults();
-	quota.failCommits = 0;
-	quota.failed = 0;
-});
-afterEach(() => {
-	quota.failCommits = 0;
-});
+useQuotaFaults(resetReaderDbForTests);
 
 describe('the transaction helpers', () => {
 	it('writeTx lands nothing of a write that throws, and hands its error on', async () => {

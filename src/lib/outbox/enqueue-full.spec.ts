@@ -1,25 +1,14 @@
 /** A change queued on a full device (enqueue.ts): kept in the outbox alone, or refused with why. */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readerText } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { m } from '$lib/i18n/m';
-import { installQuotaFaults, quota } from './testing/quota';
+import { quota, useQuotaFaults } from './testing/quota';
 import { enqueueIntent } from './enqueue';
 import type { Intent } from './intent';
 
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-	installQuotaFaults();
-	quota.failCommits = 0;
-	quota.failed = 0;
-});
-
-afterEach(() => {
-	quota.failCommits = 0;
-});
+useQuotaFaults(resetReaderDbForTests);
 
 const star: Intent = { type: 'flag', field: 'starred', articleIds: [7], value: true };
 

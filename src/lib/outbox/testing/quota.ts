@@ -5,7 +5,8 @@
  * `failCommits` is above zero, each transaction that writes (put/add) fails like that. A
  * transaction that only deletes still commits, as in browsers (it frees room).
  */
-import { IDBObjectStore, IDBTransaction } from 'fake-indexeddb';
+import { IDBFactory, IDBObjectStore, IDBTransaction } from 'fake-indexeddb';
+import { afterEach, beforeEach } from 'vitest';
 
 export const quota = {
 	/** How many more writing transactions fail to commit. */
@@ -60,4 +61,21 @@ export function installQuotaFaults(): void {
 		}
 		markFinished.call(this);
 	};
+}
+
+/**
+ * A spec's full-disk setup: before each test a fresh fake IndexedDB (`forget` drops the cached
+ * connections to the last one) and no refusals pending; after each, none left for the next.
+ */
+export function useQuotaFaults(forget: () => void): void {
+	beforeEach(() => {
+		globalThis.indexedDB = new IDBFactory();
+		forget();
+		installQuotaFaults();
+		quota.failCommits = 0;
+		quota.failed = 0;
+	});
+	afterEach(() => {
+		quota.failCommits = 0;
+	});
 }
