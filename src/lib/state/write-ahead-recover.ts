@@ -22,12 +22,16 @@ import { JOURNAL_KEY } from './write-ahead-check';
 /** One start at a time looks (two tabs starting together would both queue an entry). */
 const LOCK = 'reader-journal-recovery';
 
+/** Whether this page has looked at the journal already (its start, or after its first screen). */
+let looked = false;
+
 /**
  * Queues the changes left behind; resolves with how many were queued. Entries of a page that
  * still holds its lock (another tab, or the page a reload just left) are looked at again once it
  * lets go, and the replay is asked for then.
  */
 export async function recoverLeftChanges(): Promise<number> {
+	looked = true;
 	const { queued, waiting } = await locked(() => recover());
 	for (const tab of waiting) afterPage(tab);
 	return queued;
@@ -39,6 +43,8 @@ export async function recoverLeftChanges(): Promise<number> {
  * marks of earlier changes are tidied.
  */
 export async function recoverAfterStart(): Promise<void> {
+	// A start that found entries looked before its first screen (hooks.client.ts), both copies.
+	if (looked) return;
 	if ((await recoverLeftChanges()) > 0) requestReplay();
 }
 
@@ -79,7 +85,10 @@ async function locked<T>(run: () => Promise<T>): Promise<T> {
 async function recover(
 	gone: ReadonlySet<string> = new Set()
 ): Promise<{ queued: number; waiting: string[] }> {
-	const { left, waiting } = await leftEntries(Date.now(), gone);
+	// Read once: what is left, and (less what is dropped below) whose settled marks are kept.
+	const all = await readAllEntries();
+	const { left, waiting } = await leftEntries(all, Date.now(), gone);
+	const dropped = new Set<string>();
 	left.sort((a, b) => a.at - b.at);
 	let queued = 0;
 	if (left.length > 0) {
@@ -99,9 +108,10 @@ async function recover(
 				}
 			}
 			dropEntries(new Set([entry.id]));
+			dropped.add(entry.id);
 		}
 	}
-	await tidySettledMarks();
+	await tidySettledMarks(new Set(all.flatMap((e) => (dropped.has(e.id) ? [] : [e.id]))));
 	return { queued, waiting };
 }
 
@@ -110,6 +120,8 @@ async function recover(
  * commit): every change writes one, and only a start deletes them (state/lifecycle.ts, once the
  * first screen is up), so the `settings` store does not grow a key per change.
  */
-export async function tidySettledMarks(): Promise<void> {
-	await forgetSettledEntries(new Set((await readAllEntries()).map((e) => e.id)));
+export async function tidySettledMarks(kept?: ReadonlySet<string>): Promise<void> {
+	// `kept`: the entries still in the journal, when the caller has just read it. A mark is only
+	// forgotten ten minutes after its change, so an entry written since cannot lose its own.
+	await forgetSettledEntries(kept ?? new Set((await readAllEntries()).map((e) => e.id)));
 }

@@ -137,12 +137,14 @@ export function journal(intent: Intent, account: string | undefined, at = Date.n
  * the pages still holding a lock that have entries (a reloaded page may hold its lock a moment
  * after the next page starts: wait for that lock, then look again). `gone`: pages whose lock this
  * page holds itself, having waited for it (`whenPageGone`): gone, though their lock shows held.
+ * `all`: the journal's entries as read (`readAllEntries`).
  */
 export async function leftEntries(
+	all: readonly JournalEntry[],
 	now = Date.now(),
 	gone: ReadonlySet<string> = new Set()
 ): Promise<{ left: JournalEntry[]; waiting: string[] }> {
-	const entries = (await readAllEntries()).filter((e) => e.tab !== tab);
+	const entries = all.filter((e) => e.tab !== tab);
 	if (entries.length === 0) return { left: [], waiting: [] };
 	let live: Set<string> | undefined;
 	if (typeof navigator !== 'undefined' && navigator.locks) {
