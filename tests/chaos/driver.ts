@@ -390,13 +390,12 @@ export function sideDrawnInPage(id: number, above: boolean): boolean {
 	return wanted.every((p) => drawn.has(p));
 }
 
-/** How many changes the write-ahead journal's local storage key holds (state/write-ahead.ts). */
-export function journalLengthInPage(): number {
+/** One local storage item of the page (null when absent or storage is refused). */
+export function localItemInPage(key: string): string | null {
 	try {
-		const entries: unknown = JSON.parse(localStorage.getItem('reader.journal') ?? '[]');
-		return Array.isArray(entries) ? entries.length : 0;
+		return localStorage.getItem(key);
 	} catch {
-		return 0;
+		return null;
 	}
 }
 

@@ -22,7 +22,7 @@ import { click, poll } from '../engines/support/ui';
 import {
 	CHAOS_ENGINES,
 	errorToastsInPage,
-	journalLengthInPage,
+	localItemInPage,
 	openArticleInPage,
 	readStoreInPage,
 	selectedRowsInPage,
@@ -61,6 +61,7 @@ import type { FailedItem, OutboxItem } from '../../src/lib/db/schema';
 import { groupDuplicates, type DedupeRow } from '../../src/lib/dedupe/dedupe';
 import { useCatalog } from '../../src/lib/i18n/m';
 import { TOAST_MS } from '../../src/lib/state/toast-ms';
+import { JOURNAL_KEY } from '../../src/lib/state/write-ahead-check';
 import { STOP_WAIT_MS } from '../../src/lib/db/device';
 import { messages as english } from '../../src/lib/i18n/generated/en';
 import { messages as englishLater } from '../../src/lib/i18n/generated/en.later';
@@ -307,6 +308,14 @@ async function openFeed(page: EngineBrowser, feed: string): Promise<void> {
 
 async function listAnswered(page: EngineBrowser): Promise<void> {
 	await listAnsweredIn(page, { timeoutMs: STEP_MS, report: false });
+}
+
+/** The rows at these positions (each modulo the rows shown), each row once, in that order. */
+function rowsAt(shown: readonly ShownRow[], positions: readonly number[]): ShownRow[] {
+	const rows = positions
+		.map((p) => shown[p % Math.max(1, shown.length)])
+		.filter((r): r is ShownRow => r !== undefined);
+	return rows.filter((r, i) => rows.findIndex((x) => x.id === r.id) === i);
 }
 
 /** The row `arg` picks (modulo the rows shown), with its shown unread and starred state. */
@@ -653,11 +662,10 @@ async function step(
 			// Two or three rows picked, then one of the selection bar's actions (bulkAction).
 			const shown = await page.evaluate(shownRowsInPage);
 			if (shown.length < 2) return 'skipped: too few rows';
-			const picked = [
-				...new Set(
-					[0, 1, 2].slice(0, 2 + (op.arg % 2)).map((k) => shown[(op.arg + k * 3) % shown.length])
-				)
-			].filter((r): r is ShownRow => r !== undefined);
+			const picked = rowsAt(
+				shown,
+				[0, 1, 2].slice(0, 2 + (op.arg % 2)).map((k) => op.arg + k * 3)
+			);
 			const { ticked, rows: tickedRows } = await pickRows(page, picked);
 			const action = bulkAction(op, tickedRows);
 			// An action that changes none of the rows changes nothing: no toast, nothing to undo.
@@ -942,10 +950,7 @@ async function undoAtTheEdge(
 	const page = ctx.browser.page;
 	const shown = await page.evaluate(shownRowsInPage);
 	if (shown.length < 2) return 'skipped: too few rows';
-	const picked = [shown[op.arg % shown.length], shown[(op.arg + 3) % shown.length]].filter(
-		(r, i, all): r is ShownRow => r !== undefined && all.findIndex((x) => x?.id === r.id) === i
-	);
-	const { ticked, rows } = await pickRows(page, picked);
+	const { ticked, rows } = await pickRows(page, rowsAt(shown, [op.arg, op.arg + 3]));
 	// Star them, or unstar when they all show starred: a change the bar offers to undo.
 	const star = !rows.every((r) => r.marked);
 	await click(page, {
@@ -983,10 +988,7 @@ async function bulkLabel(op: Op, index: number, ctx: Parameters<typeof step>[2])
 	const page = ctx.browser.page;
 	const shown = await page.evaluate(shownRowsInPage);
 	if (shown.length < 2) return 'skipped: too few rows';
-	const picked = [shown[op.arg % shown.length], shown[(op.arg + 2) % shown.length]].filter(
-		(r, i, all): r is ShownRow => r !== undefined && all.findIndex((x) => x?.id === r.id) === i
-	);
-	const { ticked } = await pickRows(page, picked);
+	const { ticked } = await pickRows(page, rowsAt(shown, [op.arg, op.arg + 2]));
 	const menu = '[role="group"][aria-label="Selected articles"] details';
 	try {
 		const switched = await switchLabel(
@@ -1052,12 +1054,7 @@ async function secondAccount(index: number, ctx: Parameters<typeof step>[2]): Pr
 		// The step did not finish: the reader signs in again as themself, whatever showed, so the
 		// schedule goes on with its own account (its steps after this one, the check).
 		if (span && span.back === Number.POSITIVE_INFINITY) span.back = ctx.server.history.length;
-		await poll(
-			'the sign-in page',
-			() => page.evaluate(() => location.pathname.endsWith('/login')),
-			undefined,
-			SIGN_OUT_MS
-		).catch(() => undefined);
+		await waitSignInPage(page).catch(() => undefined);
 		await signInWithForm(page, `${ctx.server.url}/login`, { timeoutMs: 20_000 })
 			.then(() => openFeed(page, ctx.feed))
 			.catch(() => undefined);
@@ -1072,6 +1069,16 @@ async function secondAccount(index: number, ctx: Parameters<typeof step>[2]): Pr
  * STOP_WAIT_MS (db/device.ts: 10 s, a hung request's sync), then wipes.
  */
 const SIGN_OUT_MS = STOP_WAIT_MS + 8_000;
+
+/** Waits, as long as a sign-out may take, for the sign-in page. */
+async function waitSignInPage(page: EngineBrowser): Promise<void> {
+	await poll(
+		'the sign-in page',
+		() => page.evaluate(() => location.pathname.endsWith('/login')),
+		undefined,
+		SIGN_OUT_MS
+	);
+}
 
 /**
  * Signs out from Settings; the question about unsent changes (a `confirm`) answered yes. The
@@ -1098,12 +1105,7 @@ async function signOutConfirming(
 	await click(page, { css: 'button', name: 'Sign out' });
 	// Asked, the reader said yes: from here those changes are theirs to lose, however it ends.
 	ctx.told(queued);
-	await poll(
-		'the sign-in page',
-		() => page.evaluate(() => location.pathname.endsWith('/login')),
-		undefined,
-		SIGN_OUT_MS
-	);
+	await waitSignInPage(page);
 	// The question's lines start with "•": one per change (ten at most, then "… more").
 	const asked = await page
 		.evaluate(() => (window as unknown as { chaosAsked?: string }).chaosAsked)
@@ -1291,7 +1293,22 @@ async function waitRows(page: EngineBrowser, timeout = STEP_MS * 2): Promise<voi
  */
 async function unsentCount(page: EngineBrowser): Promise<number> {
 	const queued = ((await page.evaluate(readStoreInPage, 'outbox')) as unknown[]).length;
-	return queued + (await page.evaluate(journalLengthInPage));
+	return queued + entryCount(await journalIn(page));
+}
+
+/** The write-ahead journal's local storage item as the page holds it (state/write-ahead.ts). */
+function journalIn(page: EngineBrowser): Promise<string | null> {
+	return page.evaluate(localItemInPage, JOURNAL_KEY);
+}
+
+/** How many entries a journal item holds (0 for none, or for garbage). */
+function entryCount(raw: string | null): number {
+	try {
+		const entries: unknown = JSON.parse(raw ?? '[]');
+		return Array.isArray(entries) ? entries.length : 0;
+	} catch {
+		return 0;
+	}
 }
 
 async function waitDrained(page: EngineBrowser, deadline: number): Promise<boolean> {
@@ -1409,7 +1426,7 @@ async function runSchedule(
 		let drained = await waitDrained(page, Date.now() + NUDGE_MS);
 		if (!drained) {
 			nudged = true;
-			strandedAhead = await page.evaluate(journalLengthInPage).catch(() => 0);
+			strandedAhead = entryCount(await journalIn(page).catch(() => null));
 			await reload(page).catch(() => undefined);
 			drained = await waitDrained(page, deadline);
 		}
@@ -1422,9 +1439,7 @@ async function runSchedule(
 		const failedNotes = toldNotes;
 		const pending = (await page.evaluate(readStoreInPage, 'outbox').catch(() => undefined)) as
 			unknown[] | undefined;
-		const journal = await page
-			.evaluate(() => localStorage.getItem('reader.journal'))
-			.catch(() => 'unreadable');
+		const journal = await journalIn(page).catch(() => 'unreadable');
 		// Drained just after the deadline (the last read raced it) is not stuck.
 		if (!drained && (pending === undefined || pending.length > 0 || journal !== null)) {
 			anomalies.push({
