@@ -83,3 +83,34 @@ function shapeOf(paths: readonly string[]): IconShape {
 export const ICON_SHAPES = Object.fromEntries(
 	Object.entries(ICONS).map(([name, paths]) => [name, shapeOf(paths)])
 ) as Record<IconName, IconShape>;
+
+/** An icon as an SVG document, for a `data:` address (stroke and fill black: only its alpha masks). */
+function iconDocument({ stroke, fill }: IconShape): string {
+	const paths =
+		(stroke ? `<path d='${stroke}'/>` : '') +
+		(fill ? `<path d='${fill}' fill='black' stroke='none'/>` : '');
+	return (
+		"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' " +
+		`stroke-width='2' stroke-linecap='round' stroke-linejoin='round'>${paths}</svg>`
+	);
+}
+
+/**
+ * The icons' stylesheet (vite.config.ts serves it as `virtual:icons.css`, Icon.svelte imports it):
+ * one class per icon naming its shape as a mask (`--icon`), painted in the text's colour. One
+ * element an icon, not an `svg` with its paths: a phone's first list draws about fifty (issue 27).
+ * In forced colours the icon keeps the text's forced colour (a forced background would hide it).
+ */
+export function iconsStylesheet(): string {
+	const rules = Object.entries(ICON_SHAPES).map(([name, shape]) => {
+		const uri = iconDocument(shape).replace(/[<>#%"]/g, (c) => encodeURIComponent(c));
+		return `.ui-icon-${name}{--icon:url("data:image/svg+xml,${uri}")}`;
+	});
+	return [
+		'.ui-icon{display:block;flex:none;width:var(--icon-size,22px);height:var(--icon-size,22px);' +
+			'background-color:currentColor;-webkit-mask:var(--icon) center/contain no-repeat;' +
+			'mask:var(--icon) center/contain no-repeat;forced-color-adjust:none;' +
+			'print-color-adjust:exact;-webkit-print-color-adjust:exact}',
+		...rules
+	].join('\n');
+}
