@@ -21,7 +21,7 @@ import { CATCHUP_KEY_PREFIX, splitIntent, type ItemDraft } from './split';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';
-import type { Intent, CatchupIntent } from './intent';
+import { marksUnread, type Intent, type CatchupIntent } from './intent';
 type CacheTx = IDBPTransaction<
 	ReaderDB,
 	('outbox' | 'articles' | 'tree' | 'settings')[],
@@ -167,7 +167,10 @@ export async function queuedUnder(
 ): Promise<Pick<WayInSnapshot, 'queued' | 'catchups'>> {
 	const byKey = outbox.index('byKey');
 	const queued = await Promise.all(drafts.map((draft) => byKey.getAll(draft.key)));
-	if (queued.every((q) => q.length === 0)) return { queued };
+	// A mark unread needs them too: one sent without an answer yet may land after it (way-in.ts).
+	if (queued.every((q) => q.length === 0) && !drafts.some((d) => marksUnread(d.intent))) {
+		return { queued };
+	}
 	const catchups = (await byKey.getAll(catchupKeys()))
 		.filter((item) => item.intent.type === 'catchup')
 		.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));

@@ -87,3 +87,8 @@ export function parseIntent(raw: unknown): Intent | undefined {
 			return undefined;
 	}
 }
+
+/** Whether the intent marks an article unread: the one change a catch-up landing late undoes. */
+export function marksUnread(intent: Intent): boolean {
+	return intent.type === 'flag' && intent.field === 'unread' && intent.value;
+}

@@ -724,4 +724,52 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		// The mark read (held, then landed), the mark unread, and the mark unread once more.
 		expect(ops.filter((op) => op === 'updateArticle')).toHaveLength(3);
 	});
+
+	it('its label lands after the reader took the label off during the next send (soak seed 969868045)', async () => {
+		const label = (assign: boolean): ReaderAction => ({
+			kind: 'label',
+			tab: 'page',
+			ids: [1],
+			label: -1026,
+			assign,
+			hold: false
+		});
+		const { violations } = await run([
+			{ ...label(true), quota: 0 },
+			{ kind: 'replayDies', at: 0 },
+			// The page sends the label again; during that send the reader takes it off.
+			{
+				kind: 'replay',
+				who: ['page'],
+				faults: [],
+				during: [{ at: 0, action: label(false) }],
+				quota: 0
+			},
+			{ kind: 'wait', ms: 2000 }
+		]);
+		expect(violations).toEqual([]);
+	});
+
+	it('a catch-up’s mark read lands after the reader marked one of its articles unread (soak seed 969868044)', async () => {
+		const { violations } = await run([
+			{
+				kind: 'catchup',
+				tab: 'page',
+				scope: { feedId: 1, isCat: false },
+				mode: '1week',
+				hold: false,
+				quota: 0
+			},
+			{ kind: 'replayDies', at: 0 },
+			{
+				kind: 'dieWriting',
+				action: { kind: 'flag', tab: 'page', field: 'unread', ids: [1], value: true, hold: false },
+				phase: 'beforeCommit',
+				syncFirst: false,
+				killed: false
+			},
+			{ kind: 'replay', who: ['page'], faults: [], during: [], quota: 0 }
+		]);
+		expect(violations).toEqual([]);
+	});
 });

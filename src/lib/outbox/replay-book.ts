@@ -11,6 +11,8 @@ import { retryAt } from './replay-plan';
 import { UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log-write';
 import { updateReplayStatus, type ReplayStatus } from './status';
+import { flagKeyPrefix } from './split';
+import { marksUnread } from './intent';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
 	if (item.seq === undefined) return undefined;
@@ -24,9 +26,9 @@ export async function attemptedAt(item: OutboxItem): Promise<number | undefined>
  * published again, and a catch-up would be taken for a first try and cover more. The error stops
  * the replay like a transport failure; everything stays queued for the next trigger.
  */
-export async function markAttempted(item: OutboxItem): Promise<void> {
+export async function markAttempted(item: OutboxItem, at: number): Promise<void> {
 	await updateItem(item, (current) => {
-		current.attemptedAt = Date.now();
+		current.attemptedAt = at;
 	});
 }
 
@@ -67,6 +69,33 @@ async function doubtReplacements(store: OutboxStore, item: OutboxItem, at: numbe
 	for (const replacement of await replacementsOf(store, item)) {
 		replacement.overtakes = Math.max(replacement.overtakes ?? at, at);
 		await store.put(replacement);
+	}
+}
+
+/**
+ * A catch-up about to be sent again after an earlier send (`at`) whose answer never came: that send
+ * may still land and mark read what the reader marked unread since. Every mark unread of the
+ * account queued behind it is told (`overtakes`), so it is sent once more once that send can no
+ * longer land (soak seed 969868044: the worker stopped with the catch-up's request on its way;
+ * the page's mark unread, sent after the catch-up's second send and confirmed, was then undone by
+ * the first). Which articles the catch-up covers is not asked: a second send is harmless.
+ */
+export async function doubtMarksUnread(catchup: OutboxItem, at: number): Promise<void> {
+	const seq = catchup.seq ?? Infinity;
+	try {
+		const db = await openReaderDb();
+		await writeTx(db, ['outbox'], async (tx) => {
+			const prefix = flagKeyPrefix('unread');
+			const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+			for (const item of await tx.store.index('byKey').getAll(range)) {
+				if (item.seq === undefined || item.seq < seq || item.account !== catchup.account) continue;
+				if (!marksUnread(item.intent)) continue;
+				item.overtakes = Math.max(item.overtakes ?? at, at);
+				await tx.store.put(item);
+			}
+		});
+	} catch {
+		// Storage full: as the other marks (overCallItems).
 	}
 }
 
@@ -160,6 +189,12 @@ export async function markSending(items: readonly OutboxItem[], at: number): Pro
 	await overCallItems(
 		items,
 		(current) => {
+			// A send noted before and never settled: its sender died (one replays at a time), and its
+			// request may still land. It stays a doubt (soak seed 969868045: overwritten, the reader's
+			// label removal queued during this send lost its doubt when this one was answered).
+			if (current.sendingAt !== undefined) {
+				current.attemptedAt = Math.max(current.attemptedAt ?? current.sendingAt, current.sendingAt);
+			}
 			current.sendingAt = at;
 			return true;
 		},
@@ -186,7 +221,15 @@ export async function settleSending(
 			return true;
 		},
 		async (store, item) => {
-			if (!answered || item.attemptedAt !== undefined || item.overtakes !== undefined) return;
+			// The item as planned: a `sendingAt` there is an earlier sender's, gone without settling.
+			if (
+				!answered ||
+				item.attemptedAt !== undefined ||
+				item.overtakes !== undefined ||
+				item.sendingAt !== undefined
+			) {
+				return;
+			}
 			for (const replacement of await replacementsOf(store, item)) {
 				if (replacement.overtakes !== at) continue;
 				delete replacement.overtakes;

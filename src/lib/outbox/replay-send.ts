@@ -7,7 +7,7 @@ import { ArticleField, SPECIAL_FEED, UpdateMode, type Headline, type TtrssClient
 import type { OutboxItem } from '$lib/db/schema';
 import { withinCatchup } from './effect';
 import type { CatchupIntent, Intent } from './intent';
-import { attemptedAt, markAttempted } from './replay-book';
+import { attemptedAt, doubtMarksUnread, markAttempted } from './replay-book';
 import { chunk, existedThen, MAX_IDS_PER_CALL, type PlannedCall } from './replay-plan';
 
 /** A catch-up replayed by ids reads at most this many pages of the scope's unread headlines. */
@@ -33,7 +33,7 @@ export async function sendCall(
 		case 'catchupFeed':
 			return sendCatchup(client, call.item, call.intent, now);
 		case 'shareToPublished':
-			return sendShare(client, call.item, call.intent);
+			return sendShare(client, call.item, call.intent, now());
 	}
 }
 
@@ -60,12 +60,11 @@ async function sendCatchup(
 	const inTime = (): boolean => now() - madeAt < FRESH_MS;
 	// Made offline, the reader's list may not have been current (and a held one was not even
 	// tried while it waited): bounded by what they saw, as a late one.
-	const fresh =
-		inTime() &&
-		made.offline !== true &&
-		item.attemptedAt === undefined &&
-		(await attemptedAt(item)) === undefined;
-	await markAttempted(item);
+	const tried = item.attemptedAt ?? (await attemptedAt(item));
+	const fresh = inTime() && made.offline !== true && tried === undefined;
+	// That earlier send may still land: a mark unread made since is sent again after it.
+	if (tried !== undefined) await doubtMarksUnread(item, tried);
+	await markAttempted(item, now());
 	const intent: CatchupIntent = fresh ? { ...made, maxId: undefined } : made;
 	const caps = await client.detectCapabilities();
 	const scope = {
@@ -156,7 +155,8 @@ const plain = (text: string): string =>
 async function sendShare(
 	client: TtrssClient,
 	item: OutboxItem,
-	intent: ShareIntent
+	intent: ShareIntent,
+	at: number
 ): Promise<void> {
 	if (item.attemptedAt !== undefined || (await attemptedAt(item)) !== undefined) {
 		const { headlines } = await client.getHeadlines({
@@ -168,6 +168,6 @@ async function sendShare(
 			return;
 		}
 	}
-	await markAttempted(item);
+	await markAttempted(item, at);
 	await client.shareToPublished({ title: intent.title, url: intent.url, content: intent.content });
 }

@@ -32,13 +32,18 @@ const origin = Math.random().toString(36).slice(2, 10);
 export const CATCHUP_KEY_PREFIX = 'catchup:';
 
 /** The outbox key of an article intent's change to one article (what coalesces). */
+/** The start of every key of a flag's items (`flag:unread:` and the article's id). */
+export function flagKeyPrefix(field: Extract<Intent, { type: 'flag' }>['field']): string {
+	return `flag:${field}:`;
+}
+
 export function itemKey(
 	intent: Extract<Intent, { type: 'flag' | 'label' | 'note' }>,
 	id: number
 ): string {
 	switch (intent.type) {
 		case 'flag':
-			return `flag:${intent.field}:${id}`;
+			return `${flagKeyPrefix(intent.field)}${id}`;
 		case 'label':
 			return `label:${id}:${intent.labelId}`;
 		case 'note':

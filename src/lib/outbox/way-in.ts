@@ -13,6 +13,7 @@ import { changedCounters, counterValues } from './hold';
 import { inverseOf, type Hold, type HoldUndo } from './hold-note';
 import { mustStayBefore } from './order';
 import { hasNow, type ItemDraft } from './split';
+import { marksUnread, type Intent } from './intent';
 
 export interface WayInSnapshot {
 	/**
@@ -75,6 +76,10 @@ export function intentEffect(
 			const doubt = unansweredAt(older);
 			if (doubt !== undefined) overtakes = Math.max(overtakes ?? doubt, doubt);
 		}
+		// A mark unread queued behind a catch-up that was sent without an answer yet: that send may
+		// land after this one is confirmed and mark the article read again (soak seed 969868044).
+		const late = catchupMayLand(draft.intent, snapshot.catchups, account);
+		if (late !== undefined) overtakes = Math.max(overtakes ?? late, late);
 		const was = changed?.was[index];
 		return {
 			key: draft.key,
@@ -94,6 +99,23 @@ export function intentEffect(
 		articles: changed?.articles ?? [],
 		tree: changed?.tree
 	};
+}
+
+/**
+ * When a queued catch-up of the account was last sent (it is noted before each send, and leaves the
+ * outbox once answered): the time a mark unread queued behind it must let pass before its last send
+ * (undefined: no catch-up of it was sent, or the intent is not a mark unread).
+ */
+function catchupMayLand(
+	intent: Intent,
+	catchups: readonly OutboxItem[] | undefined,
+	account: string | undefined
+): number | undefined {
+	if (!marksUnread(intent)) return undefined;
+	const times = (catchups ?? [])
+		.filter((c) => c.account === account && c.attemptedAt !== undefined)
+		.map((c) => c.attemptedAt as number);
+	return times.length > 0 ? Math.max(...times) : undefined;
 }
 
 /**
