@@ -750,6 +750,34 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	it('a send whose sender died lands within its timeout: a change made after it is sent once (soak seed 969868045)', async () => {
+		const label = (assign: boolean): ReaderAction => ({
+			kind: 'label',
+			tab: 'page',
+			ids: [1],
+			label: -1026,
+			assign,
+			hold: false
+		});
+		const { violations, ops } = await run([
+			{ ...label(true), quota: 0 },
+			{ kind: 'replayDies', at: 0 },
+			// The page's second send takes 61 s: the first lands meanwhile, and the removal comes after.
+			{
+				kind: 'replay',
+				who: ['page'],
+				faults: [],
+				during: [{ at: 0, action: label(false) }],
+				slow: { at: 0, ms: 61_000 },
+				quota: 0
+			},
+			{ kind: 'wait', ms: 2000 }
+		]);
+		expect(violations).toEqual([]);
+		// The label twice (the held one and the page's), the removal once.
+		expect(ops.filter((op) => op === 'setArticleLabel')).toHaveLength(3);
+	});
+
 	it('a catch-up’s mark read lands after the reader marked one of its articles unread (soak seed 969868044)', async () => {
 		const { violations } = await run([
 			{

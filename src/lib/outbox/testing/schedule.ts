@@ -23,6 +23,7 @@ import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '../intent';
 import { REPLAY_LOCK } from '../contract';
 import { FRESH_MS } from '../replay-send';
+import { UNANSWERED_MS } from '../replay-judge';
 import type { FakeLocks } from './locks';
 import {
 	accountKey,
@@ -770,14 +771,19 @@ export async function runSchedule(
 	/** From this request on, the first change of an article is held on its way (`replayDies`). */
 	let holdFrom: number | undefined;
 	let onHeld: (() => void) | undefined;
-	/** Requests held on their way after their sender died: they reach the server later. */
-	const late: Parameters<typeof server.fetch>[] = [];
+	/**
+	 * Requests held on their way after their sender died: they reach the server later, but never
+	 * later than a request's timeout after they were sent (`sentAt`): the one assumption the app
+	 * makes about a send it has no answer for (replay-judge.ts `UNANSWERED_MS`). Time moving past
+	 * that lands them first (`advance`).
+	 */
+	const late: { sentAt: number; request: Parameters<typeof server.fetch> }[] = [];
 	const fetch: typeof server.fetch = async (url, init) => {
 		const index = requestIndex++;
 		if (holdFrom !== undefined && index >= holdFrom && isArticleWrite(init?.body)) {
 			holdFrom = undefined;
 			// Without the dead sender's signal: its timeout must not stop the request's landing.
-			late.push([url, { ...init, signal: null }]);
+			late.push({ sentAt: clock, request: [url, { ...init, signal: null }] });
 			onHeld?.();
 			return new Promise<Response>(() => undefined);
 		}
@@ -787,7 +793,7 @@ export async function runSchedule(
 			const slow = slowAt.get(index);
 			if (slow) {
 				slowAt.delete(index);
-				clock += slow.ms;
+				await advance(slow.ms);
 				if (slow.arrive !== undefined) arrive(slow.arrive, 0, isExactCheck(init?.body));
 			}
 			const waiting = during.get(index);
@@ -1370,7 +1376,7 @@ export async function runSchedule(
 				else if (sub.do === 'replay') await replay(sub.who);
 				else {
 					await writeRows();
-					clock += sub.ms;
+					await advance(sub.ms);
 				}
 			}
 			await writeRows();
@@ -1407,12 +1413,19 @@ export async function runSchedule(
 		instances.worker = await newInstance();
 	}
 
-	/** The requests held on their way reach the server now; their answers go nowhere. */
-	async function landLate(): Promise<void> {
-		for (const [url, init] of late.splice(0)) {
+	/** The requests held on their way reach the server now (`due`: those it picks); answers go nowhere. */
+	async function landLate(due: (sentAt: number) => boolean = () => true): Promise<void> {
+		for (const held of late.filter((h) => due(h.sentAt))) {
+			late.splice(late.indexOf(held), 1);
 			figures.lateLandings++;
-			await server.fetch(url, init).catch(() => undefined);
+			await server.fetch(...held.request).catch(() => undefined);
 		}
+	}
+
+	/** Moves the clock on; a held request whose timeout that passes lands before. */
+	async function advance(ms: number): Promise<void> {
+		await landLate((sentAt) => sentAt + UNANSWERED_MS <= clock + ms);
+		clock += ms;
 	}
 
 	async function replay(who: Replayer[]): Promise<void> {
@@ -1569,7 +1582,7 @@ export async function runSchedule(
 					server.endSessions(accountKey(ACCOUNTS[current] as AccountRef));
 					break;
 				case 'wait':
-					clock += action.ms;
+					await advance(action.ms);
 					break;
 				case 'signIn':
 					await signIn(action.account, action.stay, action.keep);
