@@ -17,7 +17,7 @@ import { m } from '$lib/i18n/m';
 import { readTx, writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { inCatchupScope } from './apply';
-import { CATCHUP_KEY_PREFIX, splitIntent, type ItemDraft } from './split';
+import { catchupKeyRange, splitIntent, type ItemDraft } from './split';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';
@@ -171,15 +171,10 @@ export async function queuedUnder(
 	if (queued.every((q) => q.length === 0) && !drafts.some((d) => marksUnread(d.intent))) {
 		return { queued };
 	}
-	const catchups = (await byKey.getAll(catchupKeys()))
+	const catchups = (await byKey.getAll(catchupKeyRange()))
 		.filter((item) => item.intent.type === 'catchup')
 		.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 	return { queued, catchups };
-}
-
-/** The keys of every queued catch-up (apply.ts `splitIntent` names them so). */
-function catchupKeys(): IDBKeyRange {
-	return IDBKeyRange.bound(CATCHUP_KEY_PREFIX, `${CATCHUP_KEY_PREFIX}\uffff`);
 }
 
 /** The stored tree and, for each draft, the cached articles it may change. */

@@ -778,6 +778,51 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		expect(ops.filter((op) => op === 'setArticleLabel')).toHaveLength(3);
 	});
 
+	it('a mark unread sent twice by dying workers, then a catch-up: the catch-up has the last word (soak seed 969868045)', async () => {
+		const { violations, ops } = await run([
+			{ kind: 'expire' },
+			{ kind: 'flag', tab: 'page', field: 'unread', ids: [1], value: true, hold: false, quota: 0 },
+			{ kind: 'replayDies', at: 1 },
+			{
+				kind: 'dieWriting',
+				action: {
+					kind: 'catchup',
+					tab: 'page',
+					scope: { feedId: 1, isCat: false },
+					mode: 'all',
+					hold: false
+				},
+				phase: 'beforeCommit',
+				syncFirst: false,
+				killed: false
+			},
+			{ kind: 'replayDies', at: 1 },
+			{ kind: 'wait', ms: 60_000 }
+		]);
+		expect(violations).toEqual([]);
+		// The catch-up once more after the first mark unread's send could no longer land.
+		expect(ops.filter((op) => op === 'catchupFeed')).toHaveLength(2);
+	});
+
+	it('a catch-up’s mark read lands after a mark unread queued before its send (the doubt comes at its second send)', async () => {
+		const { violations, ops } = await run([
+			{
+				kind: 'catchup',
+				tab: 'page',
+				scope: { feedId: 1, isCat: false },
+				mode: '1week',
+				hold: false,
+				quota: 0
+			},
+			{ kind: 'flag', tab: 'page', field: 'unread', ids: [1], value: true, hold: false, quota: 0 },
+			{ kind: 'replayDies', at: 0 },
+			{ kind: 'replay', who: ['page'], faults: [], during: [], quota: 0 }
+		]);
+		expect(violations).toEqual([]);
+		// The catch-up's ids (held, then landed), again, the mark unread, and once more after.
+		expect(ops.filter((op) => op === 'updateArticle')).toHaveLength(4);
+	});
+
 	it('a catch-up’s mark read lands after the reader marked one of its articles unread (soak seed 969868044)', async () => {
 		const { violations } = await run([
 			{

@@ -11,7 +11,8 @@ import { retryAt } from './replay-plan';
 import { UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log-write';
 import { updateReplayStatus, type ReplayStatus } from './status';
-import { flagKeyPrefix } from './split';
+import { catchupKeyRange, flagKeyPrefix } from './split';
+import { unansweredAt } from './way-in';
 import { marksUnread } from './intent';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
@@ -53,7 +54,7 @@ async function updateItem(item: OutboxItem, change: (current: OutboxItem) => voi
 interface OutboxStore {
 	get(seq: number): Promise<OutboxItem | undefined>;
 	put(item: OutboxItem): Promise<unknown>;
-	index(name: 'byKey'): { getAll(key: string): Promise<OutboxItem[]> };
+	index(name: 'byKey'): { getAll(key: string | IDBKeyRange): Promise<OutboxItem[]> };
 }
 
 /** The changes queued over `item` since it was read: the same key, newer, the same account. */
@@ -99,6 +100,42 @@ export async function doubtMarksUnread(catchup: OutboxItem, at: number): Promise
 	}
 }
 
+function latest(...times: (number | undefined)[]): number | undefined {
+	const known = times.filter((t) => t !== undefined);
+	return known.length > 0 ? Math.max(...known) : undefined;
+}
+
+/**
+ * A mark unread confirmed while an earlier send of it may still land (sent without an answer, or
+ * by a sender that died: `unansweredAt`, as the items were planned): a catch-up queued behind it
+ * would be undone by that landing, so it is told (`overtakes`) and sent once more after the send
+ * can no longer land (soak seed 969868045: the worker died with the mark unread on its way, the
+ * next one sent it and the reader's catch-up, and then the first send landed).
+ */
+async function doubtCatchups(
+	store: OutboxStore,
+	items: readonly OutboxItem[],
+	sentAt: number
+): Promise<void> {
+	const doubts = items.flatMap((item) => {
+		const at = marksUnread(item.intent) ? unansweredAt(item) : undefined;
+		return at !== undefined && sentAt < at + UNANSWERED_MS ? [{ item, at }] : [];
+	});
+	if (doubts.length === 0) return;
+	for (const catchup of await store.index('byKey').getAll(catchupKeyRange())) {
+		const at = latest(
+			...doubts
+				.filter(
+					({ item }) => item.account === catchup.account && (item.seq ?? 0) < (catchup.seq ?? 0)
+				)
+				.map((d) => d.at)
+		);
+		if (at === undefined) continue;
+		catchup.overtakes = Math.max(catchup.overtakes ?? at, at);
+		await store.put(catchup);
+	}
+}
+
 /** Status writes are for the reader's information: a full quota must not stop the replay. */
 export async function noteStatus(patch: Partial<ReplayStatus>): Promise<void> {
 	try {
@@ -133,21 +170,25 @@ export async function confirm(
 	await writeTx(db, ['outbox'], async (tx) => {
 		const writes: Promise<unknown>[] = [];
 		for (const item of items) {
-			if (item.seq === undefined) continue;
-			const until = item.overtakes === undefined ? undefined : item.overtakes + UNANSWERED_MS;
-			if (until !== undefined && sentAt < until) {
-				// Only if it is still the same item (not replaced by a newer change meanwhile).
-				const seq = item.seq;
-				writes.push(
-					tx.store.get(seq).then(async (current) => {
-						if (!current) return;
+			const seq = item.seq;
+			if (seq === undefined) continue;
+			writes.push(
+				tx.store.get(seq).then(async (current) => {
+					// Replaced by a newer change meanwhile: that one has its own seq and its own send.
+					if (!current) return;
+					// As stored now: a doubt may have come while this was on its way (a catch-up sent
+					// again, an earlier send noted unanswered).
+					const doubt = latest(current.overtakes, item.overtakes);
+					const until = doubt === undefined ? undefined : doubt + UNANSWERED_MS;
+					if (until !== undefined && sentAt < until) {
 						kept = true;
 						await tx.store.put({ ...current, notBefore: until });
-					})
-				);
-			} else writes.push(tx.store.delete(item.seq));
+					} else await tx.store.delete(seq);
+				})
+			);
 		}
 		await Promise.all(writes);
+		await doubtCatchups(tx.store, items, sentAt);
 	});
 	await noteStatus({ lastSentAt: at });
 	return kept;

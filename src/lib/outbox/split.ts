@@ -31,6 +31,11 @@ const origin = Math.random().toString(36).slice(2, 10);
 /** Every catch-up's outbox key starts so (and no other's): the outbox finds them by key range. */
 export const CATCHUP_KEY_PREFIX = 'catchup:';
 
+/** The keys of every queued catch-up (`splitIntent` names them so). */
+export function catchupKeyRange(): IDBKeyRange {
+	return IDBKeyRange.bound(CATCHUP_KEY_PREFIX, `${CATCHUP_KEY_PREFIX}\uffff`);
+}
+
 /** The outbox key of an article intent's change to one article (what coalesces). */
 /** The start of every key of a flag's items (`flag:unread:` and the article's id). */
 export function flagKeyPrefix(field: Extract<Intent, { type: 'flag' }>['field']): string {

@@ -123,7 +123,7 @@ function catchupMayLand(
  * when its sender died), or the unanswered send an earlier one it replaced may still be
  * (undefined: nothing of it can still be on its way).
  */
-function unansweredAt(item: OutboxItem): number | undefined {
+export function unansweredAt(item: OutboxItem): number | undefined {
 	if (item.intent.type === 'catchup' || item.intent.type === 'share') return undefined;
 	const times = [item.attemptedAt, item.overtakes, item.sendingAt].filter((t) => t !== undefined);
 	return times.length > 0 ? Math.max(...times) : undefined;
