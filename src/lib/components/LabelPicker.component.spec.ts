@@ -68,7 +68,10 @@ async function open(): Promise<HTMLDetailsElement> {
 	details.open = true;
 	await vi.waitFor(() => {
 		flushSync();
-		expect(details.querySelector('p.muted')?.textContent).not.toBe('Loading labels…');
+		// The panel's content is built when the menu opens (Menu.svelte), then the labels come.
+		const shown = details.querySelector('.panel > :is(p, fieldset)');
+		expect(shown).not.toBeNull();
+		expect(shown?.textContent).not.toBe('Loading labels…');
 	});
 	return details;
 }
@@ -89,12 +92,16 @@ describe('LabelPicker, one article', () => {
 		getLabels.mockResolvedValue([work, later]);
 		show(LabelPicker, target, { article: ref(5) });
 		expect(getLabels).not.toHaveBeenCalled();
+		// Nothing of the panel is built before it opens (an article's opening stays cheap).
+		expect(target.querySelector('.panel')?.childElementCount).toBe(0);
 		const details = await open();
 		expect(getLabels).toHaveBeenCalledWith(5);
 		expect(names()).toEqual(['Work', 'Later']);
 		expect(boxes().map((b) => b.checked)).toEqual([false, true]);
 		details.open = false;
 		await vi.waitFor(() => expect(details.open).toBe(false));
+		// Kept once built: closed, the boxes are still there.
+		expect(boxes()).toHaveLength(2);
 		await open();
 		expect(getLabels).toHaveBeenCalledTimes(1);
 	});
