@@ -62,6 +62,16 @@ export function mayWriteCache(owner: unknown, account: string | undefined = show
 	return owner !== undefined && owner === account && (shown === undefined || shown === owner);
 }
 
+/**
+ * Whether a reader's change made in `account` goes into a cache owned by `owner`, when it is queued
+ * and when it is undone: into that account's cache, or one nobody owns yet; a change of unknown
+ * account too. A tab left open for an earlier account changes only its own queued items: the cache
+ * is another account's now, where the same ids name other articles.
+ */
+export function changeFitsCache(owner: unknown, account: string | undefined): boolean {
+	return account === undefined || owner === undefined || owner === account;
+}
+
 const clientAccounts = new WeakMap<object, string>();
 
 /**

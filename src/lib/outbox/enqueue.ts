@@ -16,6 +16,7 @@ import { isQuotaError, StorageFullError } from '$lib/db/storage-problem';
 import { m } from '$lib/i18n/m';
 import { readTx, writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
+import { changeFitsCache } from '$lib/db/account';
 import { inCatchupScope } from './apply';
 import { catchupKeyRange, splitIntent, type ItemDraft } from './split';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
@@ -144,7 +145,7 @@ async function writeItems(
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
 		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
-		const ownCache = account === undefined || owner === undefined || owner === account;
+		const ownCache = changeFitsCache(owner, account);
 		const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
 		const cache = ownCache ? await cacheSnapshot(tx, drafts) : undefined;
 		const effect = intentEffect(drafts, { ...queued, cache }, context);
@@ -264,8 +265,7 @@ const STALE_TAB =
 /** Whether the cache holds this account's articles (or nobody's yet). */
 async function cacheIsOf(db: ReaderDatabase, account: string): Promise<boolean> {
 	try {
-		const owner = await getStored(CACHE_OWNER, db);
-		return owner === undefined || owner === account;
+		return changeFitsCache(await getStored(CACHE_OWNER, db), account);
 	} catch {
 		// Unreadable: the bound below falls back to the rows on screen anyway.
 		return true;

@@ -19,6 +19,9 @@ import type { IDBPTransaction } from 'idb';
 import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
 import { writeTx } from '$lib/db/tx';
+import { changeFitsCache } from '$lib/db/account';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { readIn } from '$lib/db/kv';
 import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
 import type { Intent, CatchupIntent } from './intent';
 import { announceOutboxChange } from './broadcast';
@@ -128,7 +131,7 @@ export interface Undone {
 export async function cancelHold(undoId: string, now = Date.now()): Promise<Undone | undefined> {
 	const db = await openReaderDb();
 	heldSeqs.delete(undoId);
-	const undone = await writeTx(db, ['outbox', 'articles', 'tree'], (tx) =>
+	const undone = await writeTx(db, ['outbox', 'articles', 'tree', 'settings'], (tx) =>
 		cancelIn(tx, undoId, now)
 	);
 	if (undone) announceOutboxChange();
@@ -137,7 +140,7 @@ export async function cancelHold(undoId: string, now = Date.now()): Promise<Undo
 
 /** cancelHold's reads and writes, in its one transaction. */
 async function cancelIn(
-	tx: IDBPTransaction<ReaderDB, ['outbox', 'articles', 'tree'], 'readwrite'>,
+	tx: IDBPTransaction<ReaderDB, ['outbox', 'articles', 'tree', 'settings'], 'readwrite'>,
 	undoId: string,
 	now: number
 ): Promise<Undone | undefined> {
@@ -154,6 +157,12 @@ async function cancelIn(
 	const laterCatchups = later.filter((i) => i.intent.type === 'catchup');
 	/** Held later catch-ups that now mark an article read in the cache (undoing them puts it back). */
 	const noted = new Set<OutboxItem>();
+	// Made in an account whose cache this no longer is (signed out and in as another since, soak
+	// seed 969868045): its items go, the cache is not put back (it never took the change).
+	const ownCache = changeFitsCache(
+		await readIn(tx.objectStore('settings'), CACHE_OWNER),
+		group[0]?.account
+	);
 	const treeStore = tx.objectStore('tree');
 	const stored = await treeStore.get('current');
 	const articles = tx.objectStore('articles');
@@ -165,6 +174,7 @@ async function cancelIn(
 		/** Catch-ups that will be sent before `intent` (so over the article as it is now). */
 		before: readonly OutboxItem[] = []
 	): Promise<StoredArticle | undefined> => {
+		if (!ownCache) return undefined;
 		const article = await articles.get(id);
 		if (!article) return undefined;
 		let delta = applyToArticle(article, intent, tree);
@@ -219,7 +229,7 @@ async function cancelIn(
 		if (undo?.inverse && item.articleId !== undefined) {
 			await revert(item.articleId, undo.inverse, stored?.tree);
 		}
-		if (undo?.counters?.length) {
+		if (ownCache && undo?.counters?.length) {
 			restoreCounters(stored?.counters, undo.counters);
 			for (const c of laterCatchups) {
 				applyCatchupToCounters(stored?.counters, stored?.tree, c.intent as CatchupIntent);

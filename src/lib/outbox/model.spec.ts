@@ -804,6 +804,24 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		expect(ops.filter((op) => op === 'catchupFeed')).toHaveLength(2);
 	});
 
+	it('undo after a sign-in that queued another tab’s label from its journal (soak seed 969868045)', async () => {
+		const { violations } = await run([
+			{ kind: 'signOut', account: 1, stay: false },
+			{
+				kind: 'dieWriting',
+				action: { kind: 'label', tab: 'tab2', ids: [1], label: -1026, assign: true, hold: false },
+				phase: 'beforeCommit',
+				syncFirst: false,
+				killed: false
+			},
+			{ kind: 'label', tab: 'page', ids: [1], label: -1026, assign: false, hold: true, quota: 0 },
+			{ kind: 'signIn', account: 0, stay: false, keep: true },
+			{ kind: 'undo', tab: 'page' },
+			{ kind: 'evict', budget: 0 }
+		]);
+		expect(violations).toEqual([]);
+	});
+
 	it('a catch-up’s mark read lands after a mark unread queued before its send (the doubt comes at its second send)', async () => {
 		const { violations, ops } = await run([
 			{
