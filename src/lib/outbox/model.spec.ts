@@ -711,6 +711,14 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		value: !value,
 		quota: 0
 	});
+	const label = (assign: boolean): ReaderAction => ({
+		kind: 'label',
+		tab: 'page',
+		ids: [1],
+		label: -1026,
+		assign,
+		hold: false
+	});
 
 	it('its mark read lands after the reader’s mark unread was confirmed: the server ends unread', async () => {
 		const { violations, ops } = await run([
@@ -726,14 +734,6 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 	});
 
 	it('its label lands after the reader took the label off during the next send (soak seed 969868045)', async () => {
-		const label = (assign: boolean): ReaderAction => ({
-			kind: 'label',
-			tab: 'page',
-			ids: [1],
-			label: -1026,
-			assign,
-			hold: false
-		});
 		const { violations } = await run([
 			{ ...label(true), quota: 0 },
 			{ kind: 'replayDies', at: 0 },
@@ -751,14 +751,6 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 	});
 
 	it('a send whose sender died lands within its timeout: a change made after it is sent once (soak seed 969868045)', async () => {
-		const label = (assign: boolean): ReaderAction => ({
-			kind: 'label',
-			tab: 'page',
-			ids: [1],
-			label: -1026,
-			assign,
-			hold: false
-		});
 		const { violations, ops } = await run([
 			{ ...label(true), quota: 0 },
 			{ kind: 'replayDies', at: 0 },
