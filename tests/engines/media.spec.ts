@@ -44,12 +44,23 @@ describe.each(ENGINES)('%s', (engine) => {
 		await waitFor(
 			browser,
 			`"Read aloud" shown only with voices (${offers.voices})`,
-			(voices: number) =>
-				document.getElementById('article-title') !== null &&
-				[...document.querySelectorAll('button')].some(
-					(b) => b.textContent?.trim() === 'Read aloud'
-				) ===
-					voices > 0,
+			(voices: number) => {
+				// It is in the article's More menu, whose panel is built when it first opens.
+				const more = document.querySelector(
+					'[role="toolbar"][aria-label="Article actions"] details.menu > .panel[role="group"]'
+				);
+				const menu = more?.closest('details');
+				if (menu && !menu.open) menu.open = true;
+				return (
+					document.getElementById('article-title') !== null &&
+					menu?.open === true &&
+					more?.childElementCount !== 0 &&
+					[...document.querySelectorAll('button')].some(
+						(b) => b.textContent?.trim() === 'Read aloud'
+					) ===
+						voices > 0
+				);
+			},
 			offers.voices
 		);
 	});
