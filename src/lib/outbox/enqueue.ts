@@ -18,7 +18,7 @@ import { readTx, writeTx } from '$lib/db/tx';
 import { accountOfNewChanges } from '$lib/db/session';
 import { changeFitsCache } from '$lib/db/account';
 import { inCatchupScope } from './apply';
-import { catchupKeyRange, splitIntent, type ItemDraft } from './split';
+import { catchupKeyRange, keyPrefixRange, splitIntent, type ItemDraft } from './split';
 import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';
@@ -106,8 +106,7 @@ export async function forgetSettledEntries(
 	const prefix = journalSettled('').name;
 	await writeTx(db, ['settings'], async (tx) => {
 		const store = tx.objectStore('settings');
-		const range = IDBKeyRange.bound(prefix, prefix + '\uffff');
-		for (const key of await store.getAllKeys(range)) {
+		for (const key of await store.getAllKeys(keyPrefixRange(prefix))) {
 			const id = String(key).slice(prefix.length);
 			if (kept.has(id)) continue;
 			if (now - (await readIn(store, journalSettled(id))) > SETTLED_KEPT) await store.delete(key);

@@ -26,6 +26,7 @@ import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers }
 import type { Intent, CatchupIntent } from './intent';
 import { announceOutboxChange } from './broadcast';
 import { mustStayBefore } from './order';
+import { unreadKey } from './split';
 import { isHeld, type CounterList, type CounterValue } from './hold-note';
 
 // Those who hold, undo or store a hold name its types here, with its functions.
@@ -188,7 +189,7 @@ async function cancelIn(
 			// is that catch-up's to put back if it is undone too.
 			article.unread = false;
 			delta -= 1;
-			changedSince.add(`flag:unread:${id}`);
+			changedSince.add(unreadKey(id));
 			if (covering.undo && !covering.undo.markedRead?.includes(id)) {
 				(covering.undo.markedRead ??= []).push(id);
 				noted.add(covering);
@@ -237,7 +238,7 @@ async function cancelIn(
 			countersChanged = true;
 		}
 		for (const id of undo?.markedRead ?? []) {
-			if (changedSince.has(`flag:unread:${id}`)) continue;
+			if (changedSince.has(unreadKey(id))) continue;
 			await revert(
 				id,
 				{ type: 'flag', field: 'unread', articleIds: [id], value: true },

@@ -719,6 +719,32 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		assign,
 		hold: false
 	});
+	/** A catch-up of feed 1's last week: sent by ids (an age mode), one article write at a time. */
+	const weekOfFeed1: Action = {
+		kind: 'catchup',
+		tab: 'page',
+		scope: { feedId: 1, isCat: false },
+		mode: '1week',
+		hold: false,
+		quota: 0
+	};
+	/**
+	 * A label assigned, the worker stopped with it on its way, the page sending it again and the
+	 * reader taking the label off during that send (`slow`: that send takes so long).
+	 */
+	const labelOffDuringResend = (slow?: { at: number; ms: number }): Action[] => [
+		{ ...label(true), quota: 0 },
+		{ kind: 'replayDies', at: 0 },
+		{
+			kind: 'replay',
+			who: ['page'],
+			faults: [],
+			during: [{ at: 0, action: label(false) }],
+			...(slow ? { slow } : {}),
+			quota: 0
+		},
+		{ kind: 'wait', ms: 2000 }
+	];
 
 	it('its mark read lands after the reader’s mark unread was confirmed: the server ends unread', async () => {
 		const { violations, ops } = await run([
@@ -734,37 +760,13 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 	});
 
 	it('its label lands after the reader took the label off during the next send (soak seed 969868045)', async () => {
-		const { violations } = await run([
-			{ ...label(true), quota: 0 },
-			{ kind: 'replayDies', at: 0 },
-			// The page sends the label again; during that send the reader takes it off.
-			{
-				kind: 'replay',
-				who: ['page'],
-				faults: [],
-				during: [{ at: 0, action: label(false) }],
-				quota: 0
-			},
-			{ kind: 'wait', ms: 2000 }
-		]);
+		const { violations } = await run(labelOffDuringResend());
 		expect(violations).toEqual([]);
 	});
 
 	it('a send whose sender died lands within its timeout: a change made after it is sent once (soak seed 969868045)', async () => {
-		const { violations, ops } = await run([
-			{ ...label(true), quota: 0 },
-			{ kind: 'replayDies', at: 0 },
-			// The page's second send takes 61 s: the first lands meanwhile, and the removal comes after.
-			{
-				kind: 'replay',
-				who: ['page'],
-				faults: [],
-				during: [{ at: 0, action: label(false) }],
-				slow: { at: 0, ms: 61_000 },
-				quota: 0
-			},
-			{ kind: 'wait', ms: 2000 }
-		]);
+		// The page's second send takes 61 s: the first lands meanwhile, and the removal comes after.
+		const { violations, ops } = await run(labelOffDuringResend({ at: 0, ms: 61_000 }));
 		expect(violations).toEqual([]);
 		// The label twice (the held one and the page's), the removal once.
 		expect(ops.filter((op) => op === 'setArticleLabel')).toHaveLength(3);
@@ -816,14 +818,7 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 
 	it('a catch-up’s mark read lands after a mark unread queued before its send (the doubt comes at its second send)', async () => {
 		const { violations, ops } = await run([
-			{
-				kind: 'catchup',
-				tab: 'page',
-				scope: { feedId: 1, isCat: false },
-				mode: '1week',
-				hold: false,
-				quota: 0
-			},
+			weekOfFeed1,
 			{ kind: 'flag', tab: 'page', field: 'unread', ids: [1], value: true, hold: false, quota: 0 },
 			{ kind: 'replayDies', at: 0 },
 			{ kind: 'replay', who: ['page'], faults: [], during: [], quota: 0 }
@@ -835,14 +830,7 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 
 	it('a catch-up’s mark read lands after the reader marked one of its articles unread (soak seed 969868044)', async () => {
 		const { violations } = await run([
-			{
-				kind: 'catchup',
-				tab: 'page',
-				scope: { feedId: 1, isCat: false },
-				mode: '1week',
-				hold: false,
-				quota: 0
-			},
+			weekOfFeed1,
 			{ kind: 'replayDies', at: 0 },
 			{
 				kind: 'dieWriting',

@@ -11,8 +11,8 @@ import { retryAt } from './replay-plan';
 import { UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log-write';
 import { updateReplayStatus, type ReplayStatus } from './status';
-import { catchupKeyRange, flagKeyPrefix } from './split';
-import { unansweredAt } from './way-in';
+import { catchupKeyRange, flagKeyPrefix, keyPrefixRange } from './split';
+import { latest, unansweredAt } from './way-in';
 import { marksUnread } from './intent';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
@@ -86,8 +86,7 @@ export async function doubtMarksUnread(catchup: OutboxItem, at: number): Promise
 	try {
 		const db = await openReaderDb();
 		await writeTx(db, ['outbox'], async (tx) => {
-			const prefix = flagKeyPrefix('unread');
-			const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+			const range = keyPrefixRange(flagKeyPrefix('unread'));
 			for (const item of await tx.store.index('byKey').getAll(range)) {
 				if (item.seq === undefined || item.seq < seq || item.account !== catchup.account) continue;
 				if (!marksUnread(item.intent)) continue;
@@ -98,11 +97,6 @@ export async function doubtMarksUnread(catchup: OutboxItem, at: number): Promise
 	} catch {
 		// Storage full: as the other marks (overCallItems).
 	}
-}
-
-function latest(...times: (number | undefined)[]): number | undefined {
-	const known = times.filter((t) => t !== undefined);
-	return known.length > 0 ? Math.max(...known) : undefined;
 }
 
 /**

@@ -31,17 +31,27 @@ const origin = Math.random().toString(36).slice(2, 10);
 /** Every catch-up's outbox key starts so (and no other's): the outbox finds them by key range. */
 export const CATCHUP_KEY_PREFIX = 'catchup:';
 
-/** The keys of every queued catch-up (`splitIntent` names them so). */
-export function catchupKeyRange(): IDBKeyRange {
-	return IDBKeyRange.bound(CATCHUP_KEY_PREFIX, `${CATCHUP_KEY_PREFIX}\uffff`);
+/** Every key that starts with `prefix`, as an IndexedDB range. */
+export function keyPrefixRange(prefix: string): IDBKeyRange {
+	return IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 }
 
-/** The outbox key of an article intent's change to one article (what coalesces). */
+/** The keys of every queued catch-up (`splitIntent` names them so). */
+export function catchupKeyRange(): IDBKeyRange {
+	return keyPrefixRange(CATCHUP_KEY_PREFIX);
+}
+
 /** The start of every key of a flag's items (`flag:unread:` and the article's id). */
 export function flagKeyPrefix(field: Extract<Intent, { type: 'flag' }>['field']): string {
 	return `flag:${field}:`;
 }
 
+/** The key of an article's read flag: what a catch-up changes of it. */
+export function unreadKey(id: number): string {
+	return `${flagKeyPrefix('unread')}${id}`;
+}
+
+/** The outbox key of an article intent's change to one article (what coalesces). */
 export function itemKey(
 	intent: Extract<Intent, { type: 'flag' | 'label' | 'note' }>,
 	id: number

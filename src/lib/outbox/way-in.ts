@@ -112,10 +112,13 @@ function catchupMayLand(
 	account: string | undefined
 ): number | undefined {
 	if (!marksUnread(intent)) return undefined;
-	const times = (catchups ?? [])
-		.filter((c) => c.account === account && c.attemptedAt !== undefined)
-		.map((c) => c.attemptedAt as number);
-	return times.length > 0 ? Math.max(...times) : undefined;
+	return latest(...(catchups ?? []).filter((c) => c.account === account).map((c) => c.attemptedAt));
+}
+
+/** The latest of the known times (undefined: none known). */
+export function latest(...times: (number | undefined)[]): number | undefined {
+	const known = times.filter((t) => t !== undefined);
+	return known.length > 0 ? Math.max(...known) : undefined;
 }
 
 /**
@@ -125,8 +128,7 @@ function catchupMayLand(
  */
 export function unansweredAt(item: OutboxItem): number | undefined {
 	if (item.intent.type === 'catchup' || item.intent.type === 'share') return undefined;
-	const times = [item.attemptedAt, item.overtakes, item.sendingAt].filter((t) => t !== undefined);
-	return times.length > 0 ? Math.max(...times) : undefined;
+	return latest(item.attemptedAt, item.overtakes, item.sendingAt);
 }
 
 /** Applies the drafts to copies of the cached articles and counters; notes in `undo` what undoing puts back. */

@@ -11,7 +11,7 @@
 import { isDeviceFeed, readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
 import { cachedTree } from '$lib/cache';
 import { m, whenAllMessages } from '$lib/i18n/m';
-import { itemKey } from '$lib/outbox/split';
+import { itemKey, unreadKey } from '$lib/outbox/split';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, ArticleRef, Intent, Side } from '$lib/outbox/intent';
@@ -58,7 +58,7 @@ function failureText(error: unknown): string {
 function keyOf(intent: Intent, id: number): string {
 	return intent.type === 'flag' || intent.type === 'label' || intent.type === 'note'
 		? itemKey(intent, id)
-		: `flag:unread:${id}`;
+		: unreadKey(id);
 }
 
 /**
