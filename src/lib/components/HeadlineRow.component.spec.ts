@@ -109,14 +109,14 @@ describe('HeadlineRow: what it shows', () => {
 		expect(row.dataset.articleId).toBe('7');
 	});
 
-	it('marks an unread row (class, dot) and not a read one', async () => {
+	it('marks an unread row (class, the dot its text draws) and not a read one', async () => {
 		const unread = showRow({ headline: { unread: true } });
 		expect(unread.classList.contains('unread')).toBe(true);
-		expect(unread.querySelector('.dot')).not.toBeNull();
+		expect(q(unread, '.text').classList.contains('unread')).toBe(true);
 		await hide();
 		const read = showRow({ headline: { unread: false } });
 		expect(read.classList.contains('unread')).toBe(false);
-		expect(read.querySelector('.dot')).toBeNull();
+		expect(q(read, '.text').classList.contains('unread')).toBe(false);
 		expect(q(read, '.visually-hidden').textContent).toBe('');
 	});
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ICON_SHAPES, ICONS, iconsStylesheet, type IconName } from './icons';
+import { ICON_SHAPES, ICONS, iconBefore, iconsStylesheet, type IconName } from './icons';
 
 describe('the icon set', () => {
 	it('every path starts with an absolute moveto, so joined paths draw the same subpaths', () => {
@@ -41,5 +41,10 @@ describe('the icon set', () => {
 		expect(css).toMatch(
 			/\.ui-icon\{[^}]*background-color:currentColor[^}]*forced-color-adjust:none/
 		);
+		// The same drawing before a control's content (iconBefore): the shape is inherited.
+		const drawn = /\.ui-icon\{([^}]*)\}/.exec(css)?.[1];
+		expect(drawn).toBeTruthy();
+		expect(css).toContain(`.ui-icon-before::before{content:'';${drawn ?? ''}}`);
+		expect(iconBefore('star')).toBe('ui-icon-before ui-icon-star');
 	});
 });

@@ -106,11 +106,21 @@ export function iconsStylesheet(): string {
 		const uri = iconDocument(shape).replace(/[<>#%"]/g, (c) => encodeURIComponent(c));
 		return `.ui-icon-${name}{--icon:url("data:image/svg+xml,${uri}")}`;
 	});
-	return [
-		'.ui-icon{display:block;flex:none;width:var(--icon-size,22px);height:var(--icon-size,22px);' +
-			'background-color:currentColor;-webkit-mask:var(--icon) center/contain no-repeat;' +
-			'mask:var(--icon) center/contain no-repeat;forced-color-adjust:none;' +
-			'print-color-adjust:exact;-webkit-print-color-adjust:exact}',
-		...rules
-	].join('\n');
+	const drawn =
+		'display:block;flex:none;width:var(--icon-size,22px);height:var(--icon-size,22px);' +
+		'background-color:currentColor;-webkit-mask:var(--icon) center/contain no-repeat;' +
+		'mask:var(--icon) center/contain no-repeat;forced-color-adjust:none;' +
+		'print-color-adjust:exact;-webkit-print-color-adjust:exact';
+	return [`.ui-icon{${drawn}}`, `.ui-icon-before::before{content:'';${drawn}}`, ...rules].join(
+		'\n'
+	);
+}
+
+/**
+ * The classes that draw an icon before a control's own content, no element of its own: for what
+ * is repeated in every headline row (its star and ⋯), where a phone's first list would otherwise
+ * build one more element and component per button (issue 27). The control names itself.
+ */
+export function iconBefore(name: IconName): string {
+	return `ui-icon-before ui-icon-${name}`;
 }
