@@ -4,6 +4,7 @@ import { afterFirstScreen, startEarlyReads } from '$lib/boot/early-reads';
 import { releaseSnapshot } from '$lib/boot/snapshot-release';
 import { updateDatePatterns } from '$lib/format/format';
 import { followLocale, loadAllMessages, startLocale } from '$lib/i18n';
+import { RECOVERY_WAIT_MS } from '$lib/db/stuck';
 import { markOnce } from '$lib/perf/marks';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { resumeAtStart } from '$lib/state/resume';
@@ -42,9 +43,10 @@ export const init: ClientInit = async () => {
 	// A change a page showed but could not queue before it went (a reload right after a tap): queued
 	// now, before the start reads the cache it changes (state/write-ahead.ts). Seldom anything.
 	if (journalHasEntries()) {
-		await import('$lib/state/write-ahead-recover')
+		const recovery = import('$lib/state/write-ahead-recover')
 			.then(({ recoverLeftChanges }) => recoverLeftChanges())
 			.catch(() => undefined);
+		await Promise.race([recovery, new Promise((done) => setTimeout(done, RECOVERY_WAIT_MS))]);
 	}
 	startEarlyReads(
 		kind && id !== undefined ? listKey(listQueryFor(kind, id, settings.values)) : undefined

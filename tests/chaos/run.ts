@@ -302,7 +302,8 @@ const rowCss = (id: number): string => `[aria-label^="Headlines of"] [data-artic
 async function openFeed(page: EngineBrowser, feed: string): Promise<void> {
 	await openFeedIn(page, new RegExp(`^${escapeRegExp(feed)}`), {
 		timeoutMs: STEP_MS,
-		report: false
+		// The page's state with a time-out, when asked (it may read a page cut off mid-fault).
+		report: !!process.env.CHAOS_DEBUG
 	});
 }
 
@@ -1384,6 +1385,7 @@ async function runSchedule(
 					anomalies
 				});
 				ops.push({ kind: op.kind, done: !note?.includes('skipped:'), note });
+				if (process.env.CHAOS_DEBUG) console.log(`  op ${op.kind}: ${note ?? ''}`);
 			} catch (e) {
 				ops.push({ kind: op.kind, done: false, note: `not done: ${String(e).split('\n')[0]}` });
 			} finally {

@@ -7,11 +7,12 @@
  * write transaction caught mid-way then blocks every later one, the next start included, until the
  * browser restarts (docs/engines.md, "IndexedDB writes across a page change"). The page aborts its
  * unfinished transactions when it goes into that cache (src/lib/db/open.ts). Here: pages changed
- * while the sync is writing its full copy, five times, and each next start reads the database.
+ * while the sync is writing its full copy, five times, and each next start reads the database; and
+ * a page left while its Undo toast shows (its change is committed as the page goes).
  */
 import { describe, expect, test } from 'vitest';
 import { ENGINES } from './support/engines';
-import { signIn, useEngine } from './support/session';
+import { openFeed, serverUnread, signIn, useEngine } from './support/session';
 import { button, click, poll, waitFor } from './support/ui';
 
 const ROUNDS = 5;
@@ -112,5 +113,49 @@ describe.each(ENGINES)('%s', (engine) => {
 			);
 			expect(read, `round ${round + 1}`).toBe('answered');
 		}
+	});
+
+	test('another address opened while an Undo toast shows: the change is sent and the database answers', async () => {
+		const { browser, client, server } = session;
+		await signIn(session);
+		await openFeed(session, /^Testbed Tech News/);
+		expect(await serverUnread(client, 1)).toBeGreaterThan(0);
+		// A catch-up, held while its toast offers Undo; the page goes before the toast does. Its
+		// commit on pagehide began a write the back/forward cache froze (WebKit): every later
+		// transaction waited, the next page's change too (chaos seed 4700007, the share page).
+		await click(browser, { css: 'summary', name: /^Mark read/ });
+		await click(browser, button('All articles'));
+		await waitFor(browser, 'the Undo toast', () =>
+			[...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Undo')
+				? true
+				: undefined
+		);
+		const share = `${server.url}share?${new URLSearchParams({ title: 'left with a toast', url: 'http://feeds.test/left' }).toString()}`;
+		await browser.goto(share);
+		await waitFor(browser, 'the share page', () =>
+			document.querySelector('form button[type="submit"]') ? true : undefined
+		);
+		const read = await browser.evaluate(
+			() =>
+				new Promise<string>((resolve) => {
+					setTimeout(() => resolve('no answer'), 5_000);
+					const open = indexedDB.open('ttrss-reader');
+					open.onsuccess = () => {
+						const request = open.result
+							.transaction(['outbox', 'settings'], 'readonly')
+							.objectStore('outbox')
+							.count();
+						request.onsuccess = () => resolve('answered');
+					};
+				})
+		);
+		expect(read).toBe('answered');
+		// The catch-up was not lost with its toast: its hold ran out, and the app sent it.
+		await poll(
+			'the feed caught up on the server',
+			async () => (await serverUnread(client, 1)) === 0,
+			browser,
+			60_000
+		);
 	});
 });

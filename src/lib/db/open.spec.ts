@@ -2,7 +2,13 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { abortLiveTransactions, openReaderDb, resetReaderDbForTests } from './open';
+import {
+	abortLiveTransactions,
+	openReaderDb,
+	pageHidden,
+	pageShown,
+	resetReaderDbForTests
+} from './open';
 import { DB_NAME } from './schema';
 
 beforeEach(() => {
@@ -54,5 +60,24 @@ describe('abortLiveTransactions (a page going into the back/forward cache)', () 
 		expect(await db.get('settings', 'during')).toBeUndefined();
 		expect(await db.get('settings', 'shortcut')).toBeUndefined();
 		expect(await db.get('settings', 'before')).toBe('kept');
+	});
+
+	it('aborts a transaction begun after the page went into the cache, until it shows again', async () => {
+		const db = await openReaderDb();
+		// A plain unload: the engine ends the page's transactions itself; nothing changes here.
+		pageHidden(false);
+		await db.put('settings', 'kept', 'unload');
+		// Into the cache: a write begun by a later pagehide listener (the Undo offer's commit) or
+		// by a promise's next step would be frozen mid-way; it fails at once instead.
+		pageHidden(true);
+		await expect(db.put('settings', 'lost', 'frozen')).rejects.toThrow();
+		const tx = db.transaction('settings', 'readwrite');
+		await expect(tx.done).rejects.toThrow();
+		// Back from the cache: writes work again.
+		pageShown();
+		await db.put('settings', 'kept', 'shown');
+		expect(await db.get('settings', 'frozen')).toBeUndefined();
+		expect(await db.get('settings', 'shown')).toBe('kept');
+		expect(await db.get('settings', 'unload')).toBe('kept');
 	});
 });

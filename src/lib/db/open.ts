@@ -76,12 +76,30 @@ export function openReaderDb(): Promise<ReaderDatabase> {
  * close) is left alone: every engine finishes or aborts those itself.
  */
 const live = new Set<IDBTransaction>();
+/**
+ * From `pagehide` into that cache until `pageshow`: a transaction begun then (a later `pagehide`
+ * listener's write, its promise's next step — the Undo offer committed as the page goes: chaos
+ * seed 4700007) would be frozen the same way, so it is aborted as it begins; its caller sees the
+ * write fail, as a write into a full disk.
+ */
+let frozen = false;
 
 /** Tracks a connection's transactions (`connectionOnce`'s). */
 function trackTransactions(native: IDBDatabase): void {
 	const begin = native.transaction.bind(native);
 	native.transaction = ((...args: Parameters<IDBDatabase['transaction']>) => {
 		const tx = begin(...args);
+		if (frozen) {
+			// After the caller's first requests (its promises then see the abort), before any task.
+			queueMicrotask(() => {
+				try {
+					tx.abort();
+				} catch {
+					// Finished already.
+				}
+			});
+			return tx;
+		}
 		live.add(tx);
 		const done = (): void => void live.delete(tx);
 		tx.addEventListener('complete', done);
@@ -108,16 +126,31 @@ export function abortLiveTransactions(): number {
 // Pages only (this module also runs in the service worker, which has no pagehide).
 const page = globalThis as unknown as {
 	document?: unknown;
-	addEventListener?: (type: 'pagehide', listener: (event: { persisted: boolean }) => void) => void;
+	addEventListener?: (
+		type: 'pagehide' | 'pageshow',
+		listener: (event: { persisted: boolean }) => void
+	) => void;
 };
 if (page.document !== undefined && page.addEventListener) {
-	page.addEventListener('pagehide', (event) => {
-		if (event.persisted) abortLiveTransactions();
-	});
+	page.addEventListener('pagehide', (event) => pageHidden(event.persisted));
+	page.addEventListener('pageshow', pageShown);
+}
+
+/** `pagehide`: into the back/forward cache (`persisted`), the page's transactions are aborted. */
+export function pageHidden(persisted: boolean): void {
+	if (!persisted) return;
+	frozen = true;
+	abortLiveTransactions();
+}
+
+/** `pageshow`: the page is back (or new); its transactions run again. */
+export function pageShown(): void {
+	frozen = false;
 }
 
 /** For tests: forget the cached connection. */
 export function resetReaderDbForTests(): void {
 	reader.reset();
 	live.clear();
+	frozen = false;
 }

@@ -143,7 +143,12 @@ async function failureReport(browser: EngineBrowser): Promise<string> {
 				: '\n--- no article';
 			const focused = document.activeElement;
 			const focus = `\n--- focus: ${focused?.tagName ?? 'none'} ${(focused?.textContent ?? '').trim().slice(0, 80)}`;
-			return `${location.href} (${facts})\n${document.body.innerText.slice(0, 800)}${articleText}${focus}`;
+			// A page with no text at all: its markup says whether the app drew anything.
+			const text = document.body.innerText.trim();
+			const shown = text
+				? text.slice(0, 800)
+				: `(no text) ${document.body.innerHTML.slice(0, 800)}`;
+			return `${location.href} (${facts})\n${shown}${articleText}${focus}`;
 		})
 		.catch((error: unknown) => `(page unreadable: ${String(error)})`);
 	return `\n--- ${browser.name} page: ${page}\n--- log (last 30)\n${browser.log.slice(-30).join('\n')}`;
