@@ -12,6 +12,7 @@ import { RefusedError } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$lib/db/kv';
 import { writeTxWithRoom } from '$lib/db/quota';
+import { doubtsFor } from './doubts';
 import { isQuotaError, StorageFullError } from '$lib/db/storage-problem';
 import { m } from '$lib/i18n/m';
 import { readTx, writeTx } from '$lib/db/tx';
@@ -134,8 +135,10 @@ async function writeItems(
 	if (!applyToCache) {
 		return writeTx(db, ['outbox', 'settings'], async (tx) => {
 			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
-			if (journal) await writeIn(tx.objectStore('settings'), journalSettled(journal), now);
-			return writeEffect(tx, intentEffect(drafts, queued, context));
+			const settings = tx.objectStore('settings');
+			if (journal) await writeIn(settings, journalSettled(journal), now);
+			const doubts = await doubtsFor(settings, account, keysOf(drafts), now);
+			return writeEffect(tx, intentEffect(drafts, { ...queued, doubts }, context));
 		});
 	}
 	// A full quota frees cache room first (then the caller keeps the change in the outbox alone).
@@ -146,13 +149,16 @@ async function writeItems(
 		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
 		const ownCache = changeFitsCache(owner, account);
 		const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
+		const doubts = await doubtsFor(tx.objectStore('settings'), account, keysOf(drafts), now);
 		const cache = ownCache ? await cacheSnapshot(tx, drafts) : undefined;
-		const effect = intentEffect(drafts, { ...queued, cache }, context);
+		const effect = intentEffect(drafts, { ...queued, doubts, cache }, context);
 		for (const article of effect.articles) await tx.objectStore('articles').put(article);
 		if (effect.tree) await tx.objectStore('tree').put(effect.tree, 'current');
 		return writeEffect(tx, effect);
 	});
 }
+
+const keysOf = (drafts: readonly ItemDraft[]): string[] => drafts.map((d) => d.key);
 
 /**
  * The queued items under each draft's key (what its item may replace) and, when there are any,

@@ -14,6 +14,7 @@ import { updateReplayStatus, type ReplayStatus } from './status';
 import { catchupKeyRange, flagKeyPrefix, keyPrefixRange } from './split';
 import { latest, unansweredAt } from './way-in';
 import { marksUnread } from './intent';
+import { noteDoubt } from './doubts';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
 	if (item.seq === undefined) return undefined;
@@ -161,13 +162,15 @@ export async function confirm(
 	let kept = false;
 	// Logged before they leave the outbox: a write in between finds them one way or the other.
 	await recordSent(db, items, at);
-	await writeTx(db, ['outbox'], async (tx) => {
+	await writeTx(db, ['outbox', 'settings'], async (tx) => {
+		const outbox = tx.objectStore('outbox');
+		const settings = tx.objectStore('settings');
 		const writes: Promise<unknown>[] = [];
 		for (const item of items) {
 			const seq = item.seq;
 			if (seq === undefined) continue;
 			writes.push(
-				tx.store.get(seq).then(async (current) => {
+				outbox.get(seq).then(async (current) => {
 					// Replaced by a newer change meanwhile: that one has its own seq and its own send.
 					if (!current) return;
 					// As stored now: a doubt may have come while this was on its way (a catch-up sent
@@ -176,13 +179,17 @@ export async function confirm(
 					const until = doubt === undefined ? undefined : doubt + UNANSWERED_MS;
 					if (until !== undefined && sentAt < until) {
 						kept = true;
-						await tx.store.put({ ...current, notBefore: until });
-					} else await tx.store.delete(seq);
+						await outbox.put({ ...current, notBefore: until });
+					} else {
+						await outbox.delete(seq);
+						// An earlier send of it may still land: a later change of its key waits it out.
+						await noteDoubt(settings, current, sentAt);
+					}
 				})
 			);
 		}
 		await Promise.all(writes);
-		await doubtCatchups(tx.store, items, sentAt);
+		await doubtCatchups(outbox, items, sentAt);
 	});
 	await noteStatus({ lastSentAt: at });
 	return kept;

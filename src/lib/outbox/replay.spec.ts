@@ -475,6 +475,34 @@ describe('a change sent without an answer, then overtaken', () => {
 		expect(server.article(7).unread).toBe(false);
 	});
 
+	// Chaos seed 4700013 in WebKit (stop 49): the star's first send was left without an answer (its
+	// page reloaded mid-send), sent again and confirmed: it left the outbox. The reader's unstar,
+	// queued after that, was sent and confirmed at once; then the first star landed.
+	it('a change queued after the unanswered one was confirmed and left still waits for it', async () => {
+		let t = 1_000_000;
+		const now = (): number => t;
+		const server = fakeTtrss({ failAt: (i) => (i === 0 ? 'NETWORK' : undefined) });
+		await enqueueIntent(star(true), t);
+		await replayOutbox({ client: server.client(), now });
+		t += 1_000;
+		expect(await replayOutbox({ client: server.client(), now })).toMatchObject({
+			sent: 1,
+			remaining: 0
+		});
+		t += 1_000;
+		await enqueueIntent(star(false), t);
+		expect(await replayOutbox({ client: server.client(), now })).toMatchObject({
+			sent: 1,
+			remaining: 1
+		});
+		expect((await pendingItems())[0]?.notBefore).toBe(1_000_000 + UNANSWERED_MS);
+		t = 1_000_000 + UNANSWERED_MS;
+		await heldStarLandsThenUnstarAgain(server, now);
+		// Past its time, the note is gone: the next change of the key is sent once.
+		await enqueueIntent(star(true), ++t);
+		expect(await replayOutbox({ client: server.client(), now })).toMatchObject({ remaining: 0 });
+	});
+
 	it('the later value replaced again still waits for the unanswered one', async () => {
 		let t = 1_000_000;
 		const now = (): number => t;

@@ -31,6 +31,11 @@ export interface WayInSnapshot {
 	queued: readonly (readonly OutboxItem[])[];
 	/** The queued catch-ups, when an item may be replaced (a change is not moved past one). */
 	catchups?: readonly OutboxItem[];
+	/**
+	 * For each draft (by index), the time of a send of its key that left the outbox confirmed but
+	 * may still land (outbox/doubts.ts), in the change's account.
+	 */
+	doubts?: readonly (number | undefined)[];
 }
 
 export interface WayInContext {
@@ -80,6 +85,9 @@ export function intentEffect(
 		// land after this one is confirmed and mark the article read again (soak seed 969868044).
 		const late = catchupMayLand(draft.intent, snapshot.catchups, account);
 		if (late !== undefined) overtakes = Math.max(overtakes ?? late, late);
+		// A send of this key already confirmed, whose earlier unanswered send may still land.
+		const gone = snapshot.doubts?.[index];
+		if (gone !== undefined) overtakes = Math.max(overtakes ?? gone, gone);
 		const was = changed?.was[index];
 		return {
 			key: draft.key,
