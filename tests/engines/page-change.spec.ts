@@ -17,6 +17,24 @@ import { button, click, poll, waitFor } from './support/ui';
 
 const ROUNDS = 5;
 
+/**
+ * In the page: whether the app's database answers a read of `stores` (the first one counted)
+ * within 5 s — 'no answer' when a transaction frozen elsewhere holds them.
+ */
+function databaseAnswers(stores: string[]): Promise<string> {
+	return new Promise<string>((resolve) => {
+		setTimeout(() => resolve('no answer'), 5_000);
+		const open = indexedDB.open('ttrss-reader');
+		open.onsuccess = () => {
+			const request = open.result
+				.transaction(stores, 'readonly')
+				.objectStore(stores[0] ?? 'outbox')
+				.count();
+			request.onsuccess = () => resolve('answered');
+		};
+	});
+}
+
 describe.each(ENGINES)('%s', (engine) => {
 	const session = useEngine(engine);
 
@@ -97,20 +115,7 @@ describe.each(ENGINES)('%s', (engine) => {
 				`the next start's first headline (round ${round + 1})`,
 				() => performance.getEntriesByName('app:first-headline').length === 1
 			);
-			const read = await browser.evaluate(
-				() =>
-					new Promise<string>((resolve) => {
-						setTimeout(() => resolve('no answer'), 5_000);
-						const open = indexedDB.open('ttrss-reader');
-						open.onsuccess = () => {
-							const request = open.result
-								.transaction(['articles', 'outbox'], 'readonly')
-								.objectStore('articles')
-								.count();
-							request.onsuccess = () => resolve('answered');
-						};
-					})
-			);
+			const read = await browser.evaluate(databaseAnswers, ['articles', 'outbox']);
 			expect(read, `round ${round + 1}`).toBe('answered');
 		}
 	});
@@ -135,20 +140,7 @@ describe.each(ENGINES)('%s', (engine) => {
 		await waitFor(browser, 'the share page', () =>
 			document.querySelector('form button[type="submit"]') ? true : undefined
 		);
-		const read = await browser.evaluate(
-			() =>
-				new Promise<string>((resolve) => {
-					setTimeout(() => resolve('no answer'), 5_000);
-					const open = indexedDB.open('ttrss-reader');
-					open.onsuccess = () => {
-						const request = open.result
-							.transaction(['outbox', 'settings'], 'readonly')
-							.objectStore('outbox')
-							.count();
-						request.onsuccess = () => resolve('answered');
-					};
-				})
-		);
+		const read = await browser.evaluate(databaseAnswers, ['outbox', 'settings']);
 		expect(read).toBe('answered');
 		// The catch-up was not lost with its toast: its hold ran out, and the app sent it.
 		await poll(
