@@ -71,11 +71,16 @@ configure_ttrss() {
     -e "s|define\('CHECK_FOR_UPDATES', *[a-z]+\);|define('CHECK_FOR_UPDATES', false);|" \
     -e "s|define\('LOG_DESTINATION', *'[^']*'\);|define('LOG_DESTINATION', '');|" \
     "$TTRSS_CONFIG"
-  # The credentials in testbed.json are the truth; keep the app's copy in line.
+  # The credentials in testbed.json are the truth; keep the app's copy in line. The type, host and
+  # port too: on one fresh machine dbconfig-common wrote them shifted by one (dbtype '', dbserver
+  # 'ttrss@localhost', dbport 'localhost'), and tt-rss answered "could not find driver".
   sed -i -E \
     -e "s|^\\\$dbpass=.*|\$dbpass='$DB_PASS';|" \
     -e "s|^\\\$dbname=.*|\$dbname='$DB_NAME';|" \
     -e "s|^\\\$dbuser=.*|\$dbuser='$DB_USER';|" \
+    -e "s|^\\\$dbtype=.*|\$dbtype='pgsql';|" \
+    -e "s|^\\\$dbserver=.*|\$dbserver='localhost';|" \
+    -e "s|^\\\$dbport=.*|\$dbport='5432';|" \
     "$TTRSS_DBCONF"
   grep -q "define('SELF_URL_PATH', '$TT_URL');" "$TTRSS_CONFIG" || die "could not set SELF_URL_PATH"
   grep -q "define('CHECK_FOR_UPDATES', false);" "$TTRSS_CONFIG" || die "could not set CHECK_FOR_UPDATES"
@@ -83,6 +88,18 @@ configure_ttrss() {
   # /var/log/apache2/error.log instead of rows in ttrss_error_log or a missing syslog.
   after="$(cat "$TTRSS_CONFIG" "$TTRSS_DBCONF" | sha256sum)"
   [ "$before" = "$after" ] || log "updated $TTRSS_CONFIG / $TTRSS_DBCONF"
+}
+
+# The package's postinst enables its Alias (/tt-rss) only when apache2's maintscript helper works
+# at that moment; installed after php8.2-fpm (the current server set up first), it did not, and
+# Apache answered 404 for /tt-rss/. Enabled here whatever the order.
+enable_apache_alias() {
+  [ -e /etc/apache2/conf-enabled/50-tt-rss.conf ] && return 0
+  log "enabling Apache's tt-rss alias (50-tt-rss)"
+  a2enconf -q 50-tt-rss >/dev/null
+  if curl_local -o /dev/null "http://localhost/" 2>/dev/null; then
+    without_inherited_fds apachectl graceful
+  fi
 }
 
 # ------------------------------------------------------------------ the current server (tt-rss of 2026)
@@ -559,6 +576,7 @@ setup_server() { # $1 = server name
   if [ "$SERVER" = debian ]; then
     install_packages
     configure_ttrss
+    enable_apache_alias
   else
     install_current_packages
     unpack_current
