@@ -11,7 +11,7 @@
  */
 import { isFiniteNumber, readIn, storedKeyFamily, writeIn, type KvWritable } from '$lib/db/kv';
 import type { OutboxItem } from '$lib/db/schema';
-import { UNANSWERED_MS } from './replay-judge';
+import { mayStillLand } from './replay-judge';
 
 const doubtOf = storedKeyFamily<number>({
 	store: 'settings',
@@ -34,7 +34,7 @@ export async function noteDoubt(
 ): Promise<void> {
 	if (item.intent.type === 'catchup' || item.intent.type === 'share') return;
 	const at = item.attemptedAt;
-	if (at === undefined || sentAt >= at + UNANSWERED_MS) return;
+	if (!mayStillLand(at, sentAt)) return;
 	const key = doubtKey(item.account, item.key);
 	const known = await readIn(store, key);
 	if (at > known) await writeIn(store, key, at);
@@ -55,7 +55,7 @@ export async function doubtsFor(
 			const key = doubtKey(account, k);
 			const at = await readIn(store, key);
 			if (at === 0) return undefined;
-			if (now < at + UNANSWERED_MS) return at;
+			if (mayStillLand(at, now)) return at;
 			await store.delete(key.name);
 			return undefined;
 		})

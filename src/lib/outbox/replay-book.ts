@@ -8,7 +8,7 @@ import { writeTxWithRoom } from '$lib/db/quota';
 import { writeTx } from '$lib/db/tx';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import { retryAt } from './replay-plan';
-import { UNANSWERED_MS } from './replay-judge';
+import { mayStillLand, UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log-write';
 import { updateReplayStatus, type ReplayStatus } from './status';
 import { catchupKeyRange, flagKeyPrefix, keyPrefixRange } from './split';
@@ -114,7 +114,7 @@ async function doubtCatchups(
 ): Promise<void> {
 	const doubts = items.flatMap((item) => {
 		const at = marksUnread(item.intent) ? unansweredAt(item) : undefined;
-		return at !== undefined && sentAt < at + UNANSWERED_MS ? [{ item, at }] : [];
+		return mayStillLand(at, sentAt) ? [{ item, at }] : [];
 	});
 	if (doubts.length === 0) return;
 	for (const catchup of await store.index('byKey').getAll(catchupKeyRange())) {
@@ -176,10 +176,9 @@ export async function confirm(
 					// As stored now: a doubt may have come while this was on its way (a catch-up sent
 					// again, an earlier send noted unanswered).
 					const doubt = latest(current.overtakes, item.overtakes);
-					const until = doubt === undefined ? undefined : doubt + UNANSWERED_MS;
-					if (until !== undefined && sentAt < until) {
+					if (mayStillLand(doubt, sentAt)) {
 						kept = true;
-						await outbox.put({ ...current, notBefore: until });
+						await outbox.put({ ...current, notBefore: doubt + UNANSWERED_MS });
 					} else {
 						await outbox.delete(seq);
 						// An earlier send of it may still land: a later change of its key waits it out.

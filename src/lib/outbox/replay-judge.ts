@@ -35,6 +35,11 @@ export function mayHaveLanded(error: unknown): boolean {
  */
 export const UNANSWERED_MS = DEFAULT_TIMEOUT_MS;
 
+/** Whether a send made at `sentAt` without an answer may still land at `now`. */
+export function mayStillLand(sentAt: number | undefined, now: number): sentAt is number {
+	return sentAt !== undefined && now < sentAt + UNANSWERED_MS;
+}
+
 export function judge(error: unknown): Verdict {
 	if (!(error instanceof ApiError)) {
 		// A bug or a browser failure (a full device says so): keep the items, try again later.
