@@ -66,7 +66,11 @@ export function isAllowedUrl(url) {
 
 /**
  * Runs in every document before its scripts. Records, in wall-clock ms (timeOrigin + now):
- * `painted` — the animation frame in which `target` first exists (the frame that paints it);
+ * `painted` — the end of the frame in which `target` first exists: a task queued from that frame's
+ * animation callback, which runs once the frame's style, layout and paint are done (until
+ * 2026-11-30 it was the animation callback itself, before them: a first frame's own style and layout
+ * were left out, and a page whose first frame cost more in style, as the app's icon images did, was
+ * not seen slower);
  * long tasks (PerformanceObserver 'longtask'); optionally clicks `click` once it appears.
  * @param {ProbeConfig} cfg
  */
@@ -116,11 +120,16 @@ function probe(cfg) {
 		if (rec.painted === null && !waiting && document.querySelector(cfg.target)) {
 			waiting = true;
 			requestAnimationFrame(() => {
-				rec.painted = now();
-				// Reported through a CDP binding where the harness set one (see watchPaint): nothing of
-				// the harness then runs in the page while it starts.
-				const report = /** @type {any} */ (window).__benchPainted;
-				if (typeof report === 'function') report(String(rec.painted));
+				// A message's task runs after the rendering this callback is part of.
+				const after = new MessageChannel();
+				after.port1.onmessage = () => {
+					rec.painted = now();
+					// Reported through a CDP binding where the harness set one (see watchPaint): nothing
+					// of the harness then runs in the page while it starts.
+					const report = /** @type {any} */ (window).__benchPainted;
+					if (typeof report === 'function') report(String(rec.painted));
+				};
+				after.port2.postMessage(null);
 			});
 		}
 	};

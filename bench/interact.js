@@ -7,6 +7,9 @@
 // (CDP Performance.getMetrics, LayoutDuration and RecalcStyleDuration, the renderer's own totals).
 //   BENCH_INTERACT=small:phone:4,big:desktop:1   only those sessions
 //   BENCH_PROFILE=1                               a V8 CPU profile per step (top self time)
+//   BENCH_TRACE_SESSION=dir                       a Chrome trace of each session (with CPU samples)
+//                                                 into dir; `node bench/long-tasks.js <trace>` names
+//                                                 what ran inside each long task
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +137,20 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 	await cdp.send('Performance.enable');
 	await throttle(page, cdp, cpu);
 	void synced;
+	const traceDir = process.env.BENCH_TRACE_SESSION;
+	if (traceDir) {
+		mkdirSync(traceDir, { recursive: true });
+		await browser.startTracing(page, {
+			path: `${traceDir}/interact-${account}-${phone ? 'phone' : 'desktop'}-${cpu}x.json`,
+			categories: [
+				'toplevel',
+				'devtools.timeline',
+				'disabled-by-default-devtools.timeline',
+				'v8.execute',
+				'disabled-by-default-v8.cpu_profiler'
+			]
+		});
+	}
 
 	/** @type {any[]} */
 	const steps = [];
@@ -149,6 +166,7 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 		log(`interact ${account}: stopped: ${e}`);
 		return { ...summarizeSession(steps), error: String(e).slice(0, 300) };
 	} finally {
+		if (traceDir) await browser.stopTracing();
 		await context.close();
 	}
 

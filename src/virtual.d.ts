@@ -1,2 +1,0 @@
-// Modules vite.config.ts makes at build time.
-declare module 'virtual:icons.css';
