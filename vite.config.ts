@@ -4,7 +4,6 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { securityHeaders } from './deploy/csp.js';
 import { firstScreenChunks } from './deploy/first-screen-chunks.js';
 import { staticSite } from './deploy/static-site.js';
-import { iconsStylesheet } from './src/lib/components/icons.js';
 
 /**
  * tt-rss sends no CORS headers, so the app must reach it on its own origin.
@@ -48,22 +47,11 @@ function previewBuiltSite(): Plugin {
 	};
 }
 
-/** `virtual:icons.css`: the icon set's stylesheet, made from src/lib/components/icons.ts. */
-function iconsCss(): Plugin {
-	const id = 'virtual:icons.css';
-	const resolved = '\0virtual-icons.css';
-	return {
-		name: 'icons-css',
-		resolveId: (source) => (source === id ? resolved : undefined),
-		load: (loaded) => (loaded === resolved ? iconsStylesheet() : undefined)
-	};
-}
-
 /** Component tests (the `component` project), apart from the unit project's node environment. */
 const COMPONENT_SPECS = 'src/**/*.component.spec.ts';
 
 export default defineConfig({
-	plugins: [sveltekit(), previewBuiltSite(), iconsCss()],
+	plugins: [sveltekit(), previewBuiltSite()],
 	// The first screen's code in two files, not ~25 (deploy/first-screen-chunks.js).
 	build: { rolldownOptions: { output: { codeSplitting: firstScreenChunks() } } },
 	server: { proxy: ttrssProxy(), port: 5173, strictPort: true },

@@ -1,0 +1,53 @@
+/**
+ * Icon.svelte in jsdom: an inline `svg` of the icon's shape in the text's colour, hidden from
+ * assistive technology unless it names itself; and no stylesheet of the app draws an icon as a
+ * `data:` SVG image (each such image is a document the browser builds in a first frame's style
+ * pass: issue 27's slower starts).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import Icon from './Icon.svelte';
+import { ICON_SHAPES } from './icons';
+import { freshTarget, show } from './testing/mounted';
+
+describe('Icon', () => {
+	it('draws the shape inline, stroked and filled in currentColor, hidden from assistive technology', () => {
+		const target = freshTarget();
+		show(Icon, target, { name: 'star-filled', size: 20 });
+		const svg = target.querySelector('svg');
+		expect(svg?.getAttribute('width')).toBe('20');
+		expect(svg?.getAttribute('stroke')).toBe('currentColor');
+		expect(svg?.getAttribute('aria-hidden')).toBe('true');
+		expect(svg?.getAttribute('role')).toBeNull();
+		const paths = [...(svg?.querySelectorAll('path') ?? [])].map((p) => p.getAttribute('d'));
+		expect(paths).toEqual(
+			[ICON_SHAPES['star-filled'].stroke, ICON_SHAPES['star-filled'].fill].filter(Boolean)
+		);
+		expect(svg?.querySelector('path[fill="currentColor"]')).not.toBeNull();
+	});
+
+	it('names itself as an image only when it stands alone', () => {
+		const target = freshTarget();
+		show(Icon, target, { name: 'more', label: 'More' });
+		const svg = target.querySelector('svg');
+		expect(svg?.getAttribute('role')).toBe('img');
+		expect(svg?.getAttribute('aria-label')).toBe('More');
+		expect(svg?.hasAttribute('aria-hidden')).toBe(false);
+	});
+
+	it('no stylesheet or component of the app uses a data: SVG image', () => {
+		const found: string[] = [];
+		const walk = (dir: string): void => {
+			for (const name of readdirSync(dir)) {
+				const path = join(dir, name);
+				if (statSync(path).isDirectory()) walk(path);
+				else if (/\.(svelte|css|ts)$/.test(name) && !name.endsWith('.spec.ts')) {
+					if (/data:image\/svg/.test(readFileSync(path, 'utf8'))) found.push(path);
+				}
+			}
+		};
+		walk(join(process.cwd(), 'src'));
+		expect(found).toEqual([]);
+	});
+});
