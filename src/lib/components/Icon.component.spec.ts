@@ -6,9 +6,12 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import Icon from './Icon.svelte';
-import { ICON_SHAPES } from './icons';
+import { loadLaterIcons } from './icon-shapes.svelte';
+import { ICONS, shapeOf } from './icons';
+import { LATER_ICONS } from './icons-later';
 import { freshTarget, show } from './testing/mounted';
 
 describe('Icon', () => {
@@ -21,10 +24,18 @@ describe('Icon', () => {
 		expect(svg?.getAttribute('aria-hidden')).toBe('true');
 		expect(svg?.getAttribute('role')).toBeNull();
 		const paths = [...(svg?.querySelectorAll('path') ?? [])].map((p) => p.getAttribute('d'));
-		expect(paths).toEqual(
-			[ICON_SHAPES['star-filled'].stroke, ICON_SHAPES['star-filled'].fill].filter(Boolean)
-		);
+		const shape = shapeOf(ICONS['star-filled']);
+		expect(paths).toEqual([shape.stroke, shape.fill].filter(Boolean));
 		expect(svg?.querySelector('path[fill="currentColor"]')).not.toBeNull();
+	});
+
+	it('draws an article icon once its module is in (asked for before, it loads it)', async () => {
+		const target = freshTarget();
+		show(Icon, target, { name: 'share' });
+		await loadLaterIcons();
+		flushSync();
+		const paths = [...target.querySelectorAll('svg path')].map((p) => p.getAttribute('d'));
+		expect(paths).toEqual([shapeOf(LATER_ICONS.share).stroke]);
 	});
 
 	it('names itself as an image only when it stands alone', () => {

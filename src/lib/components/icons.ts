@@ -1,26 +1,20 @@
-/** The app's icon set (Icon.svelte draws them): hand-drawn 24×24 paths, stroked in currentColor. */
+/**
+ * The app's icon set (Icon.svelte draws them): hand-drawn 24×24 paths, stroked in currentColor.
+ * Here the icons a first screen can draw (the list and its head, the tree, the app's bar); the
+ * article's and the selection's are in icons-later.ts, which their code imports (issue 27: the
+ * first screen's JS stays within its 80 KB with the shapes in it).
+ */
+import type { LaterIconName } from './icons-later';
+
 /** Each icon's paths (stroked; `fill:` before a path fills it instead). */
+export type IconPaths = Record<string, readonly string[]>;
+
 export const ICONS = {
 	star: ['M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z'],
 	'star-filled': [
 		'fill:M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z'
 	],
 	publish: ['M12 15V4', 'M7.5 8.5 12 4l4.5 4.5', 'M5 14v5h14v-5'],
-	read: ['M4 12.5l5 5L20 6.5'],
-	unread: ['fill:M12 7a5 5 0 1 0 0 10 5 5 0 1 0 0-10z'],
-	label: [
-		'M3.5 12.2V4.5a1 1 0 0 1 1-1h7.7l8.3 8.3-8.7 8.7z',
-		'fill:M8 6.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 1 0 0-3z'
-	],
-	note: ['M4 20h4L19 9l-4-4L4 16z', 'M13.5 6.5l4 4'],
-	share: [
-		'M18 3.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 1 0 0-5z',
-		'M6 9.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 1 0 0-5z',
-		'M18 15.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 1 0 0-5z',
-		'M8.2 10.8l7.6-4.1',
-		'M8.2 13.2l7.6 4.1'
-	],
-	external: ['M14 4h6v6', 'M20 4l-9 9', 'M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5'],
 	more: [
 		'fill:M5 10.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 1 0 0-3z',
 		'fill:M12 10.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 1 0 0-3z',
@@ -31,12 +25,7 @@ export const ICONS = {
 	sort: ['M7 4v16', 'M3.5 16.5 7 20l3.5-3.5', 'M13 6h8', 'M13 11h6', 'M13 16h4'],
 	refresh: ['M19.5 12a7.5 7.5 0 1 1-2.2-5.3', 'M19.5 4v4.5H15'],
 	back: ['M15 5l-7 7 7 7'],
-	up: ['M5 15l7-7 7 7'],
-	down: ['M5 9l7 7 7-7'],
 	close: ['M6 6l12 12', 'M18 6 6 18'],
-	check: ['M4 12.5l5 5L20 6.5'],
-	'check-all': ['M2.5 12.5l4.5 4.5L16 8', 'M12 16l1 1L22 8'],
-	'select-all': ['M4 4h16v16H4z', 'M8 12l3 3 5-6'],
 	settings: [
 		'M12 9a3 3 0 1 0 0 6 3 3 0 1 0 0-6z',
 		'M12 2.5v3',
@@ -54,10 +43,10 @@ export const ICONS = {
 		'M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .8-1 1.5v.7',
 		'fill:M12 16.3a1.1 1.1 0 1 0 0 2.2 1.1 1.1 0 1 0 0-2.2z'
 	],
-	speak: ['M4 9.5h3.5L12 5.5v13l-4.5-4H4z', 'M15.5 9a4 4 0 0 1 0 6', 'M18 6.5a7.5 7.5 0 0 1 0 11']
-} as const satisfies Record<string, readonly string[]>;
+	'check-all': ['M2.5 12.5l4.5 4.5L16 8', 'M12 16l1 1L22 8']
+} as const satisfies IconPaths;
 
-export type IconName = keyof typeof ICONS;
+export type IconName = keyof typeof ICONS | LaterIconName;
 
 /**
  * One icon as Icon.svelte draws it: its stroked paths joined into one `d`, its filled ones into
@@ -70,7 +59,7 @@ export interface IconShape {
 	fill: string;
 }
 
-function shapeOf(paths: readonly string[]): IconShape {
+export function shapeOf(paths: readonly string[]): IconShape {
 	const join = (filled: boolean) =>
 		paths
 			.filter((d) => d.startsWith('fill:') === filled)
@@ -79,7 +68,7 @@ function shapeOf(paths: readonly string[]): IconShape {
 	return { stroke: join(false), fill: join(true) };
 }
 
-/** Each icon's shape, made once. */
-export const ICON_SHAPES = Object.fromEntries(
-	Object.entries(ICONS).map(([name, paths]) => [name, shapeOf(paths)])
-) as Record<IconName, IconShape>;
+/** Each icon's shape. */
+export function shapesOf(set: IconPaths): Record<string, IconShape> {
+	return Object.fromEntries(Object.entries(set).map(([name, paths]) => [name, shapeOf(paths)]));
+}
