@@ -7,11 +7,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { flushSync } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Icon from './Icon.svelte';
-import { loadLaterIcons } from './icon-shapes.svelte';
 import { ICONS, shapeOf } from './icons';
-import { LATER_ICONS } from './icons-later';
 import { freshTarget, show } from './testing/mounted';
 
 describe('Icon', () => {
@@ -32,10 +30,24 @@ describe('Icon', () => {
 	it('draws an article icon once its module is in (asked for before, it loads it)', async () => {
 		const target = freshTarget();
 		show(Icon, target, { name: 'share' });
-		await loadLaterIcons();
-		flushSync();
+		// Nothing has imported icons-later.ts in this file: the icon has no shape yet.
+		expect(target.querySelectorAll('svg path')).toHaveLength(0);
+		await vi.waitFor(() => {
+			flushSync();
+			expect(target.querySelectorAll('svg path').length).toBeGreaterThan(0);
+		});
+		const { LATER_ICONS } = await import('./icons-later');
 		const paths = [...target.querySelectorAll('svg path')].map((p) => p.getAttribute('d'));
 		expect(paths).toEqual([shapeOf(LATER_ICONS.share).stroke]);
+	});
+
+	it('once icons-later.ts is in, its icons draw at their first render', async () => {
+		const { LATER_ICONS } = await import('./icons-later');
+		const target = freshTarget();
+		show(Icon, target, { name: 'label' });
+		const shape = shapeOf(LATER_ICONS.label);
+		const paths = [...target.querySelectorAll('svg path')].map((p) => p.getAttribute('d'));
+		expect(paths).toEqual([shape.stroke, shape.fill]);
 	});
 
 	it('names itself as an image only when it stands alone', () => {

@@ -1,23 +1,19 @@
 /**
  * The shapes Icon.svelte draws, by name: the first screen's (icons.ts) at once, the others
- * (icons-later.ts) once their module is in. Reactive, so an icon asked for before then is drawn
- * when it arrives; asking for one that is not in yet loads the module.
+ * (icons-later.ts) as that module is evaluated (it adds them here): the article's and the
+ * selection's components import it, so their icons are here when they first draw. Reactive, so an
+ * icon asked for before then (Icon.svelte then loads the module) is drawn when it arrives.
  */
-import { ICONS, shapesOf, type IconName, type IconShape } from './icons';
+import { ICONS, shapesOf, type IconName, type IconPaths, type IconShape } from './icons';
 
 let shapes = $state.raw<Partial<Record<IconName, IconShape>>>(shapesOf(ICONS));
-let later: Promise<void> | undefined;
 
-/** Loads the article's and the selection's icons (once); resolves when they can be drawn. */
-export function loadLaterIcons(): Promise<void> {
-	return (later ??= import('./icons-later').then(({ LATER_ICONS }) => {
-		shapes = { ...shapes, ...shapesOf(LATER_ICONS) };
-	}));
+/** Adds a set's shapes (icons-later.ts, as it is evaluated). */
+export function addIcons(set: IconPaths): void {
+	shapes = { ...shapes, ...shapesOf(set) };
 }
 
-/** The icon's shape; undefined until its module is in (it is then being loaded). */
+/** The icon's shape; undefined until its module is in. */
 export function iconShape(name: IconName): IconShape | undefined {
-	const shape = shapes[name];
-	if (!shape) void loadLaterIcons();
-	return shape;
+	return shapes[name];
 }

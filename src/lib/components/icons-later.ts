@@ -1,8 +1,9 @@
 /**
  * The icons only the article and the selection draw (icons.ts has the first screen's): loaded with
  * their code, which imports this module, and by Icon.svelte when one is asked for before it is in
- * (icon-shapes.svelte.ts).
+ * (icon-shapes.svelte.ts). Evaluating it adds them to the shapes Icon.svelte draws.
  */
+import { addIcons } from './icon-shapes.svelte';
 import type { IconPaths } from './icons';
 
 export const LATER_ICONS = {
@@ -29,3 +30,5 @@ export const LATER_ICONS = {
 } as const satisfies IconPaths;
 
 export type LaterIconName = keyof typeof LATER_ICONS;
+
+addIcons(LATER_ICONS);
