@@ -82,6 +82,11 @@ describe('afterCatchup, as tt-rss marks (Feeds::_catchup)', () => {
 		]);
 	});
 
+	it('leaves the counters alone when it spares articles (they stay unread)', () => {
+		const after = afterCatchup(before, tree, { feedId: 2, isCat: false, mode: 'all', spare: [7] });
+		expect(after).toBe(before);
+	});
+
 	it('zeroes everything for All articles, and only their own counter for other special feeds', () => {
 		const everything = afterCatchup(before, tree, { feedId: -4, isCat: false, mode: 'all' });
 		const values = [...everything.feeds.values(), ...everything.categories.values()];

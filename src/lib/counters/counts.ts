@@ -163,6 +163,8 @@ export interface CatchupScope {
 	isCat: boolean;
 	mode: CatchupMode;
 	search?: string;
+	/** Articles the catch-up leaves unread (CatchupIntent `spare`): the counters keep them. */
+	spare?: readonly number[];
 }
 
 /**
@@ -171,15 +173,21 @@ export interface CatchupScope {
  * them (Feeds::_catchup). A feed or a category (its subcategories included) drops to zero with its
  * feeds; the categories above it, All articles and the total lose what was left; Fresh stays within
  * All. All articles zeroes everything. Starred, Published, Fresh and labels zero their own counter;
- * what that takes from the feeds is not known here. Any other catch-up (by age, or a search) marks
- * only the articles the device knows.
+ * what that takes from the feeds is not known here. Any other catch-up (by age, a search, or one
+ * that spares articles the list did not show) marks only the articles the device knows.
  */
 export function afterCatchup(
 	counts: UnreadCounts,
 	tree: FeedTree | undefined,
 	scope: CatchupScope
 ): UnreadCounts {
-	if (scope.mode !== 'all' || scope.search || typeof scope.feedId !== 'number') return counts;
+	if (
+		scope.mode !== 'all' ||
+		scope.search ||
+		scope.spare?.length ||
+		typeof scope.feedId !== 'number'
+	)
+		return counts;
 	const id = scope.feedId;
 	const feeds = new Map(counts.feeds);
 	const categories = new Map(counts.categories);

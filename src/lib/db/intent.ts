@@ -41,6 +41,12 @@ export type Intent =
 			searchMode?: SearchMode;
 			/** With a search: the matching rows the reader had loaded (the cache cannot search). */
 			seenIds?: number[];
+			/**
+			 * Articles of the scope the reader had just marked unread that their list did not show
+			 * (asked before that change reached the server): the catch-up leaves them unread, and is
+			 * then sent by ids, not as one catchupFeed (outbox/replay-send.ts). Chaos seed 4700120.
+			 */
+			spare?: number[];
 	  }
 	| { type: 'share'; title: string; url: string; content: string };
 

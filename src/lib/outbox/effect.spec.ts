@@ -93,6 +93,13 @@ describe('withinCatchup', () => {
 		expect(withinCatchup(day, old)).toBe(true);
 		expect(withinCatchup({ ...day, mode: 'all', maxId: 1 }, old)).toBe(false);
 	});
+
+	it('keeps the articles it spares (marked unread, not in the reader’s list)', () => {
+		const all = { type: 'catchup', feedId: 3, isCat: false, mode: 'all', at: NOW } as const;
+		expect(withinCatchup(all, old)).toBe(true);
+		expect(withinCatchup({ ...all, spare: [old.id] }, old)).toBe(false);
+		expect(withinCatchup({ ...all, spare: [old.id + 1] }, old)).toBe(true);
+	});
 });
 
 describe('the counters an article read moves', () => {

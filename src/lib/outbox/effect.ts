@@ -56,16 +56,18 @@ export const CATCHUP_AGE_SECONDS: Readonly<Partial<Record<CatchupMode, number>>>
 
 /**
  * Whether an article of the catch-up's scope is one the catch-up meant: not newer than what the
- * reader could see (`maxId`) and, for `1day`/`1week`/`2week`, older than that by its article date
- * (`updated`). The one rule for every side: the rows on screen, the cached articles, and the replay
- * over the server's unread headlines of the scope (the server's own modes count from the date it
- * stored the article, which the reader never saw, so replay never sends them).
+ * reader could see (`maxId`), not one it spares (`spare`: just marked unread, not in their list)
+ * and, for `1day`/`1week`/`2week`, older than that by its article date (`updated`). The one rule
+ * for every side: the rows on screen, the cached articles, and the replay over the server's unread
+ * headlines of the scope (the server's own modes count from the date it stored the article, which
+ * the reader never saw, so replay never sends them).
  */
 export function withinCatchup(
-	intent: CatchupIntent,
+	intent: Pick<CatchupIntent, 'maxId' | 'spare' | 'mode' | 'at'>,
 	article: Pick<ArticleBase, 'id' | 'updated'>
 ): boolean {
 	if (intent.maxId !== undefined && article.id > intent.maxId) return false;
+	if (intent.spare?.includes(article.id)) return false;
 	const age = CATCHUP_AGE_SECONDS[intent.mode];
 	return age === undefined || article.updated <= (intent.at ?? Date.now()) / 1000 - age;
 }

@@ -78,6 +78,7 @@ export function parseIntent(raw: unknown): Intent | undefined {
 				optional(r.offline, (v) => typeof v === 'boolean') &&
 				optional(r.maxId, isId) &&
 				optional(r.unreadSeen, isId) &&
+				optional(r.spare, isIds) &&
 				optional(r.search, (v) => typeof v === 'string') &&
 				optional(r.searchMode, (v) => typeof v === 'string' && SEARCH_MODES.includes(v)) &&
 				optional(r.seenIds, isIds)

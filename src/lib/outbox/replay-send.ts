@@ -78,7 +78,8 @@ async function sendCatchup(
 	// The server's search_query (level 22) searches within the feed itself: only for that mode.
 	const serverSearch =
 		!intent.search || (caps.catchupSearch && (intent.searchMode ?? 'this_feed') === 'this_feed');
-	if (intent.mode === 'all' && serverSearch) {
+	// Articles it spares (marked unread, not in the reader's list) rule out the one-call shortcut.
+	if (intent.mode === 'all' && serverSearch && !intent.spare?.length) {
 		const exact =
 			intent.maxId === undefined ||
 			(

@@ -130,6 +130,29 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			).toBeGreaterThan(0);
 		});
 
+		it('spares an article the reader marked unread that their list was asked too early to show', async () => {
+			// WebKit chaos seed 4700120: the list was asked before the reader's "unread" reached the
+			// server, so the article was not in it; one catchupFeed would mark it read again.
+			const { server, headlines, pendingItems, row, sent, catchUp, setFlag } = await page();
+			const unseen = Math.max(...listed) + 1000;
+			expect(headlines.find(unseen)).toBeUndefined();
+			const ref = { ...row(big1), id: unseen, unread: false };
+			expect(await setFlag([ref], 'unread', true)).toBe(true);
+			await sent();
+			expect(await catchUp('feed', -4, 'all')).toBe(true);
+			const [item] = await pendingItems();
+			expect(item?.intent).toMatchObject({ type: 'catchup', spare: [unseen] });
+			await sent();
+			// Marked by id, the rows it covers only: never the whole feed in one call.
+			expect(server.sent('catchupFeed')).toEqual([]);
+			const marked = server
+				.sent('updateArticle')
+				.filter((p) => p.mode === '0' && p.field === '2')
+				.flatMap((p) => String(p.article_ids).split(',').map(Number));
+			expect(marked.length).toBeGreaterThan(0);
+			expect(marked).not.toContain(unseen);
+		});
+
 		it('during a search, marks only the matches and leaves the feed’s counter to the server', async () => {
 			const { server, headlines, treeState, sent, catchUp } = await page('beta');
 			expect(await catchUp('feed', -4, 'all')).toBe(true);

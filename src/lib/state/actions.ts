@@ -15,7 +15,7 @@ import { itemKey, unreadKey } from '$lib/outbox/split';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
 import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, ArticleRef, Intent, Side } from '$lib/outbox/intent';
-import { markBeingQueued } from '$lib/outbox/outbox';
+import { markBeingQueued, unreadNotListed } from '$lib/outbox/outbox';
 import { afterNextPaint } from '$lib/perf/paint';
 import { submitIntent, writeAhead } from './submit';
 import { searchTarget } from '$lib/search/scope';
@@ -234,6 +234,7 @@ export async function catchUp(
 	const query = headlines.query;
 	const sameList = query && query.kind === kind && query.id === String(feedId);
 	const rows = sameList ? headlines.items : [];
+	const readSince = headlines.readSince;
 	// A feed only this device has (Today): the server knows no such feed, so its rows as listed are
 	// marked read by id, one flag intent like any other.
 	if (kind === 'feed' && isDeviceFeed(feedId)) {
@@ -259,8 +260,13 @@ export async function catchUp(
 			: {}),
 		...(search && query ? { search, searchMode: 'this_feed', seenIds: rows.map((h) => h.id) } : {})
 	};
+	// What the reader marked unread that their list was read too early to show stays unread.
+	if (sameList) {
+		const spare = await unreadNotListed(intent, new Set(rows.map((h) => h.id)), readSince);
+		if (spare.length > 0) intent.spare = spare;
+	}
 	const refs = rows.filter((h) => h.unread && withinCatchup(intent, h));
-	const clears = mode === 'all' && !search && typeof feedId === 'number';
+	const clears = mode === 'all' && !search && !intent.spare && typeof feedId === 'number';
 	await toastWords();
 	const description = described ?? m.toast_marked_read();
 	const ok = await apply(

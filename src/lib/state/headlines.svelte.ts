@@ -102,6 +102,11 @@ class HeadlineList {
 	 * open without its row): a read begun before that change must not undo it (`readOver`).
 	 */
 	#changedAt: ChangedAt = new Map();
+	/**
+	 * When the oldest read of the rows shown was asked for (the server's answer, or the cached
+	 * list's): a change the reader made before it may not be in the list (`readSince`).
+	 */
+	#readSince: number | undefined;
 
 	get query(): ListQuery | undefined {
 		return this.#query;
@@ -113,6 +118,21 @@ class HeadlineList {
 
 	get complete(): boolean {
 		return this.#complete;
+	}
+
+	/**
+	 * When the oldest read that made up the rows shown was asked for; undefined for a list the
+	 * device made (a search of the cache, Today) or none yet. A catch-up spares what the reader
+	 * marked unread since that the list does not show (outbox.ts `unreadNotListed`).
+	 */
+	get readSince(): number | undefined {
+		return this.#readSince;
+	}
+
+	/** Takes a read asked at `askedAt` into the rows shown (`readSince`). */
+	#tookRead(askedAt: number, replace: boolean): void {
+		this.#readSince =
+			replace || this.#readSince === undefined ? askedAt : Math.min(this.#readSince, askedAt);
 	}
 
 	get loading(): boolean {
@@ -159,6 +179,7 @@ class HeadlineList {
 		this.#onDevice = undefined;
 		this.#answered = false;
 		this.#local = undefined;
+		this.#readSince = undefined;
 		if (query.search && (isOffline() || isDevice(query))) {
 			await this.#searchOnDevice(generation);
 			return;
@@ -195,6 +216,7 @@ class HeadlineList {
 			const shown = cached.headlines;
 			this.#items = shown;
 			this.#complete = cached.complete;
+			this.#tookRead(cached.fetchedAt, true);
 			markOnce('headlines:cache-shown');
 			if (cached.rest.length > 0) void this.#showCachedRest(generation, shown, cached);
 			firstScreenShown();
@@ -294,6 +316,7 @@ class HeadlineList {
 			const rows = await withQueuedChanges(top, askedAt);
 			if (!current()) return;
 			this.#items = mergeTop(this.#items, this.#readOver(rows, askedAt));
+			this.#tookRead(askedAt, false);
 			this.#firstId = firstId;
 			// The server's whole list is here; or rows may have arrived below the loaded ones (an
 			// order of the reader's, say oldest first): the end of the list asks again.
@@ -388,6 +411,7 @@ class HeadlineList {
 			this.#onDevice = undefined;
 			this.#local = undefined;
 			const complete = page.length < pageSize;
+			this.#tookRead(askedAt, options.replace);
 			if (options.replace) {
 				this.#items = shown;
 			} else {
@@ -427,6 +451,7 @@ class HeadlineList {
 			this.#local = results;
 			this.#onDevice = isDevice(query) ? 'device-feed' : 'unreachable';
 			this.#items = rows;
+			this.#readSince = undefined;
 			this.#complete = results.done;
 		});
 	}
@@ -439,6 +464,7 @@ class HeadlineList {
 			const rows = await deviceFeedRows(query, treeState.tree);
 			if (generation !== this.#generation) return;
 			this.#items = rows;
+			this.#readSince = undefined;
 			this.#complete = true;
 		});
 	}
@@ -537,6 +563,7 @@ class HeadlineList {
 		this.#answered = false;
 		this.#local = undefined;
 		this.#serverKeeps = undefined;
+		this.#readSince = undefined;
 		this.#changedAt.clear();
 	}
 }
