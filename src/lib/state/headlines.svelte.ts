@@ -49,6 +49,7 @@ export {
 	FIRST_PAGE,
 	feedIdOf,
 	listKey,
+	listQueryAt,
 	listQueryFor,
 	type ArticlePatch,
 	type ListKind,

@@ -4,6 +4,7 @@
  * the per-list view and order the reader chose (feed-prefs.svelte.ts).
  */
 import type {
+	Capabilities,
 	FeedId,
 	FeedTree,
 	GetHeadlinesParams,
@@ -66,6 +67,22 @@ export function listQueryFor(
 		search: '',
 		searchMode: 'this_feed'
 	};
+}
+
+/**
+ * The list a place's address opens, before any search: `listQueryFor`, in the server's default
+ * order where the server cannot sort (below order_by's level it answers that order: the list is
+ * cached and shown as that). The one rule for the list's screen and for what asks for its rows
+ * before that screen is built: the sign-in, and a tap on the phone's home screen (FeedTreeRow).
+ */
+export function listQueryAt(
+	kind: ListKind,
+	id: string,
+	defaults: Pick<SettingsValues, 'viewMode' | 'sortOrder'>,
+	caps: Pick<Capabilities, 'orderBy'> | undefined
+): ListQuery {
+	const query = listQueryFor(kind, id, defaults);
+	return caps?.orderBy === false ? { ...query, orderBy: '' } : query;
 }
 
 export function listKey(query: ListQuery): ListKey {
