@@ -73,72 +73,31 @@ export function isoDate(unixSeconds: number): string {
 }
 
 let decoder: HTMLTextAreaElement | undefined;
-
-/** The named references excerpts carry, read without the HTML parser (`decodeEntities`). */
-const NAMED: Readonly<Record<string, string>> = {
-	amp: '&',
-	lt: '<',
-	gt: '>',
-	quot: '"',
-	apos: "'",
-	nbsp: '\u00a0',
-	hellip: '\u2026',
-	mdash: '\u2014',
-	ndash: '\u2013',
-	lsquo: '\u2018',
-	rsquo: '\u2019',
-	sbquo: '\u201a',
-	ldquo: '\u201c',
-	rdquo: '\u201d',
-	bdquo: '\u201e',
-	laquo: '\u00ab',
-	raquo: '\u00bb',
-	bull: '\u2022',
-	middot: '\u00b7',
-	copy: '\u00a9',
-	reg: '\u00ae',
-	trade: '\u2122',
-	deg: '\u00b0',
-	euro: '\u20ac',
-	pound: '\u00a3',
-	times: '\u00d7'
-};
-
-/** A whole character reference: decimal, hexadecimal or named, with its `;`. */
-const REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z][a-zA-Z0-9]{0,31}));/g;
-
-/**
- * The code points a numeric reference stands for as itself: not NUL, not the C1 range (the HTML
- * parser maps those through windows-1252), not a surrogate, not past Unicode.
- */
-const plainCodePoint = (code: number): boolean =>
-	code > 0 && (code < 0x80 || code > 0x9f) && (code < 0xd800 || code > 0xdfff) && code <= 0x10ffff;
+/** entities.ts `readReferences`, once loaded (after the first rows: see `decodeEntities`). */
+let readReferences: ((text: string) => string | undefined) | undefined;
+let referencesAsked = false;
 
 /**
  * Some servers leave entities in excerpts (`&hellip;`); show them as the characters they mean.
- * The common ones are read here, with no DOM: every tt-rss excerpt ends in `&hellip;`, and a
- * parse per row was 2.5 s of a 1,000-row scroll at 4× CPU (issue 28). Anything else (a reference
- * without its `;`, a name not in the table, a code point the parser maps) goes to the HTML
- * parser: a textarea's content is parsed as text with character references (RCDATA), so markup
- * in it never becomes elements, nothing loads or runs.
+ * Every tt-rss excerpt ends in `&hellip;`, and a parse per row was 2.5 s of a 1,000-row scroll at
+ * 4× CPU (issue 28): the common references are read by entities.ts, loaded in a task after the
+ * first call so the first screen's JavaScript does not carry it. Until then, and for anything
+ * it does not know, the HTML parser reads them: a textarea's content is parsed as text with
+ * character references (RCDATA), so markup in it never becomes elements, nothing loads or runs.
  */
 export function decodeEntities(text: string): string {
 	if (!text.includes('&')) return text;
-	let parserNeeded = false;
-	const decoded = text.replace(REFERENCE, (whole, dec?: string, hex?: string, name?: string) => {
-		if (name !== undefined) {
-			const named = NAMED[name];
-			if (named === undefined) parserNeeded = true;
-			return named ?? whole;
-		}
-		const code = dec !== undefined ? Number(dec) : parseInt(hex ?? '', 16);
-		if (!plainCodePoint(code)) {
-			parserNeeded = true;
-			return whole;
-		}
-		return String.fromCodePoint(code);
-	});
-	if (!parserNeeded && !text.replace(REFERENCE, '').includes('&')) return decoded;
+	const read = readReferences?.(text);
+	if (read !== undefined) return read;
+	if (!referencesAsked) {
+		referencesAsked = true;
+		setTimeout(() => {
+			void import('./entities').then(
+				(module) => (readReferences = module.readReferences),
+				() => undefined
+			);
+		});
+	}
 	decoder ??= document.createElement('textarea');
 	decoder.innerHTML = text;
 	return decoder.value;

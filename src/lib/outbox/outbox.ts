@@ -9,13 +9,7 @@ import type { ArticleBase, Counters, FeedTree } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import { readTx } from '$lib/db/tx';
-import {
-	applyCatchupToCounters,
-	applyToArticle,
-	inCatchupScope,
-	laterThanCatchups,
-	needsTree
-} from './apply';
+import { applyCatchupToCounters, applyToArticle, laterThanCatchups, needsTree } from './apply';
 import { changesNotIn, type NotShown } from './sent-log';
 import { titlesOf } from '$lib/tree/walk';
 import type { Intent, IntentNames, CatchupIntent } from './intent';
@@ -56,7 +50,7 @@ export function markBeingQueued(intent: Intent): () => void {
  * The reader's changes a server answer asked for at `readAt` may not show: those the server
  * confirmed since (the sent log), those queued or held, and those being queued here, oldest first.
  */
-async function changesNotShown(
+export async function changesNotShown(
 	readAt: number | undefined,
 	withTree: boolean
 ): Promise<{ changes: NotShown[]; tree: FeedTree | undefined }> {
@@ -129,46 +123,6 @@ export async function withQueuedCounters(
 		return copy;
 	} catch {
 		return counters;
-	}
-}
-
-/**
- * The articles of a catch-up's scope the reader marked unread (queued, held, being queued, or
- * confirmed since `readSince`, when their list was read) that the list does not show (`listed`):
- * it was asked before that change reached the server, so they never saw it there. A catch-up of
- * that list spares them (CatchupIntent `spare`): WebKit chaos seed 4700120, where a list asked
- * before the reader's mark unread landed left the article out and a catch-up sent as one
- * catchupFeed marked it read again. An article the cache does not have counts as in the scope.
- */
-export async function unreadNotListed(
-	scope: CatchupIntent,
-	listed: ReadonlySet<number>,
-	readSince: number | undefined
-): Promise<number[]> {
-	try {
-		const { changes } = await changesNotShown(readSince, false);
-		const unread = new Map<number, boolean>();
-		for (const { intent } of changes) {
-			if (intent.type !== 'flag' || intent.field !== 'unread') continue;
-			for (const id of intent.articleIds) unread.set(id, intent.value);
-		}
-		const ids = [...unread].filter(([id, value]) => value && !listed.has(id)).map(([id]) => id);
-		if (ids.length === 0) return [];
-		// The feed or category itself: a search's matches are what the list showed.
-		const wide: CatchupIntent = { ...scope, search: undefined, seenIds: undefined };
-		const db = await openReaderDb();
-		return await readTx(db, ['articles', 'tree'], async (tx) => {
-			const tree = (await tx.objectStore('tree').get('current'))?.tree;
-			const spared: number[] = [];
-			for (const id of ids) {
-				const article = await tx.objectStore('articles').get(id);
-				if (!article || inCatchupScope(wide, article, tree)) spared.push(id);
-			}
-			return spared;
-		});
-	} catch {
-		// Unreadable: the list is taken as the reader's whole view, as before.
-		return [];
 	}
 }
 
