@@ -72,8 +72,8 @@ export function listQueryFor(
 /**
  * The list a place's address opens, before any search: `listQueryFor`, in the server's default
  * order where the server cannot sort (below order_by's level it answers that order: the list is
- * cached and shown as that). The one rule for the list's screen and for what asks for its rows
- * before that screen is built: the sign-in, and a tap on the phone's home screen (FeedTreeRow).
+ * cached and shown as that). The one rule for the list's screen and for the sign-in, which asks
+ * for its rows before that screen is built.
  */
 export function listQueryAt(
 	kind: ListKind,
