@@ -61,7 +61,8 @@ async function loadInstance(): Promise<Instance> {
 		budget,
 		enqueue,
 		kept,
-		journalDb
+		journalDb,
+		notListed
 	] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
@@ -76,7 +77,8 @@ async function loadInstance(): Promise<Instance> {
 		import('$lib/offline/budget'),
 		import('./enqueue'),
 		import('$lib/cache/kept'),
-		import('$lib/db/journal-db')
+		import('$lib/db/journal-db'),
+		import('./unread-not-listed')
 	]);
 	return {
 		enqueueIntent: enqueue.enqueueIntent,
@@ -104,7 +106,8 @@ async function loadInstance(): Promise<Instance> {
 		readJournal: ahead.readJournal,
 		recoverLeftChanges: recover.recoverLeftChanges,
 		enforceBudget: budget.enforceBudget,
-		withQueuedChanges: outbox.withQueuedChanges
+		withQueuedChanges: outbox.withQueuedChanges,
+		unreadNotListed: notListed.unreadNotListed
 	};
 }
 
@@ -398,6 +401,30 @@ describe('undo (held changes)', () => {
 			const { violations } = await run([catchup, unread, replay, end, replay]);
 			expect(violations).toEqual([]);
 		}
+	});
+
+	it('a catch-up from a list read before a queued mark unread spares it (WebKit chaos seed 4700120)', async () => {
+		const mark = (value: boolean): Action => ({
+			kind: 'flag',
+			tab: 'page',
+			field: 'unread',
+			ids: [1],
+			value,
+			quota: 0
+		});
+		const catchup: Action = {
+			kind: 'catchup',
+			tab: 'page',
+			scope: { feedId: 1, isCat: false },
+			mode: 'all',
+			listLags: true,
+			quota: 0
+		};
+		const { violations, ops } = await run([mark(false), replay, mark(true), catchup, replay]);
+		expect(violations).toEqual([]);
+		// Sent by ids, never as one catchupFeed (which would mark article 1 read again).
+		expect(ops).not.toContain('catchupFeed');
+		expect(ops.filter((op) => op === 'updateArticle').length).toBeGreaterThanOrEqual(3);
 	});
 
 	it('a catch-up waiting behind a held one keeps a later star behind it (Starred)', async () => {

@@ -79,6 +79,8 @@ export interface Instance {
 	enforceBudget: typeof import('$lib/offline/budget').enforceBudget;
 	/** What a list shows: the server's rows with the changes not yet in them (outbox.ts). */
 	withQueuedChanges: typeof import('../outbox').withQueuedChanges;
+	/** What a catch-up of a list spares: unread changes the list does not show (state/actions.ts). */
+	unreadNotListed: typeof import('../unread-not-listed').unreadNotListed;
 }
 
 export interface Instances {
@@ -101,7 +103,18 @@ export type ReaderAction =
 	| { kind: 'flag'; tab: Tab; field: ArticleFlag; ids: number[]; value: boolean; hold?: boolean }
 	| { kind: 'note'; tab: Tab; id: number; text: string }
 	| { kind: 'label'; tab: Tab; ids: number[]; label: number; assign: boolean; hold?: boolean }
-	| { kind: 'catchup'; tab: Tab; scope: Scope; mode: CatchupMode; hold?: boolean }
+	| {
+			kind: 'catchup';
+			tab: Tab;
+			scope: Scope;
+			mode: CatchupMode;
+			hold?: boolean;
+			/**
+			 * Made from a list read before the reader's unread changes still queued: none of them is
+			 * in it, so the catch-up spares them (CatchupIntent `spare`, WebKit chaos seed 4700120).
+			 */
+			listLags?: boolean;
+	  }
 	| { kind: 'share'; tab: Tab };
 
 /**
@@ -314,7 +327,8 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			tab,
 			scope,
 			mode: fc.constantFrom<CatchupMode>('all', 'all', '1day', '1week', '2week'),
-			hold
+			hold,
+			listLags: fc.boolean()
 		})
 	];
 	if (world.shares) reader.push(fc.record({ kind: fc.constant('share' as const), tab }));
@@ -984,8 +998,13 @@ export async function runSchedule(
 		) {
 			return;
 		}
-		const intent = intentOf(action);
+		let intent = intentOf(action);
 		const visible = action.kind === 'catchup' ? await visibleIds(action.tab, action.scope) : [];
+		if (action.kind === 'catchup' && action.listLags && intent.type === 'catchup') {
+			// As state/actions.ts catchUp does, for a list that shows none of them.
+			const spare = await instances[action.tab].unreadNotListed(intent, new Set(), clock);
+			if (spare.length > 0) intent = { ...intent, spare };
+		}
 		const held = 'hold' in action && action.hold === true;
 		// As the page does (state/undo.svelte.ts): a new undoable change sends the tab's previous one.
 		if (held) await release(action.tab);
@@ -1169,7 +1188,7 @@ export async function runSchedule(
 					unbounded: bound === Infinity
 				});
 				for (const [id, a] of model.articles) {
-					if (!inScope(a, scope) || !old(a)) continue;
+					if (!inScope(a, scope) || !old(a) || intent.spare?.includes(id)) continue;
 					if (id > bound) {
 						// Unseen: covered only if the catch-up is sent within FRESH_MS (lenient model).
 						if (mayBeFresh && !world.strictCatchups) {
@@ -1269,7 +1288,8 @@ export async function runSchedule(
 										.filter(
 											([id, a]) =>
 												inScope(a, { feedId: Number(intent.feedId), isCat: intent.isCat }) &&
-												id <= (intent.maxId ?? Infinity)
+												id <= (intent.maxId ?? Infinity) &&
+												!intent.spare?.includes(id)
 										)
 										.map(([id]) => `flag:unread:${id}`)
 								: [];
