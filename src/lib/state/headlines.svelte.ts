@@ -124,7 +124,7 @@ class HeadlineList {
 	/**
 	 * When the oldest read that made up the rows shown was asked for; undefined for a list the
 	 * device made (a search of the cache, Today) or none yet. A catch-up spares what the reader
-	 * marked unread since that the list does not show (outbox.ts `unreadNotListed`).
+	 * marked unread since that the list does not show (outbox/unread-not-listed.ts).
 	 */
 	get readSince(): number | undefined {
 		return this.#readSince;
