@@ -188,7 +188,17 @@ async function check(world: World, runs: number): Promise<void> {
 				expect(violations).toEqual([]);
 			}
 		),
-		{ numRuns: runs, ...(SEED !== undefined ? { seed: SEED } : {}) }
+		{
+			numRuns: runs,
+			...(SEED !== undefined ? { seed: SEED } : {}),
+			// MODEL_PATH (with SOAK_SEED): replays one schedule a run printed, as fast-check names it.
+			...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
+			// MODEL_RUN_MS: a schedule still running after that long fails with its seed and path
+			// (a hang in a long soak), without shrinking.
+			...(process.env.MODEL_RUN_MS
+				? { timeout: Number(process.env.MODEL_RUN_MS), endOnFailure: true }
+				: {})
+		}
 	);
 }
 
