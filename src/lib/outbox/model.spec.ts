@@ -853,6 +853,41 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		expect(violations).toEqual([]);
 	});
 
+	it('a held send that lands during a replay takes none of the replay’s faults (soak seed 532007869, path 733)', async () => {
+		// The page's first send takes 61 s: the worker's held star lands meanwhile. The replay's
+		// `timeout` is for its own next send; taken by the landing (sent without a signal), it
+		// never ended, and the schedule with it.
+		const { violations, log } = await run([
+			{ kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: true, hold: false, quota: 0 },
+			{ kind: 'replayDies', at: 0 },
+			{
+				kind: 'flag',
+				tab: 'page',
+				field: 'published',
+				ids: [1],
+				value: true,
+				hold: false,
+				quota: 0
+			},
+			{
+				kind: 'replay',
+				who: ['page'],
+				faults: ['ok', 'timeout'],
+				during: [],
+				slow: { at: 0, ms: 61_000 },
+				quota: 0
+			}
+		]);
+		expect(violations).toEqual([]);
+		// The page's star, the held star landing, the publish (timed out), the publish again.
+		expect(log.filter((r) => r.op === 'updateArticle').map((r) => r.fault)).toEqual([
+			'ok',
+			'ok',
+			'timeout',
+			'ok'
+		]);
+	});
+
 	it('a catch-up’s mark read lands after a mark unread queued before its send (the doubt comes at its second send)', async () => {
 		const { violations, ops } = await run([
 			weekOfFeed1,

@@ -35,6 +35,7 @@ import {
 	modelServer,
 	type AccountRef,
 	type Fault,
+	type LoggedRequest,
 	type ModelServerOptions,
 	type ServerArticle
 } from './model-server';
@@ -712,6 +713,8 @@ export interface Outcome {
 	violations: string[];
 	/** The ops the server received, in order (logins and reads included). */
 	ops: string[];
+	/** The same requests with the fault each took. */
+	log: LoggedRequest[];
 }
 
 /** Runs one schedule and checks the end state; returns what went wrong (nothing, ideally). */
@@ -1438,7 +1441,7 @@ export async function runSchedule(
 		for (const held of late.filter((h) => due(h.sentAt))) {
 			late.splice(late.indexOf(held), 1);
 			figures.lateLandings++;
-			await server.fetch(...held.request).catch(() => undefined);
+			await server.land(...held.request).catch(() => undefined);
 		}
 	}
 
@@ -1716,7 +1719,7 @@ export async function runSchedule(
 	for (const [fault, n] of server.injected)
 		figures.faults[fault] = (figures.faults[fault] ?? 0) + n;
 	figures.quotaWriteFailures = quota.failed;
-	return { violations, ops: server.log.map((r) => r.op) };
+	return { violations, ops: server.log.map((r) => r.op), log: server.log };
 }
 
 export { FAULTS };
