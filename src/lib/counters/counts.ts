@@ -168,6 +168,20 @@ export interface CatchupScope {
 }
 
 /**
+ * Whether a catch-up zeroes its feed's or category's counters (`afterCatchup`): mode `all` of a
+ * feed, a category or a special feed, no search, sparing nothing. Any other marks only the
+ * articles the device knows, and the counters follow them one by one.
+ */
+export function zeroesCounters(scope: CatchupScope): scope is CatchupScope & { feedId: number } {
+	return (
+		scope.mode === 'all' &&
+		!scope.search &&
+		!scope.spare?.length &&
+		typeof scope.feedId === 'number'
+	);
+}
+
+/**
  * The counts after "mark all as read" (mode `all`, no search), once the articles the device knows
  * were moved one by one (`afterRead`): the unread articles it never saw go too, as tt-rss marks
  * them (Feeds::_catchup). A feed or a category (its subcategories included) drops to zero with its
@@ -181,13 +195,7 @@ export function afterCatchup(
 	tree: FeedTree | undefined,
 	scope: CatchupScope
 ): UnreadCounts {
-	if (
-		scope.mode !== 'all' ||
-		scope.search ||
-		scope.spare?.length ||
-		typeof scope.feedId !== 'number'
-	)
-		return counts;
+	if (!zeroesCounters(scope)) return counts;
 	const id = scope.feedId;
 	const feeds = new Map(counts.feeds);
 	const categories = new Map(counts.categories);

@@ -10,6 +10,7 @@
  */
 import { isDeviceFeed, readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
 import { cachedTree } from '$lib/cache';
+import { zeroesCounters } from '$lib/counters/counts';
 import { m, whenAllMessages } from '$lib/i18n/m';
 import { itemKey, unreadKey } from '$lib/outbox/split';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
@@ -267,7 +268,7 @@ export async function catchUp(
 		if (spare.length > 0) intent.spare = spare;
 	}
 	const refs = rows.filter((h) => h.unread && withinCatchup(intent, h));
-	const clears = mode === 'all' && !search && !intent.spare && typeof feedId === 'number';
+	const clears = zeroesCounters(intent);
 	await toastWords();
 	const description = described ?? m.toast_marked_read();
 	const ok = await apply(
