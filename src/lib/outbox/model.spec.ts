@@ -888,6 +888,35 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		]);
 	});
 
+	it('a star discarded at a sign-out lands later: a catch-up of Starred may cover its article (soak seed 538289572)', async () => {
+		// The worker died with the star on its way; the reader signed out, agreeing to lose it, and
+		// in again; the star landed while their catch-up of Starred waited for Undo, and the
+		// catch-up's one call marked that article read with the rest of Starred.
+		const { violations, ops } = await run([
+			{
+				kind: 'flag',
+				tab: 'page',
+				field: 'starred',
+				ids: [1, 9],
+				value: true,
+				hold: false,
+				quota: 0
+			},
+			{ kind: 'replayDies', at: 0 },
+			{ kind: 'signOut', account: 0, stay: true },
+			{
+				kind: 'catchup',
+				tab: 'page',
+				scope: { feedId: -1, isCat: false },
+				mode: 'all',
+				hold: true,
+				quota: 0
+			}
+		]);
+		expect(violations).toEqual([]);
+		expect(ops).toContain('catchupFeed');
+	});
+
 	it('a catch-up’s mark read lands after a mark unread queued before its send (the doubt comes at its second send)', async () => {
 		const { violations, ops } = await run([
 			weekOfFeed1,

@@ -574,6 +574,12 @@ interface AccountModel {
 	 * change alone: enqueueIntent): the cached copy may lag. `flag:unread:*` for a catch-up.
 	 */
 	cacheLag: Set<string>;
+	/**
+	 * Articles a star the reader discarded (at a sign-in or sign-out) may still put into Starred:
+	 * its dead sender's request was on its way, and lands when it likes. Until the reader stars or
+	 * unstars one again, a catch-up of Starred may cover it or not.
+	 */
+	mayJoinStarred: Set<number>;
 }
 
 /** With disjointIds: each account's article ids start at its own thousand. */
@@ -751,7 +757,8 @@ export async function runSchedule(
 			shares: new Set(),
 			catchups: [],
 			dontCare: new Set(),
-			cacheLag: new Set()
+			cacheLag: new Set(),
+			mayJoinStarred: new Set()
 		});
 	}
 	let current = 0;
@@ -1160,6 +1167,7 @@ export async function runSchedule(
 		switch (intent.type) {
 			case 'flag':
 				for (const id of intent.articleIds) {
+					if (intent.field === 'starred') model.mayJoinStarred.delete(id);
 					set(id, `flag:${intent.field}:${id}`, (a) => {
 						if (intent.field === 'unread') a.unread = intent.value;
 						else if (intent.field === 'starred') a.marked = intent.value;
@@ -1191,7 +1199,15 @@ export async function runSchedule(
 					unbounded: bound === Infinity
 				});
 				for (const [id, a] of model.articles) {
-					if (!inScope(a, scope) || !old(a) || intent.spare?.includes(id)) continue;
+					if (!old(a) || intent.spare?.includes(id)) continue;
+					if (!inScope(a, scope)) {
+						// A discarded star may land before the catch-up is sent: it may be covered.
+						if (inScope({ ...a, marked: true }, scope) && model.mayJoinStarred.has(id)) {
+							model.dontCare.add(`flag:unread:${id}`);
+							if (writing) model.writer.set(`flag:unread:${id}`, writing);
+						}
+						continue;
+					}
 					if (id > bound) {
 						// Unseen: covered only if the catch-up is sent within FRESH_MS (lenient model).
 						if (mayBeFresh && !world.strictCatchups) {
@@ -1300,6 +1316,9 @@ export async function runSchedule(
 				const a = model.articles.get(articleOfKey(key));
 				const actual = onServer.get(articleOfKey(key));
 				if (a && actual) copyField(a, actual, key);
+			}
+			if (intent.type === 'flag' && intent.field === 'starred' && intent.value) {
+				for (const id of intent.articleIds) if (starOnItsWay(id)) model.mayJoinStarred.add(id);
 			}
 		}
 	}
@@ -1434,6 +1453,22 @@ export async function runSchedule(
 		figures.deadSenders++;
 		locks.abandon(REPLAY_LOCK);
 		instances.worker = await newInstance();
+	}
+
+	/** Whether a request held on its way (a dead sender's) stars this article. */
+	function starOnItsWay(id: number): boolean {
+		return late.some(({ request: [, init] }) => {
+			const body = JSON.parse(typeof init.body === 'string' ? init.body : '{}') as Record<
+				string,
+				unknown
+			>;
+			return (
+				body.op === 'updateArticle' &&
+				String(body.field) === '0' &&
+				String(body.mode) === '1' &&
+				String(body.article_ids).split(',').map(Number).includes(id)
+			);
+		});
 	}
 
 	/** The requests held on their way reach the server now (`due`: those it picks); answers go nowhere. */
