@@ -8,10 +8,12 @@ import { saveSession } from '$lib/db/session';
 import { headline } from '$lib/outbox/testing/fake-server';
 import {
 	afterFirstScreen,
+	afterListsShown,
 	FIRST_SCREEN_WAIT_MS,
 	firstScreenShown,
 	resetFirstScreenForTests,
 	holdFirstScreen,
+	listOpening,
 	startEarlyReads,
 	takeEarlyList,
 	takeEarlySession,
@@ -122,6 +124,38 @@ describe('first screen gate', () => {
 		const gate = afterFirstScreen();
 		let done = false;
 		void gate.then(() => (done = true));
+		await vi.advanceTimersByTimeAsync(FIRST_SCREEN_WAIT_MS - 1);
+		expect(done).toBe(false);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(done).toBe(true);
+	});
+});
+
+describe('lists opening', () => {
+	beforeEach(() => resetFirstScreenForTests());
+
+	it('let background work go at once when no list is opening', async () => {
+		expect(await settled(afterListsShown())).toBe(true);
+	});
+
+	it('hold it until every opening list has its rows shown, after their frame', async () => {
+		const first = listOpening();
+		const second = listOpening();
+		const gate = afterListsShown();
+		first();
+		first(); // once is enough: a second call does not count for the other list
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(await settled(gate)).toBe(false);
+		second();
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(await settled(gate)).toBe(true);
+	});
+
+	it('never hold it longer than the first screen’s limit', async () => {
+		vi.useFakeTimers();
+		listOpening();
+		let done = false;
+		void afterListsShown().then(() => (done = true));
 		await vi.advanceTimersByTimeAsync(FIRST_SCREEN_WAIT_MS - 1);
 		expect(done).toBe(false);
 		await vi.advanceTimersByTimeAsync(1);

@@ -94,6 +94,40 @@ export function firstScreenShown(): void {
 	runAfterNextPaint(done);
 }
 
+/** Lists fetching their first rows now (`listOpening`), and who waits for them (`afterListsShown`). */
+let listsOpening = 0;
+let listsShownWaiters: (() => void)[] = [];
+
+/**
+ * A list's first rows are on their way (headlines.open): until they are shown, a sync starting
+ * meanwhile waits (`afterListsShown`), so the reader's list never competes with background work
+ * for the main thread, the database and the server — an app start on a phone lands on the
+ * feed tree, and the sync would otherwise start just as the reader opens their first list.
+ * Returns the function that says the rows are on screen (or the list gave up); once is enough.
+ */
+export function listOpening(): () => void {
+	listsOpening++;
+	let open = true;
+	return () => {
+		if (!open) return;
+		open = false;
+		if (--listsOpening > 0) return;
+		const waiting = listsShownWaiters;
+		listsShownWaiters = [];
+		// After the frame that paints them, not before.
+		if (waiting.length > 0) runAfterNextPaint(() => waiting.forEach((resolve) => resolve()));
+	};
+}
+
+/** Settles once no list is fetching its first rows (`listOpening`); at most FIRST_SCREEN_WAIT_MS. */
+export function afterListsShown(): Promise<void> {
+	if (listsOpening === 0) return Promise.resolve();
+	return new Promise<void>((resolve) => {
+		listsShownWaiters.push(resolve);
+		setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
+	});
+}
+
 export function afterFirstScreen(): Promise<void> {
 	if (firstScreen) return firstScreen;
 	// Asked by a module's top level, before the app's entry ran: init runs in the same task, right
@@ -105,4 +139,6 @@ export function afterFirstScreen(): Promise<void> {
 export function resetFirstScreenForTests(): void {
 	firstScreen = undefined;
 	firstScreenDone = undefined;
+	listsOpening = 0;
+	listsShownWaiters = [];
 }

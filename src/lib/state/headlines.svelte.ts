@@ -5,7 +5,12 @@ import {
 	type Headline,
 	type ViewModeRow
 } from '$lib/api';
-import { afterFirstScreen, firstScreenShown, takeEarlyList } from '$lib/boot/early-reads';
+import {
+	afterFirstScreen,
+	firstScreenShown,
+	listOpening,
+	takeEarlyList
+} from '$lib/boot/early-reads';
 import {
 	cachedList,
 	cachedRows,
@@ -108,6 +113,8 @@ class HeadlineList {
 	 * list's): a change the reader made before it may not be in the list (`readSince`).
 	 */
 	#readSince: number | undefined;
+	/** Says the list being opened has its first rows on screen (boot/early-reads.ts `listOpening`). */
+	#opening: (() => void) | undefined;
 
 	get query(): ListQuery | undefined {
 		return this.#query;
@@ -190,20 +197,33 @@ class HeadlineList {
 			return;
 		}
 		const key = listKey(query);
-		const early = takeEarlyList(key);
-		const cachedShown = this.#showCached(generation, key, early);
-		if (early) {
-			// The list an app start opens on: its cached rows first, then the server. (Asking at
-			// once would make the server's work, on the reader's own machine in a small setup,
-			// compete with the first paint; the answer has to wait for that paint anyway.)
-			await cachedShown;
-			if (generation !== this.#generation) return;
-			await this.#fetch(0, { replace: true });
-			return;
+		const shown = listOpening();
+		this.#opening = shown;
+		try {
+			const early = takeEarlyList(key);
+			const cachedShown = this.#showCached(generation, key, early);
+			if (early) {
+				// The list an app start opens on: its cached rows first, then the server. (Asking at
+				// once would make the server's work, on the reader's own machine in a small setup,
+				// compete with the first paint; the answer has to wait for that paint anyway.)
+				await cachedShown;
+				if (generation !== this.#generation) return;
+				await this.#fetch(0, { replace: true });
+				return;
+			}
+			// Any other list (after sign-in, or picked in the tree): the first page is asked for at
+			// once, and its answer applied once whatever the cache had is on screen.
+			await this.#fetch(0, { replace: true, applyAfter: cachedShown });
+		} finally {
+			shown();
 		}
-		// Any other list (after sign-in, or picked in the tree): the first page is asked for at
-		// once, and its answer applied once whatever the cache had is on screen.
-		await this.#fetch(0, { replace: true, applyAfter: cachedShown });
+	}
+
+	/** Says the open list's first rows are on screen (cached, or the server's first page). */
+	#rowsShown(): void {
+		firstScreenShown();
+		this.#opening?.();
+		this.#opening = undefined;
 	}
 
 	async #showCached(
@@ -220,7 +240,7 @@ class HeadlineList {
 			this.#tookRead(cached.fetchedAt, true);
 			markOnce('headlines:cache-shown');
 			if (cached.rest.length > 0) void this.#showCachedRest(generation, shown, cached);
-			firstScreenShown();
+			this.#rowsShown();
 			await afterFirstScreen();
 		}
 	}
@@ -438,7 +458,7 @@ class HeadlineList {
 				this.#answered = true;
 			}
 			// A start that found nothing cached paints the server's first page (or its error).
-			if (skip === 0) firstScreenShown();
+			if (skip === 0) this.#rowsShown();
 		}
 	}
 

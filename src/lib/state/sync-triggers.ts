@@ -7,7 +7,7 @@
  * here in state because it follows the session and refreshes the screens' state.
  */
 import { isApiError, readerText, type Counters } from '$lib/api';
-import { afterFirstScreen } from '$lib/boot/early-reads';
+import { afterFirstScreen, afterListsShown } from '$lib/boot/early-reads';
 import { cachedRows } from '$lib/cache';
 import { cacheImagesViaWorker } from '$lib/offline/images';
 import { cacheEnclosuresViaWorker } from '$lib/offline/media';
@@ -81,6 +81,8 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 	try {
 		const articleCount = settings.values.offlineArticles;
 		await saveArticleCount(articleCount);
+		// A list the reader is opening comes first: its rows, then the sync's work.
+		await afterListsShown();
 		// The engine is loaded at the first sync, not with the first screen.
 		const { runSync } = await import('$lib/sync/run');
 		let shown = false;
