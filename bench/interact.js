@@ -10,6 +10,7 @@
 //   BENCH_TRACE_SESSION=dir                       a Chrome trace of each session (with CPU samples)
 //                                                 into dir; `node bench/long-tasks.js <trace>` names
 //                                                 what ran inside each long task
+//   BENCH_TRACE_CATEGORIES=viz,gpu                more trace categories in it
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -147,7 +148,9 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 				'devtools.timeline',
 				'disabled-by-default-devtools.timeline',
 				'v8.execute',
-				'disabled-by-default-v8.cpu_profiler'
+				'disabled-by-default-v8.cpu_profiler',
+				// BENCH_TRACE_CATEGORIES=a,b: more (viz, gpu, benchmark, …) to follow a frame to the screen.
+				...(process.env.BENCH_TRACE_CATEGORIES?.split(',').filter(Boolean) ?? [])
 			]
 		});
 	}
