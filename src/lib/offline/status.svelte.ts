@@ -12,6 +12,9 @@ import { onAccountEvent } from '$lib/db/account-events';
 /** The pending list shows this many changes (the oldest); the rest are counted. */
 export const PENDING_SHOWN = 50;
 
+/** Online, the app bar counts waiting changes only once they have waited this long. */
+export const PENDING_SHOWN_AFTER_MS = 1000;
+
 /**
  * What the reader needs to know about offline use: connection, pending and failed changes,
  * "sign in needed", when the cached data was last updated, storage used and storage problems.
