@@ -204,10 +204,23 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 				const had = byId.get(e.id);
 				if (!had || e.dur > had.dur) byId.set(e.id, e);
 			}
+			// A tap whose pointer events were timed but whose click never was: the frame with its
+			// change was never presented. Headless Chromium draws nothing for a change only in the
+			// phone's fixed bottom toolbar (Viz "Draw skipped"), so the click's entry waits for
+			// the next frame with other damage: not a figure to take, and not "under 16 ms" either.
+			const unpresented = [...new Set(got.events.map((/** @type {any} */ e) => e.id))].filter(
+				(id) =>
+					id &&
+					got.events.some(
+						(/** @type {any} */ e) => e.id === id && /^pointer(down|up)$/.test(e.name)
+					) &&
+					!got.events.some((/** @type {any} */ e) => e.id === id && e.name === 'click')
+			).length;
 			const last = steps.find((s) => s.name === name);
 			const rec = {
 				name,
 				actions,
+				unpresented,
 				interactions: [...byId.values()].map((e) => ({
 					ms: e.dur,
 					event: e.name,
@@ -224,6 +237,7 @@ async function session(browser, origin, { account, phone, cpu, log }) {
 			if (last) {
 				// Repeated steps (50 openings, a phone's backs between them) are one row.
 				last.actions += rec.actions;
+				last.unpresented += rec.unpresented;
 				last.interactions.push(...rec.interactions);
 				last.longTasks.push(...rec.longTasks);
 				last.layoutMs += rec.layoutMs;
@@ -570,7 +584,7 @@ export function interactRows(r) {
 			rows.push([
 				`   ${st.name}${st.actions > 1 ? ` (${st.actions})` : ''}`,
 				'',
-				`${xs.length ? `median ${ms(median(xs))}, worst ${ms(Math.max(...xs))}` : 'all < 16 ms'}; tasks ${st.longTasks.length ? `${st.longTasks.length}, longest ${ms(Math.max(...st.longTasks))}` : 0}; layout ${ms(st.layoutMs)}, style ${ms(st.styleMs)}${xs.length ? `; median ${phases(st.interactions)}` : ''}${st.detail?.rows !== undefined ? `; ${st.detail.rows} rows, frames ${st.detail.frameMedian.toFixed(1)} / ${st.detail.frameMax.toFixed(1)} ms` : ''}`,
+				`${xs.length ? `median ${ms(median(xs))}, worst ${ms(Math.max(...xs))}` : st.unpresented ? 'not measured' : 'all < 16 ms'}${st.unpresented ? ` (${st.unpresented} tap${st.unpresented > 1 ? 's' : ''} whose frame the browser never presented)` : ''}; tasks ${st.longTasks.length ? `${st.longTasks.length}, longest ${ms(Math.max(...st.longTasks))}` : 0}; layout ${ms(st.layoutMs)}, style ${ms(st.styleMs)}${xs.length ? `; median ${phases(st.interactions)}` : ''}${st.detail?.rows !== undefined ? `; ${st.detail.rows} rows, frames ${st.detail.frameMedian.toFixed(1)} / ${st.detail.frameMax.toFixed(1)} ms` : ''}`,
 				'',
 				''
 			]);
