@@ -945,3 +945,44 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 		expect(violations).toEqual([]);
 	});
 });
+
+describe('two held changes of one article, undone latest first', () => {
+	it('a catch-up held in one tab, a mark read held in the other: both undone, the article ends unread (soak seeds 532007868 and 532007869)', async () => {
+		// The model forgot that after the mark read's Undo the held catch-up again wrote the key:
+		// the catch-up's own Undo then left the article read in the model (the app had it right).
+		const { violations, ops } = await runQuiet([
+			{
+				kind: 'sync',
+				steps: [
+					{
+						do: 'act',
+						action: {
+							kind: 'catchup',
+							tab: 'tab2',
+							scope: { feedId: 1, isCat: false },
+							mode: 'all',
+							hold: true,
+							listLags: false
+						}
+					},
+					{
+						do: 'act',
+						action: {
+							kind: 'flag',
+							tab: 'page',
+							field: 'unread',
+							ids: [1],
+							value: false,
+							hold: true
+						}
+					}
+				]
+			},
+			{ kind: 'undo', tab: 'page' },
+			{ kind: 'undo', tab: 'tab2' }
+		]);
+		expect(violations).toEqual([]);
+		// Nothing reached the server: both changes were taken back before they were sent.
+		expect(ops.filter((op) => op !== 'getHeadlines')).toEqual([]);
+	});
+});

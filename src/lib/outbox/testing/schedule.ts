@@ -1110,9 +1110,14 @@ export async function runSchedule(
 		const undone = await instances[tab].cancelHold(offer.id, clock).catch(() => undefined);
 		if (!undone) return;
 		const { model } = offer;
+		const live = new Set([...offers.page, ...offers.tab2].map((o) => o.id));
 		for (const [key, was] of offer.before) {
 			if (model.writer.get(key) !== offer.id) continue;
-			model.writer.delete(key);
+			// The held action it overwrote, if still held, is again the one that wrote the key: its
+			// own Undo takes the key back too (outbox/hold.ts does the same with its replaced list).
+			const previous = offer.prevWriter.get(key);
+			if (previous !== undefined && live.has(previous)) model.writer.set(key, previous);
+			else model.writer.delete(key);
 			const a = model.articles.get(articleOfKey(key));
 			if (!a || !was.value) continue;
 			copyField(a, was.value, key);
