@@ -947,6 +947,49 @@ describe('a worker stopped with a request on its way (chaos seed 2002)', () => {
 });
 
 describe('two held changes of one article, undone latest first', () => {
+	it('a fresh catch-up sent after a held one: the held one’s Undo leaves what the sent one may have read (soak seed 532007869)', async () => {
+		// An article arrives in feed 2; the reader holds a catch-up of its category in one tab and
+		// catches up feed 2 in the other, sent at once (it may read the new article: the lenient
+		// model's "either way"); then undoes the held one. The model's Undo put the new article
+		// back to unread, though the sent catch-up had marked it read.
+		const { violations } = await runQuiet([
+			{ kind: 'arrive', feedId: 2, ageDays: 0 },
+			{
+				kind: 'replay',
+				who: ['page'],
+				faults: [],
+				during: [
+					{
+						at: 0,
+						action: {
+							kind: 'catchup',
+							tab: 'tab2',
+							scope: { feedId: 1, isCat: true },
+							mode: 'all',
+							hold: true,
+							listLags: false
+						}
+					},
+					{
+						at: 0,
+						action: {
+							kind: 'catchup',
+							tab: 'page',
+							scope: { feedId: 2, isCat: false },
+							mode: 'all',
+							hold: false,
+							listLags: false
+						}
+					}
+				],
+				quota: 0
+			},
+			{ kind: 'undo', tab: 'tab2' },
+			{ kind: 'replay', who: ['page'], faults: [], during: [], quota: 0 }
+		]);
+		expect(violations).toEqual([]);
+	});
+
 	it('a catch-up held in one tab, a mark read held in the other: both undone, the article ends unread (soak seeds 532007868 and 532007869)', async () => {
 		// The model forgot that after the mark read's Undo the held catch-up again wrote the key:
 		// the catch-up's own Undo then left the article read in the model (the app had it right).

@@ -1159,6 +1159,15 @@ export async function runSchedule(
 		at: number,
 		mayBeFresh: boolean
 	): void {
+		/**
+		 * This intent may or may not change the key: either value is right from now on, and the
+		 * key is this intent's (an earlier held change's Undo leaves it alone).
+		 */
+		const eitherWay = (key: string): void => {
+			model.dontCare.add(key);
+			if (writing) model.writer.set(key, writing);
+			else model.writer.delete(key);
+		};
 		const set = (id: number, key: string, change: (a: ModelArticle) => void): void => {
 			const a = model.articles.get(id);
 			// An id this account does not have: the server ignores it, and so does the model.
@@ -1208,17 +1217,13 @@ export async function runSchedule(
 					if (!inScope(a, scope)) {
 						// A discarded star may land before the catch-up is sent: it may be covered.
 						if (inScope({ ...a, marked: true }, scope) && model.mayJoinStarred.has(id)) {
-							model.dontCare.add(`flag:unread:${id}`);
-							if (writing) model.writer.set(`flag:unread:${id}`, writing);
+							eitherWay(`flag:unread:${id}`);
 						}
 						continue;
 					}
 					if (id > bound) {
 						// Unseen: covered only if the catch-up is sent within FRESH_MS (lenient model).
-						if (mayBeFresh && !world.strictCatchups) {
-							model.dontCare.add(`flag:unread:${id}`);
-							if (writing) model.writer.set(`flag:unread:${id}`, writing);
-						}
+						if (mayBeFresh && !world.strictCatchups) eitherWay(`flag:unread:${id}`);
 						continue;
 					}
 					set(id, `flag:unread:${id}`, (m) => {
