@@ -373,8 +373,8 @@ export function modelServer(options: ModelServerOptions) {
 					);
 				const aborted = (): void =>
 					reject(new DOMException('The operation was aborted.', 'AbortError'));
-				if (signal?.aborted) aborted();
-				else signal?.addEventListener('abort', aborted, { once: true });
+				if (signal.aborted) aborted();
+				else signal.addEventListener('abort', aborted, { once: true });
 				setImmediate(() => fire?.());
 			});
 		}
