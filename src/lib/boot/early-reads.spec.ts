@@ -161,4 +161,28 @@ describe('lists opening', () => {
 		await vi.advanceTimersByTimeAsync(1);
 		expect(done).toBe(true);
 	});
+
+	it('count the limit from the list’s start, not from when the work asked', async () => {
+		vi.useFakeTimers();
+		listOpening();
+		await vi.advanceTimersByTimeAsync(FIRST_SCREEN_WAIT_MS - 100);
+		let done = false;
+		void afterListsShown().then(() => (done = true));
+		await vi.advanceTimersByTimeAsync(99);
+		expect(done).toBe(false);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(done).toBe(true);
+	});
+
+	it('make work that asks between the rows and their frame wait for that frame', async () => {
+		vi.useFakeTimers();
+		const shown = listOpening();
+		shown();
+		let done = false;
+		void afterListsShown().then(() => (done = true));
+		await Promise.resolve();
+		expect(done).toBe(false);
+		await vi.advanceTimersByTimeAsync(0);
+		expect(done).toBe(true);
+	});
 });

@@ -58,26 +58,75 @@ export function takeEarlyList(key: ListKey): Promise<CachedList | undefined> | u
 }
 
 /**
- * Settles once the list a start opened on has painted its first rows (cached, or else the
- * server's first page), so the start's other server calls — tree, counters, config — do not compete
- * with that first paint for the main thread, the database and the server. At most `FIRST_SCREEN_WAIT_MS`; at once when
- * the start opened no list.
+ * Background work waits at a gate while something the reader waits for is under way: held by each
+ * such thing (`hold`, which returns its release; once is enough), passed (`passed`) once nothing
+ * holds it, after the frame that paints what they waited for — never longer than `limitMs` from a
+ * hold, which then lapses by itself.
+ */
+class PaintGate {
+	#holds = 0;
+	#waiters: (() => void)[] = [];
+	/** Holds made before a reset do not count after it. */
+	#epoch = 0;
+	/** The last hold went; the frame it waits for is not painted yet (a waiter now waits for it). */
+	#painting: Promise<void> | undefined;
+
+	constructor(private readonly limitMs: number) {}
+
+	hold(): () => void {
+		this.#holds++;
+		const epoch = this.#epoch;
+		let held = true;
+		const release = (afterPaint: boolean): void => {
+			if (!held || epoch !== this.#epoch) return;
+			held = false;
+			clearTimeout(lapse);
+			if (--this.#holds > 0) return;
+			const waiting = this.#waiters;
+			this.#waiters = [];
+			const open = (): void => waiting.forEach((resolve) => resolve());
+			if (!afterPaint) return open();
+			const painting = new Promise<void>((resolve) => runAfterNextPaint(resolve));
+			this.#painting = painting;
+			void painting.then(() => {
+				if (this.#painting === painting) this.#painting = undefined;
+				open();
+			});
+		};
+		const lapse = setTimeout(() => release(false), this.limitMs);
+		return () => release(true);
+	}
+
+	passed(): Promise<void> {
+		if (this.#holds === 0) return this.#painting ?? Promise.resolve();
+		return new Promise<void>((resolve) => this.#waiters.push(resolve));
+	}
+
+	/** For tests: nothing held, nobody waiting. */
+	reset(): void {
+		this.#epoch++;
+		this.#holds = 0;
+		this.#waiters = [];
+		this.#painting = undefined;
+	}
+}
+
+/**
+ * The list a start opens on, until its first rows are painted (cached, or else the server's first
+ * page): the start's other server calls — tree, counters, config — do not compete with that first
+ * paint for the main thread, the database and the server. At most `FIRST_SCREEN_WAIT_MS`; open at
+ * once when the start opened no list.
  */
 export const FIRST_SCREEN_WAIT_MS = 500;
-let firstScreenDone: (() => void) | undefined;
-/** Undefined until the start has said whether it opens a list (hooks.client.ts's init). */
-let firstScreen: Promise<void> | undefined;
+const firstScreenGate = new PaintGate(FIRST_SCREEN_WAIT_MS);
+let firstScreenRelease: (() => void) | undefined;
+/** False until the start has said whether it opens a list (hooks.client.ts's init). */
+let firstScreenDecided = false;
 
 function armFirstScreen(hold: boolean): void {
-	if (!hold) {
-		firstScreen = Promise.resolve();
-		firstScreenDone = undefined;
-		return;
-	}
-	firstScreen = new Promise<void>((resolve) => {
-		firstScreenDone = resolve;
-		setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
-	});
+	firstScreenDecided = true;
+	firstScreenRelease?.();
+	firstScreenRelease = hold ? firstScreenGate.hold() : undefined;
 }
 
 /** After sign-in: the list the app lands on comes first, the tree's refresh after it. */
@@ -87,58 +136,43 @@ export function holdFirstScreen(): void {
 
 /** Called when the first list's rows are on screen: from the cache, or the server's first page. */
 export function firstScreenShown(): void {
-	const done = firstScreenDone;
-	firstScreenDone = undefined;
-	if (!done) return;
-	// After the frame that paints them, not before.
-	runAfterNextPaint(done);
+	const release = firstScreenRelease;
+	firstScreenRelease = undefined;
+	release?.();
 }
 
-/** Lists fetching their first rows now (`listOpening`), and who waits for them (`afterListsShown`). */
-let listsOpening = 0;
-let listsShownWaiters: (() => void)[] = [];
-
 /**
- * A list's first rows are on their way (headlines.open): until they are shown, a sync starting
+ * Lists fetching their first rows (headlines.open): until they are shown, a sync starting
  * meanwhile waits (`afterListsShown`), so the reader's list never competes with background work
  * for the main thread, the database and the server — an app start on a phone lands on the
  * feed tree, and the sync would otherwise start just as the reader opens their first list.
- * Returns the function that says the rows are on screen (or the list gave up); once is enough.
  */
+const listsGate = new PaintGate(FIRST_SCREEN_WAIT_MS);
+
+/** A list's first rows are on their way; returns the function that says they are on screen (or the
+ * list gave up). */
 export function listOpening(): () => void {
-	listsOpening++;
-	let open = true;
-	return () => {
-		if (!open) return;
-		open = false;
-		if (--listsOpening > 0) return;
-		const waiting = listsShownWaiters;
-		listsShownWaiters = [];
-		// After the frame that paints them, not before.
-		if (waiting.length > 0) runAfterNextPaint(() => waiting.forEach((resolve) => resolve()));
-	};
+	return listsGate.hold();
 }
 
-/** Settles once no list is fetching its first rows (`listOpening`); at most FIRST_SCREEN_WAIT_MS. */
+/** Settles once no list is fetching its first rows (`listOpening`). */
 export function afterListsShown(): Promise<void> {
-	if (listsOpening === 0) return Promise.resolve();
-	return new Promise<void>((resolve) => {
-		listsShownWaiters.push(resolve);
-		setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
-	});
+	return listsGate.passed();
 }
 
 export function afterFirstScreen(): Promise<void> {
-	if (firstScreen) return firstScreen;
+	if (firstScreenDecided) return firstScreenGate.passed();
 	// Asked by a module's top level, before the app's entry ran: init runs in the same task, right
 	// after the modules are evaluated, so the gate is decided when the next task begins.
-	return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => firstScreen);
+	return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() =>
+		firstScreenGate.passed()
+	);
 }
 
 /** For tests: as before any start. */
 export function resetFirstScreenForTests(): void {
-	firstScreen = undefined;
-	firstScreenDone = undefined;
-	listsOpening = 0;
-	listsShownWaiters = [];
+	firstScreenDecided = false;
+	firstScreenRelease = undefined;
+	firstScreenGate.reset();
+	listsGate.reset();
 }
