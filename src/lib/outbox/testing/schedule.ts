@@ -611,26 +611,39 @@ function fieldKeys(id: number): string[] {
 	];
 }
 
+/** A request's JSON body as fields (none when it is not a JSON object): the one reader here. */
+function requestBody(body: unknown): Record<string, unknown> {
+	try {
+		const parsed: unknown = JSON.parse(typeof body === 'string' ? body : String(body));
+		return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+	} catch {
+		return {};
+	}
+}
+
 /** A request that changes articles (a flag, a note, a label): what a dead sender's may be. */
 function isArticleWrite(body: unknown): boolean {
-	try {
-		const op = (JSON.parse(String(body)) as { op?: string }).op;
-		return op === 'updateArticle' || op === 'setArticleLabel';
-	} catch {
-		return false;
-	}
+	const { op } = requestBody(body);
+	return op === 'updateArticle' || op === 'setArticleLabel';
 }
 
 /** Whether a request is a late catch-up's check for newer articles (getHeadlines since its maxId). */
 function isExactCheck(body: unknown): boolean {
-	try {
-		const parsed = JSON.parse(String(body)) as { op?: string; since_id?: unknown; limit?: unknown };
-		return (
-			parsed.op === 'getHeadlines' && parsed.since_id !== undefined && Number(parsed.limit) === 1
-		);
-	} catch {
-		return false;
-	}
+	const parsed = requestBody(body);
+	return (
+		parsed.op === 'getHeadlines' && parsed.since_id !== undefined && Number(parsed.limit) === 1
+	);
+}
+
+/** Whether a request stars this article (updateArticle, field 0, mode 1). */
+function starsArticle(body: unknown, id: number): boolean {
+	const parsed = requestBody(body);
+	return (
+		parsed.op === 'updateArticle' &&
+		String(parsed.field) === '0' &&
+		String(parsed.mode) === '1' &&
+		String(parsed.article_ids).split(',').map(Number).includes(id)
+	);
 }
 
 /** The article a field key (`flag:unread:3`, `note:3`, `label:3:-1025`) is of. */
@@ -1467,18 +1480,7 @@ export async function runSchedule(
 
 	/** Whether a request held on its way (a dead sender's) stars this article. */
 	function starOnItsWay(id: number): boolean {
-		return late.some(({ request: [, init] }) => {
-			const body = JSON.parse(typeof init.body === 'string' ? init.body : '{}') as Record<
-				string,
-				unknown
-			>;
-			return (
-				body.op === 'updateArticle' &&
-				String(body.field) === '0' &&
-				String(body.mode) === '1' &&
-				String(body.article_ids).split(',').map(Number).includes(id)
-			);
-		});
+		return late.some(({ request: [, init] }) => starsArticle(init.body, id));
 	}
 
 	/** The requests held on their way reach the server now (`due`: those it picks); answers go nowhere. */
