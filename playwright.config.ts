@@ -42,7 +42,9 @@ export default defineConfig({
 	retries: process.env.CI ? 1 : 0,
 	timeout: 60_000,
 	expect: { timeout: 10_000 },
-	reporter: process.env.CI ? [['list']] : [['list']],
+	// A failed attempt's page snapshot and what its pages did are printed too (a retry that then
+	// passes included): tests/support/failure-reporter.ts.
+	reporter: [['list'], ['./tests/support/failure-reporter.ts']],
 	use: {
 		baseURL: `http://localhost:${port}`,
 		launchOptions: chromiumLaunch,

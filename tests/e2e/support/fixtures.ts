@@ -13,6 +13,10 @@
  *   are aborted, so no test ever sends traffic off the machine (feeds link to real sites).
  * - Routes: at the test's end its page routes are removed quietly, so a request the app still makes
  *   then (its own sync) cannot fail a test that passed.
+ * - Evidence: what the pages did (addresses, console lines, API calls and their answers' status,
+ *   times from the test's start) is attached to a test that fails, and CI's reporter prints it
+ *   (tests/support/failure-reporter.ts): a failure that a retry then passes leaves its story in the
+ *   log instead of a trace the next stage's run deletes.
  */
 import { test as base, expect, type BrowserContext } from '@playwright/test';
 import { testbed } from '../../support/testbed';
@@ -90,6 +94,39 @@ interface Fixtures {
 	networkGuard: void;
 	/** At a test's end, page routes still answering a request are dropped quietly; automatic. */
 	routesSettled: void;
+	/** What the pages did, attached as `app-log` when the test fails; automatic. */
+	pageEvidence: void;
+}
+
+/** At most this many lines are kept (the last ones): a failure's story, not a whole session's. */
+const EVIDENCE_LINES = 400;
+
+/** The fields of an API request that say what it asked (never its `sid` or a password). */
+const SHOWN_FIELDS = [
+	'feed_id',
+	'is_cat',
+	'view_mode',
+	'skip',
+	'limit',
+	'since_id',
+	'order_by',
+	'mode',
+	'field'
+];
+
+/** What a request to tt-rss's API asked: its op and a few plain fields. */
+function apiCall(postData: string | null): string {
+	let body: Record<string, unknown>;
+	try {
+		body = JSON.parse(postData ?? '') as Record<string, unknown>;
+	} catch {
+		return '?';
+	}
+	const fields = SHOWN_FIELDS.filter((f) => body[f] !== undefined).map(
+		(f) => `${f}=${String(body[f])}`
+	);
+	const ids = typeof body.article_ids === 'string' ? ` ids=${body.article_ids.slice(0, 60)}` : '';
+	return `${String(body.op)}${fields.length ? ` ${fields.join(' ')}` : ''}${ids}`;
 }
 
 export const test = base.extend<Fixtures>({
@@ -121,6 +158,55 @@ export const test = base.extend<Fixtures>({
 		async ({ context }, use) => {
 			await use();
 			await Promise.all(context.pages().map((p) => p.unrouteAll({ behavior: 'ignoreErrors' })));
+		},
+		{ auto: true }
+	],
+
+	pageEvidence: [
+		async ({ context }, use, testInfo) => {
+			const started = Date.now();
+			const lines: string[] = [];
+			const note = (line: string): void => {
+				lines.push(`${String(Date.now() - started).padStart(6)} ms  ${line}`);
+				if (lines.length > EVIDENCE_LINES) lines.shift();
+			};
+			const watch = (page: import('@playwright/test').Page): void => {
+				const name = `page ${context.pages().indexOf(page) + 1}`;
+				page.on('framenavigated', (frame) => {
+					if (frame === page.mainFrame()) note(`${name} at ${frame.url()}`);
+				});
+				page.on('console', (message) =>
+					note(`${name} console.${message.type()}: ${message.text()}`)
+				);
+				page.on('pageerror', (error) => note(`${name} error: ${error.message}`));
+				page.on('crash', () => note(`${name} crashed`));
+				page.on('close', () => note(`${name} closed`));
+			};
+			context.pages().forEach(watch);
+			context.on('page', watch);
+			// The service worker's own fetch of a request is its second sighting: marked "(worker)".
+			const by = (request: import('@playwright/test').Request): string =>
+				request.serviceWorker() ? ' (worker)' : '';
+			context.on('requestfinished', (request) => {
+				if (!request.url().includes('/api/')) return;
+				// The context may close first (the test's end): nothing to note then.
+				request.response().then(
+					(response) =>
+						note(
+							`api ${apiCall(request.postData())}${by(request)} → ${response?.status() ?? 'no answer'}`
+						),
+					() => undefined
+				);
+			});
+			context.on('requestfailed', (request) => {
+				const what = request.url().includes('/api/')
+					? `api ${apiCall(request.postData())}`
+					: request.url();
+				note(`${what}${by(request)} failed: ${request.failure()?.errorText ?? '?'}`);
+			});
+			await use();
+			if (testInfo.status !== testInfo.expectedStatus)
+				await testInfo.attach('app-log', { body: lines.join('\n'), contentType: 'text/plain' });
 		},
 		{ auto: true }
 	]
