@@ -714,9 +714,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		answer?: (r: SentRequest) => Response | Promise<Response> | undefined
 	) {
 		let items = Array.from({ length: count }, (_, i) => headline(1000 - i));
-		const fake = fakeFetch((r) => {
-			const custom = answer?.(r);
-			if (custom) return custom;
+		const answerNow = (r: SentRequest): Response => {
 			const skip = Number(r.body.skip);
 			const first = items[0]?.id;
 			if (
@@ -727,7 +725,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 				return ok(r, [{ id: 1, first_id: first, is_cat: false, first_id_changed: true }, []]);
 			const rows = items.slice(skip, skip + Number(r.body.limit));
 			return ok(r, [{ id: 1, first_id: first, is_cat: false }, rows]);
-		});
+		};
+		const fake = fakeFetch((r) => answer?.(r) ?? answerNow(r));
 		const client = new TtrssClient({
 			apiUrl: API,
 			fetch: fake.fetch,
@@ -738,6 +737,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		return {
 			fake,
 			client,
+			answerNow,
 			now: () => ++tick,
 			arrive: (id: number) => {
 				items = [headline(id), ...items];
@@ -910,6 +910,167 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			break;
 		}
 		expect(prefetch?.aborted).toBe(true);
+	});
+
+	/** Holds each answer until `release(skip)`; `out()` lists the skips asked for and unanswered. */
+	function heldServer(count: number) {
+		const held = new Map<string, () => void>();
+		const server = pagedServer(count, (r) => {
+			const skip = String(r.body.skip);
+			return new Promise<Response>((resolve, reject) => {
+				r.init.signal?.addEventListener('abort', () => {
+					held.delete(skip);
+					reject(new Error('aborted'));
+				});
+				held.set(skip, () => {
+					held.delete(skip);
+					// The page as the list stands when it is answered.
+					resolve(undefined as unknown as Response);
+				});
+			}).then(() => server.answerNow(r));
+		});
+		return {
+			...server,
+			out: () => [...held.keys()],
+			release: (skip: number) => held.get(String(skip))?.()
+		};
+	}
+
+	it('with inFlight, asks for two pages at once after the first, and yields them in order', async () => {
+		const server = heldServer(9);
+		const { client, out } = server;
+		const pages: number[][] = [];
+		const reading = (async () => {
+			for await (const page of client.headlinePages(
+				{ feedId: 1 },
+				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 9 }
+			))
+				pages.push(page.rows.map((h) => h.id));
+		})();
+		const settle = () => new Promise((r) => setTimeout(r, 0));
+		await settle();
+		// The first page alone: the others are checked against the article it names first.
+		expect(out()).toEqual(['0']);
+		server.release(0);
+		await settle();
+		expect(out()).toEqual(['2', '4']);
+		// The third page answers first: it waits for the second.
+		server.release(4);
+		await settle();
+		expect(pages).toEqual([[1000, 999]]);
+		server.release(2);
+		await settle();
+		expect(pages).toEqual([
+			[1000, 999],
+			[998, 997],
+			[996, 995]
+		]);
+		expect(out()).toEqual(['6', '8']);
+		server.release(8);
+		server.release(6);
+		await settle();
+		// The short page ends the list; nothing was asked for past the 9 rows expected.
+		expect(out()).toEqual([]);
+		await reading;
+		expect(pages.flat()).toEqual([1000, 999, 998, 997, 996, 995, 994, 993, 992]);
+		expect(
+			server.fake.requests.map(
+				(r) => `${String(r.body.skip)}/${String(r.body.check_first_id ?? '-')}`
+			)
+		).toEqual(['0/-', '2/1000', '4/1000', '6/1000', '8/1000']);
+	});
+
+	it('with inFlight, a page that says the list changed drops the pages out with it and starts again', async () => {
+		const server = heldServer(7);
+		const { client, out } = server;
+		const ids: number[] = [];
+		const reading = (async () => {
+			for await (const page of client.headlinePages(
+				{ feedId: 1 },
+				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 7 }
+			))
+				ids.push(...page.rows.map((h) => h.id));
+		})();
+		const settle = () => new Promise((r) => setTimeout(r, 0));
+		await settle();
+		server.release(0);
+		await settle();
+		expect(out()).toEqual(['2', '4']);
+		server.arrive(2000);
+		server.release(2);
+		await settle();
+		// Page 2 said the list changed: page 4, asked for with it, is ended; the top again.
+		expect(out()).toEqual(['0']);
+		for (const skip of [0, 2, 4, 6, 8]) {
+			server.release(skip);
+			await settle();
+		}
+		await reading;
+		expect(ids).toEqual([1000, 999, 2000, 998, 997, 996, 995, 994]);
+		expect(new Set(ids).size).toBe(ids.length);
+	});
+
+	it('with inFlight, a page asked for past a list shorter than expected is ended unanswered', async () => {
+		const server = heldServer(9);
+		const { client, out } = server;
+		const reading = (async () => {
+			for await (const page of client.headlinePages(
+				{ feedId: 1 },
+				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 12 }
+			))
+				void page;
+		})();
+		const settle = () => new Promise((r) => setTimeout(r, 0));
+		await settle();
+		for (const skip of [0, 2, 4, 6]) {
+			server.release(skip);
+			await settle();
+		}
+		expect(out()).toEqual(['8', '10']);
+		server.release(8);
+		await settle();
+		// Page 8 is short: the list ended, and page 10's request was ended, never answered.
+		expect(out()).toEqual([]);
+		await reading;
+		expect(server.fake.requests.map((r) => r.body.skip)).toContain('10');
+	});
+
+	it('with inFlight, one page at a time past the rows expected', async () => {
+		const server = heldServer(9);
+		const { client, out } = server;
+		const reading = (async () => {
+			for await (const page of client.headlinePages(
+				{ feedId: 1 },
+				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 4 }
+			))
+				void page;
+		})();
+		const settle = () => new Promise((r) => setTimeout(r, 0));
+		await settle();
+		server.release(0);
+		await settle();
+		expect(out()).toEqual(['2']);
+		server.release(2);
+		await settle();
+		// 4 rows expected: the rest one at a time (a later sync's few new rows cost no extra ask).
+		expect(out()).toEqual(['4']);
+		for (const skip of [4, 6, 8]) {
+			server.release(skip);
+			await settle();
+		}
+		await reading;
+	});
+
+	it('with inFlight, asks for no page beyond max', async () => {
+		const { fake, client } = pagedServer(20);
+		const ids: number[] = [];
+		for await (const page of client.headlinePages(
+			{ feedId: 1 },
+			{ pageSize: 2, prefetch: true, inFlight: 3, max: 5, expected: 20 }
+		))
+			ids.push(...page.rows.map((h) => h.id));
+		expect(ids).toEqual([1000, 999, 998, 997, 996]);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2', '4']);
 	});
 });
 

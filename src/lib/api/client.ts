@@ -124,6 +124,18 @@ export interface PageHeadlinesOptions extends OpOptions {
 	maxRestarts?: number;
 	/** headlinePages: ask for the next page while the caller handles this one. */
 	prefetch?: boolean;
+	/**
+	 * headlinePages with `prefetch`: how many pages may be asked for at once (default 1). Each
+	 * is checked against the list's first article as the one before it is (check_first_id), so
+	 * only once the first page has named it.
+	 */
+	inFlight?: number;
+	/**
+	 * headlinePages with `inFlight`: how many rows the caller expects the list to hold (say, the
+	 * counters' unread count). A page is asked for beside another only within it; past it (or
+	 * without it) one page is out at a time, so a short list costs no request it does not need.
+	 */
+	expected?: number;
 	/** headlinePages: at most this many rows in all. */
 	max?: number;
 	/** headlinePages: the clock of `askedAt` (Date.now). */
@@ -464,10 +476,12 @@ export class TtrssClient {
 	/**
 	 * pageHeadlines' pages with the time each was asked for (`askedAt`, taken as its request
 	 * starts: never later than the server's read). With `prefetch`, the next page is asked for as
-	 * soon as a full page arrives, while the caller handles that one (the sync writes it): one
-	 * request at a time is in flight, and a page asked for before a restart is never yielded.
-	 * With `max`, paging stops once that many rows were yielded (the last page cut), and no page
-	 * is asked for beyond it.
+	 * soon as a full page arrives, while the caller handles that one (the sync writes it); with
+	 * `inFlight`, up to that many pages are out at once once the first page named the list's first
+	 * article (a server answers them side by side: on the test bed two pages took the time of one).
+	 * Pages are yielded in the list's order, and a page asked for before a restart is never
+	 * yielded. With `max`, paging stops once that many rows were yielded (the last page cut), and
+	 * no page is asked for beyond it.
 	 */
 	async *headlinePages(
 		params: Omit<GetHeadlinesParams, 'skip' | 'limit' | 'includeHeader' | 'checkFirstId'>,
@@ -481,47 +495,82 @@ export class TtrssClient {
 		const maxRestarts = options.maxRestarts ?? 3;
 		const max = options.max ?? Infinity;
 		const now = options.now ?? Date.now;
+		const depth = options.prefetch ? Math.max(1, Math.floor(options.inFlight ?? 1)) : 1;
 		const { signal } = options;
-		// A prefetch outlives the loop when the caller stops early: its own controller ends it.
-		const stop = new AbortController();
-		const onAbort = (): void => stop.abort(signal?.reason);
+		// A request still out when the loop stops (the caller stopped early, a restart, the list's
+		// end) is ended by its own controller; one already answered is left alone (ending it would
+		// mark it failed).
+		const onAbort = (): void => dropAll();
 		signal?.addEventListener('abort', onAbort, { once: true });
-		const opts: OpOptions = { ...options, signal: stop.signal };
 		const seen = new Set<number>();
 		/** Where each article read so far stands in the server's order, as far as a row tells. */
 		const places = new Map<number, string>();
-		let skip = 0;
+		let nextSkip = 0;
 		let firstId: number | undefined;
 		let restarts = 0;
 		let ties = 0;
-		/** The request still out, if any: only that one is ended when the loop stops. */
-		let out: Promise<unknown> | undefined;
-		const ask = (): Promise<{ page: HeadlinesResult; askedAt: number }> => {
-			const check = caps.checkFirstId && restarts < maxRestarts && ties < maxRestarts && skip > 0;
+		interface Out {
+			skip: number;
+			answer: Promise<{ page: HeadlinesResult; askedAt: number }>;
+			controller: AbortController;
+			settled: boolean;
+		}
+		/** The pages asked for and not yet taken, in the list's order. */
+		let out: Out[] = [];
+		const checking = (): boolean =>
+			caps.checkFirstId && restarts < maxRestarts && ties < maxRestarts;
+		const ask = (skip: number): Out => {
+			const check = checking() && skip > 0;
 			const askedAt = now();
-			const request = this.getHeadlines(
-				{
-					...params,
-					limit: pageSize,
-					skip,
-					includeHeader: caps.includeHeader,
-					checkFirstId: check ? firstId : undefined
-				},
-				opts
-			).then((page) => ({ page, askedAt }));
-			out = request;
-			// Handled where it is awaited; a prefetch left behind must not be reported unhandled.
-			const settled = (): void => {
-				if (out === request) out = undefined;
+			const controller = new AbortController();
+			const entry: Out = {
+				skip,
+				controller,
+				settled: false,
+				answer: this.getHeadlines(
+					{
+						...params,
+						limit: pageSize,
+						skip,
+						includeHeader: caps.includeHeader,
+						checkFirstId: check ? firstId : undefined
+					},
+					{ ...options, signal: controller.signal }
+				).then((page) => ({ page, askedAt }))
 			};
-			request.then(settled, settled);
-			return request;
+			// Handled where it is awaited; a page dropped unanswered must not be reported unhandled.
+			const settled = (): void => {
+				entry.settled = true;
+			};
+			entry.answer.then(settled, settled);
+			return entry;
+		};
+		function dropAll(): void {
+			for (const entry of out) if (!entry.settled) entry.controller.abort(signal?.reason);
+			out = [];
+		}
+		/** Asks for the next pages, up to `depth` out; none beyond `max`, and none unchecked. */
+		const fill = (): void => {
+			while (out.length < depth && seen.size + out.length * pageSize < max) {
+				// Beside another page only where the list is expected to go on.
+				if (out.length > 0 && nextSkip >= (options.expected ?? 0)) return;
+				// A page after the first is checked against the first's first article: not asked for
+				// until the first page named it (where the server checks at all).
+				if (out.length > 0 && checking() && firstId === undefined) return;
+				out.push(ask(nextSkip));
+				nextSkip += pageSize;
+			}
 		};
 		try {
 			signal?.throwIfAborted();
-			let next = ask();
+			fill();
 			for (;;) {
-				const { page, askedAt } = await next;
+				// Taken off the queue once answered: until then a stop ends it with the others.
+				const entry = out[0];
+				if (!entry) return;
+				const { page, askedAt } = await entry.answer;
+				signal?.throwIfAborted();
+				out.shift();
 				if (page.header?.firstIdChanged) {
 					// tt-rss picks "the first article" with its list's order (score, then date_entered,
 					// then updated) and nothing to break a tie: among articles fetched together it
@@ -529,8 +578,10 @@ export class TtrssClient {
 					// changed when nothing did (seen with the bench's 1,000 articles: the first
 					// sync restarted three times and read 13 pages instead of 5). An article
 					// already read, in the same place of the order as the one named before, is such
-					// a tie: the same page is asked for again, checked against the new name.
+					// a tie: the same page is asked for again, checked against the new name. The
+					// pages asked for after it were checked against the old name: asked again too.
 					const top = page.header.firstId;
+					dropAll();
 					if (
 						top !== undefined &&
 						firstId !== undefined &&
@@ -540,35 +591,35 @@ export class TtrssClient {
 					) {
 						ties++;
 						firstId = top;
-						next = ask();
-						continue;
+						nextSkip = entry.skip;
+					} else {
+						restarts++;
+						nextSkip = 0;
+						firstId = undefined;
 					}
-					restarts++;
-					skip = 0;
-					firstId = undefined;
-					next = ask();
+					fill();
 					continue;
 				}
-				if (skip === 0) firstId = page.header?.firstId;
+				if (entry.skip === 0) firstId = page.header?.firstId;
 				for (const h of page.headlines) places.set(h.id, `${h.score}/${h.updated}`);
 				const fresh = page.headlines
 					.filter((h) => !seen.has(h.id))
 					.slice(0, Math.max(0, max - seen.size));
 				for (const h of fresh) seen.add(h.id);
 				const more = page.headlines.length >= pageSize && seen.size < max;
-				skip += page.headlines.length;
-				// The next page is asked for before this one is handed over (and after `skip` and
-				// `firstId` say which page that is): the caller's work on this one overlaps it.
-				if (more && options.prefetch) next = ask();
+				// The list ended here: pages asked for beyond it are not needed.
+				if (!more) dropAll();
+				// The next pages are asked for before this one is handed over (and after `seen` and
+				// `firstId` say which they are): the caller's work on this one overlaps them.
+				else if (options.prefetch) fill();
 				if (fresh.length > 0) yield { rows: fresh, askedAt };
 				if (!more) return;
 				signal?.throwIfAborted();
-				if (!options.prefetch) next = ask();
+				if (!options.prefetch) fill();
 			}
 		} finally {
 			signal?.removeEventListener('abort', onAbort);
-			// A request already answered is left alone (ending it would mark it failed).
-			if (out !== undefined) stop.abort();
+			dropAll();
 		}
 	}
 

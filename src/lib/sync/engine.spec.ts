@@ -265,11 +265,11 @@ describe.each(recordedLevels)('pages pipelined (%s server shapes)', (level) => {
 				if (phase === 'new' && stored > (written.at(-1)?.[0] ?? 0)) written.push([stored, asked]);
 			}
 		});
-		// Pages of 200 (the server's largest), newest first; the second page's request was out
-		// before the first page's write was done, the third's before the second's. The last page
-		// is short: nothing is asked for after it.
+		// Pages of 200 (the server's largest), newest first; the counters said 450 unread, so the
+		// second and third pages' requests were both out before the first page's write was done.
+		// The last page is short: nothing is asked for after it.
 		expect(written).toEqual([
-			[200, 2],
+			[200, 3],
 			[400, 3],
 			[450, 3]
 		]);
@@ -319,8 +319,9 @@ describe.each(recordedLevels)('pages pipelined (%s server shapes)', (level) => {
 			}
 		});
 		await expect(sync).rejects.toThrow();
-		// The first page and the one already asked for; nothing after the cancel.
-		expect(server.takeOps().filter((op) => op === 'getHeadlines')).toHaveLength(2);
+		// The first page and the two already asked for beside each other (the counters said 1,000);
+		// nothing after the cancel.
+		expect(server.takeOps().filter((op) => op === 'getHeadlines')).toHaveLength(3);
 		expect((await loadSyncState(ACCOUNT)).lastSyncAt).toBeUndefined();
 		expect((await db()).length).toBe(200);
 	});
