@@ -39,8 +39,14 @@ case "${1:-} ${2:-}" in
     log "sessions-end $2: $deleted deleted"
     ;;
   "postgres-restart ")
-    without_inherited_fds pg_ctlcluster 15 main restart
-    start_postgres
+    # One restart at a time: a chaos schedule may ask for a second while the first runs, and two
+    # pg_ctlcluster restarts side by side fail ("lock file postmaster.pid already exists"; seed
+    # 530611). The lock's descriptor is not passed on to PostgreSQL (without_inherited_fds).
+    (
+      flock 9
+      without_inherited_fds pg_ctlcluster 15 main restart
+      start_postgres
+    ) 9>/tmp/testbed-postgres-restart.lock
     ;;
   *) die "usage: condition.sh daemon on|off | feed-error FILE | update-feed ID | sessions-end USER | postgres-restart" ;;
 esac

@@ -1524,7 +1524,13 @@ async function main(): Promise<void> {
 			try {
 				result = await runSchedule(launcher, server, seed);
 			} catch (e) {
-				console.log(`seed ${seed}: harness error ${String(e).split('\n')[0]}`);
+				// Its first line, and what a failed command said on stderr (a test-bed script's reason).
+				const stderr = (e as { stderr?: unknown }).stderr;
+				const said =
+					typeof stderr === 'string' && stderr.trim()
+						? `\n  stderr: ${stderr.trim().slice(-2000)}`
+						: '';
+				console.log(`seed ${seed}: harness error ${String(e).split('\n')[0]}${said}`);
 				// What reached the server (the sign-in's requests, if any) tells a harness error apart.
 				console.log(
 					`  requests: ${server.history.map((h) => `${h.op}${h.fault === 'none' ? '' : `:${h.fault}`}${h.forwarded ? '' : '(not forwarded)'}`).join(' ')}`
