@@ -975,7 +975,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		expect(pages.flat()).toEqual([1000, 999, 998, 997, 996, 995, 994, 993, 992]);
 		expect(
 			server.fake.requests.map(
-				(r) => `${String(r.body.skip)}/${String(r.body.check_first_id ?? '-')}`
+				(r) =>
+					`${String(r.body.skip)}/${typeof r.body.check_first_id === 'string' ? r.body.check_first_id : '-'}`
 			)
 		).toEqual(['0/-', '2/1000', '4/1000', '6/1000', '8/1000']);
 	});
