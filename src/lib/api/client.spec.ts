@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { caught } from './testing/caught';
 import { deriveCapabilities } from './capabilities';
-import { TtrssClient, type TtrssClientOptions } from './client';
+import { TtrssClient, type PageHeadlinesOptions, type TtrssClientOptions } from './client';
 import { ApiError } from './errors';
 import { ArticleField, UpdateMode } from './params';
 import {
@@ -932,22 +932,34 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		return {
 			...server,
 			out: () => [...held.keys()],
-			release: (skip: number) => held.get(String(skip))?.()
+			release: (skip: number) => held.get(String(skip))?.(),
+			/**
+			 * Reads every page, two pages of 2 out at a time within `expected` rows: `pages` fills as
+			 * they come, `done` at the end.
+			 */
+			read: (expected: number) => {
+				const pages: number[][] = [];
+				const options: PageHeadlinesOptions = {
+					pageSize: 2,
+					prefetch: true,
+					inFlight: 2,
+					expected
+				};
+				const done = (async () => {
+					for await (const page of server.client.headlinePages({ feedId: 1 }, options))
+						pages.push(page.rows.map((h) => h.id));
+				})();
+				return { pages, done };
+			}
 		};
 	}
+	/** Lets the answers released so far reach the reader (and its next asks go out). */
+	const settle = () => new Promise((r) => setTimeout(r, 0));
 
 	it('with inFlight, asks for two pages at once after the first, and yields them in order', async () => {
 		const server = heldServer(9);
-		const { client, out } = server;
-		const pages: number[][] = [];
-		const reading = (async () => {
-			for await (const page of client.headlinePages(
-				{ feedId: 1 },
-				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 9 }
-			))
-				pages.push(page.rows.map((h) => h.id));
-		})();
-		const settle = () => new Promise((r) => setTimeout(r, 0));
+		const { out } = server;
+		const { pages, done: reading } = server.read(9);
 		await settle();
 		// The first page alone: the others are checked against the article it names first.
 		expect(out()).toEqual(['0']);
@@ -983,16 +995,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 
 	it('with inFlight, a page that says the list changed drops the pages out with it and starts again', async () => {
 		const server = heldServer(7);
-		const { client, out } = server;
-		const ids: number[] = [];
-		const reading = (async () => {
-			for await (const page of client.headlinePages(
-				{ feedId: 1 },
-				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 7 }
-			))
-				ids.push(...page.rows.map((h) => h.id));
-		})();
-		const settle = () => new Promise((r) => setTimeout(r, 0));
+		const { out } = server;
+		const { pages, done: reading } = server.read(7);
 		await settle();
 		server.release(0);
 		await settle();
@@ -1007,21 +1011,15 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			await settle();
 		}
 		await reading;
+		const ids = pages.flat();
 		expect(ids).toEqual([1000, 999, 2000, 998, 997, 996, 995, 994]);
 		expect(new Set(ids).size).toBe(ids.length);
 	});
 
 	it('with inFlight, a page asked for past a list shorter than expected is ended unanswered', async () => {
 		const server = heldServer(9);
-		const { client, out } = server;
-		const reading = (async () => {
-			for await (const page of client.headlinePages(
-				{ feedId: 1 },
-				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 12 }
-			))
-				void page;
-		})();
-		const settle = () => new Promise((r) => setTimeout(r, 0));
+		const { out } = server;
+		const { done: reading } = server.read(12);
 		await settle();
 		for (const skip of [0, 2, 4, 6]) {
 			server.release(skip);
@@ -1038,15 +1036,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 
 	it('with inFlight, one page at a time past the rows expected', async () => {
 		const server = heldServer(9);
-		const { client, out } = server;
-		const reading = (async () => {
-			for await (const page of client.headlinePages(
-				{ feedId: 1 },
-				{ pageSize: 2, prefetch: true, inFlight: 2, expected: 4 }
-			))
-				void page;
-		})();
-		const settle = () => new Promise((r) => setTimeout(r, 0));
+		const { out } = server;
+		const { done: reading } = server.read(4);
 		await settle();
 		server.release(0);
 		await settle();
