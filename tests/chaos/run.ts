@@ -65,6 +65,7 @@ import { JOURNAL_KEY } from '../../src/lib/state/write-ahead-check';
 import { STOP_WAIT_MS } from '../../src/lib/db/device';
 import { messages as english } from '../../src/lib/i18n/generated/en';
 import { messages as englishLater } from '../../src/lib/i18n/generated/en.later';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 // The app's modules the harness reads the server with say things in English, the source (as the
 // service worker does): no locale is chosen outside a page.
@@ -434,7 +435,7 @@ async function serverState(): Promise<{
 	await client.login({ user: testbed.user, password: testbed.password });
 	const articles = new Map<number, ArticleState>();
 	const rows = new Map<string, DedupeRow[]>();
-	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
+	for await (const page of pageHeadlines(client, { feedId: -4, viewMode: 'all_articles' })) {
 		for (const h of page) {
 			const feed = h.feedTitle ?? '';
 			rows.set(feed, [
@@ -460,7 +461,7 @@ async function publishedTitles(): Promise<Map<string, number>> {
 	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
 	await client.login({ user: testbed.user, password: testbed.password });
 	const titles = new Map<string, number>();
-	for await (const page of client.pageHeadlines({ feedId: -2, viewMode: 'all_articles' })) {
+	for await (const page of pageHeadlines(client, { feedId: -2, viewMode: 'all_articles' })) {
 		for (const h of page) titles.set(h.title, (titles.get(h.title) ?? 0) + 1);
 	}
 	await client.logout().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedTree, Headline, TreeCategory, TtrssClient } from '../../src/lib/api';
 import { idsByTitle, loggedInClient, resetTestbed, lockTestbed } from './testbed';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 let client: TtrssClient;
 
@@ -208,7 +209,7 @@ describe('read ops (real server)', () => {
 		expect(header?.firstId).toBe(headlines[0]?.id);
 		const seen: number[] = [];
 		const sizes: number[] = [];
-		for await (const page of client.pageHeadlines({
+		for await (const page of pageHeadlines(client, {
 			feedId: big?.id ?? 0,
 			viewMode: 'all_articles'
 		})) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { caught } from '../../src/lib/api/testing/caught';
 import { ArticleField, UpdateMode, type Article, type TtrssClient } from '../../src/lib/api';
 import { idsByTitle, loggedInClient, resetTestbed, sql, testbed, lockTestbed } from './testbed';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 // Every test starts from the seeded state: write ops must not see each other's effects.
 let client: TtrssClient;
@@ -198,10 +199,10 @@ describe('write ops (real server)', () => {
 
 	it('pageHeadlines restarts when an article arrives at the top (check_first_id)', async () => {
 		let total = 0;
-		for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
+		for await (const page of pageHeadlines(client, { feedId: -4, viewMode: 'all_articles' })) {
 			total += page.length;
 		}
-		const pages = client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' }, { pageSize: 50 });
+		const pages = pageHeadlines(client, { feedId: -4, viewMode: 'all_articles' }, { pageSize: 50 });
 		const first = await pages.next();
 		const ids = new Set((first.value ?? []).map((h) => h.id));
 		expect(ids.size).toBe(50);

@@ -15,6 +15,7 @@ import { readStore, serverClient, signIn } from './offline-support';
 import { seriousA11yViolations } from './reader-support';
 import { expect, test } from './support/fixtures';
 import { notifications, tap } from './support/notices';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 const FEED_NAME = 'e2e-alert-arrivals.xml';
 // Outside the repository, only symlinked into the served folder while tt-rss fetches it (the test
@@ -72,7 +73,7 @@ async function subscribe(count: number): Promise<number> {
 
 async function serverIdOf(title: string): Promise<number> {
 	const client = await serverClient();
-	for await (const rows of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
+	for await (const rows of pageHeadlines(client, { feedId: -4, viewMode: 'all_articles' })) {
 		const hit = rows.find((h) => h.title === title);
 		if (hit) return hit.id;
 	}

@@ -33,6 +33,7 @@ import { corpus, corpusTitle, PWNED_PATH, type HostileVector } from '../fixtures
 import { contentViolations } from '../fixtures/hostile/invariants';
 import { resetTestbed, testbed } from '../support/testbed';
 import { expect, test } from './support/fixtures';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 interface Rendition {
 	vector: HostileVector;
@@ -123,7 +124,7 @@ test.beforeAll(async () => {
 		}
 		published = await retrying(client, async () => {
 			const all: Headline[] = [];
-			for await (const page of client.pageHeadlines({
+			for await (const page of pageHeadlines(client, {
 				feedId: -2,
 				showContent: true,
 				sanitize: false

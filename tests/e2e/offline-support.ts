@@ -10,6 +10,7 @@ import {
 	serverClient,
 	signIn as signInWithForm
 } from './reader-support';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 export { serverClient };
 
@@ -81,7 +82,7 @@ export async function outboxCount(page: Page): Promise<number> {
 export async function serverHeadlines(feedId = BIG_FEED_ID): Promise<Headline[]> {
 	const client = await serverClient();
 	const all: Headline[] = [];
-	for await (const page of client.pageHeadlines({ feedId, viewMode: 'all_articles' })) {
+	for await (const page of pageHeadlines(client, { feedId, viewMode: 'all_articles' })) {
 		all.push(...page);
 	}
 	return all;

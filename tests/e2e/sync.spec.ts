@@ -13,6 +13,7 @@ import { resetTestbed, testbed, testbedCondition } from '../support/testbed';
 import { cutNetwork, readStore, recordApiCalls, serverClient, signIn } from './offline-support';
 import { openSearch } from './reader-support';
 import { expect, test } from './support/fixtures';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 const FEED_NAME = 'bench-e2e-sync.xml';
 // Outside the repository, only symlinked into the served folder while tt-rss fetches it: the
@@ -60,7 +61,7 @@ async function articlesArrive(): Promise<number> {
 
 async function serverIdOf(title: string): Promise<number> {
 	const client = await serverClient();
-	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
+	for await (const page of pageHeadlines(client, { feedId: -4, viewMode: 'all_articles' })) {
 		const hit = page.find((h) => h.title.startsWith(title));
 		if (hit) return hit.id;
 	}

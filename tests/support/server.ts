@@ -5,6 +5,7 @@
  */
 import { TtrssClient, type TtrssClientOptions } from '../../src/lib/api/client';
 import { testbed } from './testbed';
+import { pageHeadlines } from '../../src/lib/api/paging';
 
 export function newClient(options: Partial<TtrssClientOptions> = {}): TtrssClient {
 	return new TtrssClient({ apiUrl: testbed.apiUrl, ...options });
@@ -23,7 +24,7 @@ export async function loggedInClient(
 /** The ids of the one article whose title starts with each prefix (all feeds, read or not). */
 export async function idsByTitle(client: TtrssClient, ...prefixes: string[]): Promise<number[]> {
 	const all: { id: number; title: string }[] = [];
-	for await (const page of client.pageHeadlines({ feedId: -4, viewMode: 'all_articles' })) {
+	for await (const page of pageHeadlines(client, { feedId: -4, viewMode: 'all_articles' })) {
 		all.push(...page);
 	}
 	return prefixes.map((prefix) => {

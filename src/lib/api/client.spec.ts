@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { caught } from './testing/caught';
 import { deriveCapabilities } from './capabilities';
-import { TtrssClient, type PageHeadlinesOptions, type TtrssClientOptions } from './client';
+import { TtrssClient, type TtrssClientOptions } from './client';
+import { headlinePages, pageHeadlines, type PageHeadlinesOptions } from './paging';
 import { ApiError } from './errors';
 import { ArticleField, UpdateMode } from './params';
 import {
@@ -662,7 +663,7 @@ describe('pageHeadlines', () => {
 			capabilities: deriveCapabilities(5)
 		});
 		const pages: number[] = [];
-		for await (const page of client.pageHeadlines({ feedId: 1 }, { pageSize: 500 })) {
+		for await (const page of pageHeadlines(client, { feedId: 1 }, { pageSize: 500 })) {
 			pages.push(page.length);
 		}
 		expect(pages).toEqual([60, 60, 10]);
@@ -693,7 +694,7 @@ describe('pageHeadlines', () => {
 			capabilities: deriveCapabilities(15)
 		});
 		const ids: number[] = [];
-		for await (const page of client.pageHeadlines({ feedId: 1 }, { pageSize: 2 })) {
+		for await (const page of pageHeadlines(client, { feedId: 1 }, { pageSize: 2 })) {
 			ids.push(...page.map((h) => h.id));
 		}
 		expect(ids.sort()).toEqual([100, 200, 96, 97, 98, 99].sort());
@@ -748,7 +749,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 	it('asks for page N+1 before the caller is done with page N; each page dated by its own request', async () => {
 		const { fake, client, now } = pagedServer(5);
 		const seen: { ids: number[]; askedAt: number; sentBefore: number }[] = [];
-		for await (const page of client.headlinePages(
+		for await (const page of headlinePages(
+			client,
 			{ feedId: 1 },
 			{ pageSize: 2, prefetch: true, now }
 		)) {
@@ -770,7 +772,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 	it('without prefetch, the next page is asked for only when the caller wants it', async () => {
 		const { fake, client, now } = pagedServer(5);
 		const sentBefore: number[] = [];
-		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2, now })) {
+		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 2, now })) {
 			await new Promise((r) => setTimeout(r, 0));
 			sentBefore.push(fake.requests.length);
 			expect(page.askedAt).toBe(fake.requests.length);
@@ -781,7 +783,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 	it('stops at max rows, cutting the last page and asking for nothing beyond it', async () => {
 		const { fake, client } = pagedServer(10);
 		const ids: number[] = [];
-		for await (const page of client.headlinePages(
+		for await (const page of headlinePages(
+			client,
 			{ feedId: 1 },
 			{ pageSize: 2, prefetch: true, max: 3 }
 		))
@@ -794,7 +797,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		const server = pagedServer(5);
 		const { fake, client, now } = server;
 		const pages: { ids: number[]; askedAt: number }[] = [];
-		for await (const page of client.headlinePages(
+		for await (const page of headlinePages(
+			client,
 			{ feedId: 1 },
 			{ pageSize: 2, prefetch: true, now }
 		)) {
@@ -842,7 +846,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			return ok(r, [{ id: 1, first_id: pick, is_cat: false }, rows]);
 		});
 		const ids: number[] = [];
-		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2, prefetch: true }))
+		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 2, prefetch: true }))
 			ids.push(...page.rows.map((h) => h.id));
 		expect(ids).toEqual([1000, 999, 998, 997, 996]);
 		const skips = fake.requests.map(
@@ -858,7 +862,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		const server = pagedServer(5);
 		const { fake, client } = server;
 		const ids: number[] = [];
-		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2 })) {
+		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 2 })) {
 			ids.push(...page.rows.map((h) => h.id));
 			// Tied with the others (same score and updated), but new: a real arrival.
 			if (ids.length === 2) server.arrive(2000);
@@ -880,7 +884,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		});
 		const pages: number[][] = [];
 		const reading = (async () => {
-			for await (const page of client.headlinePages(
+			for await (const page of headlinePages(
+				client,
 				{ feedId: 1 },
 				{ pageSize: 2, prefetch: true, signal: controller.signal }
 			)) {
@@ -903,7 +908,11 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 				prefetch?.addEventListener('abort', () => reject(new Error('aborted')))
 			);
 		});
-		for await (const page of client.headlinePages({ feedId: 1 }, { pageSize: 2, prefetch: true })) {
+		for await (const page of headlinePages(
+			client,
+			{ feedId: 1 },
+			{ pageSize: 2, prefetch: true }
+		)) {
 			expect(page.rows).toHaveLength(2);
 			await new Promise((r) => setTimeout(r, 0));
 			expect(prefetch?.aborted).toBe(false);
@@ -946,7 +955,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 					expected
 				};
 				const done = (async () => {
-					for await (const page of server.client.headlinePages({ feedId: 1 }, options))
+					for await (const page of headlinePages(server.client, { feedId: 1 }, options))
 						pages.push(page.rows.map((h) => h.id));
 				})();
 				return { pages, done };
@@ -1056,7 +1065,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 	it('with inFlight, asks for no page beyond max', async () => {
 		const { fake, client } = pagedServer(20);
 		const ids: number[] = [];
-		for await (const page of client.headlinePages(
+		for await (const page of headlinePages(
+			client,
 			{ feedId: 1 },
 			{ pageSize: 2, prefetch: true, inFlight: 3, max: 5, expected: 20 }
 		))

@@ -9,12 +9,11 @@ export type {
 	TtrssClient,
 	Credentials,
 	CredentialsProvider,
-	HeadlinePage,
 	LoadFeedTreeOptions,
 	OpOptions,
-	PageHeadlinesOptions,
 	TtrssClientOptions
 } from './client';
+export type { HeadlinePage, PageHeadlinesOptions } from './paging';
 export {
 	ApiError,
 	isApiError,

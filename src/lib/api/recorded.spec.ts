@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveCapabilities } from './capabilities';
 import { TtrssClient } from './client';
+import { pageHeadlines } from './paging';
 import { ApiError } from './errors';
 import {
 	parseApiLevel,
@@ -598,7 +599,7 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 		const client = new TtrssClient({ apiUrl: '/api/', fetch: fake.fetch, credentials });
 		await client.login(credentials());
 		const pages: number[][] = [];
-		for await (const page of client.pageHeadlines({ feedId: -4 }, { pageSize: 5 })) {
+		for await (const page of pageHeadlines(client, { feedId: -4 }, { pageSize: 5 })) {
 			pages.push(page.map((h) => h.id));
 			if (pages.length > 5) break;
 		}

@@ -17,7 +17,7 @@ import {
 import type { ListKey } from '$lib/cache';
 import type { StoredSession, StoredTree } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
-import { runAfterNextPaint } from '$lib/perf/paint';
+import { afterNextPaint } from '$lib/perf/paint';
 
 let session: Promise<StoredSession | undefined> | undefined;
 let tree: Promise<StoredTree | undefined> | undefined;
@@ -60,55 +60,35 @@ export function takeEarlyList(key: ListKey): Promise<CachedList | undefined> | u
 /**
  * Background work waits at a gate while something the reader waits for is under way: held by each
  * such thing (`hold`, which returns its release; once is enough), passed (`passed`) once nothing
- * holds it, after the frame that paints what they waited for — never longer than `limitMs` from a
- * hold, which then lapses by itself.
+ * holds it, after the frame that paints what they waited for; a hold lapses by itself `limitMs`
+ * after it was made. (Closures, not a class: this is on the first screen's path, whose budget
+ * counts every byte, and a minifier shortens local names but not private fields.)
  */
-class PaintGate {
-	#holds = 0;
-	#waiters: (() => void)[] = [];
-	/** Holds made before a reset do not count after it. */
-	#epoch = 0;
-	/** The last hold went; the frame it waits for is not painted yet (a waiter now waits for it). */
-	#painting: Promise<void> | undefined;
-
-	constructor(private readonly limitMs: number) {}
-
-	hold(): () => void {
-		this.#holds++;
-		const epoch = this.#epoch;
-		let held = true;
-		const release = (afterPaint: boolean): void => {
-			if (!held || epoch !== this.#epoch) return;
-			held = false;
-			clearTimeout(lapse);
-			if (--this.#holds > 0) return;
-			const waiting = this.#waiters;
-			this.#waiters = [];
-			const open = (): void => waiting.forEach((resolve) => resolve());
-			if (!afterPaint) return open();
-			const painting = new Promise<void>((resolve) => runAfterNextPaint(resolve));
-			this.#painting = painting;
-			void painting.then(() => {
-				if (this.#painting === painting) this.#painting = undefined;
-				open();
-			});
-		};
-		const lapse = setTimeout(() => release(false), this.limitMs);
-		return () => release(true);
-	}
-
-	passed(): Promise<void> {
-		if (this.#holds === 0) return this.#painting ?? Promise.resolve();
-		return new Promise<void>((resolve) => this.#waiters.push(resolve));
-	}
-
-	/** For tests: nothing held, nobody waiting. */
-	reset(): void {
-		this.#epoch++;
-		this.#holds = 0;
-		this.#waiters = [];
-		this.#painting = undefined;
-	}
+function paintGate(limitMs: number): { hold(): () => void; passed(): Promise<void> } {
+	let holds = 0;
+	let waiters: (() => void)[] = [];
+	/** Settles after the frame that followed the last release (a waiter then waits for it). */
+	let painting = Promise.resolve();
+	return {
+		hold() {
+			holds++;
+			let held = true;
+			// A lapse opens at once; a release after the frame that shows what was waited for.
+			const release = (lapsed?: boolean): void => {
+				if (!held) return;
+				held = false;
+				if (--holds) return;
+				const waiting = waiters;
+				waiters = [];
+				painting = (lapsed ? Promise.resolve() : afterNextPaint()).then(() =>
+					waiting.forEach((resolve) => resolve())
+				);
+			};
+			setTimeout(release, limitMs, true);
+			return () => release();
+		},
+		passed: () => (holds ? new Promise<void>((resolve) => waiters.push(resolve)) : painting)
+	};
 }
 
 /**
@@ -118,7 +98,7 @@ class PaintGate {
  * once when the start opened no list.
  */
 export const FIRST_SCREEN_WAIT_MS = 500;
-const firstScreenGate = new PaintGate(FIRST_SCREEN_WAIT_MS);
+let firstScreenGate = paintGate(FIRST_SCREEN_WAIT_MS);
 let firstScreenRelease: (() => void) | undefined;
 /** False until the start has said whether it opens a list (hooks.client.ts's init). */
 let firstScreenDecided = false;
@@ -147,7 +127,7 @@ export function firstScreenShown(): void {
  * for the main thread, the database and the server — an app start on a phone lands on the
  * feed tree, and the sync would otherwise start just as the reader opens their first list.
  */
-const listsGate = new PaintGate(FIRST_SCREEN_WAIT_MS);
+let listsGate = paintGate(FIRST_SCREEN_WAIT_MS);
 
 /** A list's first rows are on their way; returns the function that says they are on screen (or the
  * list gave up). */
@@ -173,6 +153,6 @@ export function afterFirstScreen(): Promise<void> {
 export function resetFirstScreenForTests(): void {
 	firstScreenDecided = false;
 	firstScreenRelease = undefined;
-	firstScreenGate.reset();
-	listsGate.reset();
+	firstScreenGate = paintGate(FIRST_SCREEN_WAIT_MS);
+	listsGate = paintGate(FIRST_SCREEN_WAIT_MS);
 }

@@ -4,6 +4,7 @@
  * has then (see sendCatchup, sendShare), and note the attempt first (replay-book.ts).
  */
 import { ArticleField, SPECIAL_FEED, UpdateMode, type Headline, type TtrssClient } from '$lib/api';
+import { pageHeadlines } from '$lib/api/paging';
 import type { OutboxItem } from '$lib/db/schema';
 import { withinCatchup } from './effect';
 import type { CatchupIntent, Intent } from './intent';
@@ -117,7 +118,7 @@ async function sendCatchup(
 	}
 	const unread: Headline[] = [];
 	let pages = 0;
-	for await (const page of client.pageHeadlines({ ...scope, viewMode: 'unread' })) {
+	for await (const page of pageHeadlines(client, { ...scope, viewMode: 'unread' })) {
 		unread.push(...page);
 		if (++pages >= MAX_CATCHUP_PAGES) break;
 	}

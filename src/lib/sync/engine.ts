@@ -30,6 +30,7 @@ import {
 	type KeptFlag,
 	type SyncedFor
 } from '$lib/cache/kept';
+import { headlinePages } from '$lib/api/paging';
 import { accountOfClient } from '$lib/db/account';
 import { holdIndexing } from '$lib/db/index-queue';
 import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
@@ -245,7 +246,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		const before = askedNow();
 		let first: Asked | undefined;
 		if (max <= 0) return { ids, complete: false, asked: before };
-		for await (const { rows, askedAt } of client.headlinePages(params, {
+		for await (const { rows, askedAt } of headlinePages(client, params, {
 			...op,
 			pageSize,
 			max,
