@@ -7,17 +7,30 @@
 import { readFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
-/** Each attachment is cut to this many characters (its end kept). */
+/** Each attachment is cut to this many characters: a quarter from its start, the rest its end. */
 const LIMIT = 12_000;
 
+function cut(all: string): string {
+	if (all.length <= LIMIT) return all;
+	const left = all.length - LIMIT;
+	return `${all.slice(0, LIMIT / 4)}\n… (${left} characters left out)\n${all.slice(-(LIMIT * 3) / 4)}`;
+}
+
+/**
+ * An attachment's text; of the error context not its instructions to a reader nor the test's source
+ * (the list reporter prints the source): the error and the page's snapshot, in the error details
+ * or in a section of its own.
+ */
 function text(attachment: TestResult['attachments'][number]): string | undefined {
 	try {
 		const body = attachment.body ?? (attachment.path ? readFileSync(attachment.path) : undefined);
 		if (!body) return undefined;
 		const all = body.toString('utf8');
-		return all.length > LIMIT
-			? `… (${all.length - LIMIT} characters left out)\n${all.slice(-LIMIT)}`
-			: all;
+		const shown =
+			attachment.name === 'error-context'
+				? all.split('\n# Test source')[0]?.replace(/^# Instructions[\s\S]*?\n(?=# )/, '')
+				: all;
+		return cut(shown ?? all);
 	} catch {
 		return undefined;
 	}
