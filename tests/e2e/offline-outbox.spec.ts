@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, guardNetwork, test } from './support/fixtures';
+import { apiBody, expect, guardNetwork, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import {
 	BIG_FEED_ID,
@@ -209,7 +209,7 @@ test('a catch-up offline marks cached articles read at once; a server lost mid-r
 	await context.unroute('**/tt-rss/api/**');
 	let answered = 0;
 	await context.route('**/tt-rss/api/**', async (route) => {
-		const op = (JSON.parse(route.request().postData() ?? '{}') as { op?: string }).op;
+		const op = apiBody(route.request().postData())?.op;
 		const write = op === 'updateArticle' || op === 'catchupFeed';
 		if (write && answered++ < 1) await route.fulfill({ response: await route.fetch() });
 		else await route.abort('connectionrefused');

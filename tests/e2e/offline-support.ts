@@ -3,6 +3,7 @@
  * worker), reading the app's IndexedDB, and checking the server's state over Node's fetch.
  */
 import type { BrowserContext, Page } from '@playwright/test';
+import { apiBody } from './support/fixtures';
 import { type Headline } from '../../src/lib/api';
 import {
 	listAnswered,
@@ -101,13 +102,9 @@ export function recordApiCalls(context: BrowserContext): { op: string; ids: stri
 	const calls: { op: string; ids: string }[] = [];
 	context.on('requestfinished', (request) => {
 		if (!request.url().includes('/tt-rss/api/')) return;
-		try {
-			const body = JSON.parse(request.postData() ?? '{}') as Record<string, unknown>;
-			const ids = typeof body.article_ids === 'string' ? body.article_ids : '';
-			calls.push({ op: String(body.op), ids });
-		} catch {
-			calls.push({ op: '?', ids: '' });
-		}
+		const body = apiBody(request.postData());
+		const ids = typeof body?.article_ids === 'string' ? body.article_ids : '';
+		calls.push({ op: body ? String(body.op) : '?', ids });
 	});
 	return calls;
 }

@@ -18,7 +18,13 @@
  *   (tests/support/failure-reporter.ts): a failure that a retry then passes leaves its story in the
  *   log instead of a trace the next stage's run deletes.
  */
-import { test as base, expect, type BrowserContext } from '@playwright/test';
+import {
+	test as base,
+	expect,
+	type BrowserContext,
+	type Page,
+	type Request
+} from '@playwright/test';
 import { testbed } from '../../support/testbed';
 
 export { expect };
@@ -114,14 +120,19 @@ const SHOWN_FIELDS = [
 	'field'
 ];
 
+/** A request's JSON body (`{}` without one); undefined when it is not JSON. */
+export function apiBody(postData: string | null): Record<string, unknown> | undefined {
+	try {
+		return JSON.parse(postData ?? '{}') as Record<string, unknown>;
+	} catch {
+		return undefined;
+	}
+}
+
 /** What a request to tt-rss's API asked: its op and a few plain fields. */
 function apiCall(postData: string | null): string {
-	let body: Record<string, unknown>;
-	try {
-		body = JSON.parse(postData ?? '') as Record<string, unknown>;
-	} catch {
-		return '?';
-	}
+	const body = apiBody(postData);
+	if (!body) return '?';
 	const fields = SHOWN_FIELDS.filter((f) => body[f] !== undefined).map(
 		(f) => `${f}=${String(body[f])}`
 	);
@@ -170,7 +181,7 @@ export const test = base.extend<Fixtures>({
 				lines.push(`${String(Date.now() - started).padStart(6)} ms  ${line}`);
 				if (lines.length > EVIDENCE_LINES) lines.shift();
 			};
-			const watch = (page: import('@playwright/test').Page): void => {
+			const watch = (page: Page): void => {
 				const name = `page ${context.pages().indexOf(page) + 1}`;
 				page.on('framenavigated', (frame) => {
 					if (frame === page.mainFrame()) note(`${name} at ${frame.url()}`);
@@ -185,8 +196,7 @@ export const test = base.extend<Fixtures>({
 			context.pages().forEach(watch);
 			context.on('page', watch);
 			// The service worker's own fetch of a request is its second sighting: marked "(worker)".
-			const by = (request: import('@playwright/test').Request): string =>
-				request.serviceWorker() ? ' (worker)' : '';
+			const by = (request: Request): string => (request.serviceWorker() ? ' (worker)' : '');
 			context.on('requestfinished', (request) => {
 				if (!request.url().includes('/api/')) return;
 				// The context may close first (the test's end): nothing to note then.
