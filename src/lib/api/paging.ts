@@ -1,7 +1,7 @@
 /**
- * Paging through a list with `skip` (tt-rss has no cursor): only the sync and the replay page
- * whole lists, and they are loaded after the first screen, so this is not in the client class
- * (the class is on the first screen's path: its JavaScript budget, docs/benchmarks.md).
+ * Paging through a list with `skip` (tt-rss has no cursor). Only the sync, the replay and the
+ * tests page whole lists: functions of the client, not methods of its class, which every screen
+ * that talks to the server loads.
  */
 import type { TtrssClient, OpOptions } from './client';
 import type { GetHeadlinesParams } from './params';

@@ -235,10 +235,11 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	const pageSize = Math.max(1, Math.min(batchSize(caps.headlineLimit), caps.headlineLimit));
 	/**
 	 * Reads a list in pages, at most `max` rows; `complete` when the server had no more. The next
-	 * pages are asked for while this one is written (headlinePages' prefetch), two at a time
-	 * (`PAGES_IN_FLIGHT`), so the sync takes about the server's time or less. Each page comes with the time its own request started (never later
-	 * than the server's read, even when it was asked for before the page before it was written);
-	 * `asked` is the first page's, the time of the set as a whole.
+	 * pages are asked for while this one is written (headlinePages' prefetch), two at a time within
+	 * `expected` (`PAGES_IN_FLIGHT`), so the sync takes about the server's time or less. Each page
+	 * comes with the time its own request started (never later than the server's read, even when
+	 * it was asked for before the page before it was written); `asked` is the first page's, the
+	 * time of the set as a whole.
 	 */
 	const readList: ReadList = async (params, max, onPage, expected) => {
 		const ids = new Set<number>();
