@@ -19,12 +19,13 @@ if (($argv[4] ?? '') === 'current') {
 
 // The database: one image enclosure for every article, and one stored body (for rows without one).
 class FakeStatement {
+	public function __construct(public string $sql = '') { $GLOBALS['queries'][] = preg_replace('/\s+/', ' ', $sql); }
 	function execute($args) { return true; }
 	function fetchAll($mode = 0) { return ['https://feeds.test/e.png']; }
 	function fetch() { return false; }
 	function fetchColumn() { return '<p><img src="https://feeds.test/stored.png"></p>'; }
 }
-class Db { static function pdo() { return new class { function prepare($sql) { return new FakeStatement(); } }; } }
+class Db { static function pdo() { return new class { function prepare($sql) { return new FakeStatement($sql); } }; } }
 class PluginHost {
 	const HOOK_MAIN_TOOLBAR_BUTTON = 'hook_main_toolbar_button';
 	const HOOK_PREFS_TAB = 'hook_prefs_tab';
@@ -67,6 +68,14 @@ $plain = $plugin->hook_render_article_api(['headline' => ['id' => 1, 'content' =
 $_REQUEST['reader_image_proxy'] = true;
 $rewritten = $plugin->hook_render_article_api(['article' => ['id' => 1, 'content' => $article]]);
 $list_row = $plugin->hook_render_article_api(['headline' => ['id' => 2, 'flavor_image' => 'https://feeds.test/stored.png']]);
+// What else loads an image: srcset as tt-rss's sanitizer writes it (joined by "," alone, commas
+// inside a URL), a video's poster, a YouTube embed (tt-rss names its thumbnail as the flavor image),
+// and a flavor image the current tt-rss worked out before the hook.
+$more = $plugin->hook_render_article_api(['headline' => ['id' => 3,
+	'flavor_image' => 'https://feeds.test/flavor.png',
+	'content' => '<img src="https://feeds.test/s.png" srcset="https://feeds.test/s1.png 1x,https://feeds.test/w_2,h_2/s2.png 2x">'
+		. '<video poster="https://feeds.test/poster.png" controls><source src="https://feeds.test/v.webm"></video>'
+		. '<iframe src="https://www.youtube.com/embed/abc_D-1?rel=0"></iframe>']]);
 echo json_encode([
 	'public' => ['image' => $plugin->is_public_method('image'), 'save' => $plugin->is_public_method('save')],
 	'plain' => $plain['content'],
@@ -74,6 +83,9 @@ echo json_encode([
 	'plain_images' => $plain['reader_images'] ?? null,
 	'images' => $rewritten['reader_images'] ?? null,
 	'list_images' => $list_row['reader_images'] ?? null,
+	'more' => $more['content'],
+	'more_images' => $more['reader_images'] ?? null,
+	'queries' => $GLOBALS['queries'],
 	'key' => $host->storage['image_key'] ?? null,
 	'about' => $plugin->about(),
 	'api_version' => $plugin->api_version(),

@@ -174,12 +174,43 @@ class Reader extends Plugin {
 	}
 
 	/**
-	 * The article's images (img src and srcset, picture sources) rewritten to signed proxy URLs.
-	 * The content reaching this hook is the user's own article, already through tt-rss's sanitizer:
-	 * a URL is signed only because it appears there.
+	 * The candidates of a srcset as the HTML parser reads them: a URL is a run of non-whitespace
+	 * (commas inside it stay, trailing ones end it), its descriptors run to the next comma. tt-rss's
+	 * sanitizer writes srcset joined by "," without a space (RSSUtils::encode_srcset, both
+	 * versions): split on ", " the second candidate stayed in the first one's descriptor, unsigned.
+	 * @return array<int, array{0: string, 1: string}> [url, descriptors]
+	 */
+	private static function srcset_candidates($srcset) {
+		$out = [];
+		$n = strlen($srcset);
+		$i = 0;
+		while ($i < $n) {
+			while ($i < $n && (ctype_space($srcset[$i]) || $srcset[$i] === ',')) $i++;
+			$start = $i;
+			while ($i < $n && !ctype_space($srcset[$i])) $i++;
+			$url = substr($srcset, $start, $i - $start);
+			if ($url === '') break;
+			$descriptors = '';
+			if (substr($url, -1) === ',') {
+				$url = rtrim($url, ',');
+			} else {
+				$start = $i;
+				while ($i < $n && $srcset[$i] !== ',') $i++;
+				$descriptors = trim(substr($srcset, $start, $i - $start));
+			}
+			$out[] = [$url, $descriptors];
+		}
+		return $out;
+	}
+
+	/**
+	 * The article's images rewritten to signed proxy URLs: img src and srcset, source srcset (in a
+	 * picture), a video's poster; and signed, not rewritten, the thumbnail tt-rss names as the
+	 * flavor image of a YouTube embed. The content reaching this hook is the user's own article,
+	 * already through tt-rss's sanitizer: a URL is signed only because it appears there.
 	 */
 	private function proxy_images($html, $uid) {
-		if (stripos($html, '<img') === false && stripos($html, '<source') === false) return $html;
+		if (!preg_match('/<(img|source|video|iframe)\b/i', $html)) return $html;
 		$doc = new DOMDocument();
 		if (!@$doc->loadHTML('<?xml encoding="UTF-8"><html><body>' . $html . '</body></html>', LIBXML_NONET)) {
 			return $html;
@@ -194,17 +225,29 @@ class Reader extends Plugin {
 				$changed = true;
 			}
 		}
-		foreach ($xpath->query('//img[@srcset] | //picture/source[@srcset]') as $el) {
+		foreach ($xpath->query('//img[@srcset] | //source[@srcset]') as $el) {
 			$candidates = [];
-			foreach (preg_split('/,\s+/', trim($el->getAttribute('srcset'))) as $candidate) {
-				$bits = preg_split('/\s+/', trim($candidate), 2);
-				if ($bits[0] !== '' && self::proxiable($bits[0])) {
-					$bits[0] = $this->proxied_url($bits[0], $uid, $key);
+			foreach (self::srcset_candidates($el->getAttribute('srcset')) as [$url, $descriptors]) {
+				if (self::proxiable($url)) {
+					$url = $this->proxied_url($url, $uid, $key);
 					$changed = true;
 				}
-				$candidates[] = implode(' ', $bits);
+				$candidates[] = $descriptors === '' ? $url : $url . ' ' . $descriptors;
 			}
 			$el->setAttribute('srcset', implode(', ', $candidates));
+		}
+		foreach ($xpath->query('//video[@poster]') as $video) {
+			$poster = trim($video->getAttribute('poster'));
+			if (self::proxiable($poster)) {
+				$video->setAttribute('poster', $this->proxied_url($poster, $uid, $key));
+				$changed = true;
+			}
+		}
+		// tt-rss names https://img.youtube.com/vi/<id>/hqdefault.jpg as such an article's image.
+		foreach ($xpath->query('//iframe[contains(@src, "youtube.com/embed/")]') as $frame) {
+			if (preg_match('/\/embed\/([\w-]+)/', $frame->getAttribute('src'), $m)) {
+				$this->proxied_url('https://img.youtube.com/vi/' . $m[1] . '/hqdefault.jpg', $uid, $key);
+			}
 		}
 		if (!$changed) return $html;
 		$out = '';
@@ -214,21 +257,24 @@ class Reader extends Plugin {
 		return $out;
 	}
 
-	/** The stored body of one of the user's articles (its ttrss_user_entries id), or ''. */
+	/**
+	 * The stored body of one of the user's articles, or ''. An API row's `id` is the article's
+	 * ttrss_entries id (ref_id), not the user's int_id: the two agree only on a young server.
+	 */
 	private static function stored_content($id, $uid) {
 		$sth = Db::pdo()->prepare('SELECT e.content FROM ttrss_entries e
 			JOIN ttrss_user_entries ue ON ue.ref_id = e.id
-			WHERE ue.int_id = ? AND ue.owner_uid = ?');
+			WHERE ue.ref_id = ? AND ue.owner_uid = ?');
 		$sth->execute([(int) $id, $uid]);
 		$content = $sth->fetchColumn();
 		return is_string($content) ? $content : '';
 	}
 
-	/** The image enclosures of one of the user's articles (its ttrss_user_entries id). */
+	/** The image enclosures of one of the user's articles (by its ttrss_entries id, as stored_content). */
 	private static function image_enclosures($id, $uid) {
 		$sth = Db::pdo()->prepare("SELECT e.content_url FROM ttrss_enclosures e
 			JOIN ttrss_user_entries ue ON ue.ref_id = e.post_id
-			WHERE ue.int_id = ? AND ue.owner_uid = ? AND e.content_type LIKE 'image/%'");
+			WHERE ue.ref_id = ? AND ue.owner_uid = ? AND e.content_type LIKE 'image/%'");
 		$sth->execute([(int) $id, $uid]);
 		return $sth->fetchAll(PDO::FETCH_COLUMN);
 	}
@@ -259,6 +305,10 @@ class Reader extends Plugin {
 				if (self::proxiable($url)) $this->proxied_url($url, $uid, $this->user_key());
 			}
 		}
+		// The current tt-rss works out the flavor image before this hook (2021's after it, from the
+		// body and enclosures signed above): signed as it names it.
+		$flavor = isset($row['flavor_image']) && is_string($row['flavor_image']) ? trim($row['flavor_image']) : '';
+		if ($flavor !== '' && self::proxiable($flavor)) $this->proxied_url($flavor, $uid, $this->user_key());
 		$row['reader_images'] = (object) $this->signed;
 		return $row;
 	}

@@ -41,6 +41,9 @@ interface Checked {
 	plain_images: unknown;
 	images: Record<string, string> | null;
 	list_images: Record<string, string> | null;
+	more: string;
+	more_images: Record<string, string> | null;
+	queries: string[];
 	key: string | null;
 }
 
@@ -157,6 +160,50 @@ describe.each([
 				'https://feeds.test/stored.png': unescape(signed('https://feeds.test/stored.png')),
 				'https://feeds.test/e.png': unescape(signed('https://feeds.test/e.png'))
 			});
+		}
+	);
+
+	it.skipIf(!hasPhp || !available)(
+		'signs every image that loads by itself: srcset as tt-rss writes it, posters, the flavor image (issue 55)',
+		() => {
+			const { more, more_images, queries, key } = check(base(), 'api-on', current);
+			const proxy =
+				'https://rss.test/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=image';
+			const signed = (url: string) => {
+				const sig = createHmac('sha256', key ?? '')
+					.update(`7\n${url}`)
+					.digest('hex');
+				return `${proxy}&uid=7&url=${encodeURIComponent(url)}&sig=${sig}`;
+			};
+			const escaped = (url: string) => signed(url).replace(/&/g, '&amp;');
+			// tt-rss joins srcset candidates with "," alone; a comma inside a URL stays in it.
+			expect(more).toContain(
+				`srcset="${escaped('https://feeds.test/s1.png')} 1x, ${escaped('https://feeds.test/w_2,h_2/s2.png')} 2x"`
+			);
+			expect(more).toContain(`<video poster="${escaped('https://feeds.test/poster.png')}"`);
+			// Media stay as they are (the proxy serves images only).
+			expect(more).toContain('<source src="https://feeds.test/v.webm">');
+			expect(more).not.toMatch(/(src|srcset|poster)="https:\/\/feeds\.test\/[^"]*\.png/);
+			// Signed without being in the body: the YouTube thumbnail tt-rss names as the article's
+			// image, the image enclosure, and the flavor image the current tt-rss sends with the row.
+			const urls = [
+				'https://feeds.test/s.png',
+				'https://feeds.test/s1.png',
+				'https://feeds.test/w_2,h_2/s2.png',
+				'https://feeds.test/poster.png',
+				'https://img.youtube.com/vi/abc_D-1/hqdefault.jpg',
+				'https://feeds.test/e.png',
+				'https://feeds.test/flavor.png'
+			];
+			expect(more_images).toEqual(Object.fromEntries(urls.map((url) => [url, signed(url)])));
+			// An API row's id is the article's ttrss_entries id: the stored body and the enclosures
+			// are found by ref_id (int_id differs from it once a server has a history).
+			const byUser = queries.filter((q) => q.includes('ttrss_user_entries'));
+			expect(byUser.length).toBeGreaterThanOrEqual(2);
+			for (const query of byUser) {
+				expect(query).toContain('ue.ref_id = ?');
+				expect(query).not.toContain('int_id');
+			}
 		}
 	);
 });
