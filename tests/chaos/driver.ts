@@ -324,6 +324,8 @@ export interface ShownRow {
 	id: number;
 	unread: boolean;
 	marked: boolean;
+	/** What the row says (its feed, title, "Also in …" seen or spoken): the copies it names. */
+	text: string;
 }
 
 /** The headline rows on screen, in order, with their shown unread and starred state. */
@@ -333,7 +335,8 @@ export function shownRowsInPage(): ShownRow[] {
 			id: Number(el.getAttribute('data-article-id')),
 			unread: el.classList.contains('unread'),
 			marked:
-				el.querySelector('button[aria-label^="Star “"]')?.getAttribute('aria-pressed') === 'true'
+				el.querySelector('button[aria-label^="Star “"]')?.getAttribute('aria-pressed') === 'true',
+			text: el.textContent ?? ''
 		})
 	);
 }

@@ -4,6 +4,14 @@
  * with the operation that made it so an undone operation's intents can be taken out. The checker
  * compares tt-rss's final state with the model: the last intent per article per field wins; an
  * article or field nobody touched must keep the state it started with.
+ *
+ * The model's reader sees rows (issue 55): every row the driver found on screen, and what a row
+ * told of the copies a read takes along. A change nobody asked for on an article the reader never
+ * saw is **unseen-change**, whether the server or the device's cache holds it. Besides the reader,
+ * only two may change an article: a server-side actor (`elsewhere`: another device, tt-rss
+ * itself) and the reader's own rules, under their contract (`rulesRan`): a rule acts on every
+ * article that arrived after it was made and that the reader has not changed since it arrived, and
+ * on no other.
  */
 
 export type Flag = 'unread' | 'marked' | 'published';
@@ -45,10 +53,25 @@ export interface ModelIntent {
 	 * value is what the reader saw last, until a later intent on the same field.
 	 */
 	unseen?: true;
+	/**
+	 * Who asked, when not the reader: a server-side actor (another device, tt-rss itself) or one of
+	 * the reader's rules (`rule:<id>`).
+	 */
+	by?: 'elsewhere' | `rule:${string}`;
+	/** A copy of a story that a read on its row took along (the row told the reader so). */
+	copy?: true;
 }
 
 export type AnomalyKind =
-	'lost' | 'doubled' | 'widened' | 'stuck' | 'stale-screen' | 'spurious' | 'misdirected';
+	| 'lost'
+	| 'doubled'
+	| 'widened'
+	| 'stuck'
+	| 'stale-screen'
+	| 'spurious'
+	| 'misdirected'
+	/** A change nobody asked for, on an article the reader never saw (issue 55). */
+	| 'unseen-change';
 
 export interface Anomaly {
 	kind: AnomalyKind;
@@ -72,6 +95,17 @@ export interface ShareIntent {
 	seen: boolean;
 }
 
+/**
+ * A rule of the reader's as the checker knows it: what it sets, and which articles it matches
+ * (its query and scope over the articles, worked out by whoever records the trace).
+ */
+export interface RuleModel {
+	id: string;
+	field: Field;
+	value: boolean;
+	matches: (articleId: number) => boolean;
+}
+
 export class ReaderModel {
 	readonly intents: ModelIntent[] = [];
 	readonly notes: NoteIntent[] = [];
@@ -80,13 +114,20 @@ export class ReaderModel {
 	readonly catchups = new Map<number, readonly number[]>();
 	readonly #undone = new Set<number>();
 	/**
-	 * The list's copies of a story (dedupe/dedupe.ts: the same link twice in one feed): one row
-	 * shows for the group, and read or unread set on it goes to its copies too — once the page has
-	 * loaded its grouping (until then the list shows every row and a change is the row's own).
+	 * The same story's other articles, by the harness's own standard (`sameStoryGroups`, never the
+	 * app's grouping: a checker that asks the app what a copy is cannot find a wrong copy).
 	 */
 	#copies = new Map<number, readonly number[]>();
+	/** Every article whose row the reader's screen showed. */
+	readonly #seen = new Set<number>();
+	/** A row → the copies it told the reader a read takes along ("also in …"). */
+	readonly #told = new Map<number, Set<number>>();
+	/** When each article reached the device (the operation), for the rules. */
+	readonly #arrived = new Map<number, number>();
+	/** The operation at which each rule was made, and the articles each has considered. */
+	readonly #rules = new Map<string, { madeAt: number; considered: Set<number> }>();
 
-	/** The groups of the schedule's list: each article → the other articles of its story. */
+	/** The same story's groups (`sameStoryGroups`): each article → the other articles of its story. */
 	setCopies(groups: readonly (readonly number[])[]): void {
 		this.#copies = new Map();
 		for (const group of groups)
@@ -95,6 +136,29 @@ export class ReaderModel {
 					id,
 					group.filter((other) => other !== id)
 				);
+	}
+
+	/** Rows the reader's screen showed. */
+	saw(ids: Iterable<number>): void {
+		for (const id of ids) this.#seen.add(id);
+	}
+
+	/**
+	 * Row `rowId` told the reader that a read takes these articles along ("also in …"): each is a
+	 * copy the reader saw named, but only a copy of the same story may follow (`setCopies`).
+	 */
+	sawCopies(rowId: number, ids: Iterable<number>): void {
+		const told = this.#told.get(rowId) ?? new Set<number>();
+		for (const id of ids) told.add(id);
+		this.#told.set(rowId, told);
+	}
+
+	/** Whether the reader saw the article: its row on screen, or acted on it themselves. */
+	hasSeen(articleId: number): boolean {
+		return (
+			this.#seen.has(articleId) ||
+			this.intents.some((i) => i.articleId === articleId && i.by === undefined && !i.copy)
+		);
 	}
 
 	record(op: number, articleId: number, field: Field, value: boolean): void {
@@ -108,11 +172,63 @@ export class ReaderModel {
 		this.#copiesFollow(op, articleId, field, value);
 	}
 
-	/** Read or unread on a story's row may reach its copies, or not (grouping loaded or not). */
+	/**
+	 * Read or unread on a story's row may reach its copies, or not (grouping loaded or not) — a
+	 * copy only when it is the same story and the row told the reader so; any other article a
+	 * read takes along is one the reader never chose.
+	 */
 	#copiesFollow(op: number, articleId: number, field: Field, value: boolean): void {
 		if (field !== 'unread') return;
+		const told = this.#told.get(articleId);
 		for (const copy of this.#copies.get(articleId) ?? [])
-			this.intents.push({ op, articleId: copy, field, value, unseen: true });
+			if (told?.has(copy))
+				this.intents.push({ op, articleId: copy, field, value, unseen: true, copy: true });
+	}
+
+	/** A server-side actor (another device, tt-rss itself) set the field at `op`. */
+	elsewhere(op: number, articleId: number, field: Field, value: boolean): void {
+		this.intents.push({ op, articleId, field, value, by: 'elsewhere' });
+	}
+
+	/** These articles reached the device at `op` (a sync, a list): what the rules consider. */
+	arrived(op: number, ids: Iterable<number>): void {
+		for (const id of ids) if (!this.#arrived.has(id)) this.#arrived.set(id, op);
+	}
+
+	/** The reader made rule `id` at `op`: it acts on articles that arrive after. */
+	ruleMade(op: number, id: string): void {
+		this.#rules.set(id, { madeAt: op, considered: new Set() });
+	}
+
+	/**
+	 * The rules ran at `op` (after a sync): each considers, once, the articles that arrived after
+	 * it was made. One it matches gets its change unless the reader changed that field since the
+	 * article arrived (then it must not act); a reader's change of another field since, or one
+	 * made before the article arrived, lets it act or not.
+	 */
+	rulesRan(op: number, rules: readonly RuleModel[]): void {
+		for (const rule of rules) {
+			const memory = this.#rules.get(rule.id);
+			if (!memory) continue;
+			for (const [id, at] of this.#arrived) {
+				if (at <= memory.madeAt || at > op || memory.considered.has(id)) continue;
+				memory.considered.add(id);
+				if (!rule.matches(id)) continue;
+				const readers = this.intents.filter(
+					(i) => i.articleId === id && i.by === undefined && !this.#undone.has(i.op)
+				);
+				if (readers.some((i) => i.field === rule.field && i.op >= at)) continue;
+				const either = readers.length > 0;
+				this.intents.push({
+					op,
+					articleId: id,
+					field: rule.field,
+					value: rule.value,
+					by: `rule:${rule.id}`,
+					...(either ? { unseen: true as const } : {})
+				});
+			}
+		}
 	}
 
 	/** The last intent of this article's field, undone ones left out. */
@@ -175,6 +291,20 @@ export class ReaderModel {
 	touched(articleId: number, field: Field): boolean {
 		return this.intents.some((i) => i.articleId === articleId && i.field === field);
 	}
+
+	/** Who asked for the last intent of this field (undone ones left out): the reader, or not. */
+	lastBy(articleId: number, field: Field): ModelIntent['by'] {
+		return this.#last(articleId, field)?.by;
+	}
+}
+
+/**
+ * A change nobody asked for: **unseen-change** when the reader never saw the article, else
+ * widened (read) or spurious (anything else).
+ */
+function unaskedKind(model: ReaderModel, id: number, field: Field, has: boolean): AnomalyKind {
+	if (!model.hasSeen(id)) return 'unseen-change';
+	return field === 'unread' && !has ? 'widened' : 'spurious';
 }
 
 /**
@@ -205,11 +335,12 @@ export function checkServer(
 			if (want === undefined) {
 				if (has === was) continue;
 				// Nobody asked (or the one who asked undid it): the server changed it anyway.
-				const kind: AnomalyKind = field === 'unread' && !has ? 'widened' : 'spurious';
+				const kind = unaskedKind(model, id, field, has);
 				const undone = model.touched(id, field) ? ' (its only change was undone)' : '';
+				const unseen = kind === 'unseen-change' ? ', the reader never saw it' : '';
 				anomalies.push({
 					kind,
-					detail: `article ${id} ${field}: was ${was}, nobody asked, server has ${has}${undone}`
+					detail: `article ${id} ${field}: was ${was}, nobody asked${unseen}, server has ${has}${undone}`
 				});
 			} else if (has !== want) {
 				// Read against the reader's last "unread", with a catch-up after it that did not name
@@ -219,11 +350,12 @@ export function checkServer(
 					field === 'unread' && !has
 						? [...model.catchups.keys()].find((op) => op > last)
 						: undefined;
+				const by = model.lastBy(id, field);
 				anomalies.push(
 					wider === undefined
 						? {
 								kind: 'lost',
-								detail: `article ${id} ${field}: reader last asked ${want}, server has ${has}`
+								detail: `article ${id} ${field}: ${by === undefined ? 'reader' : by} last asked ${want}, server has ${has}`
 							}
 						: {
 								kind: 'widened',
@@ -372,8 +504,11 @@ function isMarkRead(params: Record<string, unknown>): boolean {
  * server's state could not tell.
  */
 export function checkWire(model: ReaderModel, sent: readonly SentRequest[]): Anomaly[] {
+	// The reader's reads, and their rules' (a rule's change goes out as the reader's would).
 	const asked = new Set(
-		model.intents.filter((i) => i.field === 'unread' && !i.value).map((i) => i.articleId)
+		model.intents
+			.filter((i) => i.field === 'unread' && !i.value && i.by !== 'elsewhere')
+			.map((i) => i.articleId)
 	);
 	const anomalies: Anomaly[] = [];
 	const named = new Set<number>();
@@ -386,9 +521,10 @@ export function checkWire(model: ReaderModel, sent: readonly SentRequest[]): Ano
 			.map(Number)) {
 			if (asked.has(id) || named.has(id)) continue;
 			named.add(id);
+			const seen = model.hasSeen(id);
 			anomalies.push({
-				kind: 'widened',
-				detail: `updateArticle marked article ${id} read; the reader asked no such thing`
+				kind: seen ? 'widened' : 'unseen-change',
+				detail: `updateArticle marked article ${id} read; the reader asked no such thing${seen ? '' : ' and never saw it'}`
 			});
 		}
 	}
@@ -414,6 +550,89 @@ export function checkScreen(
 		}
 	}
 	return anomalies;
+}
+
+/** A cached article's flags, as the device's `articles` store holds them. */
+export interface CachedFlags {
+	id: number;
+	unread: boolean;
+	marked: boolean;
+	published: boolean;
+}
+
+/**
+ * The device's cache after the drain: a cached flag that differs from the server's final state
+ * and from the article's state at the start, which nobody asked for (the reader, a rule, a
+ * server-side actor), is a change the device made by itself — a sync that took a shifted page set
+ * as whole marked a still-unread article read (issue 55, item 5). A cached copy that only lags
+ * (the start's state) is not judged here: the next sync reads it again.
+ */
+export function checkCache(
+	model: ReaderModel,
+	initial: ReadonlyMap<number, ArticleState>,
+	final: ReadonlyMap<number, ArticleState>,
+	cached: readonly CachedFlags[]
+): Anomaly[] {
+	const anomalies: Anomaly[] = [];
+	for (const row of cached) {
+		const before = initial.get(row.id);
+		const after = final.get(row.id);
+		if (!before || !after) continue;
+		for (const field of FIELDS) {
+			const has = row[field];
+			if (has === after[field] || has === before[field] || model.touched(row.id, field)) continue;
+			const kind = unaskedKind(model, row.id, field, has);
+			anomalies.push({
+				kind,
+				detail: `cached article ${row.id} ${field}: ${has} on the device, ${after[field]} on the server, nobody asked${kind === 'unseen-change' ? ', the reader never saw it' : ''}`
+			});
+		}
+	}
+	return anomalies;
+}
+
+/** An article as the harness's own standard of "the same story" reads it. */
+export interface StoryRow {
+	id: number;
+	feedId: number | null;
+	link: string;
+}
+
+/** An article address as a key: host case-folded, a trailing slash left out, fragment kept. */
+function addressKey(link: string): string | undefined {
+	try {
+		const url = new URL(link.trim());
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+		const path = url.pathname.replace(/\/+$/, '');
+		// A site's root names no article of its own.
+		if (path === '' && url.search === '' && url.hash === '') return undefined;
+		return `${url.host.toLowerCase()}${path}${url.search}${url.hash}`;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The harness's own standard of "the same story" (apart from the app's dedupe/, so a wrong
+ * grouping shows): articles of different feeds whose addresses name the same article — not a
+ * site's root, and not an address two items of one feed share (a feed whose items all link to
+ * one page says nothing by its links). Stricter than the app may be (titles and excerpts are not
+ * read): a copy the app joins by its title alone counts as another story here.
+ */
+export function sameStoryGroups(rows: readonly StoryRow[]): number[][] {
+	const byKey = new Map<string, StoryRow[]>();
+	for (const row of rows) {
+		const key = addressKey(row.link);
+		if (key === undefined) continue;
+		byKey.set(key, [...(byKey.get(key) ?? []), row]);
+	}
+	const groups: number[][] = [];
+	for (const group of byKey.values()) {
+		const feeds = group.map((r) => r.feedId ?? `a${r.id}`);
+		if (new Set(feeds).size !== feeds.length || group.length < 2) continue;
+		groups.push(group.map((r) => r.id));
+	}
+	return groups;
 }
 
 /** A small seeded generator (mulberry32): the same seed gives the same schedule. */

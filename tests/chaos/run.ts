@@ -44,6 +44,7 @@ import {
 } from './proxy';
 import {
 	checkAccounts,
+	checkCache,
 	checkNotes,
 	checkScreen,
 	checkShares,
@@ -52,13 +53,15 @@ import {
 	labelField,
 	ReaderModel,
 	rng,
+	sameStoryGroups,
 	type AccountSpan,
 	type Anomaly,
 	type ArticleState,
-	type Field
+	type CachedFlags,
+	type Field,
+	type StoryRow
 } from './model';
 import type { FailedItem, OutboxItem } from '../../src/lib/db/schema';
-import { groupDuplicates, type DedupeRow } from '../../src/lib/dedupe/dedupe';
 import { useCatalog } from '../../src/lib/i18n/m';
 import { TOAST_MS } from '../../src/lib/state/toast-ms';
 import { JOURNAL_KEY } from '../../src/lib/state/write-ahead-check';
@@ -87,7 +90,7 @@ const BUILD_DIR = process.env.CHAOS_BUILD_DIR ?? '.svelte-kit/chaos-build';
 /**
  * Self-checks: `1`, every updateArticle is answered OK and never forwarded (the checker must say
  * lost); `widen`, every mark read reaches tt-rss with one more article, unread and not in the
- * schedule's feed (the checker must say widened).
+ * schedule's feed (the checker must say unseen-change: the reader never saw it).
  */
 const SABOTAGE = process.env.CHAOS_SABOTAGE === '1';
 const SABOTAGE_WIDEN = process.env.CHAOS_SABOTAGE === 'widen';
@@ -299,6 +302,19 @@ async function until<R, A extends unknown[]>(
 
 const rowCss = (id: number): string => `[aria-label^="Headlines of"] [data-article-id="${id}"]`;
 
+/**
+ * Whoever watches what the screen shows (the schedule's model: the rows the reader saw, and the
+ * copies each row named). Every look at the rows goes through `shownRows`.
+ */
+let watcher: ((rows: readonly ShownRow[]) => void) | undefined;
+
+/** The rows on screen (`shownRowsInPage`), told to the watcher: the reader saw them. */
+async function shownRows(page: EngineBrowser): Promise<ShownRow[]> {
+	const rows = await page.evaluate(shownRowsInPage);
+	watcher?.(rows);
+	return rows;
+}
+
 /** Opens the feed from the tree (the shared routine, tests/support/open-feed.ts) and waits for its rows. */
 async function openFeed(page: EngineBrowser, feed: string): Promise<void> {
 	await openFeedIn(page, new RegExp(`^${escapeRegExp(feed)}`), {
@@ -322,7 +338,7 @@ function rowsAt(shown: readonly ShownRow[], positions: readonly number[]): Shown
 
 /** The row `arg` picks (modulo the rows shown), with its shown unread and starred state. */
 async function rowAt(page: EngineBrowser, arg: number): Promise<ShownRow> {
-	const shown = await page.evaluate(shownRowsInPage);
+	const shown = await shownRows(page);
 	// Taken by id from here on: the list may reorder when the server's answer arrives (equal
 	// dates), and a row taken by position would then be another article than the model records.
 	const row = shown[arg % Math.max(1, shown.length)];
@@ -381,7 +397,7 @@ async function starRow(
 	arg: number
 ): Promise<ShownRow> {
 	const row = await rowAt(page, arg);
-	const before = await page.evaluate(shownRowsInPage);
+	const before = await shownRows(page);
 	await page.click(`${rowCss(row.id)} button[aria-label^="Star “"]`);
 	try {
 		await waitRowStarred(page, row.id, !row.marked);
@@ -420,7 +436,7 @@ async function changedSince(
 	before: readonly ShownRow[],
 	field: 'unread' | 'marked'
 ): Promise<ShownRow[]> {
-	const now = new Map((await page.evaluate(shownRowsInPage)).map((r) => [r.id, r[field]]));
+	const now = new Map((await shownRows(page)).map((r) => [r.id, r[field]]));
 	return before.filter((r) => now.has(r.id) && now.get(r.id) !== r[field]);
 }
 
@@ -428,20 +444,17 @@ async function changedSince(
 async function serverState(): Promise<{
 	articles: Map<number, ArticleState>;
 	labels: Map<string, number>;
-	/** Each feed's articles as the list's grouping reads them (dedupe/dedupe.ts), by feed title. */
-	rows: Map<string, DedupeRow[]>;
+	/** Each feed's articles (their addresses: the harness's own standard of a story), by feed title. */
+	rows: Map<string, StoryRow[]>;
 }> {
 	const client = new TtrssClient({ apiUrl: testbed.apiUrl });
 	await client.login({ user: testbed.user, password: testbed.password });
 	const articles = new Map<number, ArticleState>();
-	const rows = new Map<string, DedupeRow[]>();
+	const rows = new Map<string, StoryRow[]>();
 	for await (const page of pageHeadlines(client, { feedId: -4, viewMode: 'all_articles' })) {
 		for (const h of page) {
 			const feed = h.feedTitle ?? '';
-			rows.set(feed, [
-				...(rows.get(feed) ?? []),
-				{ id: h.id, feedId: h.feedId, link: h.link, title: h.title, updated: h.updated }
-			]);
+			rows.set(feed, [...(rows.get(feed) ?? []), { id: h.id, feedId: h.feedId, link: h.link }]);
 			articles.set(h.id, {
 				unread: h.unread,
 				marked: h.marked,
@@ -498,7 +511,7 @@ async function step(
 			// The article already open: its title leads where the reader is, and marks nothing (it is
 			// marked read once per opening, so a "mark unread" sticks).
 			const already = (await openArticleId(page)) === id;
-			const before = await page.evaluate(shownRowsInPage);
+			const before = await shownRows(page);
 			await page.click(`${rowCss(id)} .title`);
 			if (already) return `article ${id}, already open`;
 			// This article, not the one open before (its toolbar would answer the checks below).
@@ -559,7 +572,7 @@ async function step(
 		}
 		case 'catchup':
 		case 'catchup-undo': {
-			const before = await page.evaluate(shownRowsInPage);
+			const before = await shownRows(page);
 			await click(page, { css: 'summary', name: 'Mark read' });
 			await click(page, {
 				css: '[role="group"][aria-label="Mark as read"] button',
@@ -614,7 +627,7 @@ async function step(
 		case 'mark-below':
 		case 'beside-undo': {
 			const { id } = await rowAt(page, op.arg);
-			const shown = await page.evaluate(shownRowsInPage);
+			const shown = await shownRows(page);
 			const at = shown.findIndex((r) => r.id === id);
 			const above = op.kind === 'mark-above' || (op.kind === 'beside-undo' && op.arg % 2 === 0);
 			// Rows of that side the list has loaded but not drawn would be covered too, unseen by
@@ -634,7 +647,7 @@ async function step(
 			// Rows the list gained on that side between the harness's look and the tap (a list
 			// refreshed after a sign-in; Firefox seed 5300006: row 19 came in, the app marked it, the
 			// harness had not seen it): the reader may have seen them, so either state passes.
-			const now = await page.evaluate(shownRowsInPage);
+			const now = await shownRows(page);
 			const seen = new Set(shown.map((r) => r.id));
 			const pivot = now.findIndex((r) => r.id === id);
 			const late = now
@@ -651,7 +664,7 @@ async function step(
 			}
 			// A row that left the list also passes the wait: named, so a history tells it from a
 			// row shown read (Chromium seed 3411754: 5 rows aimed at, 4 ids sent).
-			const still = new Set((await page.evaluate(shownRowsInPage)).map((r) => r.id));
+			const still = new Set((await shownRows(page)).map((r) => r.id));
 			const gone = scope.filter((r) => !still.has(r));
 			const readShown = side.filter((r) => !r.unread).map((r) => r.id);
 			return `article ${id}: ${scope.length} rows ${above ? 'above' : 'below'} (${scope.join(',')})${readShown.length ? `, ${readShown.join(',')} shown read` : ''}${gone.length ? `, ${gone.join(',')} no longer shown` : ''}${late.length ? `, ${late.join(',')} came in meanwhile` : ''}`;
@@ -662,7 +675,7 @@ async function step(
 		case 'bulk-unstar':
 		case 'bulk-undo': {
 			// Two or three rows picked, then one of the selection bar's actions (bulkAction).
-			const shown = await page.evaluate(shownRowsInPage);
+			const shown = await shownRows(page);
 			if (shown.length < 2) return 'skipped: too few rows';
 			const picked = rowsAt(
 				shown,
@@ -932,7 +945,7 @@ async function pickRows(
 		);
 	}
 	const ticked = await page.evaluate(selectedRowsInPage);
-	const rows = (await page.evaluate(shownRowsInPage)).filter((r) => ticked.includes(r.id));
+	const rows = (await shownRows(page)).filter((r) => ticked.includes(r.id));
 	return { ticked, rows };
 }
 
@@ -950,7 +963,7 @@ async function undoAtTheEdge(
 	at: number
 ): Promise<string> {
 	const page = ctx.browser.page;
-	const shown = await page.evaluate(shownRowsInPage);
+	const shown = await shownRows(page);
 	if (shown.length < 2) return 'skipped: too few rows';
 	const { ticked, rows } = await pickRows(page, rowsAt(shown, [op.arg, op.arg + 3]));
 	// Star them, or unstar when they all show starred: a change the bar offers to undo.
@@ -969,7 +982,7 @@ async function undoAtTheEdge(
 	const deadline = Date.now() + 1_500;
 	let outcome: 'undone' | 'kept' | 'mixed' = 'mixed';
 	while (Date.now() < deadline) {
-		const now = new Map((await page.evaluate(shownRowsInPage)).map((r) => [r.id, r.marked]));
+		const now = new Map((await shownRows(page)).map((r) => [r.id, r.marked]));
 		const back = rows.every((r) => !now.has(r.id) || now.get(r.id) === r.marked);
 		const kept = rows.every((r) => !now.has(r.id) || now.get(r.id) === star);
 		outcome = back ? 'undone' : kept ? 'kept' : 'mixed';
@@ -988,7 +1001,7 @@ async function undoAtTheEdge(
  */
 async function bulkLabel(op: Op, index: number, ctx: Parameters<typeof step>[2]): Promise<string> {
 	const page = ctx.browser.page;
-	const shown = await page.evaluate(shownRowsInPage);
+	const shown = await shownRows(page);
 	if (shown.length < 2) return 'skipped: too few rows';
 	const { ticked } = await pickRows(page, rowsAt(shown, [op.arg, op.arg + 2]));
 	const menu = '[role="group"][aria-label="Selected articles"] details';
@@ -1335,14 +1348,25 @@ async function runSchedule(
 	server.reset();
 	const browser = await launcher.open(`${server.url}/login`);
 	const model = new ReaderModel();
-	// The list's copies of a story (the same link twice in the feed): read goes with them
-	// (Firefox seed 5300006: mark below named a copy the harness never saw, called widened).
-	model.setCopies(
-		[...groupDuplicates(rows.get(plan.feed) ?? []).copies].map(([head, copies]) => [
-			head,
-			...copies.map((c) => c.id)
-		])
+	// The same story's copies, by the harness's own standard (never the app's grouping: issue 55,
+	// whose grouping joined different stories and read them with the row shown). Read set on a
+	// row may take one along only when the row named its feed ("Also in …"): the reader saw it.
+	const copies = sameStoryGroups([...rows.values()].flat());
+	model.setCopies(copies);
+	const feedOf = new Map(
+		[...rows].flatMap(([title, list]) => list.map((r) => [r.id, title] as const))
 	);
+	const copiesOf = new Map(copies.flatMap((g) => g.map((id) => [id, g] as const)));
+	watcher = (shown) => {
+		model.saw(shown.map((r) => r.id));
+		for (const row of shown) {
+			const named = (copiesOf.get(row.id) ?? []).filter((id) => {
+				const feed = feedOf.get(id);
+				return id !== row.id && feed !== undefined && row.text.includes(feed);
+			});
+			if (named.length > 0) model.sawCopies(row.id, named);
+		}
+	};
 	const ops: ScheduleResult['ops'] = [];
 	const anomalies: Anomaly[] = [];
 	let failedShown: number;
@@ -1361,7 +1385,7 @@ async function runSchedule(
 		await openFeed(browser.page, plan.feed);
 		await listAnswered(browser.page);
 		const offline = { on: false };
-		const seen = new Set((await browser.page.evaluate(shownRowsInPage)).map((r) => r.id));
+		const seen = new Set((await shownRows(browser.page)).map((r) => r.id));
 		const extraId = [...initial].find(([id, a]) => a.unread && !seen.has(id))?.[0];
 		server.plan = {
 			next: (op) => {
@@ -1415,6 +1439,8 @@ async function runSchedule(
 			) {
 				await openFeed(page, plan.feed).catch(() => undefined);
 			}
+			// What the step left on screen, the reader saw.
+			await shownRows(page).catch(() => undefined);
 		}
 
 		// Settle: the wire clean, the network back; the outbox must drain (or its items be listed
@@ -1469,8 +1495,13 @@ async function runSchedule(
 		await openFeed(page, plan.feed === FEEDS[0] ? FEEDS[1] : FEEDS[0]);
 		await openFeed(page, plan.feed);
 		await listAnswered(page);
-		anomalies.push(...checkScreen(await page.evaluate(shownRowsInPage), final));
+		anomalies.push(...checkScreen(await shownRows(page), final));
+		// The device's cache: nothing in it that nobody asked for (a sync's shifted page set).
+		const cached = ((await page.evaluate(readStoreInPage, 'articles').catch(() => [])) ??
+			[]) as CachedFlags[];
+		anomalies.push(...checkCache(model, initial, final, cached));
 	} finally {
+		watcher = undefined;
 		server.plan = undefined;
 		server.offline = false;
 		await Promise.allSettled(background);
