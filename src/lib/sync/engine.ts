@@ -207,10 +207,11 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		const next = { ...state, lastSyncAt: at, countersAt };
 		await saveSyncState(account, next);
 		const outcome: SyncOutcome = { status: 'unchanged', at, counters };
-		if (state.imagesPending) {
-			await options.onSynced?.(outcome);
-			await keepImages([], next);
-		}
+		// Still under the sync's lock: what follows a sync (the rules, the alerts: sync/run.ts) may
+		// act on articles a list brought in since, and a sign-out waits for this lock before it
+		// wipes (db/device.ts withReplayAndSyncStopped), so nothing is queued or shown after it.
+		await options.onSynced?.(outcome);
+		if (state.imagesPending) await keepImages([], next);
 		return outcome;
 	}
 
