@@ -115,7 +115,12 @@ const cases: { key: StoredKey<unknown>; good: unknown; wrong: unknown; fallback:
 		wrong: 'rules',
 		fallback: undefined
 	},
-	{ key: RULE_MEMORY(ACCOUNT), good: { last: 42 }, wrong: { last: -1 }, fallback: undefined },
+	{
+		key: RULE_MEMORY(ACCOUNT),
+		good: { floor: 42, ids: [43, 50] },
+		wrong: { floor: -1, ids: [] },
+		fallback: undefined
+	},
 	{
 		key: SPECIAL_FEEDS,
 		good: { order: [-100, -1], hidden: [0] },

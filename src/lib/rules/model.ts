@@ -6,6 +6,7 @@
  * Pure: stored values are narrowed here before any is used.
  */
 import { parseStoredWords } from '$lib/alerts/words';
+import type { Considered } from '$lib/db/considered';
 
 export type RuleAction =
 	| { kind: 'read' }
@@ -44,10 +45,8 @@ export interface RuleSettings {
 
 export const NO_RULES: RuleSettings = { rules: [] };
 
-/** What the rules remember per account: the newest article id they have considered. */
-export interface RuleMemory {
-	last: number;
-}
+/** What the rules remember per account: the articles they have considered (db/considered.ts). */
+export type RuleMemory = Considered;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
 	typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -103,10 +102,6 @@ export function parseRuleSettings(v: unknown): RuleSettings | undefined {
 		}
 	}
 	return { rules };
-}
-
-export function parseRuleMemory(v: unknown): RuleMemory | undefined {
-	return isObject(v) && isId(v.last) && v.last >= 0 ? { last: v.last } : undefined;
 }
 
 /**

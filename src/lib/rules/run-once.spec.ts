@@ -1,5 +1,6 @@
-// When the rules run: under the sync's lock whatever the sync found (a sign-out waits for the
-// sync's lock, db/device.ts withReplayAndSyncStopped): issue 55's suspected item.
+// When and how often the rules run: under the sync's lock whatever the sync found (a sign-out waits
+// for the sync's lock, db/device.ts withReplayAndSyncStopped), and once per article across the page
+// and the worker even where Web Locks are missing (old WebKit): issue 55's two suspected items.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,9 +11,11 @@ import { SYNC_LOCK } from '$lib/db/names';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { ownCacheForTests } from '$lib/db/testing';
 import { installWebLocks } from '$lib/outbox/testing/locks';
+import { syncNow } from '$lib/sync/engine';
 import { runSync } from '$lib/sync/run';
 import { syncServer } from '$lib/sync/testing';
 import type { MatchRule } from './model';
+import { runRules } from './run';
 import { saveRules } from './store';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
@@ -76,5 +79,21 @@ describe.each(recordedLevels)('the rules run (%s)', (level) => {
 		);
 		expect((await sync()).status).toBe('unchanged');
 		expect(heldWhileAlerting).toContain(SYNC_LOCK);
+	});
+
+	it('once per article across the page and the worker, without Web Locks', async () => {
+		vi.stubGlobal('navigator', {});
+		const shown = notifications();
+		const server = syncServer(level);
+		const options = { client: server.client, account: ACCOUNT, articleCount: 200 };
+		server.arrive(2);
+		await syncNow(options);
+		await saveRules(ACCOUNT, { rules: [comets] });
+		for (const id of server.arrive(2)) server.article(id).title = `Comet ${id}`;
+		await syncNow(options);
+		// Two syncs ended together (the page's and the worker's): each runs the rules.
+		const [page, worker] = await Promise.all([runRules(ACCOUNT), runRules(ACCOUNT)]);
+		expect(shown).toHaveLength(1);
+		expect(page.queued + worker.queued).toBe(1);
 	});
 });

@@ -1,26 +1,26 @@
 /**
  * The rules after a sync, in the page or the service worker (whichever synced): the sync's hook
- * (sync/run.ts), before the alerts. Each article is considered once: the rules remember the
- * newest id they have looked at (ids only grow on a tt-rss server) and move past it before they
- * act, so an article is never acted on twice — not after the reader undoes what a rule did, nor
- * when two syncs end together (one run at a time, under a lock). Each action is an ordinary
- * intent through the outbox's one door (`enqueueIntent`, as the page's actions): applied to the
- * cached articles at once, queued offline, sent once. Quiet and cheap without rules: one read.
+ * (sync/run.ts, under the sync's lock), before the alerts. Each article is considered once: the
+ * rules keep which cached articles they have considered (db/considered.ts: bounded, per account)
+ * and claim the ones they have not before they act, in one transaction, so an article is never
+ * acted on twice — not after the reader undoes what a rule did, nor when the page and the worker
+ * run them together (with Web Locks one run waits for the other; without, the claim decides).
+ * Each action is an ordinary intent through the outbox's one door (`enqueueIntent`, as the page's
+ * actions): applied to the cached articles at once, queued offline, sent once. Quiet and cheap
+ * without rules: one read.
  */
-import type { FeedTree, Headline } from '$lib/api';
-import { cachedMatching } from '$lib/cache';
-import { newestStoredId } from '$lib/alerts/rules';
+import type { FeedTree } from '$lib/api';
+import { cachedMatching, cachedTree } from '$lib/cache';
 import { showNotices } from '$lib/alerts/notify';
 import { articleInItsFeed, noticeFor, type AlertNotice } from '$lib/alerts/plan';
 import { ruleListPath } from '$lib/alerts/target';
-import { cacheOwnedBy } from '$lib/db/device';
-import { openReaderDb } from '$lib/db/open';
+import { claimArrivals } from '$lib/db/considered';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
 import { planRules, ruleMatcher } from './match';
 import type { Rule } from './model';
-import { loadRuleMemory, loadRules, recordRuleHits, saveRuleMemory } from './store';
+import { loadRules, recordRuleHits, RULE_MEMORY } from './store';
 
 const RULES_LOCK = 'ttrss-rules';
 
@@ -37,31 +37,17 @@ export interface RulesRun {
 
 const NOTHING: RulesRun = { touched: [], queued: 0 };
 
-/** Runs an account's rules over the articles that arrived since their last run. */
+/** Runs an account's rules over the cached articles they have not considered yet. */
 export async function runRules(account: string): Promise<RulesRun> {
 	return withLock(async () => {
 		const rules = actingRules(await loadRules(account));
 		if (rules.length === 0) return NOTHING;
-		const memory = await loadRuleMemory(account);
-		const newest = await newestStoredId();
-		if (!memory) {
-			// Rules made before anything was stored: they start after what the first sync brings.
-			await saveRuleMemory(account, { last: newest });
-			return NOTHING;
-		}
-		if (newest <= memory.last) return NOTHING;
-		const db = await openReaderDb();
-		const rows: Headline[] = await db.getAll(
-			'articles',
-			IDBKeyRange.bound(memory.last, newest, true)
-		);
-		const tree = await db.get('tree', 'current');
-		const parents = parentsOf(tree?.tree);
+		// Claimed first: an article is considered once, whatever happens next. None when the
+		// cache is no longer the account's (signed out, or another account, while the sync ran).
+		const rows = await claimArrivals(RULE_MEMORY(account), account);
+		if (rows.length === 0) return NOTHING;
+		const parents = parentsOf((await cachedTree())?.tree);
 		const plan = planRules(rules, rows, (feedId) => parents.get(feedId));
-		// Remembered first: an article is considered once, whatever happens next.
-		await saveRuleMemory(account, { last: newest });
-		// Signed out (or another account signed in) while the sync ran: nothing is done.
-		if (!(await cacheOwnedBy(account))) return NOTHING;
 		await recordRuleHits(account, plan.matched);
 		for (const intent of plan.intents) await enqueueIntent(intent);
 		await showNotices(plan.alerts.map(ruleNotice), account);

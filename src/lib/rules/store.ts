@@ -1,14 +1,15 @@
 /**
  * An account's rules and what they remember, in the IndexedDB store `sync` (keys `rules:<account>`
- * and `rules-memory:<account>`), where the service worker's sync reads them too; sign-out wipes
- * that store with the rest of the account. The muted words, kept until now under
- * `mute:<account>`, are the rules' `mute` kind: the first read of an account's rules moves them
- * over (the old key is then deleted), so they keep hiding what they hid.
+ * and `rules-memory:<account>`, the articles they have considered: db/considered.ts), where the
+ * service worker's sync reads them too; sign-out wipes that store with the rest of the account.
+ * The muted words, kept until now under `mute:<account>`, are the rules' `mute` kind: the first
+ * read of an account's rules moves them over (the old key is then deleted), so they keep hiding
+ * what they hid.
  */
+import { parseConsidered, startConsidered } from '$lib/db/considered';
 import { deleteStored, getStored, isRecord, putStored, storedKeyFamily } from '$lib/db/kv';
 import {
 	parseRule,
-	parseRuleMemory,
 	parseRuleHits,
 	parseRuleSettings,
 	withHits,
@@ -30,7 +31,7 @@ export const RULE_MEMORY = storedKeyFamily<RuleMemory | undefined>({
 	store: 'sync',
 	prefix: 'rules-memory:',
 	owner: 'rules/store.ts',
-	parse: parseRuleMemory,
+	parse: parseConsidered,
 	fallback: () => undefined
 });
 
@@ -67,13 +68,9 @@ export async function loadRules(account: string): Promise<RuleSettings> {
 
 export async function saveRules(account: string, settings: RuleSettings): Promise<void> {
 	const next = parseRuleSettings(settings) ?? { rules: [] };
-	// A first rule acts on what arrives from now on, not on what this device already has.
-	// (The alerts' module, with its quiet hours, loads here: the muted words' read at a list's
-	// start, loadMuteRule, waits for this module and must not carry it.)
-	if ((await getStored(RULE_MEMORY(account))) === undefined) {
-		const { newestStoredId } = await import('$lib/alerts/rules');
-		await putStored(RULE_MEMORY(account), { last: await newestStoredId() });
-	}
+	// A first rule acts on what arrives from now on, not on what this device already has (with
+	// nothing stored yet, on what arrives after the first sync: its first run starts it then).
+	await startConsidered(RULE_MEMORY(account));
 	await putStored(RULES(account), next);
 	// A rule taken away takes its list of matches with it.
 	const hits = await getStored(RULE_HITS(account));
@@ -103,10 +100,6 @@ export async function saveMuteRule(
 
 export async function loadRuleMemory(account: string): Promise<RuleMemory | undefined> {
 	return getStored(RULE_MEMORY(account));
-}
-
-export async function saveRuleMemory(account: string, memory: RuleMemory): Promise<void> {
-	await putStored(RULE_MEMORY(account), memory);
 }
 
 /** Adds a run's matches to each rule's list (newest first, bounded). */
