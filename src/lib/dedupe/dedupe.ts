@@ -2,15 +2,24 @@
  * Duplicates: articles that are the same story, shown once in a headline list. Pure: rows in,
  * groups out, on the device (online and offline lists alike, over whatever rows were loaded).
  *
- * Two articles are the same story when
- * - their links are the same once normalised (`linkKey`: tracking parameters, `www.`, the scheme,
- *   a trailing slash, the fragment and the query's order do not count), from any feeds; or
- * - their titles are the same once normalised (`titleKey`: case, accents, punctuation and spacing
- *   do not count), they come from different feeds, and were updated within `TITLE_WINDOW_S`.
- * The relation is closed transitively (a story in three feeds is one group), so the groups do not
- * depend on the rows' order; the row shown for a group is its first in the list's order.
+ * Reading the row shown marks its copies read too (state/shown-rows.svelte.ts), so two rows are
+ * one story only on strong evidence; when in doubt, two rows. Two articles of different feeds are
+ * the same story when
+ * - their links name the same article once normalised (`linkKey`: tracking parameters, `www.`, the
+ *   scheme, a trailing slash and the query's order do not count; a `#fragment` does), and that
+ *   address says which article it is: it is not a site's root, not the feed's own site address,
+ *   and no two items of one feed share it (feeds whose items all link to their home page, or to one
+ *   page with `#fragments`, say nothing by their links); or
+ * - their titles are the same once normalised (`titleKey`), distinctive (at least
+ *   `MIN_TITLE_WORDS` words, and no feed has two items with it: "Daily digest" is a series, not a
+ *   story), their texts (the excerpt, else the article) begin with the same `CONTENT_WORDS` words,
+ *   and they were updated within `TITLE_WINDOW_S` of each other.
+ * Two items of one feed are never joined by what they share with each other. The relation is
+ * closed transitively (a story in three feeds is one group), so the groups do not depend on the
+ * rows' order; the row shown for a group is its first in the list's order. The cost is linear in
+ * the rows (each key once, no pairs of rows compared).
  */
-import { words } from '$lib/search/text';
+import { htmlToText, words } from '$lib/search/text';
 
 /** What grouping reads of a row (a Headline has it all). */
 export interface DedupeRow {
@@ -20,6 +29,12 @@ export interface DedupeRow {
 	title: string;
 	/** Unix time in seconds. */
 	updated: number;
+	/** The list's plain-text excerpt (getHeadlines `show_excerpt`), when the server sent one. */
+	excerpt?: string | undefined;
+	/** The article's HTML, where the row has it instead of an excerpt (the sync's rows). */
+	content?: string | undefined;
+	/** The feed's own site address (level 21+), when the server sent it. */
+	siteUrl?: string | undefined;
 }
 
 /** Same title from different feeds counts as one story within this many seconds (three days). */
@@ -27,6 +42,15 @@ export const TITLE_WINDOW_S = 3 * 24 * 3600;
 
 /** A title shorter than this (normalised) is too common to say two articles are one story. */
 export const MIN_TITLE_CHARS = 12;
+
+/** A title of fewer words is generic ("Daily digest", "Weekly links") whatever its length. */
+export const MIN_TITLE_WORDS = 4;
+
+/** How many of the text's first words must match for two same-titled rows to be one story. */
+export const CONTENT_WORDS = 12;
+
+/** How much of an article's HTML is read for its first words. */
+const CONTENT_CHARS = 4000;
 
 /** Query parameters that only say where a click came from (exact names, lower case). */
 const TRACKING = new Set([
@@ -66,13 +90,36 @@ function isTracking(name: string): boolean {
 
 /**
  * The link as a key: host without `www.` (lower case, no default port), path without a trailing
- * slash, the query without tracking parameters and sorted; scheme and fragment left out. Undefined
- * for anything that is not an http(s) address.
+ * slash, the query without tracking parameters and sorted, the fragment kept (one page's
+ * `#sections` are different articles); the scheme left out. Undefined for anything that is not an
+ * http(s) address.
  */
 export function linkKey(link: string): string | undefined {
+	const trimmed = link.trim();
+	const simple = SIMPLE_LINK.exec(trimmed);
+	if (!simple || DOT_SEGMENT.test(simple[3] ?? '')) return linkKeyByUrl(trimmed);
+	const [, host, port, path] = simple;
+	const bare = host!.toLowerCase().replace(/^www\./, '');
+	const kept = port === undefined || port === '80' || port === '443' ? '' : `:${port}`;
+	return `${bare}${kept}${(path ?? '').replace(/\/+$/, '')}`;
+}
+
+/**
+ * The most common link, read without an URL parser (a list of 20,000 rows is keyed in a few
+ * milliseconds): http(s), a host name whose last label is not a number, an optional port without
+ * leading zeros, a path of characters the parser keeps as they are, no query, no fragment. Any
+ * other link goes through `linkKeyByUrl`; a property test holds the two to the same answers.
+ */
+const SIMPLE_LINK =
+	/^https?:\/\/((?:[a-z0-9-]+\.)*[a-z0-9-]*[a-z-][a-z0-9-]*)(?::([1-9][0-9]{0,3}))?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?$/i;
+/** A `.` or `..` path segment, which the parser resolves. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/** `linkKey` through the URL parser: every link it reads. Exported for the property test. */
+export function linkKeyByUrl(link: string): string | undefined {
 	let url: URL;
 	try {
-		url = new URL(link.trim());
+		url = new URL(link);
 	} catch {
 		return undefined;
 	}
@@ -81,17 +128,41 @@ export function linkKey(link: string): string | undefined {
 	if (host === '') return undefined;
 	const port = url.port === '' || url.port === '80' || url.port === '443' ? '' : `:${url.port}`;
 	const path = url.pathname.replace(/\/+$/, '');
-	const params = [...url.searchParams]
+	const query = url.search.length > 1 ? queryKey(url.searchParams) : '';
+	const fragment = url.hash.length > 1 ? url.hash : '';
+	return `${host}${port}${path}${query ? `?${query}` : ''}${fragment}`;
+}
+
+/** The query without tracking parameters, sorted by name and value. */
+function queryKey(search: URLSearchParams): string {
+	const params = [...search]
 		.filter(([name]) => !isTracking(name))
 		.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-	const query = new URLSearchParams(params).toString();
-	return `${host}${port}${path}${query ? `?${query}` : ''}`;
+	return new URLSearchParams(params).toString();
+}
+
+/** Whether a link key names only a site (its root, no query, no fragment): no article of its own. */
+function isSiteRoot(key: string): boolean {
+	return !/[/?#]/.test(key);
 }
 
 /** The title as a key (its words, folded), or undefined when too short to tell stories apart. */
 export function titleKey(title: string): string | undefined {
-	const key = words(title).join(' ');
-	return key.length >= MIN_TITLE_CHARS ? key : undefined;
+	const all = words(title);
+	const key = all.join(' ');
+	return key.length >= MIN_TITLE_CHARS && all.length >= MIN_TITLE_WORDS ? key : undefined;
+}
+
+/**
+ * The first words of an excerpt or of the article's HTML as a key (a list's rows carry the one,
+ * the sync's the other, and tt-rss makes the excerpt of the text), or undefined when it has too
+ * few words to compare.
+ */
+export function contentKey(text: string | undefined): string | undefined {
+	if (!text) return undefined;
+	// The first words are in the first few thousand characters (a cut tag reads as a space).
+	const first = words(htmlToText(text.slice(0, CONTENT_CHARS))).slice(0, CONTENT_WORDS);
+	return first.length >= CONTENT_WORDS ? first.join(' ') : undefined;
 }
 
 /** The groups of a list: what it shows, and each shown row's copies. */
@@ -102,6 +173,58 @@ export interface Duplicates<T extends DedupeRow> {
 	copies: Map<number, T[]>;
 	/** Every grouped row's id (shown or copy) → the id of the row shown for its group. */
 	shownFor: Map<number, number>;
+}
+
+/** Keys already made, by what they were made of: a list grouped again (a page more) reuses them. */
+const LINK_KEYS = new Map<string, string | undefined>();
+const TITLE_KEYS = new Map<string, string | undefined>();
+/** The most keys of each kind kept: a few long lists' worth; past it, they are made anew. */
+const KEYS_KEPT = 50_000;
+
+function remembered(
+	keys: Map<string, string | undefined>,
+	text: string,
+	make: (text: string) => string | undefined
+): string | undefined {
+	const known = keys.get(text);
+	if (known !== undefined || keys.has(text)) return known;
+	if (keys.size >= KEYS_KEPT) keys.clear();
+	const key = make(text);
+	keys.set(text, key);
+	return key;
+}
+
+/** A row's feed as a number: an article shared to Published (no feed) is a source of its own. */
+function sourceOf(row: DedupeRow): number {
+	return row.feedId ?? -1e15 - row.id;
+}
+
+/**
+ * Rows that share a key, by the key: only keys from at least two sources, and none held twice by
+ * one source (a key two items of one feed share says nothing of either).
+ */
+function evidence(keys: readonly (string | undefined)[], sources: readonly number[]): number[][] {
+	const first = new Map<string, number>();
+	const shared = new Map<string, number[]>();
+	keys.forEach((key, i) => {
+		if (key === undefined) return;
+		const at = first.get(key);
+		if (at === undefined) {
+			first.set(key, i);
+			return;
+		}
+		const list = shared.get(key);
+		if (list) list.push(i);
+		else shared.set(key, [at, i]);
+	});
+	const out: number[][] = [];
+	for (const rows of shared.values()) {
+		const seen = new Set<number>();
+		if (rows.every((i) => !seen.has(sources[i]!) && Boolean(seen.add(sources[i]!)))) {
+			out.push(rows);
+		}
+	}
+	return out;
 }
 
 /** Groups the rows that are the same story (see the top of this file). */
@@ -124,33 +247,34 @@ export function groupDuplicates<T extends DedupeRow>(all: readonly T[]): Duplica
 		else if (rb < ra) parent[ra] = rb;
 	};
 
-	const byLink = new Map<string, number>();
-	const byTitle = new Map<string, number[]>();
-	rows.forEach((row, i) => {
-		const link = linkKey(row.link);
-		if (link !== undefined) {
-			const first = byLink.get(link);
-			if (first === undefined) byLink.set(link, i);
-			else join(first, i);
-		}
-		const title = titleKey(row.title);
-		if (title !== undefined && row.feedId !== null) {
-			const same = byTitle.get(title);
-			if (same === undefined) byTitle.set(title, [i]);
-			else {
-				for (const j of same) {
-					const other = rows[j]!;
-					if (
-						other.feedId !== row.feedId &&
-						Math.abs(other.updated - row.updated) <= TITLE_WINDOW_S
-					) {
-						join(j, i);
-					}
-				}
-				same.push(i);
-			}
-		}
+	const sources = rows.map(sourceOf);
+	const links = rows.map((row) => {
+		const key = remembered(LINK_KEYS, row.link, linkKey);
+		if (key === undefined || isSiteRoot(key)) return undefined;
+		return row.siteUrl && linkKey(row.siteUrl) === key ? undefined : key;
 	});
+	for (const same of evidence(links, sources)) {
+		for (const i of same) join(same[0]!, i);
+	}
+
+	// The excerpt's words only where a title is shared by rows of several sources (few rows).
+	const titles = rows.map((row) => remembered(TITLE_KEYS, row.title, titleKey));
+	const contents = new Map<number, string | undefined>();
+	for (const same of evidence(titles, sources)) {
+		for (const i of same) contents.set(i, contentKey(rows[i]!.excerpt || rows[i]!.content));
+	}
+	const stories = titles.map((title, i) => {
+		const content = contents.get(i);
+		return content === undefined ? undefined : `${title}\n${content}`;
+	});
+	for (const same of evidence(stories, sources)) {
+		// One source each: neighbours in time within the window are one story.
+		const byTime = [...same].sort((a, b) => rows[a]!.updated - rows[b]!.updated);
+		for (let k = 1; k < byTime.length; k++) {
+			const [a, b] = [byTime[k - 1]!, byTime[k]!];
+			if (rows[b]!.updated - rows[a]!.updated <= TITLE_WINDOW_S) join(a, b);
+		}
+	}
 
 	const shown: T[] = [];
 	const copies = new Map<number, T[]>();
@@ -174,4 +298,74 @@ export function groupDuplicates<T extends DedupeRow>(all: readonly T[]): Duplica
 /** No groups: the rows as they are (the setting off). */
 export function noDuplicates<T extends DedupeRow>(rows: readonly T[]): Duplicates<T> {
 	return { shown: [...rows], copies: new Map(), shownFor: new Map() };
+}
+
+/** The fields grouping reads of a row, in one array per row: what decides its story. */
+function groupedFields(row: DedupeRow): unknown[] {
+	return [
+		row.id,
+		row.feedId,
+		row.link,
+		row.title,
+		row.updated,
+		row.excerpt,
+		row.content,
+		row.siteUrl
+	];
+}
+
+/** A grouping that keeps its last answer (see `duplicatesMemo`). */
+export interface DuplicatesMemo {
+	<T extends DedupeRow>(rows: readonly T[]): Duplicates<T>;
+	/** How many times the rows were grouped anew (not answered from the last grouping). */
+	readonly regrouped: number;
+}
+
+/**
+ * `groupDuplicates` that groups anew only when a row's grouped fields change. A read, a star or a
+ * label makes new row objects (the list's rows are immutable) but no new story: such a change is
+ * answered from the last grouping, with the new row objects in it, in one pass without keys.
+ */
+export function duplicatesMemo(): DuplicatesMemo {
+	let last: unknown[][] = [];
+	let headOf = new Map<number, number>();
+	let regrouped = 0;
+	const memo = <T extends DedupeRow>(rows: readonly T[]): Duplicates<T> => {
+		const fields = rows.map(groupedFields);
+		const same =
+			fields.length === last.length &&
+			fields.every((row, i) => row.every((value, k) => value === last[i]![k]));
+		last = fields;
+		if (!same) {
+			regrouped++;
+			const groups = groupDuplicates(rows);
+			headOf = groups.shownFor;
+			return groups;
+		}
+		return fromHeads(rows, headOf);
+	};
+	return Object.defineProperty(memo, 'regrouped', { get: () => regrouped }) as DuplicatesMemo;
+}
+
+/** The groups of `rows` as `headOf` (row id → the id of its story's shown row) says they are. */
+function fromHeads<T extends DedupeRow>(
+	rows: readonly T[],
+	headOf: ReadonlyMap<number, number>
+): Duplicates<T> {
+	const ids = new Set<number>();
+	const shown: T[] = [];
+	const copies = new Map<number, T[]>();
+	for (const row of rows) {
+		if (ids.has(row.id)) continue;
+		ids.add(row.id);
+		const head = headOf.get(row.id);
+		if (head === undefined || head === row.id) {
+			shown.push(row);
+			continue;
+		}
+		const list = copies.get(head);
+		if (list) list.push(row);
+		else copies.set(head, [row]);
+	}
+	return { shown, copies, shownFor: new Map(headOf) };
 }

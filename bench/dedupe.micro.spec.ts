@@ -1,0 +1,84 @@
+/**
+ * "Same story shown once" over a long list: 20,000 rows grouped (budget 50 ms, docs/benchmarks.md),
+ * in three shapes — a mixed list (50 feeds, a story in several feeds now and then), one feed's
+ * series under one title, and every row of 50 feeds under one title (6.7 s before the grouping
+ * became linear) — and the memo's answer to a read (new row objects, the same stories).
+ */
+import { expect, it } from 'vitest';
+import { duplicatesMemo, groupDuplicates, type DedupeRow } from '$lib/dedupe/dedupe';
+
+const N = 20_000;
+const RUNS = 15;
+const TEXT =
+	'The council agreed on Tuesday to extend the tram line to the northern districts by the end of next year';
+
+function mixed(): DedupeRow[] {
+	return Array.from({ length: N }, (_, i) => {
+		const story = i % 7 === 0 ? Math.floor(i / 21) : i; // every 7th row: a story in 3 feeds
+		return {
+			id: i + 1,
+			feedId: i % 50,
+			link: `https://site${story % 300}.example/news/${story}?utm_source=rss`,
+			title: `Story number ${story} about the tram line and more`,
+			excerpt: `${story} ${TEXT}`,
+			updated: 1_800_000_000 + i * 60
+		};
+	});
+}
+
+function oneTitle(feeds: number): DedupeRow[] {
+	return Array.from({ length: N }, (_, i) => ({
+		id: i + 1,
+		feedId: i % feeds,
+		link: `https://site.example/p/${i}`,
+		title: 'Daily digest of the news for today',
+		excerpt: TEXT,
+		updated: 1_800_000_000 + i * 60
+	}));
+}
+
+function time(run: () => unknown): { p50: number; max: number } {
+	run(); // warm
+	const times: number[] = [];
+	for (let i = 0; i < RUNS; i++) {
+		const started = performance.now();
+		run();
+		times.push(performance.now() - started);
+	}
+	times.sort((a, b) => a - b);
+	return { p50: times[Math.floor(RUNS / 2)]!, max: times[RUNS - 1]! };
+}
+
+function print(label: string, { p50, max }: { p50: number; max: number }): void {
+	const verdict = p50 <= 50 ? 'met' : 'MISSED';
+	console.log(
+		`[bench] group ${N} rows, ${label}: p50 ${p50.toFixed(1)} ms, max ${max.toFixed(1)} ms (budget 50 ms p50: ${verdict})`
+	);
+}
+
+it('groups 20,000 rows', () => {
+	const shapes: [string, DedupeRow[]][] = [
+		['mixed list', mixed()],
+		['one feed, one title', oneTitle(1)],
+		['50 feeds, one title', oneTitle(50)]
+	];
+	for (const [label, rows] of shapes) {
+		expect(groupDuplicates(rows).shown.length).toBeGreaterThan(0);
+		print(
+			label,
+			time(() => groupDuplicates(rows))
+		);
+	}
+	const rows = mixed();
+	const memo = duplicatesMemo();
+	memo(rows);
+	let flip = false;
+	print(
+		'a read after (memo)',
+		time(() => {
+			flip = !flip;
+			return memo(rows.map((r, i) => (i === 5 ? { ...r, unread: flip } : r)));
+		})
+	);
+	expect(memo.regrouped).toBe(1);
+});
