@@ -1,10 +1,13 @@
 /**
  * Duplicates against the real test bed: two feeds served by feeds.test carry the same stories —
  * one by its link (the second copy's link has `www.`, a trailing slash and utm/fbclid parameters,
- * and another title), one by its title (other links, a day apart). tt-rss fetches both; the app
- * shows each story once with "Also in: <the other feed>", opening one marks both read on the server,
- * so does the selection's Mark read, offline the cached list is grouped the same way, and the
- * setting in Settings → Reading shows every row again. Desktop and phone.
+ * and another title), one by its title and text (other links, a day apart) — and one story each
+ * under the same generic title ("Daily digest", other links and texts). tt-rss fetches both; the
+ * app shows each same story once with "Also in: <the other feed>", the article says what its read
+ * takes along ("Also marks read: …"), opening one marks both read on the server, so does the
+ * selection's Mark read, offline the cached list is grouped the same way, the two digests stay two
+ * rows and reading one leaves the other unread, and the setting in Settings → Reading shows every
+ * row again. Desktop and phone.
  */
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +39,11 @@ const LINK_A = 'Harbour bridge reopens after two years of repairs';
 const LINK_B = 'Bridge is open again: traffic returns to the harbour';
 /** The title story: the same title in both feeds, other links. */
 const TITLE_STORY = 'Library opens a new reading room by the sea';
+/** Each feed's own post under one generic title: two stories, never one row. */
+const DIGEST = 'Daily digest';
+/** The title story's text, the same in both feeds (syndicated). */
+const TITLE_TEXT =
+	'The town library opened a reading room on the pier on Saturday, with two thousand books and a view of the bay.';
 /** In one feed only. */
 const ONLY_A = 'Fishing fleet returns early';
 const ONLY_B = 'Lighthouse keeper retires';
@@ -45,6 +53,8 @@ interface Item {
 	guid: string;
 	link: string;
 	day: number;
+	/** The item's text; by default its title as its feed tells it. */
+	text?: string;
 }
 
 function feedXml(title: string, slug: string, items: Item[]): string {
@@ -52,7 +62,7 @@ function feedXml(title: string, slug: string, items: Item[]): string {
 		.map(
 			(item) => `<item><title>${item.title}</title><guid isPermaLink="false">${item.guid}</guid>
 <link>${item.link.replace(/&/g, '&amp;')}</link><pubDate>${new Date(Date.UTC(2026, 10, item.day, 8)).toUTCString()}</pubDate>
-<description><![CDATA[<p>${item.title}, as ${title} tells it.</p>]]></description></item>`
+<description><![CDATA[<p>${item.text ?? `${item.title}, as ${title} tells it.`}</p>]]></description></item>`
 		)
 		.join('\n');
 	return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${title}</title>
@@ -65,8 +75,15 @@ const FEEDS: { name: string; xml: string }[] = [
 		name: 'e2e-dupes-harbour.xml',
 		xml: feedXml(HARBOUR, 'harbour', [
 			{ title: LINK_A, guid: 'harbour-1', link: `http://${HOST}/stories/harbour-bridge`, day: 20 },
-			{ title: TITLE_STORY, guid: 'harbour-2', link: `http://${HOST}/harbour/library`, day: 19 },
-			{ title: ONLY_A, guid: 'harbour-3', link: `http://${HOST}/harbour/fleet`, day: 18 }
+			{
+				title: TITLE_STORY,
+				guid: 'harbour-2',
+				link: `http://${HOST}/harbour/library`,
+				day: 19,
+				text: TITLE_TEXT
+			},
+			{ title: ONLY_A, guid: 'harbour-3', link: `http://${HOST}/harbour/fleet`, day: 18 },
+			{ title: DIGEST, guid: 'harbour-4', link: `http://${HOST}/harbour/digest-17`, day: 17 }
 		])
 	},
 	{
@@ -78,8 +95,15 @@ const FEEDS: { name: string; xml: string }[] = [
 				link: `https://www.${HOST}/stories/harbour-bridge/?utm_source=rss&utm_medium=feed&fbclid=abc`,
 				day: 20
 			},
-			{ title: TITLE_STORY, guid: 'coast-2', link: `http://${HOST}/coast/2026/library`, day: 20 },
-			{ title: ONLY_B, guid: 'coast-3', link: `http://${HOST}/coast/lighthouse`, day: 18 }
+			{
+				title: TITLE_STORY,
+				guid: 'coast-2',
+				link: `http://${HOST}/coast/2026/library`,
+				day: 20,
+				text: TITLE_TEXT
+			},
+			{ title: ONLY_B, guid: 'coast-3', link: `http://${HOST}/coast/lighthouse`, day: 18 },
+			{ title: DIGEST, guid: 'coast-4', link: `http://${HOST}/coast/p/98765`, day: 17 }
 		])
 	}
 ];
@@ -184,11 +208,31 @@ test.describe('desktop', () => {
 
 		await headlineList(page).getByRole('link', { name: title }).click();
 		await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+		// The reader sees what the read takes along.
+		await expect(page.locator('article .also-read')).toHaveText(`Also marks read: ${other}`);
 		await expect
 			.poll(() => serverUnreadOf([LINK_A, LINK_B]), { timeout: 20_000 })
 			.toEqual([false, false]);
 		// The title story and the others were not touched.
 		expect(await serverUnreadOf([TITLE_STORY, ONLY_A, ONLY_B])).toEqual([true, true, true]);
+	});
+
+	test('two feeds’ "Daily digest" stay two rows; reading one leaves the other unread', async ({
+		page
+	}) => {
+		await signIn(page);
+		await openCategory(page);
+		const digests = rowsOf(page, new RegExp(DIGEST));
+		await expect(digests).toHaveCount(2);
+		await expect(digests.locator('.also-in')).toHaveCount(0);
+		await digests.first().locator('a.link').click();
+		await expect(page.getByRole('heading', { level: 1, name: DIGEST })).toBeVisible();
+		await expect(page.locator('article .also-read')).toHaveCount(0);
+		const client = await serverClient();
+		const unread = async (): Promise<boolean[]> =>
+			(await serverHeadlines(client, DIGEST)).map((h) => h.unread).sort();
+		// One read (the one opened), one still unread: the other feed's digest was never seen.
+		await expect.poll(unread, { timeout: 20_000 }).toEqual([false, true]);
 	});
 
 	test('the selection’s Mark read marks the copies; the setting shows every row again', async ({

@@ -13,17 +13,18 @@
  */
 import type { Headline } from '$lib/api';
 import { afterFirstScreen } from '$lib/boot/early-reads';
-import type { Duplicates } from '$lib/dedupe/dedupe';
+import type { Duplicates, DuplicatesMemo } from '$lib/dedupe/dedupe';
 import { mute } from '$lib/mute/mute.svelte';
 import { headlines } from './headlines.svelte';
 import { settings } from './settings.svelte';
+import { treeState } from './tree.svelte';
 
 type Dedupe = typeof import('$lib/dedupe/dedupe');
 
 const NONE: Duplicates<Headline> = { shown: [], copies: new Map(), shownFor: new Map() };
 
 class ShownRows {
-	#dedupe = $state.raw<Dedupe | undefined>();
+	#group = $state.raw<DuplicatesMemo | undefined>();
 	#loading: Promise<Dedupe> | undefined;
 
 	/** The loaded rows split by the muted words. */
@@ -32,9 +33,9 @@ class ShownRows {
 	/** The groups of the rows the list would show without duplicates taken out. */
 	readonly groups = $derived.by((): Duplicates<Headline> => {
 		const base = mute.showHidden ? headlines.items : this.muted.shown;
-		const dedupe = this.#dedupe;
-		if (!settings.values.collapseDuplicates || !dedupe) return { ...NONE, shown: [...base] };
-		return dedupe.groupDuplicates(base);
+		const group = this.#group;
+		if (!settings.values.collapseDuplicates || !group) return { ...NONE, shown: [...base] };
+		return group(base);
 	});
 
 	/** The rows the list shows, in its order. */
@@ -44,7 +45,15 @@ class ShownRows {
 
 	/** Loads the grouping code (after the first screen, or now); resolves once it is there. */
 	load(): Promise<Dedupe> {
-		return (this.#loading ??= import('$lib/dedupe/dedupe').then((m) => (this.#dedupe = m)));
+		return (this.#loading ??= import('$lib/dedupe/dedupe').then((m) => {
+			this.#group = m.duplicatesMemo();
+			return m;
+		}));
+	}
+
+	/** How many times the list's rows were grouped anew (a read or a star does not regroup them). */
+	get regrouped(): number {
+		return this.#group?.regrouped ?? 0;
 	}
 
 	/** The other rows of this row's story (none when it has no copies). */
@@ -54,6 +63,21 @@ class ShownRows {
 		if (head === undefined) return [];
 		const all = [headlines.find(head), ...(groups.copies.get(head) ?? [])];
 		return all.filter((h): h is Headline => h !== undefined && h.id !== id);
+	}
+
+	/**
+	 * The feeds of this row's copies, each once, not the row's own: where else the story is, and
+	 * what a read of it takes along ("Also in", "Also marks read").
+	 */
+	copyFeeds(id: number): string[] {
+		const row = headlines.find(id);
+		const own = row ? treeState.feedTitleOf(row) : undefined;
+		const titles: string[] = [];
+		for (const copy of this.copiesOf(id)) {
+			const name = treeState.feedTitleOf(copy);
+			if (name && name !== own && !titles.includes(name)) titles.push(name);
+		}
+		return titles;
 	}
 
 	/** The refs and every copy of each (once, after them): what a read change covers. */

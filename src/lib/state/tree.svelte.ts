@@ -103,6 +103,11 @@ class TreeState {
 		return this.#titles.get(`${kind}:${id}`);
 	}
 
+	/** An article's feed as the tree names it, else as the article does (shared: no feed). */
+	feedTitleOf(row: { feedId: number | null; feedTitle: string | undefined }): string | undefined {
+		return row.feedId === null ? row.feedTitle : (this.title('feed', row.feedId) ?? row.feedTitle);
+	}
+
 	/** The feed's icon on the server (api/icons.ts: both servers' forms, on the API's origin). */
 	iconUrl(feedId: number): string | undefined {
 		const iconsUrl = this.#config?.iconsUrl;
