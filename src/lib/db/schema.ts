@@ -72,6 +72,11 @@ export interface StoredArticle extends Headline {
 	 * by eviction (an article in a pack is kept before read ones). Absent: in no pack.
 	 */
 	packs?: string[];
+	/**
+	 * When the reader last changed it on this device (outbox/way-in.ts marks it as the change goes
+	 * in; kept over the server's copies): a rule never acts on it (`changedByReader`).
+	 */
+	readerChangedAt?: number;
 }
 
 /**

@@ -20,7 +20,7 @@ import { accountOfNewChanges } from '$lib/db/session';
 import { changeFitsCache } from '$lib/db/account';
 import { inCatchupScope } from './apply';
 import { catchupKeyRange, keyPrefixRange, splitIntent, type ItemDraft } from './split';
-import { intentEffect, type IntentEffect, type WayInSnapshot } from './way-in';
+import { intentEffect, type IntentEffect, type WayInContext, type WayInSnapshot } from './way-in';
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';
 import { marksUnread, type Intent, type CatchupIntent } from './intent';
@@ -42,7 +42,8 @@ export async function enqueueIntent(
 	intent: Intent,
 	now = Date.now(),
 	hold?: Hold,
-	ahead: WrittenAhead = {}
+	ahead: WrittenAhead = {},
+	by: WayInContext['by'] = 'reader'
 ): Promise<void> {
 	const db = await openReaderDb();
 	const account = ahead.account ?? (await accountOfNewChanges());
@@ -50,11 +51,14 @@ export async function enqueueIntent(
 		intent.type === 'catchup' ? await withVisibleBound(db, intent, account) : intent,
 		now
 	);
-	const write = { drafts, now, account, hold, journal: ahead.journal };
+	const write: ItemsWrite = { drafts, now, account, hold, journal: ahead.journal, by };
 	let seqs: number[];
 	try {
 		seqs = await writeItems(db, write, true);
-	} catch {
+	} catch (error) {
+		// A rule's change is checked against the cached articles (way-in.ts `changedByReader`):
+		// without them it is not made (its articles stay considered: rules/run.ts).
+		if (by === 'rule') throw error;
 		seqs = await writeItems(db, write, false).catch((error: unknown) => {
 			// Not even the change alone fits: the reader is told it was not made, and why (a full
 			// device, not "try again in a moment"; chaos seed 5000002).
@@ -63,6 +67,15 @@ export async function enqueueIntent(
 	}
 	if (hold) noteHeldSeqs(hold.id, seqs);
 	announceOutboxChange();
+}
+
+/**
+ * A change one of the reader's rules makes (rules/run.ts): as the reader's, except that it leaves
+ * out every article the reader changed since it reached the device (way-in.ts `changedByReader`),
+ * checked in the transaction that writes it, and marks none as the reader's.
+ */
+export async function enqueueRuleIntent(intent: Intent, now = Date.now()): Promise<void> {
+	await enqueueIntent(intent, now, undefined, {}, 'rule');
 }
 
 /** A change the page wrote ahead (state/write-ahead.ts): its entry's id and account. */
@@ -124,14 +137,16 @@ interface ItemsWrite {
 	account: string | undefined;
 	hold: Hold | undefined;
 	journal: string | undefined;
+	/** The reader's change, or a rule's (way-in.ts `WayInContext`). */
+	by: WayInContext['by'];
 }
 
 async function writeItems(
 	db: ReaderDatabase,
-	{ drafts, now, account, hold, journal }: ItemsWrite,
+	{ drafts, now, account, hold, journal, by }: ItemsWrite,
 	applyToCache: boolean
 ): Promise<number[]> {
-	const context = { now, account, hold };
+	const context: WayInContext = { now, account, hold, by };
 	if (!applyToCache) {
 		return writeTx(db, ['outbox', 'settings'], async (tx) => {
 			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);

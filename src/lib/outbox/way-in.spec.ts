@@ -57,7 +57,8 @@ describe('intentEffect', () => {
 			}
 		]);
 		expect(effect.replaced).toEqual([]);
-		expect(effect.articles).toEqual([{ ...cached, unread: false }]);
+		// The reader changed it: no rule acts on it from now on.
+		expect(effect.articles).toEqual([{ ...cached, unread: false, readerChangedAt: NOW }]);
 		expect(feedUnread(effect.tree, 1)).toBe(before - 1);
 		expect(snapshot).toEqual(frozen);
 	});
@@ -114,7 +115,7 @@ describe('intentEffect', () => {
 			hold: { id: 'undo-2', until: NOW + 5_000 }
 		});
 
-		expect(effect.articles).toEqual([{ ...unread, unread: false }]);
+		expect(effect.articles).toEqual([{ ...unread, unread: false, readerChangedAt: NOW }]);
 		expect(feedUnread(effect.tree, 1)).toBe(0);
 		expect(effect.items[0]?.key).toMatch(/^catchup:/);
 		expect(effect.items[0]?.undo?.markedRead).toEqual([1]);
@@ -140,5 +141,27 @@ describe('intentEffect', () => {
 		expect(effect.items[0]).not.toHaveProperty('account');
 		expect(effect.articles).toEqual([]);
 		expect(effect.tree).toBeUndefined();
+	});
+
+	it('a rule’s change leaves out the articles the reader changed, and marks none (issue 55)', () => {
+		const intent: Intent = { type: 'flag', field: 'unread', articleIds: [7, 8], value: false };
+		const kept = article(7, { unread: true, readerChangedAt: NOW - 1_000 });
+		const fresh = article(8, { unread: true });
+		const snapshot: WayInSnapshot = {
+			cache: { tree: storedTree(), targets: [[kept], [fresh]] },
+			queued: [[], []],
+			doubts: [undefined, undefined]
+		};
+		const context = { now: NOW, account: ACCOUNT };
+
+		const byRule = intentEffect(splitIntent(intent, NOW), snapshot, { ...context, by: 'rule' });
+		expect(byRule.items.map((i) => i.key)).toEqual(['flag:unread:8']);
+		expect(byRule.articles).toEqual([{ ...fresh, unread: false }]);
+		expect(feedUnread(byRule.tree, 1)).toBe((feedUnread(storedTree(), 1) as number) - 1);
+
+		// The reader's own change reaches both, and marks both.
+		const byReader = intentEffect(splitIntent(intent, NOW), snapshot, context);
+		expect(byReader.items.map((i) => i.key)).toEqual(['flag:unread:7', 'flag:unread:8']);
+		expect(byReader.articles.map((a) => a.readerChangedAt)).toEqual([NOW, NOW]);
 	});
 });

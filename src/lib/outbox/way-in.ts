@@ -43,6 +43,41 @@ export interface WayInContext {
 	/** The account the change was made in: only its session ever sends it. */
 	account: string | undefined;
 	hold?: Hold | undefined;
+	/**
+	 * Who made the change: the reader (the default) or one of the reader's rules (rules/run.ts).
+	 * The reader's change marks each cached article it changes (`readerChangedAt`); a rule's
+	 * leaves out every article so marked (`changedByReader`).
+	 */
+	by?: 'reader' | 'rule';
+}
+
+/**
+ * Whether the reader has changed this cached article since it reached the device: read, kept
+ * unread, starred, labelled, caught up… A rule never acts on such an article, whatever it
+ * matched: the reader's word is the last (issue 55: a list brought an article in before the
+ * sync, the reader opened it and kept it unread, and a "mark read" rule marked it read).
+ */
+export function changedByReader(article: Pick<StoredArticle, 'readerChangedAt'>): boolean {
+	return article.readerChangedAt !== undefined;
+}
+
+/** A rule's drafts without those that would change an article the reader changed. */
+function leftToRule(
+	drafts: readonly ItemDraft[],
+	snapshot: WayInSnapshot
+): { drafts: ItemDraft[]; snapshot: WayInSnapshot } {
+	const cache = snapshot.cache;
+	const keep = drafts.map((_, i) => !(cache?.targets[i] ?? []).some(changedByReader));
+	const kept = <T>(list: readonly T[]): T[] => list.filter((_, i) => keep[i]);
+	return {
+		drafts: kept(drafts),
+		snapshot: {
+			...snapshot,
+			queued: kept(snapshot.queued),
+			...(snapshot.doubts ? { doubts: kept(snapshot.doubts) } : {}),
+			...(cache ? { cache: { ...cache, targets: kept(cache.targets) } } : {})
+		}
+	};
 }
 
 export interface IntentEffect {
@@ -57,12 +92,18 @@ export interface IntentEffect {
 }
 
 export function intentEffect(
-	drafts: readonly ItemDraft[],
-	snapshot: WayInSnapshot,
-	{ now, account, hold }: WayInContext
+	allDrafts: readonly ItemDraft[],
+	allSnapshot: WayInSnapshot,
+	{ now, account, hold, by = 'reader' }: WayInContext
 ): IntentEffect {
+	const { drafts, snapshot } =
+		by === 'rule'
+			? leftToRule(allDrafts, allSnapshot)
+			: { drafts: allDrafts, snapshot: allSnapshot };
 	const undo: HoldUndo[] | undefined = hold ? drafts.map(() => ({ replaced: [] })) : undefined;
-	const changed = snapshot.cache ? applyToCache(drafts, snapshot.cache, undo) : undefined;
+	const changed = snapshot.cache
+		? applyToCache(drafts, snapshot.cache, undo, by === 'reader' ? now : undefined)
+		: undefined;
 	const replaced: number[] = [];
 	const items = drafts.map((draft, index): OutboxItem => {
 		// Coalesce: the last intent for a key wins; it takes the newest place in the queue. Only
@@ -139,11 +180,15 @@ export function unansweredAt(item: OutboxItem): number | undefined {
 	return latest(item.attemptedAt, item.overtakes, item.sendingAt);
 }
 
-/** Applies the drafts to copies of the cached articles and counters; notes in `undo` what undoing puts back. */
+/**
+ * Applies the drafts to copies of the cached articles and counters; notes in `undo` what undoing
+ * puts back; a reader's change (`readerAt`, its time) marks the articles it changes.
+ */
 function applyToCache(
 	drafts: readonly ItemDraft[],
 	cache: NonNullable<WayInSnapshot['cache']>,
-	undo: HoldUndo[] | undefined
+	undo: HoldUndo[] | undefined,
+	readerAt: number | undefined
 ): {
 	articles: StoredArticle[];
 	tree: StoredTree | undefined;
@@ -183,6 +228,7 @@ function applyToCache(
 			countersChanged = true;
 		}
 	}
+	if (readerAt !== undefined) for (const article of written) article.readerChangedAt = readerAt;
 	return {
 		articles: [...written],
 		tree: stored && countersChanged ? { ...stored, counters } : undefined,

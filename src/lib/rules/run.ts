@@ -4,10 +4,12 @@
  * rules keep which cached articles they have considered (db/considered.ts: bounded, per account)
  * and claim the ones they have not before they act, in one transaction, so an article is never
  * acted on twice — not after the reader undoes what a rule did, nor when the page and the worker
- * run them together (with Web Locks one run waits for the other; without, the claim decides).
- * Each action is an ordinary intent through the outbox's one door (`enqueueIntent`, as the page's
- * actions): applied to the cached articles at once, queued offline, sent once. Quiet and cheap
- * without rules: one read.
+ * run them together (with Web Locks one run waits for the other; without, the claim decides). An
+ * article the reader changed since it reached the device (a list brought it in before the sync;
+ * opened, kept unread) is considered and left as the reader left it: the reader's word is the last
+ * (outbox/way-in.ts `changedByReader`, also checked where a rule's change goes in). Each action is
+ * an ordinary intent through the outbox's one door (`enqueueRuleIntent`): applied to the cached
+ * articles at once, queued offline, sent once. Quiet and cheap without rules: one read.
  */
 import type { FeedTree } from '$lib/api';
 import { cachedMatching, cachedTree } from '$lib/cache';
@@ -15,7 +17,8 @@ import { showNotices } from '$lib/alerts/notify';
 import { articleInItsFeed, noticeFor, type AlertNotice } from '$lib/alerts/plan';
 import { ruleListPath } from '$lib/alerts/target';
 import { claimArrivals } from '$lib/db/considered';
-import { enqueueIntent } from '$lib/outbox/enqueue';
+import { enqueueRuleIntent } from '$lib/outbox/enqueue';
+import { changedByReader } from '$lib/outbox/way-in';
 import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
 import { planRules, ruleMatcher } from './match';
@@ -44,12 +47,13 @@ export async function runRules(account: string): Promise<RulesRun> {
 		if (rules.length === 0) return NOTHING;
 		// Claimed first: an article is considered once, whatever happens next. None when the
 		// cache is no longer the account's (signed out, or another account, while the sync ran).
-		const rows = await claimArrivals(RULE_MEMORY(account), account);
+		const claimed = await claimArrivals(RULE_MEMORY(account), account);
+		const rows = claimed.filter((row) => !changedByReader(row));
 		if (rows.length === 0) return NOTHING;
 		const parents = parentsOf((await cachedTree())?.tree);
 		const plan = planRules(rules, rows, (feedId) => parents.get(feedId));
 		await recordRuleHits(account, plan.matched);
-		for (const intent of plan.intents) await enqueueIntent(intent);
+		for (const intent of plan.intents) await enqueueRuleIntent(intent);
 		await showNotices(plan.alerts.map(ruleNotice), account);
 		return { touched: plan.touched, queued: plan.intents.length };
 	});
