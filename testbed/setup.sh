@@ -71,6 +71,10 @@ configure_ttrss() {
     -e "s|define\('CHECK_FOR_UPDATES', *[a-z]+\);|define('CHECK_FOR_UPDATES', false);|" \
     -e "s|define\('LOG_DESTINATION', *'[^']*'\);|define('LOG_DESTINATION', '');|" \
     "$TTRSS_CONFIG"
+  # The Reader plugin's image proxy reaches public addresses only; the feeds host is private
+  # (package/init.php, READER_IMAGE_PROXY_ALLOW): allowed here, as an administrator allows a LAN host.
+  sed -i -E "/READER_IMAGE_PROXY_ALLOW/d" "$TTRSS_CONFIG"
+  echo "	putenv('READER_IMAGE_PROXY_ALLOW=$FEEDS_ADDR/32'); // testbed/setup.sh: the feeds host" >>"$TTRSS_CONFIG"
   # The credentials in testbed.json are the truth; keep the app's copy in line. The type, host and
   # port too: on one fresh machine dbconfig-common wrote them shifted by one (dbtype '', dbserver
   # 'ttrss@localhost', dbport 'localhost'), and tt-rss answered "could not find driver".
@@ -203,6 +207,8 @@ configure_current() {
 	putenv('TTRSS_CHECK_FOR_UPDATES=false');
 	putenv('TTRSS_CHECK_FOR_PLUGIN_UPDATES=false');
 	putenv('TTRSS_ENABLE_PLUGIN_INSTALLER=false');
+	// The Reader plugin's image proxy may fetch from the (private) feeds host.
+	putenv('READER_IMAGE_PROXY_ALLOW=$FEEDS_ADDR/32');
 PHP
 
   # The image's www.conf changes (clear_env no, error log, memory 256M, 5 children), in a php-fpm
