@@ -666,8 +666,9 @@ describe('pageHeadlines', () => {
 		for await (const page of pageHeadlines(client, { feedId: 1 }, { pageSize: 500 })) {
 			pages.push(page.length);
 		}
-		expect(pages).toEqual([60, 60, 10]);
-		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '60', '120']);
+		// Each page after the first begins on the row the one before it ended with: 59 new rows.
+		expect(pages).toEqual([60, 59, 11]);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '59', '118']);
 	});
 
 	it('restarts from the top when first_id_changed, without yielding an article twice', async () => {
@@ -694,7 +695,7 @@ describe('pageHeadlines', () => {
 			capabilities: deriveCapabilities(15)
 		});
 		const ids: number[] = [];
-		for await (const page of pageHeadlines(client, { feedId: 1 }, { pageSize: 2 })) {
+		for await (const page of pageHeadlines(client, { feedId: 1 }, { pageSize: 3 })) {
 			ids.push(...page.map((h) => h.id));
 		}
 		expect(ids.sort()).toEqual([100, 200, 96, 97, 98, 99].sort());
@@ -742,17 +743,25 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			now: () => ++tick,
 			arrive: (id: number) => {
 				items = [headline(id), ...items];
+			},
+			/** Articles that leave the list (read elsewhere). */
+			leave: (...ids: number[]) => {
+				items = items.filter((h) => !ids.includes(h.id));
+			},
+			/** An article that comes into the list at `at` (marked unread elsewhere). */
+			insert: (at: number, id: number) => {
+				items.splice(at, 0, headline(id));
 			}
 		};
 	}
 
 	it('asks for page N+1 before the caller is done with page N; each page dated by its own request', async () => {
-		const { fake, client, now } = pagedServer(5);
+		const { fake, client, now } = pagedServer(6);
 		const seen: { ids: number[]; askedAt: number; sentBefore: number }[] = [];
 		for await (const page of headlinePages(
 			client,
 			{ feedId: 1 },
-			{ pageSize: 2, prefetch: true, now }
+			{ pageSize: 3, prefetch: true, now }
 		)) {
 			// The next full page's request is already out while this one is handled.
 			await new Promise((r) => setTimeout(r, 0));
@@ -762,7 +771,8 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 				sentBefore: fake.requests.length
 			});
 		}
-		expect(seen.map((p) => p.ids)).toEqual([[1000, 999], [998, 997], [996]]);
+		// Pages of 3 that overlap by one row (998, 996): the rows each adds.
+		expect(seen.map((p) => p.ids)).toEqual([[1000, 999, 998], [997, 996], [995]]);
 		expect(seen.map((p) => p.sentBefore)).toEqual([2, 3, 3]);
 		// The clock is read as each request starts: 1, 2, 3 (pages in the order asked).
 		expect(seen.map((p) => p.askedAt)).toEqual([1, 2, 3]);
@@ -770,9 +780,9 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 	});
 
 	it('without prefetch, the next page is asked for only when the caller wants it', async () => {
-		const { fake, client, now } = pagedServer(5);
+		const { fake, client, now } = pagedServer(6);
 		const sentBefore: number[] = [];
-		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 2, now })) {
+		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 3, now })) {
 			await new Promise((r) => setTimeout(r, 0));
 			sentBefore.push(fake.requests.length);
 			expect(page.askedAt).toBe(fake.requests.length);
@@ -786,21 +796,21 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		for await (const page of headlinePages(
 			client,
 			{ feedId: 1 },
-			{ pageSize: 2, prefetch: true, max: 3 }
+			{ pageSize: 3, prefetch: true, max: 4 }
 		))
 			ids.push(...page.rows.map((h) => h.id));
-		expect(ids).toEqual([1000, 999, 998]);
+		expect(ids).toEqual([1000, 999, 998, 997]);
 		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2']);
 	});
 
 	it('drops a prefetched page that says the list changed, and restarts from the top', async () => {
-		const server = pagedServer(5);
+		const server = pagedServer(6);
 		const { fake, client, now } = server;
 		const pages: { ids: number[]; askedAt: number }[] = [];
 		for await (const page of headlinePages(
 			client,
 			{ feedId: 1 },
-			{ pageSize: 2, prefetch: true, now }
+			{ pageSize: 3, prefetch: true, now }
 		)) {
 			pages.push({ ids: page.rows.map((h) => h.id), askedAt: page.askedAt });
 			// An article arrives while the first page is written, after the prefetched page 2 was
@@ -816,11 +826,12 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		// paging restarts from the top; the rows already yielded are not yielded again.
 		expect(skips).toEqual(['0/-', '2/1000', '4/1000', '0/-', '2/2000', '4/2000', '6/2000']);
 		expect(pages).toEqual([
-			{ ids: [1000, 999], askedAt: 1 },
-			{ ids: [998, 997], askedAt: 2 },
-			// The restart's own requests date its pages (4: the top again, 5, 6).
+			{ ids: [1000, 999, 998], askedAt: 1 },
+			{ ids: [997, 996], askedAt: 2 },
+			// The restart's own requests date its pages (4: the top again, 5, 6; 7 is the overlap
+			// row alone, the list's end).
 			{ ids: [2000], askedAt: 4 },
-			{ ids: [996], askedAt: 6 }
+			{ ids: [995], askedAt: 6 }
 		]);
 	});
 
@@ -846,7 +857,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			return ok(r, [{ id: 1, first_id: pick, is_cat: false }, rows]);
 		});
 		const ids: number[] = [];
-		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 2, prefetch: true }))
+		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 3, prefetch: true }))
 			ids.push(...page.rows.map((h) => h.id));
 		expect(ids).toEqual([1000, 999, 998, 997, 996]);
 		const skips = fake.requests.map(
@@ -862,13 +873,13 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		const server = pagedServer(5);
 		const { fake, client } = server;
 		const ids: number[] = [];
-		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 2 })) {
+		for await (const page of headlinePages(client, { feedId: 1 }, { pageSize: 3 })) {
 			ids.push(...page.rows.map((h) => h.id));
 			// Tied with the others (same score and updated), but new: a real arrival.
-			if (ids.length === 2) server.arrive(2000);
+			if (ids.length === 3) server.arrive(2000);
 		}
-		expect(ids).toEqual([1000, 999, 2000, 998, 997, 996]);
-		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2', '0', '2', '4', '6']);
+		expect(ids).toEqual([1000, 999, 998, 2000, 997, 996]);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2', '0', '2', '4']);
 	});
 
 	it("a cancelled read ends the prefetched request and throws the signal's reason", async () => {
@@ -887,7 +898,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			for await (const page of headlinePages(
 				client,
 				{ feedId: 1 },
-				{ pageSize: 2, prefetch: true, signal: controller.signal }
+				{ pageSize: 3, prefetch: true, signal: controller.signal }
 			)) {
 				pages.push(page.rows.map((h) => h.id));
 				await new Promise((r) => setTimeout(r, 0));
@@ -895,7 +906,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			}
 		})();
 		await expect(reading).rejects.toThrow('signed out');
-		expect(pages).toEqual([[1000, 999]]);
+		expect(pages).toEqual([[1000, 999, 998]]);
 		expect(prefetch?.aborted).toBe(true);
 	});
 
@@ -911,9 +922,9 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		for await (const page of headlinePages(
 			client,
 			{ feedId: 1 },
-			{ pageSize: 2, prefetch: true }
+			{ pageSize: 3, prefetch: true }
 		)) {
-			expect(page.rows).toHaveLength(2);
+			expect(page.rows).toHaveLength(3);
 			await new Promise((r) => setTimeout(r, 0));
 			expect(prefetch?.aborted).toBe(false);
 			break;
@@ -943,13 +954,13 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 			out: () => [...held.keys()],
 			release: (skip: number) => held.get(String(skip))?.(),
 			/**
-			 * Reads every page, two pages of 2 out at a time within `expected` rows: `pages` fills as
-			 * they come, `done` at the end.
+			 * Reads every page, two pages of 3 (one row overlapping the page before) out at a time
+			 * within `expected` rows: `pages` fills as they come, `done` at the end.
 			 */
 			read: (expected: number) => {
 				const pages: number[][] = [];
 				const options: PageHeadlinesOptions = {
-					pageSize: 2,
+					pageSize: 3,
 					prefetch: true,
 					inFlight: 2,
 					expected
@@ -966,9 +977,9 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 	const settle = () => new Promise((r) => setTimeout(r, 0));
 
 	it('with inFlight, asks for two pages at once after the first, and yields them in order', async () => {
-		const server = heldServer(9);
+		const server = heldServer(12);
 		const { out } = server;
-		const { pages, done: reading } = server.read(9);
+		const { pages, done: reading } = server.read(12);
 		await settle();
 		// The first page alone: the others are checked against the article it names first.
 		expect(out()).toEqual(['0']);
@@ -978,28 +989,31 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		// The third page answers first: it waits for the second.
 		server.release(4);
 		await settle();
-		expect(pages).toEqual([[1000, 999]]);
+		expect(pages).toEqual([[1000, 999, 998]]);
 		server.release(2);
 		await settle();
 		expect(pages).toEqual([
-			[1000, 999],
-			[998, 997],
-			[996, 995]
+			[1000, 999, 998],
+			[997, 996],
+			[995, 994]
 		]);
 		expect(out()).toEqual(['6', '8']);
 		server.release(8);
 		server.release(6);
 		await settle();
-		// The short page ends the list; nothing was asked for past the 9 rows expected.
+		expect(out()).toEqual(['10']);
+		server.release(10);
+		await settle();
+		// The short page ends the list; nothing was asked for past the 12 rows expected.
 		expect(out()).toEqual([]);
 		await reading;
-		expect(pages.flat()).toEqual([1000, 999, 998, 997, 996, 995, 994, 993, 992]);
+		expect(pages.flat()).toEqual(Array.from({ length: 12 }, (_, i) => 1000 - i));
 		expect(
 			server.fake.requests.map(
 				(r) =>
 					`${String(r.body.skip)}/${typeof r.body.check_first_id === 'string' ? r.body.check_first_id : '-'}`
 			)
-		).toEqual(['0/-', '2/1000', '4/1000', '6/1000', '8/1000']);
+		).toEqual(['0/-', '2/1000', '4/1000', '6/1000', '8/1000', '10/1000']);
 	});
 
 	it('with inFlight, a page that says the list changed drops the pages out with it and starts again', async () => {
@@ -1021,7 +1035,7 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		}
 		await reading;
 		const ids = pages.flat();
-		expect(ids).toEqual([1000, 999, 2000, 998, 997, 996, 995, 994]);
+		expect(ids).toEqual([1000, 999, 998, 2000, 997, 996, 995, 994]);
 		expect(new Set(ids).size).toBe(ids.length);
 	});
 
@@ -1068,11 +1082,149 @@ describe('headlinePages: the next page asked for while this one is handled', () 
 		for await (const page of headlinePages(
 			client,
 			{ feedId: 1 },
-			{ pageSize: 2, prefetch: true, inFlight: 3, max: 5, expected: 20 }
+			{ pageSize: 3, prefetch: true, inFlight: 3, max: 5, expected: 20 }
 		))
 			ids.push(...page.rows.map((h) => h.id));
 		expect(ids).toEqual([1000, 999, 998, 997, 996]);
-		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2', '4']);
+		expect(fake.requests.map((r) => r.body.skip)).toEqual(['0', '2']);
+	});
+});
+
+describe('headlinePages: a list that shifts between pages', () => {
+	function headline(id: number) {
+		return { id, title: `h${id}`, unread: true, feed_id: '1', updated: 1 };
+	}
+	/**
+	 * A level-15 feed of `count` articles, newest first, that `before(request)` may change before
+	 * each answer; pages of 20 (one row of them overlapping the page before), one out at a time.
+	 */
+	async function read(
+		count: number,
+		before: (skip: number, nth: number, list: ReturnType<typeof listOf>) => void = () => undefined
+	) {
+		const list = listOf(count);
+		let nth = 0;
+		const fake = fakeFetch((r) => {
+			const skip = Number(r.body.skip);
+			before(skip, nth++, list);
+			const first = list.items[0]?.id;
+			if (
+				skip > 0 &&
+				r.body.check_first_id !== undefined &&
+				r.body.check_first_id !== String(first)
+			)
+				return ok(r, [{ id: 1, first_id: first, is_cat: false, first_id_changed: true }, []]);
+			const rows = list.items.slice(skip, skip + Number(r.body.limit));
+			return ok(r, [{ id: 1, first_id: first, is_cat: false }, rows]);
+		});
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(15)
+		});
+		const ids: number[] = [];
+		let shifted = 0;
+		for await (const page of headlinePages(
+			client,
+			{ feedId: 1 },
+			{ pageSize: 20, onShifted: () => shifted++ }
+		))
+			ids.push(...page.rows.map((h) => h.id));
+		return {
+			ids,
+			shifted,
+			/** Each request as `skip+limit`. */
+			asked: fake.requests.map((r) => `${String(r.body.skip)}+${String(r.body.limit)}`),
+			/** The articles in the list at the end. */
+			listed: list.items.map((h) => h.id)
+		};
+	}
+	function listOf(count: number) {
+		const list = {
+			items: Array.from({ length: count }, (_, i) => headline(1000 - i)),
+			leave: (...ids: number[]) => {
+				list.items = list.items.filter((h) => !ids.includes(h.id));
+			}
+		};
+		return list;
+	}
+	/** The articles still in the list that were never read. */
+	const missed = (ids: number[], listed: number[]): number[] =>
+		listed.filter((id) => !ids.includes(id));
+	const range = (from: number, to: number): number[] =>
+		Array.from({ length: from - to + 1 }, (_, i) => from - i);
+
+	it('nothing moved: each page starts on the row the one before ended with, and nothing more is asked', async () => {
+		const { ids, shifted, asked } = await read(50);
+		expect(ids).toEqual(range(1000, 951));
+		expect(asked).toEqual(['0+20', '19+20', '38+20']);
+		expect(shifted).toBe(0);
+	});
+
+	it('two articles read above the boundary: the page after it is bridged, and the row that moved up across it is read', async () => {
+		// 995 and 990 leave before the second page: 980 moves up to where the first page ended.
+		// Without a check it would never be read (the old pages: skip 20 starts at 978).
+		const { ids, shifted, asked, listed } = await read(50, (skip, nth, list) => {
+			if (nth === 1) list.leave(995, 990);
+		});
+		expect(ids).toContain(980);
+		expect(missed(ids, listed)).toEqual([]);
+		expect(new Set(ids).size).toBe(ids.length);
+		// The bridge: 11 rows ending where the second page began, asked before the third page.
+		expect(asked).toEqual(['0+20', '19+20', '9+11', '38+20']);
+		expect(shifted).toBe(0);
+	});
+
+	it('more rows left than the first bridge spans: a second one over the whole stride', async () => {
+		const { ids, shifted, asked, listed } = await read(60, (skip, nth, list) => {
+			if (nth === 1) list.leave(...range(999, 988));
+		});
+		expect(missed(ids, listed)).toEqual([]);
+		expect(asked.slice(0, 4)).toEqual(['0+20', '19+20', '9+11', '0+20']);
+		expect(shifted).toBe(0);
+	});
+
+	it('the list ends inside the shift: the empty page after a full one is bridged to the end', async () => {
+		// Six articles read: the list is 19 rows; the second page is empty.
+		const { ids, shifted, asked, listed } = await read(25, (skip, nth, list) => {
+			if (nth === 1) list.leave(...range(995, 990));
+		});
+		expect(missed(ids, listed)).toEqual([]);
+		expect(ids).toContain(976);
+		expect(asked).toEqual(['0+20', '19+20', '9+11']);
+		expect(shifted).toBe(0);
+	});
+
+	it('a list that keeps shifting: after two bridges the page is taken as it is, and onShifted says so once', async () => {
+		// Before every request after the first, twelve more articles below the top are read.
+		const { shifted, asked } = await read(200, (skip, nth, list) => {
+			if (nth > 0) list.leave(...list.items.slice(1, 13).map((h) => h.id));
+		});
+		expect(shifted).toBe(1);
+		// Two bridges (the second from the top: it joins, but the page moved again meanwhile; paging
+		// goes on from its last row), then none: a shifting list costs a bounded number of requests.
+		expect(asked.slice(0, 5)).toEqual(['0+20', '19+20', '9+11', '0+20', '19+20']);
+		expect(asked.slice(5).every((a) => a.endsWith('+20') && !a.startsWith('0+'))).toBe(true);
+	});
+
+	it('an article that comes into the list above a boundary: onShifted (it may be missed), no bridge', async () => {
+		const { ids, shifted, asked } = await read(50, (skip, nth, list) => {
+			if (nth === 1) list.items.splice(5, 0, headline(5000));
+		});
+		expect(shifted).toBe(1);
+		expect(ids).not.toContain(5000);
+		expect(asked).toEqual(['0+20', '19+20', '38+20']);
+	});
+
+	it('new articles at the top during a bridge: paging starts again from the top, nothing yielded twice', async () => {
+		const { ids, shifted, listed } = await read(50, (skip, nth, list) => {
+			if (nth === 1) list.leave(995, 990);
+			if (nth === 2) list.items.unshift(headline(2000));
+		});
+		expect(missed(ids, listed)).toEqual([]);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(shifted).toBe(0);
 	});
 });
 
