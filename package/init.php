@@ -12,6 +12,14 @@
 // key kept per user in tt-rss's plugin storage. The public method `image` fetches only URLs whose
 // signature checks out (never an open proxy), only raster images, within a size limit and a
 // timeout, so the app's worker keeps a readable response that counts at its true size.
+//
+// A feed's author chooses those addresses, so the proxy reaches public unicast addresses only
+// (issue 55): it never signs an address that is not one, resolves a name itself (every A and AAAA
+// record must be public), connects to the very addresses it checked (curl's CURLOPT_RESOLVE, so a
+// second DNS answer cannot move it) and follows a redirect only after checking its target the same
+// way. It relies on neither tt-rss version's UrlHelper: 2021's lets private, link-local and oddly
+// spelled loopback addresses through, today's private ones on ports 80 and 443. See
+// docs/security.md of the source repository.
 
 // Opened directly by a browser rather than loaded by tt-rss: nothing to show.
 if (!class_exists('Plugin')) {
@@ -31,6 +39,60 @@ class Reader extends Plugin {
 	/** Raster types only: an SVG served from tt-rss's origin could run script there. */
 	const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif',
 		'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon'];
+	/** Redirects followed, each target checked like the first address; the ports it connects to. */
+	const IMAGE_MAX_REDIRECTS = 3;
+	const IMAGE_PORTS = [80, 443];
+	/**
+	 * Networks the administrator lets the proxy reach although they are not public (a feed host on
+	 * the LAN): comma-separated CIDRs in this environment variable, e.g. in tt-rss's config.php
+	 * `putenv('READER_IMAGE_PROXY_ALLOW=192.168.1.20/32');`. Empty by default.
+	 */
+	const IMAGE_ALLOW_ENV = 'READER_IMAGE_PROXY_ALLOW';
+
+	/**
+	 * IPv4 ranges that are not public unicast (IANA's special-purpose registry, RFC 6890 and after):
+	 * [network, prefix length, what it is]. Everything else in IPv4 is public.
+	 */
+	const REFUSED_IPV4 = [
+		['0.0.0.0', 8, '“this network”'],
+		['10.0.0.0', 8, 'private'],
+		['100.64.0.0', 10, 'shared (carrier-grade NAT)'],
+		['127.0.0.0', 8, 'loopback'],
+		['169.254.0.0', 16, 'link-local'],
+		['172.16.0.0', 12, 'private'],
+		['192.0.0.0', 24, 'IETF protocol assignment'],
+		['192.0.2.0', 24, 'documentation'],
+		['192.88.99.0', 24, '6to4 relay'],
+		['192.168.0.0', 16, 'private'],
+		['198.18.0.0', 15, 'benchmarking'],
+		['198.51.100.0', 24, 'documentation'],
+		['203.0.113.0', 24, 'documentation'],
+		['224.0.0.0', 4, 'multicast'],
+		['240.0.0.0', 4, 'reserved or broadcast'],
+	];
+	/**
+	 * IPv6: public unicast lives in 2000::/3 only, less these. Outside it, the forms that carry an
+	 * IPv4 address (mapped ::ffff:0:0/96, NAT64's 64:ff9b::/96) are judged by that address; every
+	 * other one (loopback, unspecified, IPv4-compatible, unique-local, link-local, site-local,
+	 * multicast, discard) is refused.
+	 */
+	const REFUSED_IPV6 = [
+		['2001::', 23, 'IETF protocol assignment (Teredo, benchmarking, ORCHID)'],
+		['2001:db8::', 32, 'documentation'],
+		['2002::', 16, '6to4'],
+		['3fff::', 20, 'documentation'],
+	];
+	const NAMED_IPV6 = [
+		['::', 128, 'unspecified'],
+		['::1', 128, 'loopback'],
+		['::', 96, 'IPv4-compatible'],
+		['64:ff9b:1::', 48, 'local NAT64'],
+		['100::', 64, 'discard-only'],
+		['fc00::', 7, 'unique-local'],
+		['fe80::', 10, 'link-local'],
+		['fec0::', 10, 'site-local'],
+		['ff00::', 8, 'multicast'],
+	];
 
 	/** @var PluginHost */
 	private $host;
@@ -162,15 +224,25 @@ class Reader extends Plugin {
 		]);
 	}
 
-	/** Only remote http(s) images go through the proxy; tt-rss's own (its cache) stay as they are. */
-	private static function proxiable($url) {
-		$parts = parse_url($url);
+	/** An http(s) image not on tt-rss's own origin (whose images, its cache, stay as they are). */
+	private static function remote($url) {
+		$parts = parse_url(strpos($url, '//') === 0 ? 'https:' . $url : $url);
 		if (!$parts || empty($parts['host']) || !in_array(strtolower($parts['scheme'] ?? ''), ['http', 'https'], true)) {
 			return false;
 		}
 		$self = parse_url(self::self_url());
 		return !($self && strtolower($self['host'] ?? '') === strtolower($parts['host'])
 			&& ($self['port'] ?? null) === ($parts['port'] ?? null));
+	}
+
+	/**
+	 * Only remote http(s) images go through the proxy, and only those it would fetch: not one whose
+	 * address is refused (not a public address, another port, credentials, an odd spelling),
+	 * checked here without DNS; a name is resolved when the image is asked for. A refused image
+	 * stays as the article has it, unsigned and not in `reader_images`.
+	 */
+	private static function proxiable($url) {
+		return self::remote($url) && !is_string(static::image_target($url));
 	}
 
 	/**
@@ -331,25 +403,18 @@ class Reader extends Plugin {
 			self::refuse(403, 'Not an image address this server handed out.');
 			return;
 		}
-		if (!self::proxiable($url)) {
+		if (!self::remote($url)) {
 			self::refuse(403, 'Not a remote image.');
 			return;
 		}
 
-		$data = UrlHelper::fetch(['url' => $url, 'max_size' => self::IMAGE_MAX_BYTES,
-			'timeout' => self::IMAGE_TIMEOUT]);
-		$type = isset(UrlHelper::$fetch_last_content_type) ? UrlHelper::$fetch_last_content_type : '';
-		if ($type === '' && isset($GLOBALS['fetch_last_content_type'])) $type = $GLOBALS['fetch_last_content_type'];
-		$type = strtolower(trim(explode(';', (string) $type)[0]));
-
-		if ($data === false || $data === '' || $data === null) {
-			self::refuse(502, 'The image could not be fetched.');
+		$fetched = self::fetch_image($url);
+		if (isset($fetched['refused'])) {
+			self::refuse($fetched['status'], $fetched['refused']);
 			return;
 		}
-		if (strlen($data) > self::IMAGE_MAX_BYTES) {
-			self::refuse(413, 'The image is too large.');
-			return;
-		}
+		$data = $fetched['body'];
+		$type = strtolower(trim(explode(';', (string) $fetched['type'])[0]));
 		if (!in_array($type, self::IMAGE_TYPES, true)) {
 			self::refuse(415, 'Not an image.');
 			return;
@@ -363,5 +428,292 @@ class Reader extends Plugin {
 		header("Content-Security-Policy: default-src 'none'; sandbox");
 		header('Cross-Origin-Resource-Policy: same-origin');
 		print $data;
+	}
+
+	/**
+	 * The image at `$url`, or why not: ['body' => bytes, 'type' => Content-Type] or
+	 * ['refused' => reason, 'status' => HTTP status]. Each address, the first and every redirect's
+	 * target, is checked (image_target, then resolved_addresses) before anything connects to it,
+	 * and the connection goes to the addresses checked; curl follows no redirect by itself.
+	 */
+	private static function fetch_image($url) {
+		$deadline = microtime(true) + static::IMAGE_TIMEOUT;
+		for ($hop = 0; ; $hop++) {
+			$target = static::image_target($url);
+			if (is_string($target)) return ['refused' => 'Refused: ' . $target . '.', 'status' => 403];
+			$addresses = self::resolved_addresses($target);
+			if (is_string($addresses)) return ['refused' => 'Refused: ' . $addresses . '.', 'status' => 403];
+			$left = (int) ceil($deadline - microtime(true));
+			if ($left <= 0) return ['refused' => 'The image could not be fetched in time.', 'status' => 504];
+			$reply = static::transport([
+				'url' => $target['url'],
+				'host' => $target['host'],
+				'port' => $target['port'],
+				'addresses' => $addresses,
+				'followlocation' => false,
+				'max_size' => static::IMAGE_MAX_BYTES,
+				'timeout' => $left,
+			]);
+			if (!empty($reply['too_large'])) return ['refused' => 'The image is too large.', 'status' => 413];
+			if (!empty($reply['error'])) return ['refused' => 'The image could not be fetched.', 'status' => 502];
+			$status = (int) $reply['status'];
+			if (in_array($status, [301, 302, 303, 307, 308], true)) {
+				$location = isset($reply['location']) && is_string($reply['location']) ? $reply['location'] : '';
+				if ($location === '' || $hop >= static::IMAGE_MAX_REDIRECTS) {
+					return ['refused' => 'The image could not be fetched (redirects).', 'status' => 502];
+				}
+				$url = $location;
+				continue;
+			}
+			$body = isset($reply['body']) ? (string) $reply['body'] : '';
+			if ($status !== 200 || $body === '') {
+				return ['refused' => 'The image could not be fetched.', 'status' => 502];
+			}
+			if (strlen($body) > static::IMAGE_MAX_BYTES) return ['refused' => 'The image is too large.', 'status' => 413];
+			return ['body' => $body, 'type' => isset($reply['type']) ? (string) $reply['type'] : ''];
+		}
+	}
+
+	/**
+	 * One HTTP request to addresses already checked, through curl: to `addresses` only (pinned with
+	 * CURLOPT_RESOLVE; a literal address needs none), no proxy (it would resolve the name again),
+	 * no redirect followed, http(s) only, at most `max_size` bytes, within `timeout` seconds.
+	 * @param array{url: string, host: string, port: int, addresses: string[], followlocation: bool,
+	 *   max_size: int, timeout: int} $request
+	 * @return array{status?: int, type?: string, location?: string, body?: string, error?: string,
+	 *   too_large?: bool}
+	 */
+	protected static function transport(array $request) {
+		if (!function_exists('curl_init')) return ['error' => 'php-curl is not installed'];
+		$ch = curl_init();
+		$body = '';
+		$too_large = false;
+		$max = $request['max_size'];
+		$pin = [];
+		foreach ($request['addresses'] as $address) {
+			$pin[] = strpos($address, ':') !== false ? '[' . $address . ']' : $address;
+		}
+		$options = [
+			CURLOPT_URL => $request['url'],
+			CURLOPT_FOLLOWLOCATION => $request['followlocation'],
+			CURLOPT_PROTOCOLS => CURLPROTO_HTTP | CURLPROTO_HTTPS,
+			CURLOPT_REDIR_PROTOCOLS => CURLPROTO_HTTP | CURLPROTO_HTTPS,
+			CURLOPT_PROXY => '',
+			CURLOPT_NOPROXY => '*',
+			CURLOPT_CONNECTTIMEOUT => min(10, $request['timeout']),
+			CURLOPT_TIMEOUT => $request['timeout'],
+			CURLOPT_MAXFILESIZE => $max,
+			CURLOPT_ENCODING => '',
+			CURLOPT_USERAGENT => 'Mozilla/5.0 (compatible; tt-rss Reader image proxy)',
+			CURLOPT_HTTPHEADER => ['Accept: image/avif,image/webp,image/png,image/*;q=0.8'],
+			CURLOPT_HEADER => false,
+			CURLOPT_WRITEFUNCTION => function ($handle, $chunk) use (&$body, &$too_large, $max) {
+				if (strlen($body) + strlen($chunk) > $max) {
+					$too_large = true;
+					return 0;
+				}
+				$body .= $chunk;
+				return strlen($chunk);
+			},
+		];
+		if (filter_var($request['host'], FILTER_VALIDATE_IP) === false) {
+			$options[CURLOPT_RESOLVE] = [$request['host'] . ':' . $request['port'] . ':' . implode(',', $pin)];
+		}
+		curl_setopt_array($ch, $options);
+		$ok = curl_exec($ch);
+		$errno = curl_errno($ch);
+		$reply = [
+			'status' => (int) curl_getinfo($ch, CURLINFO_RESPONSE_CODE),
+			'type' => (string) curl_getinfo($ch, CURLINFO_CONTENT_TYPE),
+			'location' => (string) curl_getinfo($ch, CURLINFO_REDIRECT_URL),
+			'body' => $body,
+		];
+		$connected = (string) curl_getinfo($ch, CURLINFO_PRIMARY_IP);
+		curl_close($ch);
+		if ($too_large || $errno === 63 /* CURLE_FILESIZE_EXCEEDED */) return ['too_large' => true];
+		if ($ok === false || $errno !== 0) return ['error' => 'curl error ' . $errno];
+		// Belt and braces: the connection went where the check said.
+		$pinned = array_map('inet_pton', $request['addresses']);
+		if ($connected === '' || !in_array(@inet_pton($connected), $pinned, true)) {
+			return ['error' => 'connected to an address that was not checked'];
+		}
+		return $reply;
+	}
+
+	/**
+	 * The parts of an image address the proxy may fetch, or why not (a string). No DNS here: a
+	 * literal address is judged at once, a name when resolved_addresses resolves it.
+	 * - http or https (a protocol-relative `//host` as https), on port 80 or 443;
+	 * - no credentials, and nothing in the authority but a host and a port, so that curl and this
+	 *   check cannot read two different hosts out of it (`http://a.example\@127.0.0.1/`);
+	 * - an IPv4 address only as four decimal numbers: `127.1`, `0x7f.0.0.1`, `2130706433`,
+	 *   `017700000001` are what resolvers read as 127.0.0.1, so they are refused as spelled;
+	 * - a name with a dot, not `localhost` or under `.localhost`; non-ASCII names as punycode.
+	 * @return array{url: string, scheme: string, host: string, port: int, address: ?string}|string
+	 */
+	protected static function image_target($url) {
+		if (!is_string($url)) return 'not an address';
+		$url = trim($url);
+		if (strpos($url, '//') === 0) $url = 'https:' . $url;
+		if (preg_match('/[\x00-\x1f\x7f]/', $url)) return 'control characters in the address';
+		if (!preg_match('~^(https?)://([^/?#\\\\]*)([/?#].*)?$~i', $url, $m)) {
+			return 'not an http(s) address';
+		}
+		$scheme = strtolower($m[1]);
+		$authority = $m[2];
+		$rest = isset($m[3]) ? $m[3] : '';
+		if (strpos($authority, '@') !== false) return 'credentials in the address';
+		if (preg_match('/^\[([0-9a-fA-F:.]+)\](?::([0-9]{1,5}))?$/', $authority, $a)) {
+			$bin = @inet_pton($a[1]);
+			if ($bin === false || strlen($bin) !== 16) return 'not an IPv6 address';
+			$host = inet_ntop($bin);
+			$address = $host;
+		} elseif (preg_match('/^([^:\[\]]+)(?::([0-9]{1,5}))?$/', $authority, $a)) {
+			$host = $a[1];
+			if (preg_match('/[^\x21-\x7e]/', $host)) {
+				$ascii = function_exists('idn_to_ascii') && defined('INTL_IDNA_VARIANT_UTS46')
+					? @idn_to_ascii($host, IDNA_NONTRANSITIONAL_TO_ASCII, INTL_IDNA_VARIANT_UTS46) : false;
+				if (!is_string($ascii) || $ascii === '') return 'a host name that cannot be spelled in ASCII';
+				$host = $ascii;
+			}
+			$host = strtolower($host);
+			if (substr($host, -1) === '.') $host = substr($host, 0, -1);
+			if (!preg_match('/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/', $host)) return 'not a host name';
+			$labels = explode('.', $host);
+			$last = end($labels);
+			$address = null;
+			if (preg_match('/^(0x[0-9a-f]*|[0-9]+)$/', $last)) {
+				// Numeric: an IPv4 address, which only the plain dotted-quad spelling may name.
+				if (filter_var($host, FILTER_VALIDATE_IP, FILTER_FLAG_IPV4) === false
+						|| long2ip(ip2long($host)) !== $host) {
+					return 'an IPv4 address spelled other than as four decimal numbers';
+				}
+				$address = $host;
+			} elseif ($last === 'localhost') {
+				return 'localhost';
+			} elseif (count($labels) < 2) {
+				return 'a host name without a domain';
+			}
+		} else {
+			return 'not a host and port';
+		}
+		$port = isset($a[2]) && $a[2] !== '' ? (int) $a[2] : ($scheme === 'https' ? 443 : 80);
+		if (!in_array($port, static::IMAGE_PORTS, true)) return 'port ' . $port;
+		if ($address !== null) {
+			$why = static::address_refusal($address);
+			if ($why !== null) return $address . ' is ' . $why;
+		}
+		$hash = strpos($rest, '#');
+		if ($hash !== false) $rest = substr($rest, 0, $hash);
+		if ($rest === '' || $rest[0] !== '/') $rest = '/' . $rest;
+		$url_host = $address !== null && strpos($address, ':') !== false ? '[' . $address . ']' : $host;
+		$default = $scheme === 'https' ? 443 : 80;
+		return [
+			'url' => $scheme . '://' . $url_host . ($port === $default ? '' : ':' . $port) . str_replace(' ', '%20', $rest),
+			'scheme' => $scheme,
+			'host' => $host,
+			'port' => $port,
+			'address' => $address,
+		];
+	}
+
+	/**
+	 * The addresses to connect to for a target of image_target, or why not (a string): a literal
+	 * address itself; a name's every address (A and AAAA), each of which must be acceptable.
+	 * @param array{host: string, address: ?string} $target
+	 * @return string[]|string
+	 */
+	private static function resolved_addresses(array $target) {
+		if ($target['address'] !== null) return [$target['address']];
+		$found = static::resolve_host($target['host']);
+		if (!$found) return $target['host'] . ' does not resolve';
+		foreach ($found as $ip) {
+			$why = static::address_refusal($ip);
+			if ($why !== null) return $target['host'] . ' resolves to a ' . $why . ' address';
+		}
+		return $found;
+	}
+
+	/**
+	 * Every address of a host name, IPv4 and IPv6, as the system resolves it (getaddrinfo: the
+	 * hosts file, then DNS). Without PHP's sockets extension: gethostbynamel (the same for IPv4)
+	 * and DNS's AAAA records.
+	 * @return string[]
+	 */
+	protected static function resolve_host($host) {
+		$found = [];
+		if (function_exists('socket_addrinfo_lookup')) {
+			$infos = @socket_addrinfo_lookup($host, null, ['ai_socktype' => SOCK_STREAM]);
+			foreach (is_array($infos) ? $infos : [] as $info) {
+				$addr = socket_addrinfo_explain($info)['ai_addr'];
+				$ip = isset($addr['sin6_addr']) ? $addr['sin6_addr'] : (isset($addr['sin_addr']) ? $addr['sin_addr'] : null);
+				if (is_string($ip)) $found[] = $ip;
+			}
+		} else {
+			$v4 = @gethostbynamel($host);
+			if (is_array($v4)) $found = $v4;
+			$v6 = @dns_get_record($host, DNS_AAAA);
+			foreach (is_array($v6) ? $v6 : [] as $record) {
+				if (!empty($record['ipv6'])) $found[] = $record['ipv6'];
+			}
+		}
+		return array_values(array_unique($found));
+	}
+
+	/**
+	 * Null for a public unicast address (or one in a network the administrator allowed, see
+	 * IMAGE_ALLOW_ENV); otherwise what kind of address it is.
+	 */
+	protected static function address_refusal($ip) {
+		$bin = @inet_pton((string) $ip);
+		if ($bin === false) return 'not an IP address';
+		if (self::allowed_by_administrator($bin)) return null;
+		if (strlen($bin) === 4) {
+			foreach (self::REFUSED_IPV4 as $range) {
+				if (self::in_network($bin, $range[0], $range[1])) return $range[2];
+			}
+			return null;
+		}
+		// IPv4 inside IPv6: judged as that IPv4 address.
+		foreach ([['::ffff:0:0', 96, 'IPv4-mapped'], ['64:ff9b::', 96, 'NAT64']] as $form) {
+			if (self::in_network($bin, $form[0], $form[1])) {
+				$why = self::address_refusal(inet_ntop(substr($bin, 12)));
+				return $why === null ? null : $form[2] . ' ' . $why;
+			}
+		}
+		foreach (self::NAMED_IPV6 as $range) {
+			if (self::in_network($bin, $range[0], $range[1])) return $range[2];
+		}
+		if (!self::in_network($bin, '2000::', 3)) return 'reserved IPv6';
+		foreach (self::REFUSED_IPV6 as $range) {
+			if (self::in_network($bin, $range[0], $range[1])) return $range[2];
+		}
+		return null;
+	}
+
+	/** Is the address (inet_pton's bytes) in one of the networks of IMAGE_ALLOW_ENV? */
+	private static function allowed_by_administrator($bin) {
+		$list = getenv(self::IMAGE_ALLOW_ENV);
+		if (!is_string($list) || trim($list) === '') return false;
+		foreach (preg_split('/[\s,]+/', trim($list)) as $cidr) {
+			$parts = explode('/', $cidr, 2);
+			$net = @inet_pton($parts[0]);
+			if ($net === false || strlen($net) !== strlen($bin)) continue;
+			$bits = isset($parts[1]) && ctype_digit($parts[1]) ? (int) $parts[1] : strlen($net) * 8;
+			if ($bits <= strlen($net) * 8 && self::in_network($bin, $parts[0], $bits)) return true;
+		}
+		return false;
+	}
+
+	/** Does the address (inet_pton's bytes) lie in network/bits? */
+	private static function in_network($bin, $network, $bits) {
+		$net = inet_pton($network);
+		if (strlen($net) !== strlen($bin)) return false;
+		$whole = intdiv($bits, 8);
+		if (substr($bin, 0, $whole) !== substr($net, 0, $whole)) return false;
+		$rest = $bits % 8;
+		if ($rest === 0) return true;
+		$mask = (0xff << (8 - $rest)) & 0xff;
+		return (ord($bin[$whole]) & $mask) === (ord($net[$whole]) & $mask);
 	}
 }
