@@ -1,9 +1,11 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import type { Plugin, ProxyOptions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { buildInfo } from './deploy/build-info.js';
 import { securityHeaders } from './deploy/csp.js';
 import { firstScreenChunks } from './deploy/first-screen-chunks.js';
 import { staticSite } from './deploy/static-site.js';
+import { thirdPartyNotices } from './deploy/third-party-notices.js';
 
 /**
  * tt-rss sends no CORS headers, so the app must reach it on its own origin.
@@ -50,8 +52,16 @@ function previewBuiltSite(): Plugin {
 /** Component tests (the `component` project), apart from the unit project's node environment. */
 const COMPONENT_SPECS = 'src/**/*.component.spec.ts';
 
+/** The version and commit Settings → About shows (src/lib/pwa/build-info.ts); fixed per commit. */
+const BUILD = buildInfo();
+
 export default defineConfig({
-	plugins: [sveltekit(), previewBuiltSite()],
+	plugins: [
+		sveltekit(),
+		previewBuiltSite(),
+		thirdPartyNotices({ name: 'Reader for Tiny Tiny RSS', version: BUILD.version })
+	],
+	define: { __READER_BUILD__: JSON.stringify(BUILD) },
 	// The first screen's code in two files, not ~25 (deploy/first-screen-chunks.js).
 	build: { rolldownOptions: { output: { codeSplitting: firstScreenChunks() } } },
 	server: { proxy: ttrssProxy(), port: 5173, strictPort: true },

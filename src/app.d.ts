@@ -10,6 +10,9 @@ declare global {
 		}
 		// interface Platform {}
 	}
+
+	/** The release version and commit of this build (vite.config.ts, deploy/build-info.js). */
+	const __READER_BUILD__: { version: string; commit: string };
 }
 
 export {};

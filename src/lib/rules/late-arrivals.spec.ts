@@ -14,7 +14,8 @@ import { runSync } from '$lib/sync/run';
 import { syncServer } from '$lib/sync/testing';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { putStored } from '$lib/db/kv';
-import { RULE_MEMORY, saveRules } from '$lib/rules/store';
+import { RULE_MEMORY } from '$lib/rules/memory';
+import { saveRules } from '$lib/rules/store';
 import type { MatchRule } from './model';
 
 const ACCOUNT = 'reader@http://tt.example/api/';

@@ -16,15 +16,8 @@ import { alertTarget, ruleListPath } from '$lib/alerts/target';
 import { ruleHitRows } from './hits';
 import { planRules, ruleMatcher } from './match';
 import type { MatchRule, Rule } from './model';
-import {
-	LEGACY_MUTE,
-	loadRuleMemory,
-	loadRules,
-	RULE_HITS,
-	RULES,
-	saveMuteRule,
-	saveRules
-} from './store';
+import { loadRuleMemory } from './memory';
+import { LEGACY_MUTE, loadRules, RULE_HITS, RULES, saveMuteRule, saveRules } from './store';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
 

@@ -23,7 +23,8 @@ import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
 import { planRules, ruleMatcher } from './match';
 import type { Rule } from './model';
-import { loadRules, recordRuleHits, RULE_MEMORY } from './store';
+import { RULE_MEMORY } from './memory';
+import { loadRules, recordRuleHits } from './store';
 
 const RULES_LOCK = 'ttrss-rules';
 

@@ -1,12 +1,11 @@
 /**
- * An account's rules and what they remember, in the IndexedDB store `sync` (keys `rules:<account>`
- * and `rules-memory:<account>`, the articles they have considered: db/considered.ts), where the
+ * An account's rules and the articles each matched, in the IndexedDB store `sync` (keys
+ * `rules:<account>`, `rule-hits:<account>`; what they have considered is memory.ts's), where the
  * service worker's sync reads them too; sign-out wipes that store with the rest of the account.
  * The muted words, kept until now under `mute:<account>`, are the rules' `mute` kind: the first
  * read of an account's rules moves them over (the old key is then deleted), so they keep hiding
  * what they hid.
  */
-import { parseConsidered, startConsidered } from '$lib/db/considered';
 import { deleteStored, getStored, isRecord, putStored, storedKeyFamily } from '$lib/db/kv';
 import {
 	parseRule,
@@ -15,7 +14,6 @@ import {
 	withHits,
 	type MuteRule,
 	type RuleHits,
-	type RuleMemory,
 	type RuleSettings
 } from './model';
 
@@ -24,14 +22,6 @@ export const RULES = storedKeyFamily<RuleSettings | undefined>({
 	prefix: 'rules:',
 	owner: 'rules/store.ts',
 	parse: parseRuleSettings,
-	fallback: () => undefined
-});
-
-export const RULE_MEMORY = storedKeyFamily<RuleMemory | undefined>({
-	store: 'sync',
-	prefix: 'rules-memory:',
-	owner: 'rules/store.ts',
-	parse: parseConsidered,
 	fallback: () => undefined
 });
 
@@ -68,9 +58,10 @@ export async function loadRules(account: string): Promise<RuleSettings> {
 
 export async function saveRules(account: string, settings: RuleSettings): Promise<void> {
 	const next = parseRuleSettings(settings) ?? { rules: [] };
-	// A first rule acts on what arrives from now on, not on what this device already has (with
-	// nothing stored yet, on what arrives after the first sync: its first run starts it then).
-	await startConsidered(RULE_MEMORY(account));
+	// A first rule acts on what arrives from now on, not on what this device already has. (Loaded
+	// here: the muted words' read at a list's start, loadMuteRule, must not carry it.)
+	const { startRuleMemory } = await import('./memory');
+	await startRuleMemory(account);
 	await putStored(RULES(account), next);
 	// A rule taken away takes its list of matches with it.
 	const hits = await getStored(RULE_HITS(account));
@@ -96,10 +87,6 @@ export async function saveMuteRule(
 	const others = rules.filter((r) => r.kind !== 'mute');
 	const rule: MuteRule = { kind: 'mute', id: 'mute', ...mute };
 	await saveRules(account, { rules: mute.words.length > 0 ? [rule, ...others] : others });
-}
-
-export async function loadRuleMemory(account: string): Promise<RuleMemory | undefined> {
-	return getStored(RULE_MEMORY(account));
 }
 
 /** Adds a run's matches to each rule's list (newest first, bounded). */

@@ -265,12 +265,13 @@ describe.each(recordedLevels)('pages pipelined (%s server shapes)', (level) => {
 				if (phase === 'new' && stored > (written.at(-1)?.[0] ?? 0)) written.push([stored, asked]);
 			}
 		});
-		// Pages of 200 (the server's largest), newest first; the counters said 450 unread, so the
-		// second and third pages' requests were both out before the first page's write was done.
-		// The last page is short: nothing is asked for after it.
+		// Pages of 200 (the server's largest), newest first, each after the first beginning on the
+		// row the one before it ended with (199 new rows: a shift of the list would show); the
+		// counters said 450 unread, so the second and third pages' requests were both out before
+		// the first page's write was done. The last page is short: nothing is asked for after it.
 		expect(written).toEqual([
 			[200, 3],
-			[400, 3],
+			[399, 3],
 			[450, 3]
 		]);
 		expect((await loadSyncState(ACCOUNT)).newestId).toBe(450);

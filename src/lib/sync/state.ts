@@ -6,6 +6,7 @@
  * written by another version can only ever read as "no state yet".
  */
 import type { ServerConfig } from '$lib/api';
+import type { KeptFlag } from '$lib/cache/kept';
 import { getStored, isRecord, putStored, storedKey, storedKeyFamily } from '$lib/db/kv';
 import type { CounterSnapshot } from './counters';
 
@@ -40,6 +41,11 @@ export interface SyncState {
 	 * reads just their bodies. Absent (a record of an older version): every kept article's.
 	 */
 	imagesPendingIds?: number[];
+	/**
+	 * The kept sets whose last read the list shifted under (api/paging.ts `headlinePages`): it
+	 * cleared no flag, and the next sync reads them again whatever the counters say.
+	 */
+	readAgain?: KeptFlag[];
 }
 
 export const EMPTY_STATE: SyncState = {
@@ -79,6 +85,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 	typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isKeptFlag = (v: unknown): v is KeptFlag =>
+	v === 'unread' || v === 'marked' || v === 'published';
 
 /** Narrows a stored value; anything unexpected reads as the empty state. */
 export function parseState(value: unknown): SyncState {
@@ -91,6 +99,9 @@ export function parseState(value: unknown): SyncState {
 		for (const [k, v] of Object.entries(value.packCounters))
 			if (typeof v === 'string') packCounters[k] = v;
 	}
+	const readAgain = Array.isArray(value.readAgain)
+		? [...new Set(value.readAgain.filter(isKeptFlag))]
+		: [];
 	return {
 		counters,
 		newestId: isCount(value.newestId) ? value.newestId : 0,
@@ -105,7 +116,8 @@ export function parseState(value: unknown): SyncState {
 		Array.isArray(value.imagesPendingIds) &&
 		value.imagesPendingIds.every(isCount)
 			? { imagesPendingIds: value.imagesPendingIds }
-			: {})
+			: {}),
+		...(readAgain.length > 0 ? { readAgain } : {})
 	};
 }
 
