@@ -5,8 +5,9 @@
  * since the last sync. Otherwise, in order:
  * 1. new unread articles with their bodies, by `since_id` from the newest id kept;
  * 2. the kept sets whose counters moved beyond what the new articles explain (unread, starred,
- *    published), read again as rows without bodies in bounded pages; cached copies outside a set
- *    read whole lose the flag (outbox changes still waiting are applied again over all of it);
+ *    published), or whose last read the list shifted under, read again as rows without bodies in
+ *    bounded pages; cached copies outside a set read whole, with no shift left unbridged, lose the
+ *    flag (outbox changes still waiting are applied again over all of it);
  * 3. bodies for kept articles that have none (getArticle, in batches);
  * 4. the offline packs whose counters moved, then the enclosures of those that keep them;
  * 5. the bookkeeping saved (the sync's text is done: `onSynced`), then images (by the storage
@@ -114,7 +115,14 @@ type ReadList = (
 	onPage: (rows: Headline[], asked: Asked) => Promise<void>,
 	/** Rows the list is known to hold (the counters'): its pages are asked for two at a time. */
 	expected?: number
-) => Promise<{ ids: Set<number>; complete: boolean; asked: Asked }>;
+) => Promise<{
+	ids: Set<number>;
+	/** The server had no more, and the list did not shift under the pages: absence proves a loss. */
+	complete: boolean;
+	/** The list shifted under the pages beyond what a bridge could join (api/paging.ts). */
+	shifted: boolean;
+	asked: Asked;
+}>;
 
 /**
  * The articles whose images the next sync reads again if this one's are cut short: this sync's and
@@ -201,6 +209,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		state.counters !== undefined &&
 		state.countersAt !== undefined &&
 		sameSnapshot(state.counters, snapshot) &&
+		(state.readAgain ?? []).length === 0 &&
 		!(await confirmedSince(account, state.countersAt));
 	if (unchanged) {
 		const at = now();
@@ -240,14 +249,17 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	 * `expected` (`PAGES_IN_FLIGHT`), so the sync takes about the server's time or less. Each page
 	 * comes with the time its own request started (never later than the server's read, even when
 	 * it was asked for before the page before it was written); `asked` is the first page's, the
-	 * time of the set as a whole.
+	 * time of the set as a whole. Each page after the first begins on the row the one before it
+	 * ended with, so a list that shifts between pages shows, and is bridged or reported
+	 * (`shifted`: then the set is not `complete`, whatever it holds).
 	 */
 	const readList: ReadList = async (params, max, onPage, expected) => {
 		const ids = new Set<number>();
 		// Before any request: the set's time when no page came (an empty set).
 		const before = askedNow();
 		let first: Asked | undefined;
-		if (max <= 0) return { ids, complete: false, asked: before };
+		let shifted = false;
+		if (max <= 0) return { ids, complete: false, shifted, asked: before };
 		for await (const { rows, askedAt } of headlinePages(client, params, {
 			...op,
 			pageSize,
@@ -255,14 +267,17 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 			now,
 			prefetch: true,
 			inFlight: PAGES_IN_FLIGHT,
-			expected
+			expected,
+			onShifted: () => {
+				shifted = true;
+			}
 		})) {
 			const asked: Asked = { account, readAt: askedAt };
 			first ??= asked;
 			rows.forEach((h) => ids.add(h.id));
 			await onPage(rows, asked);
 		}
-		return { ids, complete: ids.size < max, asked: first ?? before };
+		return { ids, complete: !shifted && ids.size < max, shifted, asked: first ?? before };
 	};
 
 	// 1. New unread articles, with bodies.
@@ -292,23 +307,28 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	const moves = full
 		? { unread: true, starred: true, published: true }
 		: counterMoves(state.counters, snapshot, fresh);
+	// A set the list shifted under last time is read again, though no counter moved since.
+	const again = new Set(state.readAgain);
 	const sets: [KeptFlag, number, boolean][] = [
-		['unread', SPECIAL_FEED.all, moves.unread],
-		['marked', SPECIAL_FEED.starred, moves.starred],
-		['published', SPECIAL_FEED.published, moves.published]
+		['unread', SPECIAL_FEED.all, moves.unread || again.has('unread')],
+		['marked', SPECIAL_FEED.starred, moves.starred || again.has('marked')],
+		['published', SPECIAL_FEED.published, moves.published || again.has('published')]
 	];
 	const keptIds = new Set<number>();
+	/** The sets this sync's read of them shifted under: the next sync's to read again. */
+	const readAgain: KeptFlag[] = [];
 	for (const [flag, feedId, moved] of sets) {
 		if (!moved) continue;
 		// Without a newest id, step 1 read the unread set itself (with bodies).
 		if (flag === 'unread' && !state.newestId) {
+			if (firstRead.shifted) readAgain.push(flag);
 			if (firstRead.complete)
 				for (const id of await clearFlagOutside('unread', firstRead.ids, firstRead.asked)) {
 					changed.add(id);
 				}
 			continue;
 		}
-		const { ids, complete, asked } = await readList(
+		const { ids, complete, shifted, asked } = await readList(
 			{
 				feedId,
 				viewMode: flag === 'unread' ? 'unread' : 'all_articles',
@@ -322,7 +342,8 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 			flag === 'unread' ? snapshot.globalUnread : undefined
 		);
 		ids.forEach((id) => keptIds.add(id));
-		// Only a set read whole says which cached copies lost the flag.
+		if (shifted) readAgain.push(flag);
+		// Only a set read whole, with no shift unbridged, says which cached copies lost the flag.
 		if (complete) for (const id of await clearFlagOutside(flag, ids, asked)) changed.add(id);
 	}
 
@@ -353,7 +374,8 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		const sig = packMark(pack);
 		packCounters[pack.id] = sig;
 		if (!full && state.packCounters[pack.id] === sig) continue;
-		await syncPack(pack, readList, keep, account);
+		// A pack read the list shifted under is read again by the next sync.
+		if (await syncPack(pack, readList, keep, account)) delete packCounters[pack.id];
 		report('packs');
 	}
 	// Enclosures follow their packs' members (kept, or dropped when no pack keeps them now).
@@ -373,7 +395,8 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		config: config,
 		articleCount: Math.max(options.articleCount, full ? options.articleCount : state.articleCount),
 		imagesPending: state.imagesPending === true || images.length > 0,
-		...pendingImageIds(state, imageIds)
+		...pendingImageIds(state, imageIds),
+		...(readAgain.length > 0 ? { readAgain } : {})
 	};
 	await saveSyncState(account, next);
 	const outcome: SyncOutcome = {
@@ -390,13 +413,17 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	return outcome;
 }
 
+/**
+ * Reads a pack's newest articles; true when the list shifted under the read (its memberships are
+ * then left as they were: an article the read missed keeps its place in the pack).
+ */
 async function syncPack(
 	pack: OfflinePack,
 	readList: ReadList,
 	keep: (rows: Headline[], asked: Asked, pack?: string) => Promise<void>,
 	account: string
-): Promise<void> {
-	const { ids } = await readList(
+): Promise<boolean> {
+	const { ids, shifted } = await readList(
 		{
 			feedId: pack.feedId,
 			isCat: pack.kind === 'cat',
@@ -407,5 +434,6 @@ async function syncPack(
 		pack.limit,
 		(rows, asked) => keep(rows, asked, pack.id)
 	);
-	await setPackMembers(pack.id, ids, { account });
+	if (!shifted) await setPackMembers(pack.id, ids, { account });
+	return shifted;
 }
