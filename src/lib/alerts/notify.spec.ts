@@ -4,13 +4,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { wipeAccount } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { CACHE_OWNER } from '$lib/db/keys';
-import { deleteStored } from '$lib/db/kv';
+import { deleteStored, getStored, putStored } from '$lib/db/kv';
 import { syncNow } from '$lib/sync/engine';
 import { runSync } from '$lib/sync/run';
 import { alertNewArticles } from './notify';
 import { syncServer } from '$lib/sync/testing';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { addAlertRule, loadAlertMemory, saveAlertSettings } from './rules';
+import {
+	addAlertRule,
+	ALERT_CONSIDERED,
+	ALERT_MEMORY,
+	loadAlertMemory,
+	saveAlertSettings
+} from './rules';
 import { ownCacheForTests } from '$lib/db/testing';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
@@ -136,10 +142,26 @@ describe.each(recordedLevels)('alerts after a sync (%s server shapes)', (level) 
 		server.arrive(1, 4);
 		await sync(server);
 		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
-		expect((await loadAlertMemory(ACCOUNT)).last['feed:4']).toBe(1);
-		expect((await loadAlertMemory('other@http://tt.example/api/')).last).toEqual({});
+		expect(await getStored(ALERT_CONSIDERED(ACCOUNT))).toEqual({ floor: 1, ids: [] });
+		expect(await getStored(ALERT_CONSIDERED('other@http://tt.example/api/'))).toBeUndefined();
 		await wipeAccount(ACCOUNT);
-		expect((await loadAlertMemory(ACCOUNT)).last).toEqual({});
+		expect(await getStored(ALERT_CONSIDERED(ACCOUNT))).toBeUndefined();
+	});
+
+	it('a memory kept before (the newest id per rule) carries on from its lowest', async () => {
+		const server = syncServer(level);
+		server.arrive(3, 4);
+		await sync(server);
+		await saveAlertSettings(ACCOUNT, {
+			rules: [{ id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' }],
+			quiet: { enabled: false, start: '22:00', end: '07:00' }
+		});
+		await putStored(ALERT_MEMORY(ACCOUNT), { last: { 'feed:4': 2 }, pending: {} });
+		server.arrive(1, 4);
+		await sync(server);
+		expect(shown[0]?.options.data).toMatchObject({ articleIds: [4, 3] });
+		expect(shown).toHaveLength(1);
+		expect((await loadAlertMemory(ACCOUNT)).last).toBeUndefined();
 	});
 
 	it('without the permission nothing is shown, and the articles are not announced later', async () => {
@@ -154,5 +176,35 @@ describe.each(recordedLevels)('alerts after a sync (%s server shapes)', (level) 
 		vi.stubGlobal('Notification', { permission: 'granted' });
 		await sync(server);
 		expect(shown).toEqual([]);
+	});
+
+	it('tells of the older new articles that arrive after newer ones (issue 55)', async () => {
+		const server = syncServer(level);
+		const small = () => runSync({ client: server.client, account: ACCOUNT, articleCount: 200 });
+		server.arrive(1, 4);
+		await small();
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		// A weekend away: 300 new; the sync keeps the newest 200.
+		const fresh = server.arrive(300, 4);
+		await small();
+		expect(shown.map((s) => s.title)).toEqual(['200 new in Podcasts']);
+		// The reader reads those elsewhere; the next sync brings the other 100.
+		for (const id of fresh.slice(100)) server.article(id).unread = false;
+		await small();
+		expect(shown.map((s) => s.title)).toEqual(['200 new in Podcasts', '100 new in Podcasts']);
+	});
+
+	it('without Web Locks, the page and the worker at once tell of an article once', async () => {
+		vi.stubGlobal('navigator', {});
+		const server = syncServer(level);
+		const options = { client: server.client, account: ACCOUNT, articleCount: 500 };
+		server.arrive(1, 4);
+		await syncNow(options);
+		await addAlertRule(ACCOUNT, { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' });
+		server.arrive(2, 4);
+		await syncNow(options);
+		// Two syncs ended together (the page's and the worker's): each runs the alerts.
+		await Promise.all([alertNewArticles(ACCOUNT), alertNewArticles(ACCOUNT)]);
+		expect(shown.map((s) => s.title)).toEqual(['2 new in Podcasts']);
 	});
 });

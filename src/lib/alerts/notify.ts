@@ -1,18 +1,20 @@
 /**
  * New-article alerts after a sync, in the page or the service worker (whichever synced): the
- * sync engine's one hook (src/lib/sync/run.ts). Reads the rules, the articles newer than they
- * have considered and the lists the reader had open, lets plan.ts decide, shows one notification
- * per rule (a later one of the same rule replaces it: same tag) and remembers how far it got.
- * Quiet and cheap when there is no rule: one read. Never fails a sync: errors end here.
+ * sync engine's one hook (src/lib/sync/run.ts). Reads the rules, the articles they have not
+ * considered (db/considered.ts, claimed) and the lists the reader had open, lets plan.ts decide,
+ * shows one notification per rule (a later one of the same rule replaces it: same tag) and holds
+ * back what quiet hours keep. Quiet and cheap when there is no rule: one read. Never fails a
+ * sync: errors end here.
  */
 import type { TtrssClient } from '$lib/api';
 import { accountOfClient } from '$lib/db/account';
+import { claimArrivals } from '$lib/db/considered';
 import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb } from '$lib/db/open';
 import { parentsOf } from '$lib/tree/walk';
 import { planAlerts, type AlertArticle, type AlertNotice } from './plan';
 import { isQuiet } from './quiet';
-import { loadAlertMemory, loadAlertSettings, newestStoredId, saveAlertMemory } from './rules';
+import { ALERT_CONSIDERED, holdAlerts, loadAlertSettings, takePendingAlerts } from './rules';
 
 /** One alert run at a time across tabs and the worker (two syncs may end together). */
 const ALERT_LOCK = 'ttrss-alerts';
@@ -78,34 +80,35 @@ export async function alertNewArticles(account: string, now = new Date()): Promi
 	await withLock(async () => {
 		const settings = await loadAlertSettings(account);
 		if (settings.rules.length === 0) return;
-		const memory = await loadAlertMemory(account);
-		const newest = await newestStoredId();
-		const starts = [
-			...Object.values(memory.last),
-			...Object.values(memory.pending).flatMap((ids) => ids.map((id) => id - 1))
-		];
-		const lower = starts.length > 0 ? Math.min(...starts) : newest;
+		// Taken and claimed first, each in one transaction: an article is told of once, whatever
+		// happens next, and of two runs at once (the page's and the worker's, where Web Locks are
+		// missing) one tells of it. None claimed when the cache is no longer the account's.
+		const pending = await takePendingAlerts(account);
+		const arrived = await claimArrivals(ALERT_CONSIDERED(account), account);
+		const waiting = Object.values(pending).flat();
+		// An idle sync (nothing new, nothing waiting) reads no more than that.
+		if (arrived.length === 0 && waiting.length === 0) return;
 		const db = await openReaderDb();
-		const rows = await db.getAll('articles', IDBKeyRange.lowerBound(lower, true));
-		// An idle sync (nothing newer, nothing waiting) reads no more than that.
-		const [lists, tree] =
-			rows.length === 0
-				? [[], undefined]
-				: await Promise.all([db.getAll('lists'), db.get('tree', 'current')]);
-		const articles = new Map<number, AlertArticle>(rows.map((r) => [r.id, r]));
+		const [held, lists, tree] = await Promise.all([
+			Promise.all(waiting.map((id) => db.get('articles', id))),
+			db.getAll('lists'),
+			db.get('tree', 'current')
+		]);
+		const articles = new Map<number, AlertArticle>(
+			[...arrived, ...held].filter((r) => r !== undefined).map((r) => [r.id, r])
+		);
 		const seen = new Set(lists.flatMap((list) => list.ids));
 		const parents = parentsOf(tree?.tree);
 		const plan = planAlerts({
 			rules: settings.rules,
-			memory,
+			arrived: arrived.map((r) => r.id),
+			pending,
 			articles,
-			newest,
 			seen,
 			categoriesOf: (feedId) => parents.get(feedId),
 			quiet: isQuiet(settings.quiet, now)
 		});
-		// Remembered first: a notice that fails to show is lost, never shown twice.
-		await saveAlertMemory(account, plan.memory);
+		await holdAlerts(account, plan.pending);
 		if (plan.notices.length === 0 || !notificationsGranted()) return;
 		// Signed out (or another account signed in) while the sync ran: nothing of it is shown.
 		if (!(await cacheOwnedBy(account))) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planAlerts, type AlertArticle, type PlanInput } from './plan';
-import { wordsRuleId, type AlertMemory, type AlertRule } from './rules';
+import { wordsRuleId, type AlertRule } from './rules';
 
 const podcasts: AlertRule = { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' };
 const world: AlertRule = { id: 'cat:3', kind: 'cat', catId: 3, title: 'World' };
@@ -16,12 +16,13 @@ function article(id: number, feedId: number, title = `Article ${id}`): AlertArti
 	return { id, feedId, title, unread: true, updated: 1_000 + id };
 }
 
+/** A run where the articles above 10 arrived (the rest were considered before). */
 function input(articles: AlertArticle[], overrides: Partial<PlanInput> = {}): PlanInput {
 	return {
 		rules: [podcasts],
-		memory: { last: { 'feed:4': 10 }, pending: {} },
+		arrived: articles.filter((a) => a.id > 10).map((a) => a.id),
+		pending: {},
 		articles: new Map(articles.map((a) => [a.id, a])),
-		newest: Math.max(0, ...articles.map((a) => a.id)),
 		seen: new Set(),
 		categoriesOf: (feedId) => (feedId === 3 || feedId === 4 ? [3] : undefined),
 		quiet: false,
@@ -41,7 +42,7 @@ describe('alert plan', () => {
 		expect(notice?.tag).toBe('alert:feed:4');
 		expect(notice?.path).toBe('feed/4');
 		expect(notice?.articleIds).toEqual([15, 14, 13, 12, 11]);
-		expect(plan.memory.last['feed:4']).toBe(16);
+		expect(plan.pending).toEqual({});
 	});
 
 	it('one article opens that article', () => {
@@ -50,19 +51,19 @@ describe('alert plan', () => {
 		expect(notice?.path).toBe('feed/4/11');
 	});
 
-	it('never the same article twice: a second run over the same articles is silent', () => {
-		const first = planAlerts(input([article(11, 4), article(12, 4)]));
-		expect(first.notices).toHaveLength(1);
-		const again = planAlerts(input([article(11, 4), article(12, 4)], { memory: first.memory }));
-		expect(again.notices).toEqual([]);
-		expect(again.memory.last['feed:4']).toBe(12);
+	it('only what arrived: a run that claimed nothing (all considered before) is silent', () => {
+		expect(planAlerts(input([article(11, 4), article(12, 4)], { arrived: [] })).notices).toEqual(
+			[]
+		);
+	});
+
+	it('an article that arrives after a newer one is news all the same (issue 55)', () => {
+		const plan = planAlerts(input([article(11, 4), article(14, 4)], { arrived: [11] }));
+		expect(plan.notices.map((n) => n.articleIds)).toEqual([[11]]);
 	});
 
 	it('an article matched by two rules is announced by the first only', () => {
-		const memory: AlertMemory = { last: { 'feed:4': 10, 'cat:3': 10 }, pending: {} };
-		const plan = planAlerts(
-			input([article(11, 4), article(12, 3)], { rules: [podcasts, world], memory })
-		);
+		const plan = planAlerts(input([article(11, 4), article(12, 3)], { rules: [podcasts, world] }));
 		expect(plan.notices.map((n) => [n.ruleId, n.articleIds])).toEqual([
 			['feed:4', [11]],
 			['cat:3', [12]]
@@ -76,29 +77,21 @@ describe('alert plan', () => {
 	});
 
 	it('search words: whole words in the title; the tap opens the article in its feed', () => {
-		const memory: AlertMemory = { last: { [rust.id]: 10 }, pending: {} };
 		const plan = planAlerts(
 			input([article(11, 2, 'Rust 2.0 released'), article(12, 2, 'Trusty old tools')], {
-				rules: [rust],
-				memory
+				rules: [rust]
 			})
 		);
 		expect(plan.notices[0]?.title).toBe('New in “rust”');
 		expect(plan.notices[0]?.path).toBe('feed/2/11');
 	});
 
-	it('a rule without a start begins at the newest stored article: nothing already there is news', () => {
-		const plan = planAlerts(input([article(11, 4)], { memory: { last: {}, pending: {} } }));
-		expect(plan.notices).toEqual([]);
-		expect(plan.memory.last['feed:4']).toBe(11);
-	});
-
 	it('what quiet hours held is summed up even once a list behind another screen stored it', () => {
 		const quiet = planAlerts(input([article(11, 4)], { quiet: true }));
-		expect(quiet.memory.pending['feed:4']).toEqual([11]);
+		expect(quiet.pending['feed:4']).toEqual([11]);
 		// The sync refreshed the feed's list the reader had left open behind Settings.
 		const after = planAlerts(
-			input([article(11, 4)], { memory: quiet.memory, seen: new Set([11]) })
+			input([article(11, 4)], { arrived: [], pending: quiet.pending, seen: new Set([11]) })
 		);
 		expect(after.notices[0]?.articleIds).toEqual([11]);
 	});
@@ -106,14 +99,16 @@ describe('alert plan', () => {
 	it('quiet hours hold the notice back; the first run after sums up what came meanwhile', () => {
 		const quiet = planAlerts(input([article(11, 4), article(12, 4)], { quiet: true }));
 		expect(quiet.notices).toEqual([]);
-		expect(quiet.memory.pending['feed:4']).toEqual([11, 12]);
+		expect(quiet.pending['feed:4']).toEqual([11, 12]);
 		// After: nothing newer arrived; one of the two was read meanwhile.
 		const after = planAlerts(
-			input([{ ...article(11, 4), unread: false }, article(12, 4)], { memory: quiet.memory })
+			input([{ ...article(11, 4), unread: false }, article(12, 4)], {
+				arrived: [],
+				pending: quiet.pending
+			})
 		);
 		expect(after.notices).toHaveLength(1);
 		expect(after.notices[0]?.body).toBe('Arrived during quiet hours:\nArticle 12');
-		expect(after.memory.pending).toEqual({});
-		expect(planAlerts(input([article(12, 4)], { memory: after.memory })).notices).toEqual([]);
+		expect(after.pending).toEqual({});
 	});
 });

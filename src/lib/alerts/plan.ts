@@ -1,13 +1,13 @@
 /**
  * Which alerts a sync gives, decided without any I/O (notify.ts reads and shows): the articles
- * newer than each rule's last considered id that the rule matches, still unread and not already
- * in a list the reader had on screen, grouped into one notice per rule. Each article goes to the
- * first rule that matches it, and every rule then moves past the newest id: no article is ever
- * announced twice. In quiet hours nothing is shown; what matched waits and is summed up in the
- * first notice after them.
+ * that arrived (claimed from the alerts' considered set, db/considered.ts: each once, in whatever
+ * order they reach the device) that a rule matches, still unread and not already in a list the
+ * reader had on screen, grouped into one notice per rule. Each article goes to the first rule that
+ * matches it: no article is ever announced twice. In quiet hours nothing is shown; what matched
+ * waits and is summed up in the first notice after them.
  */
 import { m } from '$lib/i18n/m';
-import type { AlertMemory, AlertRule } from './rules';
+import type { AlertRule } from './rules';
 import { matchingWord, type WordTarget } from './words';
 
 /** What the plan reads of a stored article. */
@@ -32,11 +32,12 @@ export interface AlertNotice {
 
 export interface PlanInput {
 	rules: readonly AlertRule[];
-	memory: AlertMemory;
-	/** Stored articles (any order): every one newer than a rule's last id, and the pending ones. */
+	/** The articles that arrived since the last run (their first consideration). */
+	arrived: readonly number[];
+	/** Per rule, what quiet hours held back. */
+	pending: Readonly<Record<string, readonly number[]>>;
+	/** Stored articles (any order): the arrived and the pending ones. */
 	articles: ReadonlyMap<number, AlertArticle>;
-	/** The newest article id stored: where a rule without a start begins. */
-	newest: number;
 	/** Ids in a list the reader had open: seen already. */
 	seen: ReadonlySet<number>;
 	/** The categories a feed sits in, innermost first (tree/walk.ts `parentsOf`). */
@@ -46,7 +47,8 @@ export interface PlanInput {
 
 export interface Plan {
 	notices: AlertNotice[];
-	memory: AlertMemory;
+	/** Per rule, what quiet hours hold back now. */
+	pending: Record<string, number[]>;
 }
 
 /** Newest titles listed in a notice; the rest are counted. */
@@ -139,37 +141,33 @@ function noticeOf(rule: AlertRule, articles: AlertArticle[], afterQuiet: boolean
 }
 
 export function planAlerts(input: PlanInput): Plan {
-	const { rules, memory, articles, newest, seen, categoriesOf, quiet } = input;
-	const next: AlertMemory = { last: {}, pending: {} };
+	const { rules, arrived, articles, seen, categoriesOf, quiet } = input;
+	const pending: Record<string, number[]> = {};
 	const notices: AlertNotice[] = [];
 	const taken = new Set<number>();
 	// Oldest first, so the first rule to match an article is the same in every run.
-	const byId = [...articles.values()].sort((a, b) => a.id - b.id);
-	const fresh = (a: AlertArticle | undefined): a is AlertArticle =>
-		a !== undefined && a.unread && !seen.has(a.id) && !taken.has(a.id);
+	const byId = [...new Set(arrived)]
+		.sort((a, b) => a - b)
+		.map((id) => articles.get(id))
+		.filter((a): a is AlertArticle => a !== undefined);
+	const fresh = (a: AlertArticle): boolean => a.unread && !seen.has(a.id) && !taken.has(a.id);
 	for (const rule of rules) {
-		const start = memory.last[rule.id];
-		next.last[rule.id] = Math.max(start ?? 0, newest);
-		// A rule without a start (made before anything was stored): what is there now is not news.
-		if (start === undefined) continue;
 		// Held through quiet hours: still news while unread. Not judged by the lists: a list the
 		// reader left open behind another screen is refreshed by each sync and stores the held
 		// article, which the reader never saw (the alerts e2e lost its quiet-hours summary so).
-		const waiting = (memory.pending[rule.id] ?? [])
+		const waiting = (input.pending[rule.id] ?? [])
 			.map((id) => articles.get(id))
 			.filter((a): a is AlertArticle => a !== undefined && a.unread && !taken.has(a.id));
 		waiting.forEach((a) => taken.add(a.id));
-		const matched = byId.filter(
-			(a) => a.id > start && fresh(a) && ruleMatches(rule, a, categoriesOf)
-		);
+		const matched = byId.filter((a) => fresh(a) && ruleMatches(rule, a, categoriesOf));
 		matched.forEach((a) => taken.add(a.id));
 		if (quiet) {
 			const held = [...waiting, ...matched].map((a) => a.id);
-			if (held.length > 0) next.pending[rule.id] = held;
+			if (held.length > 0) pending[rule.id] = held;
 			continue;
 		}
 		const all = [...waiting, ...matched];
 		if (all.length > 0) notices.push(noticeOf(rule, all, waiting.length > 0));
 	}
-	return { notices, memory: next };
+	return { notices, pending };
 }

@@ -1,12 +1,12 @@
 /**
  * The reader's alert rules and what the alerts remember, per account, in the IndexedDB store
- * `sync` (v4; keys `alerts:<account>` and `alert-memory:<account>`), where the service worker
- * reads them too. Sign-out wipes that store with the rest of the account (db/device.ts), so both
- * are gone with it. The store holds `unknown`: every read is narrowed here.
+ * `sync` (v4; keys `alerts:<account>`, `alert-memory:<account>` and `alert-considered:<account>`,
+ * the articles they have considered: db/considered.ts, as the rules' own), where the service
+ * worker reads them too. Sign-out wipes that store with the rest of the account (db/device.ts), so
+ * all are gone with it. The store holds `unknown`: every read is narrowed here.
  */
-import { getStored, putStored, storedKeyFamily } from '$lib/db/kv';
-import { openReaderDb } from '$lib/db/open';
-import { readTx } from '$lib/db/tx';
+import { parseConsidered, startConsidered, type Considered } from '$lib/db/considered';
+import { getStored, putStored, storedKeyFamily, updateStored } from '$lib/db/kv';
 import { parseQuiet, type QuietHours } from './quiet';
 import { parseStoredWords } from './words';
 
@@ -20,10 +20,14 @@ export interface AlertSettings {
 	quiet: QuietHours;
 }
 
-/** Per rule: the highest article id already considered, and what quiet hours held back. */
+/** Per rule, what quiet hours held back (the articles considered are `ALERT_CONSIDERED`'s). */
 export interface AlertMemory {
-	last: Record<string, number>;
 	pending: Record<string, number[]>;
+	/**
+	 * Before issue 55, per rule, the newest article id considered: read once, as the start of
+	 * `ALERT_CONSIDERED` (`startFromLegacy`), then dropped.
+	 */
+	last?: Record<string, number>;
 }
 
 export function wordsRuleId(words: readonly string[], content: boolean): string {
@@ -65,10 +69,13 @@ export function parseAlertSettings(value: unknown): AlertSettings {
 }
 
 export function parseAlertMemory(value: unknown): AlertMemory {
-	const memory: AlertMemory = { last: {}, pending: {} };
+	const memory: AlertMemory = { pending: {} };
 	if (!isObject(value)) return memory;
-	if (isObject(value.last))
-		for (const [k, id] of Object.entries(value.last)) if (isId(id)) memory.last[k] = id;
+	if (isObject(value.last)) {
+		const last: Record<string, number> = {};
+		for (const [k, id] of Object.entries(value.last)) if (isId(id)) last[k] = id;
+		if (Object.keys(last).length > 0) memory.last = last;
+	}
 	if (isObject(value.pending))
 		for (const [k, ids] of Object.entries(value.pending))
 			if (Array.isArray(ids)) memory.pending[k] = ids.filter(isId);
@@ -94,6 +101,15 @@ export const ALERT_MEMORY = storedKeyFamily<AlertMemory>({
 	fallback: () => parseAlertMemory(undefined)
 });
 
+/** The articles the alerts have considered (db/considered.ts), one set for all their rules. */
+export const ALERT_CONSIDERED = storedKeyFamily<Considered | undefined>({
+	store: 'sync',
+	prefix: 'alert-considered:',
+	owner: 'alerts/rules.ts',
+	parse: parseConsidered,
+	fallback: () => undefined
+});
+
 export async function loadAlertSettings(account: string): Promise<AlertSettings> {
 	return getStored(ALERT_SETTINGS(account));
 }
@@ -106,32 +122,47 @@ export async function loadAlertMemory(account: string): Promise<AlertMemory> {
 	return getStored(ALERT_MEMORY(account));
 }
 
-export async function saveAlertMemory(account: string, memory: AlertMemory): Promise<void> {
-	await putStored(ALERT_MEMORY(account), memory);
+/**
+ * Takes what quiet hours held back: read and emptied in one transaction, so of two runs at once
+ * (the page's and the worker's, without Web Locks) one tells of them. A record from before the
+ * considered set first gives its start (`startFromLegacy`).
+ */
+export async function takePendingAlerts(account: string): Promise<Record<string, number[]>> {
+	await startFromLegacy(account);
+	return (await updateStored(ALERT_MEMORY(account), () => ({ pending: {} }))).pending;
 }
 
-/** The newest article id on this device (ids only grow on a tt-rss server): a new rule's start. */
-export async function newestStoredId(): Promise<number> {
-	const db = await openReaderDb();
-	return readTx(db, ['articles'], async (tx) => {
-		const cursor = await tx.store.openKeyCursor(null, 'prev');
-		return cursor?.key ?? 0;
+/** Holds these back (quiet hours) with what is held already. */
+export async function holdAlerts(account: string, held: Record<string, number[]>): Promise<void> {
+	if (Object.keys(held).length === 0) return;
+	await updateStored(ALERT_MEMORY(account), (memory) => {
+		const pending = { ...memory.pending };
+		for (const [id, ids] of Object.entries(held))
+			pending[id] = [...new Set([...(pending[id] ?? []), ...ids])];
+		return { ...memory, pending };
 	});
 }
 
 /**
- * Adds a rule (a rule already there is left as it is). It alerts only about articles newer than
- * what this device already has: those the reader could see already are not news.
+ * The per-rule marks of an older record become the considered set's start: its lowest, so no
+ * rule skips what it had not considered (a rule added later may tell of a little more).
+ */
+async function startFromLegacy(account: string): Promise<void> {
+	const last = Object.values((await loadAlertMemory(account)).last ?? {});
+	if (last.length > 0) await startConsidered(ALERT_CONSIDERED(account), Math.min(...last));
+}
+
+/**
+ * Adds a rule (a rule already there is left as it is). It alerts only about articles that arrive
+ * after: those already on this device the reader could see already are not news. (The alerts'
+ * considered set starts at the newest article stored, or with the first sync's.)
  */
 export async function addAlertRule(account: string, rule: AlertRule): Promise<AlertSettings> {
 	const settings = await loadAlertSettings(account);
 	if (settings.rules.some((r) => r.id === rule.id)) return settings;
 	const next = { ...settings, rules: [...settings.rules, rule] };
-	const newest = await newestStoredId();
-	const memory = await loadAlertMemory(account);
-	// Nothing stored yet (the first sync is still running): the first run sets the start.
-	if (newest > 0) memory.last[rule.id] = newest;
-	await saveAlertMemory(account, memory);
+	await startFromLegacy(account);
+	await startConsidered(ALERT_CONSIDERED(account));
 	await saveAlertSettings(account, next);
 	return next;
 }
@@ -139,10 +170,11 @@ export async function addAlertRule(account: string, rule: AlertRule): Promise<Al
 export async function removeAlertRule(account: string, id: string): Promise<AlertSettings> {
 	const settings = await loadAlertSettings(account);
 	const next = { ...settings, rules: settings.rules.filter((r) => r.id !== id) };
-	const memory = await loadAlertMemory(account);
-	delete memory.last[id];
-	delete memory.pending[id];
-	await saveAlertMemory(account, memory);
+	await updateStored(ALERT_MEMORY(account), (memory) => {
+		const pending = { ...memory.pending };
+		delete pending[id];
+		return { ...memory, pending };
+	});
 	await saveAlertSettings(account, next);
 	return next;
 }

@@ -1,7 +1,8 @@
 /**
  * Which cached articles a feature that acts on arriving articles has considered (the reader's
- * rules, rules/run.ts): per account, in a `sync` store key its owner declares, so the page and the
- * service worker share it and a sign-out wipes it with the rest of the account.
+ * rules, rules/run.ts; the new-article alerts, alerts/notify.ts): per account, in a `sync` store
+ * key its owner declares, so the page and the service worker share it and a sign-out wipes it
+ * with the rest of the account.
  *
  * Not a high-water mark: articles do not reach the device in id order (after a burst bigger than
  * the sync's article count the older new ones come in later syncs; a list the reader opens brings
@@ -85,16 +86,19 @@ export function withConsidered(
 const startAt = (newest: number): Considered => ({ floor: newest, ids: [] });
 
 /**
- * Starts `key`'s set at the newest article stored, unless it has started already or nothing is
- * stored yet (then the first `claimArrivals`, after the first sync, starts it: what that sync
- * brings is not news either).
+ * Starts `key`'s set at the newest article stored (or at `from`, a start an older record kept),
+ * unless it has started already or nothing is stored yet (then the first `claimArrivals`, after
+ * the first sync, starts it: what that sync brings is not news either).
  */
-export async function startConsidered(key: StoredKey<Considered | undefined>): Promise<void> {
+export async function startConsidered(
+	key: StoredKey<Considered | undefined>,
+	from?: number
+): Promise<void> {
 	const db = await openReaderDb();
 	await writeTx(db, ['sync', 'articles'], async (tx) => {
 		if ((await readIn(tx.objectStore('sync'), key)) !== undefined) return;
-		const newest = (await tx.objectStore('articles').openKeyCursor(null, 'prev'))?.key ?? 0;
-		if (newest > 0) await writeIn(tx.objectStore('sync'), key, startAt(newest));
+		const start = from ?? (await tx.objectStore('articles').openKeyCursor(null, 'prev'))?.key ?? 0;
+		if (start > 0) await writeIn(tx.objectStore('sync'), key, startAt(start));
 	});
 }
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALERT_MEMORY, ALERT_SETTINGS } from '$lib/alerts/rules';
+import { ALERT_CONSIDERED, ALERT_MEMORY, ALERT_SETTINGS } from '$lib/alerts/rules';
 import { RULE_MEMORY } from '$lib/rules/memory';
 import { LEGACY_MUTE, RULES } from '$lib/rules/store';
 import { SPECIAL_FEEDS } from '$lib/state/special-feeds.svelte';
@@ -91,7 +91,13 @@ const cases: { key: StoredKey<unknown>; good: unknown; wrong: unknown; fallback:
 		key: ALERT_MEMORY(ACCOUNT),
 		good: { last: { f1: 5 }, pending: { f1: [6, 7] } },
 		wrong: 'memory',
-		fallback: { last: {}, pending: {} }
+		fallback: { pending: {} }
+	},
+	{
+		key: ALERT_CONSIDERED(ACCOUNT),
+		good: { floor: 5, ids: [6, 9] },
+		wrong: { floor: 'x', ids: [] },
+		fallback: undefined
 	},
 	{
 		key: LEGACY_MUTE(ACCOUNT),

@@ -10,6 +10,7 @@
  * owner's functions (one writer a key).
  */
 import { openReaderDb, type ReaderDatabase } from './open';
+import { writeTx } from './tx';
 
 export type KvStoreName = 'settings' | 'sync';
 
@@ -108,6 +109,25 @@ export async function putStored<T>(
 ): Promise<void> {
 	const database = db ?? (await openReaderDb());
 	await database.put(key.store, value, key.name);
+}
+
+/**
+ * Reads `key` and writes `change(value)` in one transaction, so two writers (the page and the
+ * worker, where Web Locks are missing) never both take what one of them took. Returns the value
+ * read.
+ */
+export async function updateStored<T>(
+	key: StoredKey<T>,
+	change: (value: T) => T,
+	db?: ReaderDatabase
+): Promise<T> {
+	const database = db ?? (await openReaderDb());
+	return writeTx(database, [key.store], async (tx) => {
+		const store = tx.objectStore(key.store);
+		const before = decodeStored(key, await store.get(key.name));
+		await store.put(change(before), key.name);
+		return before;
+	});
 }
 
 /** Forgets `key` (a read then gives its default). */
