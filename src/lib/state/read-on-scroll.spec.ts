@@ -1,17 +1,21 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import type { MuteSettings } from '$lib/mute/settings';
 import { recordedRows, signedInPage } from './testing/recorded-server';
 
 /** What a step may take on a loaded 2-core machine (it failed 1 run in 5 at vi.waitFor's 1 s). */
 const WITHIN = { timeout: 15_000 };
 
 describe.each(recordedLevels)('recorded %s replies', (level) => {
-	const { ids } = recordedRows(level);
+	const { ids, script } = recordedRows(level);
 
-	/** All articles: five rows, all unread; "mark read while scrolling" on or off. */
-	async function page(markReadOnScroll: boolean) {
-		const { server } = await signedInPage(
+	/**
+	 * All articles: five rows, all unread; "mark read while scrolling" on or off; `muted`, the
+	 * reader's muted words, if any.
+	 */
+	async function page(markReadOnScroll: boolean, muted?: MuteSettings) {
+		const { server, session } = await signedInPage(
 			{
 				getHeadlines: 'getHeadlines-header',
 				getCounters: 'getCounters',
@@ -29,6 +33,10 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		const { readOnScroll, READ_ON_SCROLL_PAUSE_MS } = await import('./read-on-scroll');
 		const { pendingItems } = await import('$lib/outbox/outbox');
 		settings.update({ markReadOnScroll });
+		if (muted) {
+			const { mute } = await import('$lib/mute/mute.svelte');
+			await mute.save(session.account ?? '', muted);
+		}
 		await headlines.open(
 			listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' })
 		);
@@ -68,6 +76,43 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			);
 			await sent();
 			expect(server.sent('updateArticle')).toHaveLength(1);
+		});
+
+		it('leaves a row the muted words hide unread when they do not say to mark hidden rows read', async () => {
+			// "Script tags" (the list's second row) is hidden by a muted word; the reader scrolls
+			// past the first two rows shown, which stand on either side of it.
+			const muted: MuteSettings = { words: ['script'], content: false, markRead: false };
+			const { server, unread, sent, onScrolledPast, pause } = await page(true, muted);
+			expect(ids[1]).toBe(script);
+			const shown = ids.filter((id) => id !== script);
+			vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+			onScrolledPast(2);
+			vi.advanceTimersByTime(pause);
+			vi.useRealTimers();
+			await vi.waitFor(() => expect(server.sent('updateArticle')).toHaveLength(1), WITHIN);
+			await sent();
+			// The two rows scrolled past, and not the hidden one between them: the reader never saw
+			// it, and the muted words say to leave hidden rows as they are.
+			expect(server.sent('updateArticle')).toEqual([
+				expect.objectContaining({ article_ids: shown.slice(0, 2).join(','), mode: '0' })
+			]);
+			expect(unread()).toContain(script);
+		});
+
+		it('marks a hidden row the reader asked to see like any other', async () => {
+			const muted: MuteSettings = { words: ['script'], content: false, markRead: false };
+			const { server, sent, onScrolledPast, pause } = await page(true, muted);
+			const { mute } = await import('$lib/mute/mute.svelte');
+			mute.showHidden = true;
+			vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+			onScrolledPast(2);
+			vi.advanceTimersByTime(pause);
+			vi.useRealTimers();
+			await vi.waitFor(() => expect(server.sent('updateArticle')).toHaveLength(1), WITHIN);
+			await sent();
+			expect(server.sent('updateArticle')).toEqual([
+				expect.objectContaining({ article_ids: ids.slice(0, 2).join(','), mode: '0' })
+			]);
 		});
 
 		it('does nothing while the setting is off', async () => {

@@ -1,8 +1,11 @@
 /**
  * "Mark read while scrolling": the unread rows that scrolled past the top of the headline list are
  * marked read, in one batch once the scrolling pauses, so a fling past fifty rows is one change in
- * the outbox rather than fifty.
+ * the outbox rather than fifty. Rows the muted words hide are not among them: the reader never saw
+ * them, and whether hidden rows are marked read is the muted words' own setting ("also mark them
+ * read", state/mark-muted-read.ts).
  */
+import { mute } from '$lib/mute/mute.svelte';
 import { settleTimer } from '$lib/timing/settle';
 import { setFlagSoon } from './act';
 import { headlines } from './headlines.svelte';
@@ -31,8 +34,10 @@ export function readOnScroll(): (shownBefore: number) => void {
 	);
 	return (shownBefore) => {
 		if (!settings.values.markReadOnScroll) return;
+		// Hidden rows the reader asked to see are rows like any other.
+		const hidden = new Set(mute.showHidden ? [] : shownRows.muted.hidden.map((h) => h.id));
 		for (const h of shownRows.passed(shownBefore)) {
-			if (h.unread) scrolledPast.add(h.id);
+			if (h.unread && !hidden.has(h.id)) scrolledPast.add(h.id);
 		}
 		flush.changed();
 	};
