@@ -75,7 +75,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
-					include: ['src/**/*.spec.ts', 'tests/chaos/**/*.spec.ts'],
+					include: ['src/**/*.spec.ts', 'tests/chaos/**/*.spec.ts', 'scripts/**/*.spec.ts'],
 					exclude: [...configDefaults.exclude, COMPONENT_SPECS],
 					environment: 'node',
 					setupFiles: ['src/lib/i18n/test-setup.ts'],
