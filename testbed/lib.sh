@@ -37,7 +37,8 @@ load_server() {
     }
     // Only some servers have these.
     const optional = { NOBROWSER_USER: "noBrowserUser", NOBROWSER_PASS: "noBrowserPassword",
-      APP_ROOT: "appRoot", TARBALL: "tarball", TARBALL_SHA: "tarballSha256", COPY_OF: "copyOf" };
+      APP_ROOT: "appRoot", TARBALL: "tarball", TARBALL_SHA: "tarballSha256",
+      TARBALL_DIGEST: "tarballDigest", PIN_GIT_URL: "gitUrl", PIN_GIT_COMMIT: "gitCommit", COPY_OF: "copyOf" };
     for (const [k, v] of Object.entries(optional)) console.log(`${k}=${q(m[v] ?? "")}`);
     console.log(`SERVER=${q(name)}`);
     console.log(`HTTP_PORT=${q(new URL(m.url).port || "80")}`);

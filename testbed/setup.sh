@@ -107,8 +107,9 @@ enable_apache_alias() {
 }
 
 # ------------------------------------------------------------------ the current server (tt-rss of 2026)
-# The vendored tt-rss (../shared/vendor, never copied into the repository) on Debian 12's own
-# php8.2-fpm, nginx and PostgreSQL, laid out like its Docker images (.docker/app, .docker/web-nginx).
+# The pinned tt-rss (ttrss-source.sh: TTRSS_VENDOR_DIR, ../shared/vendor or tt-rss's git repository;
+# never copied into the repository) on Debian 12's own php8.2-fpm, nginx and PostgreSQL, laid out like
+# its Docker images (.docker/app, .docker/web-nginx).
 
 # The PHP extensions of .docker/app/Dockerfile as Debian packages: ctype, exif, fileinfo, iconv, json,
 # openssl, pdo, phar, posix, session, sockets, sodium, tokenizer are in php8.2-common; pcntl in
@@ -116,7 +117,6 @@ enable_apache_alias() {
 # out (a debugger, off in the image too).
 CURRENT_PACKAGES=(postgresql php8.2-fpm php8.2-cli php8.2-common php8.2-curl php8.2-gd php8.2-intl
   php8.2-mbstring php8.2-pgsql php8.2-xml php8.2-zip php8.2-apcu nginx iproute2 curl python3)
-VENDOR_DIR="${TTRSS_VENDOR_DIR:-$(cd "$TESTBED_DIR/../.." && pwd)/shared/vendor}"
 
 install_current_packages() {
   local missing
@@ -159,12 +159,17 @@ stop_pid() {
   die "process $pid ($1) did not end"
 }
 
+# The marker holds the content digest of what is unpacked (testbed.json's tarballDigest), so a
+# tarball made from git (other bytes, same content) finds the tree in place. A marker of before
+# (.tarball-sha256: the pinned tarball's sha256) pins the same content.
 unpack_current() {
-  local tarball="$VENDOR_DIR/$TARBALL" marker="$APP_ROOT/html/.tarball-sha256"
-  [ "$(cat "$marker" 2>/dev/null)" = "$TARBALL_SHA" ] && [ -f "$TTRSS_WWW/update.php" ] && return 0
-  [ -f "$tarball" ] || die "$tarball not found (set TTRSS_VENDOR_DIR to the folder holding it)"
-  [ "$(sha256sum "$tarball" | cut -d' ' -f1)" = "$TARBALL_SHA" ] || die "$tarball does not have sha256 $TARBALL_SHA"
-  log "unpacking $TARBALL into $APP_ROOT/html"
+  local tarball marker="$APP_ROOT/html/.tarball-digest"
+  if [ -f "$TTRSS_WWW/update.php" ] && { [ "$(cat "$marker" 2>/dev/null)" = "$TARBALL_DIGEST" ] ||
+    [ "$(cat "$APP_ROOT/html/.tarball-sha256" 2>/dev/null)" = "$TARBALL_SHA" ]; }; then
+    return 0
+  fi
+  tarball="$(bash "$TESTBED_DIR/ttrss-source.sh")" || die "no checked source of tt-rss $TARBALL (above)"
+  log "unpacking $tarball into $APP_ROOT/html"
   rm -rf "$APP_ROOT/html.new"
   mkdir -p "$APP_ROOT/html.new"
   tar -xzf "$tarball" -C "$APP_ROOT/html.new"
@@ -177,7 +182,7 @@ unpack_current() {
   chown -R www-data:www-data "$APP_ROOT/html.new/tt-rss/cache" "$APP_ROOT/html.new/tt-rss/lock"
   rm -rf "$APP_ROOT/html"
   mv "$APP_ROOT/html.new" "$APP_ROOT/html"
-  echo "$TARBALL_SHA" >"$marker"
+  echo "$TARBALL_DIGEST" >"$marker"
 }
 
 configure_current() {
@@ -242,9 +247,10 @@ CONF
   # The web-nginx image's nginx.conf with its variables filled in as that image's envsubst does
   # (APP_FASTCGI_PASS is one of them: the pool's socket), plus what a second server on this machine
   # needs: its own port instead of 80 and its own pid file. Kept in /etc/nginx so its relative
-  # `include fastcgi.conf` finds Debian's.
+  # `include fastcgi.conf` finds Debian's. Read from the unpacked tree (checked when unpacked), so a
+  # second run needs no tarball.
   local conf
-  conf="$(tar -xzOf "$VENDOR_DIR/$TARBALL" tt-rss/.docker/web-nginx/nginx.conf)" || die "no nginx.conf in $TARBALL"
+  conf="$(cat "$TTRSS_WWW/.docker/web-nginx/nginx.conf")" || die "no .docker/web-nginx/nginx.conf in $TTRSS_WWW"
   conf="$(APP_UPSTREAM=127.0.0.1 APP_FASTCGI_PASS="unix:$run/php-fpm.sock" APP_WEB_ROOT="$APP_ROOT/html" \
     APP_BASE=/tt-rss RESOLVER=127.0.0.1 node -e '
       const vars = ["APP_UPSTREAM", "APP_FASTCGI_PASS", "APP_WEB_ROOT", "APP_BASE", "RESOLVER"];
