@@ -604,7 +604,8 @@ describe('variants for other API levels, built from the recorded shapes', () => 
 			if (pages.length > 5) break;
 		}
 		const skips = fake.requests.filter((r) => r.body.op === 'getHeadlines').map((r) => r.body.skip);
-		expect(skips.slice(0, 3)).toEqual(['0', '5', '0']);
+		// Pages of 5 overlap by a row (api/paging.ts): the second asks from the first's last row.
+		expect(skips.slice(0, 3)).toEqual(['0', '4', '0']);
 		// The page after the restart repeats the first page's ids: nothing is yielded twice.
 		expect(new Set(pages.flat()).size).toBe(pages.flat().length);
 	});
