@@ -18,11 +18,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ttrssTarball } from '../../../tests/support/ttrss-tarball';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const DEBIAN = '/usr/share/tt-rss/www/classes/plugin.php';
 const DEBIAN_URLHELPER = '/usr/share/tt-rss/www/classes/urlhelper.php';
-const VENDORED = join(ROOT, '../shared/vendor/tt-rss-b72ea11798a3.tar.gz');
+const VENDORED = ttrssTarball();
 /** The test bed's feeds host, which the test bed's tt-rss allows (testbed/setup.sh). */
 const FEEDS = JSON.parse(readFileSync(join(ROOT, 'testbed/testbed.json'), 'utf8')) as {
 	feedsHost: string;

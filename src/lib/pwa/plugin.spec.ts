@@ -7,10 +7,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ttrssTarball } from '../../../tests/support/ttrss-tarball';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const DEBIAN = '/usr/share/tt-rss/www/classes/plugin.php';
-const VENDORED = join(ROOT, '../shared/vendor/tt-rss-b72ea11798a3.tar.gz');
+const VENDORED = ttrssTarball();
 const hasPhp = (() => {
 	try {
 		execFileSync('php', ['-v'], { stdio: 'ignore' });
