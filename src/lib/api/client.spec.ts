@@ -387,12 +387,51 @@ describe('request parameters', () => {
 			capabilities: deriveCapabilities(23)
 		});
 		const { headlines } = await client.getHeadlines({ feedId: -4, showContent: true });
+		// Where the plugin signed for the row but not that image, there is none: never its host.
 		expect(headlines.map((h) => h.flavorImage)).toEqual([
 			proxied,
-			'http://feeds.test/b.png',
-			'http://feeds.test/c.png',
+			undefined,
+			undefined,
 			'http://feeds.test/d.png'
 		]);
+		expect(headlines.map((h) => h.signedImages)).toEqual([
+			{ 'http://feeds.test/a.png': proxied },
+			{ 'http://feeds.test/a.png': proxied },
+			{},
+			undefined
+		]);
+	});
+
+	it('learns from replies whether the plugin signs the account’s images, and says when it changes', async () => {
+		const [row] = recordedContent('api23', 'getHeadlines-podcast') as Array<
+			Record<string, unknown>
+		>;
+		let reply: unknown[] = [];
+		const fake = fakeFetch((r) => ok(r, reply));
+		const heard: boolean[] = [];
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(23),
+			onImageProxy: (on) => heard.push(on)
+		});
+		expect(client.imageProxy).toBeUndefined();
+		// Rows without bodies and without the map say nothing (the current tt-rss runs the
+		// plugin's hook only for rows with their bodies).
+		reply = [{ ...row, content: undefined }];
+		await client.getHeadlines({ feedId: -4 });
+		expect(client.imageProxy).toBeUndefined();
+		// A row with the map: on (an empty map too: nothing to sign in it).
+		reply = [{ ...row, reader_images: [] }];
+		await client.getHeadlines({ feedId: -4 });
+		expect(client.imageProxy).toBe(true);
+		await client.getArticle({ articleIds: [1] });
+		// Bodies asked for and none came with the map: off.
+		reply = [row];
+		await client.getHeadlines({ feedId: -4, showContent: true });
+		expect(client.imageProxy).toBe(false);
+		expect(heard).toEqual([true, false]);
 	});
 
 	it('asks for proxied images with every headlines list (flavor images) and article', async () => {

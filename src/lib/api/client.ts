@@ -57,6 +57,7 @@ import { Transport, type BinaryReply, type FetchLike } from './transport';
 import { treeFromLists, treeFromNodes, LABELS_CATEGORY, SPECIAL_CATEGORY } from './tree';
 import type {
 	Article,
+	ArticleBase,
 	Category,
 	Counters,
 	Feed,
@@ -104,6 +105,10 @@ export interface TtrssClientOptions {
 	 * a session just opened is ended at once.
 	 */
 	stillSignedIn?: () => boolean | Promise<boolean>;
+	/** Whether the server's Reader plugin signs this account's images, as learned before. */
+	imageProxy?: boolean;
+	/** Told when a reply shows the plugin signing images, or not, unlike what was known. */
+	onImageProxy?: (on: boolean) => void;
 }
 
 export interface OpOptions {
@@ -138,6 +143,8 @@ export class TtrssClient {
 	 * the session and sanitizes getArticle's bodies by it too.
 	 */
 	private sandboxedSid: string | undefined;
+	private proxy: boolean | undefined;
+	private readonly onImageProxy: ((on: boolean) => void) | undefined;
 
 	constructor(options: TtrssClientOptions) {
 		this.transport = new Transport(options);
@@ -146,6 +153,30 @@ export class TtrssClient {
 		this.stillSignedIn = options.stillSignedIn;
 		this.sid = options.sessionId;
 		this.caps = options.capabilities;
+		this.proxy = options.imageProxy;
+		this.onImageProxy = options.onImageProxy;
+	}
+
+	/**
+	 * Whether the Reader plugin signs this account's images (undefined: no reply has said yet).
+	 * While it does, no image is loaded from a feed's host (content/url.ts `imageUrl`), even for a
+	 * row the plugin's hook did not see.
+	 */
+	get imageProxy(): boolean | undefined {
+		return this.proxy;
+	}
+
+	/**
+	 * What a reply says of the plugin: a row with `reader_images` (we always ask for it) says it
+	 * is on; rows sent with their bodies and none of them says it is off, as both tt-rss versions
+	 * run its hook for such rows (the current one for no others).
+	 */
+	private noteImageProxy(rows: readonly ArticleBase[], withBodies: boolean): void {
+		const on = rows.some((row) => row.signedImages !== undefined);
+		if (!on && !(withBodies && rows.length > 0)) return;
+		if (this.proxy === on) return;
+		this.proxy = on;
+		this.onImageProxy?.(on);
 	}
 
 	get sessionId(): string | undefined {
@@ -426,6 +457,7 @@ export class TtrssClient {
 		const sandboxed = wire.has_sandbox === true;
 		this.sandboxedSid = sandboxed ? this.sid : undefined;
 		for (const headline of result.headlines) headline.hasSandbox = sandboxed;
+		this.noteImageProxy(result.headlines, wire.show_content === true);
 		return result;
 	}
 
@@ -439,6 +471,7 @@ export class TtrssClient {
 		);
 		const sandboxed = before !== undefined && this.sid === before;
 		for (const article of articles) article.hasSandbox = sandboxed;
+		this.noteImageProxy(articles, true);
 		return articles;
 	}
 

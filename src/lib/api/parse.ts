@@ -181,20 +181,34 @@ function list<T>(value: unknown, field: string, parse: (item: unknown) => T): T[
 }
 
 /**
- * The flavor image through the Reader plugin's signed proxy when the server signed it for this row
- * (`reader_images`: each URL it signed, body and image enclosures, to its proxy address; see
- * package/init.php). tt-rss names the flavor image by its own URL, and 2021's picks it only after
- * the plugin's hook, so the plugin cannot rewrite it there.
+ * The Reader plugin's `reader_images` (package/init.php): every image URL it signed for the row
+ * (body, srcset, posters, image enclosures, the flavor image) → its proxy address. PHP sends an
+ * empty one as `[]` or `{}`; undefined where the plugin did not run for the row.
  */
-function proxiedFlavor(signed: unknown, flavor: unknown): string | undefined {
+function signedImages(value: unknown): Record<string, string> | undefined {
+	if (value === undefined || value === null) return undefined;
+	const record = stringRecord(value);
+	if (record === undefined) return undefined;
+	return Object.fromEntries(Object.entries(record).filter(([, proxied]) => proxied !== ''));
+}
+
+/**
+ * The flavor image through the proxy when the plugin signed it; none when the plugin signs this
+ * row's images but not that one (it is never loaded from its host then). tt-rss names it by its own
+ * URL, and 2021's picks it only after the plugin's hook, so the plugin cannot rewrite it there.
+ */
+function proxiedFlavor(
+	signed: Record<string, string> | undefined,
+	flavor: unknown
+): string | undefined {
 	const url = optText(flavor);
-	if (url === undefined || !isObject(signed)) return url;
-	const proxied = signed[url];
-	return typeof proxied === 'string' && proxied !== '' ? proxied : url;
+	if (url === undefined || signed === undefined) return url;
+	return signed[url];
 }
 
 function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 	const feedId = optNumber(o.feed_id);
+	const signed = signedImages(o.reader_images);
 	return {
 		id: num(o.id, 'id'),
 		guid: text(o.guid),
@@ -213,9 +227,10 @@ function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 		note: optText(o.note),
 		lang: optText(o.lang),
 		content: optString(o.content),
-		flavorImage: proxiedFlavor(o.reader_images, o.flavor_image),
+		flavorImage: proxiedFlavor(signed, o.flavor_image),
 		flavorStream: optText(o.flavor_stream),
-		siteUrl: optText(o.site_url)
+		siteUrl: optText(o.site_url),
+		...(signed ? { signedImages: signed } : {})
 	};
 }
 

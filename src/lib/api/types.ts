@@ -82,10 +82,23 @@ export interface ArticleBase {
 	 * bodies cached before it was recorded, which count as fetched without it.
 	 */
 	hasSandbox?: boolean;
+	/**
+	 * The article's image (list cards, the lock screen). Where the Reader plugin signs images
+	 * (`signedImages`), its proxy address, or undefined when it signed none for it.
+	 */
 	flavorImage: string | undefined;
 	flavorStream: string | undefined;
 	/** Level 21+. */
 	siteUrl: string | undefined;
+	/**
+	 * Where tt-rss runs the Reader plugin (package/init.php): each image address of this article it
+	 * signed (body, srcset, posters, image enclosures, the flavor image) → its same-origin proxy
+	 * address. Present exactly when the plugin signed for this row (an empty map: none to sign);
+	 * an image with no address here must then not be loaded from its host (content/url.ts
+	 * `imageUrl`). Absent where the plugin is off, or the server sent the row without its hook
+	 * (the current tt-rss runs it only for rows with their body).
+	 */
+	signedImages?: Readonly<Record<string, string>>;
 }
 
 export interface Headline extends ArticleBase {

@@ -73,11 +73,12 @@ describe('ArticleAttachments', () => {
 		};
 	}
 
-	function showAttachments(attachments: Attachment[]): void {
+	function showAttachments(attachments: Attachment[], signedImages?: Record<string, string>): void {
 		const article = openArticle(9, { attachments, link: 'https://feeds.test/posts/9' });
 		show(ArticleAttachments, target, {
 			article,
 			link: article.link,
+			signedImages,
 			track: { title: article.title, artist: '', artwork: undefined },
 			onnext: undefined,
 			onprevious: undefined,
@@ -108,6 +109,37 @@ describe('ArticleAttachments', () => {
 		expect(figure?.querySelector('img')).toBeNull();
 		expect(figure?.querySelector('a')).toBeNull();
 		expect(figure?.querySelector('figcaption span')?.textContent).toBe('javascript:alert(1)');
+	});
+
+	it('where the Reader plugin signs images, shows an image through its proxy or says it is not available (issue 55)', () => {
+		const proxied =
+			'http://localhost:3000/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=u&sig=s';
+		showAttachments(
+			[
+				enclosure(1, {
+					contentUrl: 'https://images.example/signed.jpg',
+					contentType: 'image/jpeg'
+				}),
+				enclosure(2, { contentUrl: 'https://images.example/not.jpg', contentType: 'image/jpeg' }),
+				enclosure(3, { contentUrl: 'https://cdn.example/episode.mp3', contentType: 'audio/mpeg' })
+			],
+			{ 'https://images.example/signed.jpg': proxied }
+		);
+		const figures = [...target.querySelectorAll('figure')];
+		expect(figures[0]?.querySelector('img')?.getAttribute('src')).toBe(proxied);
+		// Not signed: never loaded from its host; the reader is told, and may still follow the link.
+		expect(figures[1]?.querySelector('img')).toBeNull();
+		expect(figures[1]?.querySelector('.unavailable')?.textContent).toBe(
+			'Image not available through your server'
+		);
+		expect(figures[1]?.querySelector('figcaption a')?.getAttribute('href')).toBe(
+			'https://images.example/not.jpg'
+		);
+		// Audio is no image: the player as before.
+		expect(figures[2]?.querySelector('audio')?.getAttribute('src')).toBe(
+			'https://cdn.example/episode.mp3'
+		);
+		expect(target.querySelectorAll('img[src^="https://images.example"]')).toHaveLength(0);
 	});
 
 	it('shows nothing for an article without enclosures', () => {

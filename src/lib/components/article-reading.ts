@@ -1,3 +1,4 @@
+import type { SignedImages } from '$lib/content/url';
 import type { SessionTrack } from '$lib/media/media-session';
 import type { OpenArticle } from '$lib/state/article.svelte';
 
@@ -6,6 +7,8 @@ export interface AttachmentsProps {
 	article: OpenArticle;
 	/** The article's own link: relative addresses resolve against it. */
 	link: string | undefined;
+	/** How its images may load (content/url.ts `signedImagesOf`): through the plugin's proxy only? */
+	signedImages: SignedImages;
 	track: SessionTrack;
 	onnext: (() => void) | undefined;
 	onprevious: (() => void) | undefined;

@@ -1,5 +1,5 @@
 import type { Headline } from '$lib/api';
-import { safeUrl } from '$lib/content/url';
+import { imageUrl, signedImagesOf } from '$lib/content/url';
 import type { Density } from '$lib/state/settings.svelte';
 
 /**
@@ -15,13 +15,20 @@ export const ROW_HEIGHTS: Record<Density, number> = { compact: 58, comfortable: 
  */
 export const TEXT_CARD_HEIGHT = 148;
 
-/** The image a card shows: the flavor image, if its URL passes the sanitizer's rule. */
-export function cardImage(headline: Pick<Headline, 'flavorImage' | 'link'>): string | undefined {
-	return headline.flavorImage ? safeUrl(headline.flavorImage, 'image', headline.link) : undefined;
+/**
+ * The image a card shows: the flavor image, if its URL passes the sanitizer's rule; where the
+ * Reader plugin signs the account's images (`proxyOn`, session.imageProxy), only through its
+ * proxy: a card whose image it did not sign is a text card, its image never asked of its host.
+ */
+export function cardImage(
+	headline: Pick<Headline, 'flavorImage' | 'link' | 'signedImages'>,
+	proxyOn: boolean
+): string | undefined {
+	return imageUrl(headline.flavorImage, headline.link, signedImagesOf(headline, proxyOn));
 }
 
 /** A headline's row height in a density. */
-export function rowHeightOf(density: Density, headline: Headline): number {
-	if (density === 'cards' && !cardImage(headline)) return TEXT_CARD_HEIGHT;
+export function rowHeightOf(density: Density, headline: Headline, proxyOn: boolean): number {
+	if (density === 'cards' && !cardImage(headline, proxyOn)) return TEXT_CARD_HEIGHT;
 	return ROW_HEIGHTS[density];
 }

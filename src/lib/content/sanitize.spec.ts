@@ -244,6 +244,58 @@ describe('sanitizeArticle', () => {
 		expect(out.querySelector('video')?.hasAttribute('src')).toBe(false);
 	});
 
+	it('where the Reader plugin signs images, loads none from its host: each through the proxy or a line saying so (issue 55)', () => {
+		// The plugin's server may be another origin than the app's (a preview in front of it).
+		const proxy = (url: string) =>
+			`http://rss.test/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=${encodeURIComponent(url)}&sig=ab`;
+		const a = 'http://thumbs.test/a.jpg';
+		const b = 'http://thumbs.test/b.jpg?w=2&h=2';
+		const poster = 'http://cdn.test/poster.jpg';
+		const signedImages = { [a]: proxy(a), [b]: proxy(b), [poster]: proxy(poster) };
+		const html =
+			// Rewritten by the plugin already, and an srcset it missed a candidate of.
+			`<img src="${proxy(a).replace(/&/g, '&amp;')}" srcset="${proxy(a)} 1x, http://thumbs.test/c.jpg 2x">` +
+			// Named by its own address, signed in the map (the app takes the signed one).
+			`<img src="${b.replace(/&/g, '&amp;')}" alt="b">` +
+			// Not signed: not loaded; a line says so, with the image's own text as its title.
+			`<img src="http://tracker.test/x.jpg" alt="A chart">` +
+			`<picture><source srcset="http://tracker.test/y.webp"><img src="http://tracker.test/y.jpg"></picture>` +
+			// A tracking pixel just goes; a proxy-shaped address the server did not give is refused.
+			`<img src="http://tracker.test/p.gif" width="1" height="1">` +
+			`<img src="http://evil.test/public.php?op=pluginhandler&amp;plugin=reader&amp;pmethod=image&amp;url=x&amp;sig=y">` +
+			// Inline images load nothing; posters are images; media stay as they are.
+			`<img src="data:image/png;base64,AAAA">` +
+			`<video poster="${poster}" src="http://cdn.test/v.webm"></video>` +
+			`<video poster="http://cdn.test/other.jpg"></video>`;
+		const out = render(html, { signedImages });
+		const loads = [...out.querySelectorAll('img, source')].flatMap((el) =>
+			['src', 'srcset'].flatMap((attr) => el.getAttribute(attr) ?? [])
+		);
+		expect(loads).toEqual([proxy(a), `${proxy(a)} 1x`, proxy(b), 'data:image/png;base64,AAAA']);
+		const videos = [...out.querySelectorAll('video')];
+		expect(videos.map((v) => v.getAttribute('poster'))).toEqual([proxy(poster), null]);
+		expect(videos[0]?.getAttribute('src')).toBe('http://cdn.test/v.webm');
+		const lines = [...out.querySelectorAll('.image-unavailable')];
+		expect(lines.map((l) => [l.textContent, l.getAttribute('title')])).toEqual([
+			['Image not available through your server', 'A chart'],
+			['Image not available through your server', null],
+			['Image not available through your server', null]
+		]);
+		expect(out.innerHTML).not.toContain('tracker.test/x.jpg');
+		expect(out.innerHTML).not.toContain('p.gif');
+
+		// An article the plugin's hook did not see, while the account's images go through it.
+		const none = render('<img src="http://thumbs.test/a.jpg">', { signedImages: {} });
+		expect(none.querySelector('img')).toBeNull();
+		expect(none.querySelector('.image-unavailable')).not.toBeNull();
+		// Without the plugin, as before: from its host.
+		const plain = render(html);
+		expect(plain.querySelector('img[alt="A chart"]')?.getAttribute('src')).toBe(
+			'http://tracker.test/x.jpg'
+		);
+		expect(plain.querySelector('.image-unavailable')).toBeNull();
+	});
+
 	it('safeUrl: the same rule for server URLs outside the body', () => {
 		const self = location.origin;
 		expect(safeUrl('https://site.test/post', 'link')).toBe('https://site.test/post');

@@ -43,7 +43,7 @@
  *   did not tell the server `has_sandbox` (hasSandbox false), no iframe survives at all.
  */
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
-import { checkUrl, usableBase, type UrlKind } from './url';
+import { checkImageUrl, checkUrl, usableBase, type SignedImages, type UrlKind } from './url';
 import { m } from '$lib/i18n/m';
 
 export { safeUrl, type UrlKind } from './url';
@@ -56,7 +56,18 @@ export interface SanitizeOptions {
 	 * every kept iframe is sandboxed here. False drops every iframe.
 	 */
 	hasSandbox?: boolean;
+	/**
+	 * Where the Reader plugin signs the account's images, the article's signed addresses
+	 * (url.ts `signedImagesOf`): images, srcset candidates and posters then load only through its
+	 * proxy, and an image it did not sign shows a line saying so instead of being asked of its host.
+	 */
+	signedImages?: SignedImages;
 }
+
+/** Marks an image left with nothing it may load (the plugin did not sign it): a line replaces it. */
+const UNAVAILABLE_ATTR = 'data-reader-unavailable';
+/** The line's class (ArticleContent.svelte styles it). */
+export const IMAGE_UNAVAILABLE_CLASS = 'image-unavailable';
 
 /** The only sandbox an embedded frame ever gets: scripts in an opaque origin, popups allowed. */
 export const IFRAME_SANDBOX = 'allow-scripts allow-popups';
@@ -241,14 +252,24 @@ const WITHOUT_IFRAMES = {
 	ALLOWED_TAGS: ALLOWED_TAGS.filter((t) => t !== 'iframe')
 } satisfies Config;
 
+interface Call {
+	base: URL | undefined;
+	hasSandbox: boolean;
+	signed: SignedImages;
+}
+const IDLE: Call = { base: undefined, hasSandbox: true, signed: undefined };
 /** State of the call in progress: DOMPurify's hooks belong to the instance, sanitize is synchronous. */
-let current: { base: URL | undefined; hasSandbox: boolean } = { base: undefined, hasSandbox: true };
+let current: Call = IDLE;
 
 let purifier: DOMPurify | undefined;
+/** Elements whose srcset had nothing left (fixMedia then tells an image with no source at all). */
+let srcsetDropped = new WeakSet<Element>();
 
 /** The rule for URLs inside the body being sanitized, against its article's base. */
 function bodyUrl(raw: string, kind: UrlKind): string | undefined {
-	return checkUrl(raw, kind, current.base);
+	return kind === 'image'
+		? checkImageUrl(raw, current.base, current.signed)
+		: checkUrl(raw, kind, current.base);
 }
 
 /**
@@ -335,9 +356,16 @@ function fixMedia(el: Element, tag: string): void {
 	const src = el.getAttribute('src');
 	if (src !== null) setOrRemove(el, 'src', bodyUrl(src, kind));
 	const poster = el.getAttribute('poster');
-	if (poster !== null) setOrRemove(el, 'poster', bodyUrl(poster, 'media'));
+	// A poster loads by itself, as an image: through the proxy where the plugin signs images.
+	if (poster !== null)
+		setOrRemove(el, 'poster', bodyUrl(poster, current.signed ? 'image' : 'media'));
 
 	if (tag === 'img') {
+		const nothingLeft = !el.hasAttribute('src') && !el.hasAttribute('srcset');
+		const hadSome = src !== null || srcsetDropped.has(el);
+		if (current.signed && el.nodeName === 'IMG' && nothingLeft && hadSome) {
+			el.setAttribute(UNAVAILABLE_ATTR, '');
+		}
 		el.setAttribute('loading', 'lazy');
 		el.setAttribute('decoding', 'async');
 		el.setAttribute('referrerpolicy', 'no-referrer');
@@ -364,6 +392,7 @@ function getPurifier(): DOMPurify {
 		const safe = safeSrcset(data.attrValue, kind);
 		if (safe === undefined) data.keepAttr = false;
 		else data.attrValue = safe;
+		if (safe === undefined) srcsetDropped.add(el);
 	});
 	instance.addHook('afterSanitizeAttributes', (el) => {
 		const tag = el.nodeName.toLowerCase();
@@ -390,16 +419,39 @@ function getPurifier(): DOMPurify {
 export function sanitizeArticle(html: string, options: SanitizeOptions = {}): DocumentFragment {
 	const dompurify = getPurifier();
 	const hasSandbox = options.hasSandbox ?? true;
-	current = { base: usableBase(options.baseUrl), hasSandbox };
+	current = { base: usableBase(options.baseUrl), hasSandbox, signed: options.signedImages };
 	try {
 		// A `<frameset>` document has no body: DOMPurify answers null, which must render as nothing.
 		const fragment: DocumentFragment | null = dompurify.sanitize(
 			html,
 			hasSandbox ? BASE_CONFIG : WITHOUT_IFRAMES
 		);
-		return fragment ?? document.createDocumentFragment();
+		if (!fragment) return document.createDocumentFragment();
+		markUnavailable(fragment);
+		return fragment;
 	} finally {
-		current = { base: undefined, hasSandbox: true };
+		current = IDLE;
+		srcsetDropped = new WeakSet();
+	}
+}
+
+/**
+ * Each image the plugin did not sign (marked by fixMedia) becomes a line saying it is not available
+ * through the reader's server, so the reader knows something is missing; a tracking pixel just goes.
+ */
+function markUnavailable(fragment: DocumentFragment): void {
+	for (const img of fragment.querySelectorAll(`img[${UNAVAILABLE_ATTR}]`)) {
+		const tiny = (value: string | null): boolean => value !== null && Number(value) <= 2;
+		if (tiny(img.getAttribute('width')) || tiny(img.getAttribute('height'))) {
+			img.remove();
+			continue;
+		}
+		const line = document.createElement('span');
+		line.className = IMAGE_UNAVAILABLE_CLASS;
+		line.textContent = m.article_image_unavailable();
+		const alt = img.getAttribute('alt')?.trim();
+		if (alt) line.title = alt;
+		img.replaceWith(line);
 	}
 }
 

@@ -90,6 +90,71 @@ export function safeUrl(
 }
 
 /**
+ * How an article's images may be loaded: undefined where the Reader plugin does not sign the
+ * account's images (each from its own host, as on any web page); else the addresses it signed for
+ * the article (Article `signedImages`; empty when it signed none or its hook did not see the row),
+ * and then nothing else: an image the plugin did not sign is not shown rather than asked of its
+ * host, which would tell a tracker the reader's address.
+ */
+export type SignedImages = Readonly<Record<string, string>> | undefined;
+
+const NONE_SIGNED: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The SignedImages of an article: its own map, else none where the account's images go through
+ * the plugin (`proxyOn`, learned from earlier replies: TtrssClient `imageProxy`).
+ */
+export function signedImagesOf(
+	article: { signedImages?: Readonly<Record<string, string>> | undefined },
+	proxyOn: boolean | undefined
+): SignedImages {
+	return article.signedImages ?? (proxyOn ? NONE_SIGNED : undefined);
+}
+
+/** One of the plugin's own proxy addresses: its shape, and the server gave it (or it is ours). */
+function isSignedAddress(value: string, signed: Readonly<Record<string, string>>): boolean {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		return false;
+	}
+	return (
+		isImageProxyUrl(url) && (url.origin === appOrigin() || Object.values(signed).includes(url.href))
+	);
+}
+
+/**
+ * `checkUrl` for an image of an article (body `src`, a srcset candidate, a poster, an enclosure,
+ * the flavor image) under `signed` (SignedImages): where the plugin signs images, the proxy address
+ * the server gave for it, the address itself when it already is one, an inline `data:` image, or
+ * undefined — never the image's own host.
+ */
+export function checkImageUrl(
+	raw: string,
+	base: URL | undefined,
+	signed: SignedImages
+): string | undefined {
+	const url = checkUrl(raw, 'image', base);
+	if (signed === undefined || url === undefined || url.startsWith('data:')) return url;
+	const proxied = signed[raw.trim()] ?? signed[url];
+	if (proxied !== undefined) {
+		const checked = checkUrl(proxied, 'image', undefined);
+		return checked !== undefined && isSignedAddress(checked, signed) ? checked : undefined;
+	}
+	return isSignedAddress(url, signed) ? url : undefined;
+}
+
+/** `safeUrl` for an article's image under `signed` (see checkImageUrl). */
+export function imageUrl(
+	raw: string | null | undefined,
+	baseUrl: string | undefined,
+	signed: SignedImages
+): string | undefined {
+	return raw ? checkImageUrl(raw, usableBase(baseUrl), signed) : undefined;
+}
+
+/**
  * A URL the app fetches by itself to keep (the worker's image and enclosure caches): the one URL
  * rule above, and http(s) only (a `data:` image needs no copy).
  */

@@ -21,6 +21,12 @@ export interface StoredSession {
 	 * a later sign-in's password, nor after a sign-out (db/session.ts `sameSignIn`).
 	 */
 	signInId?: string;
+	/**
+	 * Whether tt-rss's Reader plugin signs this account's images (its replies carry
+	 * `reader_images`): learned from replies (TtrssClient `imageProxy`); absent until one said.
+	 * While true, no image is loaded from a feed's host (content/url.ts `imageUrl`).
+	 */
+	imageProxy?: boolean;
 }
 
 /** A password sealed with the device's non-extractable AES-GCM key (see db/secret.ts). */

@@ -115,6 +115,21 @@ export async function updateSessionId(
 	return ours;
 }
 
+/**
+ * Notes in the kept session whether the server's Reader plugin signs the account's images, only if
+ * it is still this account's (read and write in one transaction, as updateSessionId).
+ */
+export async function updateSessionImageProxy(account: string, on: boolean): Promise<boolean> {
+	const db = await openReaderDb();
+	const tx = db.transaction('session', 'readwrite');
+	const current = await tx.store.get('current');
+	const ours = current !== undefined && accountOf(current) === account;
+	if (ours && current.imageProxy !== on)
+		await tx.store.put({ ...current, imageProxy: on }, 'current');
+	await tx.done;
+	return ours;
+}
+
 /** The account signed in on this device (the kept session's), or undefined when signed out. */
 export async function keptAccount(): Promise<string | undefined> {
 	const db = await openReaderDb();

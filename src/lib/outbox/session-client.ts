@@ -18,7 +18,8 @@ import {
 	loadSession,
 	sessionOfSignIn,
 	storedCredentials,
-	updateSessionId
+	updateSessionId,
+	updateSessionImageProxy
 } from '$lib/db/session';
 
 export interface SessionClientOptions {
@@ -30,6 +31,8 @@ export interface SessionClientOptions {
 	 * read (the worker); the page answers from memory, which hears other tabs' sign-outs.
 	 */
 	stillSignedIn?: () => boolean | Promise<boolean>;
+	/** Told when a reply shows the server's Reader plugin signing images, or not, unlike before. */
+	onImageProxy?: (on: boolean) => void;
 }
 
 /** A client for `stored`, bound to its account. */
@@ -47,7 +50,9 @@ export function clientForSession(
 			return current ? storedCredentials(current) : null;
 		},
 		stillSignedIn: options.stillSignedIn ?? (() => isCurrentSignIn(stored)),
-		onSessionChange: options.onSessionChange
+		onSessionChange: options.onSessionChange,
+		...(stored.imageProxy !== undefined ? { imageProxy: stored.imageProxy } : {}),
+		...(options.onImageProxy ? { onImageProxy: options.onImageProxy } : {})
 	});
 	return bindAccount(client, accountOf(stored));
 }
@@ -67,6 +72,7 @@ export async function clientFromStoredSession(fetch?: FetchLike): Promise<TtrssC
 			const replacing = known;
 			known = sessionId ?? '';
 			void updateSessionId(account, known, replacing).catch(() => undefined);
-		}
+		},
+		onImageProxy: (on) => void updateSessionImageProxy(account, on).catch(() => undefined)
 	});
 }

@@ -9,7 +9,13 @@ import { afterFirstScreen, takeEarlySession } from '$lib/boot/early-reads';
 import { accountOf, setShownAccount, shownAccount } from '$lib/db/account';
 import { closeNotices } from '$lib/alerts/close';
 import type { Changes } from '$lib/db/device';
-import { loadSession, sameSignIn, storedCredentials, updateSessionId } from '$lib/db/session';
+import {
+	loadSession,
+	sameSignIn,
+	storedCredentials,
+	updateSessionId,
+	updateSessionImageProxy
+} from '$lib/db/session';
 import type { StoredSession } from '$lib/db/schema';
 
 export interface SignInForm {
@@ -129,6 +135,15 @@ class Session {
 		const stored = this.#stored;
 		if (!stored) return undefined;
 		return this.#client?.capabilities ?? deriveCapabilities(stored.apiLevel, stored.version);
+	}
+
+	/**
+	 * Whether tt-rss's Reader plugin signs this account's images, as its replies said: then no image
+	 * is loaded from a feed's host, even one of a row its hook did not see (content/url.ts
+	 * `signedImagesOf`).
+	 */
+	get imageProxy(): boolean {
+		return this.#stored?.imageProxy === true;
 	}
 
 	/**
@@ -293,6 +308,11 @@ class Session {
 				this.#stored = { ...this.#stored, sessionId };
 				this.#ended = false;
 				void updateSessionId(account, sessionId, replacing);
+			},
+			onImageProxy: (on) => {
+				if (!this.#stored || this.account !== account) return;
+				this.#stored = { ...this.#stored, imageProxy: on };
+				void updateSessionImageProxy(account, on).catch(() => undefined);
 			}
 		});
 	}
