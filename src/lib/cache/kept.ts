@@ -88,21 +88,32 @@ export function idsWithoutContent(ids: readonly number[]): Promise<number[]> {
 	}).then((missing) => missing ?? [...ids]);
 }
 
+/** A kept article's body, with the Reader plugin's signed image addresses where it has them. */
+export interface KeptBody {
+	content: string;
+	link: string;
+	signedImages?: Readonly<Record<string, string>>;
+}
+
 /**
  * The bodies of the kept articles (offline) with their links: where a sync whose images were cut
  * short (the page went away) finds them again. Only these ids' when given (one read each);
  * otherwise every cached article is read.
  */
-export function keptBodies(ids?: readonly number[]): Promise<{ content: string; link: string }[]> {
+export function keptBodies(ids?: readonly number[]): Promise<KeptBody[]> {
 	return orMiss(async () => {
 		const db = await openReaderDb();
 		const rows = await readTx(db, ['articles'], (tx) =>
 			ids ? Promise.all(ids.map((id) => tx.store.get(id))) : tx.store.getAll()
 		);
-		const bodies: { content: string; link: string }[] = [];
+		const bodies: KeptBody[] = [];
 		for (const a of rows) {
 			if (a?.offline && a.hasContent && a.content)
-				bodies.push({ content: a.content, link: a.link });
+				bodies.push({
+					content: a.content,
+					link: a.link,
+					...(a.signedImages ? { signedImages: a.signedImages } : {})
+				});
 		}
 		return bodies;
 	}).then((found) => found ?? []);

@@ -164,8 +164,11 @@ export async function writeArticles(
 		}
 		if (old && !record.hasContent && old.hasContent) {
 			record.content = old.content;
-			// The kept body keeps what it was fetched under: iframes depend on it.
+			// The kept body keeps what it was fetched under: iframes depend on it, and its images
+			// name the Reader plugin's proxy addresses signed with it.
 			record.hasSandbox = old.hasSandbox;
+			if (old.signedImages)
+				record.signedImages = { ...old.signedImages, ...(record.signedImages ?? {}) };
 			record.hasContent = true;
 			record.comments = record.comments || old.comments;
 		}

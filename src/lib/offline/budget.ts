@@ -21,7 +21,7 @@ import {
 	storageEstimate,
 	type StorageEstimateInfo
 } from './storage';
-import { imageUrls } from './images';
+import { articleImageUrls as keptImageUrls } from './images';
 import { enclosureUrls, OPAQUE_MEDIA_BYTES } from './media';
 import { readStoragePolicy, type StoragePolicy } from './policy';
 
@@ -340,10 +340,9 @@ export function planEviction(
 	return plan;
 }
 
+/** The images the worker kept for an article (images.ts: through the proxy where it signed them). */
 function articleImageUrls(article: StoredArticle): string[] {
-	const urls = imageUrls(article.content, article.link);
-	if (article.flavorImage) urls.push(article.flavorImage);
-	return urls;
+	return keptImageUrls(article, article.signedImages);
 }
 
 let askedToKeep = false;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { askedUrls, cacheImages, IMAGE_PARALLEL, imageUrls } from './images';
+import { articleImageUrls, askedUrls, cacheImages, IMAGE_PARALLEL, imageUrls } from './images';
 
 vi.mock('./policy', async (original) => ({
 	...(await original<typeof import('./policy')>()),
@@ -94,6 +94,31 @@ describe('images through the Reader plugin’s signed proxy (same origin, readab
 	it('are listed from a body like any image', () => {
 		const html = `<p><img src="${signed.replace(/&/g, '&amp;')}"></p>`;
 		expect(imageUrls(html, 'https://feeds.test/post/1')).toEqual([signed]);
+	});
+
+	it('are the only ones kept where the plugin signs the account’s images (issue 55)', () => {
+		const b = 'https://cdn.test/b.png?x=1&y=2';
+		const signedB = signed.replace('a.png', 'b.png');
+		const map = { 'http://feeds.test/a.png': signed, [b]: signedB };
+		const html =
+			`<img src="${signed.replace(/&/g, '&amp;')}"><img src="${b.replace(/&/g, '&amp;')}">` +
+			'<img src="https://tracker.test/x.gif"><img src="data:image/png;base64,AAAA">';
+		// Rewritten, named by its own address (the signed one is taken), never an unsigned host.
+		expect(imageUrls(html, 'https://feeds.test/post/1', map)).toEqual([signed, signedB]);
+		// A row the plugin's hook did not see, while the account's images go through it: none.
+		expect(
+			imageUrls('<img src="https://cdn.test/c.png">', 'https://feeds.test/post/1', {})
+		).toEqual([]);
+		// The flavor image the same way.
+		const article = { content: html, link: 'https://feeds.test/post/1', flavorImage: signedB };
+		expect(articleImageUrls(article, map)).toEqual([signed, signedB]);
+		expect(
+			articleImageUrls({ ...article, content: '', flavorImage: 'https://cdn.test/d.png' }, map)
+		).toEqual([]);
+		// Without the plugin, as before.
+		expect(
+			articleImageUrls({ ...article, flavorImage: 'https://cdn.test/d.png' }, undefined)
+		).toEqual([signed, b, 'https://tracker.test/x.gif', 'https://cdn.test/d.png']);
 	});
 });
 

@@ -14,7 +14,7 @@
  * its true size (budget.ts). Whatever asks, nothing is fetched when the reader's images setting and the
  * connection say no (policy.ts `imagesAllowed`): this is the one place images are fetched.
  */
-import { fetchableUrl } from '$lib/content/url';
+import { checkImageUrl, fetchableUrl, usableBase, type SignedImages } from '$lib/content/url';
 import { cacheOwnedBy } from '$lib/db/device';
 import { imagesAllowed } from './policy';
 import { IMAGE_CACHE } from './storage';
@@ -23,18 +23,40 @@ export const MAX_IMAGES = 100;
 /** Images fetched at once (a browser opens 6 connections to one host). */
 export const IMAGE_PARALLEL = 6;
 
-/** Image URLs of an article body (absolute, http/https, by `fetchableUrl`), in document order. */
-export function imageUrls(html: string | undefined, base: string): string[] {
+/**
+ * Image URLs of an article body (absolute, http/https, by `fetchableUrl`), in document order. Where
+ * the Reader plugin signs the account's images (`signed`, content/url.ts `signedImagesOf`), only
+ * their proxy addresses: the worker never asks an image's own host for one the plugin did not sign.
+ */
+export function imageUrls(html: string | undefined, base: string, signed?: SignedImages): string[] {
 	if (!html) return [];
 	const urls = new Set<string>();
 	for (const match of html.matchAll(
 		/<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi
 	)) {
 		const raw = (match[1] ?? match[2] ?? match[3] ?? '').replace(/&amp;/g, '&');
-		const url = fetchableUrl(raw, 'image', base);
-		if (url) urls.add(url);
+		const url =
+			signed === undefined
+				? fetchableUrl(raw, 'image', base)
+				: checkImageUrl(raw, usableBase(base), signed);
+		if (url && /^https?:/.test(url)) urls.add(url);
 	}
 	return [...urls];
+}
+
+/** What the worker keeps of an article's images: its body's and its flavor image (as imageUrls). */
+export function articleImageUrls(
+	article: { content?: string | undefined; link: string; flavorImage?: string | undefined },
+	signed: SignedImages
+): string[] {
+	const urls = imageUrls(article.content, article.link, signed);
+	const flavor = article.flavorImage
+		? signed === undefined
+			? fetchableUrl(article.flavorImage, 'image', article.link)
+			: checkImageUrl(article.flavorImage, usableBase(article.link), signed)
+		: undefined;
+	if (flavor && /^https?:/.test(flavor) && !urls.includes(flavor)) urls.push(flavor);
+	return urls;
 }
 
 export interface ImageCacheResult {

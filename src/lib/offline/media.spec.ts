@@ -41,6 +41,23 @@ describe('enclosureUrls', () => {
 	});
 });
 
+describe('enclosureUrls where the Reader plugin signs the article’s images (issue 55)', () => {
+	it('keeps an image through its proxy address or not at all; audio and video as before', () => {
+		const proxied =
+			'http://localhost/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=u&sig=s';
+		const urls = enclosureUrls({
+			link: 'http://feeds.test/podcast/ep1',
+			signedImages: { 'http://images.test/cover.png': proxied },
+			attachments: [
+				attachment('http://cdn.test/ep1.mp3', 'audio/mpeg'),
+				attachment('http://images.test/cover.png', 'image/png'),
+				attachment('http://images.test/other.jpg', 'image/jpeg')
+			]
+		});
+		expect(urls).toEqual(['http://cdn.test/ep1.mp3', proxied]);
+	});
+});
+
 describe('answerFromCopy', () => {
 	const body = new Uint8Array(1000).map((_, i) => i % 256);
 	const copy = (): Response =>

@@ -24,7 +24,7 @@
  *   at most a week), so a sync does not download the same refused file every time.
  */
 import type { ArticleBase } from '$lib/api';
-import { fetchableUrl } from '$lib/content/url';
+import { fetchableUrl, imageUrl } from '$lib/content/url';
 import { cacheOwnedBy } from '$lib/db/device';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import { enclosuresAllowed } from './policy';
@@ -44,13 +44,22 @@ export const OPAQUE_MEDIA_BYTES = 50 * MB;
 
 const KEPT_TYPES = /^(audio|video|image)\//i;
 
-/** The enclosure URLs of an article that a pack may keep, in the order the server sent them. */
-export function enclosureUrls(article: Pick<ArticleBase, 'attachments' | 'link'>): string[] {
+/**
+ * The enclosure URLs of an article that a pack may keep, in the order the server sent them. An
+ * image where the Reader plugin signed the article's images: its proxy address, or none (never its
+ * host), as the article shows it (content/url.ts `imageUrl`).
+ */
+export function enclosureUrls(
+	article: Pick<ArticleBase, 'attachments' | 'link' | 'signedImages'>
+): string[] {
 	const urls = new Set<string>();
 	for (const attachment of article.attachments ?? []) {
 		if (!KEPT_TYPES.test(attachment.contentType)) continue;
-		const url = fetchableUrl(attachment.contentUrl, 'media', article.link);
-		if (url) urls.add(url);
+		const url =
+			/^image\//i.test(attachment.contentType) && article.signedImages
+				? imageUrl(attachment.contentUrl, article.link, article.signedImages)
+				: fetchableUrl(attachment.contentUrl, 'media', article.link);
+		if (url && /^https?:/.test(url)) urls.add(url);
 	}
 	return [...urls];
 }

@@ -8,7 +8,7 @@ import type { Intent } from '$lib/outbox/intent';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { syncNow } from './engine';
 import { savePacks, loadSyncState } from './state';
-import { body, syncServer } from './testing';
+import { body, proxied, syncServer } from './testing';
 import { recordedLevels } from '$lib/api/testing/fake-fetch';
 import { ownCacheForTests } from '$lib/db/testing';
 import { SENT_HORIZON } from '$lib/outbox/sent-log';
@@ -348,6 +348,27 @@ describe.each(recordedLevels)('images after the text (%s server shapes)', (level
 		});
 		expect(outcome.status).toBe('synced');
 		expect(events).toEqual(['synced synced true', 'images 30 30']);
+	});
+
+	it('where the Reader plugin signs images, only its proxy addresses are asked for (issue 55)', async () => {
+		const server = syncServer(level);
+		server.signImages();
+		const ids = server.arrive(5);
+		const asked: string[] = [];
+		await syncNow({
+			client: server.client,
+			account: ACCOUNT,
+			articleCount: 500,
+			cacheImages: (urls) => {
+				asked.push(...urls);
+				return Promise.resolve();
+			}
+		});
+		expect(server.client.imageProxy).toBe(true);
+		// The image it signed, through the proxy; the one it did not sign, not at all.
+		expect([...asked].sort()).toEqual(
+			ids.map((id) => proxied(`http://feeds.test/img/${id}.png`)).sort()
+		);
 	});
 
 	it('images cut short (the page went away) are asked for again by the next sync, though nothing changed', async () => {

@@ -35,7 +35,8 @@ import { headlinePages } from '$lib/api/paging';
 import { accountOfClient } from '$lib/db/account';
 import { holdIndexing } from '$lib/db/index-queue';
 import { batchSize, enforceBudget, imagesAllowed } from '$lib/offline/budget';
-import { imageUrls } from '$lib/offline/images';
+import { articleImageUrls, imageUrls } from '$lib/offline/images';
+import { signedImagesOf } from '$lib/content/url';
 import { keepPackEnclosures } from '$lib/offline/media';
 import { confirmedSince } from '$lib/outbox/sent-log';
 import { SYNC_LOCK, type SyncChanges, type SyncPhase } from './contract';
@@ -186,7 +187,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	const keepImages = async (images: string[], saved: SyncState, stored = 0): Promise<void> => {
 		if (saved.imagesPending) {
 			for (const body of await keptBodies(saved.imagesPendingIds)) {
-				images.push(...imageUrls(body.content, body.link));
+				images.push(...articleImageUrls(body, signedImagesOf(body, client.imageProxy)));
 			}
 		}
 		if (images.length > 0 && options.cacheImages && (await imagesAllowed())) {
@@ -235,8 +236,8 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		await storeOfflineHeadlines(rows, pack === undefined ? asked : { pack, ...asked });
 		for (const h of rows) {
 			changed.add(h.id);
-			if (h.content) images.push(...imageUrls(h.content, h.link));
-			if (h.flavorImage) images.push(h.flavorImage);
+			// Where the Reader plugin signs the account's images, only its proxy addresses.
+			images.push(...articleImageUrls(h, signedImagesOf(h, client.imageProxy)));
 			if (h.content || h.flavorImage) imageIds.add(h.id);
 		}
 		stored += rows.length;
@@ -360,7 +361,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		await storeArticleBodies(articles, asked);
 		for (const a of articles) {
 			changed.add(a.id);
-			images.push(...imageUrls(a.content, a.link));
+			images.push(...imageUrls(a.content, a.link, signedImagesOf(a, client.imageProxy)));
 			imageIds.add(a.id);
 		}
 		stored += articles.length;

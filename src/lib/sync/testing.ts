@@ -29,9 +29,30 @@ function recordedAttachment(level: RecordedLevel, url: string): Record<string, u
 	return { ...rows[0]?.attachments[0], 1: url, content_url: url };
 }
 
+/** The Reader plugin's proxy address of `url` (package/init.php), as the fake server signs it. */
+export function proxied(url: string): string {
+	return `http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=${encodeURIComponent(url)}&sig=ab`;
+}
+
+/**
+ * A body as the Reader plugin sends it: its image rewritten to the proxy, and one it would not
+ * sign (an internal address), with the map of what it signed (`reader_images`).
+ */
+function signedBody(id: number): { content: string; reader_images: Record<string, string> } {
+	const image = `http://feeds.test/img/${id}.png`;
+	return {
+		content:
+			`<p>Body ${id}</p><img src="${proxied(image).replace(/&/g, '&amp;')}">` +
+			`<img src="http://10.0.0.1/${id}.png">`,
+		reader_images: { [image]: proxied(image) }
+	};
+}
+
 export function syncServer(level: RecordedLevel) {
 	const server = fakeTtrss({ apiLevel: levelOf(level) });
 	const sent: SentRequest[] = [];
+	/** The Reader plugin signs images (its hook runs for rows sent with their bodies). */
+	let signing = false;
 	/** Article id → its enclosure URL (sent with bodies, as `include_attachments` gives them). */
 	const enclosures = new Map<number, string>();
 	const countersOf = (articles: Map<number, ServerArticle>): unknown[] => {
@@ -114,7 +135,8 @@ export function syncServer(level: RecordedLevel) {
 								feed_id: a.feedId,
 								note: a.note || null,
 								updated: a.updated,
-								content: body(id)
+								content: body(id),
+								...(signing ? signedBody(id) : {})
 							};
 						})
 				);
@@ -130,6 +152,7 @@ export function syncServer(level: RecordedLevel) {
 				) as Record<string, unknown>[];
 				for (const row of rows) {
 					row.content = body(Number(row.id));
+					if (signing) Object.assign(row, signedBody(Number(row.id)));
 					const enclosure = enclosures.get(Number(row.id));
 					if (enclosure && request.include_attachments === true)
 						row.attachments = [recordedAttachment(level, enclosure)];
@@ -161,6 +184,10 @@ export function syncServer(level: RecordedLevel) {
 			const ops = sent.map((r) => String(r.body.op));
 			sent.length = 0;
 			return ops;
+		},
+		/** From now on the Reader plugin signs the account's images (signedBody). */
+		signImages(): void {
+			signing = true;
 		},
 		/** Gives an article an audio enclosure at `url`. */
 		enclose(id: number, url: string): void {
