@@ -9,6 +9,8 @@
  * HTTP 200 except from a proxy (413) or a crash (502); NOT_LOGGED_IN comes with `seq` null;
  * `updateArticle` counts matched articles; notes are stripped of tags; shares land in Published
  * (feed -2) as new read articles without a feed; `getHeadlines` caps `limit` at 200, newest first.
+ * The sync engine's other reads (getCounters, getArticle, getConfig) answer in the recorded shapes
+ * (sync/testing.ts keeps the single-account fake's).
  */
 import { accountOf } from '$lib/db/account';
 import {
@@ -16,6 +18,7 @@ import {
 	fail,
 	jsonReply,
 	ok,
+	recordedContent,
 	recording,
 	type RecordedLevel,
 	type SentRequest
@@ -57,6 +60,12 @@ export interface ServerArticle {
 	dateEntered: number;
 	/** The article's own date (s). */
 	updated: number;
+	/**
+	 * Which story it tells (the model's truth, never sent): its link unless it is a look-alike
+	 * (`lookalikes`) — a generic title, a site's root, one page's #fragment, or one article in two
+	 * feeds.
+	 */
+	story: string;
 }
 
 export interface AccountRef {
@@ -95,7 +104,51 @@ export interface ModelServerOptions {
 	 * in the server's other user's account instead.
 	 */
 	sabotage?: (request: SentRequest) => 'drop' | 'twice' | 'elsewhere' | undefined;
+	/**
+	 * Look-alike articles every account starts with besides the seeded ones (issue 55): two feeds'
+	 * "Daily digest" of one day (links apart), items of one feed linking to its site's root, one
+	 * page's #fragments in two feeds, and one article (one address) in both feeds.
+	 */
+	lookalikes?: boolean;
+	/** Articles of a big feed (BIG_FEED, in no category) every account starts with, all unread. */
+	bigFeed?: number;
 }
+
+/** A feed in no category, for the sync's pages (`bigFeed`). */
+export const BIG_FEED = 3;
+
+/** The look-alikes (`lookalikes`): feed, title, link and the story each truly tells. */
+export const LOOKALIKES: readonly { feedId: number; title: string; link: string; story: string }[] =
+	[
+		{
+			feedId: 1,
+			title: 'Daily digest',
+			link: 'http://one.test/digest/2026-12-01',
+			story: 'digest-1'
+		},
+		{
+			feedId: 2,
+			title: 'Daily digest',
+			link: 'http://two.test/digest/2026-12-01',
+			story: 'digest-2'
+		},
+		{ feedId: 1, title: 'Notes from the week', link: 'http://one.test/', story: 'root-1a' },
+		{ feedId: 1, title: 'Notes from the month', link: 'http://one.test/', story: 'root-1b' },
+		{ feedId: 1, title: 'Comments', link: 'http://thread.test/item#c1', story: 'c1' },
+		{ feedId: 2, title: 'Comments', link: 'http://thread.test/item#c2', story: 'c2' },
+		{
+			feedId: 1,
+			title: 'One story told by two feeds at once',
+			link: 'http://news.test/story/42',
+			story: 'story-42'
+		},
+		{
+			feedId: 2,
+			title: 'One story told by two feeds at once',
+			link: 'https://www.news.test/story/42/?utm_source=feed',
+			story: 'story-42'
+		}
+	];
 
 export interface LoggedRequest {
 	account: string | undefined;
@@ -139,6 +192,16 @@ export function modelServer(options: ModelServerOptions) {
 		for (const feedId of FEEDS) {
 			for (let i = 0; i < perFeed; i++) arrive(apiUrl, feedId, SEED_AGES[i % SEED_AGES.length]);
 		}
+		for (let i = 0; i < (options.bigFeed ?? 0); i++) arrive(apiUrl, BIG_FEED, 1);
+		if (options.lookalikes) {
+			for (const look of LOOKALIKES) {
+				const entry = arrive(apiUrl, look.feedId, 0);
+				for (const key of usersOf(apiUrl)) {
+					const a = stores.get(key)?.get(idOf(key, entry));
+					if (a) Object.assign(a, { title: look.title, link: look.link, story: look.story });
+				}
+			}
+		}
 	}
 
 	function usersOf(apiUrl: string): string[] {
@@ -162,7 +225,8 @@ export function modelServer(options: ModelServerOptions) {
 				title: `Article ${id}`,
 				link: `http://feeds.test/${feedId}/${id}`,
 				dateEntered: options.now(),
-				updated: Math.floor(options.now() / 1000) - ageDays * 86_400
+				updated: Math.floor(options.now() / 1000) - ageDays * 86_400,
+				story: `http://feeds.test/${feedId}/${id}`
 			});
 		}
 		return entry;
@@ -266,7 +330,8 @@ export function modelServer(options: ModelServerOptions) {
 					title: param(r.body.title),
 					link: param(r.body.url),
 					dateEntered: options.now(),
-					updated: Math.floor(options.now() / 1000)
+					updated: Math.floor(options.now() / 1000),
+					story: param(r.body.url)
 				});
 				return { status: 'OK' };
 			}
@@ -305,9 +370,87 @@ export function modelServer(options: ModelServerOptions) {
 				}
 				return page;
 			}
+			case 'getCounters':
+				return countersOf([...articles.values()]);
+			case 'getConfig':
+				return recordedContent(options.level, 'getConfig');
+			case 'getArticle': {
+				const recorded = (recordedContent(options.level, 'getArticle') as Template[])[0];
+				return param(r.body.article_id)
+					.split(',')
+					.map(Number)
+					.flatMap((id) => {
+						const a = articles.get(id);
+						if (!a) return [];
+						return [
+							{
+								...recorded,
+								id,
+								title: a.title,
+								link: a.link,
+								unread: a.unread,
+								marked: a.marked,
+								published: a.published,
+								feed_id: a.feedId === 0 ? null : a.feedId,
+								note: a.note === '' ? null : a.note,
+								labels: [...a.labels].map((l) => [l, LABEL_CAPTIONS[l] ?? '', '', '']),
+								updated: a.updated,
+								content: `<p>Body ${id}</p>`
+							}
+						];
+					});
+			}
 			default:
 				return { error: 'UNKNOWN_METHOD', method: String(r.body.op) };
 		}
+	}
+
+	/** The counters as getCounters sends them (the shapes of sync/testing.ts). */
+	function countersOf(all: readonly ServerArticle[]): unknown[] {
+		const feeds = new Map<number, { unread: number; marked: number; published: number }>();
+		for (const a of all) {
+			if (a.feedId === 0) continue;
+			const f = feeds.get(a.feedId) ?? { unread: 0, marked: 0, published: 0 };
+			if (a.unread) f.unread++;
+			if (a.marked) f.marked++;
+			if (a.published) f.published++;
+			feeds.set(a.feedId, f);
+		}
+		const unread = all.filter((a) => a.unread).length;
+		const starred = all.filter((a) => a.marked);
+		const published = all.filter((a) => a.published);
+		return [
+			{ id: 'global-unread', counter: unread },
+			{ id: 'subscribed-feeds', counter: feeds.size },
+			{ id: 0, counter: 0, auxcounter: 0 },
+			{
+				id: -1,
+				counter: starred.filter((a) => a.unread).length,
+				auxcounter: starred.length,
+				markedcounter: starred.length
+			},
+			{
+				id: -2,
+				counter: published.filter((a) => a.unread).length,
+				auxcounter: published.length
+			},
+			{ id: -4, counter: unread, auxcounter: 0 },
+			...[...feeds].map(([id, f]) => ({
+				id,
+				updated: '12:16',
+				counter: f.unread,
+				markedcounter: f.marked,
+				...(options.level === 'api15'
+					? { has_img: 1795367506 }
+					: {
+							title: `Feed ${id}`,
+							error: '',
+							publishedcounter: f.published,
+							ts: 1795367506
+						})
+			})),
+			{ id: 1, kind: 'cat', counter: unread }
+		];
 	}
 
 	/** Requests held on their way that reach the server now (`land`): they take no queued fault. */
