@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run soak`: the outbox's model-based test (src/lib/outbox/model.spec.ts) with many more
- * random fault schedules than CI runs — 100,000 by default (SOAK_RUNS), split over one Vitest
+ * random fault schedules than CI runs — 100,000 by default (SOAK_RUNS, and a fifth as many of
+ * the reader's world, issue 55), split over one Vitest
  * process per core (SOAK_WORKERS), each with its own seed — then the summed figures. Exits non-zero
  * when any schedule broke a property (its counterexample and seed are in that worker's output) or
  * when a change was lost, leaked, duplicated or left stuck.
@@ -73,7 +74,7 @@ const faults = Object.entries(sum.faults ?? {})
 	.join(', ');
 const faultTotal = Object.values(sum.faults ?? {}).reduce((a, b) => a + b, 0);
 console.log(`soak figures (${minutes} min):
-  schedules          ${sum.schedules ?? 0}
+  schedules          ${sum.schedules ?? 0} (of them the reader's world ${sum.readerSchedules ?? 0})
   actions            ${sum.actions ?? 0} (reader changes ${sum.readerChanges ?? 0}, refused by full storage ${sum.refusedByStorage ?? 0})
   requests           ${sum.requests ?? 0}
   faults injected    ${faultTotal + (sum.quotaWriteFailures ?? 0)}: ${faultTotal} on the wire (${faults}), ${sum.quotaWriteFailures ?? 0} writes refused by full storage
@@ -86,7 +87,9 @@ console.log(`soak figures (${minutes} min):
   pages died writing ${sum.pageDeaths ?? 0}, ${sum.kills ?? 0} of them with the browser killed (changes their next start queued ${sum.recovered ?? 0})
   workers stopped    ${sum.deadSenders ?? 0} with a request on its way (${sum.lateLandings ?? 0} landed later)
   evicted            ${sum.evicted ?? 0} articles, ${sum.evictedNamed ?? 0} of them named by a queued or failed change
-  list rows checked  ${sum.screenRowsCompared ?? 0} against the reader's changes, ${sum.screenMismatches ?? 0} showing an older state`);
+  list rows checked  ${sum.screenRowsCompared ?? 0} against the reader's changes, ${sum.screenMismatches ?? 0} showing an older state
+  reader's world     ${sum.engineSyncs ?? 0} real syncs (${sum.shifts ?? 0} with the list moving up between pages), ${sum.elsewhere ?? 0} articles read elsewhere, ${sum.rulesMade ?? 0} rules made (${sum.ruleActs ?? 0} of their changes expected), ${sum.copiesTaken ?? 0} copies a read took along
+  unseen changes     ${sum.unseenChanges ?? 0} (a change nobody asked for, on an article the reader never saw)`);
 
 const broken = results.filter((r) => r.code !== 0 || !r.figures);
 for (const r of broken) {
@@ -99,5 +102,6 @@ const bad =
 	(sum.stuck ?? 0) +
 	(sum.cacheMismatches ?? 0) +
 	(sum.evictedNamed ?? 0) +
-	(sum.screenMismatches ?? 0);
+	(sum.screenMismatches ?? 0) +
+	(sum.unseenChanges ?? 0);
 process.exit(broken.length > 0 || bad > 0 || (sum.schedules ?? 0) < total ? 1 : 0);

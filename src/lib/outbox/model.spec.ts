@@ -35,6 +35,8 @@ import {
 
 const SOAK_RUNS = Number(process.env.SOAK_RUNS ?? 0);
 const RUNS = SOAK_RUNS > 0 ? SOAK_RUNS : 300;
+/** The reader's world (issue 55) is slower (the real sync, 70 articles): a fifth as many. */
+const READER_RUNS = Math.max(1, Math.ceil(RUNS / 5));
 // CI explores the same schedules every run (a red run must be about the change, not the dice);
 // elsewhere, and in the soak, each run draws new ones.
 const SEED =
@@ -62,7 +64,10 @@ async function loadInstance(): Promise<Instance> {
 		enqueue,
 		kept,
 		journalDb,
-		notListed
+		notListed,
+		sync,
+		rules,
+		dedupe
 	] = await Promise.all([
 		import('./outbox'),
 		import('./replay'),
@@ -78,7 +83,10 @@ async function loadInstance(): Promise<Instance> {
 		import('./enqueue'),
 		import('$lib/cache/kept'),
 		import('$lib/db/journal-db'),
-		import('./unread-not-listed')
+		import('./unread-not-listed'),
+		import('$lib/sync/run'),
+		import('$lib/rules/store'),
+		import('$lib/dedupe/dedupe')
 	]);
 	return {
 		enqueueIntent: enqueue.enqueueIntent,
@@ -107,7 +115,10 @@ async function loadInstance(): Promise<Instance> {
 		recoverLeftChanges: recover.recoverLeftChanges,
 		enforceBudget: budget.enforceBudget,
 		withQueuedChanges: outbox.withQueuedChanges,
-		unreadNotListed: notListed.unreadNotListed
+		unreadNotListed: notListed.unreadNotListed,
+		runSync: sync.runSync,
+		saveRules: rules.saveRules,
+		groupDuplicates: dedupe.groupDuplicates
 	};
 }
 
@@ -118,6 +129,9 @@ let locks: FakeLocks;
 
 beforeAll(async () => {
 	locks = installWebLocks();
+	// Data Saver on: the sync reads pages of 50 (offline/policy.ts batchSize), so the big feed of
+	// the reader's world (schedule.ts BIG_FEED_ARTICLES) takes two.
+	(navigator as { connection?: object }).connection = { saveData: true };
 	// The journal's local storage, one per device (two tabs share it).
 	vi.stubGlobal('localStorage', new MemoryStorage());
 	installQuotaFaults();
@@ -157,7 +171,33 @@ const FULL_WORLD: World = {
 	pageDeaths: true,
 	deadSenders: true,
 	eviction: true,
-	screenCheck: true
+	screenCheck: true,
+	// Issue 55's parts of the world: READER_WORLD below.
+	readerSees: false,
+	lookalikes: false,
+	engineSync: false,
+	rules: false,
+	elsewhere: false
+};
+
+/**
+ * The reader's contract (issue 55): the reader sees rows (look-alike articles the app's grouping
+ * may join), the real sync and its rules, another device reading articles. Sign-ins as other
+ * accounts are left out (the rules' memory is the one account's).
+ */
+const READER_WORLD: World = {
+	...FULL_WORLD,
+	accountSwitches: false,
+	staleTabCatchups: false,
+	// Waiting for its fix: a full sync re-reading Starred marks an article read in the cache when a
+	// catch-up of Starred and a later star of it are both queued ("a catch-up of Starred queued
+	// before a star" below).
+	flagScopes: false,
+	readerSees: true,
+	lookalikes: true,
+	engineSync: true,
+	rules: true,
+	elsewhere: true
 };
 
 /** Parts of the world that still break a property, each waiting for its fix: none today. */
@@ -216,7 +256,8 @@ afterAll(() => {
 		`pages that died mid-write ${figures.pageDeaths} (browser killed ${figures.kills}), changes their next start queued ${figures.recovered}`,
 		`workers stopped with a request on its way ${figures.deadSenders}, such requests that landed later ${figures.lateLandings}`,
 		`articles evicted ${figures.evicted}, of them named by a queued or failed change ${figures.evictedNamed}`,
-		`list rows compared with the reader's changes ${figures.screenRowsCompared}, showing an older state ${figures.screenMismatches}`
+		`list rows compared with the reader's changes ${figures.screenRowsCompared}, showing an older state ${figures.screenMismatches}`,
+		`issue 55: schedules of the reader's world ${figures.readerSchedules}, real syncs ${figures.engineSyncs} (their lists moved up between pages ${figures.shifts}), articles read elsewhere ${figures.elsewhere}, rules made ${figures.rulesMade} (changes of theirs expected ${figures.ruleActs}), copies a read took along ${figures.copiesTaken}; unseen changes ${figures.unseenChanges}`
 	];
 	console.log(`outbox model figures:\n  ${lines.join('\n  ')}`);
 	// The soak runner (scripts/soak.js) sums the figures of its workers.
@@ -733,6 +774,252 @@ describe('the outbox under random fault schedules', () => {
 		'ends with the server in the state the reader meant',
 		async () => {
 			await check(WORLD, RUNS);
+		},
+		SOAK_RUNS > 0 ? 0 : 60_000
+	);
+});
+
+describe('the reader sees rows (issue 55)', () => {
+	// The reader's world without faults: ids 1–6 are feeds 1 and 2's, 7–62 the big feed's, then
+	// the look-alikes (model-server.ts LOOKALIKES): 63 and 64 two feeds' "Daily digest", 65 and 66
+	// feed 1's items linking to its site's root, 67 and 68 one page's #fragments, 69 and 70 one
+	// article in both feeds. An arrival is 71.
+	const world: World = { ...READER_WORLD, faults: [], quota: false };
+	async function run(
+		actions: Action[],
+		sabotage: { who: 'page' | 'worker'; part: Partial<Instance> } | undefined = undefined
+	): Promise<{ violations: string[]; figures: ReturnType<typeof emptyFigures> }> {
+		const real = sabotage ? instances[sabotage.who] : undefined;
+		if (sabotage) instances[sabotage.who] = { ...instances[sabotage.who], ...sabotage.part };
+		const seen = emptyFigures();
+		try {
+			const { violations } = await runSchedule(actions, world, {
+				instances,
+				freshDatabase,
+				figures: seen,
+				newInstance: loadInstance,
+				locks
+			});
+			return { violations, figures: seen };
+		} finally {
+			if (sabotage && real) instances[sabotage.who] = real;
+		}
+	}
+	/** A read change (`unread` true: marked unread) from the page's list. */
+	const read = (ids: number[], unread = false): Action => ({
+		kind: 'flag',
+		tab: 'page',
+		field: 'unread',
+		ids,
+		value: unread,
+		quota: 0
+	});
+	const refresh = (feedId = -4): Action => ({
+		kind: 'refresh',
+		tab: 'page',
+		scope: { feedId, isCat: false },
+		quota: 0
+	});
+	const sync = (articleCount = 200, shift?: number): Action => ({
+		kind: 'engineSync',
+		articleCount,
+		...(shift === undefined ? {} : { shift })
+	});
+	const arrive: Action = { kind: 'arrive', feedId: 2, ageDays: 0 };
+
+	it('a read takes along the copy of its story that its row names, and no look-alike (review item 1)', async () => {
+		// 64 ("Daily digest" of feed 2), 66 (feed 1's root), 68 (#c2) and 70 (one article in two
+		// feeds) read from the first screen: only 69, 70's copy, may go with them.
+		const { violations, figures: seen } = await run([
+			read([64]),
+			read([66]),
+			read([68]),
+			read([70])
+		]);
+		expect(violations).toEqual([]);
+		expect(seen.copiesTaken).toBe(1);
+	});
+
+	it('the checks find a grouping that joins two feeds’ "Daily digest": the hidden one read is an unseen-change', async () => {
+		const byTitle: Instance['groupDuplicates'] = (rows) => {
+			const shown = rows.filter((r) => r.id !== 63);
+			const head = rows.find((r) => r.id === 64);
+			const copy = rows.find((r) => r.id === 63);
+			return {
+				shown,
+				copies: new Map(head && copy ? [[64, [copy]]] : []),
+				shownFor: new Map(
+					head && copy
+						? [
+								[63, 64],
+								[64, 64]
+							]
+						: []
+				)
+			};
+		};
+		const { violations } = await run([read([64])], {
+			who: 'page',
+			part: { groupDuplicates: byTitle }
+		});
+		expect(violations).toEqual([
+			expect.stringMatching(
+				/^unseen-change: flag:unread:63 of reader@.*server false, meant true, the reader never saw it$/
+			)
+		]);
+	});
+
+	const makeRule = (act: 'read' | 'star'): Action => ({ kind: 'rule', act });
+
+	it('a rule leaves alone an article the reader changed since the open list brought it in (review item 4)', async () => {
+		const { violations, figures: seen } = await run([
+			makeRule('read'),
+			arrive,
+			refresh(),
+			// Opened (read), then kept unread on purpose; then the next sync and its rules.
+			read([71]),
+			read([71], true),
+			sync()
+		]);
+		expect(violations).toEqual([]);
+		expect(seen.rulesMade).toBe(1);
+	});
+
+	it('the checks find a rule that acts on the reader’s choice', async () => {
+		const realSync = instances.worker.runSync;
+		const worker = instances.worker;
+		const { violations } = await run(
+			[makeRule('read'), arrive, refresh(), read([71]), read([71], true), sync()],
+			{
+				who: 'worker',
+				part: {
+					// The rules of cd7e7e8: every article above their mark, the reader's choice or not.
+					runSync: async (options) => {
+						const outcome = await realSync(options);
+						await worker.enqueueIntent(
+							{ type: 'flag', field: 'unread', articleIds: [71], value: false },
+							options.now?.()
+						);
+						return outcome;
+					}
+				}
+			}
+		);
+		expect(violations).toEqual([
+			expect.stringMatching(/^lost: flag:unread:71 of reader@.*server false, meant true$/)
+		]);
+	});
+
+	it('a rule acts on an article that reaches the device after newer ones (review item 3)', async () => {
+		// Four arrive; a sync keeping three takes the newest (72–74) and the rule stars them; the
+		// open list of feed 2 brings 71 in; the next sync's rules must star it too.
+		const { violations, figures: seen } = await run([
+			makeRule('star'),
+			arrive,
+			arrive,
+			arrive,
+			arrive,
+			sync(3),
+			refresh(2),
+			sync(3)
+		]);
+		expect(violations).toEqual([]);
+		expect(seen.ruleActs).toBe(4);
+	});
+
+	it('the checks find a rule that skips what arrived', async () => {
+		const realSave = instances.page.saveRules;
+		const { violations } = await run([makeRule('star'), arrive, refresh(2), sync(3)], {
+			who: 'page',
+			// A rule whose scope no article is in: what a rule that skips does to the server.
+			part: {
+				saveRules: (account, settings) =>
+					realSave(account, {
+						rules: settings.rules.map((r) =>
+							r.kind === 'match' ? { ...r, scope: { kind: 'feed', id: 99 } } : r
+						)
+					})
+			}
+		});
+		expect(violations).toEqual([
+			expect.stringMatching(
+				/^lost: flag:starred:71 of reader@.*server false, meant true \(the rule's change\)$/
+			)
+		]);
+	});
+
+	it('a sync whose unread list moves up between its pages keeps a still-unread article unread (review item 5)', async () => {
+		// The first sync pages the 70 unread articles by 50; another device reads 69 before the
+		// second page: article 20 moves onto the first page, already read.
+		const { violations, figures: seen } = await run([sync(200, 0)]);
+		expect(violations).toEqual([]);
+		expect(seen.shifts).toBe(1);
+		expect(seen.elsewhere).toBe(1);
+	});
+
+	it('the checks find a sync that takes a shifted page set as whole: an unseen-change in the cache', async () => {
+		const realSync = instances.worker.runSync;
+		const worker = instances.worker;
+		const { violations } = await run([sync(200)], {
+			who: 'worker',
+			part: {
+				// The engine of cd7e7e8 under a list that moved up: its pages missed article 20, the
+				// set still counted as whole, and the cached copies outside it lost their unread flag.
+				runSync: async (options) => {
+					const outcome = await realSync(options);
+					const read = Array.from({ length: 70 }, (_, i) => i + 1).filter((id) => id !== 20);
+					await worker.clearFlagOutside('unread', new Set(read), {
+						account: options.account ?? '',
+						readAt: options.now?.() ?? Date.now()
+					});
+					return outcome;
+				}
+			}
+		});
+		expect(violations).toEqual([
+			expect.stringMatching(
+				/^unseen-change: cache flag:unread:20 of reader@.*cached false, server true, the reader never saw it$/
+			)
+		]);
+	});
+});
+
+describe('found by the reader’s world, waiting for a fix', () => {
+	// The real sync re-reads Starred whole (a full sync) and clears the star of cached copies
+	// outside it (cache/kept.ts clearFlagOutside); the queued changes are put back on, and the
+	// catch-up of Starred is judged on the article with the later star already on: the cache shows
+	// article 1 read, the server (catch-up sent, then the star) keeps it unread. Found on cd7e7e8
+	// too (soak seed 3 of the reader's world, shrunk). `it.fails`: once it passes, make it a test.
+	it.fails(
+		'a catch-up of Starred queued before a star of an article: a full sync leaves it unread in the cache',
+		async () => {
+			const { violations } = await runSchedule(
+				[
+					{ kind: 'engineSync', articleCount: 3 },
+					{
+						kind: 'catchup',
+						tab: 'page',
+						scope: { feedId: -1, isCat: false },
+						mode: 'all',
+						hold: false,
+						quota: 0
+					},
+					{ kind: 'flag', tab: 'page', field: 'starred', ids: [1], value: true, quota: 0 },
+					{ kind: 'engineSync', articleCount: 200 }
+				],
+				{ ...READER_WORLD, faults: [], quota: false },
+				{ instances, freshDatabase, figures: emptyFigures(), newInstance: loadInstance, locks }
+			);
+			expect(violations).toEqual([]);
+		}
+	);
+});
+
+describe('the reader’s contract under random fault schedules (issue 55)', () => {
+	it(
+		'ends with no change nobody asked for, and every change the reader or a rule did',
+		async () => {
+			await check(READER_WORLD, READER_RUNS);
 		},
 		SOAK_RUNS > 0 ? 0 : 60_000
 	);

@@ -10,6 +10,17 @@
  * cache too: after the drain every cached article of the cache's account shows the server's state
  * (issue 22: the model caught only the server's end state before; the cache could disagree).
  *
+ * The reader sees rows (issue 55, `readerSees`): a list shows the screen's first rows as the app
+ * groups them (dedupe/, the copies of a story shown once), a read on a row takes its copies along
+ * as the list does (state/shown-rows.svelte.ts `withCopies`), and the model knows which story each
+ * article truly tells. A copy of another story read with its row, a cached flag a sync made up, or
+ * a rule acting where its contract says it must not (or not acting where it must): each is a
+ * change nobody asked for, **unseen-change** when the reader never saw the article. Besides the
+ * reader only two may change an article: another device (`elsewhere`, whose change the model
+ * follows) and the reader's rules (`rule`), run after each real sync (`engineSync`: the engine in
+ * pages, then the rules), which act on every article that reached the device after the rule was
+ * made and that the reader has not changed since, and on no other.
+ *
  * Undo (issue 14): a reader action may be held (`hold`: its Undo toast shows), then undone,
  * released (the toast went away) or left to expire (a wait; the page died). The model forgets an
  * undone change (every key it last wrote goes back to what it was before), so a held change that
@@ -29,6 +40,7 @@ import {
 	accountKey,
 	param,
 	CATEGORY_OF,
+	LOOKALIKES,
 	FAULTS,
 	FEEDS,
 	LABELS,
@@ -82,6 +94,12 @@ export interface Instance {
 	withQueuedChanges: typeof import('../outbox').withQueuedChanges;
 	/** What a catch-up of a list spares: unread changes the list does not show (state/actions.ts). */
 	unreadNotListed: typeof import('../unread-not-listed').unreadNotListed;
+	/** A sync as the page and the worker run it: the engine, then the reader's rules (sync/run.ts). */
+	runSync: typeof import('$lib/sync/run').runSync;
+	/** The rules' page saving the reader's rules (rules/store.ts). */
+	saveRules: typeof import('$lib/rules/store').saveRules;
+	/** The list's grouping of a story's copies (dedupe/dedupe.ts), "same story shown once" on. */
+	groupDuplicates: typeof import('$lib/dedupe/dedupe').groupDuplicates;
 }
 
 export interface Instances {
@@ -192,7 +210,19 @@ export type Action =
 	 */
 	| { kind: 'replayDies'; at: number }
 	/** The storage budget evicts cached articles down to `budget` bytes. */
-	| { kind: 'evict'; budget: number };
+	| { kind: 'evict'; budget: number }
+	/**
+	 * The real sync (sync/run.ts: the engine in pages, then the reader's rules) keeping
+	 * `articleCount` articles. With `shift`, another device reads an article of the unread list's
+	 * earlier pages just before a later page is asked for: the list moves up under the paging.
+	 */
+	| { kind: 'engineSync'; articleCount: number; shift?: number }
+	/** Another device reads an unread article (a server-side actor: the model follows it). */
+	| { kind: 'elsewhere'; pick: number }
+	/** The reader makes a rule over feed 2's articles (mark them read, or star them). */
+	| { kind: 'rule'; act: RuleAct };
+
+export type RuleAct = 'read' | 'star';
 
 export type DeathPhase = 'beforeCommit' | 'afterCommit';
 
@@ -240,7 +270,28 @@ export interface World {
 	eviction: boolean;
 	/** Check each refreshed list's rows (what the screen shows) against the reader's changes. */
 	screenCheck: boolean;
+	/**
+	 * The reader sees rows (issue 55): lists show their first SCREEN_ROWS rows as the app groups
+	 * them, a read takes a row's copies along, and a change nobody asked for on an article never
+	 * seen is an `unseen-change`.
+	 */
+	readerSees: boolean;
+	/** Look-alike articles (model-server.ts `lookalikes`) and one true copy, for the grouping. */
+	lookalikes: boolean;
+	/** The real sync engine and its rules (`engineSync`), with a feed big enough for pages. */
+	engineSync: boolean;
+	/** The reader's rules (`rule`). */
+	rules: boolean;
+	/** Another device reading articles (`elsewhere`, and `engineSync`'s `shift`). */
+	elsewhere: boolean;
 }
+
+/** Rows of a list the reader's screen shows (the rest is further down, unseen until scrolled). */
+export const SCREEN_ROWS = 12;
+/** The big feed's articles (`engineSync`): more than a sync's page of 50 under Data Saver. */
+export const BIG_FEED_ARTICLES = 56;
+/** The rule's query and scope: every article of feed 2 (each one's title is `Article <id>`). */
+const RULE_FEED = 2;
 
 export const ACCOUNTS: readonly AccountRef[] = [
 	{ apiUrl: 'http://tt.example/tt-rss/api/', user: 'reader', password: 'pw-reader' },
@@ -284,8 +335,20 @@ const STARRED: Scope = { feedId: -1, isCat: false };
 
 export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 	// Ids the reader can act on: the seeded ones and a few that may arrive.
-	const articleId = fc.integer({ min: 1, max: FEEDS.length * PER_FEED + (world.arrivals ? 3 : 0) });
-	const few = fc.uniqueArray(articleId, { minLength: 1, maxLength: 3 });
+	const seeded = FEEDS.length * PER_FEED;
+	const articleId = fc.integer({ min: 1, max: seeded + (world.arrivals ? 3 : 0) });
+	// The look-alikes follow the seeded articles and the big feed's (model-server.ts).
+	const firstLookalike = seeded + (world.engineSync ? BIG_FEED_ARTICLES : 0) + 1;
+	const lookalike = fc.integer({
+		min: firstLookalike,
+		max: firstLookalike + LOOKALIKES.length - 1
+	});
+	const few = fc.uniqueArray(
+		world.lookalikes
+			? fc.oneof({ weight: 2, arbitrary: articleId }, { weight: 1, arbitrary: lookalike })
+			: articleId,
+		{ minLength: 1, maxLength: 3 }
+	);
 	// "Select all" / mark above: every article up to one (ids follow the list's default order).
 	const above = articleId.map((n) => Array.from({ length: n }, (_, i) => i + 1));
 	const ids = world.syncWrites
@@ -448,6 +511,35 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			fc.record({ kind: fc.constant('evict' as const), budget: fc.constantFrom(0, 1_500, 4_000) })
 		);
 	}
+	if (world.engineSync) {
+		const engineSync = fc.record({
+			kind: fc.constant('engineSync' as const),
+			// A few: newer articles crowd out older ones (a burst); many: the whole unread set, in pages.
+			articleCount: fc.constantFrom(3, 200),
+			shift: fc.option(fc.nat({ max: 60 }), { nil: undefined })
+		});
+		// Often enough that the rules run after what arrived, and articles arrive for them.
+		steps.push(
+			engineSync,
+			engineSync,
+			fc.record({
+				kind: fc.constant('arrive' as const),
+				feedId: fc.constant(RULE_FEED),
+				ageDays: fc.constant(0)
+			})
+		);
+	}
+	if (world.elsewhere) {
+		steps.push(fc.record({ kind: fc.constant('elsewhere' as const), pick: fc.nat({ max: 80 }) }));
+	}
+	if (world.rules) {
+		steps.push(
+			fc.record({
+				kind: fc.constant('rule' as const),
+				act: fc.constantFrom<RuleAct>('read', 'star')
+			})
+		);
+	}
 	if (world.accountSwitches) {
 		steps.push(
 			fc.record({
@@ -463,7 +555,16 @@ export function actionsArbitrary(world: World): fc.Arbitrary<Action[]> {
 			})
 		);
 	}
-	return fc.array(fc.oneof(...steps), { minLength: 1, maxLength: world.maxActions });
+	const schedule = fc.array(fc.oneof(...steps), { minLength: 1, maxLength: world.maxActions });
+	if (!world.rules) return schedule;
+	// Half the schedules start with the reader's rule, so what arrives later meets it.
+	const rule = fc.record({
+		kind: fc.constant('rule' as const),
+		act: fc.constantFrom<RuleAct>('read', 'star')
+	});
+	return fc
+		.tuple(fc.option(rule, { nil: undefined }), schedule)
+		.map(([first, rest]) => (first ? [first, ...rest] : rest));
 }
 
 // ------------------------------------------------------------------ figures
@@ -511,6 +612,20 @@ export interface Figures {
 	/** Rows of refreshed lists compared with the reader's changes; ones that showed an older state. */
 	screenRowsCompared: number;
 	screenMismatches: number;
+	/** Changes nobody asked for on an article the reader never saw (server or cache: issue 55). */
+	unseenChanges: number;
+	/** Schedules of the reader's world (`readerSees`), of `schedules`. */
+	readerSchedules: number;
+	/** Real syncs (the engine, then the rules); those during which another device read an article. */
+	engineSyncs: number;
+	shifts: number;
+	/** Articles another device read (the model follows). */
+	elsewhere: number;
+	/** Rules made, and the rule changes the model expected (an article that arrived after). */
+	rulesMade: number;
+	ruleActs: number;
+	/** Copies of the same story a read took along (the row named them). */
+	copiesTaken: number;
 }
 
 export function emptyFigures(): Figures {
@@ -541,7 +656,15 @@ export function emptyFigures(): Figures {
 		evicted: 0,
 		evictedNamed: 0,
 		screenRowsCompared: 0,
-		screenMismatches: 0
+		screenMismatches: 0,
+		unseenChanges: 0,
+		readerSchedules: 0,
+		engineSyncs: 0,
+		shifts: 0,
+		elsewhere: 0,
+		rulesMade: 0,
+		ruleActs: 0,
+		copiesTaken: 0
 	};
 }
 
@@ -580,6 +703,18 @@ interface AccountModel {
 	 * unstars one again, a catch-up of Starred may cover it or not.
 	 */
 	mayJoinStarred: Set<number>;
+	/** Articles whose row the reader's screen showed, or that the reader acted on (issue 55). */
+	seen: Set<number>;
+	/** Keys another device changed (`elsewhere`): not the reader's, and not made up either. */
+	actorKeys: Set<string>;
+	/** Each key the reader changed, and the step it last did (undone or not: the app may know). */
+	readerChanged: Map<string, number>;
+	/** When each article first reached the device (the step), for the rules. */
+	reached: Map<number, number>;
+	/** The reader's rule: what it does, when made, what was cached then, what it has considered. */
+	rule?: { act: RuleAct; madeAt: number; cachedThen: Set<number>; considered: Set<number> };
+	/** Keys whose last change the model expects is the rule's. */
+	ruleKeys: Set<string>;
 }
 
 /** With disjointIds: each account's article ids start at its own thousand. */
@@ -633,6 +768,13 @@ function isExactCheck(body: unknown): boolean {
 	return (
 		parsed.op === 'getHeadlines' && parsed.since_id !== undefined && Number(parsed.limit) === 1
 	);
+}
+
+/** A later page of the unread list the sync reads (getHeadlines unread, skip > 0): its skip, else 0. */
+function laterUnreadPage(body: unknown): number {
+	const parsed = requestBody(body);
+	if (parsed.op !== 'getHeadlines' || parsed.view_mode !== 'unread') return 0;
+	return Number(parsed.skip ?? 0) || 0;
 }
 
 /** Whether a request stars this article (updateArticle, field 0, mode 1). */
@@ -754,7 +896,9 @@ export async function runSchedule(
 		poison: (r) => r.body.op === 'updateArticle' && param(r.body.data).includes(POISON),
 		...(world.disjointIds ? { idOffset: (key: string) => idOffset(key) } : {}),
 		giveUp: newestLongTimer,
-		...(sabotage ? { sabotage } : {})
+		...(sabotage ? { sabotage } : {}),
+		lookalikes: world.lookalikes,
+		bigFeed: world.engineSync ? BIG_FEED_ARTICLES : 0
 	});
 	const models = new Map<string, AccountModel>();
 	for (const account of ACCOUNTS) {
@@ -771,9 +915,22 @@ export async function runSchedule(
 			catchups: [],
 			dontCare: new Set(),
 			cacheLag: new Set(),
-			mayJoinStarred: new Set()
+			mayJoinStarred: new Set(),
+			seen: new Set(),
+			actorKeys: new Set(),
+			readerChanged: new Map(),
+			reached: new Map(),
+			ruleKeys: new Set()
 		});
 	}
+	/** The schedule's step (the rules' "since it reached the device" compares steps). */
+	let seq = 0;
+	/** The reader's own intent is being applied to the model (not a rule's, nor a retry's). */
+	let readerWriting = false;
+	/** Each tab's list as last shown: a shown row → the copies of its story hidden under it. */
+	const tabLists: Record<Tab, Map<number, number[]>> = { page: new Map(), tab2: new Map() };
+	/** An `engineSync`'s `shift`: another device reads an article before a later unread page. */
+	let shiftNext: number | undefined;
 	let current = 0;
 	/** The account each tab's page session works for (the other tab keeps its own till reload). */
 	const tabAccount: Record<Tab, number> = { page: 0, tab2: 0 };
@@ -817,6 +974,20 @@ export async function runSchedule(
 	const late: { sentAt: number; request: Parameters<typeof server.fetch> }[] = [];
 	const fetch: typeof server.fetch = async (url, init) => {
 		const index = requestIndex++;
+		const later = laterUnreadPage(init?.body);
+		if (shiftNext !== undefined && later > 1) {
+			// Another device reads an article of the pages already asked for (not the list's first:
+			// tt-rss's check_first_id would notice that one), just before this page is served.
+			const unread = [...server.articles(accountKey(ACCOUNTS[current] as AccountRef)).values()]
+				.filter((a) => a.unread)
+				.sort((a, b) => b.dateEntered - a.dateEntered || b.id - a.id);
+			const gone = unread[1 + (shiftNext % Math.max(1, Math.min(later, unread.length) - 1))];
+			shiftNext = undefined;
+			if (gone) {
+				figures.shifts++;
+				readElsewhere(gone.id);
+			}
+		}
 		if (holdFrom !== undefined && index >= holdFrom && isArticleWrite(init?.body)) {
 			holdFrom = undefined;
 			// Without the dead sender's signal: its timeout must not stop the request's landing.
@@ -857,6 +1028,7 @@ export async function runSchedule(
 	 * that signs in does the same; the other one keeps its own until it reloads.
 	 */
 	async function restore(tab: Tab): Promise<void> {
+		tabLists[tab] = new Map();
 		clients.set(tab, await instances[tab].clientFromStoredSession(fetch));
 		tabAccount[tab] = current;
 		instances[tab].setShownAccount(tabKey(tab));
@@ -1023,10 +1195,37 @@ export async function runSchedule(
 		}
 		let intent = intentOf(action);
 		const visible = action.kind === 'catchup' ? await visibleIds(action.tab, action.scope) : [];
+		/** What the reader meant: their own articles, and copies of the same story their rows named. */
+		let meant = intent;
+		if (world.readerSees) {
+			for (const id of 'articleIds' in intent ? intent.articleIds : []) model.seen.add(id);
+			if (intent.type === 'note') model.seen.add(intent.articleId);
+			for (const id of visible) model.seen.add(id);
+			if (intent.type === 'flag' && intent.field === 'unread') {
+				// As the list does (state/shown-rows.svelte.ts withCopies): a read change of a row
+				// takes the copies of its story hidden under it along, in one intent. The reader saw
+				// the row name them; only a copy that truly is the same story is what they meant.
+				const ids = intent.articleIds;
+				const own = new Set(ids);
+				const list = tabLists[action.tab];
+				const copies = ids
+					.flatMap((id) => list.get(id) ?? [])
+					.filter((id, i, all) => !own.has(id) && all.indexOf(id) === i);
+				const onServer = server.articles(tabKey(action.tab));
+				const storyOf = (id: number): string | undefined => onServer.get(id)?.story;
+				const same = copies.filter((copy) =>
+					ids.some((id) => (list.get(id) ?? []).includes(copy) && storyOf(id) === storyOf(copy))
+				);
+				figures.copiesTaken += same.length;
+				intent = { ...intent, articleIds: [...ids, ...copies] };
+				meant = { ...intent, articleIds: [...own, ...same] };
+			}
+		}
 		if (action.kind === 'catchup' && action.listLags && intent.type === 'catchup') {
 			// As state/actions.ts catchUp does, for a list that shows none of them.
 			const spare = await instances[action.tab].unreadNotListed(intent, new Set(), clock);
 			if (spare.length > 0) intent = { ...intent, spare };
+			meant = intent;
 		}
 		const held = 'hold' in action && action.hold === true;
 		// As the page does (state/undo.svelte.ts): a new undoable change sends the tab's previous one.
@@ -1047,7 +1246,7 @@ export async function runSchedule(
 				dies.killed ? ticket.durable : undefined
 			);
 			figures.readerChanges++;
-			applyIntent(model, intent, bound(visible), clock, true);
+			applyReaders(model, meant, bound(visible));
 			return;
 		}
 		try {
@@ -1070,7 +1269,7 @@ export async function runSchedule(
 				0,
 				dies.killed ? ticket.durable : undefined
 			);
-			applyIntent(model, intent, bound(visible), clock, true);
+			applyReaders(model, meant, bound(visible));
 			return;
 		}
 		ticket.settle();
@@ -1083,7 +1282,7 @@ export async function runSchedule(
 			if (intent.type === 'note') model.cacheLag.add(`note:${intent.articleId}`);
 		}
 		if (!hold) {
-			applyIntent(model, intent, bound(visible), clock, true);
+			applyReaders(model, meant, bound(visible));
 			return;
 		}
 		// Everything this action may write, as it was: undoing puts back what it still owns.
@@ -1100,7 +1299,7 @@ export async function runSchedule(
 		const catchups = model.catchups.length;
 		const writerBefore = new Map(model.writer);
 		writing = hold.id;
-		applyIntent(model, intent, bound(visible), clock, true);
+		applyReaders(model, meant, bound(visible));
 		writing = undefined;
 		const prevWriter = new Map<string, string | undefined>();
 		for (const [key, writer] of model.writer) {
@@ -1113,6 +1312,16 @@ export async function runSchedule(
 			prevWriter,
 			...(model.catchups.length > catchups ? { catchup: model.catchups.at(-1) } : {})
 		});
+	}
+
+	/** The reader's own intent in the model (the rules' "changed by the reader" notes it). */
+	function applyReaders(model: AccountModel, intent: Intent, bound: number): void {
+		readerWriting = true;
+		try {
+			applyIntent(model, intent, bound, clock, true);
+		} finally {
+			readerWriting = false;
+		}
 	}
 
 	/** Undo in a tab: the outbox takes the change back unless too late; so does the model. */
@@ -1178,6 +1387,7 @@ export async function runSchedule(
 		 */
 		const eitherWay = (key: string): void => {
 			model.dontCare.add(key);
+			if (readerWriting) model.readerChanged.set(key, seq);
 			if (writing) model.writer.set(key, writing);
 			else model.writer.delete(key);
 		};
@@ -1188,6 +1398,7 @@ export async function runSchedule(
 			change(a);
 			model.touched.add(key);
 			model.dontCare.delete(key);
+			if (readerWriting) model.readerChanged.set(key, seq);
 			if (writing) model.writer.set(key, writing);
 			else model.writer.delete(key);
 		};
@@ -1276,6 +1487,19 @@ export async function runSchedule(
 				if (model.dontCare.has(field) || explains(owner, field)) continue;
 				if (model.cacheLag.has(field)) continue;
 				if (field.startsWith('flag:unread:') && model.cacheLag.has('flag:unread:*')) continue;
+				if (
+					world.readerSees &&
+					!model.touched.has(field) &&
+					!model.seen.has(stored.id) &&
+					!model.actorKeys.has(field)
+				) {
+					// The device made up a change nobody asked for, on an article never seen (issue 55).
+					figures.unseenChanges++;
+					found.push(
+						`unseen-change: cache ${field} of ${owner}: cached ${fieldValue(cached, field)}, server ${fieldValue(server, field)}, the reader never saw it`
+					);
+					continue;
+				}
 				figures.cacheMismatches++;
 				found.push(
 					`cache: ${field} of ${owner}: cached ${fieldValue(cached, field)}, server ${fieldValue(server, field)}`
@@ -1302,7 +1526,12 @@ export async function runSchedule(
 		const intent = item.intent;
 		const bound = intent.type === 'catchup' ? (intent.maxId ?? Infinity) : Infinity;
 		const at = intent.type === 'catchup' ? (intent.at ?? clock) : clock;
-		applyIntent(model, intent, bound, at, false);
+		readerWriting = true;
+		try {
+			applyIntent(model, intent, bound, at, false);
+		} finally {
+			readerWriting = false;
+		}
 	}
 
 	/**
@@ -1572,6 +1801,146 @@ export async function runSchedule(
 		}
 	}
 
+	/**
+	 * The list a refresh shows (issue 55): the server's rows with the changes not yet in them,
+	 * grouped as the app groups them (dedupe/ `groupDuplicates`, "same story shown once" on). The
+	 * screen's first rows are what the reader saw; each shown row's hidden copies are named on it
+	 * ("Also in …") and go with a read change of it.
+	 */
+	async function showList(tab: Tab, rows: readonly Headline[], askedAt: number): Promise<void> {
+		const shown = await instances[tab].withQueuedChanges(rows, askedAt);
+		const groups = instances[tab].groupDuplicates(shown);
+		tabLists[tab] = new Map(
+			[...groups.copies].map(([head, copies]) => [head, copies.map((c) => c.id)])
+		);
+		const model = modelOf(tab);
+		for (const row of groups.shown.slice(0, SCREEN_ROWS)) model.seen.add(row.id);
+	}
+
+	/**
+	 * Another device reads an article (a server-side actor): the model follows, unless the reader
+	 * has a change of that field of their own (it may land after, or before: either way). The
+	 * cached copy learns of it only from a later sync.
+	 */
+	function readElsewhere(id: number): void {
+		const key = accountKey(ACCOUNTS[current] as AccountRef);
+		const a = server.articles(key).get(id);
+		const model = models.get(key);
+		const meant = model?.articles.get(id);
+		if (!a?.unread || !model || !meant) return;
+		a.unread = false;
+		figures.elsewhere++;
+		const field = `flag:unread:${id}`;
+		model.cacheLag.add(field);
+		if (model.touched.has(field) || model.dontCare.has(field)) {
+			if (meant.unread) model.dontCare.add(field);
+			return;
+		}
+		meant.unread = false;
+		model.actorKeys.add(field);
+	}
+
+	/** Articles the device holds now (the cache of whichever account owns it), with that account. */
+	async function cachedNow(): Promise<{ model: AccountModel; ids: Set<number> } | undefined> {
+		const db = await instances.worker.openReaderDb();
+		const owner = await getStored(CACHE_OWNER, db);
+		const model = owner === undefined ? undefined : models.get(owner);
+		if (!model) return undefined;
+		return { model, ids: new Set((await db.getAllKeys('articles')).map(Number)) };
+	}
+
+	/** Notes when each article first reached the device (the rules act on what arrived). */
+	async function noteReached(): Promise<void> {
+		if (!world.rules) return;
+		const now = await cachedNow();
+		if (!now) return;
+		for (const id of now.ids) if (!now.model.reached.has(id)) now.model.reached.set(id, seq);
+	}
+
+	/** The reader makes the rule (once): every article of feed 2 read, or starred, as it arrives. */
+	async function makeRule(act: RuleAct): Promise<void> {
+		const account = accountKey(ACCOUNTS[current] as AccountRef);
+		const model = models.get(account) as AccountModel;
+		if (model.rule) return;
+		await instances.page.saveRules(account, {
+			rules: [
+				{
+					kind: 'match',
+					id: 'r1',
+					query: 'title:article',
+					scope: { kind: 'feed', id: RULE_FEED },
+					actions: [{ kind: act }]
+				}
+			]
+		});
+		figures.rulesMade++;
+		const now = await cachedNow();
+		model.rule = { act, madeAt: seq, cachedThen: now?.ids ?? new Set(), considered: new Set() };
+	}
+
+	/**
+	 * The rules ran after a sync (`ran`; else they may have or not): the rule considers, once,
+	 * each article the device holds that reached it after the rule was made. One it matches gets
+	 * its change — unless the reader changed that field since it reached the device (it must not
+	 * act), or changed it before, or another field (it may act or not).
+	 */
+	async function rulesRan(account: string, ran: boolean): Promise<void> {
+		const now = await cachedNow();
+		const model = models.get(account);
+		const rule = model?.rule;
+		if (!now || !model || !rule || now.model !== model) return;
+		const onServer = server.articles(account);
+		for (const id of now.ids) {
+			if (rule.considered.has(id) || rule.cachedThen.has(id)) continue;
+			rule.considered.add(id);
+			const a = onServer.get(id);
+			const meant = model.articles.get(id);
+			const at = model.reached.get(id) ?? seq;
+			if (!a || !meant || a.feedId !== RULE_FEED || !a.title.startsWith('Article ')) continue;
+			const key = rule.act === 'read' ? `flag:unread:${id}` : `flag:starred:${id}`;
+			const readerAt = model.readerChanged.get(key);
+			if (
+				readerAt !== undefined &&
+				readerAt > at &&
+				model.touched.has(key) &&
+				!model.dontCare.has(key)
+			)
+				continue;
+			const changedAny = fieldKeys(id).some((k) => model.readerChanged.has(k));
+			if (!ran || at < rule.madeAt || changedAny) {
+				model.dontCare.add(key);
+				continue;
+			}
+			figures.ruleActs++;
+			if (rule.act === 'read') meant.unread = false;
+			else meant.marked = true;
+			model.touched.add(key);
+			model.dontCare.delete(key);
+			model.writer.delete(key);
+			model.ruleKeys.add(key);
+		}
+	}
+
+	/** The real sync, then the rules (sync/run.ts), in the worker. */
+	async function engineSync(articleCount: number, shift: number | undefined): Promise<void> {
+		const client = await clientOf('worker');
+		if (!client) return;
+		figures.engineSyncs++;
+		const account = accountKey(ACCOUNTS[current] as AccountRef);
+		shiftNext = shift;
+		let ran = true;
+		try {
+			await instances.worker.runSync({ client, account, articleCount, now });
+		} catch {
+			// Offline, or a session it could not renew: the engine stopped before the rules.
+			ran = false;
+		} finally {
+			shiftNext = undefined;
+		}
+		await noteReached();
+		await rulesRan(account, ran);
+	}
+
 	async function step(action: Action): Promise<void> {
 		figures.actions++;
 		quota.failCommits = 'quota' in action ? action.quota : 0;
@@ -1595,6 +1964,7 @@ export async function runSchedule(
 							limit: 200
 						});
 						if (world.screenCheck) await checkScreen(action.tab, headlines, askedAt);
+						if (world.readerSees) await showList(action.tab, headlines, askedAt);
 						await instances[action.tab].storeList(
 							{
 								feedId: action.scope.feedId,
@@ -1678,6 +2048,20 @@ export async function runSchedule(
 				case 'replayDies':
 					await replayDies(action.at);
 					break;
+				case 'engineSync':
+					await engineSync(action.articleCount, action.shift);
+					break;
+				case 'elsewhere': {
+					const unread = [...server.articles(accountKey(ACCOUNTS[current] as AccountRef)).values()]
+						.filter((a) => a.unread && a.feedId !== 0)
+						.sort((a, b) => a.id - b.id);
+					const a = unread[action.pick % Math.max(1, unread.length)];
+					if (a) readElsewhere(a.id);
+					break;
+				}
+				case 'rule':
+					await makeRule(action.act);
+					break;
 			}
 		} finally {
 			quota.failCommits = 0;
@@ -1686,7 +2070,12 @@ export async function runSchedule(
 
 	await signIn(0, true, true);
 	await restore('tab2');
-	for (const action of actions) await step(action);
+	await noteReached();
+	for (const action of actions) {
+		seq++;
+		await step(action);
+		await noteReached();
+	}
 
 	// What was held on its way lands before the drain, at the latest.
 	await landLate();
@@ -1732,7 +2121,13 @@ export async function runSchedule(
 				const where = `${field} of ${key}: server ${fieldValue(actual, field)}, meant ${fieldValue(expected, field)}`;
 				if (model.touched.has(field)) {
 					figures.lost++;
-					violations.push(`lost: ${where}`);
+					violations.push(
+						`lost: ${where}${model.ruleKeys.has(field) ? " (the rule's change)" : ''}`
+					);
+				} else if (world.readerSees && !model.seen.has(id) && !model.actorKeys.has(field)) {
+					// Nobody asked, and the reader never saw the article (issue 55).
+					figures.unseenChanges++;
+					violations.push(`unseen-change: ${where}, the reader never saw it`);
 				} else {
 					figures.leaked++;
 					violations.push(`leaked or widened: ${where}`);
@@ -1762,6 +2157,7 @@ export async function runSchedule(
 	}
 	if (world.cacheCheck) violations.push(...(await checkCache(explains)));
 	figures.schedules++;
+	if (world.readerSees) figures.readerSchedules++;
 	figures.requests += server.log.length;
 	for (const [fault, n] of server.injected)
 		figures.faults[fault] = (figures.faults[fault] ?? 0) + n;
