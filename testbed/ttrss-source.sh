@@ -43,7 +43,7 @@ if [ -n "${TTRSS_VENDOR_DIR:-}" ]; then
     die "TTRSS_VENDOR_DIR is set, but $TTRSS_VENDOR_DIR/$TARBALL is not there (unset it to use ../shared/vendor or tt-rss's git repository)"
   use_vendored "$(cd "$TTRSS_VENDOR_DIR" && pwd)/$TARBALL" TTRSS_VENDOR_DIR
 fi
-shared="${TTRSS_SHARED_DIR:-$TESTBED_DIR/../../shared}"
+shared="${TTRSS_SHARED_DIR:-$(cd "$TESTBED_DIR/../.." && pwd)/shared}"
 if [ -f "$shared/vendor/$TARBALL" ]; then
   use_vendored "$(cd "$shared/vendor" && pwd)/$TARBALL" "${TTRSS_SHARED_DIR:+TTRSS_SHARED_DIR }../shared/vendor"
 fi
