@@ -6,7 +6,14 @@
  * read of an account's rules moves them over (the old key is then deleted), so they keep hiding
  * what they hid.
  */
-import { deleteStored, getStored, isRecord, putStored, storedKeyFamily } from '$lib/db/kv';
+import {
+	deleteStored,
+	getStored,
+	isRecord,
+	putStored,
+	storedKeyFamily,
+	updateStored
+} from '$lib/db/kv';
 import {
 	parseRule,
 	parseRuleHits,
@@ -95,9 +102,13 @@ export async function recordRuleHits(
 	matched: readonly { ruleId: string; ids: readonly number[] }[]
 ): Promise<void> {
 	if (matched.length === 0) return;
-	const hits = await getStored(RULE_HITS(account));
-	for (const { ruleId, ids } of matched) hits[ruleId] = withHits(hits[ruleId] ?? [], ids);
-	await putStored(RULE_HITS(account), hits);
+	// Read and written in one transaction: two runs at once (page and worker, without Web Locks)
+	// each add their own.
+	await updateStored(RULE_HITS(account), (hits) => {
+		const next = { ...hits };
+		for (const { ruleId, ids } of matched) next[ruleId] = withHits(next[ruleId] ?? [], ids);
+		return next;
+	});
 }
 
 /** The ids of the articles a rule matched, newest first. */
