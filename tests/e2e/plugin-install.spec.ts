@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { sourceDateEpoch } from '../../deploy/build-info.js';
 import { metaCspDirectives, cspHeaderValue } from '../../deploy/csp.js';
 import { freePort } from '../support/free-port';
 import { resetTestbed, testbed } from '../support/testbed';
@@ -38,8 +39,18 @@ import { expect, test } from './support/fixtures';
 // one testbed.json names (url, pluginsDir), so the same spec runs against any test bed.
 const V1 = '0.0.1-e2e.1';
 const V2 = '0.0.1-e2e.2';
+/** The name the worker knows an archive's build by (its version.json): release+commit. */
+const builtName = (archive: string) =>
+	(
+		JSON.parse(
+			execFileSync('tar', ['-xzOf', archive, `${PLUGIN_FOLDER}/_app/version.json`], {
+				encoding: 'utf8'
+			})
+		) as { version: string }
+	).version;
 let dir: string;
 let archives: { v1: string; v2: string };
+let built: { v1: string; v2: string };
 let installed: InstalledPlugin | undefined;
 let oldPlugins: { reader: string; noapi: string } | undefined;
 
@@ -50,7 +61,14 @@ test.beforeAll(() => {
 	test.setTimeout(180_000);
 	resetTestbed();
 	dir = mkdtempSync(join(tmpdir(), 'plugin-install-'));
-	archives = { v1: buildArchive(V1, join(dir, 'v1')), v2: buildArchive(V2, join(dir, 'v2')) };
+	// The second as a release of a later commit: its files carry a later time. (Both are built from
+	// one commit, whose time every file carries; Apache's ETag is time and size, so the same-size
+	// worker script of the same time could be answered 304 and the update not seen.)
+	archives = {
+		v1: buildArchive(V1, join(dir, 'v1')),
+		v2: buildArchive(V2, join(dir, 'v2'), sourceDateEpoch() + 3600)
+	};
+	built = { v1: builtName(archives.v1), v2: builtName(archives.v2) };
 	installed = installArchive(archives.v1);
 	oldPlugins = {
 		reader: setUserPlugins(testbed.user, 'reader'),
@@ -84,6 +102,8 @@ test('the archive holds the app and the plugin, and the folder needs no server c
 	const sums = (cwd: string) =>
 		execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd, encoding: 'utf8' });
 	expect(sums(join(dir, 'v1'))).toBe(`ttrss-reader-${V1}.tar.gz: OK\nttrss-reader-${V1}.zip: OK\n`);
+	// The build is named after the release and the commit, never the clock (scripts/package.js).
+	expect(built.v1).toMatch(/^0\.0\.1-e2e\.1\+[0-9a-f]{12}(-dirty)?$/);
 	const files = sums(join(pluginsDir, PLUGIN_FOLDER));
 	for (const name of [
 		'index.html',
@@ -91,7 +111,9 @@ test('the archive holds the app and the plugin, and the folder needs no server c
 		'manifest.webmanifest',
 		'init.php',
 		'index.php',
-		'INSTALL'
+		'INSTALL',
+		'LICENSE.txt',
+		'THIRD-PARTY-NOTICES.txt'
 	]) {
 		expect(files).toContain(`${name}: OK`);
 	}
@@ -241,7 +263,7 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 	await app.getByRole('button', { name: 'Sign in' }).click();
 	await expect(app.locator('nav[aria-label="Feeds"]')).toBeVisible();
 	await waitForController(app);
-	expect(await controllerVersion(app)).toBe(V1);
+	expect(await controllerVersion(app)).toBe(built.v1);
 	expect(await app.evaluate(async () => (await navigator.serviceWorker.ready).scope)).toBe(
 		pluginAppUrl
 	);
@@ -338,7 +360,7 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 	await prompt.getByRole('button', { name: 'Reload' }).click();
 	await load;
 	await waitForController(app);
-	expect(await controllerVersion(app)).toBe(V2);
+	expect(await controllerVersion(app)).toBe(built.v2);
 	expect(await outboxCount(app)).toBe(1);
 	expect(await starredTitles()).not.toContain(second);
 
@@ -381,7 +403,7 @@ test('unpacked into any folder of a plain server (php -S), outside tt-rss’s tr
 		// Not inside tt-rss's tree: the form offers the proxied path, as a build for a base path does.
 		await expect(page.getByLabel('Server address')).toHaveValue('/tt-rss/');
 		await waitForController(page);
-		expect(await controllerVersion(page)).toBe(V1);
+		expect(await controllerVersion(page)).toBe(built.v1);
 		expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).scope)).toBe(
 			appUrl
 		);

@@ -24,9 +24,12 @@ export function canInstallPlugin(): boolean {
 	return process.getuid?.() === 0 && existsSync(join(pluginsDir, '..', 'index.php'));
 }
 
-/** Builds one release archive (about 15 s); returns the .tar.gz path. */
-export function buildArchive(version: string, out: string): string {
-	return makePackage({ version, out }).tar;
+/**
+ * Builds one release archive (about 15 s); returns the .tar.gz path. `epoch`: its files' time
+ * (default the commit's); a later release is a later commit.
+ */
+export function buildArchive(version: string, out: string, epoch?: number): string {
+	return makePackage({ version, out, ...(epoch === undefined ? {} : { epoch }) }).tar;
 }
 
 export interface InstalledPlugin {
