@@ -1,4 +1,7 @@
 <?php
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The licence: LICENSE.txt beside this file; those of the packages the app bundles:
+// THIRD-PARTY-NOTICES.txt.
 // The Reader (an offline-first web app for Tiny Tiny RSS), installed as a tt-rss plugin: this folder
 // holds the built app, served as static files next to tt-rss, and this class, which adds an
 // "Open in Reader" entry to tt-rss's toolbar and preferences. It never changes a setting itself:
