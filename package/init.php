@@ -4,9 +4,11 @@
 // THIRD-PARTY-NOTICES.txt.
 // The Reader (an offline-first web app for Tiny Tiny RSS), installed as a tt-rss plugin: this folder
 // holds the built app, served as static files next to tt-rss, and this class, which adds an
-// "Open in Reader" entry to tt-rss's toolbar and preferences. It never changes a setting itself:
-// where the account's API access (or, on current tt-rss, its browser-based API access) is off, the
-// entry says so and names the setting. Works with Debian's 2021 tt-rss and the current one
+// "Open in Reader" entry to tt-rss's toolbar and preferences. Where the account's API access (or, on
+// current tt-rss, its browser-based API access) is off, the entry says so and names the setting, and
+// the pane in Preferences offers one button that turns both on for the signed-in user's own account
+// (issue 56: their click, a POST with tt-rss's CSRF token; nothing changes without it). Its texts
+// follow the user's tt-rss language. Works with Debian's 2021 tt-rss and the current one
 // (both: Plugin API 2, hooks added with $host::HOOK_…, hook_main_toolbar_button printing its HTML).
 //
 // Image proxy (issue 24): when the app asks for it (`reader_image_proxy` in getHeadlines/getArticle),
@@ -133,51 +135,428 @@ class Reader extends Plugin {
 		return get_pref($name);
 	}
 
-	/** @return string[] what keeps the app from signing in, as the settings' own labels name it */
+	/** The preferences the button turns on: "Enable API", and the browser opt-in where tt-rss has it. */
+	private static function api_prefs() {
+		$prefs = ['ENABLE_API_ACCESS' => 'Enable API'];
+		// Only the current tt-rss refuses API calls a browser makes without this second opt-in.
+		if (class_exists('Prefs') && defined('Prefs::ENABLE_API_ACCESS_BROWSER')) {
+			$prefs[Prefs::ENABLE_API_ACCESS_BROWSER] = 'Enable browser-based API access';
+		}
+		return $prefs;
+	}
+
+	/**
+	 * @return string[] what keeps the app from signing in, as the settings' own labels name it
+	 * (tt-rss's msgids, so in tt-rss's translation of them)
+	 */
 	private function missing_access() {
 		$missing = [];
-		if (!$this->pref('ENABLE_API_ACCESS')) {
-			$missing[] = __('Enable API');
-		}
-		// Only the current tt-rss refuses API calls a browser makes without this second opt-in.
-		if (class_exists('Prefs') && defined('Prefs::ENABLE_API_ACCESS_BROWSER')
-				&& !$this->pref(Prefs::ENABLE_API_ACCESS_BROWSER)) {
-			$missing[] = __('Enable browser-based API access');
+		foreach (self::api_prefs() as $name => $label) {
+			if (!$this->pref($name)) $missing[] = __($label);
 		}
 		return $missing;
 	}
 
+	/** The labels quoted as the user's language quotes, joined by its "and". */
+	private function labels($labels) {
+		$quote = $this->t('quote');
+		return implode($this->t('and'), array_map(function ($label) use ($quote) {
+			return $quote[0] . $label . $quote[1];
+		}, $labels));
+	}
+
+	/** Where the button is: tt-rss's own words for its tabs, then the pane and the button. */
+	private function button_path() {
+		$quote = $this->t('quote');
+		return implode($this->t('arrow'), [__('Preferences'), __('Preferences'), $this->t('pane'),
+			$quote[0] . $this->t('button') . $quote[1]]);
+	}
+
 	private function notice($missing) {
 		if (!$missing) return '';
-		return sprintf('The Reader signs in through the API: turn on %s in Preferences → Preferences, then save.',
-			implode(' and ', array_map(function ($label) { return '“' . $label . '”'; }, $missing)));
+		return sprintf($this->t('notice'), $this->labels($missing), $this->button_path());
+	}
+
+	/** lang and dir of our own texts (tt-rss's page stays as it is). */
+	private function text_attributes() {
+		$lang = $this->language();
+		return 'lang="' . htmlspecialchars($lang) . '" dir="' . ($lang === 'ar' ? 'rtl' : 'ltr') . '"';
 	}
 
 	function hook_main_toolbar_button() {
 		$missing = $this->missing_access();
-		$title = $missing ? $this->notice($missing) : 'Open the Reader (works offline)';
+		$title = $missing ? $this->notice($missing) : $this->t('open_title');
 		?>
 		<a class="reader-open" id="reader-open" style="order: 0; margin: 0 6px; white-space: nowrap"
-			href="<?= htmlspecialchars($this->app_url()) ?>" target="_blank" rel="noopener"
-			title="<?= htmlspecialchars($title) ?>"><?= htmlspecialchars('Open in Reader') ?><?php
-			if ($missing) { ?> <span class="reader-access">(<?= htmlspecialchars('API access off: see Preferences') ?>)</span><?php } ?></a>
+			href="<?= htmlspecialchars($this->app_url()) ?>" target="_blank" rel="noopener" <?= $this->text_attributes() ?>
+			title="<?= htmlspecialchars($title) ?>"><?= htmlspecialchars($this->t('open')) ?><?php
+			if ($missing) { ?> <span class="reader-access">(<?= htmlspecialchars($this->t('off_short')) ?>)</span><?php } ?></a>
 		<?php
 	}
 
+	/**
+	 * The pane in Preferences → Preferences: open the app, the account's API access, and (while it
+	 * is off) one button that turns it on for this account. The button posts the form to
+	 * enable_api through tt-rss's backend.php with tt-rss's CSRF token; the pane then says it is on
+	 * and ticks tt-rss's own checkboxes, so a later "Save configuration" keeps them on.
+	 */
 	function hook_prefs_tab($args) {
 		if ($args != 'prefPrefs') return;
 		$missing = $this->missing_access();
+		$token = isset($_SESSION['csrf_token']) && is_string($_SESSION['csrf_token']) ? $_SESSION['csrf_token'] : '';
+		$boxes = array_map(function ($name) { return 'CB_' . $name; }, array_keys(self::api_prefs()));
 		?>
-		<div dojoType="dijit.layout.AccordionPane" title="<?= htmlspecialchars('Reader') ?>">
+		<div dojoType="dijit.layout.AccordionPane" title="<?= htmlspecialchars($this->t('pane')) ?>">
+		<div class="reader-pane" <?= $this->text_attributes() ?>>
 			<p><a class="reader-open" href="<?= htmlspecialchars($this->app_url()) ?>" target="_blank"
-				rel="noopener"><?= htmlspecialchars('Open in Reader') ?></a> (version <?= htmlspecialchars(self::VERSION) ?>)</p>
+				rel="noopener"><?= htmlspecialchars($this->t('open')) ?></a>
+				(<?= htmlspecialchars(sprintf($this->t('version'), self::VERSION)) ?>)</p>
+			<p class="reader-access" role="status"><?= htmlspecialchars($missing
+				? sprintf($this->t('off'), $this->labels($missing)) : $this->t('on')) ?></p>
 			<?php if ($missing) { ?>
-				<p class="reader-access"><?= htmlspecialchars($this->notice($missing)) ?></p>
-			<?php } else { ?>
-				<p class="reader-access"><?= htmlspecialchars('API access is on for this account: the Reader can sign in.') ?></p>
+			<form dojoType="dijit.form.Form" class="reader-enable-api" method="post" action="backend.php">
+				<script type="dojo/method" event="onSubmit" args="evt">
+					evt.preventDefault();
+					const form = this.domNode;
+					const status = form.parentNode.querySelector('.reader-access');
+					const failed = <?= json_encode($this->t('failed'), JSON_HEX_TAG | JSON_UNESCAPED_UNICODE) ?>;
+					fetch('backend.php', {method: 'POST', credentials: 'same-origin',
+						headers: {Accept: 'application/json'}, body: new URLSearchParams(new FormData(form))})
+						.then((reply) => reply.json())
+						.then((reply) => {
+							if (!reply || typeof reply.message !== 'string') throw new Error('no answer');
+							status.textContent = reply.message;
+							if (reply.on) {
+								form.hidden = true;
+								for (const id of <?= json_encode($boxes, JSON_HEX_TAG) ?>) {
+									const box = dijit.byId(id);
+									if (box) box.set('checked', true);
+								}
+							}
+						})
+						.catch(() => { status.textContent = failed; });
+					return false;
+				</script>
+				<input type="hidden" name="op" value="pluginhandler">
+				<input type="hidden" name="plugin" value="reader">
+				<input type="hidden" name="method" value="enable_api">
+				<input type="hidden" name="csrf_token" value="<?= htmlspecialchars($token) ?>">
+				<p><button dojoType="dijit.form.Button" type="submit" class="alt-primary"><?=
+					htmlspecialchars($this->t('button')) ?></button>
+				<span class="reader-reason"><?= htmlspecialchars($this->t('reason')) ?></span></p>
+				<p class="reader-scope"><?= htmlspecialchars(sprintf($this->t('scope'),
+					$this->labels(array_map('__', array_values(self::api_prefs()))))) ?></p>
+			</form>
 			<?php } ?>
 		</div>
+		</div>
 		<?php
+	}
+
+	/**
+	 * backend.php?op=pluginhandler&plugin=reader&method=enable_api: turns API access on for the
+	 * signed-in user, the one whose session made the request, and only on their click: a POST
+	 * carrying tt-rss's CSRF token of that session (the current tt-rss checks it before calling a
+	 * plugin's method; 2021's does not, so it is checked here on both). Any user, uid or profile in
+	 * the request is ignored. Answers JSON {on, message}; a plain form post (no JavaScript) goes
+	 * back to the preferences.
+	 */
+	function enable_api() {
+		$uid = isset($_SESSION['uid']) && is_numeric($_SESSION['uid']) ? (int) $_SESSION['uid'] : 0;
+		$method = isset($_SERVER['REQUEST_METHOD']) ? strtoupper((string) $_SERVER['REQUEST_METHOD']) : '';
+		if ($method !== 'POST') {
+			self::refuse_json(405, 'POST only.');
+			return;
+		}
+		$token = isset($_POST['csrf_token']) && is_string($_POST['csrf_token']) ? $_POST['csrf_token'] : '';
+		$session_token = isset($_SESSION['csrf_token']) && is_string($_SESSION['csrf_token']) ? $_SESSION['csrf_token'] : '';
+		if ($uid <= 0 || $token === '' || $session_token === ''
+				|| !hash_equals($session_token, $token)
+				|| (function_exists('validate_csrf') && !validate_csrf($token))) {
+			self::refuse_json(403, 'Not signed in, or not tt-rss’s own form (CSRF token).');
+			return;
+		}
+		self::turn_on_api($uid);
+		$on = !$this->missing_access();
+		$accept = isset($_SERVER['HTTP_ACCEPT']) ? (string) $_SERVER['HTTP_ACCEPT'] : '';
+		if (strpos($accept, 'application/json') === false) {
+			header('Location: prefs.php', true, 303);
+			return;
+		}
+		header('Content-Type: application/json; charset=utf-8');
+		header('Cache-Control: no-store');
+		print json_encode(['on' => $on, 'message' => $on ? $this->t('on') : $this->t('failed')]);
+	}
+
+	private static function refuse_json($status, $reason) {
+		http_response_code($status);
+		header('Content-Type: application/json; charset=utf-8');
+		header('Cache-Control: no-store');
+		print json_encode(['on' => false, 'error' => $reason]);
+	}
+
+	/**
+	 * Sets the API preferences of user `$uid` through tt-rss's own preference functions, always
+	 * for the account itself (no profile: these are not per-profile, and the API reads them so).
+	 */
+	private static function turn_on_api($uid) {
+		if (class_exists('Prefs') && method_exists('Prefs', 'set')) {
+			foreach (array_keys(self::api_prefs()) as $name) Prefs::set($name, true, $uid, null);
+			return;
+		}
+		// 2021: set_pref only updates an existing row; tt-rss makes the rows at sign-in, and
+		// initialize_user_prefs adds any that are missing (with their defaults).
+		if (class_exists('Pref_Prefs') && method_exists('Pref_Prefs', 'initialize_user_prefs')) {
+			Pref_Prefs::initialize_user_prefs($uid);
+		}
+		set_pref('ENABLE_API_ACCESS', 'true', $uid);
+	}
+
+	/** The app's languages (its catalogs), as our texts have them. */
+	const LANGUAGES = ['en', 'ar', 'de', 'es', 'fr', 'it', 'ja', 'pl', 'pt-BR', 'ru', 'zh-CN'];
+
+	/**
+	 * Our own texts in the app's eleven languages. tt-rss's own words (its settings' labels, the
+	 * "Preferences" tab) come from tt-rss's translation through __() instead. `pane` is the app's
+	 * short name in that language (its catalogs' app_short_name); `notice`: %1$s the settings that
+	 * are off, %2$s where the button is.
+	 */
+	const TEXTS = [
+		'en' => [
+			'pane' => 'Reader',
+			'open' => 'Open in Reader',
+			'open_title' => 'Open the Reader (works offline)',
+			'off_short' => 'API access off: see Preferences',
+			'notice' => 'The Reader signs in through the API. Off for your account: %1$s. To turn it on: %2$s.',
+			'version' => 'version %s',
+			'on' => 'API access is on for this account: the Reader can sign in.',
+			'off' => 'API access is off for this account: %s.',
+			'button' => 'Turn on API access',
+			'reason' => 'Lets Reader for Tiny Tiny RSS and other apps sign in with your password or an app password.',
+			'scope' => 'Turns on %s, for your account only.',
+			'failed' => 'API access could not be turned on. Reload the page and try again.',
+			'and' => ' and ',
+			'arrow' => ' → ',
+			'quote' => ['“', '”'],
+		],
+		'ar' => [
+			'pane' => 'القارئ',
+			'open' => 'افتح في القارئ',
+			'open_title' => 'افتح القارئ (يعمل دون اتصال)',
+			'off_short' => 'الوصول إلى API مُعطَّل: راجع التفضيلات',
+			'notice' => 'يسجّل القارئ الدخول عبر API. مُعطَّل لحسابك: %1$s. لتفعيله: %2$s.',
+			'version' => 'الإصدار %s',
+			'on' => 'الوصول إلى API مُفعَّل لهذا الحساب: يمكن للقارئ تسجيل الدخول.',
+			'off' => 'الوصول إلى API مُعطَّل لهذا الحساب: %s.',
+			'button' => 'فعّل الوصول إلى API',
+			'reason' => 'يتيح لتطبيق قارئ Tiny Tiny RSS وللتطبيقات الأخرى تسجيل الدخول بكلمة مرورك أو بكلمة مرور تطبيق.',
+			'scope' => 'يفعّل %s لحسابك فقط.',
+			'failed' => 'تعذّر تفعيل الوصول إلى API. أعد تحميل الصفحة وحاول مرة أخرى.',
+			'and' => ' و',
+			'arrow' => ' ← ',
+			'quote' => ['«', '»'],
+		],
+		'de' => [
+			'pane' => 'Reader',
+			'open' => 'Im Reader öffnen',
+			'open_title' => 'Den Reader öffnen (funktioniert offline)',
+			'off_short' => 'API-Zugriff aus: siehe Einstellungen',
+			'notice' => 'Der Reader meldet sich über die API an. Für dein Konto ausgeschaltet: %1$s. Einschalten: %2$s.',
+			'version' => 'Version %s',
+			'on' => 'Der API-Zugriff ist für dieses Konto eingeschaltet: Der Reader kann sich anmelden.',
+			'off' => 'Der API-Zugriff ist für dieses Konto ausgeschaltet: %s.',
+			'button' => 'API-Zugriff einschalten',
+			'reason' => 'Damit können sich Reader für Tiny Tiny RSS und andere Apps mit deinem Passwort oder einem App-Passwort anmelden.',
+			'scope' => 'Schaltet %s ein, nur für dein Konto.',
+			'failed' => 'Der API-Zugriff konnte nicht eingeschaltet werden. Lade die Seite neu und versuche es noch einmal.',
+			'and' => ' und ',
+			'arrow' => ' → ',
+			'quote' => ['„', '“'],
+		],
+		'es' => [
+			'pane' => 'Lector',
+			'open' => 'Abrir en el Lector',
+			'open_title' => 'Abrir el Lector (funciona sin conexión)',
+			'off_short' => 'Acceso a la API desactivado: ver Preferencias',
+			'notice' => 'El Lector inicia sesión a través de la API. Desactivado para tu cuenta: %1$s. Para activarlo: %2$s.',
+			'version' => 'versión %s',
+			'on' => 'El acceso a la API está activado para esta cuenta: el Lector puede iniciar sesión.',
+			'off' => 'El acceso a la API está desactivado para esta cuenta: %s.',
+			'button' => 'Activar el acceso a la API',
+			'reason' => 'Permite que Lector para Tiny Tiny RSS y otras apps inicien sesión con tu contraseña o una contraseña de aplicación.',
+			'scope' => 'Activa %s, solo para tu cuenta.',
+			'failed' => 'No se pudo activar el acceso a la API. Recarga la página e inténtalo de nuevo.',
+			'and' => ' y ',
+			'arrow' => ' → ',
+			'quote' => ['«', '»'],
+		],
+		'fr' => [
+			'pane' => 'Lecteur',
+			'open' => 'Ouvrir dans le Lecteur',
+			'open_title' => 'Ouvrir le Lecteur (fonctionne hors ligne)',
+			'off_short' => "Accès à l’API désactivé\u{a0}: voir les Préférences",
+			'notice' => "Le Lecteur se connecte par l’API. Désactivé pour votre compte\u{a0}: %1\$s. Pour l’activer\u{a0}: %2\$s.",
+			'version' => 'version %s',
+			'on' => "L’accès à l’API est activé pour ce compte\u{a0}: le Lecteur peut se connecter.",
+			'off' => "L’accès à l’API est désactivé pour ce compte\u{a0}: %s.",
+			'button' => 'Activer l’accès à l’API',
+			'reason' => 'Permet à Lecteur pour Tiny Tiny RSS et à d’autres applications de se connecter avec votre mot de passe ou un mot de passe d’application.',
+			'scope' => 'Active %s, pour votre compte uniquement.',
+			'failed' => 'L’accès à l’API n’a pas pu être activé. Rechargez la page et réessayez.',
+			'and' => ' et ',
+			'arrow' => ' → ',
+			'quote' => ["«\u{a0}", "\u{a0}»"],
+		],
+		'it' => [
+			'pane' => 'Lettore',
+			'open' => 'Apri nel Lettore',
+			'open_title' => 'Apri il Lettore (funziona offline)',
+			'off_short' => 'Accesso all’API disattivato: vedi Preferenze',
+			'notice' => 'Il Lettore accede tramite l’API. Disattivato per il tuo account: %1$s. Per attivarlo: %2$s.',
+			'version' => 'versione %s',
+			'on' => 'L’accesso all’API è attivo per questo account: il Lettore può accedere.',
+			'off' => 'L’accesso all’API è disattivato per questo account: %s.',
+			'button' => 'Attiva l’accesso all’API',
+			'reason' => 'Permette a Lettore per Tiny Tiny RSS e ad altre app di accedere con la tua password o una password per app.',
+			'scope' => 'Attiva %s, solo per il tuo account.',
+			'failed' => 'Non è stato possibile attivare l’accesso all’API. Ricarica la pagina e riprova.',
+			'and' => ' e ',
+			'arrow' => ' → ',
+			'quote' => ['«', '»'],
+		],
+		'ja' => [
+			'pane' => 'リーダー',
+			'open' => 'リーダーで開く',
+			'open_title' => 'リーダーを開く（オフラインでも使えます）',
+			'off_short' => 'API アクセスがオフ：設定を参照',
+			'notice' => 'リーダーは API でログインします。このアカウントでオフ：%1$s。オンにするには：%2$s。',
+			'version' => 'バージョン %s',
+			'on' => 'このアカウントの API アクセスはオンです。リーダーでログインできます。',
+			'off' => 'このアカウントの API アクセスはオフです：%s。',
+			'button' => 'API アクセスをオンにする',
+			'reason' => 'Tiny Tiny RSS リーダーなどのアプリが、あなたのパスワードまたはアプリパスワードでログインできるようになります。',
+			'scope' => 'あなたのアカウントに限り、%s をオンにします。',
+			'failed' => 'API アクセスをオンにできませんでした。ページを再読み込みして、もう一度お試しください。',
+			'and' => '、',
+			'arrow' => ' → ',
+			'quote' => ['「', '」'],
+		],
+		'pl' => [
+			'pane' => 'Czytnik',
+			'open' => 'Otwórz w Czytniku',
+			'open_title' => 'Otwórz Czytnik (działa offline)',
+			'off_short' => 'Dostęp do API wyłączony: zobacz Ustawienia',
+			'notice' => 'Czytnik loguje się przez API. Wyłączone dla Twojego konta: %1$s. Aby włączyć: %2$s.',
+			'version' => 'wersja %s',
+			'on' => 'Dostęp do API jest włączony dla tego konta: Czytnik może się zalogować.',
+			'off' => 'Dostęp do API jest wyłączony dla tego konta: %s.',
+			'button' => 'Włącz dostęp do API',
+			'reason' => 'Pozwala aplikacji Czytnik dla Tiny Tiny RSS i innym aplikacjom logować się Twoim hasłem lub hasłem aplikacji.',
+			'scope' => 'Włącza %s, tylko dla Twojego konta.',
+			'failed' => 'Nie udało się włączyć dostępu do API. Przeładuj stronę i spróbuj ponownie.',
+			'and' => ' i ',
+			'arrow' => ' → ',
+			'quote' => ['„', '”'],
+		],
+		'pt-BR' => [
+			'pane' => 'Leitor',
+			'open' => 'Abrir no Leitor',
+			'open_title' => 'Abrir o Leitor (funciona offline)',
+			'off_short' => 'Acesso à API desligado: veja Preferências',
+			'notice' => 'O Leitor entra pela API. Desligado para sua conta: %1$s. Para ligar: %2$s.',
+			'version' => 'versão %s',
+			'on' => 'O acesso à API está ligado para esta conta: o Leitor pode entrar.',
+			'off' => 'O acesso à API está desligado para esta conta: %s.',
+			'button' => 'Ligar o acesso à API',
+			'reason' => 'Permite que o Leitor para Tiny Tiny RSS e outros apps entrem com sua senha ou uma senha de app.',
+			'scope' => 'Liga %s, só para a sua conta.',
+			'failed' => 'Não foi possível ligar o acesso à API. Recarregue a página e tente de novo.',
+			'and' => ' e ',
+			'arrow' => ' → ',
+			'quote' => ['“', '”'],
+		],
+		'ru' => [
+			'pane' => 'Читалка',
+			'open' => 'Открыть в Читалке',
+			'open_title' => 'Открыть Читалку (работает офлайн)',
+			'off_short' => 'Доступ к API выключен: см. Настройки',
+			'notice' => 'Читалка входит через API. Выключено для вашей учётной записи: %1$s. Чтобы включить: %2$s.',
+			'version' => 'версия %s',
+			'on' => 'Доступ к API для этой учётной записи включён: Читалка может войти.',
+			'off' => 'Доступ к API для этой учётной записи выключен: %s.',
+			'button' => 'Включить доступ к API',
+			'reason' => 'Позволяет Читалке для Tiny Tiny RSS и другим приложениям входить с вашим паролем или паролем приложения.',
+			'scope' => 'Включает %s только для вашей учётной записи.',
+			'failed' => 'Не удалось включить доступ к API. Перезагрузите страницу и попробуйте снова.',
+			'and' => ' и ',
+			'arrow' => ' → ',
+			'quote' => ['«', '»'],
+		],
+		'zh-CN' => [
+			'pane' => '阅读器',
+			'open' => '在阅读器中打开',
+			'open_title' => '打开阅读器（可离线使用）',
+			'off_short' => 'API 访问已关闭：见偏好设置',
+			'notice' => '阅读器通过 API 登录。你的账户已关闭：%1$s。开启方法：%2$s。',
+			'version' => '版本 %s',
+			'on' => '此账户的 API 访问已开启：阅读器可以登录。',
+			'off' => '此账户的 API 访问已关闭：%s。',
+			'button' => '开启 API 访问',
+			'reason' => '让 Tiny Tiny RSS 阅读器和其他应用用你的密码或应用密码登录。',
+			'scope' => '仅为你的账户开启 %s。',
+			'failed' => '无法开启 API 访问。请重新加载页面后再试。',
+			'and' => '和',
+			'arrow' => ' → ',
+			'quote' => ['“', '”'],
+		],
+	];
+
+	/** @var ?string */
+	private $language = null;
+
+	/**
+	 * The user's tt-rss language as ours: their Language preference (USER_LANGUAGE, a locale such
+	 * as de_DE), else the browser's (Accept-Language, as tt-rss itself falls back), else English.
+	 */
+	private function language() {
+		if ($this->language !== null) return $this->language;
+		$wanted = [];
+		$pref = isset($_SESSION['uid']) ? $this->pref('USER_LANGUAGE') : '';
+		if (is_string($pref) && $pref !== '' && $pref !== 'auto') $wanted[] = $pref;
+		if (!empty($_SERVER['HTTP_ACCEPT_LANGUAGE']) && is_string($_SERVER['HTTP_ACCEPT_LANGUAGE'])) {
+			$ranked = [];
+			foreach (explode(',', $_SERVER['HTTP_ACCEPT_LANGUAGE']) as $i => $part) {
+				if (!preg_match('/^\s*([a-zA-Z]{1,8}(?:[-_][a-zA-Z0-9]{1,8})*)\s*(?:;\s*q\s*=\s*([01](?:\.\d+)?))?/', $part, $m)) continue;
+				$q = isset($m[2]) && $m[2] !== '' ? (float) $m[2] : 1.0;
+				if ($q > 0) $ranked[] = [$q, -$i, $m[1]];
+			}
+			rsort($ranked);
+			foreach ($ranked as $r) $wanted[] = $r[2];
+		}
+		foreach ($wanted as $tag) {
+			$found = self::our_language($tag);
+			if ($found !== null) return $this->language = $found;
+		}
+		return $this->language = 'en';
+	}
+
+	/** A locale (de_DE, pt-BR, zh_TW) as one of LANGUAGES, or null. */
+	private static function our_language($tag) {
+		$tag = strtolower(str_replace('_', '-', $tag));
+		$primary = explode('-', $tag)[0];
+		if ($primary === 'zh') {
+			// Traditional Chinese readers get English rather than the simplified script.
+			return preg_match('/^zh(-hans|-cn|-sg)?(-|$)/', $tag) && !preg_match('/-(hant|tw|hk|mo)(-|$)/', $tag)
+				? 'zh-CN' : null;
+		}
+		if ($primary === 'pt') return 'pt-BR';
+		return in_array($primary, self::LANGUAGES, true) ? $primary : null;
+	}
+
+	/** One of our texts in the user's language (English where a language lacks it). */
+	private function t($key) {
+		$table = self::TEXTS;
+		return $table[$this->language()][$key] ?? $table['en'][$key];
 	}
 
 	/** tt-rss's own address (SELF_URL_PATH), without a trailing slash: 2021's function, or today's. */
