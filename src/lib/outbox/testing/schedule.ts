@@ -711,8 +711,16 @@ interface AccountModel {
 	readerChanged: Map<string, number>;
 	/** When each article first reached the device (the step), for the rules. */
 	reached: Map<number, number>;
-	/** The reader's rule: what it does, when made, what was cached then, what it has considered. */
-	rule?: { act: RuleAct; madeAt: number; cachedThen: Set<number>; considered: Set<number> };
+	/**
+	 * The reader's rule: what it does, when made, what was cached then (none: what its first run
+	 * finds counts as already here, rules/memory.ts), what it has considered.
+	 */
+	rule?: {
+		act: RuleAct;
+		madeAt: number;
+		cachedThen: Set<number> | undefined;
+		considered: Set<number>;
+	};
 	/** Keys whose last change the model expects is the rule's. */
 	ruleKeys: Set<string>;
 }
@@ -1875,7 +1883,10 @@ export async function runSchedule(
 		});
 		figures.rulesMade++;
 		const now = await cachedNow();
-		model.rule = { act, madeAt: seq, cachedThen: now?.ids ?? new Set(), considered: new Set() };
+		// Made on a device that holds nothing (all evicted): it starts after what the first sync
+		// brings, as on a new device (rules/memory.ts startRuleMemory).
+		const cachedThen = now && now.ids.size > 0 ? now.ids : undefined;
+		model.rule = { act, madeAt: seq, cachedThen, considered: new Set() };
 	}
 
 	/**
@@ -1889,6 +1900,11 @@ export async function runSchedule(
 		const model = models.get(account);
 		const rule = model?.rule;
 		if (!now || !model || !rule || now.model !== model) return;
+		if (!rule.cachedThen) {
+			// Its first run after it was made on an empty device: what is here now is not news.
+			if (ran) rule.cachedThen = now.ids;
+			return;
+		}
 		const onServer = server.articles(account);
 		for (const id of now.ids) {
 			if (rule.considered.has(id) || rule.cachedThen.has(id)) continue;
