@@ -61,7 +61,12 @@ export default defineConfig({
 		previewBuiltSite(),
 		thirdPartyNotices({ name: 'Reader for Tiny Tiny RSS', version: BUILD.version })
 	],
-	define: { __READER_BUILD__: JSON.stringify(BUILD) },
+	define: {
+		__READER_BUILD__: JSON.stringify(BUILD),
+		// The archive's build (PORTABLE=1), served by servers without a single-page fallback: the
+		// address bar keeps the folder-and-query form while no worker answers (pwa/address.ts).
+		__READER_PORTABLE__: JSON.stringify(process.env.PORTABLE === '1')
+	},
 	// The first screen's code in two files, not ~25 (deploy/first-screen-chunks.js).
 	build: { rolldownOptions: { output: { codeSplitting: firstScreenChunks() } } },
 	server: { proxy: ttrssProxy(), port: 5173, strictPort: true },

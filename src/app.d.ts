@@ -13,6 +13,8 @@ declare global {
 
 	/** The release version and commit of this build (vite.config.ts, deploy/build-info.js). */
 	const __READER_BUILD__: { version: string; commit: string };
+	/** Whether this is the archive's build (PORTABLE=1), served without a single-page fallback. */
+	const __READER_PORTABLE__: boolean;
 }
 
 export {};

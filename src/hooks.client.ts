@@ -6,6 +6,7 @@ import { updateDatePatterns } from '$lib/format/format';
 import { followLocale, loadAllMessages, startLocale } from '$lib/i18n';
 import { RECOVERY_WAIT_MS } from '$lib/db/stuck';
 import { markOnce } from '$lib/perf/marks';
+import { pathFromQuery } from '$lib/pwa/address';
 import { listKey, listQueryFor, type ListKind } from '$lib/state/headlines.svelte';
 import { resumeAtStart } from '$lib/state/resume';
 import { settings } from '$lib/state/settings.svelte';
@@ -25,6 +26,13 @@ export const init: ClientInit = async () => {
 	const language = startLocale();
 	const base = resolve('/').slice(0, -1);
 	let path = location.pathname.slice(base.length);
+	// An address the app handed out (`<base>/?to=/feed/6/123`, pwa/address.ts): the folder, which
+	// every server answers with the app, naming the screen. Opened as that screen's own path.
+	const named = pathFromQuery(path, location.search);
+	if (named !== undefined) {
+		history.replaceState(history.state, '', base + named + location.hash);
+		path = location.pathname.slice(base.length);
+	}
 	// The start address (`/`) resumes where the reader left off (state/resume.ts); any other
 	// address wins. Changed before the router reads it, so the first screen is the resumed one.
 	const resumed = location.search || location.hash ? path : resumeAtStart(path);

@@ -216,7 +216,11 @@ test.describe('a rule that alerts', () => {
 		expect(one?.data.account).toContain('@');
 		const opened: string[] = [];
 		page.on('framenavigated', (frame) => {
-			if (frame === page.mainFrame()) opened.push(new URL(frame.url()).pathname);
+			if (frame !== page.mainFrame()) return;
+			// The notice's address is the folder naming the screen (`/?to=…`, pwa/address.ts), which
+			// the start opens as that screen's path.
+			const at = new URL(frame.url());
+			opened.push(at.pathname === '/' ? (at.searchParams.get('to') ?? '/') : at.pathname);
 		});
 		const someoneElse = `someone-else@${one?.data.account?.split('@')[1] ?? ''}`;
 		await tap(context, { account: someoneElse, path: 'feed/-4' });

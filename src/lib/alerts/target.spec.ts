@@ -4,15 +4,17 @@ import { alertTarget } from './target';
 describe('alert target', () => {
 	it('an article or a list of the app, inside the scope (a base path included)', () => {
 		expect(alertTarget({ path: 'feed/4/123' }, 'http://app.example/reader/')).toBe(
-			'http://app.example/reader/feed/4/123'
+			'http://app.example/reader/?to=/feed/4/123'
 		);
 		expect(alertTarget({ path: 'feed/-4' }, 'http://app.example/')).toBe(
-			'http://app.example/feed/-4'
+			'http://app.example/?to=/feed/-4'
 		);
-		expect(alertTarget({ path: 'cat/3' }, 'http://app.example/')).toBe('http://app.example/cat/3');
+		expect(alertTarget({ path: 'cat/3' }, 'http://app.example/')).toBe(
+			'http://app.example/?to=/cat/3'
+		);
 		// A rule's list of what it matched (a rule alert of several articles).
 		expect(alertTarget({ path: 'rule/r1732612345678' }, 'http://app.example/')).toBe(
-			'http://app.example/rule/r1732612345678'
+			'http://app.example/?to=/rule/r1732612345678'
 		);
 	});
 

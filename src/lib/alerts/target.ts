@@ -1,8 +1,12 @@
 /**
  * Where a tap on an alert leads, decided by the worker from the notice's data: a path of the
  * app's own list or article routes (plan.ts writes them), resolved inside the worker's scope.
- * Anything else is refused, so a notice can never send the reader off the app.
+ * Anything else is refused, so a notice can never send the reader off the app. The address opened
+ * is the scope's folder with the path as a query (pwa/address.ts): a notice tapped after the
+ * worker went (site data cleared) still opens the app on a server that has only its files.
  */
+import { appAddress } from '$lib/pwa/address';
+
 const APP_PATH = /^((feed|cat)\/-?\d+(\/\d+)?|rule\/[\w-]{1,64})$/;
 
 /**
@@ -17,7 +21,8 @@ export function alertTarget(data: unknown, scope: string): string | undefined {
 	if (typeof data !== 'object' || data === null) return undefined;
 	const path = (data as { path?: unknown }).path;
 	if (typeof path !== 'string' || !APP_PATH.test(path)) return undefined;
-	return new URL(path, scope).href;
+	const folder = new URL(scope);
+	return new URL(appAddress(`/${path}`, folder.pathname.replace(/\/$/, '')), folder).href;
 }
 
 /** Whether a notice was shown for `account` (its data names it: notify.ts `showNotice`). */

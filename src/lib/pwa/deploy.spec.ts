@@ -80,7 +80,7 @@ describe('webManifest', () => {
 		expect(manifest.start_url).toBe(`${base}/`);
 		expect(manifest.scope).toBe(`${base}/`);
 		expect(manifest.id).toBe(`${base}/`);
-		expect(manifest.share_target.action).toBe(`${base}/share`);
+		expect(manifest.share_target.action).toBe(`${base}/`);
 		for (const icon of manifest.icons) expect(icon.src.startsWith(`${base}/icons/`)).toBe(true);
 		expect(manifest.icons.filter((i) => i.purpose === 'maskable')).toHaveLength(2);
 	});

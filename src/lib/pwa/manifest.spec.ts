@@ -14,6 +14,7 @@ import {
 	webManifest,
 	type WebManifest
 } from './manifest';
+import { pathFromQuery } from './address';
 import { MANIFEST_FILE, MANIFEST_FILE_PATTERN, manifestFile } from '$lib/i18n/manifest-file.js';
 
 const OTHERS = MANIFEST_LOCALES.filter((locale) => locale !== SOURCE_LOCALE);
@@ -26,6 +27,8 @@ const sameApp = ({
 	display,
 	icons,
 	share_target,
+	protocol_handlers,
+	file_handlers,
 	shortcuts
 }: WebManifest) => ({
 	id,
@@ -34,13 +37,20 @@ const sameApp = ({
 	display,
 	icons,
 	share_target,
+	protocol_handlers,
+	file_handlers,
 	shortcuts: shortcuts.map(({ url, icons }) => ({ url, icons }))
 });
 
-/** The app's route a path inside `base` opens, or why none does (src/routes/(app)/[kind=kind]/[id]). */
+/**
+ * The app's route an address inside `base` opens (the folder and `?to=`, as the start reads it:
+ * hooks.client.ts), or why none does (src/routes/(app)/[kind=kind]/[id]).
+ */
 function routeOf(url: string, base: string): string {
-	const match = /^\/([^/]+)\/(-?\d+)$/.exec(url.slice(base.length));
-	if (!url.startsWith(`${base}/`) || !match) return `no list route: ${url}`;
+	const at = new URL(url, 'http://app.test');
+	const path = pathFromQuery(at.pathname.slice(base.length), at.search) ?? '';
+	const match = /^\/([^/]+)\/(-?\d+)$/.exec(path);
+	if (!url.startsWith(`${base}/?`) || !match) return `no list route: ${url}`;
 	return isListKind(match[1] ?? '') ? '[kind=kind]/[id]' : `no such list kind: ${match[1]}`;
 }
 
@@ -92,7 +102,7 @@ describe('the manifest in each language', () => {
 				SHORTCUT_FEEDS.map(({ name }) => messages[name]())
 			);
 			expect(manifest.shortcuts.map((s) => s.url)).toEqual(
-				['-4', '-3', '-100', '-1'].map((id) => `${base}/feed/${id}`)
+				['-4', '-3', '-100', '-1'].map((id) => `${base}/?to=/feed/${id}`)
 			);
 			for (const shortcut of manifest.shortcuts) {
 				expect(shortcut.name.trim()).not.toBe('');
@@ -116,6 +126,33 @@ describe('the manifest in each language', () => {
 			}
 		}
 	);
+
+	it('opens web+feed links in the subscribe screen and .opml files in the import, from the folder', () => {
+		const manifest = webManifest('/reader');
+		expect(manifest.protocol_handlers).toEqual([
+			{ protocol: 'web+feed', url: '/reader/?to=/subscribe&url=%s' }
+		]);
+		// The browser puts the escaped link where %s is; the start opens the subscribe screen with it.
+		const link = encodeURIComponent('web+feed:https://example.org/feed.xml');
+		const opened = new URL(
+			manifest.protocol_handlers[0]?.url.replace('%s', link) ?? '',
+			'http://a'
+		);
+		expect(pathFromQuery(opened.pathname.slice('/reader'.length), opened.search)).toBe(
+			`/subscribe?url=${link}`
+		);
+		expect(manifest.file_handlers).toEqual([
+			{
+				action: '/reader/?to=/settings/subscriptions',
+				accept: { 'text/x-opml': ['.opml'], 'application/xml': ['.opml'] }
+			}
+		]);
+		// A share's query replaces the action's: it opens the folder, which the start sends to /share.
+		expect(manifest.share_target.action).toBe('/reader/');
+		expect(pathFromQuery('/', '?title=T&url=https%3A%2F%2Fx.test%2F')).toBe(
+			'/share?title=T&url=https%3A%2F%2Fx.test%2F'
+		);
+	});
 
 	it('Arabic reads right to left, the source language left to right', async () => {
 		expect((await built('ar')).dir).toBe('rtl');

@@ -6,6 +6,16 @@
  * `<base>/share?title=…&text=…&url=…` (GET; any of the three may be missing, and many apps put the
  * link in `text` rather than `url`). The `/share` route renders from the offline shell like any other.
  *
+ * Every address in it opens the app's folder with a query (`<base>/?to=/feed/-4`, pwa/address.ts),
+ * which every server answers with the app, the archive's static folder included; the start routes
+ * it. A share target's query replaces the action's, so a share opens the folder itself
+ * (`<base>/?title=…`), which the start routes to `/share`.
+ *
+ * Ways in from the system: `web+feed:` links open the subscribe screen (`protocol_handlers`; where
+ * a browser does not read them, Settings offers `registerProtocolHandler`), and an `.opml` file
+ * opened with the installed app opens the import with it (`file_handlers`, read through
+ * `launchQueue` by the subscriptions screen).
+ *
  * Shortcuts: a long press on the installed app's icon (or its entry in a desktop's menu) offers the
  * lists a reader opens most: All articles, Fresh, Today and Starred, each the app's own list route
  * (`<base>/feed/<id>`), named in the manifest's language. Search has no address of its own (it opens
@@ -22,6 +32,7 @@ import {
 	type Locale
 } from '$lib/i18n/generated/locales';
 import type { Messages } from '$lib/i18n/generated/messages';
+import { appAddress } from './address';
 import { directionOf } from '$lib/i18n/locale.svelte';
 
 const english: Messages = { ...englishStart, ...englishLater };
@@ -49,8 +60,20 @@ export interface WebManifest {
 		enctype: 'application/x-www-form-urlencoded';
 		params: { title: string; text: string; url: string };
 	};
+	protocol_handlers: { protocol: string; url: string }[];
+	file_handlers: { action: string; accept: Record<string, string[]> }[];
 	shortcuts: WebManifestShortcut[];
 }
+
+/** The scheme of feed links (`web+feed:https://example.org/feed.xml`) the app subscribes to. */
+export const FEED_PROTOCOL = 'web+feed';
+
+/** The subscribe screen with `%s` (the link, escaped by the browser) as its address to fill in. */
+export const subscribeHandlerPath = (base: string): string =>
+	`${appAddress('/subscribe', base)}&url=%s`;
+
+/** Where an opened `.opml` file goes: the subscriptions screen, whose import reads it. */
+export const OPML_SCREEN = '/settings/subscriptions';
 
 export interface WebManifestShortcut {
 	name: string;
@@ -119,14 +142,21 @@ export function webManifest(
 			icon('maskable-512.png', '512x512', 'maskable')
 		],
 		share_target: {
-			action: `${base}/share`,
+			action: `${base}/`,
 			method: 'GET',
 			enctype: 'application/x-www-form-urlencoded',
 			params: { title: 'title', text: 'text', url: 'url' }
 		},
+		protocol_handlers: [{ protocol: FEED_PROTOCOL, url: subscribeHandlerPath(base) }],
+		file_handlers: [
+			{
+				action: appAddress(OPML_SCREEN, base),
+				accept: { 'text/x-opml': ['.opml'], 'application/xml': ['.opml'] }
+			}
+		],
 		shortcuts: SHORTCUT_FEEDS.map(({ id, name }) => ({
 			name: messages[name](),
-			url: `${base}/feed/${id}`,
+			url: appAddress(`/feed/${id}`, base),
 			icons: [{ src: `${base}/icons/icon-192.png`, sizes: '192x192', type: 'image/png' }]
 		}))
 	};

@@ -89,7 +89,9 @@ describe('the portable build', () => {
 		expect(manifest).toMatchObject({
 			start_url: './',
 			scope: './',
-			share_target: { action: './share' }
+			share_target: { action: './' },
+			protocol_handlers: [{ protocol: 'web+feed', url: './?to=/subscribe&url=%s' }],
+			file_handlers: [{ action: './?to=/settings/subscriptions' }]
 		});
 		expect(manifest).not.toHaveProperty('id');
 		for (const icon of manifest.icons as { src: string }[])
@@ -117,7 +119,7 @@ describe('the portable build', () => {
 				expect(manifest, file).toMatchObject({ start_url: './', scope: './' });
 				// The shortcuts open lists under the folder the app is in, wherever that is.
 				for (const shortcut of manifest.shortcuts as { url: string; icons: { src: string }[] }[]) {
-					expect(shortcut.url, file).toMatch(/^\.\/feed\/-?\d+$/);
+					expect(shortcut.url, file).toMatch(/^\.\/\?to=\/feed\/-?\d+$/);
 					for (const icon of shortcut.icons) expect(icon.src, file).toMatch(/^\.\/icons\//);
 				}
 				expect(manifest.id, file).toBeUndefined();
