@@ -764,6 +764,8 @@ class Reader extends Plugin {
 		$flavor = isset($row['flavor_image']) && is_string($row['flavor_image']) ? trim($row['flavor_image']) : '';
 		if ($flavor !== '' && self::proxiable($flavor)) $this->proxied_url($flavor, $uid, $this->user_key());
 		$row['reader_images'] = (object) $this->signed;
+		// The plugin's release, for the app to say when the two differ (src/lib/pwa/plugin-version.ts).
+		$row['reader_version'] = self::VERSION;
 		return $row;
 	}
 

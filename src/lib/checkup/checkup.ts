@@ -37,6 +37,7 @@ export type FindingId =
 	| 'api-level'
 	| 'daemon'
 	| 'feed-errors'
+	| 'versions'
 	| 'unexpected';
 
 export interface Finding {
