@@ -5,7 +5,7 @@
  * texts' choice stay off the first screen's JavaScript (docs/i18n.md).
  */
 import { m } from '$lib/i18n/m';
-import { ApiError, type ApiErrorKind, type ClientErrorCode } from './errors';
+import { ApiError, browserApiSetting, type ApiErrorKind, type ClientErrorCode } from './errors';
 
 /** Where an error happened matters for API_DISABLED: at login vs. after a successful login. */
 export type ErrorPhase = 'login' | 'call';
@@ -32,10 +32,11 @@ export function serverError(
 		case 'API_DISABLED':
 			return new ApiError({
 				...base,
+				// Both name the settings, and the plugin's button that turns them on (issue 56).
 				userMessage: () =>
 					phase === 'login'
-						? m.error_api_disabled()
-						: m.error_browser_api({ fix: m.error_browser_api_fix() }),
+						? `${m.error_api_disabled()} ${m.error_api_button()}`
+						: m.error_browser_api({ fix: browserApiSetting() }),
 				retryable: false
 			});
 		case 'INCORRECT_USAGE':

@@ -167,9 +167,10 @@ export function serverUnreachable(error: unknown): boolean {
 
 /**
  * The current tt-rss (since 2026-06) answers API_DISABLED to a browser after a good login until
- * this preference is on; its label and place on the server, word for word. The error's message and
- * the check-up's fix both say it.
+ * this preference is on; its label and place on the server, word for word, and the Reader plugin's
+ * button that turns it on in one click (issue 56). The error's message and the check-up's fix both
+ * say it.
  */
 export function browserApiSetting(): string {
-	return m.error_browser_api_fix();
+	return `${m.error_browser_api_fix()} ${m.error_api_button()}`;
 }

@@ -193,6 +193,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `Abbrechen`,
 	dialog_close: () => `Schließen`,
 	error_aborted: () => `Die Anfrage wurde abgebrochen, bevor sie fertig war.`,
+	error_api_button: () => `Oder, wenn das Reader-Plugin in tt-rss eingeschaltet ist: Einstellungen → Einstellungen → Reader → „API-Zugriff einschalten“ erledigt das mit einem Klick.`,
 	error_api_disabled: () => `Der API-Zugriff ist für dieses Konto ausgeschaltet. Öffne in tt-rss die Einstellungen, schalte „Enable API access“ (API-Zugriff) ein, speichere und melde dich erneut an.`,
 	error_bad_reply: () => `Der tt-rss-Server hat unerwartet geantwortet. Diese Serverversion wird möglicherweise nicht unterstützt.`,
 	error_browser_api: (p) => `Die Anmeldung hat geklappt, aber tt-rss lehnt API-Anfragen aus Webbrowsern für dieses Konto ab. ${p.fix}`,

@@ -193,6 +193,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `Cancel`,
 	dialog_close: () => `Close`,
 	error_aborted: () => `The request was cancelled before it finished.`,
+	error_api_button: () => `Or, with the Reader plugin enabled in tt-rss: Preferences → Preferences → Reader → "Turn on API access" does it in one click.`,
 	error_api_disabled: () => `API access is turned off for this account. In tt-rss, open Preferences, turn on "Enable API access" (API access), save, and sign in again.`,
 	error_bad_reply: () => `The tt-rss server answered in an unexpected way. This server version may not be supported.`,
 	error_browser_api: (p) => `Signing in worked, but tt-rss refuses API requests from web browsers for this account. ${p.fix}`,

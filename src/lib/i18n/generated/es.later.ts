@@ -203,6 +203,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `Cancelar`,
 	dialog_close: () => `Cerrar`,
 	error_aborted: () => `La petición se canceló antes de terminar.`,
+	error_api_button: () => `O, con el plugin del Lector activado en tt-rss: Preferencias → Preferencias → Lector → "Activar el acceso a la API" lo hace con un clic.`,
 	error_api_disabled: () => `El acceso a la API está desactivado para esta cuenta. En tt-rss, abre Preferencias, activa "Enable API access" (acceso a la API), guarda y vuelve a iniciar sesión.`,
 	error_bad_reply: () => `El servidor tt-rss respondió de forma inesperada. Puede que esta versión del servidor no sea compatible.`,
 	error_browser_api: (p) => `El inicio de sesión funcionó, pero tt-rss rechaza las peticiones a la API desde navegadores web para esta cuenta. ${p.fix}`,

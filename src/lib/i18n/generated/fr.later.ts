@@ -203,6 +203,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `Annuler`,
 	dialog_close: () => `Fermer`,
 	error_aborted: () => `La requête a été annulée avant la fin.`,
+	error_api_button: () => `Ou, avec le plugin du Lecteur activé dans tt-rss\u00a0: Préférences → Préférences → Lecteur → «\u00a0Activer l’accès à l’API\u00a0» le fait en un clic.`,
 	error_api_disabled: () => `L’accès à l’API est désactivé pour ce compte. Dans tt-rss, ouvrez les Préférences, activez «\u00a0Enable API access\u00a0» (accès à l’API), enregistrez et reconnectez-vous.`,
 	error_bad_reply: () => `Le serveur tt-rss a répondu de façon inattendue. Cette version du serveur n’est peut-être pas prise en charge.`,
 	error_browser_api: (p) => `La connexion a réussi, mais tt-rss refuse les requêtes API des navigateurs web pour ce compte. ${p.fix}`,

@@ -203,6 +203,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `Annulla`,
 	dialog_close: () => `Chiudi`,
 	error_aborted: () => `La richiesta è stata annullata prima di finire.`,
+	error_api_button: () => `Oppure, con il plugin del Lettore attivo in tt-rss: Preferenze → Preferenze → Lettore → "Attiva l’accesso all’API" lo fa con un clic.`,
 	error_api_disabled: () => `L’accesso all’API è disattivato per questo account. In tt-rss apri Preferenze, attiva "Enable API access" (accesso all’API), salva e accedi di nuovo.`,
 	error_bad_reply: () => `Il server tt-rss ha risposto in modo inatteso. Questa versione del server potrebbe non essere supportata.`,
 	error_browser_api: (p) => `L’accesso è riuscito, ma tt-rss rifiuta le richieste API dai browser web per questo account. ${p.fix}`,

@@ -183,6 +183,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `キャンセル`,
 	dialog_close: () => `閉じる`,
 	error_aborted: () => `リクエストは完了する前にキャンセルされました。`,
+	error_api_button: () => `または、tt-rss でリーダーのプラグインが有効なら、設定 → 設定 → リーダー →「API アクセスをオンにする」で一度にオンにできます。`,
 	error_api_disabled: () => `このアカウントでは API アクセスがオフになっています。tt-rss で設定を開き、「Enable API access」（API アクセス）をオンにして保存し、もう一度ログインしてください。`,
 	error_bad_reply: () => `tt-rss サーバーが予期しない形で応答しました。このサーバーのバージョンには対応していない可能性があります。`,
 	error_browser_api: (p) => `ログインはできましたが、tt-rss はこのアカウントに対するウェブブラウザーからの API リクエストを拒否しています。${p.fix}`,

@@ -213,6 +213,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `Anuluj`,
 	dialog_close: () => `Zamknij`,
 	error_aborted: () => `Żądanie zostało anulowane przed zakończeniem.`,
+	error_api_button: () => `Albo, gdy wtyczka Czytnika jest włączona w tt-rss: Ustawienia → Ustawienia → Czytnik → „Włącz dostęp do API” zrobi to jednym kliknięciem.`,
 	error_api_disabled: () => `Dostęp do API jest wyłączony dla tego konta. W tt-rss otwórz Ustawienia, włącz „Enable API access” (dostęp do API), zapisz i zaloguj się ponownie.`,
 	error_bad_reply: () => `Serwer tt-rss odpowiedział w nieoczekiwany sposób. Ta wersja serwera może nie być obsługiwana.`,
 	error_browser_api: (p) => `Logowanie się udało, ale tt-rss odrzuca żądania API z przeglądarek internetowych dla tego konta. ${p.fix}`,

@@ -203,6 +203,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `Cancelar`,
 	dialog_close: () => `Fechar`,
 	error_aborted: () => `A solicitação foi cancelada antes de terminar.`,
+	error_api_button: () => `Ou, com o plugin do Leitor ativado no tt-rss: Preferências → Preferências → Leitor → “Ligar o acesso à API” faz isso com um clique.`,
 	error_api_disabled: () => `O acesso à API está desligado para esta conta. No tt-rss, abra Preferências, ligue “Enable API access” (acesso à API), salve e entre novamente.`,
 	error_bad_reply: () => `O servidor tt-rss respondeu de um jeito inesperado. Esta versão do servidor pode não ser suportada.`,
 	error_browser_api: (p) => `A entrada funcionou, mas o tt-rss recusa solicitações de API vindas de navegadores para esta conta. ${p.fix}`,

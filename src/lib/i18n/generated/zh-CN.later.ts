@@ -183,6 +183,7 @@ export const messages: LaterMessages = {
 	dialog_cancel: () => `取消`,
 	dialog_close: () => `关闭`,
 	error_aborted: () => `请求在完成前被取消。`,
+	error_api_button: () => `或者，如果 tt-rss 中已启用阅读器插件：偏好设置 → 偏好设置 → 阅读器 → “开启 API 访问”一键即可开启。`,
 	error_api_disabled: () => `此账户的 API 访问已关闭。在 tt-rss 中打开偏好设置，开启“Enable API access”（API 访问），保存后重新登录。`,
 	error_bad_reply: () => `tt-rss 服务器的响应出乎意料。可能不支持此服务器版本。`,
 	error_browser_api: (p) => `登录成功，但 tt-rss 拒绝此账户来自网页浏览器的 API 请求。${p.fix}`,
