@@ -237,7 +237,7 @@ class Reader extends Plugin {
 						.catch(() => { status.textContent = failed; });
 					return false;
 				</script>
-				<input type="hidden" name="op" value="pluginhandler">
+				<input type="hidden" name="op" value="PluginHandler">
 				<input type="hidden" name="plugin" value="reader">
 				<input type="hidden" name="method" value="enable_api">
 				<input type="hidden" name="csrf_token" value="<?= htmlspecialchars($token) ?>">
@@ -254,7 +254,8 @@ class Reader extends Plugin {
 	}
 
 	/**
-	 * backend.php?op=pluginhandler&plugin=reader&method=enable_api: turns API access on for the
+	 * backend.php?op=PluginHandler&plugin=reader&method=enable_api (the class name as the current
+	 * tt-rss autoloads it; 2021 lowercases it): turns API access on for the
 	 * signed-in user, the one whose session made the request, and only on their click: a POST
 	 * carrying tt-rss's CSRF token of that session (the current tt-rss checks it before calling a
 	 * plugin's method; 2021's does not, so it is checked here on both). Any user, uid or profile in

@@ -50,7 +50,8 @@ stage "contract tests: current (API 23)" 10 env TESTBED=current npx vitest run -
 # 1.7× slower than the one of the figures above.
 stage "end-to-end tests: current (API 23)" 60 env TESTBED=current npx playwright test
 # The compatibility subset on Debian's 2021 server: sign-in and the tree, reading, every write,
-# offline replay, hostile content, the check-up's old level, Apache and the plugin archive. The
+# offline replay, hostile content, the check-up's old level, Apache, the plugin archive and its
+# API button (plugin-enable-api: 36 s; the refusal, the click in tt-rss, then reading). The
 # phone runs of the tt-rss extras are left to the current server: the layout does not depend on
 # the server's level, and the desktop runs ask the old server the same things. It runs at the same
 # time as the cross-engine suite (Debian's Firefox ESR and WebKitGTK against the current server)
@@ -65,7 +66,7 @@ stage "e2e: debian (API 15) subset | cross-engine (Firefox, WebKit) and chaos se
 	bash scripts/both.sh \
 	"end-to-end tests: debian (API 15) subset" \
 	"env TESTBED=debian E2E_BUILT=1 npx playwright test sign-in reader-flow reader-ttrss-extras offline-outbox \
-		offline-catchup content-corpus account-tools pwa-apache plugin-install \
+		offline-catchup content-corpus account-tools pwa-apache plugin-install plugin-enable-api \
 		--grep-invert 'extras\\.spec\\.ts phone '" \
 	"cross-engine tests (Firefox, WebKit), then chaos fixed seeds (Chromium 3, WebKit 2, Firefox 1): current" \
 	"env TESTBED=current ENGINES_BUILD_DIR=\"\$PWD/build\" npm run test:engines && bash scripts/chaos-ci.sh"

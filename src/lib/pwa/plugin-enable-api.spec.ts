@@ -184,7 +184,7 @@ describe.each([
 				/<form dojoType="dijit.form.Form" class="reader-enable-api" method="post" action="backend.php">/
 			);
 			for (const [name, value] of [
-				['op', 'pluginhandler'],
+				['op', 'PluginHandler'],
 				['plugin', 'reader'],
 				['method', 'enable_api'],
 				['csrf_token', SESSION.csrf_token]
