@@ -93,7 +93,16 @@ describe('linkKey', () => {
 			'https://xn--bcher-kva.example/ü',
 			'http://[::1]/a',
 			'HTTP://Example.COM',
-			'http://example.com/café'
+			'http://example.com/café',
+			'https://example.com/a?b=1&a=2&utm_source=x',
+			'https://example.com/a?b&a=',
+			'https://example.com/a?a=b=c',
+			'https://example.com/a?&&a=1&',
+			'https://example.com/a?a=1#x?y',
+			'https://example.com/a?a=%41',
+			'https://example.com/a?a=+b',
+			'https://example.com/a#',
+			'https://example.com/a?'
 		);
 		fc.assert(
 			fc.property(

@@ -98,20 +98,43 @@ export function linkKey(link: string): string | undefined {
 	const trimmed = link.trim();
 	const simple = SIMPLE_LINK.exec(trimmed);
 	if (!simple || DOT_SEGMENT.test(simple[3] ?? '')) return linkKeyByUrl(trimmed);
-	const [, host, port, path] = simple;
+	const [, host, port, path, search, hash] = simple;
 	const bare = host!.toLowerCase().replace(/^www\./, '');
 	const kept = port === undefined || port === '80' || port === '443' ? '' : `:${port}`;
-	return `${bare}${kept}${(path ?? '').replace(/\/+$/, '')}`;
+	const query = search ? simpleQueryKey(search) : '';
+	if (query === undefined) return linkKeyByUrl(trimmed);
+	const fragment = hash && hash.length > 1 ? hash : '';
+	return `${bare}${kept}${(path ?? '').replace(/\/+$/, '')}${query ? `?${query}` : ''}${fragment}`;
 }
 
 /**
  * The most common link, read without an URL parser (a list of 20,000 rows is keyed in a few
  * milliseconds): http(s), a host name whose last label is not a number, an optional port without
- * leading zeros, a path of characters the parser keeps as they are, no query, no fragment. Any
+ * leading zeros, a path of characters the parser keeps as they are, a query of plain names and
+ * values (characters its serialiser writes as they are), a fragment of such characters. Any
  * other link goes through `linkKeyByUrl`; a property test holds the two to the same answers.
  */
 const SIMPLE_LINK =
-	/^https?:\/\/((?:[a-z0-9-]+\.)*[a-z0-9-]*[a-z-][a-z0-9-]*)(?::([1-9][0-9]{0,3}))?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?$/i;
+	/^https?:\/\/((?:[a-z0-9-]+\.)*[a-z0-9-]*[a-z-][a-z0-9-]*)(?::([1-9][0-9]{0,3}))?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?(\?[A-Za-z0-9\-._=&]*)?(#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?$/i;
+
+/**
+ * `queryKey` of a query made only of the characters `SIMPLE_LINK` lets through; undefined for a
+ * value with an `=` of its own (the serialiser escapes it).
+ */
+function simpleQueryKey(search: string): string | undefined {
+	const params: [string, string][] = [];
+	for (const part of search.slice(1).split('&')) {
+		if (part === '') continue;
+		const at = part.indexOf('=');
+		if (at !== part.lastIndexOf('=')) return undefined;
+		const name = at === -1 ? part : part.slice(0, at);
+		if (!isTracking(name)) params.push([name, at === -1 ? '' : part.slice(at + 1)]);
+	}
+	return params
+		.sort(byNameThenValue)
+		.map(([name, value]) => `${name}=${value}`)
+		.join('&');
+}
 /** A `.` or `..` path segment, which the parser resolves. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
@@ -135,10 +158,13 @@ export function linkKeyByUrl(link: string): string | undefined {
 
 /** The query without tracking parameters, sorted by name and value. */
 function queryKey(search: URLSearchParams): string {
-	const params = [...search]
-		.filter(([name]) => !isTracking(name))
-		.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+	const params = [...search].filter(([name]) => !isTracking(name)).sort(byNameThenValue);
 	return new URLSearchParams(params).toString();
+}
+
+/** A query's parameters in one order whatever the link's: by name, then by value. */
+function byNameThenValue([a, av]: [string, string], [b, bv]: [string, string]): number {
+	return a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0;
 }
 
 /** Whether a link key names only a site (its root, no query, no fragment): no article of its own. */
