@@ -131,7 +131,8 @@ test('the archive holds the app and the plugin, and the folder needs no server c
 	expect(await manifest.json()).toMatchObject({
 		start_url: './',
 		scope: './',
-		share_target: { action: './share' }
+		share_target: { action: './' },
+		protocol_handlers: [{ protocol: 'web+feed', url: './?to=/subscribe&url=%s' }]
 	});
 	// The plugin's PHP is not a page: opened directly it shows nothing.
 	expect((await request.get(`${pluginAppUrl}init.php`)).status()).toBe(404);
@@ -343,6 +344,13 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 	await expect.poll(() => starredTitles(), { timeout: 20_000 }).toContain(first);
 	await expect.poll(() => outboxCount(app)).toBe(0);
 
+	// A setting of the reader's, to be kept across the upgrade (it lives in the browser, not in the
+	// folder), as are the cache and the queued change below.
+	await app.goto(`${pluginAppUrl}settings`);
+	await app.getByRole('radio', { name: 'Sepia' }).check();
+	await expect(app.locator('html')).toHaveAttribute('data-theme', 'sepia');
+	await openFeed(app, BIG_FEED);
+
 	// A change queued while the API is out of reach, then the next archive unpacked over the folder.
 	await cutNetwork(context);
 	await starButtons(app).nth(2).click();
@@ -363,6 +371,11 @@ test('opened from tt-rss: signs in, reads, replays an offline change, then upgra
 	expect(await controllerVersion(app)).toBe(built.v2);
 	expect(await outboxCount(app)).toBe(1);
 	expect(await starredTitles()).not.toContain(second);
+	// The settings and the cache came through as well: the theme, and the list drawn from the cache
+	// with the API still cut off, the queued star on its row.
+	await expect(app.locator('html')).toHaveAttribute('data-theme', 'sepia');
+	await expect(starButtons(app).nth(2)).toHaveAttribute('aria-pressed', 'true');
+	expect(await starTitle(app, 2)).toBe(second);
 
 	// Back online: the change kept across the upgrade is sent.
 	await context.setOffline(true);
