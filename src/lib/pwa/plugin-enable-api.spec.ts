@@ -89,7 +89,8 @@ describe.each([
 			: ['ENABLE_API_ACCESS'];
 
 	it.skipIf(skip)('refuses a POST without the session’s CSRF token, and changes nothing', () => {
-		for (const post of [{}, { csrf_token: '' }, { csrf_token: 'another-token' }]) {
+		const posts: Record<string, string>[] = [{}, { csrf_token: '' }, { csrf_token: 'other' }];
+		for (const post of posts) {
 			const out = run({
 				session: SESSION,
 				request: { method: 'POST', post: { ...post }, accept: JSON_ACCEPT }
