@@ -37,6 +37,7 @@ load_server() {
     }
     // Only some servers have these.
     const optional = { NOBROWSER_USER: "noBrowserUser", NOBROWSER_PASS: "noBrowserPassword",
+      FEEDS_ALIASES: "feedsAliases",
       APP_ROOT: "appRoot", TARBALL: "tarball", TARBALL_SHA: "tarballSha256",
       TARBALL_DIGEST: "tarballDigest", PIN_GIT_URL: "gitUrl", PIN_GIT_COMMIT: "gitCommit", COPY_OF: "copyOf" };
     for (const [k, v] of Object.entries(optional)) console.log(`${k}=${q(m[v] ?? "")}`);
@@ -126,12 +127,15 @@ feeds_server_ok() {
 }
 
 # The feeds host lives in a network namespace of our own: tt-rss refuses to fetch
-# from loopback, and the workplace allows no other address.
+# from loopback, and the workplace allows no other address. Its other names (FEEDS_ALIASES: the
+# image hosts of the real-world-shaped feeds) are on the same /etc/hosts line, so they resolve
+# here and nowhere else.
 start_feeds_namespace() {
-  if ! grep -qE "^$FEEDS_ADDR[[:space:]]+$FEEDS_HOST([[:space:]]|\$)" /etc/hosts; then
+  local hosts_line="$FEEDS_ADDR $FEEDS_HOST${FEEDS_ALIASES:+ $FEEDS_ALIASES}"
+  if ! grep -qxF "$hosts_line" /etc/hosts; then
     sed -i -E "/[[:space:]]$FEEDS_HOST([[:space:]]|\$)/d" /etc/hosts
     [ -z "$(tail -c1 /etc/hosts)" ] || echo >>/etc/hosts
-    echo "$FEEDS_ADDR $FEEDS_HOST" >>/etc/hosts
+    echo "$hosts_line" >>/etc/hosts
   fi
   # A server started from another checkout (a CI clone, say) serves that checkout's fixtures: tests
   # write feeds into this checkout's (alerts, sync, the check-up's failing feed), so it must be ours.

@@ -133,11 +133,12 @@ def iso(t):
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def rss(title, slug, description, items, extra_channel=""):
+def rss(title, slug, description, items, extra_channel="", namespaces=""):
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" '
-        'xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+        'xmlns:content="http://purl.org/rss/1.0/modules/content/"'
+        + (" " + namespaces if namespaces else "") + ">",
         "<channel>",
         f"<title>{escape(title)}</title>",
         f"<link>{HOST}/{slug}/</link>",
@@ -159,6 +160,8 @@ def rss(title, slug, description, items, extra_channel=""):
             out.append(f'<enclosure url="{escape(enc[0])}" type="{enc[1]}" length="{enc[2]}"/>')
         if it.get("comments"):
             out.append(f"<comments>{escape(it['comments'])}</comments>")
+        if it.get("extra"):
+            out.append(it["extra"])
         out.append(f"<description><![CDATA[{it['html']}]]></description>")
         out.append("</item>")
     out += ["</channel>", "</rss>", ""]
@@ -419,6 +422,113 @@ def extra():
     return rss("Testbed Extra (not subscribed)", "extra", "A feed no test-bed user subscribes to", items)
 
 
+# ---------------------------------------------------------------- real-world shapes
+# Feeds shaped like Reddit's, a Craigslist search's and an iTunes podcast's, whose images and
+# media live on other host names than the feed (testbed.json feedsAliases: more names of the
+# namespace's address, in /etc/hosts), as theirs do: a request straight to one of them is told
+# apart from one through tt-rss. Subscribed by nobody in the seed (tests/e2e/plugin-images.spec.ts
+# subscribes them), so the seeded counts stay as they are. Links stay on feeds.test.
+THUMBS = "http://b.thumbs.reddit.test"
+PREVIEW = "http://preview.reddit.test"
+CRAIGSLIST = "http://images.craigslist.test"
+PODCAST_CDN = "http://cdn.podcast.test"
+
+
+def reddit():
+    # Reddit's Atom: a table with the thumbnail in the content, media:thumbnail (tt-rss keeps it as
+    # an "image/generic" enclosure), and image posts with a preview image in a srcset whose URLs
+    # carry query strings (&amp; in the XML).
+    updated = at(-1)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">',
+        '<category term="pics" label="r/pics"/>',
+        f"<updated>{iso(updated)}</updated>",
+        f"<id>{HOST}/r/pics/.rss</id>",
+        f'<link rel="self" href="{HOST}/feeds/reddit.xml" type="application/atom+xml" />',
+        f'<link rel="alternate" href="{HOST}/r/pics/" type="text/html" />',
+        "<subtitle>A place for pictures and photographs.</subtitle>",
+        "<title>pics (Reddit-shaped)</title>",
+    ]
+    for i in range(1, 4):
+        post = f"{HOST}/r/pics/comments/t3_{i}/post_{i}/"
+        thumb = f"{THUMBS}/media/red-64x48.png?t={i}"
+        preview = f"{PREVIEW}/media/gradient-320x200.png?width=320&crop=smart&auto=webp&s={i}"
+        preview2x = f"{PREVIEW}/media/gradient-320x200.png?width=640&crop=smart&auto=webp&s={i}"
+        html = (
+            f'<table> <tr><td> <a href="{post}"> <img src="{thumb}" alt="Reddit post {i}" '
+            f'title="Reddit post {i}" /> </a> </td><td> &#32; submitted by &#32; '
+            f'<a href="{HOST}/user/poster{i}"> /u/poster{i} </a> <br/> '
+            f'<span><a href="{preview}">[link]</a></span> &#32; <span><a href="{post}">[comments]</a></span> '
+            "</td></tr></table>"
+        )
+        if i != 3:
+            html += (
+                f'<div><a href="{post}"><img src="{preview}" srcset="{preview} 320w, {preview2x} 640w" '
+                f'sizes="100vw" alt="Preview {i}"></a></div>'
+            )
+        out += [
+            "<entry>",
+            f"<author><name>/u/poster{i}</name><uri>{HOST}/user/poster{i}</uri></author>",
+            '<category term="pics" label="r/pics"/>',
+            f'<content type="html">{escape(html)}</content>',
+            f"<id>t3_{i}</id>",
+            f'<media:thumbnail url="{escape(thumb)}" />',
+            f'<link href="{post}" />',
+            f"<updated>{iso(at(-i, 2))}</updated>",
+            f"<published>{iso(at(-i, 2))}</published>",
+            f"<title>Reddit post {i}: a picture</title>",
+            "</entry>",
+        ]
+    out += ["</feed>", ""]
+    return "\n".join(out)
+
+
+def craigslist():
+    # A Craigslist search's listings as an RSS 2.0 reader sees them: the photo as an image
+    # enclosure and as media:content (no type: "image/generic"), a small photo in the description.
+    items = []
+    for i in range(1, 4):
+        photo = f"{CRAIGSLIST}/media/cover-120.png?id=00{i}0{i}_listing_600x450"
+        small = f"{CRAIGSLIST}/media/red-64x48.png?id=00{i}0{i}_listing_50x50c"
+        items.append({
+            "title": f"Craigslist listing {i}: $1{i}00 / 1br - sunny room",
+            "guid": f"craigslist-{i}",
+            "link": f"{HOST}/sfbay/apa/d/listing-{i}.html",
+            "date": at(-i, 4),
+            "enclosures": [(photo, "image/jpeg", "24000")],
+            "extra": f'<media:content url="{escape(small)}" medium="image"/>',
+            "html": f'<p>$1{i}00 — sunny 1br near the park.</p><p><img src="{small}" alt="Listing {i}"></p>',
+        })
+    return rss("Craigslist sfbay apartments (Craigslist-shaped)", "sfbay", "Listings with photos", items,
+               namespaces='xmlns:media="http://search.yahoo.com/mrss/"')
+
+
+def podcast_itunes():
+    # An iTunes podcast: artwork (itunes:image, which tt-rss ignores), an audio enclosure on the
+    # publisher's CDN, show notes with the cover in a srcset, a video with a poster, and an image
+    # at an internal address the Reader plugin's proxy must refuse to sign.
+    cover = f"{PODCAST_CDN}/media/cover-120.png"
+    items = [
+        {"title": "Real podcast 1: the tone", "guid": "itunes-ep-1", "date": at(-1, 7),
+         "enclosures": [(f"{PODCAST_CDN}/media/tone.wav", "audio/wav", SIZES["media/tone.wav"])],
+         "extra": f'<itunes:image href="{cover}"/><itunes:duration>00:00:01</itunes:duration>',
+         "html": (f'<p>Show notes of episode 1.</p><p><img src="{cover}" srcset="{cover} 1x,'
+                  f'{PODCAST_CDN}/media/gradient-320x200.png 2x" alt="Episode 1 cover"></p>'
+                  '<p><img src="http://10.213.0.9/media/red-64x48.png" alt="An internal image"></p>')},
+        {"title": "Real podcast 2: the video", "guid": "itunes-ep-2", "date": at(-2, 7),
+         "enclosures": [(f"{PODCAST_CDN}/media/clip.webm", "video/webm", SIZES["media/clip.webm"])],
+         "extra": f'<itunes:image href="{cover}"/>',
+         "html": (f'<p>Show notes of episode 2.</p><video controls poster="{PODCAST_CDN}/media/gradient-320x200.png">'
+                  f'<source src="{PODCAST_CDN}/media/clip.webm" type="video/webm"></video>')},
+    ]
+    for it in items:
+        it["author"] = "Podcast Network"
+    return rss("Real-world Podcast (iTunes-shaped)", "itunes-podcast", "A podcast with artwork on its CDN", items,
+               extra_channel=f'<itunes:image href="{cover}"/><itunes:author>Podcast Network</itunes:author>',
+               namespaces='xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"')
+
+
 BIG_COUNT = 320
 SIZES = {}
 
@@ -434,6 +544,9 @@ def main():
     corpus_xml, _ = hostile_corpus()
     write("feeds/hostile-corpus.xml", corpus_xml)
     write("feeds/extra.xml", extra())
+    write("feeds/reddit.xml", reddit())
+    write("feeds/craigslist.xml", craigslist())
+    write("feeds/podcast-itunes.xml", podcast_itunes())
 
 
 if __name__ == "__main__":

@@ -33,6 +33,12 @@ export interface Testbed {
 	noBrowserUser?: string;
 	noBrowserPassword?: string;
 	feedsHost: string;
+	/**
+	 * More names of the feeds host (space-separated, in /etc/hosts beside feedsHost): the image
+	 * and media hosts of the real-world-shaped feeds (reddit.xml, craigslist.xml, podcast-itunes.xml),
+	 * so a request straight to one is told apart from tt-rss's own.
+	 */
+	feedsAliases: string;
 	feedsAddress: string;
 	dbName: string;
 	dbUser: string;

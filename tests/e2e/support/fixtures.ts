@@ -10,7 +10,7 @@
  *   violation here is a violation in production. A test that provokes violations on purpose sets
  *   `test.use({ failOnCspViolation: false })` and inspects the `cspViolations` fixture itself.
  * - Network: requests to any host other than localhost, 127.0.0.1, [::1] and the test bed's feed host
- *   are aborted, so no test ever sends traffic off the machine (feeds link to real sites).
+ *   (by any of its names) are aborted, so no test ever sends traffic off the machine (feeds link to real sites).
  * - Routes: at the test's end its page routes are removed quietly, so a request the app still makes
  *   then (its own sync) cannot fail a test that passed.
  * - Evidence: what the pages did (addresses, console lines, API calls and their answers' status,
@@ -41,13 +41,19 @@ export interface CspViolation {
 }
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** The test bed's feed host by each of its names (feedsAliases: the real-world-shaped feeds'). */
+const FEED_HOSTS = new Set(
+	[testbed.feedsHost, ...testbed.feedsAliases.split(/\s+/)]
+		.filter(Boolean)
+		.map((h) => h.toLowerCase())
+);
 
 /** May the browser under test talk to this URL? Only this machine and the test bed's feed host. */
 export function isAllowedUrl(url: URL): boolean {
 	if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:')
 		return true;
 	const host = url.hostname.toLowerCase();
-	return LOCAL_HOSTS.has(host) || host === testbed.feedsHost.toLowerCase();
+	return LOCAL_HOSTS.has(host) || FEED_HOSTS.has(host);
 }
 
 const BINDING = '__e2eReportCspViolation';
