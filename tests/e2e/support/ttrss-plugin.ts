@@ -107,3 +107,17 @@ export function clearPluginData(user: string): void {
 		{ user }
 	);
 }
+
+/**
+ * Moves the next per-user article ids (ttrss_user_entries.int_id) ahead of the articles' own
+ * (ttrss_entries.id, the id the API names an article by), as on a server with a history (purged
+ * articles, several users): on the young test bed the two agree, and a lookup by the wrong one
+ * would find the right article by chance. reset.sh puts the seed back.
+ */
+export function shiftUserEntryIds(by: number): void {
+	sql(
+		`SELECT setval('ttrss_user_entries_int_id_seq',
+			(SELECT COALESCE(max(int_id), 0) FROM ttrss_user_entries) + :by);`,
+		{ by: String(Math.trunc(by)) }
+	);
+}
