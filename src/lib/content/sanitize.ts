@@ -31,7 +31,10 @@
  *   only http(s) (plus mailto:/tel: on links) survive; relative URLs without a usable base are
  *   dropped. Images, media and frames on the app's own origin are dropped too: they would load
  *   tt-rss URLs with the reader's cookies (a GET that changes something, a tracking pixel) — except
- *   an image through the Reader plugin's signed proxy (url.ts `isImageProxyUrl`).
+ *   an image through the Reader plugin's signed proxy (url.ts `isImageProxyUrl`). Where the plugin
+ *   signs the account's images (`signedImages`), an image, srcset candidate or poster loads only
+ *   through a signed address (url.ts `checkImageUrl`); an image left with none becomes a line
+ *   saying so (`markUnavailable`), never a request to its host.
  *   `data:` only as `data:image/(png|gif|jpeg|webp|avif)` on `<img src>`: an image cannot run
  *   script, and feeds use tiny inline images. `safeUrl` applies the same rule to the server's URLs
  *   that the app renders outside the body (article link, enclosures, flavor image).
