@@ -55,7 +55,8 @@ describe('a tap on a notice (the worker)', () => {
 		await tap({ path: 'feed/4/123', account: accountOf(reader) });
 		expect(openWindow).not.toHaveBeenCalled();
 		await tap({ path: 'feed/4/123', account: accountOf(second) });
-		expect(openWindow).toHaveBeenCalledWith('http://app.example/feed/4/123');
+		// The folder and its query: an address every server answers with the app (pwa/address.ts).
+		expect(openWindow).toHaveBeenCalledWith('http://app.example/?to=/feed/4/123');
 	});
 
 	it('opens nothing once signed out', async () => {

@@ -191,7 +191,9 @@ describe.each(recordedLevels)('rules after a sync (%s server shapes)', (level) =
 
 		const notice = shown.find((n) => n.data.path?.startsWith('rule/'));
 		expect(notice?.data.path).toBe('rule/r1');
-		expect(alertTarget(notice?.data, 'http://app.example/')).toBe('http://app.example/rule/r1');
+		expect(alertTarget(notice?.data, 'http://app.example/')).toBe(
+			'http://app.example/?to=/rule/r1'
+		);
 		// Exactly what the rule matched as it arrived: not the comets already here, not the rain.
 		const listed = await ruleHitRows(ACCOUNT, 'r1');
 		expect(listed.rule?.query).toBe('title:comet');
