@@ -3,31 +3,14 @@
 // that session's CSRF token, and the pane speaks the user's tt-rss language.
 // plugin-enable-api.php loads package/init.php with stand-ins for the rest of tt-rss.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ttrssTarball } from '../../../tests/support/ttrss-tarball';
+import { describe, expect, it } from 'vitest';
+import { currentClasses, DEBIAN_PLUGIN, hasPhp, ROOT, VENDORED } from './testing/plugin-php';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const DEBIAN = '/usr/share/tt-rss/www/classes/plugin.php';
-const VENDORED = ttrssTarball();
-const hasPhp = (() => {
-	try {
-		execFileSync('php', ['-v'], { stdio: 'ignore' });
-		return true;
-	} catch {
-		return false;
-	}
-})();
-
-const work = mkdtempSync(join(tmpdir(), 'plugin-enable-api-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function currentPluginClass(): string {
-	execFileSync('tar', ['-xzf', VENDORED, '-C', work, 'tt-rss/classes/Plugin.php']);
-	return join(work, 'tt-rss/classes/Plugin.php');
-}
+const DEBIAN = DEBIAN_PLUGIN;
+const currentClass = currentClasses('plugin-enable-api-');
+const currentPluginClass = (): string => currentClass('Plugin.php');
 
 interface Case {
 	server: '2021' | 'current';

@@ -11,41 +11,23 @@
 // table and a transport that records what it is asked for, so no test here connects anywhere
 // but to its own servers on loopback.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ttrssTarball } from '../../../tests/support/ttrss-tarball';
+import { currentClasses, DEBIAN_PLUGIN, hasPhp, ROOT, VENDORED } from './testing/plugin-php';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const DEBIAN = '/usr/share/tt-rss/www/classes/plugin.php';
+const DEBIAN = DEBIAN_PLUGIN;
 const DEBIAN_URLHELPER = '/usr/share/tt-rss/www/classes/urlhelper.php';
-const VENDORED = ttrssTarball();
 /** The test bed's feeds host, which the test bed's tt-rss allows (testbed/setup.sh). */
 const FEEDS = JSON.parse(readFileSync(join(ROOT, 'testbed/testbed.json'), 'utf8')) as {
 	feedsHost: string;
 	feedsAddress: string;
 };
-const hasPhp = (() => {
-	try {
-		execFileSync('php', ['-v'], { stdio: 'ignore' });
-		return true;
-	} catch {
-		return false;
-	}
-})();
-
-const work = mkdtempSync(join(tmpdir(), 'plugin-image-proxy-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
 /** The current tt-rss's Plugin and UrlHelper classes, from the vendored source. */
-function currentClass(file: string): string {
-	execFileSync('tar', ['-xzf', VENDORED, '-C', work, `tt-rss/classes/${file}`]);
-	return join(work, 'tt-rss/classes', file);
-}
+const currentClass = currentClasses('plugin-image-proxy-');
 
 interface Checked {
 	url: string;

@@ -3,31 +3,14 @@
 // vendored source). package/check-plugin.php loads it with stand-ins for the rest of tt-rss.
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ttrssTarball } from '../../../tests/support/ttrss-tarball';
+import { describe, expect, it } from 'vitest';
+import { currentClasses, DEBIAN_PLUGIN, hasPhp, ROOT, VENDORED } from './testing/plugin-php';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const DEBIAN = '/usr/share/tt-rss/www/classes/plugin.php';
-const VENDORED = ttrssTarball();
-const hasPhp = (() => {
-	try {
-		execFileSync('php', ['-v'], { stdio: 'ignore' });
-		return true;
-	} catch {
-		return false;
-	}
-})();
-
-const work = mkdtempSync(join(tmpdir(), 'plugin-spec-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function currentPluginClass(): string {
-	execFileSync('tar', ['-xzf', VENDORED, '-C', work, 'tt-rss/classes/Plugin.php']);
-	return join(work, 'tt-rss/classes/Plugin.php');
-}
+const DEBIAN = DEBIAN_PLUGIN;
+const currentClass = currentClasses('plugin-spec-');
+const currentPluginClass = (): string => currentClass('Plugin.php');
 
 interface Checked {
 	about: unknown[];
