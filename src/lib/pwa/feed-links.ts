@@ -4,7 +4,18 @@
  * `navigator.registerProtocolHandler`, which Settings offers where the browser has it. Both name
  * the same address: the subscribe screen, by the folder and a query every server answers.
  */
-import { FEED_PROTOCOL, subscribeHandlerPath } from './manifest';
+import { appAddress } from './address';
+
+/** The scheme of feed links (`web+feed:https://example.org/feed.xml`) the app subscribes to. */
+export const FEED_PROTOCOL = 'web+feed';
+
+/**
+ * The subscribe screen with `%s` (the link, escaped by the browser) as its address to fill in.
+ * Here, not in manifest.ts: that module carries every language's words for the build, and the
+ * page that offers the handler must not load them.
+ */
+export const subscribeHandlerPath = (base: string): string =>
+	`${appAddress('/subscribe', base)}&url=%s`;
 
 type WithHandlers = Pick<Navigator, 'registerProtocolHandler'>;
 

@@ -33,6 +33,7 @@ import {
 } from '$lib/i18n/generated/locales';
 import type { Messages } from '$lib/i18n/generated/messages';
 import { appAddress } from './address';
+import { FEED_PROTOCOL, subscribeHandlerPath } from './feed-links';
 import { directionOf } from '$lib/i18n/locale.svelte';
 
 const english: Messages = { ...englishStart, ...englishLater };
@@ -64,13 +65,6 @@ export interface WebManifest {
 	file_handlers: { action: string; accept: Record<string, string[]> }[];
 	shortcuts: WebManifestShortcut[];
 }
-
-/** The scheme of feed links (`web+feed:https://example.org/feed.xml`) the app subscribes to. */
-export const FEED_PROTOCOL = 'web+feed';
-
-/** The subscribe screen with `%s` (the link, escaped by the browser) as its address to fill in. */
-export const subscribeHandlerPath = (base: string): string =>
-	`${appAddress('/subscribe', base)}&url=%s`;
 
 /** Where an opened `.opml` file goes: the subscriptions screen, whose import reads it. */
 export const OPML_SCREEN = '/settings/subscriptions';
