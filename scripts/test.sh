@@ -67,6 +67,7 @@ stage "e2e: debian (API 15) subset | cross-engine (Firefox, WebKit) and chaos se
 	"end-to-end tests: debian (API 15) subset" \
 	"env TESTBED=debian E2E_BUILT=1 npx playwright test sign-in reader-flow reader-ttrss-extras offline-outbox \
 		offline-catchup content-corpus account-tools pwa-apache plugin-install plugin-enable-api \
+		plugin-images plugin-addresses \
 		--grep-invert 'extras\\.spec\\.ts phone '" \
 	"cross-engine tests (Firefox, WebKit), then chaos fixed seeds (Chromium 3, WebKit 2, Firefox 1): current" \
 	"env TESTBED=current ENGINES_BUILD_DIR=\"\$PWD/build\" npm run test:engines && bash scripts/chaos-ci.sh"
