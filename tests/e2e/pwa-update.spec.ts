@@ -50,7 +50,7 @@ test('a build for /reader points its assets, manifest and worker at /reader/', a
 	expect(manifest).toMatchObject({
 		start_url: '/reader/',
 		scope: '/reader/',
-		share_target: { action: '/reader/share' }
+		share_target: { action: '/reader/' }
 	});
 });
 
