@@ -19,7 +19,7 @@
  * rows' order; the row shown for a group is its first in the list's order. The cost is linear in
  * the rows (each key once, no pairs of rows compared).
  */
-import { htmlToText, words } from '$lib/search/text';
+import { htmlToText, spacedWords, words } from '$lib/search/text';
 
 /** What grouping reads of a row (a Headline has it all). */
 export interface DedupeRow {
@@ -169,14 +169,20 @@ function byNameThenValue([a, av]: [string, string], [b, bv]: [string, string]): 
 
 /** Whether a link key names only a site (its root, no query, no fragment): no article of its own. */
 function isSiteRoot(key: string): boolean {
-	return !/[/?#]/.test(key);
+	return !key.includes('/') && !key.includes('?') && !key.includes('#');
 }
 
 /** The title as a key (its words, folded), or undefined when too short to tell stories apart. */
 export function titleKey(title: string): string | undefined {
-	const all = words(title);
-	const key = all.join(' ');
-	return key.length >= MIN_TITLE_CHARS && all.length >= MIN_TITLE_WORDS ? key : undefined;
+	const key = spacedWords(title);
+	if (key.length < MIN_TITLE_CHARS) return undefined;
+	// Words are one space apart: MIN_TITLE_WORDS words have MIN_TITLE_WORDS - 1 spaces.
+	let at = -1;
+	for (let spaces = 0; spaces < MIN_TITLE_WORDS - 1; spaces++) {
+		at = key.indexOf(' ', at + 1);
+		if (at === -1) return undefined;
+	}
+	return key;
 }
 
 /**
@@ -201,22 +207,25 @@ export interface Duplicates<T extends DedupeRow> {
 	shownFor: Map<number, number>;
 }
 
-/** Keys already made, by what they were made of: a list grouped again (a page more) reuses them. */
-const LINK_KEYS = new Map<string, string | undefined>();
-const TITLE_KEYS = new Map<string, string | undefined>();
+/**
+ * Keys already made, by what they were made of: a list grouped again (a page more) reuses them.
+ * `null` for a text that makes no key, so a text is looked up once whether or not it has one.
+ */
+const LINK_KEYS = new Map<string, string | null>();
+const TITLE_KEYS = new Map<string, string | null>();
 /** The most keys of each kind kept: a few long lists' worth; past it, they are made anew. */
 const KEYS_KEPT = 50_000;
 
 function remembered(
-	keys: Map<string, string | undefined>,
+	keys: Map<string, string | null>,
 	text: string,
 	make: (text: string) => string | undefined
 ): string | undefined {
 	const known = keys.get(text);
-	if (known !== undefined || keys.has(text)) return known;
+	if (known !== undefined) return known ?? undefined;
 	if (keys.size >= KEYS_KEPT) keys.clear();
 	const key = make(text);
-	keys.set(text, key);
+	keys.set(text, key ?? null);
 	return key;
 }
 

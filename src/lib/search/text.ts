@@ -81,10 +81,15 @@ function dropHidden(html: string): string {
  * dropped, entities decoded.
  */
 export function htmlToText(html: string): string {
+	// Plain text (a list's excerpt, most titles): no tag, comment or entity to read.
+	if (!MARKUP.test(html)) return html.slice(0, MAX_HTML_CHARS);
 	return dropHidden(html.slice(0, MAX_HTML_CHARS).replace(COMMENTS, ' '))
 		.replace(TAGS, ' ')
 		.replace(ENTITY, decodeEntity);
 }
+
+/** What makes a text more than plain text to `htmlToText`: a tag, a comment or an entity. */
+const MARKUP = /[<&]/;
 
 /** Scripts written without spaces between words: each character is a word of its own. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
@@ -110,7 +115,7 @@ export function fold(text: string): string {
  * The one word splitting: a text's words, folded, in order, one space between each. Whole-string
  * passes, no array of words: a body of 100 KB is read in a few milliseconds.
  */
-function spacedWords(text: string): string {
+export function spacedWords(text: string): string {
 	if (!NOT_ASCII.test(text)) return text.toLowerCase().replace(ASCII_BETWEEN, ' ').trim();
 	return fold(text)
 		.replace(NOT_WORD, ' ')
