@@ -169,6 +169,7 @@ function simpleLinkKey(link: string): string | null {
 		if (value !== '80' && value !== '443') port = `:${value}`;
 		at = end;
 	}
+	const pathStart = at;
 	let path = '';
 	if (link.charCodeAt(at) === 47 /* / */) {
 		const end = scan(link, at, IN_PATH);
@@ -194,6 +195,17 @@ function simpleLinkKey(link: string): string | null {
 	const bare = host.startsWith('www.') ? host.slice(4) : host;
 	let kept = path.length;
 	while (kept > 0 && path.charCodeAt(kept - 1) === 47 /* / */) kept--;
+	// Most links are their key as written after the scheme: one slice of the link, not a string
+	// joined from parts (cheaper to make, and to hash when the key is looked up).
+	if (
+		bare.length === host.length &&
+		pathStart === hostStart + host.length &&
+		query === '' &&
+		fragment === '' &&
+		link.startsWith(host, hostStart)
+	) {
+		return link.slice(hostStart, pathStart + kept);
+	}
 	return `${bare}${port}${path.slice(0, kept)}${query ? `?${query}` : ''}${fragment}`;
 }
 

@@ -97,8 +97,11 @@ const UNSPACED_ALL = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 const NOT_WORD = /[^\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}+/gu;
 const SPACES = / {2,}/g;
-/** Plain ASCII: nothing to fold but the case, and its words are [a-z0-9]+ (the fast path). */
-const NOT_ASCII = /[^\p{ASCII}]/u;
+/**
+ * Plain ASCII: nothing to fold but the case, and its words are [a-z0-9]+ (the fast path). A UTF-16
+ * unit above 0x7F, a surrogate included: no `u` flag, so it is found as fast as a byte.
+ */
+const NOT_ASCII = /[\u0080-\uffff]/;
 /**
  * In lower-case ASCII, what stands between words, written so that a lone space (most of a text)
  * is not replaced by itself: a run of two or more, or one that is not a space.
