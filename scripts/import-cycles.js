@@ -23,26 +23,33 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-/** The runtime import specifiers of one module's text (TypeScript or a Svelte component). */
+/**
+ * The runtime import specifiers of one module's text (TypeScript or a Svelte component).
+ * @param {string} text
+ * @param {string} fileName
+ * @returns {string[]}
+ */
 export function runtimeImports(text, fileName) {
 	const scripts = fileName.endsWith('.svelte')
 		? [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1])
 		: [text];
+	/** @type {string[]} */
 	const specifiers = [];
+	/** @param {ts.Expression | undefined} node */
+	const literal = (node) => (node && ts.isStringLiteralLike(node) ? [node.text] : []);
 	for (const script of scripts) {
-		const source = ts.createSourceFile(fileName, script, ts.ScriptTarget.Latest, false);
+		const source = ts.createSourceFile(fileName, script ?? '', ts.ScriptTarget.Latest, false);
+		/** @param {ts.Node} node */
 		const visit = (node) => {
 			if (ts.isImportDeclaration(node)) {
-				if (!node.importClause?.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+				if (!node.importClause?.isTypeOnly) specifiers.push(...literal(node.moduleSpecifier));
 			} else if (ts.isExportDeclaration(node)) {
-				if (node.moduleSpecifier && !node.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+				if (!node.isTypeOnly) specifiers.push(...literal(node.moduleSpecifier));
 			} else if (
 				ts.isCallExpression(node) &&
-				node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-				node.arguments.length > 0 &&
-				ts.isStringLiteralLike(node.arguments[0])
+				node.expression.kind === ts.SyntaxKind.ImportKeyword
 			) {
-				specifiers.push(node.arguments[0].text);
+				specifiers.push(...literal(node.arguments[0]));
 			}
 			ts.forEachChild(node, visit);
 		};
@@ -58,14 +65,21 @@ export function runtimeImports(text, fileName) {
  * @returns {string[][]}
  */
 export function loopsOf(graph) {
+	/** @type {Map<string, number>} */
 	const index = new Map();
+	/** @type {Map<string, number>} */
 	const low = new Map();
+	/** @type {Set<string>} */
 	const onStack = new Set();
+	/** @type {string[]} */
 	const stack = [];
+	/** @type {string[][]} */
 	const loops = [];
 	let counter = 0;
 	const nodes = [...new Set([...graph.keys(), ...[...graph.values()].flatMap((to) => [...to])])];
+	/** @param {string} node */
 	const next = (node) => [...(graph.get(node) ?? [])].sort()[Symbol.iterator]();
+	/** @param {string} node */
 	const enter = (node) => {
 		index.set(node, counter);
 		low.set(node, counter++);
@@ -75,9 +89,10 @@ export function loopsOf(graph) {
 	for (const root of nodes.sort()) {
 		if (index.has(root)) continue;
 		enter(root);
+		/** @type {[string, Iterator<string>][]} */
 		const work = [[root, next(root)]];
 		while (work.length > 0) {
-			const [node, edges] = work[work.length - 1];
+			const [node, edges] = /** @type {[string, Iterator<string>]} */ (work[work.length - 1]);
 			const step = edges.next();
 			if (!step.done) {
 				const to = step.value;
@@ -85,20 +100,22 @@ export function loopsOf(graph) {
 					enter(to);
 					work.push([to, next(to)]);
 				} else if (onStack.has(to)) {
-					low.set(node, Math.min(low.get(node), index.get(to)));
+					low.set(node, Math.min(Number(low.get(node)), Number(index.get(to))));
 				}
 				continue;
 			}
 			work.pop();
 			if (work.length > 0) {
-				const parent = work[work.length - 1][0];
-				low.set(parent, Math.min(low.get(parent), low.get(node)));
+				const parent = /** @type {[string, Iterator<string>]} */ (work[work.length - 1])[0];
+				low.set(parent, Math.min(Number(low.get(parent)), Number(low.get(node))));
 			}
 			if (low.get(node) !== index.get(node)) continue;
+			/** @type {string[]} */
 			const group = [];
+			/** @type {string | undefined} */
 			let member;
 			do {
-				member = stack.pop();
+				member = /** @type {string} */ (stack.pop());
 				onStack.delete(member);
 				group.push(member);
 			} while (member !== node);
@@ -109,12 +126,14 @@ export function loopsOf(graph) {
 }
 
 const SOURCE = /\.(ts|js|svelte)$/;
+/** @param {string} path */
 const isTestSupport = (path) =>
 	/\.spec\.ts$/.test(path) ||
 	/\.d\.ts$/.test(path) ||
 	path.split(sep).includes('testing') ||
 	/(^|[/\\])testing\.ts$/.test(path);
 
+/** @param {string} folder */
 function sourceFiles(folder) {
 	return readdirSync(folder, { recursive: true })
 		.map(String)
@@ -123,7 +142,12 @@ function sourceFiles(folder) {
 		.filter((path) => !isTestSupport(path) && statSync(path).isFile());
 }
 
-/** The file a specifier names, or undefined when it is not a module of src/. */
+/**
+ * The file a specifier names, or undefined when it is not a module of src/.
+ * @param {string} repo
+ * @param {string} from
+ * @param {string} specifier
+ */
 function resolveImport(repo, from, specifier) {
 	let target;
 	if (specifier === '$lib' || specifier.startsWith('$lib/')) {
@@ -151,8 +175,11 @@ function resolveImport(repo, from, specifier) {
 export function importGraphs(repo) {
 	const src = join(repo, 'src');
 	const lib = join(src, 'lib');
+	/** @type {Map<string, Set<string>>} */
 	const files = new Map();
+	/** @type {Map<string, Set<string>>} */
 	const folders = new Map();
+	/** @param {string} path */
 	const folderOf = (path) => {
 		const parts = relative(lib, path).split(sep);
 		return parts.length > 1 && parts[0] !== '..' ? parts[0] : undefined;
@@ -176,9 +203,13 @@ export function importGraphs(repo) {
 	return { files, folders };
 }
 
+/** @param {Map<string, Set<string>>} graph */
 const count = (graph) => [...graph.values()].reduce((sum, to) => sum + to.size, 0);
 
-/** The report's lines and whether the tree is free of loops. */
+/**
+ * The report's lines and whether the tree is free of loops.
+ * @param {string} repo
+ */
 export function report(repo) {
 	const { files, folders } = importGraphs(repo);
 	const fileCycles = loopsOf(files);
