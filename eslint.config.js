@@ -134,8 +134,8 @@ const throughDbTx = {
  * db/ is the only door to IndexedDB (docs/architecture.md, "One storage door"): outside it no
  * module opens the reader's database or holds a connection, and none names a store in a request
  * of its own. Other folders read and write through db/stores.ts (named reads; `readStores`,
- * `writeStores`, `writeStoresWithRoom` for a transaction, whose body gets the stores' handles) and
- * db/kv.ts (the key-value stores). Specs and test support are exempt: they set up and inspect the
+ * `writeStores` for a transaction, whose body gets the stores' handles), db/quota.ts
+ * `writeStoresWithRoom` (the same, with the full-quota retry) and db/kv.ts (the key-value stores). Specs and test support are exempt: they set up and inspect the
  * stored state itself.
  */
 const STORE_NAMES = 'settings|session|tree|lists|articles|outbox|failed|search|sync|media';

@@ -7,7 +7,8 @@ import type { Article, Headline } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import type { StoredArticle } from '$lib/db/schema';
-import { readStores, writeStores, writeStoresWithRoom } from '$lib/db/stores';
+import { readStores, writeStores } from '$lib/db/stores';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { orMiss } from './index';
 import {
 	CACHE_WRITE_STORES,

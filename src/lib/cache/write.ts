@@ -18,7 +18,7 @@ import { laterThanCatchups } from '$lib/outbox/apply';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
-import { writeStoresWithRoom } from '$lib/db/stores';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { indexArticles } from '$lib/db/index-queue';
 import { listKeyString, type ListKey } from './index';
 

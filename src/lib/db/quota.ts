@@ -11,6 +11,7 @@ import { IMAGE_CACHE } from './names';
 import { openReaderDb, type ReaderDatabase } from './open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle } from './schema';
 import { isQuotaError, reportStorageProblem, StorageFullError } from './storage-problem';
+import { storeHandles, type StoreName, type Stores } from './stores';
 import { writeTx } from './tx';
 
 /**
@@ -202,4 +203,19 @@ export function writeTxWithRoom<const S extends StoreNames<ReaderDB>[], T>(
 	write: (tx: IDBPTransaction<ReaderDB, S, 'readwrite'>) => Promise<T>
 ): Promise<T> {
 	return withQuotaRetry(db, () => writeTx(db, stores, write));
+}
+
+/**
+ * db/stores.ts `writeStores` for a write that may grow the database: on a full quota the cache
+ * frees room once and `write` runs again in a new transaction (`writeTxWithRoom`). The door's verb
+ * for the cache's and the outbox's writes; here, with the eviction, off the first screen.
+ */
+export async function writeStoresWithRoom<const S extends StoreName[], T>(
+	names: S,
+	write: (stores: Stores<S, 'readwrite'>) => Promise<T>,
+	db?: ReaderDatabase
+): Promise<T> {
+	return writeTxWithRoom(db ?? (await openReaderDb()), names, (tx) =>
+		write(storeHandles(tx, names))
+	);
 }

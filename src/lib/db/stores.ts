@@ -3,14 +3,15 @@
  * database (`openReaderDb`), holds a connection or starts a transaction itself (the lint fails on
  * each). What the others read and write goes through the verbs below: named reads of one request
  * (the tree, an article, the outbox…) and, for a change that must read and write several records
- * at once, a transaction over named stores (`readStores`, `writeStores`, `writeStoresWithRoom`)
+ * at once, a transaction over named stores (`readStores`, `writeStores`; quota.ts `writeStoresWithRoom`)
  * whose body gets those stores' handles, never the transaction or the database. The connection,
  * the abort on a failure, the full-quota retry and the handled `done` stay here (open.ts, tx.ts,
- * quota.ts). The key-value stores have their own door, kv.ts.
+ * quota.ts). `writeStoresWithRoom`, the write that may free room first, is quota.ts's, so the
+ * eviction code stays off the first screen, which only reads. The key-value stores have their own
+ * door, kv.ts.
  */
 import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
 import { openReaderDb, type ReaderDatabase } from './open';
-import { writeTxWithRoom } from './quota';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle, StoredTree } from './schema';
 import { readTx, writeTx } from './tx';
 
@@ -21,7 +22,8 @@ export type Stores<S extends StoreName[], M extends IDBTransactionMode> = {
 	readonly [K in S[number]]: IDBPObjectStore<ReaderDB, S, K, M>;
 };
 
-function handles<S extends StoreName[], M extends IDBTransactionMode>(
+/** The handles of `names` in `tx`, by name (readStores, writeStores, quota.ts writeStoresWithRoom). */
+export function storeHandles<S extends StoreName[], M extends IDBTransactionMode>(
 	tx: IDBPTransaction<ReaderDB, S, M>,
 	names: S
 ): Stores<S, M> {
@@ -36,7 +38,7 @@ export async function readStores<const S extends StoreName[], T>(
 	read: (stores: Stores<S, 'readonly'>) => Promise<T>,
 	db?: ReaderDatabase
 ): Promise<T> {
-	return readTx(db ?? (await openReaderDb()), names, (tx) => read(handles(tx, names)));
+	return readTx(db ?? (await openReaderDb()), names, (tx) => read(storeHandles(tx, names)));
 }
 
 /** Runs `write` in one readwrite transaction over `names`, all or nothing (tx.ts writeTx). */
@@ -45,19 +47,7 @@ export async function writeStores<const S extends StoreName[], T>(
 	write: (stores: Stores<S, 'readwrite'>) => Promise<T>,
 	db?: ReaderDatabase
 ): Promise<T> {
-	return writeTx(db ?? (await openReaderDb()), names, (tx) => write(handles(tx, names)));
-}
-
-/**
- * `writeStores` for a write that may grow the database: on a full quota the cache frees room once
- * and `write` runs again in a new transaction (quota.ts writeTxWithRoom).
- */
-export async function writeStoresWithRoom<const S extends StoreName[], T>(
-	names: S,
-	write: (stores: Stores<S, 'readwrite'>) => Promise<T>,
-	db?: ReaderDatabase
-): Promise<T> {
-	return writeTxWithRoom(db ?? (await openReaderDb()), names, (tx) => write(handles(tx, names)));
+	return writeTx(db ?? (await openReaderDb()), names, (tx) => write(storeHandles(tx, names)));
 }
 
 // ------------------------------------------------------------------ the cache

@@ -12,7 +12,8 @@ import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$li
 import { doubtsFor } from './doubts';
 import { isQuotaError, StorageFullError } from '$lib/db/storage-problem';
 import { m } from '$lib/i18n/m';
-import { readStores, writeStores, writeStoresWithRoom, type Stores } from '$lib/db/stores';
+import { readStores, writeStores, type Stores } from '$lib/db/stores';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { accountOfNewChanges } from '$lib/db/session';
 import { changeFitsCache } from '$lib/db/account';
 import { inCatchupScope } from './apply';

@@ -4,7 +4,8 @@
  * moved to the failed list, and the replay's status for the reader.
  */
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
-import { outboxItem, writeStores, writeStoresWithRoom } from '$lib/db/stores';
+import { outboxItem, writeStores } from '$lib/db/stores';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { retryAt } from './replay-plan';
 import { mayStillLand, UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log-write';
