@@ -62,16 +62,6 @@ export async function storedArticle(id: number): Promise<StoredArticle | undefin
 	return (await openReaderDb()).get('articles', id);
 }
 
-/** Every cached article. */
-export async function allStoredArticles(db?: ReaderDatabase): Promise<StoredArticle[]> {
-	return (db ?? (await openReaderDb())).getAll('articles');
-}
-
-/** The ids of every cached list, list by list. */
-export async function storedListIds(): Promise<number[][]> {
-	return (await (await openReaderDb()).getAll('lists')).map((list) => list.ids);
-}
-
 // ------------------------------------------------------------------ the outbox
 
 /** Every queued change, oldest first. */
@@ -84,29 +74,7 @@ export async function outboxCount(): Promise<number> {
 	return (await openReaderDb()).count('outbox');
 }
 
-/** One queued change, while it is still queued. */
-export async function outboxItem(seq: number): Promise<OutboxItem | undefined> {
-	return (await openReaderDb()).get('outbox', seq);
-}
-
 /** The changes the server refused. */
 export async function failedOutboxItems(): Promise<FailedItem[]> {
 	return (await openReaderDb()).getAll('failed');
-}
-
-// ------------------------------------------------------------------ media and search
-
-/** What is kept for one enclosure (media/positions.ts parses it). */
-export async function storedMediaPosition(url: string): Promise<unknown> {
-	return (await openReaderDb()).get('media', url);
-}
-
-/** One record of the offline search index (search/indexer.ts knows its shape). */
-export async function searchRecord(key: string): Promise<unknown> {
-	return (await openReaderDb()).get('search', key);
-}
-
-/** The search index's records in `range`. */
-export async function searchRecords(range: IDBKeyRange): Promise<unknown[]> {
-	return (await openReaderDb()).getAll('search', range);
 }

@@ -7,7 +7,8 @@
 import { mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
-import { storedMediaPosition, writeStores } from '$lib/db/stores';
+import { writeStores } from '$lib/db/stores';
+import { storedMediaPosition } from '$lib/db/later-reads';
 
 export interface MediaPosition {
 	/** Seconds into the file. */

@@ -5,7 +5,7 @@
  * docs/storage.md.
  */
 import type { ReaderDatabase } from '$lib/db/open';
-import { allStoredArticles } from '$lib/db/stores';
+import { allStoredArticles } from '$lib/db/later-reads';
 import type { StoredArticle } from '$lib/db/schema';
 import {
 	dropArticles,

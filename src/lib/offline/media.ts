@@ -27,7 +27,7 @@ import type { ArticleBase } from '$lib/api';
 import { fetchableUrl, imageUrl } from '$lib/content/url';
 import { cacheOwnedBy } from '$lib/db/device';
 import type { ReaderDatabase } from '$lib/db/open';
-import { allStoredArticles } from '$lib/db/stores';
+import { allStoredArticles } from '$lib/db/later-reads';
 import { enclosuresAllowed } from './policy';
 import { askWorkerTo, controllingWorker } from './images';
 import { answerRange, contentRange } from './range';

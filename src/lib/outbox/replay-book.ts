@@ -4,7 +4,8 @@
  * moved to the failed list, and the replay's status for the reader.
  */
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
-import { outboxItem, writeStores } from '$lib/db/stores';
+import { writeStores } from '$lib/db/stores';
+import { outboxItem } from '$lib/db/later-reads';
 import { writeStoresWithRoom } from '$lib/db/quota';
 import { retryAt } from './replay-plan';
 import { mayStillLand, UNANSWERED_MS } from './replay-judge';
