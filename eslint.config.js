@@ -13,7 +13,8 @@ import svelteConfig from './svelte.config.js';
  * the features, never state or components.
  */
 const LAYERS = {
-	// Leaves: network, sanitizing, formatting; perf only names performance marks (imports nothing).
+	// Leaves: network, sanitizing, formatting; perf names performance marks and loads modules lazily
+	// (imports nothing).
 	api: 0,
 	content: 0,
 	format: 0,
