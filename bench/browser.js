@@ -78,6 +78,7 @@ function probe(cfg) {
 	const now = () => performance.timeOrigin + performance.now();
 	const rec = {
 		painted: /** @type {number | null} */ (null),
+		fromSnapshot: /** @type {boolean | null} */ (null),
 		longTasks: /** @type {{ start: number, duration: number }[]} */ ([]),
 		clicked: false,
 		/** @type {Record<string, number>} */
@@ -117,8 +118,12 @@ function probe(cfg) {
 				link.click();
 			}
 		}
-		if (rec.painted === null && !waiting && document.querySelector(cfg.target)) {
+		const found = rec.painted === null && !waiting ? document.querySelector(cfg.target) : null;
+		if (found) {
 			waiting = true;
+			// Whether the first row painted is the worker's start snapshot (inert HTML, before the
+			// app runs) or the app's own: the two starts differ by a whole boot.
+			rec.fromSnapshot = found.closest('.start-snapshot') !== null;
 			requestAnimationFrame(() => {
 				// A message's task runs after the rendering this callback is part of.
 				const after = new MessageChannel();
