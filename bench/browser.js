@@ -113,7 +113,10 @@ function probe(cfg) {
 			const link = document.querySelector(cfg.click);
 			// Never a link of the start snapshot (inert, before the app runs): a reader cannot click
 			// it, and a programmatic click would navigate to the same page again, without end.
-			if (link instanceof HTMLElement && !link.closest('[inert]')) {
+			// Nor a link to the page already open (a warm start of /feed/-4): clicked before the
+			// app's router is ready, it reloads the document mid-start (seen at 4× on the phone).
+			const here = link instanceof HTMLAnchorElement && link.pathname === location.pathname;
+			if (link instanceof HTMLElement && !link.closest('[inert]') && !here) {
 				rec.clicked = true;
 				link.click();
 			}
