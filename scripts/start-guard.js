@@ -6,18 +6,19 @@
 // 2026-11-25 to 12-06 unnoticed while the bench's absolute budgets were read for one row only).
 //
 //   node scripts/start-guard.js [buildDir]   default build/ (built first when it is missing)
-//   GUARD_RUNS=n (3)  GUARD_MAX_RATIO=x (2)  TESTBED=debian|current (current)
+//   GUARD_RUNS=n (3)  GUARD_MAX_RATIO=x (2)  TESTBED=debian|current (current), or TTRSS_URL
 //
 // Needs the test bed (a sign-in, then the reopened tabs make no request); takes /tmp/e2e-run.lock
 // itself unless run under it. About a minute on 2 cores.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer as netServer } from 'node:net';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { launch, median } from '../bench/browser.js';
 import { appStarts, FLOOR_HTML, floorStart } from '../bench/scenarios.js';
+import { staticSite } from '../deploy/static-site.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const LOCK = '/tmp/e2e-run.lock';
@@ -36,7 +37,7 @@ const log = (msg) =>
 	console.error(`[start-guard ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 if (!process.argv.includes('--locked')) {
-	if (!existsSync(`${ROOT}${BUILD_DIR}/index.html`)) {
+	if (!existsSync(resolve(ROOT, BUILD_DIR, 'index.html'))) {
 		log(`no build in ${BUILD_DIR}: building it`);
 		const b = spawnSync('npx', ['vite', 'build'], {
 			cwd: ROOT,
@@ -54,23 +55,63 @@ if (!process.argv.includes('--locked')) {
 	process.exit(r.status ?? 1);
 }
 
-/** @returns {Promise<number>} */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const s = netServer();
-		s.once('error', reject);
-		s.listen(0, '127.0.0.1', () => {
-			const a = s.address();
-			s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-		});
-	});
-}
-
 /** The test bed's server the app's /tt-rss/ goes to (testbed/testbed.json). */
 function ttrssUrl() {
+	if (process.env.TTRSS_URL) return process.env.TTRSS_URL;
 	const bed = JSON.parse(readFileSync(`${ROOT}testbed/testbed.json`, 'utf8'));
 	const name = process.env.TESTBED ?? 'current';
 	return name === 'debian' ? bed.url : (bed.servers[name]?.url ?? bed.url);
+}
+
+/**
+ * The build served as production serves it (deploy/static-site.js: policy, cache rules, the
+ * single-page fallback), with `/tt-rss/` passed to the test bed's server as deploy/'s configs and
+ * `vite preview` do. In-process: no second Vite to start, nothing left running.
+ * @param {string} root @param {string} ttrss
+ * @returns {Promise<{ origin: string, close: () => void }>}
+ */
+function appServer(root, ttrss) {
+	const target = new URL(ttrss);
+	const site = staticSite({
+		root: () => root,
+		base: '',
+		passThrough: (path) => path.startsWith('/tt-rss/')
+	});
+	const server = createServer((req, res) =>
+		site(req, res, () => {
+			if (!req.url?.startsWith('/tt-rss/')) {
+				res.writeHead(404).end();
+				return;
+			}
+			const upstream = httpRequest(
+				{
+					host: target.hostname,
+					port: target.port || 80,
+					method: req.method,
+					path: target.pathname + req.url.slice('/tt-rss/'.length),
+					headers: { ...req.headers, host: target.host }
+				},
+				(answer) => {
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+				}
+			);
+			upstream.on('error', () => res.writeHead(502).end());
+			req.pipe(upstream);
+		})
+	);
+	return new Promise((resolve) =>
+		server.listen(0, '127.0.0.1', () => {
+			const a = /** @type {import('node:net').AddressInfo} */ (server.address());
+			resolve({
+				origin: `http://localhost:${a.port}`,
+				close: () => {
+					server.closeAllConnections();
+					server.close();
+				}
+			});
+		})
+	);
 }
 
 /** Serves FLOOR_HTML on a free loopback port. @returns {Promise<{ url: string, close: () => void }>} */
@@ -88,14 +129,8 @@ function floorServer() {
 }
 
 const started = Date.now();
-const port = await freePort();
-const origin = `http://localhost:${port}`;
-const preview = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
-	cwd: ROOT,
-	env: { ...process.env, BUILD_DIR, TTRSS_URL: ttrssUrl() },
-	stdio: 'ignore',
-	detached: true
-});
+const app = await appServer(resolve(ROOT, BUILD_DIR), ttrssUrl());
+const origin = app.origin;
 const floor = await floorServer();
 const browser = await launch(chromium);
 let failed = false;
@@ -147,13 +182,7 @@ try {
 } finally {
 	await browser.close();
 	floor.close();
-	if (preview.pid) {
-		try {
-			process.kill(-preview.pid, 'SIGTERM'); // only the process group started here
-		} catch {
-			// already gone
-		}
-	}
+	app.close();
 }
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(
