@@ -137,16 +137,6 @@ let failed = false;
 /** @type {string[]} */
 const lines = [];
 try {
-	for (let i = 0; i < 150; i++) {
-		if (
-			await fetch(`${origin}/`).then(
-				(r) => r.ok,
-				() => false
-			)
-		)
-			break;
-		await new Promise((r) => setTimeout(r, 200));
-	}
 	for (const [cpu, phone] of PASSES) {
 		const warm = [];
 		const offline = [];
