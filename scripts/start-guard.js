@@ -12,13 +12,13 @@
 // itself unless run under it. About a minute on 2 cores.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { launch, median } from '../bench/browser.js';
+import { appServer } from '../bench/app-server.js';
 import { appStarts, FLOOR_HTML, floorStart } from '../bench/scenarios.js';
-import { staticSite } from '../deploy/static-site.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const LOCK = '/tmp/e2e-run.lock';
@@ -61,57 +61,6 @@ function ttrssUrl() {
 	const bed = JSON.parse(readFileSync(`${ROOT}testbed/testbed.json`, 'utf8'));
 	const name = process.env.TESTBED ?? 'current';
 	return name === 'debian' ? bed.url : (bed.servers[name]?.url ?? bed.url);
-}
-
-/**
- * The build served as production serves it (deploy/static-site.js: policy, cache rules, the
- * single-page fallback), with `/tt-rss/` passed to the test bed's server as deploy/'s configs and
- * `vite preview` do. In-process: no second Vite to start, nothing left running.
- * @param {string} root @param {string} ttrss
- * @returns {Promise<{ origin: string, close: () => void }>}
- */
-function appServer(root, ttrss) {
-	const target = new URL(ttrss);
-	const site = staticSite({
-		root: () => root,
-		base: '',
-		passThrough: (path) => path.startsWith('/tt-rss/')
-	});
-	const server = createServer((req, res) =>
-		site(req, res, () => {
-			if (!req.url?.startsWith('/tt-rss/')) {
-				res.writeHead(404).end();
-				return;
-			}
-			const upstream = httpRequest(
-				{
-					host: target.hostname,
-					port: target.port || 80,
-					method: req.method,
-					path: target.pathname + req.url.slice('/tt-rss/'.length),
-					headers: { ...req.headers, host: target.host }
-				},
-				(answer) => {
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(res);
-				}
-			);
-			upstream.on('error', () => res.writeHead(502).end());
-			req.pipe(upstream);
-		})
-	);
-	return new Promise((resolve) =>
-		server.listen(0, '127.0.0.1', () => {
-			const a = /** @type {import('node:net').AddressInfo} */ (server.address());
-			resolve({
-				origin: `http://localhost:${a.port}`,
-				close: () => {
-					server.closeAllConnections();
-					server.close();
-				}
-			});
-		})
-	);
 }
 
 /** Serves FLOOR_HTML on a free loopback port. @returns {Promise<{ url: string, close: () => void }>} */
