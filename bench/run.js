@@ -35,7 +35,7 @@ import { offlineSearch, searchRows } from './search.js';
 import { syncBench, syncRows } from './sync.js';
 import { bigAvailable, bigBench, bigRows } from './big-bench.js';
 import { interactionBench, interactRows } from './interact.js';
-import { FIRST_SCREEN_BUDGET } from '../scripts/first-screen-js.js';
+import { FIRST_SCREEN_BUDGET, firstScreenJs } from '../scripts/first-screen-js.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = 4273;
@@ -413,6 +413,14 @@ function js(results) {
 			.map((/** @type {string} */ u) => new URL(u).pathname)
 	);
 	results.js = {
+		// What the app's first screen loads (index.html's preloads and the English start module,
+		// scripts/first-screen-js.js): the budgeted figure. The warm start's own requests before its
+		// first headline are only the bootstrap's since the snapshot's shell has no preloads.
+		static: firstScreenJs({
+			dir: BUILD_DIR,
+			locale: 'en',
+			manifest: `${ROOT}${BUILD_ENV.SVELTEKIT_OUT_DIR}/output/client/.vite/manifest.json`
+		}),
 		firstScreen: jsSizes(BUILD_DIR, firstScreen),
 		afterSignIn: jsSizes(BUILD_DIR, coldJs),
 		build: buildSize(BUILD_DIR)
@@ -528,12 +536,23 @@ function table(r) {
 		);
 	}
 	if (r.js) {
+		const firstJs = r.js.static?.gzip ?? r.js.firstScreen.gzip;
 		add(
-			'4. JS for the first screen (/feed/-4)',
+			'4. JS for the first screen (preloads + English start module)',
+			'',
+			`${kb(firstJs)} gzip (${r.js.static?.files.length ?? r.js.firstScreen.files} files)`,
+			'',
+			budgets([
+				[`≤${FIRST_SCREEN_BUDGET / 1024} KB gzip`, firstJs <= FIRST_SCREEN_BUDGET],
+				['≤60 KB gzip (issue 57)', firstJs <= 60 * 1024]
+			])
+		);
+		add(
+			'   JS the warm start of /feed/-4 asked for before its first headline',
 			'',
 			`${kb(r.js.firstScreen.gzip)} gzip, ${kb(r.js.firstScreen.brotli)} br (${r.js.firstScreen.files} files, ${kb(r.js.firstScreen.raw)} raw)`,
 			'',
-			`≤${FIRST_SCREEN_BUDGET / 1024} KB gzip${r.js.firstScreen.gzip > FIRST_SCREEN_BUDGET ? ' MISSED' : ''}`
+			''
 		);
 		add(
 			'   JS loaded sign-in → first headline',
