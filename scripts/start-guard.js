@@ -18,10 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { launch, median } from '../bench/browser.js';
 import { appServer } from '../bench/app-server.js';
+import { lockHeldByAncestor, TESTBED_LOCK } from './testbed-lock.js';
 import { appStarts, FLOOR_HTML, floorStart } from '../bench/scenarios.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const LOCK = '/tmp/e2e-run.lock';
+const LOCK = TESTBED_LOCK;
 const args = process.argv.slice(2).filter((a) => a !== '--locked');
 const BUILD_DIR = args[0] ?? 'build';
 const RUNS = Number(process.env.GUARD_RUNS) || 3;
@@ -36,7 +37,7 @@ const PASSES = /** @type {const} */ ([
 const log = (msg) =>
 	console.error(`[start-guard ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-if (!process.argv.includes('--locked')) {
+if (!process.argv.includes('--locked') && !lockHeldByAncestor()) {
 	if (!existsSync(resolve(ROOT, BUILD_DIR, 'index.html'))) {
 		log(`no build in ${BUILD_DIR}: building it`);
 		const b = spawnSync('npx', ['vite', 'build'], {
