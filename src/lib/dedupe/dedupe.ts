@@ -357,10 +357,16 @@ export function groupDuplicates<T extends DedupeRow>(all: readonly T[]): Duplica
 	};
 
 	const sources = rows.map(sourceOf);
+	// A feed's own site address is the same on each of its rows: keyed once per address.
+	const siteKeys = new Map<string, string | undefined>();
+	const siteKey = (url: string): string | undefined => {
+		if (!siteKeys.has(url)) siteKeys.set(url, linkKey(url));
+		return siteKeys.get(url);
+	};
 	const links = rows.map((row) => {
 		const key = linkKey(row.link);
 		if (key === undefined || isSiteRoot(key)) return undefined;
-		return row.siteUrl && linkKey(row.siteUrl) === key ? undefined : key;
+		return row.siteUrl && siteKey(row.siteUrl) === key ? undefined : key;
 	});
 	for (const same of evidence(links, sources)) {
 		for (const i of same) join(same[0]!, i);
