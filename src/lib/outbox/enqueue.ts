@@ -22,6 +22,7 @@ import { intentEffect, type IntentEffect, type WayInContext, type WayInSnapshot 
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';
 import { marksUnread, type Intent, type CatchupIntent } from './intent';
+type QueueStores = Stores<('outbox' | 'settings')[], 'readwrite'>;
 type CacheStores = Stores<('outbox' | 'articles' | 'tree' | 'settings')[], 'readwrite'>;
 
 /**
@@ -131,34 +132,41 @@ interface ItemsWrite {
 	by: WayInContext['by'];
 }
 
-async function writeItems(
-	{ drafts, now, account, hold, journal, by }: ItemsWrite,
-	applyToCache: boolean
-): Promise<number[]> {
-	const context: WayInContext = { now, account, hold, by };
+/**
+ * The change's way into the queue, in one transaction: the write-ahead entry marked settled, what
+ * the change meets (the queued items of its keys, the doubts on them and, with `applyToCache`, the
+ * cached articles and counters it changes), the pure rule (way-in.ts `intentEffect`), its writes.
+ * Without the cache, only the outbox and its marks are written.
+ */
+async function writeItems(write: ItemsWrite, applyToCache: boolean): Promise<number[]> {
 	if (!applyToCache) {
-		return writeStores(['outbox', 'settings'], async ({ outbox, settings }) => {
-			const queued = await queuedUnder(outbox, drafts);
-			if (journal) await writeIn(settings, journalSettled(journal), now);
-			const doubts = await doubtsFor(settings, account, keysOf(drafts), now);
-			return writeEffect(outbox, intentEffect(drafts, { ...queued, doubts }, context));
-		});
+		return writeStores(['outbox', 'settings'], (stores) => enter(stores, undefined, write));
 	}
 	// A full quota frees cache room first (then the caller keeps the change in the outbox alone).
-	return writeStoresWithRoom(['outbox', 'articles', 'tree', 'settings'], async (stores) => {
-		if (journal) await writeIn(stores.settings, journalSettled(journal), now);
-		// A tab left open for an earlier account queues its change for that account; the cache is
-		// another account's now (the same ids name other articles there): it stays as it is.
-		const owner = await readIn(stores.settings, CACHE_OWNER);
-		const ownCache = changeFitsCache(owner, account);
-		const queued = await queuedUnder(stores.outbox, drafts);
-		const doubts = await doubtsFor(stores.settings, account, keysOf(drafts), now);
-		const cache = ownCache ? await cacheSnapshot(stores, drafts) : undefined;
-		const effect = intentEffect(drafts, { ...queued, doubts, cache }, context);
-		for (const article of effect.articles) await stores.articles.put(article);
-		if (effect.tree) await stores.tree.put(effect.tree, 'current');
-		return writeEffect(stores.outbox, effect);
-	});
+	return writeStoresWithRoom(['outbox', 'articles', 'tree', 'settings'], (stores) =>
+		enter(stores, stores, write)
+	);
+}
+
+async function enter(
+	{ outbox, settings }: QueueStores,
+	cacheStores: CacheStores | undefined,
+	{ drafts, now, account, hold, journal, by }: ItemsWrite
+): Promise<number[]> {
+	if (journal) await writeIn(settings, journalSettled(journal), now);
+	const queued = await queuedUnder(outbox, drafts);
+	const doubts = await doubtsFor(settings, account, keysOf(drafts), now);
+	// A tab left open for an earlier account queues its change for that account; the cache is
+	// another account's now (the same ids name other articles there): it stays as it is.
+	const ownCache =
+		cacheStores !== undefined && changeFitsCache(await readIn(settings, CACHE_OWNER), account);
+	const cache = ownCache ? await cacheSnapshot(cacheStores, drafts) : undefined;
+	const effect = intentEffect(drafts, { ...queued, doubts, cache }, { now, account, hold, by });
+	if (cacheStores) {
+		for (const article of effect.articles) await cacheStores.articles.put(article);
+		if (effect.tree) await cacheStores.tree.put(effect.tree, 'current');
+	}
+	return writeEffect(outbox, effect);
 }
 
 const keysOf = (drafts: readonly ItemDraft[]): string[] => drafts.map((d) => d.key);
