@@ -1,29 +1,9 @@
-/**
- * Test helper (used only by *.spec.ts): a stored session as a sign-in to the test bed leaves it
- * (API level 15, the level of tests/fixtures/recorded/api15; `recordedSession` in state/testing
- * gives the level of either folder), with the fields a test is about given as overrides.
- */
-import { setShownAccount } from './account';
-import { CACHE_OWNER } from './keys';
-import { putStored } from './kv';
-import { openReaderDb } from './open';
-import type { StoredSession } from './schema';
-
-export function storedSession(overrides: Partial<StoredSession> = {}): StoredSession {
-	return {
-		apiUrl: 'http://tt.example/api/',
-		user: 'reader',
-		sessionId: 'sid-reader',
-		apiLevel: 15,
-		stayingSignedIn: false,
-		singleUser: false,
-		signedInAt: 1,
-		...overrides
-	};
-}
-
-/** The account of `storedSession()`: `reader@http://tt.example/api/`. */
-export const TEST_ACCOUNT = 'reader@http://tt.example/api/';
+/** The cache made the test account's (factories.ts `TEST_ACCOUNT`), as a sign-in makes it. */
+import { setShownAccount } from '$lib/db/account';
+import { CACHE_OWNER } from '$lib/db/keys';
+import { putStored } from '$lib/db/kv';
+import { openReaderDb } from '$lib/db/open';
+import { TEST_ACCOUNT } from './factories';
 
 /**
  * Makes the cache `account`'s and this test's page work for it, as a sign-in does: a write into

@@ -1,12 +1,12 @@
 /** The pure rule of an intent's way in (way-in.ts): what enqueueing an intent changes. */
 import { describe, expect, it } from 'vitest';
 import { parseCounters, parseFeedTree } from '$lib/api/parse';
-import { recordedContent } from '$lib/api/testing/fake-fetch';
+import { recordedContent } from '$support/fake-fetch';
 import { treeFromNodes } from '$lib/api/tree';
 import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
 import { splitIntent } from './split';
 import type { Intent } from './intent';
-import { headline } from './testing/fake-server';
+import { headline } from '$support/factories';
 import { intentEffect, type WayInSnapshot } from './way-in';
 
 const NOW = 1_790_000_000_000;

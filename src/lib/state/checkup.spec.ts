@@ -1,7 +1,6 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { signedInPage, type Replies } from './testing/recorded-server';
+import { recordedLevels } from '$support/fake-fetch';
+import { signedInPage, type Replies } from '$support/recorded-server';
 
 const SERVER: Replies = {
 	getApiLevel: 'getApiLevel',
@@ -21,7 +20,7 @@ describe.each(recordedLevels)('the check-up of the signed-in account (recorded %
 		const findings = await checkSignedInAccount('http://localhost');
 		expect(findings.map((f) => f.id)).toEqual(['signed-in', 'api-level', 'daemon', 'feed-errors']);
 		expect(findings[0]?.verdict).toBe('ok');
-		// The stored session's id (db/testing.ts storedSession).
+		// The stored session's id ($support/factories.ts storedSession).
 		expect(server.sent('getConfig').map((r) => r.sid)).toEqual(['sid-reader']);
 	});
 

@@ -1,8 +1,7 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedLevels } from '$support/fake-fetch';
 import { newJob } from '$lib/opml/job';
-import { signedInPage, type Replies } from './testing/recorded-server';
+import { signedInPage, type Replies } from '$support/recorded-server';
 
 const SERVER: Replies = {
 	getFeeds: 'getFeeds-all',
