@@ -32,7 +32,7 @@ import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
 import type { ArticleFlag, Intent } from '$lib/outbox/intent';
-import { REPLAY_LOCK } from '$lib/outbox/contract';
+import { REPLAY_LOCK } from '$lib/outbox/outbox-contract';
 import { FRESH_MS } from '$lib/outbox/replay-send';
 import { UNANSWERED_MS } from '$lib/outbox/replay-judge';
 import type { FakeLocks } from './fake-locks';

@@ -3,7 +3,7 @@ import type { Headline } from '$lib/api';
 import { headline } from '$support/factories';
 import { phraseText } from '$lib/search/text';
 import { wipeAccount } from '$lib/db/device';
-import { parseMuteSettings, splitMuted } from './match';
+import { parseMuteSettings, splitMuted } from './mute-rules';
 import { mute } from './mute.svelte';
 
 // The one tokeniser, watched: how many texts a list's matching reads.

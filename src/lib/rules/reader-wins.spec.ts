@@ -2,7 +2,7 @@
 // article they had not considered, however it got there. An article the reader's open list brought
 // in (headlines.svelte.ts → cache storeList) before the next sync, and that the reader already
 // dealt with (opened, then kept unread on purpose), was then marked read by a "mark read" rule
-// when the sync ended. Now the reader's change marks the cached article (outbox/way-in.ts) and no
+// when the sync ended. Now the reader's change marks the cached article (outbox/intent-effect.ts) and no
 // rule acts on an article so marked.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ownCacheForTests } from '$support/own-cache';

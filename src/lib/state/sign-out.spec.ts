@@ -6,7 +6,7 @@ import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
-import { REPLAY_LOCK } from '$lib/outbox/contract';
+import { REPLAY_LOCK } from '$lib/outbox/outbox-contract';
 import { SYNC_LOCK } from '$lib/db/names';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { installWebLocks } from '$support/fake-locks';

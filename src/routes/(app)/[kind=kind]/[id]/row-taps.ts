@@ -2,10 +2,10 @@
  * What the list's rows do when the reader acts on them: the star, "mark above/below as read", a
  * row picked for a bulk action (one, or a range), an open of a feed set to open on its own site,
  * and the rows scrolled past (read on scroll, if the reader asked for it). The actions themselves
- * are the state layer's (state/act.ts loads them at the first use).
+ * are the state layer's (state/actions-soon.ts loads them at the first use).
  */
 import type { Headline } from '$lib/api';
-import { markBesideReadSoon, setFlagSoon } from '$lib/state/act';
+import { markBesideReadSoon, setFlagSoon } from '$lib/state/actions-soon';
 import { feedPrefs, openDecision } from '$lib/state/feed-prefs.svelte';
 import { readOnScroll } from '$lib/state/read-on-scroll';
 import { selection } from '$lib/state/selection.svelte';

@@ -16,7 +16,7 @@ describe.each(recordedLevels)('the check-up of the signed-in account (recorded %
 
 	it('is led by “signed in”, then the server’s findings, asked with this session', async () => {
 		const { server } = await signedInPage(SERVER, level);
-		const { checkSignedInAccount } = await import('./checkup');
+		const { checkSignedInAccount } = await import('./account-checkup');
 		const findings = await checkSignedInAccount('http://localhost');
 		expect(findings.map((f) => f.id)).toEqual(['signed-in', 'api-level', 'daemon', 'feed-errors']);
 		expect(findings[0]?.verdict).toBe('ok');
@@ -26,7 +26,7 @@ describe.each(recordedLevels)('the check-up of the signed-in account (recorded %
 
 	it('a failure of the account itself replaces the “signed in” line', async () => {
 		await signedInPage({ ...SERVER, getConfig: () => undefined }, level);
-		const { checkSignedInAccount } = await import('./checkup');
+		const { checkSignedInAccount } = await import('./account-checkup');
 		const findings = await checkSignedInAccount('http://localhost');
 		expect(findings).toHaveLength(1);
 		expect(findings[0]?.id).not.toBe('signed-in');

@@ -21,7 +21,7 @@ const fileFeed = (xmlUrl: string, categoryPath: string[] = []) => ({
 describe.each(recordedLevels)('the subscriptions page’s server calls (recorded %s)', (level) => {
 	async function page(replies: Replies = SERVER) {
 		const { server, session } = await signedInPage(replies, level);
-		const opml = await import('./opml');
+		const opml = await import('./opml-transfer');
 		const { treeState } = await import('./tree.svelte');
 		return { server, session, treeState, ...opml };
 	}
