@@ -157,7 +157,7 @@ export async function writeArticles(
 			record.comments = record.comments || old.comments;
 		}
 		if (old?.offline) record.offline = true;
-		// The reader's own change of it stays known: no rule acts on it (outbox/way-in.ts).
+		// The reader's own change of it stays known: no rule acts on it (outbox/intent-effect.ts).
 		if (old?.readerChangedAt !== undefined) record.readerChangedAt = old.readerChangedAt;
 		// Asked for before the sent log's horizon: the answer may predate a change of the reader's
 		// the log no longer names, so the cached copy keeps its own state (the next sync's read,
