@@ -164,6 +164,7 @@ export function makePackage({ version, out = join(ROOT, 'dist'), epoch = sourceD
 		for (const name of [LICENSE_FILE, NOTICES_FILE]) {
 			if (!existsSync(join(app, name))) throw new Error(`package: the build has no ${name}`);
 		}
+		assertClassicWorker(readFileSync(join(app, 'service-worker.js'), 'utf8'));
 		writeFileSync(join(app, 'SHA256SUMS'), sha256sums(app, listFiles(app)));
 		normalizeTree(stage, epoch);
 
@@ -200,4 +201,22 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	console.log(
 		`${made.files.length} files in ${FOLDER}/, commit ${made.commit}, file times ${new Date(made.epoch * 1000).toISOString()}`
 	);
+}
+
+/**
+ * The service worker is registered as a classic script: `import.meta` there is a syntax error and
+ * `import()` is refused at run time, and either leaves the app without its worker (a lazy import
+ * bundled into the sync's code did, 2026-12-07, and only an e2e wait for the worker saw it).
+ * @param {string} source
+ */
+export function assertClassicWorker(source) {
+	try {
+		new Function(source);
+	} catch (error) {
+		throw new Error(`package: the service worker is not a classic script (${String(error)})`, {
+			cause: error
+		});
+	}
+	if (/\bimport\s*\(/.test(source))
+		throw new Error('package: the service worker imports a module at run time (import())');
 }

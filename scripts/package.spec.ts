@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makePackage } from './package.js';
+import { assertClassicWorker, makePackage } from './package.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'package-spec-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,4 +58,14 @@ describe('npm run package', () => {
 		const licence = execFileSync('tar', ['-xzOf', first.tar, 'reader/LICENSE.txt']);
 		expect(licence.equals(readFileSync('LICENSE'))).toBe(true);
 	}, 300_000);
+
+	it('refuses a service worker that is not a classic script', () => {
+		expect(() => assertClassicWorker('self.addEventListener("fetch", () => {});')).not.toThrow();
+		expect(() => assertClassicWorker('const u = new URL("x", import.meta.url);')).toThrow(
+			/not a classic script/
+		);
+		expect(() => assertClassicWorker('async function f() { return import("./a.js"); }')).toThrow(
+			/imports a module at run time/
+		);
+	});
 });
