@@ -359,6 +359,24 @@ describe('request parameters', () => {
 		});
 	});
 
+	it('keeps the plugin’s signed page address for full text, where it sent one', async () => {
+		const page =
+			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=page&uid=2&url=x&sig=ab';
+		const [row] = recordedContent('api23', 'getHeadlines-podcast') as Array<
+			Record<string, unknown>
+		>;
+		const rows = [{ ...row, reader_page: page }, { ...row }, { ...row, reader_page: 7 }];
+		const fake = fakeFetch((r) => ok(r, rows));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(23)
+		});
+		const { headlines } = await client.getHeadlines({ feedId: -4, showContent: true });
+		expect(headlines.map((h) => h.pageUrl)).toEqual([page, undefined, undefined]);
+	});
+
 	it('takes the flavor image through the proxy when the server signed it for the row', async () => {
 		const proxied =
 			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=x&sig=ab';
