@@ -1,0 +1,131 @@
+/**
+ * Full text in the article (issue 59): the article bar's button, the text shown in place of the
+ * feed's with a way back, and the words when there is none. The page comes from the plugin's
+ * signed address (fetch stubbed with the plugin's answer over a real page of the 24); jsdom has no
+ * Worker, so the extraction runs in this thread, as it does in the service worker.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { flushSync } from 'svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fullText } from '$lib/state/full-text.svelte';
+import ArticleReading from './ArticleReading.svelte';
+import ArticleToolbar from './ArticleToolbar.svelte';
+import { freshTarget, openArticle, show } from './testing/mounted';
+
+const PAGE_URL = `${location.origin}/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=page&uid=2&url=u&sig=ab`;
+const RTL = readFileSync(
+	join(import.meta.dirname, '../../../testbed/fixtures/fulltext/rtl-1/source.html'),
+	'utf8'
+);
+const track = { title: 't', artist: 'a' };
+
+let target: HTMLElement;
+beforeEach(() => {
+	target = freshTarget();
+	fullText.reset();
+});
+afterEach(() => {
+	vi.unstubAllGlobals();
+	vi.restoreAllMocks();
+});
+
+function mount(patch: Parameters<typeof openArticle>[1]) {
+	const article = openArticle(41, { content: '<p>Only a teaser.</p>', ...patch });
+	show(ArticleToolbar, target, { article, track, bodyText: () => '', onNote: () => undefined });
+	show(ArticleReading, target, {
+		article,
+		link: article.link,
+		track,
+		opensImages: () => undefined
+	});
+	return article;
+}
+
+function button(): HTMLButtonElement {
+	const found = target.querySelector<HTMLButtonElement>('button.full-text');
+	if (!found) throw new Error('no Full text button');
+	return found;
+}
+
+async function settled(): Promise<void> {
+	await vi.waitFor(() => {
+		flushSync();
+		expect(target.querySelector('[data-status="loading"]')).toBeNull();
+	});
+}
+
+describe('Full text', () => {
+	it('shows the page’s article in place of the teaser, and goes back', async () => {
+		vi.stubGlobal(
+			'fetch',
+			vi.fn(() =>
+				Promise.resolve(
+					new Response(JSON.stringify({ url: 'http://feeds.test/rtl.html', html: RTL, images: [] }))
+				)
+			)
+		);
+		mount({ pageUrl: PAGE_URL, signedImages: {} });
+		expect(button().getAttribute('aria-label')).toBe('Full text');
+		expect(button().getAttribute('aria-pressed')).toBe('false');
+		button().click();
+		await settled();
+		expect(button().getAttribute('aria-pressed')).toBe('true');
+		const notice = target.querySelector('.full-text-notice');
+		expect(notice?.textContent).toMatch(/Full text from feeds\.test · 1 min read/);
+		const shown = target.querySelector('.full-text-body');
+		expect(shown?.getAttribute('dir')).toBe('rtl');
+		await vi.waitFor(() => expect(shown?.textContent).toMatch(/Lorem ipsum/));
+		expect(target.textContent).not.toContain('Only a teaser.');
+
+		// The way back: the feed's text again, the full text kept for the next tap.
+		const back = [...target.querySelectorAll('button')].find(
+			(b) => b.textContent === 'Show the feed’s text'
+		);
+		back?.click();
+		flushSync();
+		expect(button().getAttribute('aria-pressed')).toBe('false');
+		await vi.waitFor(() => expect(target.textContent).toContain('Only a teaser.'));
+		expect(target.querySelector('.full-text-body')).toBeNull();
+		button().click();
+		flushSync();
+		expect(target.querySelector('.full-text-body')).not.toBeNull();
+		expect(fetch).toHaveBeenCalledTimes(1);
+	});
+
+	it('says what to install where the server has no plugin, and asks nothing', async () => {
+		const fetch = vi.fn();
+		vi.stubGlobal('fetch', fetch);
+		mount({});
+		expect(button().title).toMatch(/needs the Reader plugin/);
+		button().click();
+		await settled();
+		expect(target.querySelector('.full-text-notice')?.textContent).toMatch(
+			/install the Reader’s release archive/
+		);
+		expect(target.textContent).toContain('Only a teaser.');
+		expect(fetch).not.toHaveBeenCalled();
+	});
+
+	it('keeps the teaser with a clear message when the page is too large or too slow', async () => {
+		for (const [error, words] of [
+			['too_large', /too large to fetch/],
+			['timeout', /took too long to answer/]
+		] as const) {
+			fullText.reset();
+			target = freshTarget();
+			vi.stubGlobal(
+				'fetch',
+				vi.fn(() =>
+					Promise.resolve(new Response(JSON.stringify({ error, message: '' }), { status: 413 }))
+				)
+			);
+			mount({ pageUrl: PAGE_URL, signedImages: {} });
+			button().click();
+			await settled();
+			expect(target.querySelector('.full-text-notice')?.textContent).toMatch(words);
+			expect(target.textContent).toContain('Only a teaser.');
+			expect(button().getAttribute('aria-pressed')).toBe('false');
+		}
+	});
+});

@@ -1,0 +1,162 @@
+/**
+ * Full text (issue 59): per article, whether the reader asked for it, the extraction while it
+ * comes and after, or why there is none. The article bar's "Full text" toggles it; the article
+ * shows it in place of the feed's text (ArticleReading.svelte) with a way back. A kept copy (the
+ * sync keeps full text of the feeds set to it, db/full-text.ts) answers first, offline too.
+ */
+import { fetchFullText, FullTextError, type ExtractedArticle } from '$lib/content/full-text';
+import type { FullTextProblem } from '$lib/content/full-text';
+import { onAccountEvent } from '$lib/db/account-events';
+import { m } from '$lib/i18n/m';
+
+/** What an article's full text is now. */
+export type FullTextEntry =
+	| { status: 'loading' }
+	| { status: 'shown'; article: ExtractedArticle }
+	| { status: 'hidden'; article: ExtractedArticle }
+	| { status: 'failed'; problem: FullTextProblem };
+
+/** The article as the full-text bar needs it. */
+export interface FullTextSource {
+	id: number;
+	pageUrl?: string | undefined;
+	/** Present where the plugin's hook saw the row (it signed its images, or none). */
+	signedImages?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Extractions kept in memory (the last ones read; the kept copies live in IndexedDB). */
+const KEPT_IN_MEMORY = 12;
+
+/** Reading time: words a minute of an unhurried reader. */
+const WORDS_PER_MINUTE = 230;
+
+export function readingMinutes(words: number): number {
+	return Math.max(1, Math.round(words / WORDS_PER_MINUTE));
+}
+
+/** A kept copy of an article's full text, where the device has one (set by the sync's store). */
+export type KeptFullText = (articleId: number) => Promise<ExtractedArticle | undefined>;
+
+class FullTextState {
+	#entries = $state.raw<ReadonlyMap<number, FullTextEntry>>(new Map());
+	#asking = new Map<number, AbortController>();
+	#kept: KeptFullText | undefined;
+
+	/** Where kept copies are read from (the offline store; set once by the app's lifecycle). */
+	useKept(kept: KeptFullText | undefined): void {
+		this.#kept = kept;
+	}
+
+	entry(id: number): FullTextEntry | undefined {
+		return this.#entries.get(id);
+	}
+
+	showing(id: number): boolean {
+		return this.#entries.get(id)?.status === 'shown';
+	}
+
+	#set(id: number, entry: FullTextEntry | undefined): void {
+		// A fresh copy set whole into the $state.raw above: never changed after it is set.
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity
+		const next = new Map(this.#entries);
+		next.delete(id);
+		if (entry) next.set(id, entry);
+		// The oldest extractions go first (a Map keeps the order they were set in).
+		for (const key of next.keys()) {
+			if (next.size <= KEPT_IN_MEMORY) break;
+			if (key !== id) next.delete(key);
+		}
+		this.#entries = next;
+	}
+
+	/** The article bar's button: full text on (fetched when not had), or back to the feed's text. */
+	toggle(source: FullTextSource): void {
+		const entry = this.#entries.get(source.id);
+		if (entry?.status === 'shown')
+			this.#set(source.id, { status: 'hidden', article: entry.article });
+		else if (entry?.status === 'hidden')
+			this.#set(source.id, { status: 'shown', article: entry.article });
+		else if (entry?.status !== 'loading') void this.show(source);
+	}
+
+	/** Shows the article's full text: the kept copy, else the plugin's page extracted. */
+	async show(source: FullTextSource): Promise<void> {
+		const { id } = source;
+		const had = this.#entries.get(id);
+		if (had?.status === 'shown' || had?.status === 'loading') return;
+		if (had?.status === 'hidden') {
+			this.#set(id, { status: 'shown', article: had.article });
+			return;
+		}
+		this.#set(id, { status: 'loading' });
+		const kept = await this.#kept?.(id).catch(() => undefined);
+		if (kept) {
+			if (this.#entries.get(id)?.status === 'loading')
+				this.#set(id, { status: 'shown', article: kept });
+			return;
+		}
+		const controller = new AbortController();
+		this.#asking.set(id, controller);
+		try {
+			const article = await fetchFullText(source.pageUrl, controller.signal);
+			if (this.#entries.get(id)?.status === 'loading') this.#set(id, { status: 'shown', article });
+		} catch (error) {
+			const problem = error instanceof FullTextError ? error.problem : 'no_article';
+			if (problem === 'aborted') return;
+			if (this.#entries.get(id)?.status === 'loading') this.#set(id, { status: 'failed', problem });
+		} finally {
+			this.#asking.delete(id);
+		}
+	}
+
+	/**
+	 * Forgets one article's full text (to ask again), or everything (sign-out, another account:
+	 * nothing of one account shows for another).
+	 */
+	reset(id?: number): void {
+		if (id !== undefined) {
+			this.#asking.get(id)?.abort();
+			this.#set(id, undefined);
+			return;
+		}
+		for (const controller of this.#asking.values()) controller.abort();
+		this.#asking.clear();
+		this.#entries = new Map();
+	}
+}
+
+export const fullText = new FullTextState();
+onAccountEvent(() => fullText.reset());
+
+/**
+ * What the reader is told when there is no full text, and what to do; `source` tells a server
+ * without the plugin from one whose plugin did not offer this page.
+ */
+export function fullTextProblemText(problem: FullTextProblem, source: FullTextSource): string {
+	switch (problem) {
+		case 'timeout':
+			return m.article_fulltext_timeout();
+		case 'too_large':
+			return m.article_fulltext_too_large();
+		case 'refused':
+			return m.article_fulltext_refused();
+		case 'not_html':
+			return m.article_fulltext_not_html();
+		case 'unreachable':
+			return m.article_fulltext_unreachable();
+		case 'offline':
+			return m.article_fulltext_offline();
+		case 'network':
+		case 'slow':
+			return m.article_fulltext_network();
+		case 'no_plugin':
+			return source.signedImages !== undefined
+				? m.article_fulltext_not_offered()
+				: m.article_fulltext_no_plugin();
+		case 'no_article':
+			return m.article_fulltext_no_article();
+		case 'bad_reply':
+		case 'aborted':
+			return m.article_fulltext_bad_reply();
+	}
+}
