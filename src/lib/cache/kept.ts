@@ -7,7 +7,7 @@ import type { Article, Headline } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import { openReaderDb } from '$lib/db/open';
-import type { StoredArticle } from '$lib/db/schema';
+import type { KeptFullText, StoredArticle } from '$lib/db/schema';
 import { writeTxWithRoom } from '$lib/db/quota';
 import { readTx, writeTx } from '$lib/db/tx';
 import { orMiss } from './index';
@@ -168,5 +168,52 @@ export async function setPackMembers(
 			}
 			cursor = await cursor.continue();
 		}
+	});
+}
+
+/**
+ * The cached articles of these feeds that the plugin offers a page for and that have no kept full
+ * text yet (sync/full-text.ts): their id and signed page address, newest first.
+ */
+export function withoutFullText(
+	feeds: ReadonlySet<number>
+): Promise<{ id: number; pageUrl: string }[]> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		const rows = await readTx(db, ['articles'], (tx) =>
+			Promise.all([...feeds].map((feed) => tx.store.index('byFeed').getAll(feed)))
+		);
+		const due: { id: number; pageUrl: string; updated: number }[] = [];
+		for (const a of rows.flat()) {
+			if (a.pageUrl && !a.fullText) due.push({ id: a.id, pageUrl: a.pageUrl, updated: a.updated });
+		}
+		return due.sort((a, b) => b.updated - a.updated).map(({ id, pageUrl }) => ({ id, pageUrl }));
+	}).then((due) => due ?? []);
+}
+
+/**
+ * Keeps an article's full text in its record (the record must still be there, and the cache still
+ * the account's the sync fetched for): counted in the budget and evicted with the article.
+ */
+export async function storeFullText(
+	id: number,
+	fullText: KeptFullText,
+	{ account }: SyncedFor = {}
+): Promise<boolean> {
+	const db = await openReaderDb();
+	return writeTxWithRoom(db, ['articles', 'settings'], async (tx) => {
+		if (!ownedBy(await readIn(tx.objectStore('settings'), CACHE_OWNER), account)) return false;
+		const record = await tx.objectStore('articles').get(id);
+		if (!record) return false;
+		await tx.objectStore('articles').put({ ...record, fullText });
+		return true;
+	});
+}
+
+/** An article's kept full text, where the device has one. */
+export function keptFullText(id: number): Promise<KeptFullText | undefined> {
+	return orMiss(async () => {
+		const db = await openReaderDb();
+		return (await readTx(db, ['articles'], (tx) => tx.store.get(id)))?.fullText;
 	});
 }

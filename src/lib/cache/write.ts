@@ -173,6 +173,8 @@ export async function writeArticles(
 			record.comments = record.comments || old.comments;
 		}
 		if (old?.offline) record.offline = true;
+		// A kept full text (sync/full-text.ts) stays with its article.
+		if (old?.fullText && !record.fullText) record.fullText = old.fullText;
 		// The reader's own change of it stays known: no rule acts on it (outbox/way-in.ts).
 		if (old?.readerChangedAt !== undefined) record.readerChangedAt = old.readerChangedAt;
 		// Asked for before the sent log's horizon: the answer may predate a change of the reader's

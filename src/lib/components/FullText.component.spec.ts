@@ -18,7 +18,7 @@ const RTL = readFileSync(
 	join(import.meta.dirname, '../../../testbed/fixtures/fulltext/rtl-1/source.html'),
 	'utf8'
 );
-const track = { title: 't', artist: 'a' };
+const track = { title: 't', artist: 'a', artwork: undefined };
 
 let target: HTMLElement;
 beforeEach(() => {
@@ -37,6 +37,8 @@ function mount(patch: Parameters<typeof openArticle>[1]) {
 		article,
 		link: article.link,
 		track,
+		onnext: undefined,
+		onprevious: undefined,
 		opensImages: () => undefined
 	});
 	return article;

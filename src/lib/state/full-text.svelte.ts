@@ -6,8 +6,10 @@
  */
 import { fetchFullText, FullTextError, type ExtractedArticle } from '$lib/content/full-text';
 import type { FullTextProblem } from '$lib/content/full-text';
+import { keptFullText } from '$lib/cache/kept';
 import { onAccountEvent } from '$lib/db/account-events';
 import { m } from '$lib/i18n/m';
+import { fullTextFeeds, setFullTextFeed } from '$lib/offline/full-text-feeds';
 
 /** What an article's full text is now. */
 export type FullTextEntry =
@@ -34,18 +36,9 @@ export function readingMinutes(words: number): number {
 	return Math.max(1, Math.round(words / WORDS_PER_MINUTE));
 }
 
-/** A kept copy of an article's full text, where the device has one (set by the sync's store). */
-export type KeptFullText = (articleId: number) => Promise<ExtractedArticle | undefined>;
-
 class FullTextState {
 	#entries = $state.raw<ReadonlyMap<number, FullTextEntry>>(new Map());
 	#asking = new Map<number, AbortController>();
-	#kept: KeptFullText | undefined;
-
-	/** Where kept copies are read from (the offline store; set once by the app's lifecycle). */
-	useKept(kept: KeptFullText | undefined): void {
-		this.#kept = kept;
-	}
 
 	entry(id: number): FullTextEntry | undefined {
 		return this.#entries.get(id);
@@ -79,6 +72,35 @@ class FullTextState {
 		else if (entry?.status !== 'loading') void this.show(source);
 	}
 
+	/** The feeds set to "Always show full text", of the account they were read for. */
+	#feeds = $state.raw<ReadonlySet<number>>(new Set());
+	#feedsOf: string | undefined;
+
+	/** Reads the account's full-text feeds (once per account). */
+	async loadFeeds(account: string): Promise<void> {
+		if (this.#feedsOf === account) return;
+		this.#feedsOf = account;
+		const feeds = new Set(await fullTextFeeds(account).catch(() => []));
+		if (this.#feedsOf === account) this.#feeds = feeds;
+	}
+
+	/** Whether the feed is set to "Always show full text". */
+	always(feedId: number | null): boolean {
+		return feedId !== null && this.#feeds.has(feedId);
+	}
+
+	/** The feed settings sheet's switch: kept for the sync, which keeps those feeds' full text. */
+	async setAlways(account: string, feedId: number, on: boolean): Promise<void> {
+		await setFullTextFeed(account, feedId, on);
+		const others = [...this.#feeds].filter((id) => id !== feedId);
+		if (this.#feedsOf === account) this.#feeds = new Set(on ? [...others, feedId] : others);
+	}
+
+	/** An article of a full-text feed opened: its full text, unless the reader already chose. */
+	autoShow(source: FullTextSource & { feedId: number | null }): void {
+		if (this.always(source.feedId) && !this.#entries.has(source.id)) void this.show(source);
+	}
+
 	/** Shows the article's full text: the kept copy, else the plugin's page extracted. */
 	async show(source: FullTextSource): Promise<void> {
 		const { id } = source;
@@ -89,7 +111,7 @@ class FullTextState {
 			return;
 		}
 		this.#set(id, { status: 'loading' });
-		const kept = await this.#kept?.(id).catch(() => undefined);
+		const kept = await keptFullText(id).catch(() => undefined);
 		if (kept) {
 			if (this.#entries.get(id)?.status === 'loading')
 				this.#set(id, { status: 'shown', article: kept });
@@ -122,6 +144,8 @@ class FullTextState {
 		for (const controller of this.#asking.values()) controller.abort();
 		this.#asking.clear();
 		this.#entries = new Map();
+		this.#feeds = new Set();
+		this.#feedsOf = undefined;
 	}
 }
 

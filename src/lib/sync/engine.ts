@@ -42,6 +42,7 @@ import { confirmedSince } from '$lib/outbox/sent-log';
 import { SYNC_LOCK, type SyncChanges, type SyncPhase } from './contract';
 import { counterMoves, packCounterOf, sameSnapshot, snapshotOf } from './counters';
 import { loadPacks, loadSyncState, saveSyncState, type OfflinePack, type SyncState } from './state';
+import { keepFullTexts, type FetchFullText } from './full-text';
 
 /** Every kept set is compared in full at least this often, whatever the counters say. */
 export const FULL_SYNC_EVERY_MS = 6 * 60 * 60_000;
@@ -81,6 +82,8 @@ export interface SyncOptions {
 	onSynced?: (outcome: SyncOutcome) => void | Promise<void>;
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
+	/** Asks for an article's full text (default: content/full-text.ts fetchFullText). */
+	fullText?: FetchFullText;
 	now?: () => number;
 }
 
@@ -163,6 +166,11 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	// and an answer dated by the sync's start would then not know which of the reader's changes it
 	// misses (an article not cached would be stored with a state the reader changed since).
 	const askedNow = (): Asked => ({ account, readAt: now() });
+	const fullTextOptions = {
+		signal,
+		now,
+		...(options.fullText ? { fetch: options.fullText } : {})
+	};
 	const countersAt = now();
 	const counters = await client.getCounters({}, op);
 	const snapshot = snapshotOf(counters);
@@ -221,7 +229,9 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		// act on articles a list brought in since, and a sign-out waits for this lock before it
 		// wipes (db/device.ts withReplayAndSyncStopped), so nothing is queued or shown after it.
 		await options.onSynced?.(outcome);
-		if (state.imagesPending) await keepImages([], next);
+		// 5a. Full text of the feeds set to it (issue 59), after the text the screens wait for.
+		const kept = await keepFullTexts(account, fullTextOptions);
+		if (state.imagesPending || kept.images.length > 0) await keepImages(kept.images, next);
 		return outcome;
 	}
 
@@ -410,6 +420,9 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	textStored();
 	await options.onSynced?.(outcome);
 
+	// 5a. Full text of the feeds set to it (issue 59), after the text the screens wait for.
+	const kept = await keepFullTexts(account, fullTextOptions);
+	images.push(...kept.images);
 	await keepImages(images, next, stored);
 	return outcome;
 }

@@ -1,0 +1,51 @@
+/**
+ * The sync's step for full text (issue 59): for the kept articles of the feeds the reader set to
+ * "Always show full text" (offline/full-text-feeds.ts), the page through the Reader plugin,
+ * extracted (content/full-text.ts: in the page's worker, in-thread in the service worker) and kept
+ * in the article's record (cache/kept.ts storeFullText), so those articles read in full offline.
+ * A page that fails is asked again by a later sync; one sync keeps at most FULL_TEXT_PER_SYNC.
+ */
+import { storeFullText, withoutFullText } from '$lib/cache/kept';
+import { fetchFullText, type ExtractedArticle } from '$lib/content/full-text';
+import { fullTextFeeds } from '$lib/offline/full-text-feeds';
+import { imageUrls } from '$lib/offline/images';
+
+/** Full texts one sync keeps at most (the rest in the next ones). */
+export const FULL_TEXT_PER_SYNC = 200;
+
+export type FetchFullText = (
+	pageUrl: string | undefined,
+	signal?: AbortSignal
+) => Promise<ExtractedArticle>;
+
+/**
+ * Keeps the full text of the cached articles of the feeds set to it (newest first); returns the
+ * ids kept and the proxied addresses of their images, for the sync to keep with the others.
+ */
+export async function keepFullTexts(
+	account: string,
+	options: { signal?: AbortSignal | undefined; fetch?: FetchFullText; now?: () => number } = {}
+): Promise<{ ids: number[]; images: string[] }> {
+	const kept = { ids: [] as number[], images: [] as string[] };
+	const feeds = new Set(await fullTextFeeds(account));
+	if (feeds.size === 0) return kept;
+	const due = (await withoutFullText(feeds)).slice(0, FULL_TEXT_PER_SYNC);
+	const fetch = options.fetch ?? fetchFullText;
+	for (const { id, pageUrl } of due) {
+		options.signal?.throwIfAborted();
+		let article: ExtractedArticle;
+		try {
+			article = await fetch(pageUrl, options.signal);
+		} catch {
+			// Not this time (too large, refused, no article, the server busy): a later sync asks again.
+			options.signal?.throwIfAborted();
+			continue;
+		}
+		const keptAt = (options.now ?? Date.now)();
+		if (await storeFullText(id, { ...article, keptAt }, { account })) {
+			kept.ids.push(id);
+			kept.images.push(...imageUrls(article.content, article.url, article.images));
+		}
+	}
+	return kept;
+}
