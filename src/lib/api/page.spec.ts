@@ -59,6 +59,25 @@ describe('fetchArticlePage', () => {
 		expect(fetch).not.toHaveBeenCalled();
 	});
 
+	it('asks the signed query of public.php beside the API the app talks to', async () => {
+		const fetch = vi.fn(() => Promise.resolve(reply(JSON.stringify(GOOD))));
+		// tt-rss signed it under its own address; the app reaches it through a proxy on its origin.
+		const signed = PAGE_URL.replace(ORIGIN, 'http://tt.internal:8080');
+		await fetchArticlePage(signed, { origin: ORIGIN, apiUrl: '/rss/api/', fetch });
+		expect(fetch).toHaveBeenCalledWith(
+			`${ORIGIN}/rss/public.php?${new URL(PAGE_URL).searchParams.toString()}`,
+			expect.anything()
+		);
+		// An API on another origin is not asked either.
+		const other = fetchArticlePage(PAGE_URL, {
+			origin: ORIGIN,
+			apiUrl: 'https://other.example/tt-rss/api/',
+			fetch
+		});
+		expect(await problemOf(other)).toBe('no_plugin');
+		expect(fetch).toHaveBeenCalledTimes(1);
+	});
+
 	it.each<[string, Response, PageProblem]>([
 		['an HTML error page', reply('<!doctype html><h1>502 Bad Gateway</h1>', 502), 'bad_reply'],
 		['a missing plugin (404 page)', reply('<html>Not Found</html>', 404), 'no_plugin'],

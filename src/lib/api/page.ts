@@ -77,12 +77,26 @@ export function isPageUrl(url: URL): boolean {
 	);
 }
 
-/** The page address to ask, or why none: only the plugin's, only on the app's own origin. */
-export function pageRequestUrl(pageUrl: string | undefined, origin: string): string {
+/**
+ * The page address to ask, or why none: only the plugin's page method, only on the app's own
+ * origin. tt-rss signs it under its own address (SELF_URL_PATH), which may not be the one the app
+ * reaches it by (a reverse proxy, another port): the signed query is asked of `public.php` beside
+ * the API the app talks to (`apiUrl`, same-origin as tt-rss has no CORS), never of another origin.
+ */
+export function pageRequestUrl(
+	pageUrl: string | undefined,
+	origin: string,
+	apiUrl?: string
+): string {
 	if (!pageUrl) throw new PageError('no_plugin');
 	let url: URL;
 	try {
 		url = new URL(pageUrl);
+		if (apiUrl) {
+			const beside = new URL('../public.php', new URL(apiUrl, origin));
+			beside.search = url.search;
+			url = beside;
+		}
 	} catch {
 		throw new PageError('no_plugin');
 	}
@@ -125,6 +139,8 @@ export function parsePageReply(value: unknown, status: number): ArticlePage {
 export interface FetchPageOptions {
 	/** The app's origin (`location.origin`): only a page address there is asked. */
 	origin: string;
+	/** The API the app talks to (e.g. `/tt-rss/api/`): the page is asked of public.php beside it. */
+	apiUrl?: string;
 	fetch?: (input: string, init: RequestInit) => Promise<Response>;
 	signal?: AbortSignal;
 	timeoutMs?: number;
@@ -139,7 +155,7 @@ export async function fetchArticlePage(
 	pageUrl: string | undefined,
 	options: FetchPageOptions
 ): Promise<ArticlePage> {
-	const address = pageRequestUrl(pageUrl, options.origin);
+	const address = pageRequestUrl(pageUrl, options.origin, options.apiUrl);
 	if (isOffline()) throw new PageError('offline');
 	const controller = new AbortController();
 	let timedOut = false;

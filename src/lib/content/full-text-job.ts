@@ -15,6 +15,8 @@ export interface FullTextRequest {
 	pageUrl: string | undefined;
 	/** The app's origin: only a page address there is asked. */
 	origin: string;
+	/** The API the app talks to: the page is asked of public.php beside it (api/page.ts). */
+	apiUrl?: string;
 }
 
 export type FullTextAnswer =
@@ -29,6 +31,7 @@ export async function runFullText(
 	try {
 		const page = await fetchArticlePage(request.pageUrl, {
 			origin: request.origin,
+			...(request.apiUrl ? { apiUrl: request.apiUrl } : {}),
 			...(signal ? { signal } : {})
 		});
 		const article = extractArticle(page);

@@ -56,9 +56,15 @@ function origin(): string {
 /** The extracted article of the page the plugin signed (`pageUrl`), or a FullTextError. */
 export async function fetchFullText(
 	pageUrl: string | undefined,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	apiUrl?: string
 ): Promise<ExtractedArticle> {
-	const request: FullTextRequest = { id: ++nextId, pageUrl, origin: origin() };
+	const request: FullTextRequest = {
+		id: ++nextId,
+		pageUrl,
+		origin: origin(),
+		...(apiUrl ? { apiUrl } : {})
+	};
 	const target = theWorker();
 	const answer = target
 		? await new Promise<FullTextAnswer>((resolve) => {

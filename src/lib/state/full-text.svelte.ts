@@ -7,6 +7,7 @@
 import { fetchFullText, FullTextError, type ExtractedArticle } from '$lib/content/full-text';
 import type { FullTextProblem } from '$lib/content/full-text';
 import { keptFullText } from '$lib/cache/kept';
+import { session } from './session.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 import { m } from '$lib/i18n/m';
 import { fullTextFeeds, setFullTextFeed } from '$lib/offline/full-text-feeds';
@@ -120,7 +121,7 @@ class FullTextState {
 		const controller = new AbortController();
 		this.#asking.set(id, controller);
 		try {
-			const article = await fetchFullText(source.pageUrl, controller.signal);
+			const article = await fetchFullText(source.pageUrl, controller.signal, session.apiUrl);
 			if (this.#entries.get(id)?.status === 'loading') this.#set(id, { status: 'shown', article });
 		} catch (error) {
 			const problem = error instanceof FullTextError ? error.problem : 'no_article';

@@ -169,6 +169,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	const fullTextOptions = {
 		signal,
 		now,
+		apiUrl: client.apiUrl,
 		...(options.fullText ? { fetch: options.fullText } : {})
 	};
 	const countersAt = now();

@@ -81,7 +81,10 @@ describe('keepFullTexts', () => {
 	it('stays with its article when the server’s copy is written again', async () => {
 		await keepFullTexts(TEST_ACCOUNT, { fetch: () => Promise.resolve(extracted(11)) });
 		await storeArticles([
-			headline(11, { feedId: 1, content: '<p>Teaser 11</p>', pageUrl: PAGE(11) })
+			{
+				...headline(11, { feedId: 1, content: '<p>Teaser 11</p>', pageUrl: PAGE(11) }),
+				comments: ''
+			}
 		]);
 		expect((await keptFullText(11))?.content).toContain('The whole of article 11');
 	});

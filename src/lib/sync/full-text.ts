@@ -15,7 +15,8 @@ export const FULL_TEXT_PER_SYNC = 200;
 
 export type FetchFullText = (
 	pageUrl: string | undefined,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	apiUrl?: string
 ) => Promise<ExtractedArticle>;
 
 /**
@@ -24,7 +25,13 @@ export type FetchFullText = (
  */
 export async function keepFullTexts(
 	account: string,
-	options: { signal?: AbortSignal | undefined; fetch?: FetchFullText; now?: () => number } = {}
+	options: {
+		signal?: AbortSignal | undefined;
+		fetch?: FetchFullText;
+		now?: () => number;
+		/** The API the client talks to: pages are asked of public.php beside it. */
+		apiUrl?: string;
+	} = {}
 ): Promise<{ ids: number[]; images: string[] }> {
 	const kept = { ids: [] as number[], images: [] as string[] };
 	const feeds = new Set(await fullTextFeeds(account));
@@ -35,7 +42,7 @@ export async function keepFullTexts(
 		options.signal?.throwIfAborted();
 		let article: ExtractedArticle;
 		try {
-			article = await fetch(pageUrl, options.signal);
+			article = await fetch(pageUrl, options.signal, options.apiUrl);
 		} catch {
 			// Not this time (too large, refused, no article, the server busy): a later sync asks again.
 			options.signal?.throwIfAborted();
