@@ -5,21 +5,17 @@
 // - a sync that keeps the full text of 200 articles (a feed of 200 teasers over the 24 pages):
 //   the time from "Sync now" until all 200 are kept, and what they add to the storage estimate.
 // Prints `[bench]` rows; asserts nothing about speed.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { resetTestbed, testbed, testbedCondition } from '../tests/support/testbed';
+import { resetTestbed, testbed } from '../tests/support/testbed';
 import { playwrightPage } from '../tests/support/playwright-page';
 import { signInWithForm } from '../tests/support/sign-in';
 import { serverClient } from '../tests/e2e/reader-support';
 import {
-	buildArchive,
 	canInstallPlugin,
-	installArchive,
 	pluginAppUrl,
-	setUserPlugins,
-	type InstalledPlugin
+	withReaderPlugin
 } from '../tests/e2e/support/ttrss-plugin';
 import { test } from '../tests/e2e/support/fixtures';
 
@@ -28,11 +24,9 @@ const TASK_BUDGET_MS = 50;
 const SYNC_ARTICLES = 200;
 const FIXTURES = join(import.meta.dirname, '../testbed/fixtures');
 
-let dir: string;
-let installed: InstalledPlugin | undefined;
-let oldPlugins: string | undefined;
-const feeds = new Map<string, number>();
-const articles = new Map<string, number>();
+let plugin: Awaited<ReturnType<typeof withReaderPlugin>> | undefined;
+let feeds = new Map<string, number>();
+let articles = new Map<string, number>();
 
 function percentile(xs: number[], p: number): number {
 	const s = [...xs].sort((a, b) => a - b);
@@ -62,31 +56,20 @@ test.beforeAll(async () => {
 	test.skip(!canInstallPlugin(), 'needs root and the test bed tt-rss on this machine');
 	test.setTimeout(300_000);
 	resetTestbed();
-	dir = mkdtempSync(join(tmpdir(), 'full-text-bench-'));
-	installed = installArchive(buildArchive('0.0.1-bench.fulltext', dir));
-	oldPlugins = setUserPlugins(testbed.user, 'reader');
-	const { readdirSync, statSync } = await import('node:fs');
 	const names = readdirSync(join(FIXTURES, 'fulltext'))
 		.filter((n) => statSync(join(FIXTURES, 'fulltext', n)).isDirectory())
 		.sort();
 	writeSyncFeed(names);
-	const client = await serverClient();
-	for (const file of ['fulltext.xml', 'bench-fulltext.xml']) {
-		const { feedId } = await client.subscribeToFeed({
-			feedUrl: `http://${testbed.feedsHost}/feeds/${file}`
-		});
-		if (feedId === undefined) throw new Error(`could not subscribe to ${file}`);
-		testbedCondition('update-feed', String(feedId));
-		feeds.set(file, feedId);
-		const { headlines } = await client.getHeadlines({ feedId, limit: 200 });
-		for (const h of headlines) articles.set(h.title, h.id);
-	}
+	plugin = await withReaderPlugin(
+		'0.0.1-bench.fulltext',
+		['fulltext.xml', 'bench-fulltext.xml'],
+		await serverClient()
+	);
+	({ feeds, articles } = plugin);
 });
 
 test.afterAll(() => {
-	if (oldPlugins !== undefined) setUserPlugins(testbed.user, oldPlugins);
-	installed?.uninstall();
-	if (dir) rmSync(dir, { recursive: true, force: true });
+	plugin?.undo();
 	rmSync(join(FIXTURES, 'feeds/bench-fulltext.xml'), { force: true });
 	resetTestbed();
 });

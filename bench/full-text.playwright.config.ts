@@ -2,13 +2,24 @@
 // bench/full-text.playwright.config.ts`. The e2e suite's configuration (its preview of the app and
 // test bed), with bench/full-text.bench.ts as its one file. Prints `[bench]` rows against budgets;
 // asserts no speed.
-import base from '../playwright.config';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import base from '../playwright.config';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const servers = Array.isArray(base.webServer)
+	? base.webServer
+	: base.webServer
+		? [base.webServer]
+		: [];
 
 export default defineConfig({
 	...base,
 	testDir: '.',
 	testMatch: 'full-text.bench.ts',
+	reporter: 'list',
 	timeout: 900_000,
-	workers: 1
+	workers: 1,
+	// The previews run from the repository's root, as the suite's do.
+	webServer: servers.map((server) => ({ ...server, cwd: ROOT }))
 });

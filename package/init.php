@@ -809,12 +809,20 @@ class Reader extends Plugin {
 		print $reason . "\n";
 	}
 
-	/** public.php?op=pluginhandler&plugin=reader&pmethod=image: one signed image, or a refusal. */
-	function image() {
+	/**
+	 * A public method's signed query: [url, uid, sig, the uid's stored key or null]. The method
+	 * checks the signature of its own kind (image_signature, page_signature) with the key.
+	 */
+	private static function signed_query() {
 		$url = isset($_GET['url']) && is_string($_GET['url']) ? $_GET['url'] : '';
 		$uid = isset($_GET['uid']) && ctype_digit((string) $_GET['uid']) ? (int) $_GET['uid'] : 0;
 		$sig = isset($_GET['sig']) && is_string($_GET['sig']) ? $_GET['sig'] : '';
-		$key = $uid > 0 && $url !== '' ? self::stored_key($uid) : null;
+		return [$url, $uid, $sig, $uid > 0 && $url !== '' ? self::stored_key($uid) : null];
+	}
+
+	/** public.php?op=pluginhandler&plugin=reader&pmethod=image: one signed image, or a refusal. */
+	function image() {
+		[$url, $uid, $sig, $key] = self::signed_query();
 		if (!$key || !hash_equals(self::image_signature($key, $uid, $url), $sig)) {
 			self::refuse(403, 'Not an image address this server handed out.');
 			return;
@@ -866,10 +874,7 @@ class Reader extends Plugin {
 	 * with a sandboxing CSP, never as HTML: opened in a tab it runs nothing on tt-rss's origin.
 	 */
 	function page() {
-		$url = isset($_GET['url']) && is_string($_GET['url']) ? $_GET['url'] : '';
-		$uid = isset($_GET['uid']) && ctype_digit((string) $_GET['uid']) ? (int) $_GET['uid'] : 0;
-		$sig = isset($_GET['sig']) && is_string($_GET['sig']) ? $_GET['sig'] : '';
-		$key = $uid > 0 && $url !== '' ? self::stored_key($uid) : null;
+		[$url, $uid, $sig, $key] = self::signed_query();
 		if (!$key || !hash_equals(self::page_signature($key, $uid, $url), $sig)) {
 			self::refuse_page(403, 'Not a page address this server handed out.');
 			return;

@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
-import { resetTestbed, testbed, testbedCondition } from '../support/testbed';
+import { resetTestbed, testbed } from '../support/testbed';
 import { playwrightPage } from '../support/playwright-page';
 import { signInWithForm } from '../support/sign-in';
 import { serverClient } from './reader-support';
 import {
-	buildArchive,
 	canInstallPlugin,
-	installArchive,
 	pluginAppUrl,
 	setUserPlugins,
-	type InstalledPlugin
+	withReaderPlugin
 } from './support/ttrss-plugin';
 import { expect, test } from './support/fixtures';
 
@@ -28,11 +23,9 @@ const RTL = 'Full text 19: RTL Test';
 const LAZY = /^Full text 13: /;
 const TOO_LARGE = 'Full text: a page too large';
 
-let dir: string;
-let installed: InstalledPlugin | undefined;
-let oldPlugins: string | undefined;
+let plugin: Awaited<ReturnType<typeof withReaderPlugin>> | undefined;
 let feedId = 0;
-const articleIds = new Map<string, number>();
+let articleIds = new Map<string, number>();
 
 test.describe.configure({ mode: 'serial' });
 
@@ -40,25 +33,14 @@ test.beforeAll(async () => {
 	test.skip(!canInstallPlugin(), 'needs root and the test bed tt-rss on this machine');
 	test.setTimeout(240_000);
 	resetTestbed();
-	dir = mkdtempSync(join(tmpdir(), 'full-text-'));
-	installed = installArchive(process.env.E2E_PLUGIN_ARCHIVE ?? buildArchive(VERSION, dir));
-	oldPlugins = setUserPlugins(testbed.user, 'reader');
-	const client = await serverClient();
-	const { feedId: id } = await client.subscribeToFeed({
-		feedUrl: `http://${testbed.feedsHost}/feeds/fulltext.xml`
-	});
-	if (id === undefined) throw new Error('could not subscribe to fulltext.xml');
-	feedId = id;
-	testbedCondition('update-feed', String(id));
-	const { headlines } = await client.getHeadlines({ feedId: id, limit: 50 });
-	for (const h of headlines) articleIds.set(h.title, h.id);
+	plugin = await withReaderPlugin(VERSION, ['fulltext.xml'], await serverClient());
+	feedId = plugin.feeds.get('fulltext.xml') ?? 0;
+	articleIds = plugin.articles;
 	if (articleIds.size !== 25) throw new Error(`the server has ${String(articleIds.size)} teasers`);
 });
 
 test.afterAll(() => {
-	if (oldPlugins !== undefined) setUserPlugins(testbed.user, oldPlugins);
-	installed?.uninstall();
-	if (dir) rmSync(dir, { recursive: true, force: true });
+	plugin?.undo();
 	resetTestbed();
 });
 
@@ -199,7 +181,7 @@ test.describe('phone', () => {
 test.describe('without the plugin', () => {
 	test.beforeAll(() => {
 		// The app still served from tt-rss's folder, the plugin not ticked for the reader.
-		if (oldPlugins !== undefined) setUserPlugins(testbed.user, '');
+		setUserPlugins(testbed.user, '');
 	});
 	test.afterAll(() => {
 		setUserPlugins(testbed.user, 'reader');

@@ -64,14 +64,18 @@ const REFUSALS: Readonly<Record<string, PageProblem>> = {
 	unreachable: 'unreachable'
 };
 
-/** A Reader plugin page address: public.php's page method with a URL and a signature. */
-export function isPageUrl(url: URL): boolean {
+/**
+ * An address of one of the Reader plugin's signed public methods (`image`, `page`): tt-rss's
+ * public.php with that method, a URL and a signature. The one shape rule for both (content/url.ts
+ * `isImageProxyUrl` is the image's).
+ */
+export function isPluginMethodUrl(url: URL, method: 'image' | 'page'): boolean {
 	const q = url.searchParams;
 	return (
 		url.pathname.endsWith('/public.php') &&
 		q.get('op') === 'pluginhandler' &&
 		q.get('plugin') === 'reader' &&
-		q.get('pmethod') === 'page' &&
+		q.get('pmethod') === method &&
 		!!q.get('url') &&
 		!!q.get('sig')
 	);
@@ -100,7 +104,7 @@ export function pageRequestUrl(
 	} catch {
 		throw new PageError('no_plugin');
 	}
-	if (url.origin !== origin || !isPageUrl(url)) throw new PageError('no_plugin');
+	if (url.origin !== origin || !isPluginMethodUrl(url, 'page')) throw new PageError('no_plugin');
 	return url.href;
 }
 
