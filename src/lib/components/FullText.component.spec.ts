@@ -51,10 +51,14 @@ function button(): HTMLButtonElement {
 }
 
 async function settled(): Promise<void> {
-	await vi.waitFor(() => {
-		flushSync();
-		expect(target.querySelector('[data-status="loading"]')).toBeNull();
-	});
+	// The kept copy's read and the extraction take their time on a loaded machine: not a timing.
+	await vi.waitFor(
+		() => {
+			flushSync();
+			expect(target.querySelector('[data-status="loading"]')).toBeNull();
+		},
+		{ timeout: 15_000 }
+	);
 }
 
 describe('Full text', () => {
@@ -77,7 +81,7 @@ describe('Full text', () => {
 		expect(notice?.textContent).toMatch(/Full text from feeds\.test · 1 min read/);
 		const shown = target.querySelector('.full-text-body');
 		expect(shown?.getAttribute('dir')).toBe('rtl');
-		await vi.waitFor(() => expect(shown?.textContent).toMatch(/Lorem ipsum/));
+		await vi.waitFor(() => expect(shown?.textContent).toMatch(/Lorem ipsum/), { timeout: 15_000 });
 		expect(target.textContent).not.toContain('Only a teaser.');
 
 		// The way back: the feed's text again, the full text kept for the next tap.
@@ -87,7 +91,9 @@ describe('Full text', () => {
 		back?.click();
 		flushSync();
 		expect(button().getAttribute('aria-pressed')).toBe('false');
-		await vi.waitFor(() => expect(target.textContent).toContain('Only a teaser.'));
+		await vi.waitFor(() => expect(target.textContent).toContain('Only a teaser.'), {
+			timeout: 15_000
+		});
 		expect(target.querySelector('.full-text-body')).toBeNull();
 		button().click();
 		flushSync();
