@@ -41,3 +41,29 @@ export async function runFullText(
 		return { id, ok: false, problem: error instanceof PageError ? error.problem : 'no_article' };
 	}
 }
+
+/** A full text that could not be had, and why (words for it: state/full-text.svelte.ts). */
+export class FullTextError extends Error {
+	override readonly name = 'FullTextError';
+	constructor(readonly problem: FullTextProblem) {
+		super(`full text: ${problem}`);
+	}
+}
+
+/**
+ * The job in this thread: where no worker can be made (the service worker's sync). Never imports
+ * the worker's module, whose address (`import.meta.url`) a classic service worker cannot evaluate.
+ */
+export async function fullTextInThread(
+	pageUrl: string | undefined,
+	signal?: AbortSignal,
+	apiUrl?: string
+): Promise<ExtractedArticle> {
+	const origin = typeof location === 'undefined' ? '' : location.origin;
+	const answer = await runFullText(
+		{ id: 0, pageUrl, origin, ...(apiUrl ? { apiUrl } : {}) },
+		signal
+	);
+	if (!answer.ok) throw new FullTextError(answer.problem);
+	return answer.article;
+}

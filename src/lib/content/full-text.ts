@@ -4,23 +4,15 @@
  * one). The worker is made on the first request and kept for the next ones.
  */
 import {
+	FullTextError,
 	runFullText,
 	type FullTextAnswer,
-	type FullTextProblem,
 	type FullTextRequest
 } from './full-text-job';
 import type { ExtractedArticle } from './extract';
 
 export type { ExtractedArticle } from './extract';
-export type { FullTextProblem } from './full-text-job';
-
-/** A full text that could not be had, and why (words for it: state/full-text.svelte.ts). */
-export class FullTextError extends Error {
-	override readonly name = 'FullTextError';
-	constructor(readonly problem: FullTextProblem) {
-		super(`full text: ${problem}`);
-	}
-}
+export { FullTextError, type FullTextProblem } from './full-text-job';
 
 let worker: Worker | undefined;
 let nextId = 0;

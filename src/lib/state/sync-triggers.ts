@@ -9,6 +9,7 @@
 import { isApiError, readerText, type Counters } from '$lib/api';
 import { afterFirstScreen, afterListsShown } from '$lib/boot/early-reads';
 import { cachedRows } from '$lib/cache';
+import { fetchFullText } from '$lib/content/full-text';
 import { cacheImagesViaWorker } from '$lib/offline/images';
 import { cacheEnclosuresViaWorker } from '$lib/offline/media';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
@@ -104,7 +105,9 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			onProgress: (progress) => syncStatus.report(progress),
 			onSynced: show,
 			cacheImages: (urls, signal) => cacheImagesViaWorker(urls, account, signal),
-			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, account, signal)
+			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, account, signal),
+			// Full texts extracted in the page's worker, off the main thread (issue 59).
+			fullText: fetchFullText
 		});
 		if (outcome.status === 'busy') {
 			syncStatus.end();

@@ -82,7 +82,10 @@ export interface SyncOptions {
 	onSynced?: (outcome: SyncOutcome) => void | Promise<void>;
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
-	/** Asks for an article's full text (default: content/full-text.ts fetchFullText). */
+	/**
+	 * Asks for an article's full text: the page's sync passes the worker's (content/full-text.ts);
+	 * by default in this thread (the service worker cannot start a worker).
+	 */
 	fullText?: FetchFullText;
 	now?: () => number;
 }

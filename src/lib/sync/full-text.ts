@@ -1,12 +1,13 @@
 /**
  * The sync's step for full text (issue 59): for the kept articles of the feeds the reader set to
  * "Always show full text" (offline/full-text-feeds.ts), the page through the Reader plugin,
- * extracted (content/full-text.ts: in the page's worker, in-thread in the service worker) and kept
+ * extracted (in the page's worker where the page's sync passes one, else in-thread) and kept
  * in the article's record (cache/kept.ts storeFullText), so those articles read in full offline.
  * A page that fails is asked again by a later sync; one sync keeps at most FULL_TEXT_PER_SYNC.
  */
 import { storeFullText, withoutFullText } from '$lib/cache/kept';
-import { fetchFullText, type ExtractedArticle } from '$lib/content/full-text';
+import type { ExtractedArticle } from '$lib/content/extract';
+import { fullTextInThread } from '$lib/content/full-text-job';
 import { fullTextFeeds } from '$lib/offline/full-text-feeds';
 import { imageUrls } from '$lib/offline/images';
 
@@ -37,7 +38,8 @@ export async function keepFullTexts(
 	const feeds = new Set(await fullTextFeeds(account));
 	if (feeds.size === 0) return kept;
 	const due = (await withoutFullText(feeds)).slice(0, FULL_TEXT_PER_SYNC);
-	const fetch = options.fetch ?? fetchFullText;
+	// In this thread unless the caller has a worker (the page's sync passes content/full-text.ts).
+	const fetch = options.fetch ?? fullTextInThread;
 	for (const { id, pageUrl } of due) {
 		options.signal?.throwIfAborted();
 		let article: ExtractedArticle;
