@@ -13,7 +13,8 @@ import svelteConfig from './svelte.config.js';
  * the features, never state or components.
  */
 const LAYERS = {
-	// Leaves: network, sanitizing, formatting; perf only names performance marks (imports nothing).
+	// Leaves: network, sanitizing, formatting; perf names performance marks and loads modules lazily
+	// (imports nothing).
 	api: 0,
 	content: 0,
 	format: 0,
@@ -130,10 +131,35 @@ const throughDbTx = {
 	message:
 		'Open IndexedDB transactions through $lib/db/tx (readTx, writeTx, writeTxWithRoom), not db.transaction().'
 };
+/**
+ * db/ is the only door to IndexedDB (docs/architecture.md, "One storage door"): outside it no
+ * module opens the reader's database or holds a connection, and none names a store in a request
+ * of its own. Other folders read and write through db/stores.ts (named reads; `readStores`,
+ * `writeStores` for a transaction, whose body gets the stores' handles), db/quota.ts
+ * `writeStoresWithRoom` (the same, with the full-quota retry) and db/kv.ts (the key-value stores). Specs and test support are exempt: they set up and inspect the
+ * stored state itself.
+ */
+const STORE_NAMES = 'settings|session|tree|lists|articles|outbox|failed|search|sync|media';
+const THROUGH_STORES =
+	'Outside db/, IndexedDB is reached through $lib/db/stores (named reads, readStores / writeStores) or $lib/db/kv, never a connection of its own.';
+const oneStorageDoor = [
+	{
+		selector: 'ImportSpecifier[imported.name=/^(openReaderDb|readTx|writeTx|writeTxWithRoom)$/]',
+		message: THROUGH_STORES
+	},
+	{
+		selector: "CallExpression[callee.property.name='objectStore']",
+		message: THROUGH_STORES
+	},
+	{
+		selector: `CallExpression[callee.object.name=/^(db|database)$/][arguments.0.value=/^(${STORE_NAMES})$/]`,
+		message: THROUGH_STORES
+	}
+];
 const transactionsThroughDb = {
 	files: ['src/**/*.{ts,js,svelte}'],
 	ignores: [...TESTS, 'src/lib/db/**'],
-	rules: { 'no-restricted-syntax': ['error', throughDbTx] }
+	rules: { 'no-restricted-syntax': ['error', throughDbTx, ...oneStorageDoor] }
 };
 
 /**
@@ -149,6 +175,7 @@ const screensThroughState = {
 		'no-restricted-syntax': [
 			'error',
 			throughDbTx,
+			...oneStorageDoor,
 			{
 				selector:
 					"MemberExpression[object.object.name='session'][object.property.name='client'][property.name!='capabilities']",

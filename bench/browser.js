@@ -78,6 +78,7 @@ function probe(cfg) {
 	const now = () => performance.timeOrigin + performance.now();
 	const rec = {
 		painted: /** @type {number | null} */ (null),
+		fromSnapshot: /** @type {boolean | null} */ (null),
 		longTasks: /** @type {{ start: number, duration: number }[]} */ ([]),
 		clicked: false,
 		/** @type {Record<string, number>} */
@@ -112,13 +113,20 @@ function probe(cfg) {
 			const link = document.querySelector(cfg.click);
 			// Never a link of the start snapshot (inert, before the app runs): a reader cannot click
 			// it, and a programmatic click would navigate to the same page again, without end.
-			if (link instanceof HTMLElement && !link.closest('[inert]')) {
+			// Nor a link to the page already open (a warm start of /feed/-4): clicked before the
+			// app's router is ready, it reloads the document mid-start (seen at 4× on the phone).
+			const here = link instanceof HTMLAnchorElement && link.pathname === location.pathname;
+			if (link instanceof HTMLElement && !link.closest('[inert]') && !here) {
 				rec.clicked = true;
 				link.click();
 			}
 		}
-		if (rec.painted === null && !waiting && document.querySelector(cfg.target)) {
+		const found = rec.painted === null && !waiting ? document.querySelector(cfg.target) : null;
+		if (found) {
 			waiting = true;
+			// Whether the first row painted is the worker's start snapshot (inert HTML, before the
+			// app runs) or the app's own: the two starts differ by a whole boot.
+			rec.fromSnapshot = found.closest('.start-snapshot') !== null;
 			requestAnimationFrame(() => {
 				// A message's task runs after the rendering this callback is part of.
 				const after = new MessageChannel();

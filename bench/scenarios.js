@@ -263,6 +263,7 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 					.getEntriesByType('mark')
 					.map((m) => `${m.name} ${Math.round(m.startTime)}`),
 				seen,
+				fromSnapshot: rec.fromSnapshot,
 				htmlEnd: nav?.responseEnd ?? NaN,
 				domContentLoaded: nav?.domContentLoadedEventEnd ?? NaN,
 				lastScriptEnd: Math.max(

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The lint: prettier, eslint (with the layer rule), svelte-check and the worker's tsc, every one with
-# zero warnings, and the GitHub workflows against GitHub's workflow schema. eslint, the longest (~90 s here), runs beside the others (~60 s together): on this
-# 2-core machine the whole lint takes about the time of eslint alone. Each tool's output is
+# zero warnings, the GitHub workflows against GitHub's workflow schema, and the import graph with no
+# file cycle or folder loop (scripts/import-cycles.js, ~2 s). eslint, the longest (~90 s here), runs
+# beside the others (~60 s together): on this 2-core machine the whole lint takes about the time of
+# eslint alone. Each tool's output is
 # printed whole once it ends; the exit code is the first failure's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +26,13 @@ for workflow in .github/workflows/*.yml; do
 		cat "$out/workflow"
 	fi
 done
+# Loops the layer rule lets through (inside one layer or one folder): none may be left.
+node scripts/import-cycles.js || { e=$?; [ $rc != 0 ] || rc=$e; }
 if [ $rc = 0 ]; then
 	npm run --silent check > "$out/check" 2>&1 || rc=$?
 	cat "$out/check"
 fi
 wait $eslint || { e=$?; [ $rc != 0 ] || rc=$e; }
 cat "$out/eslint"
-[ $rc = 0 ] && echo "lint: prettier, the workflows' schema, eslint, svelte-check and tsc found nothing"
+[ $rc = 0 ] && echo "lint: prettier, the workflows' schema, the import cycles, eslint, svelte-check and tsc found nothing"
 exit $rc

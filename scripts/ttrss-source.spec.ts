@@ -73,7 +73,7 @@ describe.skipIf(!existsSync(SOURCE))('the tt-rss source without ../shared', () =
 			env: {
 				...base,
 				TTRSS_SHARED_DIR: join(work, 'no-shared'),
-				TTRSS_CACHE_DIR: join(work, cache),
+				TTRSS_SOURCE_CACHE: join(work, cache),
 				TTRSS_GIT_URL: `file://${repo}`,
 				...env
 			}

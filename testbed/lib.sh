@@ -230,9 +230,13 @@ start_php_fpm() {
   pid_alive "$run/php-fpm.pid" && [ -S "$run/php-fpm.sock" ] && return 0
   log "starting php-fpm8.2 (pool ttrss-$SERVER, $run/php-fpm.sock)"
   mkdir -p "$(current_log_dir)"
+  # clear_env is off (as in tt-rss's image), so tt-rss reads every TTRSS_* variable php-fpm has as
+  # a setting: none of the caller's may reach it (TTRSS_CACHE_DIR is tt-rss's own cache folder).
+  local drop=() name
+  for name in $(compgen -e); do [[ "$name" != TTRSS_* ]] || drop+=(-u "$name"); done
   (
     close_inherited_fds
-    exec setsid nohup php-fpm8.2 --nodaemonize --force-stderr --fpm-config "$APP_ROOT/etc/php-fpm.conf" \
+    exec env "${drop[@]}" setsid nohup php-fpm8.2 --nodaemonize --force-stderr --fpm-config "$APP_ROOT/etc/php-fpm.conf" \
       >>"$(current_log_dir)/php-fpm.log" 2>&1 </dev/null
   ) &
   local i

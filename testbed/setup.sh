@@ -179,6 +179,11 @@ unpack_current() {
   for d in cache lock cache/export cache/feeds cache/images cache/upload cache/feed-icons; do
     mkdir -p "$APP_ROOT/html.new/tt-rss/$d"
   done
+  # A tree unpacked anew keeps what the server fetched into its cache (the seed's feed icons
+  # above all: the seed is not made again), as the image's volume keeps it across upgrades.
+  if [ -d "$APP_ROOT/html/tt-rss/cache" ]; then
+    cp -a "$APP_ROOT/html/tt-rss/cache/." "$APP_ROOT/html.new/tt-rss/cache/"
+  fi
   chown -R www-data:www-data "$APP_ROOT/html.new/tt-rss/cache" "$APP_ROOT/html.new/tt-rss/lock"
   rm -rf "$APP_ROOT/html"
   mv "$APP_ROOT/html.new" "$APP_ROOT/html"

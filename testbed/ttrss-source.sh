@@ -5,7 +5,7 @@
 #   2. ../shared/vendor/<tarball> beside the repository (TTRSS_SHARED_DIR names another folder than
 #      ../shared: the test of step 3 points it at an empty one);
 #   3. the pinned commit (`gitCommit`) from tt-rss's git repository (TTRSS_GIT_URL, default `gitUrl`),
-#      made into a tarball as `git archive` makes one, kept in TTRSS_CACHE_DIR (default
+#      made into a tarball as `git archive` makes one, kept in TTRSS_SOURCE_CACHE (default
 #      /var/cache/ttrss-pwa-testbed) once checked, so later runs need no network.
 # Checks: a vendored tarball's sha256 (`tarballSha256`); every tarball's content (`tarballDigest`,
 # tarball-digest.py: paths, file hashes, executable bits, link targets), which a `git archive` of
@@ -52,7 +52,7 @@ url="${TTRSS_GIT_URL:-$PIN_GIT_URL}"
 commit="${TTRSS_GIT_COMMIT:-$PIN_GIT_COMMIT}"
 [[ "$commit" =~ ^[0-9a-f]{40}$ ]] || die "the commit to fetch must be a full 40-digit id, not '$commit'"
 [ "$commit" = "$PIN_GIT_COMMIT" ] || log "TTRSS_GIT_COMMIT: fetching $commit instead of the pinned $PIN_GIT_COMMIT"
-cache="${TTRSS_CACHE_DIR:-/var/cache/ttrss-pwa-testbed}"
+cache="${TTRSS_SOURCE_CACHE:-/var/cache/ttrss-pwa-testbed}"
 out="$cache/$TARBALL"
 
 if [ -f "$out" ]; then

@@ -3,34 +3,13 @@
  * clients of the real module over Node's fetch.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { lockHeldByAncestor, TESTBED_LOCK } from '../../scripts/testbed-lock.js';
 import { testbed } from '../support/testbed';
 
 export { resetTestbed, testbed } from '../support/testbed';
 export { idsByTitle, loggedInClient, newClient } from '../support/server';
 
-/** The lock the team's end-to-end runs take (`flock /tmp/e2e-run.lock …`): one user of the server. */
-const LOCK = '/tmp/e2e-run.lock';
-
-/** True when a process above this one (e.g. `flock LOCK npx vitest …`) already holds the lock. */
-function lockHeldByAncestor(): boolean {
-	try {
-		closeSync(openSync(LOCK, 'a'));
-		const inode = statSync(LOCK).ino;
-		const holders = readFileSync('/proc/locks', 'utf8')
-			.split('\n')
-			.filter((line) => line.includes(' FLOCK ') && line.includes(`:${inode} `))
-			.map((line) => Number(line.trim().split(/\s+/)[4]));
-		for (let pid = process.pid; pid > 1;) {
-			if (holders.includes(pid)) return true;
-			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-			pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-		}
-	} catch {
-		// No /proc (not Linux): take the lock normally.
-	}
-	return false;
-}
+const LOCK = TESTBED_LOCK;
 
 /**
  * Waits for exclusive use of the test bed (other engineers' end-to-end runs reset the same

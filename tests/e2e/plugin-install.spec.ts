@@ -190,9 +190,10 @@ test('the image proxy serves the images of the reader’s articles, and nothing 
 	expect(plain).toContain(GRADIENT);
 	expect(plain.some((src) => src.startsWith(PROXY))).toBe(false);
 
-	// With it, each remote image is a same-origin proxy address signed by the server.
+	// With it, each remote image is a same-origin proxy address signed by the server. An image
+	// written into the article (`data:`, as in the hostile corpus) is asked of no host: it stays.
 	const proxied = await articleImages(true);
-	expect(proxied.filter((src) => !src.startsWith(PROXY))).toEqual([]);
+	expect(proxied.filter((src) => !src.startsWith(PROXY) && !src.startsWith('data:'))).toEqual([]);
 	const signed = proxied.find((src) => new URL(src).searchParams.get('url') === GRADIENT);
 	expect(signed).toBeDefined();
 	const original = Buffer.from(await (await fetch(GRADIENT)).arrayBuffer());

@@ -10,7 +10,8 @@ import type { TtrssClient } from '$lib/api';
 import { accountOfClient } from '$lib/db/account';
 import { claimArrivals } from '$lib/db/considered';
 import { cacheOwnedBy } from '$lib/db/device';
-import { openReaderDb } from '$lib/db/open';
+import { storedArticle, storedTree } from '$lib/db/stores';
+import { storedListIds } from '$lib/db/later-reads';
 import { parentsOf } from '$lib/tree/walk';
 import { planAlerts, type AlertArticle, type AlertNotice } from './plan';
 import { isQuiet } from './quiet';
@@ -88,16 +89,15 @@ export async function alertNewArticles(account: string, now = new Date()): Promi
 		const waiting = Object.values(pending).flat();
 		// An idle sync (nothing new, nothing waiting) reads no more than that.
 		if (arrived.length === 0 && waiting.length === 0) return;
-		const db = await openReaderDb();
 		const [held, lists, tree] = await Promise.all([
-			Promise.all(waiting.map((id) => db.get('articles', id))),
-			db.getAll('lists'),
-			db.get('tree', 'current')
+			Promise.all(waiting.map((id) => storedArticle(id))),
+			storedListIds(),
+			storedTree()
 		]);
 		const articles = new Map<number, AlertArticle>(
 			[...arrived, ...held].filter((r) => r !== undefined).map((r) => [r.id, r])
 		);
-		const seen = new Set(lists.flatMap((list) => list.ids));
+		const seen = new Set(lists.flat());
 		const parents = parentsOf(tree?.tree);
 		const plan = planAlerts({
 			rules: settings.rules,

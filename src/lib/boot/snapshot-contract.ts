@@ -46,18 +46,28 @@ function escapeAttribute(value: string): string {
 }
 
 /**
+ * The shell's module preloads (deploy/preload-first-screen.js). They are for a start without a
+ * snapshot, whose first frame waits for the app's code anyway. With a snapshot the first frame is
+ * the copy, and a preloaded module that arrives while the document is parsed is compiled on the
+ * main thread before that frame (~40 ms of the warm start at 1×, 2026-12-07, issue 57); without
+ * them the shell's bootstrap script asks for the same modules once the copy is parsed.
+ */
+const MODULE_PRELOAD = /<link\b[^>]*\brel=["']?modulepreload\b[^>]*>\s*/gi;
+
+/**
  * The shell with the snapshot inside: its wrapper first in `<body>` (covering the page until the
- * app removes it), the reader's theme on `<html>`. The shell is returned unchanged when it has no
- * `<body>` or `<html>` tag to anchor on.
+ * app removes it), the reader's theme on `<html>`, no module preloads (above). The shell is
+ * returned unchanged when it has no `<body>` or `<html>` tag to anchor on.
  */
 export function insertSnapshot(
-	shell: string,
+	fullShell: string,
 	snapshot: string,
 	rootAttributes: Readonly<Record<string, string>>
 ): string {
+	const shell = fullShell.replace(MODULE_PRELOAD, '');
 	const body = /<body\b[^>]*>/i.exec(shell);
 	const html = /<html\b[^>]*>/i.exec(shell);
-	if (!body || !html) return shell;
+	if (!body || !html) return fullShell;
 	const wrapper = `<div id="${SNAPSHOT_ELEMENT_ID}" class="start-snapshot" aria-hidden="true" inert>${snapshot}</div>`;
 	const bodyEnd = body.index + body[0].length;
 	let out = shell.slice(0, bodyEnd) + wrapper + shell.slice(bodyEnd);

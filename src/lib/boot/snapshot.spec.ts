@@ -139,6 +139,12 @@ describe('the inert copy of a screen', () => {
 		);
 	}, 30_000);
 
+	it('leaves out the words only a screen reader says: the copy is hidden from it', () => {
+		expect(
+			copyOf('<a href="/feed/1">Linux<span class="visually-hidden">, 3 unread</span></a>')
+		).toBe('<a href="/feed/1">Linux</a>');
+	});
+
 	it('leaves out a snapshot already in the page', () => {
 		expect(copyOf(`<div id="${SNAPSHOT_ELEMENT_ID}"><p>old</p></div><p>new</p>`)).toBe(
 			'<p>new</p>'
@@ -162,6 +168,25 @@ describe('the shell with a snapshot', () => {
 		expect(
 			insertSnapshot(SHELL, '', { 'data-theme': '"><script>x</script>', style: 'x: url(a)' })
 		).toContain('<html lang="en" data-theme="&quot;>&lt;script>x&lt;/script>">');
+	});
+
+	it('leaves out the module preloads: the copy is parsed and painted before the app is compiled', () => {
+		const shell = SHELL.replace(
+			'</head>',
+			'<link href="/_app/immutable/entry/start.A1.js" rel="modulepreload">\n\t\t' +
+				'<link href="/_app/immutable/assets/first-screen.B2.css" rel="stylesheet">\n\t\t' +
+				"<link rel='modulepreload' href='./_app/immutable/nodes/0.C3.js'></head>"
+		);
+		const out = insertSnapshot(shell, '<p>rows</p>', {});
+		expect(out).not.toContain('modulepreload');
+		expect(out).toContain(
+			'<link href="/_app/immutable/assets/first-screen.B2.css" rel="stylesheet">'
+		);
+		expect(out).toContain('<script src="/_app/immutable/bootstrap.js"></script>');
+		// Without a snapshot the worker serves the shell as built, preloads and all (withSnapshot).
+		expect(
+			insertSnapshot('<p>no shell</p><link rel="modulepreload" href="/x.js">', '', {})
+		).toContain('modulepreload');
 	});
 
 	it('leaves a shell without <html> or <body> as it is', () => {

@@ -32,6 +32,8 @@ const SETTLE_MS = 1500;
  * the app is hidden is lost when the app is closed outright.
  */
 const MAX_WAIT_MS = 5000;
+/** The app's class for words only a screen reader says (app.css). */
+const SPOKEN_ONLY = 'visually-hidden';
 /** A copy larger than this is not kept (a huge list should not slow every start). */
 const MAX_SNAPSHOT_CHARS = 200_000;
 
@@ -132,6 +134,9 @@ export function inertCopy(
 			if (child.nodeType !== 1) continue;
 			const element = child as Element;
 			if (element.id === SNAPSHOT_ELEMENT_ID || !shown(element)) continue;
+			// Text for assistive technology only: the copy is hidden from it (aria-hidden) and paints
+			// none of it, and a start lays out every element it parses (issue 57).
+			if (element.classList.contains(SPOKEN_ONLY)) continue;
 			const name = element.localName;
 			const svg = element.namespaceURI === 'http://www.w3.org/2000/svg';
 			if (AS_BOX.has(name)) {

@@ -7,10 +7,8 @@
  * server arrives before the outbox has been replayed.
  */
 import { isLabelFeedId, SPECIAL_FEED, viewModeKeeps, type Article, type Headline } from '$lib/api';
-import { openReaderDb } from '$lib/db/open';
-import type { IDBPObjectStore } from 'idb';
-import type { ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { readTx } from '$lib/db/tx';
+import type { StoredArticle, StoredTree } from '$lib/db/schema';
+import { readStores, storedArticle, storedTree, type Stores } from '$lib/db/stores';
 
 /** Identifies one headline list: feed or category, view mode, order, search. */
 export interface ListKey {
@@ -49,10 +47,7 @@ export async function orMiss<T>(read: () => Promise<T | undefined>): Promise<T |
 }
 
 export function cachedTree(): Promise<StoredTree | undefined> {
-	return orMiss(async () => {
-		const db = await openReaderDb();
-		return db.get('tree', 'current');
-	});
+	return orMiss(storedTree);
 }
 
 /**
@@ -65,13 +60,12 @@ export function cachedList(
 	{ first = Infinity }: { first?: number } = {}
 ): Promise<CachedList | undefined> {
 	return orMiss(async () => {
-		const db = await openReaderDb();
-		return readTx(db, ['lists', 'articles'], async (tx): Promise<CachedList | undefined> => {
-			const list = await tx.objectStore('lists').get(listKeyString(key));
+		return readStores(['lists', 'articles'], async (stores): Promise<CachedList | undefined> => {
+			const list = await stores.lists.get(listKeyString(key));
 			// Never opened online, but its articles may have been made available offline.
-			if (!list) return listFromArticles(tx.objectStore('articles'), key);
+			if (!list) return listFromArticles(stores.articles, key);
 			const ids = list.ids.slice(0, first);
-			const headlines = await readHeadlines(tx.objectStore('articles'), ids);
+			const headlines = await readHeadlines(stores.articles, ids);
 			const rest = list.ids.slice(ids.length);
 			// Rows evicted under storage pressure make the list incomplete again.
 			const completeWithRest = list.complete && headlines.length === ids.length;
@@ -89,8 +83,7 @@ export function cachedList(
 /** The cached rows of these ids, in their order; evicted ones are left out. */
 export function cachedRows(ids: readonly number[]): Promise<Headline[]> {
 	return orMiss(async () => {
-		const db = await openReaderDb();
-		return readTx(db, ['articles'], (tx) => readHeadlines(tx.store, ids));
+		return readStores(['articles'], ({ articles }) => readHeadlines(articles, ids));
 	}).then((rows) => rows ?? []);
 }
 
@@ -109,7 +102,7 @@ async function readHeadlines(
  * an offline pack. Other lists (other categories, searches, Fresh) need the server's answer.
  */
 async function listFromArticles(
-	articles: IDBPObjectStore<ReaderDB, ('lists' | 'articles')[], 'articles', 'readonly'>,
+	articles: Stores<('lists' | 'articles')[], 'readonly'>['articles'],
 	key: ListKey
 ): Promise<CachedList | undefined> {
 	if (key.search !== '') return undefined;
@@ -159,10 +152,8 @@ export function cachedMatching(options: {
 	updatedSince?: number | undefined;
 }): Promise<Headline[]> {
 	return orMiss(async () => {
-		const db = await openReaderDb();
-		const found = await readTx(db, ['articles'], async (tx) => {
+		const found = await readStores(['articles'], async ({ articles }) => {
 			const rows: Headline[] = [];
-			const articles = tx.objectStore('articles');
 			let cursor =
 				options.updatedSince === undefined
 					? await articles.openCursor()
@@ -184,8 +175,7 @@ export function cachedMatching(options: {
 
 export function cachedArticle(id: number): Promise<Article | undefined> {
 	return orMiss(async () => {
-		const db = await openReaderDb();
-		const stored = await db.get('articles', id);
+		const stored = await storedArticle(id);
 		return stored?.hasContent ? toArticle(stored) : undefined;
 	});
 }

@@ -6,17 +6,15 @@
 import type { Article, Headline } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
-import { openReaderDb } from '$lib/db/open';
 import type { KeptFullText, StoredArticle } from '$lib/db/schema';
-import { writeTxWithRoom } from '$lib/db/quota';
-import { readTx, writeTx } from '$lib/db/tx';
+import { readStores, storedArticle, writeStores } from '$lib/db/stores';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { orMiss } from './index';
 import {
 	CACHE_WRITE_STORES,
 	fromArticle,
 	fromHeadline,
 	ownedBy,
-	storesOf,
 	writeArticles,
 	writeArticlesInTx
 } from './write';
@@ -80,9 +78,8 @@ export async function storeArticleBodies(
 /** Of these ids, those not cached with their body. */
 export function idsWithoutContent(ids: readonly number[]): Promise<number[]> {
 	return orMiss(async () => {
-		const db = await openReaderDb();
-		const rows = await readTx(db, ['articles'], (tx) =>
-			Promise.all(ids.map((id) => tx.store.get(id)))
+		const rows = await readStores(['articles'], ({ articles }) =>
+			Promise.all(ids.map((id) => articles.get(id)))
 		);
 		return ids.filter((_, i) => !rows[i]?.hasContent);
 	}).then((missing) => missing ?? [...ids]);
@@ -102,9 +99,8 @@ export interface KeptBody {
  */
 export function keptBodies(ids?: readonly number[]): Promise<KeptBody[]> {
 	return orMiss(async () => {
-		const db = await openReaderDb();
-		const rows = await readTx(db, ['articles'], (tx) =>
-			ids ? Promise.all(ids.map((id) => tx.store.get(id))) : tx.store.getAll()
+		const rows = await readStores(['articles'], ({ articles }) =>
+			ids ? Promise.all(ids.map((id) => articles.get(id))) : articles.getAll()
 		);
 		const bodies: KeptBody[] = [];
 		for (const a of rows) {
@@ -131,13 +127,10 @@ export async function clearFlagOutside(
 	kept: ReadonlySet<number>,
 	{ account, readAt }: SyncedFor = {}
 ): Promise<number[]> {
-	const db = await openReaderDb();
-	const written = await writeTxWithRoom(db, CACHE_WRITE_STORES, async (tx) => {
-		const stale = (await tx.objectStore('articles').getAll()).filter(
-			(r) => r[flag] && !kept.has(r.id)
-		);
+	const written = await writeStoresWithRoom(CACHE_WRITE_STORES, async (stores) => {
+		const stale = (await stores.articles.getAll()).filter((r) => r[flag] && !kept.has(r.id));
 		return writeArticles(
-			storesOf(tx),
+			stores,
 			stale.map((r) => ({ ...r, [flag]: false })),
 			account,
 			readAt
@@ -152,11 +145,10 @@ export async function setPackMembers(
 	members: ReadonlySet<number>,
 	{ account }: SyncedFor = {}
 ): Promise<void> {
-	const db = await openReaderDb();
 	// Only ever smaller records: no room to free first.
-	await writeTx(db, ['articles', 'settings'], async (tx) => {
-		if (!ownedBy(await readIn(tx.objectStore('settings'), CACHE_OWNER), account)) return;
-		let cursor = await tx.objectStore('articles').openCursor();
+	await writeStores(['articles', 'settings'], async (stores) => {
+		if (!ownedBy(await readIn(stores.settings, CACHE_OWNER), account)) return;
+		let cursor = await stores.articles.openCursor();
 		while (cursor) {
 			const record = cursor.value;
 			if (record.packs?.includes(pack) && !members.has(record.id)) {
@@ -179,9 +171,8 @@ export function withoutFullText(
 	feeds: ReadonlySet<number>
 ): Promise<{ id: number; pageUrl: string }[]> {
 	return orMiss(async () => {
-		const db = await openReaderDb();
-		const rows = await readTx(db, ['articles'], (tx) =>
-			Promise.all([...feeds].map((feed) => tx.store.index('byFeed').getAll(feed)))
+		const rows = await readStores(['articles'], ({ articles }) =>
+			Promise.all([...feeds].map((feed) => articles.index('byFeed').getAll(feed)))
 		);
 		const due: { id: number; pageUrl: string; updated: number }[] = [];
 		for (const a of rows.flat()) {
@@ -200,20 +191,16 @@ export async function storeFullText(
 	fullText: KeptFullText,
 	{ account }: SyncedFor = {}
 ): Promise<boolean> {
-	const db = await openReaderDb();
-	return writeTxWithRoom(db, ['articles', 'settings'], async (tx) => {
-		if (!ownedBy(await readIn(tx.objectStore('settings'), CACHE_OWNER), account)) return false;
-		const record = await tx.objectStore('articles').get(id);
+	return writeStoresWithRoom(['articles', 'settings'], async ({ articles, settings }) => {
+		if (!ownedBy(await readIn(settings, CACHE_OWNER), account)) return false;
+		const record = await articles.get(id);
 		if (!record) return false;
-		await tx.objectStore('articles').put({ ...record, fullText });
+		await articles.put({ ...record, fullText });
 		return true;
 	});
 }
 
 /** An article's kept full text, where the device has one. */
 export function keptFullText(id: number): Promise<KeptFullText | undefined> {
-	return orMiss(async () => {
-		const db = await openReaderDb();
-		return (await readTx(db, ['articles'], (tx) => tx.store.get(id)))?.fullText;
-	});
+	return orMiss(async () => (await storedArticle(id))?.fullText);
 }

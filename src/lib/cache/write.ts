@@ -17,19 +17,16 @@ import { applyNotingHold } from '$lib/outbox/hold-note';
 import { laterThanCatchups } from '$lib/outbox/apply';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
-import { openReaderDb } from '$lib/db/open';
-import type { IDBPTransaction } from 'idb';
-import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
-import { writeTxWithRoom } from '$lib/db/quota';
+import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { indexArticles } from '$lib/db/index-queue';
 import { listKeyString, type ListKey } from './index';
 
 export async function storeTree(tree: FeedTree, counters: Counters | undefined): Promise<void> {
-	const db = await openReaderDb();
-	await writeTxWithRoom(db, ['tree', 'settings'], async (tx) => {
+	await writeStoresWithRoom(['tree', 'settings'], async (stores) => {
 		// A tab still open for an account that is no longer signed in here writes nothing.
-		if (mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) {
-			await tx.objectStore('tree').put({ tree, counters, fetchedAt: Date.now() }, 'current');
+		if (mayWriteCache(await readIn(stores.settings, CACHE_OWNER))) {
+			await stores.tree.put({ tree, counters, fetchedAt: Date.now() }, 'current');
 		}
 	});
 }
@@ -43,18 +40,20 @@ export async function storeList(
 	/** When the rows were asked for (see writeArticles). */
 	readAt?: number
 ): Promise<void> {
-	const db = await openReaderDb();
 	const listKey = listKeyString(key);
-	const written = await writeTxWithRoom(
-		db,
+	const written = await writeStoresWithRoom(
 		['lists', 'articles', 'outbox', 'tree', 'settings'],
-		async (tx) => {
-			if (!mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) return [];
-			const lists = tx.objectStore('lists');
-			const old = skip > 0 ? await lists.get(listKey) : undefined;
+		async (stores) => {
+			if (!mayWriteCache(await readIn(stores.settings, CACHE_OWNER))) return [];
+			const old = skip > 0 ? await stores.lists.get(listKey) : undefined;
 			const ids = [...(old?.ids.slice(0, skip) ?? []), ...headlines.map((h) => h.id)];
-			await lists.put({ key: listKey, ids: [...new Set(ids)], complete, fetchedAt: Date.now() });
-			return writeArticles(storesOf(tx), headlines.map(fromHeadline), undefined, readAt);
+			await stores.lists.put({
+				key: listKey,
+				ids: [...new Set(ids)],
+				complete,
+				fetchedAt: Date.now()
+			});
+			return writeArticles(stores, headlines.map(fromHeadline), undefined, readAt);
 		}
 	);
 	indexArticles(written);
@@ -82,8 +81,7 @@ export async function storeArticles(
 export async function writeArticlesInTx(
 	write: (stores: WriteStores) => Promise<StoredArticle[]>
 ): Promise<void> {
-	const db = await openReaderDb();
-	const written = await writeTxWithRoom(db, CACHE_WRITE_STORES, (tx) => write(storesOf(tx)));
+	const written = await writeStoresWithRoom(CACHE_WRITE_STORES, write);
 	indexArticles(written);
 }
 
@@ -94,7 +92,7 @@ export function ownedBy(owner: unknown, account: string | undefined): boolean {
 
 // ------------------------------------------------------------------ records
 
-interface WriteStores {
+export interface WriteStores {
 	articles: {
 		get(id: number): Promise<StoredArticle | undefined>;
 		put(value: StoredArticle): Promise<number>;
@@ -111,21 +109,6 @@ export const CACHE_WRITE_STORES: ['articles', 'outbox', 'tree', 'settings'] = [
 	'tree',
 	'settings'
 ];
-
-/** A write transaction over (at least) CACHE_WRITE_STORES. */
-type CacheWriteTx = Pick<
-	IDBPTransaction<ReaderDB, typeof CACHE_WRITE_STORES, 'readwrite'>,
-	'objectStore'
->;
-
-export function storesOf(tx: CacheWriteTx): WriteStores {
-	return {
-		articles: tx.objectStore('articles'),
-		outbox: tx.objectStore('outbox'),
-		tree: tx.objectStore('tree'),
-		settings: tx.objectStore('settings')
-	};
-}
 
 /**
  * Merges fresh records with what is cached (a headline without content keeps a known body) and

@@ -1,5 +1,5 @@
 /** Keys of the `settings` store that the database layer itself owns (db/kv.ts declarations). */
-import { isString, storedKey } from './kv';
+import { isString, storedKey } from './stored-key';
 
 /** The account whose articles, lists, tree and images are cached on this device. */
 export const CACHE_OWNER = storedKey<string | undefined>({

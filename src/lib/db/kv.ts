@@ -10,90 +10,10 @@
  * owner's functions (one writer a key).
  */
 import { openReaderDb, type ReaderDatabase } from './open';
+import { decodeStored, type StoredKey } from './stored-key';
 import { writeTx } from './tx';
 
-export type KvStoreName = 'settings' | 'sync';
-
-export interface StoredKey<T> {
-	readonly store: KvStoreName;
-	/** The key in its store. */
-	readonly name: string;
-	/** The module that owns (writes) it, for the reader of a report or of the code. */
-	readonly owner: string;
-	/** What a report names: the name, or a family's prefix (a name may carry an account). */
-	readonly label: string;
-	/** The stored value as a T, or `undefined` when it is not one. */
-	readonly parse: (raw: unknown) => T | undefined;
-	/** The value when nothing is stored, or what is stored is not a T (a fresh copy each time). */
-	readonly fallback: () => T;
-}
-
-interface Declaration<T> {
-	store: KvStoreName;
-	owner: string;
-	parse: (raw: unknown) => T | undefined;
-	fallback: () => T;
-}
-
-/** Declares one key. */
-export function storedKey<T>(declaration: Declaration<T> & { name: string }): StoredKey<T> {
-	return Object.freeze({ ...declaration, label: declaration.name });
-}
-
-/** Declares a key a name apart per account (or other id): `${prefix}${id}`. */
-export function storedKeyFamily<T>(
-	declaration: Declaration<T> & { prefix: string }
-): (id: string) => StoredKey<T> {
-	const { prefix, ...rest } = declaration;
-	return (id) => Object.freeze({ ...rest, name: `${prefix}${id}`, label: `${prefix}…` });
-}
-
-type BadValueListener = (key: StoredKey<unknown>) => void;
-const listeners = new Set<BadValueListener>();
-
-/** Hears of every stored value that was not its key's type (the default was used instead). */
-export function onBadStoredValue(listener: BadValueListener): () => void {
-	listeners.add(listener);
-	return () => listeners.delete(listener);
-}
-
-function reportBadValue(key: StoredKey<unknown>): void {
-	if (listeners.size === 0) {
-		// The label, never the value or an account's name: either may be private.
-		console.warn(
-			`Stored ${key.store}/${key.label} (${key.owner}) is not valid; its default is used`
-		);
-	}
-	for (const listener of listeners) listener(key);
-}
-
-/** What a stored value means for `key`: the value, or the default when absent or not a T. */
-export function decodeStored<T>(key: StoredKey<T>, raw: unknown): T {
-	if (raw === undefined) return key.fallback();
-	const value = key.parse(raw);
-	if (value !== undefined) return value;
-	reportBadValue(key);
-	return key.fallback();
-}
-
-/** The part of an object store (or an open transaction's store) a read needs. */
-export interface KvReadable {
-	get(key: string): Promise<unknown>;
-}
-export interface KvWritable extends KvReadable {
-	put(value: unknown, key: string): Promise<unknown>;
-	delete(key: string): Promise<unknown>;
-}
-
-/** Reads `key` from its store inside a transaction the caller holds (`tx.objectStore(key.store)`). */
-export async function readIn<T>(store: KvReadable, key: StoredKey<T>): Promise<T> {
-	return decodeStored(key, await store.get(key.name));
-}
-
-/** Writes `key` inside a transaction the caller holds. */
-export async function writeIn<T>(store: KvWritable, key: StoredKey<T>, value: T): Promise<void> {
-	await store.put(value, key.name);
-}
+export * from './stored-key';
 
 /** Reads `key` in a transaction of its own. */
 export async function getStored<T>(key: StoredKey<T>, db?: ReaderDatabase): Promise<T> {
@@ -134,20 +54,4 @@ export async function updateStored<T>(
 export async function deleteStored(key: StoredKey<unknown>, db?: ReaderDatabase): Promise<void> {
 	const database = db ?? (await openReaderDb());
 	await database.delete(key.store, key.name);
-}
-
-/**
- * Parsers for the common shapes: function declarations, so a declaration may use them while the
- * modules load in a loop (open.ts → migrations.ts → keys.ts → kv.ts).
- */
-export function isString(raw: unknown): string | undefined {
-	return typeof raw === 'string' ? raw : undefined;
-}
-export function isFiniteNumber(raw: unknown): number | undefined {
-	return typeof raw === 'number' && Number.isFinite(raw) ? raw : undefined;
-}
-export function isRecord(raw: unknown): Record<string, unknown> | undefined {
-	return typeof raw === 'object' && raw !== null && !Array.isArray(raw)
-		? (raw as Record<string, unknown>)
-		: undefined;
 }

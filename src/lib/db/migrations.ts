@@ -1,7 +1,7 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { accountOf } from './account';
 import { CACHE_OWNER } from './keys';
-import { writeIn } from './kv';
+import { writeIn } from './stored-key';
 import type { ReaderDB } from './schema';
 
 type UpgradeTx = IDBPTransaction<ReaderDB, StoreNames<ReaderDB>[], 'versionchange'>;

@@ -8,9 +8,10 @@
 import type { IDBPTransaction, StoreNames } from 'idb';
 import { unindexArticles } from './index-queue';
 import { IMAGE_CACHE } from './names';
-import type { ReaderDatabase } from './open';
+import { openReaderDb, type ReaderDatabase } from './open';
 import type { FailedItem, OutboxItem, ReaderDB, StoredArticle } from './schema';
 import { isQuotaError, reportStorageProblem, StorageFullError } from './storage-problem';
+import { storeHandles, type StoreName, type Stores } from './stores';
 import { writeTx } from './tx';
 
 /**
@@ -18,8 +19,8 @@ import { writeTx } from './tx';
  * pending and failed lists can still show what they change and the cache keeps the reader's
  * version. Catch-ups name the rows the reader had loaded for a search (`seenIds`).
  */
-export async function protectedArticleIds(db: ReaderDatabase): Promise<Set<number>> {
-	const tx = db.transaction(['outbox', 'failed'], 'readonly');
+export async function protectedArticleIds(db?: ReaderDatabase): Promise<Set<number>> {
+	const tx = (db ?? (await openReaderDb())).transaction(['outbox', 'failed'], 'readonly');
 	const [queued, failed] = await Promise.all([
 		tx.objectStore('outbox').getAll(),
 		tx.objectStore('failed').getAll()
@@ -91,9 +92,15 @@ export function isEvictedFirst(article: StoredArticle): boolean {
  * Ids an outbox or failed item names are skipped, checked in the same transaction. Returns the
  * ids dropped.
  */
-export async function dropArticles(db: ReaderDatabase, ids: readonly number[]): Promise<number[]> {
+export async function dropArticles(
+	db: ReaderDatabase | undefined,
+	ids: readonly number[]
+): Promise<number[]> {
 	if (ids.length === 0) return [];
-	const tx = db.transaction(['articles', 'lists', 'outbox', 'failed'], 'readwrite');
+	const tx = (db ?? (await openReaderDb())).transaction(
+		['articles', 'lists', 'outbox', 'failed'],
+		'readwrite'
+	);
 	const [queued, failed] = await Promise.all([
 		tx.objectStore('outbox').getAll(),
 		tx.objectStore('failed').getAll()
@@ -196,4 +203,19 @@ export function writeTxWithRoom<const S extends StoreNames<ReaderDB>[], T>(
 	write: (tx: IDBPTransaction<ReaderDB, S, 'readwrite'>) => Promise<T>
 ): Promise<T> {
 	return withQuotaRetry(db, () => writeTx(db, stores, write));
+}
+
+/**
+ * db/stores.ts `writeStores` for a write that may grow the database: on a full quota the cache
+ * frees room once and `write` runs again in a new transaction (`writeTxWithRoom`). The door's verb
+ * for the cache's and the outbox's writes; here, with the eviction, off the first screen.
+ */
+export async function writeStoresWithRoom<const S extends StoreName[], T>(
+	names: S,
+	write: (stores: Stores<S, 'readwrite'>) => Promise<T>,
+	db?: ReaderDatabase
+): Promise<T> {
+	return writeTxWithRoom(db ?? (await openReaderDb()), names, (tx) =>
+		write(storeHandles(tx, names))
+	);
 }

@@ -102,11 +102,45 @@ describe('linkKey', () => {
 			'https://example.com/a?a=%41',
 			'https://example.com/a?a=+b',
 			'https://example.com/a#',
-			'https://example.com/a?'
+			'https://example.com/a?',
+			'http://example.com:/a',
+			'http://example.com:65535/a',
+			'http://example.com:99999/a',
+			'http://example.com:8080',
+			'http://example.com:8080?a=1',
+			'http://a..b/x',
+			'http://.a.b/x',
+			'http://-a-.example/x',
+			'http://1.2.3.4/x',
+			'http://1.2.3.example/x',
+			'http://example.123/x',
+			'https://WWW.Example.com//a//',
+			'https://www./a',
+			'https://example.com?b=2&a=1#f',
+			'https://example.com#f',
+			'https://example.com/a?b=1#x#y',
+			'https://example.com/%7e/a',
+			'http://example.com\\a',
+			'https://example.com/a\tb',
+			'http:/example.com/a',
+			'http://user@example.com/a'
 		);
 		fc.assert(
 			fc.property(
-				fc.oneof(fc.webUrl({ withFragments: true, withQueryParameters: true }), odd),
+				fc.oneof(
+					fc.webUrl({ withFragments: true, withQueryParameters: true }),
+					odd,
+					fc
+						.tuple(
+							fc.constantFrom('http://', 'https://', 'HTTPS://'),
+							fc.stringMatching(/^[a-zA-Z0-9._-]{0,12}$/),
+							fc.stringMatching(/^(:[0-9]{0,6})?$/),
+							fc.stringMatching(/^[/a-zA-Z0-9.%~!$&'()*+,;=:@-]{0,16}$/),
+							fc.stringMatching(/^(\?[a-zA-Z0-9=&_.%+-]{0,12})?$/),
+							fc.stringMatching(/^(#[a-zA-Z0-9?/#.-]{0,8})?$/)
+						)
+						.map((parts) => parts.join(''))
+				),
 				(url) => {
 					expect(linkKey(url)).toBe(linkKeyByUrl(url.trim()));
 				}

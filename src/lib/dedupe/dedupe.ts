@@ -19,7 +19,7 @@
  * rows' order; the row shown for a group is its first in the list's order. The cost is linear in
  * the rows (each key once, no pairs of rows compared).
  */
-import { htmlToText, words } from '$lib/search/text';
+import { htmlToText, spacedWords, words } from '$lib/search/text';
 
 /** What grouping reads of a row (a Headline has it all). */
 export interface DedupeRow {
@@ -96,29 +96,121 @@ function isTracking(name: string): boolean {
  */
 export function linkKey(link: string): string | undefined {
 	const trimmed = link.trim();
-	const simple = SIMPLE_LINK.exec(trimmed);
-	if (!simple || DOT_SEGMENT.test(simple[3] ?? '')) return linkKeyByUrl(trimmed);
-	const [, host, port, path, search, hash] = simple;
-	const bare = host!.toLowerCase().replace(/^www\./, '');
-	const kept = port === undefined || port === '80' || port === '443' ? '' : `:${port}`;
-	const query = search ? simpleQueryKey(search) : '';
-	if (query === undefined) return linkKeyByUrl(trimmed);
-	const fragment = hash && hash.length > 1 ? hash : '';
-	return `${bare}${kept}${(path ?? '').replace(/\/+$/, '')}${query ? `?${query}` : ''}${fragment}`;
+	const simple = simpleLinkKey(trimmed);
+	return simple === null ? linkKeyByUrl(trimmed) : simple;
+}
+
+/** What a character may be in each part of a simple link (a bit each, by char code below 128). */
+const IN_HOST = 1;
+const IN_PATH = 2;
+const IN_QUERY = 4;
+const IN_FRAGMENT = 8;
+const CHARS = new Uint8Array(128);
+for (const [chars, part] of [
+	['-', IN_HOST],
+	["-._~!$&'()*+,;=:@/", IN_PATH],
+	['-._=&', IN_QUERY],
+	["-._~!$&'()*+,;=:@/?", IN_FRAGMENT]
+] as const) {
+	for (const c of `abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789${chars}`) {
+		CHARS[c.charCodeAt(0)]! |= part;
+	}
+}
+
+/** The index of the first character at or after `from` that `part` does not allow. */
+function scan(link: string, from: number, part: number): number {
+	let at = from;
+	while (at < link.length) {
+		const c = link.charCodeAt(at);
+		if (c >= 128 || (CHARS[c]! & part) === 0) break;
+		at++;
+	}
+	return at;
 }
 
 /**
  * The most common link, read without an URL parser (a list of 20,000 rows is keyed in a few
  * milliseconds): http(s), a host name whose last label is not a number, an optional port without
  * leading zeros, a path of characters the parser keeps as they are, a query of plain names and
- * values (characters its serialiser writes as they are), a fragment of such characters. Any
- * other link goes through `linkKeyByUrl`; a property test holds the two to the same answers.
+ * values (characters its serialiser writes as they are), a fragment of such characters. Null for
+ * any other link, which goes through `linkKeyByUrl`; a property test holds the two to the same
+ * answers.
  */
-const SIMPLE_LINK =
-	/^https?:\/\/((?:[a-z0-9-]+\.)*[a-z0-9-]*[a-z-][a-z0-9-]*)(?::([1-9][0-9]{0,3}))?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?(\?[A-Za-z0-9\-._=&]*)?(#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?$/i;
+function simpleLinkKey(link: string): string | null {
+	let at = link.startsWith('https://') ? 8 : link.startsWith('http://') ? 7 : -1;
+	if (at === -1) return null;
+	// The host: labels of letters, digits and '-', none empty, the last one not all digits.
+	const hostStart = at;
+	let label = at;
+	let lastHasNonDigit = false;
+	for (; at < link.length; at++) {
+		const c = link.charCodeAt(at);
+		if (c === 46 /* . */) {
+			if (at === label) return null;
+			label = at + 1;
+			lastHasNonDigit = false;
+		} else if (c < 128 && (CHARS[c]! & IN_HOST) !== 0) {
+			if (c < 48 || c > 57) lastHasNonDigit = true;
+		} else break;
+	}
+	if (at === label || !lastHasNonDigit) return null;
+	const host = link.slice(hostStart, at).toLowerCase();
+	let port = '';
+	if (link.charCodeAt(at) === 58 /* : */) {
+		const digits = at + 1;
+		let end = digits;
+		while (end < link.length && end - digits < 5) {
+			const c = link.charCodeAt(end);
+			if (c < 48 || c > 57) break;
+			end++;
+		}
+		const value = link.slice(digits, end);
+		if (value === '' || value.length > 4 || value.startsWith('0')) return null;
+		if (value !== '80' && value !== '443') port = `:${value}`;
+		at = end;
+	}
+	const pathStart = at;
+	let path = '';
+	if (link.charCodeAt(at) === 47 /* / */) {
+		const end = scan(link, at, IN_PATH);
+		path = link.slice(at, end);
+		if (DOT_SEGMENT.test(path)) return null;
+		at = end;
+	}
+	let query = '';
+	if (link.charCodeAt(at) === 63 /* ? */) {
+		const end = scan(link, at + 1, IN_QUERY);
+		const key = simpleQueryKey(link.slice(at, end));
+		if (key === undefined) return null;
+		query = key;
+		at = end;
+	}
+	let fragment = '';
+	if (link.charCodeAt(at) === 35 /* # */) {
+		const end = scan(link, at + 1, IN_FRAGMENT);
+		if (end - at > 1) fragment = link.slice(at, end);
+		at = end;
+	}
+	if (at !== link.length) return null;
+	const bare = host.startsWith('www.') ? host.slice(4) : host;
+	let kept = path.length;
+	while (kept > 0 && path.charCodeAt(kept - 1) === 47 /* / */) kept--;
+	// Most links are their key as written after the scheme: one slice of the link, not a string
+	// joined from parts (cheaper to make, and to hash when the key is looked up).
+	if (
+		bare.length === host.length &&
+		pathStart === hostStart + host.length &&
+		query === '' &&
+		fragment === '' &&
+		link.startsWith(host, hostStart)
+	) {
+		return link.slice(hostStart, pathStart + kept);
+	}
+	return `${bare}${port}${path.slice(0, kept)}${query ? `?${query}` : ''}${fragment}`;
+}
 
 /**
- * `queryKey` of a query made only of the characters `SIMPLE_LINK` lets through; undefined for a
+ * `queryKey` of a query made only of the characters `simpleLinkKey` lets through; undefined for a
  * value with an `=` of its own (the serialiser escapes it).
  */
 function simpleQueryKey(search: string): string | undefined {
@@ -169,14 +261,20 @@ function byNameThenValue([a, av]: [string, string], [b, bv]: [string, string]): 
 
 /** Whether a link key names only a site (its root, no query, no fragment): no article of its own. */
 function isSiteRoot(key: string): boolean {
-	return !/[/?#]/.test(key);
+	return !key.includes('/') && !key.includes('?') && !key.includes('#');
 }
 
 /** The title as a key (its words, folded), or undefined when too short to tell stories apart. */
 export function titleKey(title: string): string | undefined {
-	const all = words(title);
-	const key = all.join(' ');
-	return key.length >= MIN_TITLE_CHARS && all.length >= MIN_TITLE_WORDS ? key : undefined;
+	const key = spacedWords(title);
+	if (key.length < MIN_TITLE_CHARS) return undefined;
+	// Words are one space apart: MIN_TITLE_WORDS words have MIN_TITLE_WORDS - 1 spaces.
+	let at = -1;
+	for (let spaces = 0; spaces < MIN_TITLE_WORDS - 1; spaces++) {
+		at = key.indexOf(' ', at + 1);
+		if (at === -1) return undefined;
+	}
+	return key;
 }
 
 /**
@@ -199,25 +297,6 @@ export interface Duplicates<T extends DedupeRow> {
 	copies: Map<number, T[]>;
 	/** Every grouped row's id (shown or copy) → the id of the row shown for its group. */
 	shownFor: Map<number, number>;
-}
-
-/** Keys already made, by what they were made of: a list grouped again (a page more) reuses them. */
-const LINK_KEYS = new Map<string, string | undefined>();
-const TITLE_KEYS = new Map<string, string | undefined>();
-/** The most keys of each kind kept: a few long lists' worth; past it, they are made anew. */
-const KEYS_KEPT = 50_000;
-
-function remembered(
-	keys: Map<string, string | undefined>,
-	text: string,
-	make: (text: string) => string | undefined
-): string | undefined {
-	const known = keys.get(text);
-	if (known !== undefined || keys.has(text)) return known;
-	if (keys.size >= KEYS_KEPT) keys.clear();
-	const key = make(text);
-	keys.set(text, key);
-	return key;
 }
 
 /** A row's feed as a number: an article shared to Published (no feed) is a source of its own. */
@@ -259,11 +338,15 @@ export function groupDuplicates<T extends DedupeRow>(all: readonly T[]): Duplica
 	const ids = new Set<number>();
 	const rows = all.filter((row) => !ids.has(row.id) && Boolean(ids.add(row.id)));
 	// Union-find over the rows' indexes; a root is always the lowest index of its set.
-	const parent = rows.map((_, i) => i);
+	const parent = Int32Array.from(rows, (_, i) => i);
 	const find = (i: number): number => {
 		let root = i;
 		while (parent[root] !== root) root = parent[root]!;
-		while (parent[i] !== root) [parent[i], i] = [root, parent[i]!];
+		while (parent[i] !== root) {
+			const next = parent[i]!;
+			parent[i] = root;
+			i = next;
+		}
 		return root;
 	};
 	const join = (a: number, b: number): void => {
@@ -274,17 +357,23 @@ export function groupDuplicates<T extends DedupeRow>(all: readonly T[]): Duplica
 	};
 
 	const sources = rows.map(sourceOf);
+	// A feed's own site address is the same on each of its rows: keyed once per address.
+	const siteKeys = new Map<string, string | undefined>();
+	const siteKey = (url: string): string | undefined => {
+		if (!siteKeys.has(url)) siteKeys.set(url, linkKey(url));
+		return siteKeys.get(url);
+	};
 	const links = rows.map((row) => {
-		const key = remembered(LINK_KEYS, row.link, linkKey);
+		const key = linkKey(row.link);
 		if (key === undefined || isSiteRoot(key)) return undefined;
-		return row.siteUrl && linkKey(row.siteUrl) === key ? undefined : key;
+		return row.siteUrl && siteKey(row.siteUrl) === key ? undefined : key;
 	});
 	for (const same of evidence(links, sources)) {
 		for (const i of same) join(same[0]!, i);
 	}
 
 	// The excerpt's words only where a title is shared by rows of several sources (few rows).
-	const titles = rows.map((row) => remembered(TITLE_KEYS, row.title, titleKey));
+	const titles = rows.map((row) => titleKey(row.title));
 	const contents = new Map<number, string | undefined>();
 	for (const same of evidence(titles, sources)) {
 		for (const i of same) contents.set(i, contentKey(rows[i]!.excerpt || rows[i]!.content));

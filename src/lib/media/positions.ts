@@ -7,8 +7,8 @@
 import { mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
-import { openReaderDb } from '$lib/db/open';
-import { writeTx } from '$lib/db/tx';
+import { writeStores } from '$lib/db/stores';
+import { storedMediaPosition } from '$lib/db/later-reads';
 
 export interface MediaPosition {
 	/** Seconds into the file. */
@@ -45,8 +45,7 @@ export function resumeAt(saved: MediaPosition | undefined, duration: number): nu
 
 export async function loadPosition(url: string): Promise<MediaPosition | undefined> {
 	try {
-		const db = await openReaderDb();
-		return parseMediaPosition(await db.get('media', url));
+		return parseMediaPosition(await storedMediaPosition(url));
 	} catch {
 		// No IndexedDB (private mode in old engines): the player still plays, from the start.
 		return undefined;
@@ -58,11 +57,10 @@ export async function savePosition(
 	value: Omit<MediaPosition, 'savedAt'>
 ): Promise<void> {
 	try {
-		const db = await openReaderDb();
-		await writeTx(db, ['media', 'settings'], async (tx) => {
+		await writeStores(['media', 'settings'], async (stores) => {
 			// A tab left open for an account that has since signed out must not refill the new one's store.
-			if (mayWriteCache(await readIn(tx.objectStore('settings'), CACHE_OWNER))) {
-				await tx.objectStore('media').put({ ...value, savedAt: Date.now() }, url);
+			if (mayWriteCache(await readIn(stores.settings, CACHE_OWNER))) {
+				await stores.media.put({ ...value, savedAt: Date.now() }, url);
 			}
 		});
 	} catch {

@@ -4,7 +4,8 @@
  * (from policy.ts) whether images may be downloaded now and how large a batch to fetch. See
  * docs/storage.md.
  */
-import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
+import type { ReaderDatabase } from '$lib/db/open';
+import { allStoredArticles } from '$lib/db/later-reads';
 import type { StoredArticle } from '$lib/db/schema';
 import {
 	dropArticles,
@@ -168,13 +169,12 @@ export interface StorageReport {
 }
 
 export async function measureStorage(db?: ReaderDatabase): Promise<StorageReport> {
-	const database = db ?? (await openReaderDb());
 	const [articles, outboxIds, images, media, policy, estimate] = await Promise.all([
-		database.getAll('articles'),
-		protectedArticleIds(database),
+		allStoredArticles(db),
+		protectedArticleIds(db),
 		keptImages(),
 		keptMedia(),
-		readStoragePolicy(database),
+		readStoragePolicy(db),
 		storageEstimate()
 	]);
 	const counts = {
@@ -370,9 +370,8 @@ function askToKeepOnce(): void {
  * Called by the sync engine after each sync and by the storage page when the budget changes.
  */
 export async function enforceBudget(db?: ReaderDatabase, budget?: number): Promise<EvictionReport> {
-	const database = db ?? (await openReaderDb());
 	askToKeepOnce();
-	const [policy, estimate] = await Promise.all([readStoragePolicy(database), storageEstimate()]);
+	const [policy, estimate] = await Promise.all([readStoragePolicy(db), storageEstimate()]);
 	const limit = budget ?? budgetOf(policy, estimate);
 	// The browser's own figure covers all the app keeps: within the budget, reading every article
 	// to measure it (after each sync) would be work for nothing.
@@ -388,17 +387,17 @@ export async function enforceBudget(db?: ReaderDatabase, budget?: number): Promi
 		};
 	}
 	const [articles, images, media, outboxIds] = await Promise.all([
-		database.getAll('articles'),
+		allStoredArticles(db),
 		keptImages(),
 		keptMedia(),
-		protectedArticleIds(database)
+		protectedArticleIds(db)
 	]);
 	const before =
 		articles.reduce((sum, article) => sum + articleBytes(article), 0) +
 		sumBytes(images) +
 		sumBytes(media);
 	const plan = planEviction(articles, images, outboxIds, before - limit, media);
-	const dropped = await dropArticles(database, plan.articles);
+	const dropped = await dropArticles(db, plan.articles);
 	await dropImages(plan.images);
 	await dropCached(MEDIA_CACHE, plan.media);
 	const after = before - plan.freed;
@@ -430,7 +429,6 @@ export interface ClearResult {
  * remaining article shows go with their articles.
  */
 export async function clearStored(kind: ClearKind, db?: ReaderDatabase): Promise<ClearResult> {
-	const database = db ?? (await openReaderDb());
 	const [images, media] = await Promise.all([keptImages(), keptMedia()]);
 	const urls = (entries: readonly KeptImage[]): string[] => entries.map((entry) => entry.url);
 	if (kind === 'images') {
@@ -439,15 +437,12 @@ export async function clearStored(kind: ClearKind, db?: ReaderDatabase): Promise
 	if (kind === 'media') {
 		return { articles: 0, images: 0, media: await dropCached(MEDIA_CACHE, urls(media)) };
 	}
-	const [articles, outboxIds] = await Promise.all([
-		database.getAll('articles'),
-		protectedArticleIds(database)
-	]);
+	const [articles, outboxIds] = await Promise.all([allStoredArticles(db), protectedArticleIds(db)]);
 	const order = evictionOrder(articles, outboxIds);
 	const chosen = kind === 'read' ? order.readFirst : [...order.readFirst, ...order.thenOthers];
 	const dropped = new Set(
 		await dropArticles(
-			database,
+			db,
 			chosen.map((article) => article.id)
 		)
 	);

@@ -26,7 +26,8 @@
 import type { ArticleBase } from '$lib/api';
 import { fetchableUrl, imageUrl } from '$lib/content/url';
 import { cacheOwnedBy } from '$lib/db/device';
-import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
+import type { ReaderDatabase } from '$lib/db/open';
+import { allStoredArticles } from '$lib/db/later-reads';
 import { enclosuresAllowed } from './policy';
 import { askWorkerTo, controllingWorker } from './images';
 import { answerRange, contentRange } from './range';
@@ -71,8 +72,7 @@ export async function wantedEnclosures(
 ): Promise<Set<string>> {
 	const wanted = new Set<string>();
 	if (packIds.size === 0) return wanted;
-	const database = db ?? (await openReaderDb());
-	for (const article of await database.getAll('articles')) {
+	for (const article of await allStoredArticles(db)) {
 		if (!article.packs?.some((pack) => packIds.has(pack))) continue;
 		for (const url of enclosureUrls(article)) wanted.add(url);
 	}

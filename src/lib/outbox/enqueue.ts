@@ -5,17 +5,15 @@
  * does not carry them; a page loads this module with its first change (state/actions.ts, after
  * the first screen).
  */
-import type { IDBPTransaction } from 'idb';
-import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
-import type { OutboxItem, ReaderDB, StoredArticle, StoredTree } from '$lib/db/schema';
+import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
 import { RefusedError } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$lib/db/kv';
-import { writeTxWithRoom } from '$lib/db/quota';
 import { doubtsFor } from './doubts';
 import { isQuotaError, StorageFullError } from '$lib/db/storage-problem';
 import { m } from '$lib/i18n/m';
-import { readTx, writeTx } from '$lib/db/tx';
+import { readStores, writeStores, type Stores } from '$lib/db/stores';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { accountOfNewChanges } from '$lib/db/session';
 import { changeFitsCache } from '$lib/db/account';
 import { inCatchupScope } from './apply';
@@ -24,11 +22,7 @@ import { intentEffect, type IntentEffect, type WayInContext, type WayInSnapshot 
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';
 import { marksUnread, type Intent, type CatchupIntent } from './intent';
-type CacheTx = IDBPTransaction<
-	ReaderDB,
-	('outbox' | 'articles' | 'tree' | 'settings')[],
-	'readwrite'
->;
+type CacheStores = Stores<('outbox' | 'articles' | 'tree' | 'settings')[], 'readwrite'>;
 
 /**
  * Writes an intent to the outbox, replacing older items for the same article and field, and
@@ -45,21 +39,20 @@ export async function enqueueIntent(
 	ahead: WrittenAhead = {},
 	by: WayInContext['by'] = 'reader'
 ): Promise<void> {
-	const db = await openReaderDb();
 	const account = ahead.account ?? (await accountOfNewChanges());
 	const drafts = splitIntent(
-		intent.type === 'catchup' ? await withVisibleBound(db, intent, account) : intent,
+		intent.type === 'catchup' ? await withVisibleBound(intent, account) : intent,
 		now
 	);
 	const write: ItemsWrite = { drafts, now, account, hold, journal: ahead.journal, by };
 	let seqs: number[];
 	try {
-		seqs = await writeItems(db, write, true);
+		seqs = await writeItems(write, true);
 	} catch (error) {
 		// A rule's change is checked against the cached articles (way-in.ts `changedByReader`):
 		// without them it is not made (its articles stay considered: rules/run.ts).
 		if (by === 'rule') throw error;
-		seqs = await writeItems(db, write, false).catch((error: unknown) => {
+		seqs = await writeItems(write, false).catch((error: unknown) => {
 			// Not even the change alone fits: the reader is told it was not made, and why (a full
 			// device, not "try again in a moment"; chaos seed 5000002).
 			throw isQuotaError(error) ? new StorageFullError(error, m.failure_change_no_room()) : error;
@@ -98,11 +91,10 @@ export const journalSettled = storedKeyFamily<number>({
 
 /** The settled marks of write-ahead entries by id (0 = none). */
 export async function settledEntries(ids: readonly string[]): Promise<Set<string>> {
-	const db = await openReaderDb();
-	return readTx(db, ['settings'], async (tx) => {
+	return readStores(['settings'], async ({ settings }) => {
 		const settled = new Set<string>();
 		for (const id of ids) {
-			if ((await readIn(tx.objectStore('settings'), journalSettled(id))) > 0) settled.add(id);
+			if ((await readIn(settings, journalSettled(id))) > 0) settled.add(id);
 		}
 		return settled;
 	});
@@ -116,10 +108,8 @@ export async function forgetSettledEntries(
 	kept: ReadonlySet<string>,
 	now = Date.now()
 ): Promise<void> {
-	const db = await openReaderDb();
 	const prefix = journalSettled('').name;
-	await writeTx(db, ['settings'], async (tx) => {
-		const store = tx.objectStore('settings');
+	await writeStores(['settings'], async ({ settings: store }) => {
 		for (const key of await store.getAllKeys(keyPrefixRange(prefix))) {
 			const id = String(key).slice(prefix.length);
 			if (kept.has(id)) continue;
@@ -142,34 +132,32 @@ interface ItemsWrite {
 }
 
 async function writeItems(
-	db: ReaderDatabase,
 	{ drafts, now, account, hold, journal, by }: ItemsWrite,
 	applyToCache: boolean
 ): Promise<number[]> {
 	const context: WayInContext = { now, account, hold, by };
 	if (!applyToCache) {
-		return writeTx(db, ['outbox', 'settings'], async (tx) => {
-			const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
-			const settings = tx.objectStore('settings');
+		return writeStores(['outbox', 'settings'], async ({ outbox, settings }) => {
+			const queued = await queuedUnder(outbox, drafts);
 			if (journal) await writeIn(settings, journalSettled(journal), now);
 			const doubts = await doubtsFor(settings, account, keysOf(drafts), now);
-			return writeEffect(tx, intentEffect(drafts, { ...queued, doubts }, context));
+			return writeEffect(outbox, intentEffect(drafts, { ...queued, doubts }, context));
 		});
 	}
 	// A full quota frees cache room first (then the caller keeps the change in the outbox alone).
-	return writeTxWithRoom(db, ['outbox', 'articles', 'tree', 'settings'], async (tx) => {
-		if (journal) await writeIn(tx.objectStore('settings'), journalSettled(journal), now);
+	return writeStoresWithRoom(['outbox', 'articles', 'tree', 'settings'], async (stores) => {
+		if (journal) await writeIn(stores.settings, journalSettled(journal), now);
 		// A tab left open for an earlier account queues its change for that account; the cache is
 		// another account's now (the same ids name other articles there): it stays as it is.
-		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
+		const owner = await readIn(stores.settings, CACHE_OWNER);
 		const ownCache = changeFitsCache(owner, account);
-		const queued = await queuedUnder(tx.objectStore('outbox'), drafts);
-		const doubts = await doubtsFor(tx.objectStore('settings'), account, keysOf(drafts), now);
-		const cache = ownCache ? await cacheSnapshot(tx, drafts) : undefined;
+		const queued = await queuedUnder(stores.outbox, drafts);
+		const doubts = await doubtsFor(stores.settings, account, keysOf(drafts), now);
+		const cache = ownCache ? await cacheSnapshot(stores, drafts) : undefined;
 		const effect = intentEffect(drafts, { ...queued, doubts, cache }, context);
-		for (const article of effect.articles) await tx.objectStore('articles').put(article);
-		if (effect.tree) await tx.objectStore('tree').put(effect.tree, 'current');
-		return writeEffect(tx, effect);
+		for (const article of effect.articles) await stores.articles.put(article);
+		if (effect.tree) await stores.tree.put(effect.tree, 'current');
+		return writeEffect(stores.outbox, effect);
 	});
 }
 
@@ -200,11 +188,11 @@ export async function queuedUnder(
 
 /** The stored tree and, for each draft, the cached articles it may change. */
 async function cacheSnapshot(
-	tx: CacheTx,
+	stores: CacheStores,
 	drafts: readonly ItemDraft[]
 ): Promise<NonNullable<WayInSnapshot['cache']>> {
-	const tree: StoredTree | undefined = await tx.objectStore('tree').get('current');
-	const articles = tx.objectStore('articles');
+	const tree: StoredTree | undefined = await stores.tree.get('current');
+	const articles = stores.articles;
 	const targets: StoredArticle[][] = [];
 	for (const { articleId, intent } of drafts) {
 		if (articleId !== undefined) {
@@ -221,11 +209,7 @@ async function cacheSnapshot(
  * The outbox's part of an intent's effect: the replaced items out, the new ones in. Returns the
  * new items' seqs.
  */
-async function writeEffect(
-	tx: { objectStore(name: 'outbox'): OutboxWrites },
-	effect: IntentEffect
-): Promise<number[]> {
-	const outbox = tx.objectStore('outbox');
+async function writeEffect(outbox: OutboxWrites, effect: IntentEffect): Promise<number[]> {
 	for (const seq of effect.replaced) await outbox.delete(seq);
 	const seqs: number[] = [];
 	for (const item of effect.items) seqs.push(await outbox.add(item));
@@ -249,26 +233,25 @@ interface OutboxWrites {
  * rows it showed, and without any it refuses, with words the reader can act on.
  */
 async function withVisibleBound(
-	db: ReaderDatabase,
 	intent: CatchupIntent,
 	account: string | undefined
 ): Promise<CatchupIntent> {
-	if (account !== undefined && !(await cacheIsOf(db, account))) {
+	if (account !== undefined && !(await cacheIsOf(account))) {
 		if (intent.maxId !== undefined) return intent;
 		throw new RefusedError(STALE_TAB);
 	}
 	let maxId = intent.maxId;
 	try {
-		maxId = await readTx(db, ['articles', 'tree'], async (tx) => {
+		maxId = await readStores(['articles', 'tree'], async (stores) => {
 			let bound = intent.maxId;
-			const tree = (await tx.objectStore('tree').get('current'))?.tree;
-			for (const article of await articlesForCatchup(tx.objectStore('articles'), intent)) {
+			const tree = (await stores.tree.get('current'))?.tree;
+			for (const article of await articlesForCatchup(stores.articles, intent)) {
 				if (inCatchupScope(intent, article, tree) && (bound === undefined || article.id > bound)) {
 					bound = article.id;
 				}
 			}
 			if (bound === undefined) {
-				const newest = await tx.objectStore('articles').openKeyCursor(null, 'prev');
+				const newest = await stores.articles.openKeyCursor(null, 'prev');
 				if (newest) bound = newest.key;
 			}
 			return bound;
@@ -283,9 +266,9 @@ const STALE_TAB =
 	'This tab shows an account that is no longer the one signed in on this device. Reload the page, then try again.';
 
 /** Whether the cache holds this account's articles (or nobody's yet). */
-async function cacheIsOf(db: ReaderDatabase, account: string): Promise<boolean> {
+async function cacheIsOf(account: string): Promise<boolean> {
 	try {
-		return changeFitsCache(await getStored(CACHE_OWNER, db), account);
+		return changeFitsCache(await getStored(CACHE_OWNER), account);
 	} catch {
 		// Unreadable: the bound below falls back to the rows on screen anyway.
 		return true;
@@ -308,12 +291,11 @@ async function articlesForCatchup(
 /** Titles and names the pending and failed lists show for these intents (from the cache). */
 /** Puts a failed item back at the end of the outbox (unless a newer change replaced it). */
 export async function retryFailed(id: number, now = Date.now()): Promise<void> {
-	const db = await openReaderDb();
-	await writeTx(db, ['failed', 'outbox'], async (tx) => {
-		const failed = await tx.objectStore('failed').get(id);
+	await writeStores(['failed', 'outbox'], async (stores) => {
+		const failed = await stores.failed.get(id);
 		if (!failed) return;
-		await tx.objectStore('failed').delete(id);
-		const newer = (await tx.objectStore('outbox').index('byKey').getAll(failed.key)).filter(
+		await stores.failed.delete(id);
+		const newer = (await stores.outbox.index('byKey').getAll(failed.key)).filter(
 			(item) => item.account === failed.account
 		);
 		if (newer.length === 0) {
@@ -330,7 +312,7 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
 					? { attemptedAt: failed.failedAt }
 					: {})
 			};
-			await tx.objectStore('outbox').add(item);
+			await stores.outbox.add(item);
 		}
 	});
 	announceOutboxChange();
@@ -341,12 +323,11 @@ export async function retryFailed(id: number, now = Date.now()): Promise<void> {
  * copy is dropped too: the next visit loads the server's state.
  */
 export async function discardFailed(id: number): Promise<void> {
-	const db = await openReaderDb();
-	await writeTx(db, ['failed', 'articles'], async (tx) => {
-		const failed = await tx.objectStore('failed').get(id);
+	await writeStores(['failed', 'articles'], async (stores) => {
+		const failed = await stores.failed.get(id);
 		if (!failed) return;
-		await tx.objectStore('failed').delete(id);
-		if (failed.articleId !== undefined) await tx.objectStore('articles').delete(failed.articleId);
+		await stores.failed.delete(id);
+		if (failed.articleId !== undefined) await stores.articles.delete(failed.articleId);
 	});
 	announceOutboxChange();
 }

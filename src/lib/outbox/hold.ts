@@ -15,10 +15,8 @@
  *   cancelHold(id, now)                         undo: undefined when too late (sent or sending)
  */
 import type { Counters, FeedTree } from '$lib/api';
-import type { IDBPTransaction } from 'idb';
-import { openReaderDb } from '$lib/db/open';
-import type { OutboxItem, ReaderDB, StoredArticle } from '$lib/db/schema';
-import { writeTx } from '$lib/db/tx';
+import type { OutboxItem, StoredArticle } from '$lib/db/schema';
+import { writeStores, type Stores } from '$lib/db/stores';
 import { changeFitsCache } from '$lib/db/account';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
@@ -96,19 +94,19 @@ export function noteHeldSeqs(undoId: string, seqs: readonly number[]): void {
  * reads its own items, not the whole queue.
  */
 export async function releaseHold(undoId: string): Promise<number> {
-	const db = await openReaderDb();
-	const seqs = heldSeqs.get(undoId);
-	heldSeqs.delete(undoId);
-	const released = await writeTx(db, ['outbox'], async (tx) => {
+	const released = await writeStores(['outbox'], async ({ outbox }) => {
+		// Taken once the database is open, as the transaction begins: seqs noted meanwhile count.
+		const seqs = heldSeqs.get(undoId);
+		heldSeqs.delete(undoId);
 		let count = 0;
 		const items = seqs
-			? (await Promise.all(seqs.map((seq) => tx.store.get(seq)))).filter(
+			? (await Promise.all(seqs.map((seq) => outbox.get(seq)))).filter(
 					(item): item is OutboxItem => item !== undefined
 				)
-			: await tx.store.getAll();
+			: await outbox.getAll();
 		for (const item of items) {
 			if (item.undoId !== undoId) continue;
-			await tx.store.put(withoutHoldOf(item));
+			await outbox.put(withoutHoldOf(item));
 			count++;
 		}
 		return count;
@@ -130,22 +128,21 @@ export interface Undone {
  * being sent, released, expired, or discarded), and then nothing changes.
  */
 export async function cancelHold(undoId: string, now = Date.now()): Promise<Undone | undefined> {
-	const db = await openReaderDb();
-	heldSeqs.delete(undoId);
-	const undone = await writeTx(db, ['outbox', 'articles', 'tree', 'settings'], (tx) =>
-		cancelIn(tx, undoId, now)
-	);
+	const undone = await writeStores(['outbox', 'articles', 'tree', 'settings'], (stores) => {
+		heldSeqs.delete(undoId);
+		return cancelIn(stores, undoId, now);
+	});
 	if (undone) announceOutboxChange();
 	return undone;
 }
 
 /** cancelHold's reads and writes, in its one transaction. */
 async function cancelIn(
-	tx: IDBPTransaction<ReaderDB, ['outbox', 'articles', 'tree', 'settings'], 'readwrite'>,
+	stores: Stores<['outbox', 'articles', 'tree', 'settings'], 'readwrite'>,
 	undoId: string,
 	now: number
 ): Promise<Undone | undefined> {
-	const outbox = tx.objectStore('outbox');
+	const outbox = stores.outbox;
 	const all = await outbox.getAll();
 	const group = all.filter((i) => i.undoId === undoId).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 	if (group.length === 0 || group.some((i) => !isHeld(i, now))) return undefined;
@@ -160,13 +157,10 @@ async function cancelIn(
 	const noted = new Set<OutboxItem>();
 	// Made in an account whose cache this no longer is (signed out and in as another since, soak
 	// seed 969868045): its items go, the cache is not put back (it never took the change).
-	const ownCache = changeFitsCache(
-		await readIn(tx.objectStore('settings'), CACHE_OWNER),
-		group[0]?.account
-	);
-	const treeStore = tx.objectStore('tree');
+	const ownCache = changeFitsCache(await readIn(stores.settings, CACHE_OWNER), group[0]?.account);
+	const treeStore = stores.tree;
 	const stored = await treeStore.get('current');
-	const articles = tx.objectStore('articles');
+	const articles = stores.articles;
 	let countersChanged = false;
 	const revert = async (
 		id: number,

@@ -3,12 +3,11 @@
  * counters as the reader's queued changes leave them. The writes (enqueue, retry, discard) are in
  * enqueue.ts; every change is announced to all tabs and the worker (broadcast.ts).
  */
-import { openReaderDb } from '$lib/db/open';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
+import { failedOutboxItems, outboxCount, outboxItems, readStores } from '$lib/db/stores';
 import type { ArticleBase, Counters, FeedTree } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
-import { readTx } from '$lib/db/tx';
 import { applyCatchupToCounters, applyToArticle, laterThanCatchups, needsTree } from './apply';
 import { changesNotIn, type NotShown } from './sent-log';
 import { titlesOf } from '$lib/tree/walk';
@@ -21,14 +20,13 @@ export async function intentNames(intents: readonly Intent[]): Promise<IntentNam
 	);
 	const withTitles = intents.some(needsTree);
 	if (ids.size === 0 && !withTitles) return { articles: new Map(), titles: new Map() };
-	const db = await openReaderDb();
-	return readTx(db, ['articles', 'tree'], async (tx) => {
+	return readStores(['articles', 'tree'], async (stores) => {
 		const articles = new Map<number, string>();
 		for (const id of ids) {
-			const article = await tx.objectStore('articles').get(id);
+			const article = await stores.articles.get(id);
 			if (article?.title) articles.set(id, article.title);
 		}
-		const tree = withTitles ? (await tx.objectStore('tree').get('current'))?.tree : undefined;
+		const tree = withTitles ? (await stores.tree.get('current'))?.tree : undefined;
 		return { articles, titles: titlesOf(tree) };
 	});
 }
@@ -56,19 +54,13 @@ export async function changesNotShown(
 ): Promise<{ changes: NotShown[]; tree: FeedTree | undefined }> {
 	// Taken before the outbox is read: an intent queued meanwhile is in one or the other.
 	const queuing = [...beingQueued];
-	const db = await openReaderDb();
-	return readTx(db, ['outbox', 'tree', 'settings'], async (tx) => {
-		const settings = tx.objectStore('settings');
-		const owner = await readIn(settings, CACHE_OWNER);
-		const { changes } = await changesNotIn(
-			{ settings, outbox: tx.objectStore('outbox') },
-			owner,
-			readAt
-		);
+	return readStores(['outbox', 'tree', 'settings'], async (stores) => {
+		const owner = await readIn(stores.settings, CACHE_OWNER);
+		const { changes } = await changesNotIn(stores, owner, readAt);
 		const all: NotShown[] = [...changes, ...queuing.map((intent) => ({ intent }))];
 		const tree =
 			withTree && all.some((c) => needsTree(c.intent))
-				? (await tx.objectStore('tree').get('current'))?.tree
+				? (await stores.tree.get('current'))?.tree
 				: undefined;
 		return { changes: all, tree };
 	});
@@ -126,17 +118,14 @@ export async function withQueuedCounters(
 	}
 }
 
-export async function pendingItems(): Promise<OutboxItem[]> {
-	const db = await openReaderDb();
-	return db.getAll('outbox');
+export function pendingItems(): Promise<OutboxItem[]> {
+	return outboxItems();
 }
 
-export async function pendingCount(): Promise<number> {
-	const db = await openReaderDb();
-	return db.count('outbox');
+export function pendingCount(): Promise<number> {
+	return outboxCount();
 }
 
-export async function failedItems(): Promise<FailedItem[]> {
-	const db = await openReaderDb();
-	return db.getAll('failed');
+export function failedItems(): Promise<FailedItem[]> {
+	return failedOutboxItems();
 }

@@ -3,10 +3,10 @@
  * of the outbox (into the sent log first), put-off items given their next try, given-up items
  * moved to the failed list, and the replay's status for the reader.
  */
-import { openReaderDb } from '$lib/db/open';
-import { writeTxWithRoom } from '$lib/db/quota';
-import { writeTx } from '$lib/db/tx';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
+import { writeStores } from '$lib/db/stores';
+import { outboxItem } from '$lib/db/later-reads';
+import { writeStoresWithRoom } from '$lib/db/quota';
 import { retryAt } from './replay-plan';
 import { mayStillLand, UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log-write';
@@ -18,8 +18,7 @@ import { noteDoubt } from './doubts';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
 	if (item.seq === undefined) return undefined;
-	const db = await openReaderDb();
-	return (await db.get('outbox', item.seq))?.attemptedAt;
+	return (await outboxItem(item.seq))?.attemptedAt;
 }
 
 /**
@@ -41,12 +40,11 @@ export async function markAttempted(item: OutboxItem, at: number): Promise<void>
 async function updateItem(item: OutboxItem, change: (current: OutboxItem) => void): Promise<void> {
 	const seq = item.seq;
 	if (seq === undefined) return;
-	const db = await openReaderDb();
-	await writeTxWithRoom(db, ['outbox'], async (tx) => {
-		const current = await tx.store.get(seq);
+	await writeStoresWithRoom(['outbox'], async ({ outbox }) => {
+		const current = await outbox.get(seq);
 		if (current) {
 			change(current);
-			await tx.store.put(current);
+			await outbox.put(current);
 		}
 	});
 }
@@ -85,14 +83,13 @@ async function doubtReplacements(store: OutboxStore, item: OutboxItem, at: numbe
 export async function doubtMarksUnread(catchup: OutboxItem, at: number): Promise<void> {
 	const seq = catchup.seq ?? Infinity;
 	try {
-		const db = await openReaderDb();
-		await writeTx(db, ['outbox'], async (tx) => {
+		await writeStores(['outbox'], async ({ outbox }) => {
 			const range = keyPrefixRange(flagKeyPrefix('unread'));
-			for (const item of await tx.store.index('byKey').getAll(range)) {
+			for (const item of await outbox.index('byKey').getAll(range)) {
 				if (item.seq === undefined || item.seq < seq || item.account !== catchup.account) continue;
 				if (!marksUnread(item.intent)) continue;
 				item.overtakes = Math.max(item.overtakes ?? at, at);
-				await tx.store.put(item);
+				await outbox.put(item);
 			}
 		});
 	} catch {
@@ -158,13 +155,10 @@ export async function confirm(
 	at: number,
 	sentAt = at
 ): Promise<boolean> {
-	const db = await openReaderDb();
 	let kept = false;
 	// Logged before they leave the outbox: a write in between finds them one way or the other.
-	await recordSent(db, items, at);
-	await writeTx(db, ['outbox', 'settings'], async (tx) => {
-		const outbox = tx.objectStore('outbox');
-		const settings = tx.objectStore('settings');
+	await recordSent(items, at);
+	await writeStores(['outbox', 'settings'], async ({ outbox, settings }) => {
 		const writes: Promise<unknown>[] = [];
 		for (const item of items) {
 			const seq = item.seq;
@@ -294,13 +288,12 @@ async function overCallItems(
 	freeRoom = false
 ): Promise<void> {
 	try {
-		const db = await openReaderDb();
-		await (freeRoom ? writeTxWithRoom : writeTx)(db, ['outbox'], async (tx) => {
+		await (freeRoom ? writeStoresWithRoom : writeStores)(['outbox'], async ({ outbox }) => {
 			for (const item of items) {
 				if (item.seq === undefined) continue;
-				const current = await tx.store.get(item.seq);
-				if (!current) await replaced(tx.store, item);
-				else if (still(current)) await tx.store.put(current);
+				const current = await outbox.get(item.seq);
+				if (!current) await replaced(outbox, item);
+				else if (still(current)) await outbox.put(current);
 			}
 		});
 	} catch {
@@ -323,12 +316,11 @@ export async function moveToFailed(
 ): Promise<void> {
 	const seq = item.seq;
 	if (seq === undefined) return;
-	const db = await openReaderDb();
-	await writeTxWithRoom(db, ['outbox', 'failed'], async (tx) => {
+	await writeStoresWithRoom(['outbox', 'failed'], async (stores) => {
 		// Only if it is still the same item (not replaced by a newer change meanwhile).
-		const current = await tx.objectStore('outbox').get(seq);
+		const current = await stores.outbox.get(seq);
 		if (current) {
-			await tx.objectStore('outbox').delete(seq);
+			await stores.outbox.delete(seq);
 			const failed: FailedItem = {
 				intent: current.intent,
 				key: current.key,
@@ -339,7 +331,7 @@ export async function moveToFailed(
 				...(current.articleId !== undefined ? { articleId: current.articleId } : {}),
 				...(current.account !== undefined ? { account: current.account } : {})
 			};
-			await tx.objectStore('failed').add(failed);
+			await stores.failed.add(failed);
 		}
 	});
 }

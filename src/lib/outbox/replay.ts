@@ -25,8 +25,8 @@
  */
 import type { TtrssClient } from '$lib/api';
 import { accountOfClient, belongsTo } from '$lib/db/account';
-import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
+import { outboxCount, outboxItems } from '$lib/db/stores';
 import { announceOutboxChange } from './broadcast';
 import { REPLAY_LOCK } from './contract';
 import {
@@ -109,19 +109,18 @@ function ownItems(items: OutboxItem[], client: TtrssClient): OutboxItem[] {
 
 async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 	const now = options.now ?? Date.now;
-	const db = await openReaderDb();
 	const result: ReplayResult = { calls: 0, sent: 0, failed: 0, remaining: 0 };
-	if ((await db.count('outbox')) === 0) return result;
+	if ((await outboxCount()) === 0) return result;
 	const client = typeof options.client === 'function' ? await options.client() : options.client;
 	if (!client) {
-		result.remaining = await db.count('outbox');
+		result.remaining = await outboxCount();
 		return { ...result, stopped: 'no-session' };
 	}
 	await noteStatus({ lastAttemptAt: now() });
 
 	// Items that arrive during the replay are picked up by the next pass.
 	for (let pass = 0; pass < 100; pass++) {
-		const calls = planCalls(ownItems(await db.getAll('outbox'), client), now());
+		const calls = planCalls(ownItems(await outboxItems(), client), now());
 		if (calls.length === 0) break;
 		const stop = await sendCalls(client, calls, result, options, now);
 		if (stop === 'replan') continue;
@@ -135,7 +134,7 @@ async function replayOnce(options: ReplayOptions): Promise<ReplayResult> {
 		}
 	}
 	if (!result.stopped) await noteStatus({ lastError: undefined, signInNeeded: false });
-	result.remaining = ownItems(await db.getAll('outbox'), client).length;
+	result.remaining = ownItems(await outboxItems(), client).length;
 	announceOutboxChange();
 	return result;
 }

@@ -5,8 +5,7 @@
  */
 import type { OutboxItem } from '$lib/db/schema';
 import { readIn, writeIn } from '$lib/db/kv';
-import type { ReaderDatabase } from '$lib/db/open';
-import { writeTx } from '$lib/db/tx';
+import { writeStores } from '$lib/db/stores';
 import { entries, SENT_HORIZON, SENT_LOG, SENT_LOG_MS, type SentEntry } from './sent-log';
 
 /** Older entries beyond this many are dropped (never those of the batch being confirmed). */
@@ -52,17 +51,13 @@ export function withSent(
  * Adds the items the server just confirmed (the replay, page and worker alike). Best effort, like
  * the replay's status: a read answered with older data may then show it a moment.
  */
-export async function recordSent(
-	db: ReaderDatabase,
-	items: readonly OutboxItem[],
-	at: number
-): Promise<void> {
+export async function recordSent(items: readonly OutboxItem[], at: number): Promise<void> {
 	try {
-		await writeTx(db, ['settings'], async (tx) => {
-			const horizon = await readIn(tx.store, SENT_HORIZON);
-			const next = withSent(await readIn(tx.store, SENT_LOG), items, at, horizon);
-			await writeIn(tx.store, SENT_LOG, next.log);
-			if (next.horizon !== undefined) await writeIn(tx.store, SENT_HORIZON, next.horizon);
+		await writeStores(['settings'], async ({ settings }) => {
+			const horizon = await readIn(settings, SENT_HORIZON);
+			const next = withSent(await readIn(settings, SENT_LOG), items, at, horizon);
+			await writeIn(settings, SENT_LOG, next.log);
+			if (next.horizon !== undefined) await writeIn(settings, SENT_HORIZON, next.horizon);
 		});
 	} catch {
 		// Storage full or closing: nothing else depends on it.

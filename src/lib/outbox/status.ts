@@ -1,7 +1,6 @@
 /** The replay's last outcome, kept in IndexedDB so the page shows what the worker found too. */
 import { getStored, isRecord, readIn, storedKey, writeIn } from '$lib/db/kv';
-import { openReaderDb } from '$lib/db/open';
-import { writeTx } from '$lib/db/tx';
+import { writeStores } from '$lib/db/stores';
 import { REPLAY_STATUS_KEY } from './contract';
 
 export interface ReplayStatus {
@@ -29,11 +28,10 @@ export async function loadReplayStatus(): Promise<ReplayStatus> {
 }
 
 export async function updateReplayStatus(patch: Partial<ReplayStatus>): Promise<void> {
-	const db = await openReaderDb();
-	await writeTx(db, ['settings'], async (tx) => {
-		const current = await readIn(tx.store, REPLAY_STATUS);
+	await writeStores(['settings'], async ({ settings }) => {
+		const current = await readIn(settings, REPLAY_STATUS);
 		const next: ReplayStatus = { ...current, ...patch };
 		if ('lastError' in patch && patch.lastError === undefined) delete next.lastError;
-		await writeIn(tx.store, REPLAY_STATUS, next);
+		await writeIn(settings, REPLAY_STATUS, next);
 	});
 }

@@ -2,8 +2,7 @@
  * What a catch-up made from the open list spares (CatchupIntent `spare`), apart from outbox.ts:
  * only a catch-up needs it, and outbox.ts is part of the first screen.
  */
-import { openReaderDb } from '$lib/db/open';
-import { readTx } from '$lib/db/tx';
+import { readStores } from '$lib/db/stores';
 import { inCatchupScope } from './apply';
 import type { CatchupIntent } from './intent';
 import { changesNotShown } from './outbox';
@@ -32,12 +31,11 @@ export async function unreadNotListed(
 		if (ids.length === 0) return [];
 		// The feed or category itself: a search's matches are what the list showed.
 		const wide: CatchupIntent = { ...scope, search: undefined, seenIds: undefined };
-		const db = await openReaderDb();
-		return await readTx(db, ['articles', 'tree'], async (tx) => {
-			const tree = (await tx.objectStore('tree').get('current'))?.tree;
+		return await readStores(['articles', 'tree'], async (stores) => {
+			const tree = (await stores.tree.get('current'))?.tree;
 			const spared: number[] = [];
 			for (const id of ids) {
-				const article = await tx.objectStore('articles').get(id);
+				const article = await stores.articles.get(id);
 				if (!article || inCatchupScope(wide, article, tree)) spared.push(id);
 			}
 			return spared;

@@ -13,9 +13,9 @@ import { cachedRows } from '$lib/cache';
 import { mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
-import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
-import { readTx, writeTx } from '$lib/db/tx';
+import { readStores, writeStores } from '$lib/db/stores';
+import { searchRecord, searchRecords } from '$lib/db/later-reads';
 import { settleTimer } from '$lib/timing/settle';
 import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './engine';
 import { hasPositiveTerm, parseQuery, type QueryTerm } from './query';
@@ -111,11 +111,10 @@ export function resetIndexerForTests(): void {
 /** The index, loaded and brought up to date with the articles store. */
 export function readyIndex(): Promise<SearchIndex> {
 	loading ??= serial(async () => {
-		const db = await openReaderDb();
 		const index = new SearchIndex();
-		await loadRecords(db, index);
+		await loadRecords(index);
 		engine = index;
-		await reconcile(db, index);
+		await reconcile(index);
 		return index;
 	}).catch((error: unknown) => {
 		loading = undefined;
@@ -124,21 +123,21 @@ export function readyIndex(): Promise<SearchIndex> {
 	return loading;
 }
 
-async function loadRecords(db: ReaderDatabase, index: SearchIndex): Promise<void> {
-	const meta = (await db.get('search', META_KEY)) as MetaRecord | undefined;
+async function loadRecords(index: SearchIndex): Promise<void> {
+	const meta = (await searchRecord(META_KEY)) as MetaRecord | undefined;
 	if (meta?.version !== INDEX_VERSION) {
 		// Missing (cleared, first run) or from another version: start again from the articles.
-		await writeTx(db, ['search'], async (tx) => {
-			await tx.store.clear();
-			await tx.store.put({ version: INDEX_VERSION } satisfies MetaRecord, META_KEY);
+		await writeStores(['search'], async ({ search }) => {
+			await search.clear();
+			await search.put({ version: INDEX_VERSION } satisfies MetaRecord, META_KEY);
 		});
 		return;
 	}
 	let after: string | undefined;
 	for (;;) {
 		const range = after ? IDBKeyRange.bound(after, `${DOC_PREFIX}\uffff`, true) : DOC_RANGE();
-		const [keys, values] = await readTx(db, ['search'], (tx) =>
-			Promise.all([tx.store.getAllKeys(range, RECORD_BATCH), tx.store.getAll(range, RECORD_BATCH)])
+		const [keys, values] = await readStores(['search'], ({ search }) =>
+			Promise.all([search.getAllKeys(range, RECORD_BATCH), search.getAll(range, RECORD_BATCH)])
 		);
 		await sliced(values, (value) => {
 			if (isDocRecord(value)) index.add(fromRecord(value));
@@ -148,9 +147,9 @@ async function loadRecords(db: ReaderDatabase, index: SearchIndex): Promise<void
 	}
 }
 
-async function fingerprint(db: ReaderDatabase): Promise<string> {
-	const [count, newest] = await readTx(db, ['articles'], (tx) =>
-		Promise.all([tx.store.count(), tx.store.index('byStoredAt').openKeyCursor(null, 'prev')])
+async function fingerprint(): Promise<string> {
+	const [count, newest] = await readStores(['articles'], ({ articles }) =>
+		Promise.all([articles.count(), articles.index('byStoredAt').openKeyCursor(null, 'prev')])
 	);
 	return `${count}:${newest?.key ?? 0}`;
 }
@@ -160,27 +159,26 @@ async function fingerprint(db: ReaderDatabase): Promise<string> {
  * indexed are (re)indexed, ids no longer cached leave. Reads keys only, then the records that
  * need indexing, a batch at a time.
  */
-async function reconcile(db: ReaderDatabase, index: SearchIndex): Promise<void> {
-	const before = await fingerprint(db);
+async function reconcile(index: SearchIndex): Promise<void> {
+	const before = await fingerprint();
 	const stored = new Map<number, number>();
-	await readTx(db, ['articles'], async (tx) => {
-		let cursor = await tx.store.index('byStoredAt').openKeyCursor();
+	await readStores(['articles'], async ({ articles }) => {
+		let cursor = await articles.index('byStoredAt').openKeyCursor();
 		while (cursor) {
 			stored.set(cursor.primaryKey, cursor.key);
 			cursor = await cursor.continue();
 		}
 	});
 	const gone = [...index.ids()].filter((id) => !stored.has(id));
-	await dropDocs(db, index, gone);
+	await dropDocs(index, gone);
 	const stale = [...stored].filter(([id, at]) => index.get(id)?.storedAt !== at).map(([id]) => id);
 	for (let i = 0; i < stale.length; i += ARTICLE_BATCH) {
 		const ids = stale.slice(i, i + ARTICLE_BATCH);
-		const rows = await readTx(db, ['articles'], (tx) =>
-			Promise.all(ids.map((id) => tx.store.get(id)))
+		const rows = await readStores(['articles'], ({ articles }) =>
+			Promise.all(ids.map((id) => articles.get(id)))
 		);
 		if (
 			!(await writeDocs(
-				db,
 				index,
 				rows.filter((r): r is StoredArticle => r !== undefined)
 			))
@@ -196,18 +194,17 @@ async function reconcile(db: ReaderDatabase, index: SearchIndex): Promise<void> 
  * (another account signed in here): the caller stops and the next search starts again.
  */
 async function writeDocs(
-	db: ReaderDatabase,
 	index: SearchIndex | undefined,
 	articles: readonly StoredArticle[]
 ): Promise<boolean> {
 	const docs: IndexedDoc[] = [];
 	await sliced(articles, (article) => docs.push(docOf(article)));
-	const written = await writeTx(db, ['search', 'settings'], async (tx) => {
-		const store = tx.objectStore('search');
+	const written = await writeStores(['search', 'settings'], async (stores) => {
+		const store = stores.search;
 		const meta = (await store.get(META_KEY)) as MetaRecord | undefined;
 		// Cleared meanwhile, or the cache is no longer this page's account's (signed out, or another
 		// account signed in): its words stay out of the index.
-		const owner = await readIn(tx.objectStore('settings'), CACHE_OWNER);
+		const owner = await readIn(stores.settings, CACHE_OWNER);
 		if (meta?.version !== INDEX_VERSION || !mayWriteCache(owner)) return false;
 		await Promise.all(docs.map((doc) => store.put(toRecord(doc), `${DOC_PREFIX}${doc.id}`)));
 		return true;
@@ -220,14 +217,10 @@ async function writeDocs(
 	return true;
 }
 
-async function dropDocs(
-	db: ReaderDatabase,
-	index: SearchIndex | undefined,
-	ids: readonly number[]
-): Promise<void> {
+async function dropDocs(index: SearchIndex | undefined, ids: readonly number[]): Promise<void> {
 	if (ids.length === 0) return;
-	await writeTx(db, ['search'], (tx) =>
-		Promise.all(ids.map((id) => tx.store.delete(`${DOC_PREFIX}${id}`)))
+	await writeStores(['search'], ({ search }) =>
+		Promise.all(ids.map((id) => search.delete(`${DOC_PREFIX}${id}`)))
 	);
 	for (const id of ids) index?.remove(id);
 }
@@ -250,15 +243,14 @@ export function applyChanges(
 	removed: readonly number[]
 ): Promise<void> {
 	return serial(async () => {
-		const db = await openReaderDb();
-		const meta = (await db.get('search', META_KEY)) as MetaRecord | undefined;
+		const meta = (await searchRecord(META_KEY)) as MetaRecord | undefined;
 		if (meta?.version !== INDEX_VERSION) {
 			forget();
 			void readyIndex().catch(() => undefined);
 			return;
 		}
-		await dropDocs(db, engine, removed);
-		await writeDocs(db, engine, added);
+		await dropDocs(engine, removed);
+		await writeDocs(engine, added);
 		// Loaded: check for writes that went around the hooks now, not when the reader searches.
 		if (engine) reconcileLater.changed();
 	});
@@ -270,13 +262,12 @@ const reconcileLater = settleTimer(() => void mend().catch(() => undefined), { q
 /** Reconciles the index in memory if the articles store changed since the last look. */
 function mend(): Promise<SearchIndex | undefined> {
 	return serial(async () => {
-		const db = await openReaderDb();
-		const meta = (await db.get('search', META_KEY)) as MetaRecord | undefined;
+		const meta = (await searchRecord(META_KEY)) as MetaRecord | undefined;
 		if (meta?.version !== INDEX_VERSION || !engine) {
 			forget();
 			return undefined;
 		}
-		if ((await fingerprint(db)) !== seen) await reconcile(db, engine);
+		if ((await fingerprint()) !== seen) await reconcile(engine);
 		return engine;
 	});
 }
@@ -350,8 +341,7 @@ export async function searchLocal(options: LocalSearchOptions): Promise<LocalRes
 
 /** What the bench reports: records and their bytes as stored (JSON length, UTF-16 aside). */
 export async function indexFootprint(): Promise<{ docs: number; bytes: number }> {
-	const db = await openReaderDb();
-	const values = await db.getAll('search', DOC_RANGE());
+	const values = await searchRecords(DOC_RANGE());
 	let bytes = 0;
 	for (const value of values) bytes += JSON.stringify(value).length;
 	return { docs: values.length, bytes };

@@ -81,10 +81,15 @@ function dropHidden(html: string): string {
  * dropped, entities decoded.
  */
 export function htmlToText(html: string): string {
+	// Plain text (a list's excerpt, most titles): no tag, comment or entity to read.
+	if (!MARKUP.test(html)) return html.slice(0, MAX_HTML_CHARS);
 	return dropHidden(html.slice(0, MAX_HTML_CHARS).replace(COMMENTS, ' '))
 		.replace(TAGS, ' ')
 		.replace(ENTITY, decodeEntity);
 }
+
+/** What makes a text more than plain text to `htmlToText`: a tag, a comment or an entity. */
+const MARKUP = /[<&]/;
 
 /** Scripts written without spaces between words: each character is a word of its own. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
@@ -92,8 +97,11 @@ const UNSPACED_ALL = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 const NOT_WORD = /[^\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}+/gu;
 const SPACES = / {2,}/g;
-/** Plain ASCII: nothing to fold but the case, and its words are [a-z0-9]+ (the fast path). */
-const NOT_ASCII = /[^\p{ASCII}]/u;
+/**
+ * Plain ASCII: nothing to fold but the case, and its words are [a-z0-9]+ (the fast path). A UTF-16
+ * unit above 0x7F, a surrogate included: no `u` flag, so it is found as fast as a byte.
+ */
+const NOT_ASCII = /[\u0080-\uffff]/;
 /**
  * In lower-case ASCII, what stands between words, written so that a lone space (most of a text)
  * is not replaced by itself: a run of two or more, or one that is not a space.
@@ -110,7 +118,7 @@ export function fold(text: string): string {
  * The one word splitting: a text's words, folded, in order, one space between each. Whole-string
  * passes, no array of words: a body of 100 KB is read in a few milliseconds.
  */
-function spacedWords(text: string): string {
+export function spacedWords(text: string): string {
 	if (!NOT_ASCII.test(text)) return text.toLowerCase().replace(ASCII_BETWEEN, ' ').trim();
 	return fold(text)
 		.replace(NOT_WORD, ' ')

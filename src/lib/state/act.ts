@@ -3,18 +3,16 @@
  * screen: loaded at the first use, or once the first screen is shown (the app's layout asks), not
  * with it, so the first screen's JavaScript stays within its budget (docs/benchmarks.md).
  */
+import { lazyModule } from '$lib/perf/lazy';
+
 export type Actions = typeof import('./actions');
 
-let loading: Promise<Actions> | undefined;
+const actions = lazyModule<Actions>(() => import('./actions'));
 
-export function loadActions(): Promise<Actions> {
-	return (loading ??= import('./actions'));
-}
+export const loadActions = actions.load;
 
 /** `setFlag`, loading the actions first: for handlers on the first screen. */
-export const setFlagSoon: Actions['setFlag'] = async (...args) =>
-	(await loadActions()).setFlag(...args);
+export const setFlagSoon = actions.soon('setFlag');
 
 /** `markBesideRead`, loading the actions first. */
-export const markBesideReadSoon: Actions['markBesideRead'] = async (...args) =>
-	(await loadActions()).markBesideRead(...args);
+export const markBesideReadSoon = actions.soon('markBesideRead');

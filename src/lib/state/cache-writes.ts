@@ -2,15 +2,12 @@
  * The cache's writes (cache/write.ts) for the page's states: loaded with the first server answer
  * they store, not with the first screen, which only reads the cache.
  */
-type Writes = typeof import('$lib/cache/write');
+import { lazyModule } from '$lib/perf/lazy';
 
-const writes = (): Promise<Writes> => import('$lib/cache/write');
+const writes = lazyModule(() => import('$lib/cache/write'));
 
-export const storeList: Writes['storeList'] = async (...args) =>
-	(await writes()).storeList(...args);
+export const storeList = writes.soon('storeList');
 
-export const storeTree: Writes['storeTree'] = async (...args) =>
-	(await writes()).storeTree(...args);
+export const storeTree = writes.soon('storeTree');
 
-export const storeArticles: Writes['storeArticles'] = async (...args) =>
-	(await writes()).storeArticles(...args);
+export const storeArticles = writes.soon('storeArticles');

@@ -58,10 +58,8 @@ describe.each(recordedLevels)('sync engine (%s server shapes)', (level) => {
 		await syncNow({ client: server.client, account: ACCOUNT, articleCount: 500, now: () => 1_000 });
 		// The reader reads article 3 here; the server confirms it; then one article arrives.
 		server.article(3).unread = false;
-		const db = await openReaderDb();
 		const intent: Intent = { type: 'flag', field: 'unread', articleIds: [3], value: false };
 		await recordSent(
-			db,
 			[{ key: 'flag:unread:3', articleId: 3, intent, account: ACCOUNT, createdAt: 1, attempts: 0 }],
 			1_500
 		);
