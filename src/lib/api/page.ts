@@ -6,9 +6,10 @@
  * app's own origin is asked (the plugin's public.php beside the API), so the app never makes a
  * cross-origin request for a page, and never asks the page's own servers for anything.
  *
- * No imports but the capped reader: this runs in the full-text worker. Failures are `PageError`s
+ * No imports but the capped reader and the address rule: this runs in the full-text worker. Failures are `PageError`s
  * with a `problem` the page's screens put into words (state/full-text.ts).
  */
+import { isPluginMethodUrl } from './plugin-url';
 import { readCapped } from './read-capped';
 
 /** What the plugin answered for a page. */
@@ -63,23 +64,6 @@ const REFUSALS: Readonly<Record<string, PageProblem>> = {
 	not_html: 'not_html',
 	unreachable: 'unreachable'
 };
-
-/**
- * An address of one of the Reader plugin's signed public methods (`image`, `page`): tt-rss's
- * public.php with that method, a URL and a signature. The one shape rule for both (content/url.ts
- * `isImageProxyUrl` is the image's).
- */
-export function isPluginMethodUrl(url: URL, method: 'image' | 'page'): boolean {
-	const q = url.searchParams;
-	return (
-		url.pathname.endsWith('/public.php') &&
-		q.get('op') === 'pluginhandler' &&
-		q.get('plugin') === 'reader' &&
-		q.get('pmethod') === method &&
-		!!q.get('url') &&
-		!!q.get('sig')
-	);
-}
 
 /**
  * The page address to ask, or why none: only the plugin's page method, only on the app's own

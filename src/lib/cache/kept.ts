@@ -7,7 +7,7 @@ import type { Article, Headline } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
 import type { KeptFullText, StoredArticle } from '$lib/db/schema';
-import { readStores, storedArticle, writeStores } from '$lib/db/stores';
+import { readStores, writeStores } from '$lib/db/stores';
 import { writeStoresWithRoom } from '$lib/db/quota';
 import { orMiss } from './index';
 import {
@@ -198,9 +198,4 @@ export async function storeFullText(
 		await articles.put({ ...record, fullText });
 		return true;
 	});
-}
-
-/** An article's kept full text, where the device has one. */
-export function keptFullText(id: number): Promise<KeptFullText | undefined> {
-	return orMiss(async () => (await storedArticle(id))?.fullText);
 }

@@ -1,13 +1,17 @@
 /**
  * Full text in the article (issue 59): the article bar's button, the text shown in place of the
  * feed's with a way back, and the words when there is none. The page comes from the plugin's
- * signed address (fetch stubbed with the plugin's answer over a real page of the 24); jsdom has no
- * Worker, so the extraction runs in this thread, as it does in the service worker.
+ * signed address (fetch stubbed with the plugin's answer over a real page of the 24). jsdom has no
+ * Worker: a stand-in runs the worker's own job (full-text-job.ts runFullText) on its messages, so
+ * the real fetch boundary and Readability run, only not in a thread of their own (the e2e runs the
+ * real worker).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FullTextRequest } from '$lib/content/full-text-error';
+import { runFullText } from '$lib/content/full-text-job';
 import { fullText } from '$lib/state/full-text.svelte';
 import ArticleReading from './ArticleReading.svelte';
 import ArticleToolbar from './ArticleToolbar.svelte';
@@ -20,8 +24,20 @@ const RTL = readFileSync(
 );
 const track = { title: 't', artist: 'a', artwork: undefined };
 
+/** The full-text worker as jsdom can have it: the worker's job, answered as a message. */
+class InThreadWorker {
+	onmessage: ((event: { data: unknown }) => void) | null = null;
+	onerror: (() => void) | null = null;
+	postMessage(data: FullTextRequest | { cancel: number }): void {
+		if ('cancel' in data) return;
+		void runFullText(data).then((answer) => this.onmessage?.({ data: answer }));
+	}
+	terminate(): void {}
+}
+
 let target: HTMLElement;
 beforeEach(() => {
+	vi.stubGlobal('Worker', InThreadWorker);
 	target = freshTarget();
 	fullText.reset();
 });

@@ -3,7 +3,8 @@
  * the main thread, so a tap stays within the interaction budget (issue 59). One job per message;
  * `{cancel: id}` stops a job the reader left.
  */
-import { runFullText, type FullTextRequest } from './full-text-job';
+import type { FullTextRequest } from './full-text-error';
+import { runFullText } from './full-text-job';
 
 const scope = self as unknown as {
 	onmessage: ((event: MessageEvent<FullTextRequest | { cancel: number }>) => void) | null;

@@ -4,7 +4,7 @@
  * sanitizer so the headline list can use it without loading DOMPurify.
  */
 
-import { isPluginMethodUrl } from '$lib/api/page';
+import { isPluginMethodUrl } from '$lib/api/plugin-url';
 
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|jpg|webp|avif)[;,]/i;
 

@@ -9,11 +9,11 @@
 import { isApiError, readerText, type Counters } from '$lib/api';
 import { afterFirstScreen, afterListsShown } from '$lib/boot/early-reads';
 import { cachedRows } from '$lib/cache';
-import { fetchFullText } from '$lib/content/full-text';
 import { cacheImagesViaWorker } from '$lib/offline/images';
 import { cacheEnclosuresViaWorker } from '$lib/offline/media';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
 import { pendingCount } from '$lib/outbox/outbox';
+import { lazyModule } from '$lib/perf/lazy';
 import { onSyncMessage } from '$lib/sync/channel';
 import { SYNC_TAG, type SyncChanges } from '$lib/sync/contract';
 import type { SyncOutcome } from '$lib/sync/engine';
@@ -26,6 +26,12 @@ import { session } from './session.svelte';
 import { settings } from './settings.svelte';
 import { treeState } from './tree.svelte';
 import { m } from '$lib/i18n/m';
+
+/**
+ * The full-text worker's client (issue 59), loaded only when a sync has full text to keep: the
+ * first screen carries none of it.
+ */
+const fetchFullText = lazyModule(() => import('$lib/content/full-text')).soon('fetchFullText');
 
 let running: Promise<SyncOutcome | undefined> | undefined;
 let again = false;

@@ -83,8 +83,9 @@ export interface SyncOptions {
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
 	/**
-	 * Asks for an article's full text: the page's sync passes the worker's (content/full-text.ts);
-	 * by default in this thread (the service worker cannot start a worker).
+	 * Asks for an article's full text: the page's sync passes its worker's (content/full-text.ts).
+	 * Without it (the service worker's sync, which has no worker and never carries Readability)
+	 * the full-text step is left to the page's next sync.
 	 */
 	fullText?: FetchFullText;
 	now?: () => number;
@@ -169,12 +170,10 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	// and an answer dated by the sync's start would then not know which of the reader's changes it
 	// misses (an article not cached would be stored with a state the reader changed since).
 	const askedNow = (): Asked => ({ account, readAt: now() });
-	const fullTextOptions = {
-		signal,
-		now,
-		apiUrl: client.apiUrl,
-		...(options.fullText ? { fetch: options.fullText } : {})
-	};
+	const keepFullText = async (): Promise<{ images: string[] }> =>
+		options.fullText
+			? keepFullTexts(account, { signal, now, apiUrl: client.apiUrl, fetch: options.fullText })
+			: { images: [] };
 	const countersAt = now();
 	const counters = await client.getCounters({}, op);
 	const snapshot = snapshotOf(counters);
@@ -234,7 +233,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		// wipes (db/device.ts withReplayAndSyncStopped), so nothing is queued or shown after it.
 		await options.onSynced?.(outcome);
 		// 5a. Full text of the feeds set to it (issue 59), after the text the screens wait for.
-		const kept = await keepFullTexts(account, fullTextOptions);
+		const kept = await keepFullText();
 		if (state.imagesPending || kept.images.length > 0) await keepImages(kept.images, next);
 		return outcome;
 	}
@@ -425,7 +424,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	await options.onSynced?.(outcome);
 
 	// 5a. Full text of the feeds set to it (issue 59), after the text the screens wait for.
-	const kept = await keepFullTexts(account, fullTextOptions);
+	const kept = await keepFullText();
 	images.push(...kept.images);
 	await keepImages(images, next, stored);
 	return outcome;

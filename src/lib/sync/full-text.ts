@@ -1,13 +1,14 @@
 /**
  * The sync's step for full text (issue 59): for the kept articles of the feeds the reader set to
  * "Always show full text" (offline/full-text-feeds.ts), the page through the Reader plugin,
- * extracted (in the page's worker where the page's sync passes one, else in-thread) and kept
- * in the article's record (cache/kept.ts storeFullText), so those articles read in full offline.
- * A page that fails is asked again by a later sync; one sync keeps at most FULL_TEXT_PER_SYNC.
+ * extracted in the page's full-text worker (content/full-text.ts, which the page's sync passes as
+ * `fetch`) and kept in the article's record (cache/kept.ts storeFullText), so those articles read
+ * in full offline. The service worker's sync has no worker to pass and skips this step (engine.ts):
+ * Readability is never in its bundle, and the page's next sync keeps what it left. A page that
+ * fails is asked again by a later sync; one sync keeps at most FULL_TEXT_PER_SYNC.
  */
 import { storeFullText, withoutFullText } from '$lib/cache/kept';
 import type { ExtractedArticle } from '$lib/content/extract';
-import { fullTextInThread } from '$lib/content/full-text-job';
 import { fullTextFeeds } from '$lib/offline/full-text-feeds';
 import { imageUrls } from '$lib/offline/images';
 
@@ -28,23 +29,22 @@ export async function keepFullTexts(
 	account: string,
 	options: {
 		signal?: AbortSignal | undefined;
-		fetch?: FetchFullText;
+		/** The page's full-text worker (content/full-text.ts fetchFullText). */
+		fetch: FetchFullText;
 		now?: () => number;
 		/** The API the client talks to: pages are asked of public.php beside it. */
 		apiUrl?: string;
-	} = {}
+	}
 ): Promise<{ ids: number[]; images: string[] }> {
 	const kept = { ids: [] as number[], images: [] as string[] };
 	const feeds = new Set(await fullTextFeeds(account));
 	if (feeds.size === 0) return kept;
 	const due = (await withoutFullText(feeds)).slice(0, FULL_TEXT_PER_SYNC);
-	// In this thread unless the caller has a worker (the page's sync passes content/full-text.ts).
-	const fetch = options.fetch ?? fullTextInThread;
 	for (const { id, pageUrl } of due) {
 		options.signal?.throwIfAborted();
 		let article: ExtractedArticle;
 		try {
-			article = await fetch(pageUrl, options.signal, options.apiUrl);
+			article = await options.fetch(pageUrl, options.signal, options.apiUrl);
 		} catch {
 			// Not this time (too large, refused, no article, the server busy): a later sync asks again.
 			options.signal?.throwIfAborted();
