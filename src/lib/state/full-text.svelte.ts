@@ -7,6 +7,7 @@
 import type { ExtractedArticle } from '$lib/content/extract';
 import { FullTextError, type FullTextProblem } from '$lib/content/full-text-error';
 import { keptFullText } from '$lib/cache/full-text';
+import { articleState } from './article.svelte';
 import { session } from './session.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 import { m } from '$lib/i18n/m';
@@ -125,7 +126,10 @@ class FullTextState {
 		const controller = new AbortController();
 		this.#asking.set(id, controller);
 		try {
-			const article = await fetchFullText(source.pageUrl, controller.signal, session.apiUrl);
+			// Tapped while the article loads: a row without the page address (the current tt-rss
+			// signs it only on rows sent with their body) has it once the server's copy is in.
+			const pageUrl = source.pageUrl ?? (await articleState.loaded(id))?.pageUrl;
+			const article = await fetchFullText(pageUrl, controller.signal, session.apiUrl);
 			if (this.#entries.get(id)?.status === 'loading') this.#set(id, { status: 'shown', article });
 		} catch (error) {
 			const problem = error instanceof FullTextError ? error.problem : 'no_article';
