@@ -11,6 +11,7 @@ import type { Page } from '@playwright/test';
 import { resetTestbed, testbed } from '../tests/support/testbed';
 import { playwrightPage } from '../tests/support/playwright-page';
 import { signInWithForm } from '../tests/support/sign-in';
+import { readStore } from '../tests/e2e/offline-support';
 import { serverClient } from '../tests/e2e/reader-support';
 import {
 	canInstallPlugin,
@@ -181,25 +182,12 @@ test('tap to full text painted, 24 pages at 1× and 4× CPU; a sync keeping 200'
 	await sheet.getByRole('checkbox', { name: 'Always show full text' }).check();
 	await sheet.getByRole('button', { name: 'Done' }).click();
 	const ids = [...articles].filter(([t]) => t.startsWith('Bench teaser ')).map(([, id]) => id);
-	const keptCount = (): Promise<number> =>
-		page.evaluate(async (wanted) => {
-			const open = indexedDB.open('reader');
-			const db = await new Promise<IDBDatabase>((resolve) => {
-				open.onsuccess = () => resolve(open.result);
-			});
-			const store = db.transaction('articles').objectStore('articles');
-			const rows = await Promise.all(
-				wanted.map(
-					(id) =>
-						new Promise<{ fullText?: unknown } | undefined>((resolve) => {
-							const get = store.get(id);
-							get.onsuccess = () => resolve(get.result as { fullText?: unknown } | undefined);
-						})
-				)
-			);
-			db.close();
-			return rows.filter((r) => r?.fullText !== undefined).length;
-		}, ids);
+	const keptCount = async (): Promise<number> => {
+		const rows = await Promise.all(
+			ids.map((id) => readStore<{ fullText?: unknown } | undefined>(page, 'articles', id))
+		);
+		return rows.filter((r) => r?.fullText !== undefined).length;
+	};
 	const usage = (): Promise<number> =>
 		page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
 	const before = await usage();

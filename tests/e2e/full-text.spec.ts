@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { resetTestbed, testbed } from '../support/testbed';
 import { playwrightPage } from '../support/playwright-page';
 import { signInWithForm } from '../support/sign-in';
+import { readStore } from './offline-support';
 import { serverClient } from './reader-support';
 import {
 	canInstallPlugin,
@@ -143,19 +144,9 @@ test.describe('desktop', () => {
 		await page.getByRole('button', { name: 'Sync now' }).click();
 		await expect
 			.poll(
-				() =>
-					page.evaluate(async (id) => {
-						const open = indexedDB.open('reader');
-						const db = await new Promise<IDBDatabase>((resolve) => {
-							open.onsuccess = () => resolve(open.result);
-						});
-						const record = await new Promise<{ fullText?: unknown } | undefined>((resolve) => {
-							const get = db.transaction('articles').objectStore('articles').get(id);
-							get.onsuccess = () => resolve(get.result as { fullText?: unknown } | undefined);
-						});
-						db.close();
-						return record?.fullText !== undefined;
-					}, idOf(RTL)),
+				async () =>
+					(await readStore<{ fullText?: unknown } | undefined>(page, 'articles', idOf(RTL)))
+						?.fullText !== undefined,
 				{ timeout: 120_000 }
 			)
 			.toBe(true);

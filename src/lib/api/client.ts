@@ -183,11 +183,6 @@ export class TtrssClient {
 		return this.sid;
 	}
 
-	/** The API endpoint this client talks to (the plugin's public.php is beside it). */
-	get apiUrl(): string {
-		return this.transport.apiUrl;
-	}
-
 	/** Known capabilities, or undefined before detection (see detectCapabilities). */
 	get capabilities(): Capabilities | undefined {
 		return this.caps;

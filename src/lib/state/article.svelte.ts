@@ -43,31 +43,9 @@ class ArticleState {
 		return this.#error;
 	}
 
-	/** The open article's load (open), while it runs. */
-	#loading: { id: number; done: Promise<void> } | undefined;
-
-	/**
-	 * The article once its load is over (the server's answer, or the cache's where there is none):
-	 * what a tap made before it came (Full text) waits for. Undefined when another is open by then.
-	 */
-	async loaded(id: number): Promise<OpenArticle | undefined> {
-		if (this.#loading?.id === id) await this.#loading.done;
-		return this.#id === id ? this.article : undefined;
-	}
-
 	/** Cache first, then the server; the headline row fills the screen while the body loads. */
 	async open(id: number): Promise<void> {
 		if (this.#id === id && this.#article) return;
-		const loading = { id, done: this.#load(id) };
-		this.#loading = loading;
-		try {
-			await loading.done;
-		} finally {
-			if (this.#loading === loading) this.#loading = undefined;
-		}
-	}
-
-	async #load(id: number): Promise<void> {
 		this.#id = id;
 		this.#error = undefined;
 		const row = headlines.find(id);

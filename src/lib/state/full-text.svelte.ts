@@ -7,7 +7,6 @@
 import type { ExtractedArticle } from '$lib/content/extract';
 import { FullTextError, type FullTextProblem } from '$lib/content/full-text-error';
 import { keptFullText } from '$lib/cache/full-text';
-import { articleState } from './article.svelte';
 import { session } from './session.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 import { m } from '$lib/i18n/m';
@@ -40,6 +39,20 @@ const WORDS_PER_MINUTE = 230;
 
 export function readingMinutes(words: number): number {
 	return Math.max(1, Math.round(words / WORDS_PER_MINUTE));
+}
+
+/**
+ * The page address from the server's copy of the article, for a row that came without it: the
+ * current tt-rss runs the plugin's hook on getHeadlines rows only when they carry their body, and
+ * on every getArticle answer (Debian's on both). Undefined where the server has none to give.
+ */
+async function serverPageUrl(id: number): Promise<string | undefined> {
+	try {
+		const answered = await (await session.api()).getArticle({ articleIds: [id], sanitize: true });
+		return answered.find((a) => a.id === id)?.pageUrl;
+	} catch {
+		return undefined;
+	}
 }
 
 class FullTextState {
@@ -126,9 +139,7 @@ class FullTextState {
 		const controller = new AbortController();
 		this.#asking.set(id, controller);
 		try {
-			// Tapped while the article loads: a row without the page address (the current tt-rss
-			// signs it only on rows sent with their body) has it once the server's copy is in.
-			const pageUrl = source.pageUrl ?? (await articleState.loaded(id))?.pageUrl;
+			const pageUrl = source.pageUrl ?? (await serverPageUrl(id));
 			const article = await fetchFullText(pageUrl, controller.signal, session.apiUrl);
 			if (this.#entries.get(id)?.status === 'loading') this.#set(id, { status: 'shown', article });
 		} catch (error) {

@@ -13,7 +13,6 @@ import { cacheImagesViaWorker } from '$lib/offline/images';
 import { cacheEnclosuresViaWorker } from '$lib/offline/media';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
 import { pendingCount } from '$lib/outbox/outbox';
-import { lazyModule } from '$lib/perf/lazy';
 import { onSyncMessage } from '$lib/sync/channel';
 import { SYNC_TAG, type SyncChanges } from '$lib/sync/contract';
 import type { SyncOutcome } from '$lib/sync/engine';
@@ -26,12 +25,6 @@ import { session } from './session.svelte';
 import { settings } from './settings.svelte';
 import { treeState } from './tree.svelte';
 import { m } from '$lib/i18n/m';
-
-/**
- * The full-text worker's client (issue 59), loaded only when a sync has full text to keep: the
- * first screen carries none of it.
- */
-const fetchFullText = lazyModule(() => import('$lib/content/full-text')).soon('fetchFullText');
 
 let running: Promise<SyncOutcome | undefined> | undefined;
 let again = false;
@@ -90,8 +83,9 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 		await saveArticleCount(articleCount);
 		// A list the reader is opening comes first: its rows, then the sync's work.
 		await afterListsShown();
-		// The engine is loaded at the first sync, not with the first screen.
-		const { runSync } = await import('$lib/sync/run');
+		// The engine is loaded at the first sync, not with the first screen (with the page's
+		// full-text worker's client, page-sync.ts).
+		const { runPageSync } = await import('./page-sync');
 		let shown = false;
 		// The screen takes the sync's text when it is in, before the images it keeps; the sync
 		// still shows as running ("updating") until those are kept too.
@@ -103,7 +97,7 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 				await applyToScreen(outcome.changes, outcome.counters, mark);
 			}
 		};
-		const outcome = await runSync({
+		const outcome = await runPageSync({
 			client: await session.api(),
 			account,
 			articleCount,
@@ -111,9 +105,7 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			onProgress: (progress) => syncStatus.report(progress),
 			onSynced: show,
 			cacheImages: (urls, signal) => cacheImagesViaWorker(urls, account, signal),
-			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, account, signal),
-			// Full texts extracted in the page's worker, off the main thread (issue 59).
-			fullText: fetchFullText
+			cacheEnclosures: (urls, signal) => cacheEnclosuresViaWorker(urls, account, signal)
 		});
 		if (outcome.status === 'busy') {
 			syncStatus.end();

@@ -172,7 +172,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	const askedNow = (): Asked => ({ account, readAt: now() });
 	const keepFullText = async (): Promise<{ images: string[] }> =>
 		options.fullText
-			? keepFullTexts(account, { signal, now, apiUrl: client.apiUrl, fetch: options.fullText })
+			? keepFullTexts(account, { signal, now, fetch: options.fullText })
 			: { images: [] };
 	const countersAt = now();
 	const counters = await client.getCounters({}, op);

@@ -2,7 +2,7 @@
  * The sync's step for full text (issue 59): for the kept articles of the feeds the reader set to
  * "Always show full text" (offline/full-text-feeds.ts), the page through the Reader plugin,
  * extracted in the page's full-text worker (content/full-text.ts, which the page's sync passes as
- * `fetch`) and kept in the article's record (cache/kept.ts storeFullText), so those articles read
+ * `fetch`: state/page-sync.ts) and kept in the article's record (cache/kept.ts storeFullText), so those articles read
  * in full offline. The service worker's sync has no worker to pass and skips this step (engine.ts):
  * Readability is never in its bundle, and the page's next sync keeps what it left. A page that
  * fails is asked again by a later sync; one sync keeps at most FULL_TEXT_PER_SYNC.
@@ -17,8 +17,7 @@ export const FULL_TEXT_PER_SYNC = 200;
 
 export type FetchFullText = (
 	pageUrl: string | undefined,
-	signal?: AbortSignal,
-	apiUrl?: string
+	signal?: AbortSignal
 ) => Promise<ExtractedArticle>;
 
 /**
@@ -32,8 +31,6 @@ export async function keepFullTexts(
 		/** The page's full-text worker (content/full-text.ts fetchFullText). */
 		fetch: FetchFullText;
 		now?: () => number;
-		/** The API the client talks to: pages are asked of public.php beside it. */
-		apiUrl?: string;
 	}
 ): Promise<{ ids: number[]; images: string[] }> {
 	const kept = { ids: [] as number[], images: [] as string[] };
@@ -44,7 +41,7 @@ export async function keepFullTexts(
 		options.signal?.throwIfAborted();
 		let article: ExtractedArticle;
 		try {
-			article = await options.fetch(pageUrl, options.signal, options.apiUrl);
+			article = await options.fetch(pageUrl, options.signal);
 		} catch {
 			// Not this time (too large, refused, no article, the server busy): a later sync asks again.
 			options.signal?.throwIfAborted();
