@@ -12,7 +12,9 @@ import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FullTextRequest } from '$lib/content/full-text-error';
 import { runFullText } from '$lib/content/full-text-job';
+import type { TtrssClient } from '$lib/api';
 import { fullText } from '$lib/state/full-text.svelte';
+import { session } from '$lib/state/session.svelte';
 import ArticleReading from './ArticleReading.svelte';
 import ArticleToolbar from './ArticleToolbar.svelte';
 import { freshTarget, openArticle, show } from './testing/mounted';
@@ -115,6 +117,28 @@ describe('Full text', () => {
 		flushSync();
 		expect(target.querySelector('.full-text-body')).not.toBeNull();
 		expect(fetch).toHaveBeenCalledTimes(1);
+	});
+
+	it('takes the page address from the server’s copy where the row came without it', async () => {
+		// The current tt-rss signs `reader_page` only on rows sent with their body; getArticle
+		// (whose hook runs on both servers) has it.
+		const getArticle = vi.fn(() =>
+			Promise.resolve([{ ...openArticle(41, {}), pageUrl: PAGE_URL }])
+		);
+		vi.spyOn(session, 'api').mockResolvedValue({ getArticle } as unknown as TtrssClient);
+		vi.stubGlobal(
+			'fetch',
+			vi.fn(() =>
+				Promise.resolve(
+					new Response(JSON.stringify({ url: 'http://feeds.test/rtl.html', html: RTL, images: [] }))
+				)
+			)
+		);
+		mount({ signedImages: {} });
+		button().click();
+		await settled();
+		expect(getArticle).toHaveBeenCalledTimes(1);
+		expect(target.querySelector('.full-text-body')?.getAttribute('dir')).toBe('rtl');
 	});
 
 	it('says what to install where the server has no plugin, and asks nothing', async () => {
