@@ -13,6 +13,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FullTextRequest } from '$lib/content/full-text-error';
 import { runFullText } from '$lib/content/full-text-job';
 import type { TtrssClient } from '$lib/api';
+import { m } from '$lib/i18n/m';
+import { offlineStatus } from '$lib/offline/status.svelte';
 import { fullText } from '$lib/state/full-text.svelte';
 import { session } from '$lib/state/session.svelte';
 import ArticleReading from './ArticleReading.svelte';
@@ -139,6 +141,43 @@ describe('Full text', () => {
 		await settled();
 		expect(getArticle).toHaveBeenCalledTimes(1);
 		expect(target.querySelector('.full-text-body')?.getAttribute('dir')).toBe('rtl');
+	});
+
+	it('offline without a kept copy says so, and offers the full text once back online', async () => {
+		const stopStatus = offlineStatus.start();
+		const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+		const fetch = vi.fn(() =>
+			Promise.resolve(
+				new Response(JSON.stringify({ url: 'http://feeds.test/rtl.html', html: RTL, images: [] }))
+			)
+		);
+		vi.stubGlobal('fetch', fetch);
+		try {
+			window.dispatchEvent(new Event('offline'));
+			mount({ pageUrl: PAGE_URL, signedImages: {} });
+			button().click();
+			await settled();
+			expect(target.querySelector('.full-text-notice')?.textContent).toContain(
+				m.article_fulltext_offline()
+			);
+			expect(fetch).not.toHaveBeenCalled();
+			expect(target.textContent).toContain('Only a teaser.');
+
+			online.mockReturnValue(true);
+			window.dispatchEvent(new Event('online'));
+			flushSync();
+			expect(target.querySelector('.full-text-notice')?.textContent).toContain(
+				m.article_fulltext_online_again()
+			);
+			const again = [...target.querySelectorAll('button')].find(
+				(b) => b.textContent === m.article_fulltext_retry()
+			);
+			again?.click();
+			await settled();
+			expect(target.querySelector('.full-text-body')?.getAttribute('dir')).toBe('rtl');
+		} finally {
+			stopStatus();
+		}
 	});
 
 	it('says what to install where the server has no plugin, and asks nothing', async () => {
