@@ -26,11 +26,25 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
 fi
 
-# npm ci only when the installed tree is missing or older than the lockfile.
+# npm ci only when the installed tree is missing or older than the lockfile. It runs beside the test
+# bed's setup, which needs no npm package (only Node itself): one waits on the registry and the
+# disk, the other on its servers and update.php. Its output is printed once both ended.
+npm_rc=0
+npm_log=$(mktemp)
+trap 'rm -f "$npm_log"' EXIT
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-	echo "bootstrap: npm ci"
+	echo "bootstrap: npm ci (beside the test bed's setup; its output follows the setup's)"
 	# The browsers are Debian's: no npm package may download one of its own.
-	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund > "$npm_log" 2>&1 &
+	npm_pid=$!
 fi
 
-bash testbed/setup.sh
+setup_rc=0
+bash testbed/setup.sh || setup_rc=$?
+if [ -n "${npm_pid:-}" ]; then
+	wait "$npm_pid" || npm_rc=$?
+	echo "bootstrap: npm ci$([ $npm_rc = 0 ] || echo " FAILED ($npm_rc)"):"
+	cat "$npm_log"
+fi
+[ $setup_rc = 0 ] || exit $setup_rc
+exit $npm_rc

@@ -106,6 +106,24 @@ enable_apache_alias() {
   fi
 }
 
+# Apache's idle keep-alive of 5 s is under a second longer than Node's fetch keeps an idle connection
+# (4 s): on a loaded machine the client's timer fires late, and the contract tests sent a request on
+# a connection Apache had just closed ("other side closed", 8 failures with the lint beside them,
+# 2026-12-07). Browsers retry such a request; Node's fetch does not. 30 s here (nginx, the current
+# server's, keeps 75 s) leaves the closing to the client.
+APACHE_KEEPALIVE_CONF=/etc/apache2/conf-available/ttrss-testbed-keepalive.conf
+keep_apache_connections() {
+  local want="KeepAliveTimeout 30"
+  [ "$(cat "$APACHE_KEEPALIVE_CONF" 2>/dev/null)" = "$want" ] &&
+    [ -e /etc/apache2/conf-enabled/ttrss-testbed-keepalive.conf ] && return 0
+  log "Apache: $want (the test bed's clients close idle connections first)"
+  echo "$want" >"$APACHE_KEEPALIVE_CONF"
+  a2enconf -q ttrss-testbed-keepalive >/dev/null
+  if curl_local -o /dev/null "http://localhost/" 2>/dev/null; then
+    without_inherited_fds apachectl graceful
+  fi
+}
+
 # ------------------------------------------------------------------ the current server (tt-rss of 2026)
 # The pinned tt-rss (ttrss-source.sh: TTRSS_VENDOR_DIR, ../shared/vendor or tt-rss's git repository;
 # never copied into the repository) on Debian 12's own php8.2-fpm, nginx and PostgreSQL, laid out like
@@ -594,6 +612,7 @@ setup_server() { # $1 = server name
     install_packages
     configure_ttrss
     enable_apache_alias
+    keep_apache_connections
   else
     install_current_packages
     unpack_current

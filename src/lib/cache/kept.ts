@@ -15,6 +15,7 @@ import {
 	fromArticle,
 	fromHeadline,
 	ownedBy,
+	readerState,
 	writeArticles,
 	writeArticlesInTx
 } from './write';
@@ -47,7 +48,12 @@ export interface SyncedFor {
 	readAt?: number;
 }
 
-/** Bodies from getArticle for rows already kept (their headline fields stay as they are). */
+/**
+ * Bodies from getArticle for rows already kept: their headline fields stay as they are, the reader's
+ * state is the server's answer, with the outbox's waiting changes applied again (as to any answer).
+ * Not the cached state: it has those changes on already, and a catch-up applied again over it would
+ * be judged on changes made after it (a star after a catch-up of Starred read as inside it).
+ */
 export async function storeArticleBodies(
 	articles: readonly Article[],
 	{ account, readAt }: SyncedFor = {}
@@ -61,6 +67,7 @@ export async function storeArticleBodies(
 				old
 					? {
 							...old,
+							...readerState(fresh),
 							content: fresh.content,
 							hasContent: fresh.hasContent,
 							hasSandbox: fresh.hasSandbox,

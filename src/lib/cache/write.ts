@@ -7,6 +7,7 @@
 import {
 	headlineOnlyDefaults,
 	type Article,
+	type ArticleBase,
 	type Counters,
 	type FeedTree,
 	type Headline
@@ -183,7 +184,11 @@ export async function writeArticles(
 	return fresh;
 }
 
-function readerState(a: StoredArticle): Partial<StoredArticle> {
+/** What the reader changes of an article: what the outbox's changes apply to. */
+type ReaderField = 'unread' | 'marked' | 'published' | 'labels' | 'note';
+
+/** What the reader changes of an article (its flags, labels and note): what the outbox applies. */
+export function readerState(a: ArticleBase): Pick<ArticleBase, ReaderField> {
 	return {
 		unread: a.unread,
 		marked: a.marked,

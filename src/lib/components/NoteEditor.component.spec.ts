@@ -14,8 +14,9 @@ vi.mock('$lib/state/actions', () => actions);
 
 let target: HTMLElement;
 
-const showNote = (note: string | undefined): { edit: () => void } =>
-	show(NoteEditor, target, { article: openArticle(9, { note }) });
+// The component's exports: `show` types what mount returns, not what this component exports.
+const showNote = (note: string | undefined) =>
+	show(NoteEditor, target, { article: openArticle(9, { note }) }) as { edit: () => void };
 
 beforeEach(() => {
 	actions.setNote.mockReset().mockResolvedValue(true);

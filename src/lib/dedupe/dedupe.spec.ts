@@ -434,6 +434,23 @@ describe('groupDuplicates', () => {
 		);
 	});
 
+	it('keeps the first copy of each article id, whatever the ids (negative, huge, in steps of 2^k)', () => {
+		const id = fc.oneof(
+			fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+			fc.integer({ min: 0, max: 40 }).map((k) => k * 1024),
+			fc.integer({ min: 0, max: 40 }).map((k) => k * 2 ** 20),
+			fc.integer({ min: 2 ** 31, max: 2 ** 40 })
+		);
+		fc.assert(
+			fc.property(fc.array(id, { maxLength: 60 }), (ids) => {
+				// One feed, no link and a short title: nothing groups, so what is shown is the dedup.
+				const rows = ids.map((n) => row(n, 1, '', 'Short'));
+				const expected = [...new Set(ids)];
+				expect(groupDuplicates(rows).shown.map((r) => r.id)).toEqual(expected);
+			})
+		);
+	});
+
 	it('never groups one feed’s articles', () => {
 		fc.assert(
 			fc.property(arbRows, (rows) => {

@@ -23,7 +23,6 @@ import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
 import { planRules, ruleMatcher } from './match';
 import type { Rule } from './model';
-import { RULE_MEMORY } from './memory';
 import { loadRules, recordRuleHits } from './store';
 
 const RULES_LOCK = 'ttrss-rules';
@@ -48,6 +47,9 @@ export async function runRules(account: string): Promise<RulesRun> {
 		if (rules.length === 0) return NOTHING;
 		// Claimed first: an article is considered once, whatever happens next. None when the
 		// cache is no longer the account's (signed out, or another account, while the sync ran).
+		// Loaded here, as saving rules loads it (store.ts): one chunk for the considered set's code,
+		// which an account without rules never loads.
+		const { RULE_MEMORY } = await import('./memory');
 		const claimed = await claimArrivals(RULE_MEMORY(account), account);
 		const rows = claimed.filter((row) => !changedByReader(row));
 		if (rows.length === 0) return NOTHING;
