@@ -161,7 +161,9 @@ describe('Full text', () => {
 				m.article_fulltext_offline()
 			);
 			expect(fetch).not.toHaveBeenCalled();
-			expect(target.textContent).toContain('Only a teaser.');
+			await vi.waitFor(() => expect(target.textContent).toContain('Only a teaser.'), {
+				timeout: 15_000
+			});
 
 			online.mockReturnValue(true);
 			window.dispatchEvent(new Event('online'));
@@ -190,7 +192,9 @@ describe('Full text', () => {
 		expect(target.querySelector('.full-text-notice')?.textContent).toMatch(
 			/install the Reader’s release archive/
 		);
-		expect(target.textContent).toContain('Only a teaser.');
+		await vi.waitFor(() => expect(target.textContent).toContain('Only a teaser.'), {
+			timeout: 15_000
+		});
 		expect(fetch).not.toHaveBeenCalled();
 	});
 
@@ -211,7 +215,10 @@ describe('Full text', () => {
 			button().click();
 			await settled();
 			expect(target.querySelector('.full-text-notice')?.textContent).toMatch(words);
-			expect(target.textContent).toContain('Only a teaser.');
+			// The feed's text stays (its body renders once the sanitizer has loaded).
+			await vi.waitFor(() => expect(target.textContent).toContain('Only a teaser.'), {
+				timeout: 15_000
+			});
 			expect(button().getAttribute('aria-pressed')).toBe('false');
 		}
 	});

@@ -42,7 +42,6 @@ import { confirmedSince } from '$lib/outbox/sent-log';
 import { SYNC_LOCK, type SyncChanges, type SyncPhase } from './contract';
 import { counterMoves, packCounterOf, sameSnapshot, snapshotOf } from './counters';
 import { loadPacks, loadSyncState, saveSyncState, type OfflinePack, type SyncState } from './state';
-import { keepFullTexts, type FetchFullText } from './full-text';
 
 /** Every kept set is compared in full at least this often, whatever the counters say. */
 export const FULL_SYNC_EVERY_MS = 6 * 60 * 60_000;
@@ -83,11 +82,16 @@ export interface SyncOptions {
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
 	/**
-	 * Asks for an article's full text: the page's sync passes its worker's (content/full-text.ts).
-	 * Without it (the service worker's sync, which has no worker and never carries Readability)
-	 * the full-text step is left to the page's next sync.
+	 * The full-text step (issue 59): keeps the full text of the feeds set to it, and returns the
+	 * proxied addresses of their images for this sync to keep with the others. The page's sync
+	 * passes it (state/page-sync.ts: sync/full-text.ts with the page's worker); the service worker's
+	 * sync has no worker and leaves it to the page's next sync, so its bundle carries none of it.
 	 */
-	fullText?: FetchFullText;
+	fullText?: (step: {
+		account: string;
+		signal: AbortSignal | undefined;
+		now: () => number;
+	}) => Promise<{ images: string[] }>;
 	now?: () => number;
 }
 
@@ -171,9 +175,7 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	// misses (an article not cached would be stored with a state the reader changed since).
 	const askedNow = (): Asked => ({ account, readAt: now() });
 	const keepFullText = async (): Promise<{ images: string[] }> =>
-		options.fullText
-			? keepFullTexts(account, { signal, now, fetch: options.fullText })
-			: { images: [] };
+		options.fullText ? options.fullText({ account, signal, now }) : { images: [] };
 	const countersAt = now();
 	const counters = await client.getCounters({}, op);
 	const snapshot = snapshotOf(counters);

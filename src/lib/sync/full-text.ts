@@ -1,11 +1,12 @@
 /**
  * The sync's step for full text (issue 59): for the kept articles of the feeds the reader set to
  * "Always show full text" (offline/full-text-feeds.ts), the page through the Reader plugin,
- * extracted in the page's full-text worker (content/full-text.ts, which the page's sync passes as
- * `fetch`: state/page-sync.ts) and kept in the article's record (cache/kept.ts storeFullText), so those articles read
- * in full offline. The service worker's sync has no worker to pass and skips this step (engine.ts):
- * Readability is never in its bundle, and the page's next sync keeps what it left. A page that
- * fails is asked again by a later sync; one sync keeps at most FULL_TEXT_PER_SYNC.
+ * extracted in the page's full-text worker (content/full-text.ts, passed as `fetch`) and kept in
+ * the article's record (cache/kept.ts storeFullText), so those articles read in full offline. Only
+ * the page's sync runs this step (state/page-sync.ts, engine.ts `fullText`); the service worker's
+ * has no worker and leaves it to the page's next sync: neither this nor Readability is in its
+ * bundle. A page that fails is asked again by a later sync; one sync keeps at most
+ * FULL_TEXT_PER_SYNC.
  */
 import { storeFullText, withoutFullText } from '$lib/cache/kept';
 import type { ExtractedArticle } from '$lib/content/extract';
