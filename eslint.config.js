@@ -97,7 +97,7 @@ function layerRule(layer, allowed = []) {
 	];
 }
 
-const TESTS = ['**/*.spec.ts', '**/testing/**', 'src/lib/db/testing.ts'];
+const TESTS = ['**/*.spec.ts', '**/testing/**'];
 
 const layerConfigs = [
 	...Object.entries(LAYERS).map(([folder, layer]) => ({

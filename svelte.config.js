@@ -26,6 +26,9 @@ const withPortableIf = (inner) => (portable ? withPortablePaths(inner, out, 'ind
 const config = {
 	preprocess: vitePreprocess(),
 	kit: {
+		// Test support (fakes, factories, the Vitest set-up) has one home outside the app's layers:
+		// tests/support. Specs in src/ import it as `$support/…`; the app never does.
+		alias: { $support: 'tests/support' },
 		// A single-page app: every route is rendered in the browser from the fallback page.
 		// The wrapper moves SvelteKit's inline bootstrap script into a file, so the strict
 		// Content-Security-Policy (deploy/csp.js, `script-src 'self'`) needs no hash that changes per build.

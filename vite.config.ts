@@ -83,7 +83,7 @@ export default defineConfig({
 					include: ['src/**/*.spec.ts', 'tests/chaos/**/*.spec.ts', 'scripts/**/*.spec.ts'],
 					exclude: [...configDefaults.exclude, COMPONENT_SPECS],
 					environment: 'node',
-					setupFiles: ['src/lib/i18n/test-setup.ts'],
+					setupFiles: ['tests/support/vitest-setup.ts'],
 					// Many specs load fresh module copies (vi.resetModules, a page per test): on a loaded
 					// 2-core machine the first test of a file took 5.1 s of Vitest's default 5 s in
 					// transforming them (headlines.spec.ts beside a soak). A hang still fails.
@@ -100,7 +100,7 @@ export default defineConfig({
 					name: 'component',
 					include: [COMPONENT_SPECS],
 					environment: 'jsdom',
-					setupFiles: ['src/lib/i18n/test-setup.ts']
+					setupFiles: ['tests/support/vitest-setup.ts']
 				}
 			},
 			{
@@ -109,7 +109,7 @@ export default defineConfig({
 					name: 'contract',
 					include: ['tests/contract/**/*.spec.ts'],
 					environment: 'node',
-					setupFiles: ['src/lib/i18n/test-setup.ts'],
+					setupFiles: ['tests/support/vitest-setup.ts'],
 					// Contract tests share one real server and reset its database: never in parallel.
 					fileParallelism: false,
 					testTimeout: 60_000,

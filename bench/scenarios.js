@@ -271,7 +271,7 @@ export async function appStarts(browser, { cpu, origin, phone = false }) {
 					...scripts.map((e) => /** @type {PerformanceResourceTiming} */ (e).responseEnd)
 				),
 				firstContentfulPaint: fcp?.startTime ?? NaN,
-				// The start snapshot the worker put in (boot/snapshot.ts): its size and elements.
+				// The start snapshot the worker put in (boot/start-snapshot.ts): its size and elements.
 				snapshot: (() => {
 					const kept = document.querySelector('.start-snapshot');
 					return kept

@@ -1,7 +1,7 @@
 /**
  * Records real replies of one test-bed server into tests/fixtures/recorded/api<level>/*.json, the
  * folder named by the API level the server reports (debian: api15, current: api23). Unit tests read
- * them through `recording()` in src/lib/api/testing/fake-fetch.ts.
+ * them through `recording()` in tests/support/fake-fetch.ts.
  * Raw HTTP on purpose (not the client module): the recordings are what the server really sends.
  * Session ids are replaced by a placeholder; no password is written. Node's fetch sends
  * `Sec-Fetch-Mode` like a browser, so the current server's browser opt-in applies as in the app.

@@ -60,7 +60,7 @@ export const init: ClientInit = async () => {
 		kind && id !== undefined ? listKey(listQueryFor(kind, id, settings.values)) : undefined
 	);
 	void afterFirstScreen().then(() => {
-		// The worker's copy of the last screen (boot/snapshot.ts) goes once the app's own rows are
+		// The worker's copy of the last screen (boot/start-snapshot.ts) goes once the app's own rows are
 		// painted under it; from then on the app keeps that copy current for the next start.
 		releaseSnapshot();
 		// The later words (Settings, the check-up, the API errors' texts: scripts/i18n-compile.js),
@@ -70,7 +70,7 @@ export const init: ClientInit = async () => {
 		void import('$lib/pwa/worker-language').then(({ keepWorkerLanguage }) =>
 			followLocale((locale) => void keepWorkerLanguage(locale).catch(() => undefined))
 		);
-		void import('$lib/boot/snapshot').then(({ keepSnapshot }) => keepSnapshot(base));
+		void import('$lib/boot/start-snapshot').then(({ keepSnapshot }) => keepSnapshot(base));
 		// The date patterns of the next start, when the browser is idle after this first screen.
 		if (typeof requestIdleCallback === 'function')
 			requestIdleCallback(() => void updateDatePatterns());

@@ -1,16 +1,8 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetReaderDbForTests } from './lib/db/open';
+import { afterEach, describe, expect, it } from 'vitest';
 import { m } from './lib/i18n/m';
 import { useWorkerLanguage } from './lib/i18n/worker';
 import { keepWorkerLanguage } from './lib/pwa/worker-language';
 import { speakStoredLanguage } from './service-worker/language';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 afterEach(() => useWorkerLanguage('en'));
 

@@ -49,10 +49,13 @@ describe('the worker replays after activation, not inside it', () => {
 		// (webworker types only) into the page project, where it would hide the DOM's types.
 		const entry = './service-worker/index';
 		await import(/* @vite-ignore */ entry);
-		replayOutbox.mockClear(); // the start-up replay (no Background Sync here)
+		// The start-up replay (no Background Sync here), once the worker has read the language.
+		await vi.waitFor(() => expect(replayOutbox).toHaveBeenCalled());
+		replayOutbox.mockClear();
 		const { settled } = await activate();
 		expect(settled()).toBe(true);
-		expect(replayOutbox).toHaveBeenCalledTimes(1);
+		// The replay starts after the worker has read the reader's language (IndexedDB, macrotasks).
+		await vi.waitFor(() => expect(replayOutbox).toHaveBeenCalledTimes(1));
 	});
 
 	it('with Background Sync, activation asks for a sync instead of replaying itself', async () => {

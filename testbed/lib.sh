@@ -130,7 +130,18 @@ feeds_server_ok() {
 # from loopback, and the workplace allows no other address. Its other names (FEEDS_ALIASES: the
 # image hosts of the real-world-shaped feeds) are on the same /etc/hosts line, so they resolve
 # here and nowhere else.
+# Two resets at once (the e2e suite's two workers, both servers' contract suites side by side) once
+# both found the server not theirs and rebuilt the namespace together: one of them failed. One at a
+# time, each looking again once it holds the lock (fd 8; the daemon closes it, close_inherited_fds).
+FEEDS_NS_LOCK=/tmp/ttrss-feeds-namespace.lock
 start_feeds_namespace() {
+  exec 8>"$FEEDS_NS_LOCK"
+  flock -w 120 8 || die "$FEEDS_NS_LOCK still held after 120 s"
+  start_feeds_namespace_locked
+  exec 8>&-
+}
+
+start_feeds_namespace_locked() {
   local hosts_line="$FEEDS_ADDR $FEEDS_HOST${FEEDS_ALIASES:+ $FEEDS_ALIASES}"
   if ! grep -qxF "$hosts_line" /etc/hosts; then
     sed -i -E "/[[:space:]]$FEEDS_HOST([[:space:]]|\$)/d" /etc/hosts

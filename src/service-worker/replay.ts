@@ -6,7 +6,7 @@
  * worker, and a replay there would hold them behind network calls to a server that may be slow.
  */
 import { clientFromStoredSession } from '../lib/outbox/session-client';
-import { OUTBOX_SYNC_TAG } from '../lib/outbox/contract';
+import { OUTBOX_SYNC_TAG } from '../lib/outbox/outbox-contract';
 import { replayOutbox } from '../lib/outbox/replay';
 import { pendingItems } from '../lib/outbox/outbox';
 import { speakStoredLanguage } from './language';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed, TtrssClient } from '../../src/lib/api';
-import { caught } from '../../src/lib/api/testing/caught';
+import { caught } from '../support/caught';
 import {
 	idsByTitle,
 	loggedInClient,

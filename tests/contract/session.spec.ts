@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caught } from '../../src/lib/api/testing/caught';
+import { caught } from '../support/caught';
 import { loggedInClient, newClient, resetTestbed, testbed, lockTestbed } from './testbed';
 
 describe('session and server facts (real server)', () => {

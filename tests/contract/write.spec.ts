@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { caught } from '../../src/lib/api/testing/caught';
+import { caught } from '../support/caught';
 import { ArticleField, UpdateMode, type Article, type TtrssClient } from '../../src/lib/api';
 import { idsByTitle, loggedInClient, resetTestbed, sql, testbed, lockTestbed } from './testbed';
 import { pageHeadlines } from '../../src/lib/api/paging';

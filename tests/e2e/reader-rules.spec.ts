@@ -180,7 +180,7 @@ for (const screen of [
 }
 
 /**
- * A rule whose action is an alert (issue 30): its notices go the alerts' own way (alerts/plan.ts
+ * A rule whose action is an alert (issue 30): its notices go the alerts' own way (alerts/alert-plan.ts
  * `noticeFor`, notify.ts `showNotices`), so a tap on one of a single article opens that article,
  * on one of several the rule's list, and a tap on one of another account opens nothing.
  */

@@ -14,9 +14,9 @@ export default defineConfig({
 		name: 'engines',
 		include: ['tests/engines/**/*.spec.ts'],
 		environment: 'node',
-		// The API client's words in English, the source, as in the unit and contract projects.
+		// The one Vitest set-up (the API client's words in English, the source), as in the other projects.
 		// Each failed attempt's error as it happens: a test that passes on its retry says why it needed one.
-		setupFiles: ['src/lib/i18n/test-setup.ts', 'tests/engines/support/attempt-errors.ts'],
+		setupFiles: ['tests/support/vitest-setup.ts', 'tests/engines/support/attempt-errors.ts'],
 		globalSetup: ['tests/engines/global-setup.ts'],
 		// One real server whose database the files reset, and two browsers per file: never in parallel.
 		fileParallelism: false,

@@ -1,15 +1,13 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { wipeAccount } from '$lib/db/device';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { deleteStored, getStored, putStored } from '$lib/db/kv';
 import { syncNow } from '$lib/sync/engine';
 import { runSync } from '$lib/sync/run';
 import { alertNewArticles } from './notify';
-import { syncServer } from '$lib/sync/testing';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { syncServer } from '$support/sync-server';
+import { recordedLevels } from '$support/fake-fetch';
 import {
 	addAlertRule,
 	ALERT_CONSIDERED,
@@ -17,7 +15,7 @@ import {
 	loadAlertMemory,
 	saveAlertSettings
 } from './rules';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
 
@@ -29,8 +27,6 @@ interface Shown {
 let shown: Shown[];
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	// Written as the signed-in account's, as in the app.
 	await ownCacheForTests();
 	shown = [];

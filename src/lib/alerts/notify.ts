@@ -13,7 +13,7 @@ import { cacheOwnedBy } from '$lib/db/device';
 import { storedArticle, storedTree } from '$lib/db/stores';
 import { storedListIds } from '$lib/db/later-reads';
 import { parentsOf } from '$lib/tree/walk';
-import { planAlerts, type AlertArticle, type AlertNotice } from './plan';
+import { planAlerts, type AlertArticle, type AlertNotice } from './alert-plan';
 import { isQuiet } from './quiet';
 import { ALERT_CONSIDERED, holdAlerts, loadAlertSettings, takePendingAlerts } from './rules';
 

@@ -24,7 +24,7 @@ export interface AlertSettings {
 export interface AlertMemory {
 	pending: Record<string, number[]>;
 	/**
-	 * Before issue 55, per rule, the newest article id considered: read once, as the start of
+	 * Before the considered set, per rule, the newest article id considered: read once, as the start of
 	 * `ALERT_CONSIDERED` (`startFromLegacy`), then dropped.
 	 */
 	last?: Record<string, number>;

@@ -1,10 +1,7 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountOf } from '$lib/db/account';
 import { storeSessionFor } from '$lib/db/device';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { storedSession } from '$lib/db/testing';
+import { storedSession } from '$support/factories';
 import { alertIsFor } from './target';
 
 const reader = storedSession();
@@ -25,8 +22,6 @@ describe('a tap on a notice (the worker)', () => {
 	const openWindow = vi.fn(() => Promise.resolve(null));
 
 	beforeEach(() => {
-		globalThis.indexedDB = new IDBFactory();
-		resetReaderDbForTests();
 		vi.resetModules();
 		openWindow.mockClear();
 		vi.stubGlobal('self', {

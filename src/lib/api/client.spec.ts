@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { caught } from './testing/caught';
+import { caught } from '$support/caught';
 import { deriveCapabilities } from './capabilities';
 import { TtrssClient, type TtrssClientOptions } from './client';
 import { headlinePages, pageHeadlines, type PageHeadlinesOptions } from './paging';
@@ -14,7 +14,7 @@ import {
 	recordedLevels,
 	type Handler,
 	type SentRequest
-} from './testing/fake-fetch';
+} from '$support/fake-fetch';
 
 const API = 'http://tt.example/api/';
 const PASSWORD = 'hunter2-secret';

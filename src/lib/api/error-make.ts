@@ -32,7 +32,7 @@ export function serverError(
 		case 'API_DISABLED':
 			return new ApiError({
 				...base,
-				// Both name the settings, and the plugin's button that turns them on (issue 56).
+				// Both name the settings, and the plugin's button that turns them on: the reader can act on it.
 				userMessage: () =>
 					phase === 'login'
 						? `${m.error_api_disabled()} ${m.error_api_button()}`

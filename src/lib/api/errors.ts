@@ -168,7 +168,7 @@ export function serverUnreachable(error: unknown): boolean {
 /**
  * The current tt-rss (since 2026-06) answers API_DISABLED to a browser after a good login until
  * this preference is on; its label and place on the server, word for word, and the Reader plugin's
- * button that turns it on in one click (issue 56). The error's message and the check-up's fix both
+ * button that turns it on in one click, so the reader can act on it. The error's message and the check-up's fix both
  * say it.
  */
 export function browserApiSetting(): string {

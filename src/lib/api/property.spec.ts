@@ -8,7 +8,7 @@ import { deriveCapabilities } from './capabilities';
 import { TtrssClient } from './client';
 import { ApiError } from './errors';
 import * as parse from './parse';
-import { clone, fakeFetch, recordedContent, recordedLevels } from './testing/fake-fetch';
+import { clone, fakeFetch, recordedContent, recordedLevels } from '$support/fake-fetch';
 import { unwrap } from './transport';
 import { parseReply } from './wire';
 

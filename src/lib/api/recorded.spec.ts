@@ -39,7 +39,7 @@ import {
 	recording,
 	type RecordedLevel,
 	type SentRequest
-} from './testing/fake-fetch';
+} from '$support/fake-fetch';
 import { unwrap } from './transport';
 import { treeFromLists, treeFromNodes } from './tree';
 import type { FeedTree, TreeCategory } from './types';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { caught } from './testing/caught';
+import { caught } from '$support/caught';
 import { QUEUED_OPS } from './error-make';
 import { ApiError } from './errors';
-import { fakeFetch, jsonReply, ok } from './testing/fake-fetch';
+import { fakeFetch, jsonReply, ok } from '$support/fake-fetch';
 import { MAX_REPLY_BYTES, Transport, unwrap } from './transport';
 
 const API = 'http://tt.example/api/';

@@ -1,11 +1,9 @@
-import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ListKey } from '$lib/cache';
 import { storeList } from '$lib/cache/write';
-import { resetReaderDbForTests } from '$lib/db/open';
 import { saveSession } from '$lib/db/session';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import {
 	afterFirstScreen,
 	afterListsShown,
@@ -19,14 +17,9 @@ import {
 	takeEarlySession,
 	takeEarlyTree
 } from './early-reads';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 
 const key: ListKey = { feedId: -4, isCat: false, viewMode: 'adaptive', orderBy: '', search: '' };
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 afterEach(() => {
 	vi.useRealTimers();

@@ -2,7 +2,7 @@
  * The start snapshot, as the page writes it and the service worker serves it: the last list screen
  * the app rendered, as inert HTML (headlines as text, no article content, nothing that loads or
  * runs), put into the shell for a navigation to that same list so the first headlines paint before
- * any JavaScript has run. The app removes it once its own rows are on screen (boot/snapshot.ts).
+ * any JavaScript has run. The app removes it once its own rows are on screen (boot/start-snapshot.ts).
  * It lives in Cache Storage (a worker reads it in a few milliseconds, without opening IndexedDB)
  * and is deleted with the account's other data at sign-out and at another account's sign-in. It
  * names its account (`SNAPSHOT_ACCOUNT_HEADER`), and the worker serves it to that account only.
@@ -49,7 +49,7 @@ function escapeAttribute(value: string): string {
  * The shell's module preloads (deploy/preload-first-screen.js). They are for a start without a
  * snapshot, whose first frame waits for the app's code anyway. With a snapshot the first frame is
  * the copy, and a preloaded module that arrives while the document is parsed is compiled on the
- * main thread before that frame (~40 ms of the warm start at 1×, 2026-12-07, issue 57); without
+ * main thread before that frame (~40 ms of the warm start at 1×, measured 2026-12-07); without
  * them the shell's bootstrap script asks for the same modules once the copy is parsed.
  */
 const MODULE_PRELOAD = /<link\b[^>]*\brel=["']?modulepreload\b[^>]*>\s*/gi;

@@ -1,10 +1,7 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { accountOf } from '$lib/db/account';
 import { storeSessionFor } from '$lib/db/device';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { storedSession } from '$lib/db/testing';
+import { storedSession } from '$support/factories';
 import { withSnapshot } from '../../service-worker/snapshot';
 import {
 	SNAPSHOT_ACCOUNT_HEADER,
@@ -37,11 +34,6 @@ const served = async (): Promise<boolean> =>
 	);
 
 describe('the worker serves the start snapshot', () => {
-	beforeEach(() => {
-		globalThis.indexedDB = new IDBFactory();
-		resetReaderDbForTests();
-	});
-
 	afterEach(() => {
 		vi.unstubAllGlobals();
 	});

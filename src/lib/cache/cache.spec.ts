@@ -1,19 +1,15 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Counters, FeedTree } from '$lib/api';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import { enqueueIntent } from '$lib/outbox/enqueue';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import { evictCache } from '$lib/db/quota';
 import { cachedArticle, cachedList, cachedRows, cachedTree, type ListKey } from './index';
 import { storeArticles, storeList, storeTree } from './write';
 import { storeOfflineHeadlines } from './kept';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	// Written as the signed-in account's, as in the app.
 	await ownCacheForTests();
 });

@@ -163,7 +163,7 @@ export async function writeArticles(
 		if (old?.offline) record.offline = true;
 		// A kept full text (sync/full-text.ts) stays with its article.
 		if (old?.fullText && !record.fullText) record.fullText = old.fullText;
-		// The reader's own change of it stays known: no rule acts on it (outbox/way-in.ts).
+		// The reader's own change of it stays known: no rule acts on it (outbox/intent-effect.ts).
 		if (old?.readerChangedAt !== undefined) record.readerChangedAt = old.readerChangedAt;
 		// Asked for before the sent log's horizon: the answer may predate a change of the reader's
 		// the log no longer names, so the cached copy keeps its own state (the next sync's read,

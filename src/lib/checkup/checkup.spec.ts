@@ -14,7 +14,7 @@ import {
 	recordedReply,
 	type RecordedLevel,
 	type SentRequest
-} from '$lib/api/testing/fake-fetch';
+} from '$support/fake-fetch';
 import { apiLevelFinding, checkAccount, diagnoseFailure, missingFeatures } from './checkup';
 
 const context = { apiUrl: '/tt-rss/api/', origin: 'http://localhost' };

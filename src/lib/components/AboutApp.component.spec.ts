@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import AboutApp from './AboutApp.svelte';
-import { freshTarget, show } from './testing/mounted';
+import { freshTarget, show } from '$support/mounted';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();

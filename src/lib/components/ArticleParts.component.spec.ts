@@ -9,7 +9,7 @@ import { session } from '$lib/state/session.svelte';
 import ArticleAttachments from './ArticleAttachments.svelte';
 import ArticleChips from './ArticleChips.svelte';
 import ArticlePager from './ArticlePager.svelte';
-import { freshTarget, openArticle, show } from './testing/mounted';
+import { freshTarget, openArticle, show } from '$support/mounted';
 
 let target: HTMLElement;
 

@@ -4,18 +4,15 @@
  * feed's own view, order and "open on the site", the alerts' feed rule). jsdom's <dialog> has no
  * showModal: `dialogsInJsdom` gives it the two methods the sheet uses.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { flushSync } from 'svelte';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Capabilities } from '$lib/api';
 import { addAlertRule, loadAlertSettings } from '$lib/alerts/rules';
-import { resetReaderDbForTests } from '$lib/db/open';
 import { feedHealthSummary, type FeedHealthFacts } from '$lib/format/feed-health';
 import { feedPrefs } from '$lib/state/feed-prefs.svelte';
 import { session } from '$lib/state/session.svelte';
 import FeedSettings from './FeedSettings.svelte';
-import { dialogsInJsdom, freshTarget, show } from './testing/mounted';
+import { dialogsInJsdom, freshTarget, show } from '$support/mounted';
 
 const admin = vi.hoisted(() => ({
 	feedHealth: vi.fn<(feedId: number, options: { always: boolean }) => Promise<FeedHealthFacts>>()
@@ -28,8 +25,6 @@ let target: HTMLElement;
 
 beforeAll(dialogsInJsdom);
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	localStorage.clear();
 	feedPrefs.reset();
 	vi.restoreAllMocks();

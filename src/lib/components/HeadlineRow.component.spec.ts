@@ -7,12 +7,12 @@
 import { flushSync } from 'svelte';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Headline } from '$lib/api';
-import { headline as makeHeadline } from '$lib/outbox/testing/fake-server';
+import { headline as makeHeadline } from '$support/factories';
 import type { Density } from '$lib/state/settings.svelte';
 import { swipes } from '$lib/state/swipe.svelte';
 import HeadlineRow from './HeadlineRow.svelte';
 import { rowSwipeReady } from './row-swipe.svelte';
-import { freshTarget, hide, show } from './testing/mounted';
+import { freshTarget, hide, show } from '$support/mounted';
 
 class FakePointerEvent extends MouseEvent {
 	readonly pointerId: number;

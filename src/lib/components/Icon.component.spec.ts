@@ -10,7 +10,7 @@ import { flushSync } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
 import Icon from './Icon.svelte';
 import { ICONS, shapeOf } from './icons';
-import { freshTarget, show } from './testing/mounted';
+import { freshTarget, show } from '$support/mounted';
 
 describe('Icon', () => {
 	it('draws the shape inline, stroked and filled in currentColor, hidden from assistive technology', () => {

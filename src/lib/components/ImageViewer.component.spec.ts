@@ -6,7 +6,7 @@
 import { flushSync } from 'svelte';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import ImageViewer from './ImageViewer.svelte';
-import { dialogsInJsdom, freshTarget, show } from './testing/mounted';
+import { dialogsInJsdom, freshTarget, show } from '$support/mounted';
 
 const IMAGES = [
 	{ src: 'http://feeds.test/a.png', alt: 'A harbour' },

@@ -10,7 +10,7 @@ import { ReaderError } from '$lib/api/errors';
 import type { ArticleRef } from '$lib/outbox/intent';
 import { session } from '$lib/state/session.svelte';
 import LabelPicker from './LabelPicker.svelte';
-import { freshTarget, hide, show } from './testing/mounted';
+import { freshTarget, hide, show } from '$support/mounted';
 
 const actions = vi.hoisted(() => ({
 	setLabel: vi.fn<(...args: unknown[]) => Promise<boolean>>(),

@@ -5,7 +5,7 @@
 import { flushSync, type ComponentProps } from 'svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import ListSearch from './ListSearch.svelte';
-import { freshTarget, show } from './testing/mounted';
+import { freshTarget, show } from '$support/mounted';
 
 let target: HTMLElement;
 const onsearch = vi.fn<() => void>();

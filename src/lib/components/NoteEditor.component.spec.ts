@@ -5,7 +5,7 @@
 import { flushSync } from 'svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import NoteEditor from './NoteEditor.svelte';
-import { freshTarget, hide, openArticle, show } from './testing/mounted';
+import { freshTarget, hide, openArticle, show } from '$support/mounted';
 
 const actions = vi.hoisted(() => ({
 	setNote: vi.fn<(ref: unknown, note: string) => Promise<boolean>>()

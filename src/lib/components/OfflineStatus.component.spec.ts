@@ -2,24 +2,19 @@
  * The app bar's offline indicator (OfflineStatus.svelte) in jsdom: the connection, the time of the
  * last fresh data (kept current by its own clock), a sync under way, and the waiting changes.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetReaderDbForTests } from '$lib/db/open';
 import { m } from '$lib/i18n';
 import { offlineStatus, PENDING_SHOWN_AFTER_MS } from '$lib/offline/status.svelte';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { syncStatus } from '$lib/sync/status.svelte';
 import OfflineStatus from './OfflineStatus.svelte';
-import { freshTarget, show as showComponent } from './testing/mounted';
+import { freshTarget, show as showComponent } from '$support/mounted';
 
 let stopStatus: () => void = () => undefined;
 let target: HTMLElement;
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	offlineStatus.reset();
 	syncStatus.reset();
 	target = freshTarget();

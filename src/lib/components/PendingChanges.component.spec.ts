@@ -2,23 +2,19 @@
  * The pending and failed changes panel (PendingChanges.svelte), mounted in jsdom over
  * fake-indexeddb: what it shows of the outbox and the failed list, and its Discard and Retry.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import type { FailedItem } from '$lib/db/schema';
 import { offlineStatus } from '$lib/offline/status.svelte';
 import { failedItems, pendingItems } from '$lib/outbox/outbox';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import PendingChanges from './PendingChanges.svelte';
-import { freshTarget, show } from './testing/mounted';
+import { freshTarget, show } from '$support/mounted';
 
 let stopStatus: () => void = () => undefined;
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	offlineStatus.reset();
 });
 afterEach(() => {

@@ -6,7 +6,7 @@ import { flushSync } from 'svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import PlayerBar from './PlayerBar.svelte';
 import PlayerSpeed from './PlayerSpeed.svelte';
-import { freshTarget, hide, show } from './testing/mounted';
+import { freshTarget, hide, show } from '$support/mounted';
 
 let target: HTMLElement;
 beforeEach(() => {

@@ -3,7 +3,7 @@ import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toasts } from '$lib/state/toasts.svelte';
 import Toasts from './Toasts.svelte';
-import { freshTarget, show } from './testing/mounted';
+import { freshTarget, show } from '$support/mounted';
 
 let target: HTMLElement;
 

@@ -1,8 +1,8 @@
 /**
  * The app's icon set (Icon.svelte draws them): hand-drawn 24×24 paths, stroked in currentColor.
  * Here the icons a first screen can draw (the list and its head, the tree, the app's bar); the
- * article's and the selection's are in icons-later.ts, which their code imports (issue 27: the
- * first screen's JS stays within its 80 KB with the shapes in it).
+ * article's and the selection's are in icons-later.ts, which their code imports, so the
+ * first screen's JS stays within its 80 KB with the shapes in it.
  */
 import type { LaterIconName } from './icons-later';
 
@@ -52,7 +52,7 @@ export type IconName = keyof typeof ICONS | LaterIconName;
  * One icon as Icon.svelte draws it: its stroked paths joined into one `d`, its filled ones into
  * another (each path starts with an absolute `M`, so joined they are the same subpaths). Two path
  * elements at most per icon instead of one per stroke: a list row's icons are most of a phone's
- * first screen's elements (issue 27's cold start), and each element costs its start.
+ * first screen's elements, and each element costs the cold start its time.
  */
 export interface IconShape {
 	stroke: string;

@@ -1,5 +1,5 @@
 /**
- * A headline row's swipe and long press, apart from the row's markup (issue 25): what a swipe
+ * A headline row's swipe and long press, apart from the row's markup, so the row draws and this acts: what a swipe
  * does (state/swipe.svelte.ts, with the actions it runs) and the gestures themselves
  * (gestures/swipe-press.ts) are loaded once the first screen is shown, or at the first press on a
  * row, not with the first screen. A row makes one `RowSwipe`, puts `attachment` on its element,

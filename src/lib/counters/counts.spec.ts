@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SPECIAL_FEED, type Counters } from '$lib/api';
 import { parseCounters, parseFeedTree } from '$lib/api/parse';
-import { recordedContent } from '$lib/api/testing/fake-fetch';
+import { recordedContent } from '$support/fake-fetch';
 import { treeFromNodes } from '$lib/api/tree';
 import { afterCatchup, afterRead, countsFrom, writeCounts, type UnreadCounts } from './counts';
 

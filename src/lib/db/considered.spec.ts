@@ -1,9 +1,7 @@
 /** Which arriving articles a feature has considered (considered.ts): bounded, once, never skipped. */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import {
 	claimArrivals,
 	hasConsidered,
@@ -13,9 +11,10 @@ import {
 	type Considered
 } from './considered';
 import { storedKeyFamily } from './kv';
-import { openReaderDb, resetReaderDbForTests } from './open';
+import { openReaderDb } from './open';
 import type { StoredArticle } from './schema';
-import { ownCacheForTests, TEST_ACCOUNT } from './testing';
+import { ownCacheForTests } from '$support/own-cache';
+import { TEST_ACCOUNT } from '$support/factories';
 
 const KEY = storedKeyFamily<Considered | undefined>({
 	store: 'sync',
@@ -42,8 +41,6 @@ const claim = async (): Promise<number[]> =>
 	(await claimArrivals(KEY, TEST_ACCOUNT)).map((a) => a.id);
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 });
 

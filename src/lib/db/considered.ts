@@ -6,7 +6,7 @@
  *
  * Not a high-water mark: articles do not reach the device in id order (after a burst bigger than
  * the sync's article count the older new ones come in later syncs; a list the reader opens brings
- * its rows in between), so "every id below the newest considered" would skip them (issue 55).
+ * its rows in between), so "every id below the newest considered" would skip them.
  *
  * Bounded: the ids considered above a floor, at most `MAX_CONSIDERED`; every id at or below the
  * floor counts as considered. The floor starts at the newest article stored when the feature
@@ -40,8 +40,8 @@ export const MAX_CONSIDERED = 20_000;
 const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 
 /**
- * A stored record as a `Considered`, or undefined when it is not one. The rules' memory before
- * issue 55, `{ last }` (the newest id considered), reads as a floor there: what it took as
+ * A stored record as a `Considered`, or undefined when it is not one. The rules' memory before this
+ * set, `{ last }` (the newest id considered), reads as a floor there: what it took as
  * considered still is, and everything above it is still to come.
  */
 export function parseConsidered(raw: unknown): Considered | undefined {

@@ -1,5 +1,3 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeArticles, storeList, storeTree } from '$lib/cache/write';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
@@ -8,17 +6,16 @@ import { failedItems, pendingItems } from '$lib/outbox/outbox';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { replayOutbox } from '$lib/outbox/replay';
 import { clientFromStoredSession } from '$lib/outbox/session-client';
-import { fakeTtrss, headline } from '$lib/outbox/testing/fake-server';
+import { fakeTtrss } from '$support/fake-server';
+import { headline } from '$support/factories';
 import { accountOf, bindAccount, mayWriteCache, setShownAccount } from './account';
 import { changesByAccount, discardChangesNotOf, storeSessionFor, wipeAccount } from './device';
-import { openReaderDb, resetReaderDbForTests } from './open';
+import { openReaderDb } from './open';
 import { putJournalEntry, readJournalEntries, resetJournalDbForTests } from './journal-db';
 import type { StoredArticle, StoredSession } from './schema';
 import { loadSession } from './session';
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	resetJournalDbForTests();
 	setShownAccount(undefined);
 });

@@ -1,5 +1,4 @@
 /** The write-ahead journal's durable copy (journal-db.ts): stored, read back, never a start's wait. */
-import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,3 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALERT_CONSIDERED, ALERT_MEMORY, ALERT_SETTINGS } from '$lib/alerts/rules';
 import { RULE_MEMORY } from '$lib/rules/memory';
@@ -27,14 +25,12 @@ import {
 	storedKeyFamily,
 	type StoredKey
 } from './kv';
-import { openReaderDb, resetReaderDbForTests } from './open';
+import { openReaderDb } from './open';
 
 let bad: StoredKey<unknown>[] = [];
 let stopListening: () => void = () => undefined;
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	bad = [];
 	stopListening = onBadStoredValue((key) => bad.push(key));
 });

@@ -1,18 +1,11 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountOf } from './account';
 import { migrations } from './migrations';
-import { openReaderDb, resetReaderDbForTests } from './open';
+import { openReaderDb } from './open';
 import { DB_NAME, type ReaderDB } from './schema';
 import { loadSession } from './session';
-import { storedSession } from './testing';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
+import { storedSession } from '$support/factories';
 
 const session = storedSession({ apiUrl: '/tt-rss/api/', sessionId: 'sid-1' });
 

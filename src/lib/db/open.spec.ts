@@ -1,20 +1,7 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
-import { beforeEach, describe, expect, it } from 'vitest';
-import {
-	abortLiveTransactions,
-	openReaderDb,
-	pageHidden,
-	pageShown,
-	resetReaderDbForTests
-} from './open';
+import { describe, expect, it } from 'vitest';
+import { abortLiveTransactions, openReaderDb, pageHidden, pageShown } from './open';
 import { DB_NAME } from './schema';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 describe('openReaderDb', () => {
 	it('tries again after a failed open instead of keeping the failure', async () => {

@@ -80,7 +80,7 @@ export interface StoredArticle extends Headline {
 	 */
 	packs?: string[];
 	/**
-	 * When the reader last changed it on this device (outbox/way-in.ts marks it as the change goes
+	 * When the reader last changed it on this device (outbox/intent-effect.ts marks it as the change goes
 	 * in; kept over the server's copies): a rule never acts on it (`changedByReader`).
 	 */
 	readerChangedAt?: number;
@@ -132,7 +132,7 @@ export interface OutboxItem {
 	 * A change of an article (flag, note, label) being sent since this time (ms): noted before the
 	 * request goes and removed once it ended. Still there when the sender died on the way (the
 	 * worker stopped, the tab closed): that request may still reach the server, so a change that
-	 * replaces this one carries the time as `overtakes` (outbox/way-in.ts).
+	 * replaces this one carries the time as `overtakes` (outbox/intent-effect.ts).
 	 */
 	sendingAt?: number;
 	/** v3: the account it was made in (db/account.ts `accountOf`); only that account sends it. */

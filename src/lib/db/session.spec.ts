@@ -1,9 +1,7 @@
-import 'fake-indexeddb/auto';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import { accountOf } from './account';
 import { wipeAccount } from './device';
-import { resetReaderDbForTests, openReaderDb } from './open';
+import { openReaderDb } from './open';
 import { loadSession, saveSession, updateSessionId } from './session';
 import type { StoredSession } from './schema';
 
@@ -17,11 +15,6 @@ const base: StoredSession = {
 	singleUser: false,
 	signedInAt: 1
 };
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 /** Whether the clear-text password appears anywhere in the stored record's bytes. */
 async function storedBytesContain(text: string): Promise<boolean> {

@@ -1,6 +1,5 @@
-import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { quota, useQuotaFaults } from '$lib/outbox/testing/quota';
+import { quota, useQuotaFaults } from '$support/quota-faults';
 import { openReaderDb, resetReaderDbForTests } from './open';
 import { writeTxWithRoom } from './quota';
 import { StorageFullError } from './storage-problem';

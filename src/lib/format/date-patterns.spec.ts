@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATE_STYLES, formatWith, readDatePatterns, type DateStyle } from './date-patterns';
 import { keepDatePatterns, makeDatePatterns } from './date-patterns-make';
-import { MemoryStorage } from '$lib/state/testing/memory-storage';
+import { MemoryStorage } from '$support/memory-storage';
 import { longDate, shortDate } from './format';
 import { useFormatLocale } from '$lib/i18n/m';
 

@@ -80,7 +80,7 @@ let referencesAsked = false;
 /**
  * Some servers leave entities in excerpts (`&hellip;`); show them as the characters they mean.
  * Every tt-rss excerpt ends in `&hellip;`, and a parse per row was 2.5 s of a 1,000-row scroll at
- * 4× CPU (issue 28): the common references are read by entities.ts, loaded in a task after the
+ * 4× CPU: the common references are read by entities.ts, loaded in a task after the
  * first call so the first screen's JavaScript does not carry it. Until then, and for anything
  * it does not know, the HTML parser reads them: a textarea's content is parsed as text with
  * character references (RCDATA), so markup in it never becomes elements, nothing loads or runs.

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { keyEvent as key } from './testing';
+import { keyEvent as key } from '$support/factories';
 import type { ArticleRef } from '$lib/state/actions';
 import { keydownHandler, runCommand, stepPlace, type KeyboardHost } from './dispatch';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyEvent as key } from './testing';
+import { keyEvent as key } from '$support/factories';
 import { commandFor, SHORTCUTS } from './shortcuts';
 
 describe('keyboard shortcuts', () => {

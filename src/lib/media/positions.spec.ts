@@ -1,18 +1,14 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setShownAccount } from '$lib/db/account';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { putStored } from '$lib/db/kv';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 import { loadPosition, parseMediaPosition, resumeAt, savePosition } from './positions';
 
 const URL_A = 'http://feeds.test/media/tone.wav';
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	setShownAccount(undefined);
 });
 

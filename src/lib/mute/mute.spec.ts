@@ -1,12 +1,9 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Headline } from '$lib/api';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import { phraseText } from '$lib/search/text';
 import { wipeAccount } from '$lib/db/device';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { parseMuteSettings, splitMuted } from './match';
+import { parseMuteSettings, splitMuted } from './mute-rules';
 import { mute } from './mute.svelte';
 
 // The one tokeniser, watched: how many texts a list's matching reads.
@@ -16,8 +13,6 @@ vi.mock('$lib/search/text', async (original) => {
 });
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	mute.reset();
 });
 

@@ -11,9 +11,9 @@ import type { Headline } from '$lib/api';
 import { NO_MUTE, type MuteSettings } from './settings';
 import { onAccountEvent } from '$lib/db/account-events';
 
-// The matcher (mute/match.ts, with the word rules of alerts/words.ts and search/text.ts) is loaded
+// The matcher (mute/mute-rules.ts, with the word rules of alerts/words.ts and search/text.ts) is loaded
 // only for an account that has muted words: a list without any needs none of it at start.
-type Matcher = typeof import('./match');
+type Matcher = typeof import('./mute-rules');
 
 export { NO_MUTE, type MuteSettings } from './settings';
 
@@ -57,7 +57,7 @@ class Mute {
 		if (this.#account === account) this.#settings = matcher.parseMuteSettings(rule);
 	}
 
-	/** The rows a list shows and the ones the muted words hide (mute/match.ts `splitMuted`). */
+	/** The rows a list shows and the ones the muted words hide (mute/mute-rules.ts `splitMuted`). */
 	split(rows: readonly Headline[]): { shown: Headline[]; hidden: Headline[] } {
 		const settings = this.#settings;
 		if (settings.words.length === 0 || !this.#matcher) return { shown: [...rows], hidden: [] };
@@ -65,7 +65,7 @@ class Mute {
 	}
 
 	async #load(): Promise<Matcher> {
-		this.#matcher ??= await import('./match');
+		this.#matcher ??= await import('./mute-rules');
 		return this.#matcher;
 	}
 

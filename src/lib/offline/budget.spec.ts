@@ -1,10 +1,8 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openReaderDb, resetReaderDbForTests, type ReaderDatabase } from '$lib/db/open';
+import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import {
 	articleBytes,
 	clearStored,
@@ -60,8 +58,6 @@ const fakeCaches = {
 };
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	cacheStore.clear();
 	(globalThis as { caches?: unknown }).caches = fakeCaches;
 });

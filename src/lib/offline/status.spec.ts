@@ -1,4 +1,3 @@
-import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { Intent } from '$lib/outbox/intent';
 

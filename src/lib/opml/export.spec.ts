@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFeedTree, parseFeeds } from '$lib/api/parse';
 import { deriveCapabilities } from '$lib/api/capabilities';
 import { treeFromNodes } from '$lib/api/tree';
-import { levelOf, recordedContent, recordedLevels } from '$lib/api/testing/fake-fetch';
+import { levelOf, recordedContent, recordedLevels } from '$support/fake-fetch';
 import { exportFileName, subscriptionNodes } from './export';
 import { readOpml, writeOpml } from './opml';
 

@@ -1,21 +1,8 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TtrssClient } from '$lib/api/client';
-import {
-	fakeFetch,
-	levelOf,
-	ok,
-	recordedContent,
-	recordedLevels
-} from '$lib/api/testing/fake-fetch';
+import { fakeFetch, levelOf, ok, recordedContent, recordedLevels } from '$support/fake-fetch';
 import { resetReaderDbForTests } from '$lib/db/open';
 import { clearJob, isFinished, loadJob, newJob, runJob } from './job';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 const planned = ['a', 'b', 'c', 'd'].map((name) => ({
 	title: name,

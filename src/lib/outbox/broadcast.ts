@@ -3,7 +3,7 @@
  * from outbox.ts so the modules that change the outbox (outbox.ts, hold.ts, replay.ts) all announce
  * through one place without importing one another.
  */
-import { OUTBOX_CHANNEL, type OutboxChangedMessage } from './contract';
+import { OUTBOX_CHANNEL, type OutboxChangedMessage } from './outbox-contract';
 
 const localListeners = new Set<() => void>();
 

@@ -7,13 +7,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCounters, parseFeedTree } from '$lib/api/parse';
-import { recordedContent } from '$lib/api/testing/fake-fetch';
+import { recordedContent } from '$support/fake-fetch';
 import { treeFromNodes } from '$lib/api/tree';
 import { SPECIAL_FEED, type ArticleBase, type Counters, type Label } from '$lib/api';
 import { afterCatchup, afterRead, countsFrom, type UnreadCounts } from '$lib/counters/counts';
 import { adjustCounters, applyCatchupToCounters, applyToArticle, catchupCovers } from './apply';
 import type { Intent, CatchupIntent } from './intent';
-import { headline } from './testing/fake-server';
+import { headline } from '$support/factories';
 
 const NOW = 1_790_000_000_000;
 const HOUR = 3600;

@@ -10,7 +10,7 @@ import {
 } from '$lib/counters/counts';
 import { adjustCounters, applyToArticle } from './apply';
 import { articleChange, type ArticleIntent, withinCatchup } from './effect';
-import { headline } from './testing/fake-server';
+import { headline } from '$support/factories';
 
 const NOW = 1_790_000_000_000;
 const HOUR = 3600;

@@ -1,10 +1,9 @@
 /** A change queued on a full device (enqueue.ts): kept in the outbox alone, or refused with why. */
-import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { readerText } from '$lib/api';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { m } from '$lib/i18n/m';
-import { quota, useQuotaFaults } from './testing/quota';
+import { quota, useQuotaFaults } from '$support/quota-faults';
 import { enqueueIntent } from './enqueue';
 import type { Intent } from './intent';
 

@@ -9,7 +9,7 @@ import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
 import { RefusedError } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored, isFiniteNumber, readIn, storedKeyFamily, writeIn } from '$lib/db/kv';
-import { doubtsFor } from './doubts';
+import { unansweredSendsFor } from './unanswered-sends';
 import { isQuotaError, StorageFullError } from '$lib/db/storage-problem';
 import { m } from '$lib/i18n/m';
 import { readStores, writeStores, type Stores } from '$lib/db/stores';
@@ -18,10 +18,16 @@ import { accountOfNewChanges } from '$lib/db/session';
 import { changeFitsCache } from '$lib/db/account';
 import { inCatchupScope } from './apply';
 import { catchupKeyRange, keyPrefixRange, splitIntent, type ItemDraft } from './split';
-import { intentEffect, type IntentEffect, type WayInContext, type WayInSnapshot } from './way-in';
+import {
+	intentEffect,
+	type IntentEffect,
+	type EffectContext,
+	type EffectSnapshot
+} from './intent-effect';
 import { noteHeldSeqs, type Hold } from './hold';
 import { announceOutboxChange } from './broadcast';
 import { marksUnread, type Intent, type CatchupIntent } from './intent';
+type QueueStores = Stores<('outbox' | 'settings')[], 'readwrite'>;
 type CacheStores = Stores<('outbox' | 'articles' | 'tree' | 'settings')[], 'readwrite'>;
 
 /**
@@ -37,7 +43,7 @@ export async function enqueueIntent(
 	now = Date.now(),
 	hold?: Hold,
 	ahead: WrittenAhead = {},
-	by: WayInContext['by'] = 'reader'
+	by: EffectContext['by'] = 'reader'
 ): Promise<void> {
 	const account = ahead.account ?? (await accountOfNewChanges());
 	const drafts = splitIntent(
@@ -49,7 +55,7 @@ export async function enqueueIntent(
 	try {
 		seqs = await writeItems(write, true);
 	} catch (error) {
-		// A rule's change is checked against the cached articles (way-in.ts `changedByReader`):
+		// A rule's change is checked against the cached articles (intent-effect.ts `changedByReader`):
 		// without them it is not made (its articles stay considered: rules/run.ts).
 		if (by === 'rule') throw error;
 		seqs = await writeItems(write, false).catch((error: unknown) => {
@@ -64,7 +70,7 @@ export async function enqueueIntent(
 
 /**
  * A change one of the reader's rules makes (rules/run.ts): as the reader's, except that it leaves
- * out every article the reader changed since it reached the device (way-in.ts `changedByReader`),
+ * out every article the reader changed since it reached the device (intent-effect.ts `changedByReader`),
  * checked in the transaction that writes it, and marks none as the reader's.
  */
 export async function enqueueRuleIntent(intent: Intent, now = Date.now()): Promise<void> {
@@ -127,38 +133,45 @@ interface ItemsWrite {
 	account: string | undefined;
 	hold: Hold | undefined;
 	journal: string | undefined;
-	/** The reader's change, or a rule's (way-in.ts `WayInContext`). */
-	by: WayInContext['by'];
+	/** The reader's change, or a rule's (intent-effect.ts `EffectContext`). */
+	by: EffectContext['by'];
 }
 
-async function writeItems(
-	{ drafts, now, account, hold, journal, by }: ItemsWrite,
-	applyToCache: boolean
-): Promise<number[]> {
-	const context: WayInContext = { now, account, hold, by };
+/**
+ * The change's way into the queue, in one transaction: the write-ahead entry marked settled, what
+ * the change meets (the queued items of its keys, the unanswered sends of them and, with `applyToCache`, the
+ * cached articles and counters it changes), the pure rule (intent-effect.ts `intentEffect`), its writes.
+ * Without the cache, only the outbox and its marks are written.
+ */
+async function writeItems(write: ItemsWrite, applyToCache: boolean): Promise<number[]> {
 	if (!applyToCache) {
-		return writeStores(['outbox', 'settings'], async ({ outbox, settings }) => {
-			const queued = await queuedUnder(outbox, drafts);
-			if (journal) await writeIn(settings, journalSettled(journal), now);
-			const doubts = await doubtsFor(settings, account, keysOf(drafts), now);
-			return writeEffect(outbox, intentEffect(drafts, { ...queued, doubts }, context));
-		});
+		return writeStores(['outbox', 'settings'], (stores) => enter(stores, undefined, write));
 	}
 	// A full quota frees cache room first (then the caller keeps the change in the outbox alone).
-	return writeStoresWithRoom(['outbox', 'articles', 'tree', 'settings'], async (stores) => {
-		if (journal) await writeIn(stores.settings, journalSettled(journal), now);
-		// A tab left open for an earlier account queues its change for that account; the cache is
-		// another account's now (the same ids name other articles there): it stays as it is.
-		const owner = await readIn(stores.settings, CACHE_OWNER);
-		const ownCache = changeFitsCache(owner, account);
-		const queued = await queuedUnder(stores.outbox, drafts);
-		const doubts = await doubtsFor(stores.settings, account, keysOf(drafts), now);
-		const cache = ownCache ? await cacheSnapshot(stores, drafts) : undefined;
-		const effect = intentEffect(drafts, { ...queued, doubts, cache }, context);
-		for (const article of effect.articles) await stores.articles.put(article);
-		if (effect.tree) await stores.tree.put(effect.tree, 'current');
-		return writeEffect(stores.outbox, effect);
-	});
+	return writeStoresWithRoom(['outbox', 'articles', 'tree', 'settings'], (stores) =>
+		enter(stores, stores, write)
+	);
+}
+
+async function enter(
+	{ outbox, settings }: QueueStores,
+	cacheStores: CacheStores | undefined,
+	{ drafts, now, account, hold, journal, by }: ItemsWrite
+): Promise<number[]> {
+	if (journal) await writeIn(settings, journalSettled(journal), now);
+	const queued = await queuedUnder(outbox, drafts);
+	const unanswered = await unansweredSendsFor(settings, account, keysOf(drafts), now);
+	// A tab left open for an earlier account queues its change for that account; the cache is
+	// another account's now (the same ids name other articles there): it stays as it is.
+	const ownCache =
+		cacheStores !== undefined && changeFitsCache(await readIn(settings, CACHE_OWNER), account);
+	const cache = ownCache ? await cacheSnapshot(cacheStores, drafts) : undefined;
+	const effect = intentEffect(drafts, { ...queued, unanswered, cache }, { now, account, hold, by });
+	if (cacheStores) {
+		for (const article of effect.articles) await cacheStores.articles.put(article);
+		if (effect.tree) await cacheStores.tree.put(effect.tree, 'current');
+	}
+	return writeEffect(outbox, effect);
 }
 
 const keysOf = (drafts: readonly ItemDraft[]): string[] => drafts.map((d) => d.key);
@@ -173,10 +186,10 @@ export async function queuedUnder(
 		index(name: 'byKey'): { getAll(key: string | IDBKeyRange): Promise<OutboxItem[]> };
 	},
 	drafts: readonly ItemDraft[]
-): Promise<Pick<WayInSnapshot, 'queued' | 'catchups'>> {
+): Promise<Pick<EffectSnapshot, 'queued' | 'catchups'>> {
 	const byKey = outbox.index('byKey');
 	const queued = await Promise.all(drafts.map((draft) => byKey.getAll(draft.key)));
-	// A mark unread needs them too: one sent without an answer yet may land after it (way-in.ts).
+	// A mark unread needs them too: one sent without an answer yet may land after it (intent-effect.ts).
 	if (queued.every((q) => q.length === 0) && !drafts.some((d) => marksUnread(d.intent))) {
 		return { queued };
 	}
@@ -190,7 +203,7 @@ export async function queuedUnder(
 async function cacheSnapshot(
 	stores: CacheStores,
 	drafts: readonly ItemDraft[]
-): Promise<NonNullable<WayInSnapshot['cache']>> {
+): Promise<NonNullable<EffectSnapshot['cache']>> {
 	const tree: StoredTree | undefined = await stores.tree.get('current');
 	const articles = stores.articles;
 	const targets: StoredArticle[][] = [];

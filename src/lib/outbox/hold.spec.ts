@@ -1,9 +1,7 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
+import { IDBObjectStore } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeList } from '$lib/cache/write';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
-import { resetReaderDbForTests } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
 import { cancelHold, releaseHold, type Hold } from './hold';
 import type { Intent } from './intent';
@@ -12,14 +10,10 @@ import { enqueueIntent } from './enqueue';
 import { mayOvertake } from './order';
 import { replayOutbox } from './replay';
 import { planCalls } from './replay-plan';
-import { cacheArticles, cached } from './testing/cache';
-import { fakeTtrss, headline } from './testing/fake-server';
-import { ownCacheForTests } from '$lib/db/testing';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
+import { cacheArticles, cached } from '$support/cached-articles';
+import { fakeTtrss } from '$support/fake-server';
+import { headline } from '$support/factories';
+import { ownCacheForTests } from '$support/own-cache';
 
 const T = 1_800_000_000_000;
 const hold = (id: string, until = T + 6_000): Hold => ({ id, until });

@@ -1,5 +1,5 @@
 /**
- * Holding a change while the reader can still undo it (issue 14). An undoable action's items are
+ * Holding a change while the reader can still undo it, so an undone change is never sent. An undoable action's items are
  * queued with `heldUntil` and one `undoId` (enqueueIntent's `hold`); replay leaves them, and what
  * must not overtake them (replay.ts `planCalls`), until the hold is
  * - released (the Undo toast went away): sent as any change;

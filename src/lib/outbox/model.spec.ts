@@ -4,22 +4,21 @@
  * at the same time, faults on the wire, lost replies, session expiry, full storage and sign-ins as
  * other accounts, the sync engine's writes with their read time while changes are confirmed (and
  * syncs longer than the sent log), slow requests with articles arriving meanwhile, undo holds,
- * bulk (mark above) actions and catch-ups of Starred (testing/schedule.ts), and checks after each
+ * bulk (mark above) actions and catch-ups of Starred ($support/model-schedule.ts), and checks after each
  * drain that the server holds exactly what the reader meant, in the right account, each share
  * once, that the failed list explains the rest, and that the cache shows what the server has. CI runs a few hundred schedules; `npm run soak` runs 100,000 (SOAK_RUNS) and prints
  * the figures.
  */
-import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { installWebLocks, type FakeLocks } from './testing/locks';
-import { MemoryStorage } from '$lib/state/testing/memory-storage';
-import { installQuotaFaults } from './testing/quota';
-import { installTimeoutControl } from './testing/timers';
+import { installWebLocks, type FakeLocks } from '$support/fake-locks';
+import { MemoryStorage } from '$support/memory-storage';
+import { installQuotaFaults } from '$support/quota-faults';
+import { installTimeoutControl } from '$support/timeout-control';
 import { DEFAULT_TIMEOUT_MS } from '$lib/api/transport';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedLevels } from '$support/fake-fetch';
 import {
 	actionsArbitrary,
 	emptyFigures,
@@ -31,7 +30,7 @@ import {
 	type ReaderAction,
 	type World,
 	type DuringStep
-} from './testing/schedule';
+} from '$support/model-schedule';
 
 const SOAK_RUNS = Number(process.env.SOAK_RUNS ?? 0);
 const RUNS = SOAK_RUNS > 0 ? SOAK_RUNS : 300;

@@ -1,19 +1,12 @@
 /** The outbox's reads on the way in (outbox.ts): what a tap reads of the queue. */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SPECIAL_FEED } from '$lib/api';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import type { OutboxItem } from '$lib/db/schema';
 import { splitIntent } from './split';
 import type { Intent } from './intent';
 import { pendingItems } from './outbox';
 import { enqueueIntent, queuedUnder } from './enqueue';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 const star = (id: number, value: boolean): Intent => ({
 	type: 'flag',

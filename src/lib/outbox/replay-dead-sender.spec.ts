@@ -1,23 +1,15 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, expect, it, vi } from 'vitest';
-import { resetReaderDbForTests } from '$lib/db/open';
+import { expect, it, vi } from 'vitest';
 import { pendingItems } from './outbox';
 import { enqueueIntent } from './enqueue';
 import type { Intent } from './intent';
 import { replayOutbox } from './replay';
 import { UNANSWERED_MS } from './replay-judge';
-import { fakeTtrss } from './testing/fake-server';
+import { fakeTtrss } from '$support/fake-server';
 
 /*
  * A sender that dies on the way: the worker's copy of the replay is loaded apart (vi.resetModules)
  * and never ends. In a file of its own: the modules loaded after the reset stay for the file.
  */
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 const star = (value: boolean): Intent => ({
 	type: 'flag',

@@ -30,7 +30,7 @@ export function mayHaveLanded(error: unknown): boolean {
 
 /**
  * How long a change sent without an answer may still land on the server: a request's timeout. A
- * later value of the same field confirmed sooner is sent once more after that (replay-book.ts
+ * later value of the same field confirmed sooner is sent once more after that (replay-records.ts
  * `confirm`).
  */
 export const UNANSWERED_MS = DEFAULT_TIMEOUT_MS;

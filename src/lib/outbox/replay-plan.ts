@@ -3,7 +3,7 @@
  * coalesced article calls between barriers, held and put-off items left waiting), what may
  * overtake a held catch-up, which of a scope's unread articles a catch-up covers when it is sent
  * by ids (existedThen), and when a put-off item is tried again (retryAt). No storage, no network:
- * replay.ts sends the plan (replay-send.ts) and keeps the books (replay-book.ts).
+ * replay.ts sends the plan (replay-send.ts) and keeps the books (replay-records.ts).
  */
 import {
 	ArticleField,

@@ -1,14 +1,14 @@
 /**
  * The replay's requests: a planned call (replay-plan.ts) sent with the client. The article calls
  * send their parameters; a catch-up and a share decide theirs when sent, from what the server
- * has then (see sendCatchup, sendShare), and note the attempt first (replay-book.ts).
+ * has then (see sendCatchup, sendShare), and note the attempt first (replay-records.ts).
  */
 import { ArticleField, SPECIAL_FEED, UpdateMode, type Headline, type TtrssClient } from '$lib/api';
 import { pageHeadlines } from '$lib/api/paging';
 import type { OutboxItem } from '$lib/db/schema';
 import { withinCatchup } from './effect';
 import type { CatchupIntent, Intent } from './intent';
-import { attemptedAt, doubtMarksUnread, markAttempted } from './replay-book';
+import { attemptedAt, doubtMarksUnread, markAttempted } from './replay-records';
 import { chunk, existedThen, MAX_IDS_PER_CALL, type PlannedCall } from './replay-plan';
 
 /** A catch-up replayed by ids reads at most this many pages of the scope's unread headlines. */

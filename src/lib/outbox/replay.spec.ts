@@ -1,6 +1,5 @@
-import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { setShownAccount } from '$lib/db/account';
 import { loadSession, saveSession } from '$lib/db/session';
@@ -13,15 +12,11 @@ import { MAX_ATTEMPTS, replayOutbox } from './replay';
 import { judge, UNANSWERED_MS } from './replay-judge';
 import { clientFromStoredSession } from './session-client';
 import { loadReplayStatus } from './status';
-import { cacheArticles } from './testing/cache';
-import { fakeTtrss, headline } from './testing/fake-server';
+import { cacheArticles } from '$support/cached-articles';
+import { fakeTtrss } from '$support/fake-server';
+import { headline } from '$support/factories';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { putStored } from '$lib/db/kv';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 
 /** A seeded pseudo-random sequence, so a failing run can be repeated. */
 function random(seed: number): () => number {

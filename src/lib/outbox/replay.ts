@@ -1,7 +1,7 @@
 /**
  * Sends the outbox to the server: one function for the page and the service worker. This file
  * holds the lock and the loop; the plan (replay-plan.ts) and the judging of errors
- * (replay-judge.ts) are pure, the requests (replay-send.ts) and the books (replay-book.ts) apart.
+ * (replay-judge.ts) are pure, the requests (replay-send.ts) and the books (replay-records.ts) apart.
  *
  * - One replay at a time across tabs and the worker (Web Locks, `outbox-replay`).
  * - Few calls: within the stretch between two catch-ups, one updateArticle per field and target
@@ -28,7 +28,7 @@ import { accountOfClient, belongsTo } from '$lib/db/account';
 import type { OutboxItem } from '$lib/db/schema';
 import { outboxCount, outboxItems } from '$lib/db/stores';
 import { announceOutboxChange } from './broadcast';
-import { REPLAY_LOCK } from './contract';
+import { REPLAY_LOCK } from './outbox-contract';
 import {
 	confirm,
 	deferItem,
@@ -37,7 +37,7 @@ import {
 	noteStatus,
 	noteUnanswered,
 	settleSending
-} from './replay-book';
+} from './replay-records';
 import { judge, mayHaveLanded, type ReplayStop, type Verdict } from './replay-judge';
 import { callsFor, planCalls, type PlannedCall } from './replay-plan';
 import { sendCall } from './replay-send';

@@ -1,8 +1,5 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearFlagOutside, storeOfflineHeadlines } from '$lib/cache/kept';
-import { resetReaderDbForTests } from '$lib/db/open';
 import { getStored } from '$lib/db/kv';
 import type { Intent } from './intent';
 import { withQueuedChanges } from './outbox';
@@ -10,14 +7,14 @@ import { enqueueIntent } from './enqueue';
 import { replayOutbox } from './replay';
 import { SENT_LOG, SENT_LOG_MS, sentSince } from './sent-log';
 import { withSent } from './sent-log-write';
-import { cacheArticles, cached } from './testing/cache';
-import { fakeTtrss, headline } from './testing/fake-server';
+import { cacheArticles, cached } from '$support/cached-articles';
+import { fakeTtrss } from '$support/fake-server';
+import { headline } from '$support/factories';
 import { bindAccount } from '$lib/db/account';
-import { ownCacheForTests, TEST_ACCOUNT } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
+import { TEST_ACCOUNT } from '$support/factories';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	// Written as the signed-in account's, as in the app.
 	await ownCacheForTests();
 });

@@ -1,22 +1,14 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeFetch, ok } from '$lib/api/testing/fake-fetch';
+import { describe, expect, it, vi } from 'vitest';
+import { fail, fakeFetch, ok } from '$support/fake-fetch';
 import { accountOf, accountOfClient } from '$lib/db/account';
 import { storeSessionFor, wipeAccount } from '$lib/db/device';
-import { resetReaderDbForTests } from '$lib/db/open';
 import { loadSession, saveSession, updateSessionId } from '$lib/db/session';
-import { storedSession } from '$lib/db/testing';
+import { storedSession } from '$support/factories';
 import { pendingItems } from './outbox';
 import { enqueueIntent } from './enqueue';
 import { replayOutbox } from './replay';
 import { clientFromStoredSession } from './session-client';
-import { fakeTtrss } from './testing/fake-server';
-
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
+import { fakeTtrss } from '$support/fake-server';
 
 const stored = storedSession({ sessionId: 'sid-old', password: 'pw', stayingSignedIn: true });
 

@@ -1,6 +1,6 @@
 /**
  * Pure rules: how an intent splits into outbox items, one per article and field (their coalescing
- * key), catch-ups and shares unique barriers. Only a write runs them (enqueue.ts, way-in.ts, the
+ * key), catch-ups and shares unique barriers. Only a write runs them (enqueue.ts, intent-effect.ts, the
  * actions), so they are apart from apply.ts, which the first screen's reads use.
  */
 import type { ArticleBase } from '$lib/api';

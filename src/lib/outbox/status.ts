@@ -1,7 +1,7 @@
 /** The replay's last outcome, kept in IndexedDB so the page shows what the worker found too. */
 import { getStored, isRecord, readIn, storedKey, writeIn } from '$lib/db/kv';
 import { writeStores } from '$lib/db/stores';
-import { REPLAY_STATUS_KEY } from './contract';
+import { REPLAY_STATUS_KEY } from './outbox-contract';
 
 export interface ReplayStatus {
 	/** The session ended and could not be renewed: the reader must sign in; nothing is lost. */

@@ -5,18 +5,16 @@
  * it only for a label or a catch-up (apply.ts `needsTree`); the offline status reads it only when
  * asked, not at each change of the outbox.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCounters, parseFeedTree } from '$lib/api/parse';
-import { recordedContent } from '$lib/api/testing/fake-fetch';
+import { recordedContent } from '$support/fake-fetch';
 import { treeFromNodes } from '$lib/api/tree';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { ownCacheForTests } from '$lib/db/testing';
+import { openReaderDb } from '$lib/db/open';
+import { ownCacheForTests } from '$support/own-cache';
 import type { Intent } from './intent';
 import { enqueueIntent } from './enqueue';
 import { intentNames, withQueuedChanges } from './outbox';
-import { headline } from './testing/fake-server';
+import { headline } from '$support/factories';
 
 const tree = treeFromNodes(parseFeedTree(recordedContent('api15', 'getFeedTree')));
 const label = tree.labels[0];
@@ -29,8 +27,6 @@ function countTreeReads(): () => number {
 }
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 	const db = await openReaderDb();
 	await db.put(

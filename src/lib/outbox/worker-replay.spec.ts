@@ -4,19 +4,12 @@
  * sending it, the hold simply expires: any replay, the page's at the next start or the service
  * worker's, sends it then" and "A change is never lost and never waits on a page nobody sees."
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { resetReaderDbForTests } from '$lib/db/open';
+import { afterEach, expect, it, vi } from 'vitest';
 import { storeSessionFor } from '$lib/db/device';
 import { pendingItems } from './outbox';
 import { enqueueIntent } from './enqueue';
-import { fakeTtrss } from './testing/fake-server';
+import { fakeTtrss } from '$support/fake-server';
 
-beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
-});
 /** The worker's module (by a variable: its types are the worker's, checked by its own tsconfig). */
 const workerReplay = (): Promise<{ startReplay: () => void }> => {
 	const path = '../../service-worker/replay';

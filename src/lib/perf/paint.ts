@@ -1,6 +1,6 @@
 /**
- * The one way the app waits for the frame the reader's input changed to be painted (issue 28,
- * interactions): an input's task does only what that frame shows (rows, counters, the article),
+ * The one way the app waits for the frame the reader's input changed to be painted (the
+ * interactions' budget): an input's task does only what that frame shows (rows, counters, the article),
  * and the rest — the outbox write, a focus or scroll that forces a layout — runs after it, so the
  * paint is not held back by work nobody sees in it.
  *

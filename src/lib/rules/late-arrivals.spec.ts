@@ -4,15 +4,13 @@
 // first step keeps the newest N; the older new ones reach the device in later syncs (the unread
 // set read again), with ids below the mark. Now they keep which articles they considered
 // (db/considered.ts).
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetReaderDbForTests, openReaderDb } from '$lib/db/open';
-import { ownCacheForTests } from '$lib/db/testing';
+import { openReaderDb } from '$lib/db/open';
+import { ownCacheForTests } from '$support/own-cache';
 import { pendingItems } from '$lib/outbox/outbox';
 import { runSync } from '$lib/sync/run';
-import { syncServer } from '$lib/sync/testing';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { syncServer } from '$support/sync-server';
+import { recordedLevels } from '$support/fake-fetch';
 import { putStored } from '$lib/db/kv';
 import { RULE_MEMORY } from '$lib/rules/memory';
 import { saveRules } from '$lib/rules/store';
@@ -21,8 +19,6 @@ import type { MatchRule } from './model';
 const ACCOUNT = 'reader@http://tt.example/api/';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 });
 

@@ -1,11 +1,11 @@
 /**
  * Which articles a rule acts on, and what its actions come to: pure, with the offline search's own
- * parser and row matcher (search/query.ts, search/engine.ts) and the muted words' own matcher
+ * parser and row matcher (search/query.ts, search/inverted-index.ts) and the muted words' own matcher
  * (alerts/words.ts), so a rule matches exactly where a search or the mute would.
  */
 import type { Headline } from '$lib/api';
 import { wordMatcher, wordTexts } from '$lib/alerts/words';
-import { rowMatches } from '$lib/search/engine';
+import { rowMatches } from '$lib/search/inverted-index';
 import { hasPositiveTerm, parseQuery, type QueryTerm } from '$lib/search/query';
 import type { Intent } from '$lib/outbox/intent';
 import type { MatchRule, Rule, RuleAction, RuleScope } from './model';

@@ -2,27 +2,22 @@
 // article they had not considered, however it got there. An article the reader's open list brought
 // in (headlines.svelte.ts → cache storeList) before the next sync, and that the reader already
 // dealt with (opened, then kept unread on purpose), was then marked read by a "mark read" rule
-// when the sync ended. Now the reader's change marks the cached article (outbox/way-in.ts) and no
+// when the sync ended. Now the reader's change marks the cached article (outbox/intent-effect.ts) and no
 // rule acts on an article so marked.
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 import { pendingItems } from '$lib/outbox/outbox';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { storeList } from '$lib/cache/write';
 import { runSync } from '$lib/sync/run';
-import { syncServer } from '$lib/sync/testing';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { syncServer } from '$support/sync-server';
+import { recordedLevels } from '$support/fake-fetch';
 import { saveRules } from '$lib/rules/store';
 import { SPECIAL_FEED } from '$lib/api';
 
 const ACCOUNT = 'reader@http://tt.example/api/';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 });
 

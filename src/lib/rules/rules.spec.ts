@@ -1,17 +1,14 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Headline } from '$lib/api';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { resetReaderDbForTests } from '$lib/db/open';
+import { recordedLevels } from '$support/fake-fetch';
 import { getStored, putStored } from '$lib/db/kv';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 import { pendingItems } from '$lib/outbox/outbox';
 import { enqueueIntent } from '$lib/outbox/enqueue';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import { runSync } from '$lib/sync/run';
-import { syncServer } from '$lib/sync/testing';
+import { syncServer } from '$support/sync-server';
 import { alertTarget, ruleListPath } from '$lib/alerts/target';
 import { ruleHitRows } from './hits';
 import { planRules, ruleMatcher } from './match';
@@ -22,8 +19,6 @@ import { LEGACY_MUTE, loadRules, RULE_HITS, RULES, saveMuteRule, saveRules } fro
 const ACCOUNT = 'reader@http://tt.example/api/';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 });
 

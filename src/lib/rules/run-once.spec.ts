@@ -1,19 +1,16 @@
 // When and how often the rules run: under the sync's lock whatever the sync found (a sign-out waits
 // for the sync's lock, db/device.ts withReplayAndSyncStopped), and once per article across the page
 // and the worker even where Web Locks are missing (old WebKit): issue 55's two suspected items.
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SPECIAL_FEED } from '$lib/api';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedLevels } from '$support/fake-fetch';
 import { storeList } from '$lib/cache/write';
 import { SYNC_LOCK } from '$lib/db/names';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { ownCacheForTests } from '$lib/db/testing';
-import { installWebLocks } from '$lib/outbox/testing/locks';
+import { ownCacheForTests } from '$support/own-cache';
+import { installWebLocks } from '$support/fake-locks';
 import { syncNow } from '$lib/sync/engine';
 import { runSync } from '$lib/sync/run';
-import { syncServer } from '$lib/sync/testing';
+import { syncServer } from '$support/sync-server';
 import type { MatchRule } from './model';
 import { runRules } from './run';
 import { saveRules } from './store';
@@ -43,8 +40,6 @@ function notifications(onShow: (title: string) => Promise<void> | void = () => u
 }
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 });
 

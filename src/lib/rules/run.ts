@@ -7,18 +7,18 @@
  * run them together (with Web Locks one run waits for the other; without, the claim decides). An
  * article the reader changed since it reached the device (a list brought it in before the sync;
  * opened, kept unread) is considered and left as the reader left it: the reader's word is the last
- * (outbox/way-in.ts `changedByReader`, also checked where a rule's change goes in). Each action is
+ * (outbox/intent-effect.ts `changedByReader`, also checked where a rule's change goes in). Each action is
  * an ordinary intent through the outbox's one door (`enqueueRuleIntent`): applied to the cached
  * articles at once, queued offline, sent once. Quiet and cheap without rules: one read.
  */
 import type { FeedTree } from '$lib/api';
 import { cachedMatching, cachedTree } from '$lib/cache';
 import { showNotices } from '$lib/alerts/notify';
-import { articleInItsFeed, noticeFor, type AlertNotice } from '$lib/alerts/plan';
+import { articleInItsFeed, noticeFor, type AlertNotice } from '$lib/alerts/alert-plan';
 import { ruleListPath } from '$lib/alerts/target';
 import { claimArrivals } from '$lib/db/considered';
 import { enqueueRuleIntent } from '$lib/outbox/enqueue';
-import { changedByReader } from '$lib/outbox/way-in';
+import { changedByReader } from '$lib/outbox/intent-effect';
 import { parentsOf } from '$lib/tree/walk';
 import { actingRules } from './model';
 import { planRules, ruleMatcher } from './match';
@@ -62,7 +62,7 @@ export async function runRules(account: string): Promise<RulesRun> {
 	});
 }
 
-/** A rule's alert: the alerts' own notice and door (alerts/plan.ts `noticeFor`, notify.ts). */
+/** A rule's alert: the alerts' own notice and door (alerts/alert-plan.ts `noticeFor`, notify.ts). */
 function ruleNotice({ rule, rows }: ReturnType<typeof planRules>['alerts'][number]): AlertNotice {
 	return noticeFor(
 		{

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredArticle } from '$lib/db/schema';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import { holdIndexing } from '$lib/db/index-queue';
 import { indexArticles, setIndexSink, unindexArticles } from './index';
 

@@ -1,12 +1,10 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Headline } from '$lib/api';
 import type { ListKey } from '$lib/cache';
 import { storeList } from '$lib/cache/write';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import { evictCache } from '$lib/db/quota';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import {
 	applyChanges,
 	indexFootprint,
@@ -14,13 +12,12 @@ import {
 	searchLocal,
 	type LocalSearchOptions
 } from './indexer';
-import { ownCacheForTests, TEST_ACCOUNT } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
+import { TEST_ACCOUNT } from '$support/factories';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { putStored } from '$lib/db/kv';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	// Written as the signed-in account's, as in the app.
 	await ownCacheForTests();
 	resetIndexerForTests();

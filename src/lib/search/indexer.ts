@@ -17,7 +17,7 @@ import type { StoredArticle } from '$lib/db/schema';
 import { readStores, writeStores } from '$lib/db/stores';
 import { searchRecord, searchRecords } from '$lib/db/later-reads';
 import { settleTimer } from '$lib/timing/settle';
-import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './engine';
+import { docOf, rowMatches, SearchIndex, type IndexedDoc } from './inverted-index';
 import { hasPositiveTerm, parseQuery, type QueryTerm } from './query';
 
 /** Bump when the words kept per article change: older records are then rebuilt. */

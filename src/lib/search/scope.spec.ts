@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_FEED, type FeedTree } from '$lib/api';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import { localScope } from './local-scope';
 import { searchTarget, type ScopeQuery } from './scope';
 

@@ -1,7 +1,6 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { recordedRows, signedInPage, type Replies } from './testing/recorded-server';
+import { recordedLevels } from '$support/fake-fetch';
+import { recordedRows, signedInPage, type Replies } from '$support/recorded-server';
 
 /** All articles (five rows), the tree, and the replies to the changes sent. */
 const READER: Replies = {

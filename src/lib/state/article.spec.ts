@@ -1,8 +1,7 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { recordedRows, signedInPage, type Replies } from './testing/recorded-server';
-import { afterQueuedChangesRead } from './testing/queued-race';
+import { recordedLevels } from '$support/fake-fetch';
+import { recordedRows, signedInPage, type Replies } from '$support/recorded-server';
+import { afterQueuedChangesRead } from '$support/queued-race';
 
 /** All articles (five rows) and getArticle (Big feed item 001 and Script tags) as recorded. */
 const READER: Replies = { getHeadlines: 'getHeadlines-header', getArticle: 'getArticle' };

@@ -6,8 +6,8 @@
  * sent and confirmed) has them read once when they pause, not once an article. The counts on
  * screen moved with each change already (the one counter model, counters/counts.ts); the server's
  * read only settles what the device cannot know. On a big account each read is a reply of
- * ~90 KB and a write of the whole stored tree, the main thread's work between two articles
- * (issue 28).
+ * ~90 KB and a write of the whole stored tree, the main thread's work between two articles,
+ * where the next tap waits.
  */
 import { onAccountEvent } from '$lib/db/account-events';
 import { onOutboxChange } from '$lib/outbox/broadcast';

@@ -2,10 +2,9 @@
 // "same story shown once" hides a row only when it is the same article (dedupe/dedupe.ts), and a
 // read change takes along only such copies (state/shown-rows.svelte.ts withCopies). Found in the
 // review of cd7e7e8: two feeds’ "Daily digest" posts were one row, and reading it sent both.
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { recordedRows, signedInPage, type Replies } from './testing/recorded-server';
+import { recordedLevels } from '$support/fake-fetch';
+import { recordedRows, signedInPage, type Replies } from '$support/recorded-server';
 
 const READER: Replies = {
 	getHeadlines: 'getHeadlines-header',

@@ -3,10 +3,38 @@
  * local index, and the device's own feeds (Today) from the cached articles — both through the
  * one rule of which cached articles a feed id covers (search/local-scope.ts `localScope`).
  */
-import { DEVICE_FEED, type FeedTree, type Headline } from '$lib/api';
+import { DEVICE_FEED, isDeviceFeed, type FeedTree, type Headline } from '$lib/api';
 import { cachedMatching } from '$lib/cache';
 import { searchOnDevice, type LocalResults } from '$lib/search/page';
 import { FIRST_PAGE, type ListQuery } from './list-query';
+
+/** Why a search was answered on this device: the server out of reach, or a device feed's list. */
+export type OnDeviceReason = 'unreachable' | 'device-feed';
+
+/** A list of a feed only this device has (Today): never asked of the server. */
+export const isDeviceList = (query: ListQuery): boolean =>
+	query.kind === 'feed' && isDeviceFeed(Number(query.id));
+
+/** A list read on this device, as it goes on screen. */
+export interface DeviceRead {
+	rows: Headline[];
+	complete: boolean;
+	/** A search's results, paged on (`next`) as the reader nears the end. */
+	results?: LocalResults;
+	/** Why a search was answered here (the list's banner says it). */
+	reason?: OnDeviceReason;
+}
+
+/** The open list read on this device: its search (the first page), or a device feed's rows. */
+export async function readOnDevice(
+	query: ListQuery,
+	tree: FeedTree | undefined
+): Promise<DeviceRead> {
+	if (!query.search) return { rows: await deviceFeedRows(query, tree), complete: true };
+	const { results, rows } = await firstOnDevice(query, tree);
+	const reason = isDeviceList(query) ? 'device-feed' : 'unreachable';
+	return { rows, complete: results.done, results, reason };
+}
 
 /** The open search's results on this device and their first page. */
 export async function firstOnDevice(

@@ -1,9 +1,8 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEVICE_FEED, type Headline } from '$lib/api';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { pagedHeadlines, recordedRows, signedInPage } from './testing/recorded-server';
-import { afterQueuedChangesRead } from './testing/queued-race';
+import { recordedLevels } from '$support/fake-fetch';
+import { pagedHeadlines, recordedRows, signedInPage } from '$support/recorded-server';
+import { afterQueuedChangesRead } from '$support/queued-race';
 
 /** All articles, as the test bed answers it with include_header (five rows). */
 const ALL = { getHeadlines: 'getHeadlines-header' };

@@ -1,10 +1,4 @@
-import {
-	isDeviceFeed,
-	serverUnreachable,
-	viewModeKeeps,
-	type Headline,
-	type ViewModeRow
-} from '$lib/api';
+import { serverUnreachable, type Headline } from '$lib/api';
 import {
 	afterFirstScreen,
 	firstScreenShown,
@@ -22,18 +16,9 @@ import { storeList } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
 import type { LocalResults } from '$lib/search/page';
-import { deviceFeedRows, firstOnDevice } from './device-search';
-import {
-	FIRST_PAGE,
-	feedIdOf,
-	headlinesParams,
-	listKey,
-	sameQuery,
-	targetOf,
-	type ArticlePatch,
-	type HeadlinesPage,
-	type ListQuery
-} from './list-query';
+import { isDeviceList, readOnDevice, type OnDeviceReason } from './device-search';
+import { FIRST_PAGE, listKey, sameQuery, type ArticlePatch, type ListQuery } from './list-query';
+import { ServerPaging } from './list-paging';
 import {
 	keepChangedSince,
 	noteChanged,
@@ -42,10 +27,8 @@ import {
 	withNewRows,
 	type ChangedAt
 } from './list-patches';
-import { mergeTop, topIsEnough } from './list-merge';
+import { mergeTop } from './list-merge';
 import { errorMessage, treeState } from './tree.svelte';
-import { session } from './session.svelte';
-import { settings } from './settings.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 
 // The list's query and its patches are named here too: the screens take them from this module.
@@ -62,21 +45,14 @@ export {
 } from './list-query';
 export { pickPatch } from './list-patches';
 
-/** A refresh asks for at most this many pages to place new rows among the loaded ones. */
-const MERGE_PAGES = 8;
-
-/** A list of a feed only this device has (Today): never asked of the server. */
-/** Why a search was answered on this device: the server out of reach, or a device feed's list. */
-export type OnDeviceReason = 'unreachable' | 'device-feed';
-
-const isDevice = (query: ListQuery): boolean =>
-	query.kind === 'feed' && isDeviceFeed(Number(query.id));
+export type { OnDeviceReason } from './device-search';
 
 const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
 
 /**
- * The open headline list, paged with `skip` (page size = the server's headline limit). Loaded
- * rows are kept in a plain array that is replaced on change: 10 000 rows stay cheap to update.
+ * The open headline list: the cache's rows first, then the server's pages (list-paging.ts), or
+ * the device's own answer (a search offline, Today). Loaded rows are kept in a plain array that
+ * is replaced on change: 10 000 rows stay cheap to update.
  */
 class HeadlineList {
 	#query = $state.raw<ListQuery | undefined>();
@@ -93,14 +69,8 @@ class HeadlineList {
 	/** The server answered this list (or failed to), or the device's search did: past the cache. */
 	#answered = $state(false);
 	#local: LocalResults | undefined;
-	#firstId: number | undefined;
-	/**
-	 * The rows the server's view keeps (unread ones, say), as its first page showed; undefined when
-	 * it keeps all. A row read here leaves that list on the server: the next page's `skip` counts
-	 * only the loaded rows it still lists, as tt-rss's own web UI does (Headlines.loadMore), or the
-	 * next page would start that many rows late and the rows skipped would never be shown.
-	 */
-	#serverKeeps: ((row: ViewModeRow) => boolean) | undefined;
+	/** The server's pages of the open list. */
+	#paging = new ServerPaging();
 	/** Bumped on every new query, so a late reply for an older one is dropped. */
 	#generation = 0;
 	/**
@@ -182,18 +152,13 @@ class HeadlineList {
 		this.#items = [];
 		this.#complete = false;
 		this.#error = undefined;
-		this.#firstId = undefined;
-		this.#serverKeeps = undefined;
+		this.#paging.reset();
 		this.#onDevice = undefined;
 		this.#answered = false;
 		this.#local = undefined;
 		this.#readSince = undefined;
-		if (query.search && (isOffline() || isDevice(query))) {
-			await this.#searchOnDevice(generation);
-			return;
-		}
-		if (isDevice(query)) {
-			await this.#deviceFeed(generation);
+		if (isDeviceList(query) || (query.search && isOffline())) {
+			await this.#fromDevice(generation);
 			return;
 		}
 		const key = listKey(query);
@@ -260,9 +225,10 @@ class HeadlineList {
 			await this.#moreOnDevice(this.#local);
 			return;
 		}
-		const keeps = this.#serverKeeps;
-		const skip = keeps ? this.#items.filter(keeps).length : this.#items.length;
-		await this.#fetch(skip, { replace: false, at: this.#items.length });
+		await this.#fetch(this.#paging.nextSkip(this.#items), {
+			replace: false,
+			at: this.#items.length
+		});
 	}
 
 	/**
@@ -274,14 +240,13 @@ class HeadlineList {
 	async refresh(options: { full?: boolean; forceUpdate?: boolean } = {}): Promise<void> {
 		const query = this.#query;
 		if (!query) return;
-		if (isDevice(query)) {
-			if (query.search) await this.#searchOnDevice(this.#generation);
-			else await this.#deviceFeed(this.#generation);
+		if (isDeviceList(query)) {
+			await this.#fromDevice(this.#generation);
 			return;
 		}
 		if (this.#onDevice) {
 			// Back online: the server's answer replaces the device's; still offline: search again.
-			if (isOffline()) await this.#searchOnDevice(this.#generation);
+			if (isOffline()) await this.#fromDevice(this.#generation);
 			else await this.#fetch(0, { replace: true });
 			return;
 		}
@@ -299,50 +264,21 @@ class HeadlineList {
 		this.#loading = true;
 		this.#error = undefined;
 		try {
-			const client = await session.api();
-			const { headlineLimit } = await client.detectCapabilities();
-			// New rows have higher ids: in the server's default order one cheap request finds them
-			// all (unless more arrived than one answer holds), and says whether anything did.
-			let arrived: Set<number> | undefined;
-			let firstLimit = Math.min(headlineLimit, Math.max(FIRST_PAGE, this.#items.length));
-			if (query.orderBy === '') {
-				const sinceId = this.#items.reduce((max, h) => Math.max(max, h.id), 0);
-				const answer = await this.#ask(query, { skip: 0, limit: headlineLimit, sinceId });
-				if (!current()) return;
-				const loaded = new Set(this.#items.map((h) => h.id));
-				const fresh = answer.headlines.map((h) => h.id).filter((id) => !loaded.has(id));
-				if (fresh.length === 0) return;
-				if (answer.headlines.length < headlineLimit) {
-					arrived = new Set(fresh);
-					firstLimit = Math.min(headlineLimit, FIRST_PAGE + fresh.length);
-				}
+			const read = await this.#paging.top(query, () => this.#items, current);
+			if (!read || read.type === 'unchanged') return;
+			if (read.type === 'restart') {
+				await this.#fetch(0, { replace: true });
+				return;
 			}
-			const listed = this.#serverKeeps;
-			const top: Headline[] = [];
-			let firstId: number | undefined;
-			let ended = false;
-			for (let n = 0; n < MERGE_PAGES; n++) {
-				const limit = n === 0 ? firstLimit : headlineLimit;
-				const result = await this.#ask(query, { skip: top.length, limit, checkFirstId: firstId });
-				if (!current()) return;
-				if (result.header?.firstIdChanged) {
-					await this.#fetch(0, { replace: true });
-					return;
-				}
-				if (n === 0) firstId = result.header?.firstId;
-				top.push(...result.headlines);
-				ended = result.headlines.length < limit;
-				if (ended || topIsEnough(this.#items, top, { arrived, listed })) break;
-			}
-			const rows = await withQueuedChanges(top, askedAt);
+			const rows = await withQueuedChanges(read.rows, askedAt);
 			if (!current()) return;
 			this.#items = mergeTop(this.#items, this.#readOver(rows, askedAt));
 			this.#tookRead(askedAt, false);
-			this.#firstId = firstId;
+			this.#paging.tookTop(read);
 			// The server's whole list is here; or rows may have arrived below the loaded ones (an
 			// order of the reader's, say oldest first): the end of the list asks again.
-			if (ended) this.#complete = true;
-			else if (!arrived) this.#complete = false;
+			if (read.ended) this.#complete = true;
+			else if (!read.arrived) this.#complete = false;
 			await storeList(listKey(query), 0, this.#items, this.#complete, askedAt);
 		} catch (error) {
 			if (current()) this.#error = errorMessage(error);
@@ -354,27 +290,13 @@ class HeadlineList {
 		}
 	}
 
-	/** Whether rows were asked for without their bodies, so without tt-rss's image for a card. */
-	#lacksBodies = false;
-
 	/**
 	 * The cards density shows the image tt-rss names only with an article's body: a list loaded
 	 * in another density loads its first page again, with the bodies (the list's layout calls it
 	 * when the reader picks cards).
 	 */
 	async loadBodies(): Promise<void> {
-		if (!this.#lacksBodies) return;
-		this.#lacksBodies = false;
-		await this.refresh({ full: true });
-	}
-
-	/** One `getHeadlines` request for the open list (its search scope, view mode and order). */
-	async #ask(query: ListQuery, page: HeadlinesPage) {
-		const client = await session.api();
-		const caps = await client.detectCapabilities();
-		const withBodies = settings.values.density === 'cards';
-		if (!withBodies) this.#lacksBodies = true;
-		return client.getHeadlines(headlinesParams(query, page, caps, treeState.tree, withBodies));
+		if (this.#paging.takeLacksBodies()) await this.refresh({ full: true });
 	}
 
 	async #fetch(
@@ -395,43 +317,31 @@ class HeadlineList {
 		this.#error = undefined;
 		try {
 			const askedAt = Date.now();
-			const caps = await (await session.api()).detectCapabilities();
-			const pageSize =
-				skip === 0 && this.#items.length === 0
-					? Math.min(FIRST_PAGE, caps.headlineLimit)
-					: caps.headlineLimit;
-			const result = await this.#ask(query, {
+			const read = await this.#paging.page(
+				query,
 				skip,
-				limit: pageSize,
-				forceUpdate: options.forceUpdate,
-				checkFirstId: this.#firstId
-			}).finally(() => options.applyAfter);
-			if (generation !== this.#generation) return;
-			if (result.header?.firstIdChanged) {
-				// New articles arrived at the top while paging: start again from the top.
+				{
+					loaded: () => this.#items.length,
+					replace: options.replace,
+					forceUpdate: options.forceUpdate,
+					applyAfter: options.applyAfter
+				},
+				() => generation === this.#generation
+			);
+			if (!read) return;
+			if (read.type === 'restart') {
 				await this.#fetch(0, { replace: true });
 				return;
 			}
-			if (skip === 0) this.#firstId = result.header?.firstId;
-			if (options.replace) {
-				// Judged from the server's own answer (before changes still queued here).
-				const keeps = viewModeKeeps(query.viewMode, {
-					feedId: feedIdOf(targetOf(query, treeState.tree)),
-					searching: !!query.search,
-					anyUnread: true
-				});
-				const rows = result.headlines;
-				this.#serverKeeps = keeps && rows.length > 0 && rows.every(keeps) ? keeps : undefined;
-			}
 			// A change not sent yet (held for an Undo, or offline), or sent after the request, stays
 			// on screen.
-			const page = await withQueuedChanges(result.headlines, askedAt);
+			const page = await withQueuedChanges(read.rows, askedAt);
 			if (generation !== this.#generation) return;
 			// What goes on screen; the cache takes the page itself (its writes apply the outbox).
 			const shown = this.#readOver(page, askedAt);
 			this.#onDevice = undefined;
 			this.#local = undefined;
-			const complete = page.length < pageSize;
+			const complete = page.length < read.pageSize;
 			this.#tookRead(askedAt, options.replace);
 			if (options.replace) {
 				this.#items = shown;
@@ -448,7 +358,7 @@ class HeadlineList {
 			if (generation !== this.#generation) return;
 			if (query.search && skip === 0 && serverUnreachable(error)) {
 				// The search box still answers: from the articles kept on this device.
-				await this.#searchOnDevice(generation);
+				await this.#fromDevice(generation);
 				return;
 			}
 			this.#error = errorMessage(error);
@@ -462,43 +372,25 @@ class HeadlineList {
 		}
 	}
 
-	/** Answers the open search from the local index, scoped like the server's search. */
-	async #searchOnDevice(generation: number): Promise<void> {
-		const query = this.#query;
-		if (!query) return;
-		await this.#fromDevice(generation, async () => {
-			const { results, rows } = await firstOnDevice(query, treeState.tree);
-			if (generation !== this.#generation) return;
-			this.#local = results;
-			this.#onDevice = isDevice(query) ? 'device-feed' : 'unreachable';
-			this.#items = rows;
-			this.#readSince = undefined;
-			this.#complete = results.done;
-		});
-	}
-
-	/** A feed only this device has (Today): every cached row it covers, at once, online too. */
-	async #deviceFeed(generation: number): Promise<void> {
-		const query = this.#query;
-		if (!query) return;
-		await this.#fromDevice(generation, async () => {
-			const rows = await deviceFeedRows(query, treeState.tree);
-			if (generation !== this.#generation) return;
-			this.#items = rows;
-			this.#readSince = undefined;
-			this.#complete = true;
-		});
-	}
-
 	/**
-	 * Loads the list from this device's copy: its failure shown in the reader's words, the list
-	 * answered after (unless another list opened meanwhile), the first screen painted either way.
+	 * Answers the open list on this device (device-search.ts): a search from the local index,
+	 * scoped like the server's, or a device feed's cached rows. Its failure is shown in the
+	 * reader's words, the list answered after (unless another list opened meanwhile), the first
+	 * screen painted either way.
 	 */
-	async #fromDevice(generation: number, load: () => Promise<void>): Promise<void> {
+	async #fromDevice(generation: number): Promise<void> {
+		const query = this.#query;
+		if (!query) return;
 		this.#loading = true;
 		this.#error = undefined;
 		try {
-			await load();
+			const read = await readOnDevice(query, treeState.tree);
+			if (generation !== this.#generation) return;
+			this.#local = read.results;
+			this.#onDevice = read.reason;
+			this.#items = read.rows;
+			this.#readSince = undefined;
+			this.#complete = read.complete;
 		} catch (error) {
 			if (generation === this.#generation) this.#error = errorMessage(error);
 		} finally {
@@ -583,7 +475,7 @@ class HeadlineList {
 		this.#onDevice = undefined;
 		this.#answered = false;
 		this.#local = undefined;
-		this.#serverKeeps = undefined;
+		this.#paging.reset();
 		this.#readSince = undefined;
 		this.#changedAt.clear();
 	}

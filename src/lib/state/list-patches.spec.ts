@@ -1,7 +1,7 @@
 /** The headline list's pure row rules (list-patches.ts) and its request (list-query.ts). */
 import { describe, expect, it } from 'vitest';
 import type { Headline } from '$lib/api';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from '$support/factories';
 import {
 	keepChangedSince,
 	noteChanged,

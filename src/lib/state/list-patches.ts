@@ -63,7 +63,7 @@ export function noteChanged(
  * or after `readAt` as `shown` (the row or article on screen) has it: the read does not know that
  * change, whatever it says of the field. The one rule for what is read going on screen: the
  * queued changes applied over a read (`withQueuedChanges`) were read themselves, and a change the
- * reader makes meanwhile is in neither (issue 22: an opened article unread again on screen).
+ * reader makes meanwhile is in neither (else: an opened article unread again on screen).
  */
 export function keepChangedSince<T extends ArticlePatch & { id: number }>(
 	row: T,

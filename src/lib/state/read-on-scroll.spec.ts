@@ -1,8 +1,7 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedLevels } from '$support/fake-fetch';
 import type { MuteSettings } from '$lib/mute/settings';
-import { recordedRows, signedInPage } from './testing/recorded-server';
+import { recordedRows, signedInPage } from '$support/recorded-server';
 
 /** What a step may take on a loaded 2-core machine (it failed 1 run in 5 at vi.waitFor's 1 s). */
 const WITHIN = { timeout: 15_000 };

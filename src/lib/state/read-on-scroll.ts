@@ -7,7 +7,7 @@
  */
 import { mute } from '$lib/mute/mute.svelte';
 import { settleTimer } from '$lib/timing/settle';
-import { setFlagSoon } from './act';
+import { setFlagSoon } from './actions-soon';
 import { headlines } from './headlines.svelte';
 import { settings } from './settings.svelte';
 import { shownRows } from './shown-rows.svelte';

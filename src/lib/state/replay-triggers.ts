@@ -8,7 +8,7 @@
  * first of them is due.
  */
 import { afterFirstScreen } from '$lib/boot/early-reads';
-import { OUTBOX_SYNC_TAG } from '$lib/outbox/contract';
+import { OUTBOX_SYNC_TAG } from '$lib/outbox/outbox-contract';
 import { pendingItems } from '$lib/outbox/outbox';
 import type { ReplayResult } from '$lib/outbox/replay';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';

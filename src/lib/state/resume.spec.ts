@@ -15,7 +15,7 @@ import {
 	startTarget,
 	takeReopened
 } from './resume';
-import { MemoryStorage } from '$lib/state/testing/memory-storage';
+import { MemoryStorage } from '$support/memory-storage';
 
 const ACCOUNT = 'reader@http://localhost/tt-rss/api/';
 

@@ -218,7 +218,7 @@ export function seekStep(
 /**
  * The page's writer: the place at each navigation, the positions once scrolling stops and when the
  * app is hidden. `onElsewhere` is told when the reader is no longer at the top of the list they
- * were at: the start snapshot (boot/snapshot.ts) shows a list at its top only, and a start at `/`
+ * were at: the start snapshot (boot/start-snapshot.ts) shows a list at its top only, and a start at `/`
  * resumes the place written here, so a copy of any other screen must not be painted then.
  */
 export class ResumeWriter {

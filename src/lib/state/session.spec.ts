@@ -1,14 +1,12 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, ok } from '$lib/api/testing/fake-fetch';
+import { fakeFetch, ok } from '$support/fake-fetch';
 import { accountOf } from '$lib/db/account';
 import { storeSessionFor } from '$lib/db/device';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
 import { enqueueIntent } from '$lib/outbox/enqueue';
-import { recordedSession } from './testing/recorded-server';
+import { recordedSession } from '$support/recorded-server';
 
 /** tt-rss as the Debian test bed answers these ops (tests/fixtures/recorded/api15). */
 const server = fakeFetch((r) => {
@@ -36,8 +34,6 @@ const asSecond = {
 };
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	vi.resetModules();
 	vi.stubGlobal('fetch', server.fetch);
 	server.requests.length = 0;

@@ -1,7 +1,6 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { recordedRows, signedInPage, type Replies } from './testing/recorded-server';
+import { recordedLevels } from '$support/fake-fetch';
+import { recordedRows, signedInPage, type Replies } from '$support/recorded-server';
 
 const READER: Replies = {
 	getHeadlines: 'getHeadlines-header',

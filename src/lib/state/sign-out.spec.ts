@@ -1,18 +1,16 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountOf } from '$lib/db/account';
 import { storeSessionFor } from '$lib/db/device';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
-import { REPLAY_LOCK } from '$lib/outbox/contract';
+import { REPLAY_LOCK } from '$lib/outbox/outbox-contract';
 import { SYNC_LOCK } from '$lib/db/names';
 import { enqueueIntent } from '$lib/outbox/enqueue';
-import { installWebLocks } from '$lib/outbox/testing/locks';
-import { MemoryStorage } from '$lib/state/testing/memory-storage';
+import { installWebLocks } from '$support/fake-locks';
+import { MemoryStorage } from '$support/memory-storage';
 
 /** Node has no Web Storage: a minimal one, so sign-out's clearing can be seen. */
 
@@ -30,8 +28,6 @@ const reader: StoredSession = {
 const deletedCaches: string[] = [];
 
 beforeEach(() => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	// A fresh session state per test (it restores once per page).
 	vi.resetModules();
 	vi.stubGlobal('localStorage', new MemoryStorage());

@@ -1,12 +1,12 @@
 /**
- * What a swipe on a headline does, as the reader chose in Settings (issue 14): for each side one
+ * What a swipe on a headline does, as the reader chose in Settings: for each side one
  * of read, star, publish, a label, or nothing. Kept in localStorage like the other display
  * preferences (state/settings.svelte.ts), under its own key, so a side is known before any data.
  * Every swipe is undoable (state/undo.svelte.ts).
  */
 import type { Headline, Label } from '$lib/api';
 import { m, whenAllMessages } from '$lib/i18n/m';
-import { loadActions } from './act';
+import { loadActions } from './actions-soon';
 import { StoredValues } from './stored.svelte';
 import { treeState } from './tree.svelte';
 import { parseStoredObject } from './local-json';

@@ -1,8 +1,7 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedLevels } from '$support/fake-fetch';
 import { DEVICE_FEED } from '$lib/api';
-import { signedInPage } from './testing/recorded-server';
+import { signedInPage } from '$support/recorded-server';
 
 /** The test bed's tree and counters (getFeedTree, from level 5). */
 const TREE = { getFeedTree: 'getFeedTree', getCounters: 'getCounters', getConfig: 'getConfig' };
@@ -106,7 +105,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			const { treeState } = await page();
 			await treeState.load();
 			const mark = treeState.changeMark();
-			const { recordedContent } = await import('$lib/api/testing/fake-fetch');
+			const { recordedContent } = await import('$support/fake-fetch');
 			const { parseCounters } = await import('$lib/api/parse');
 			treeState.adjust({ feedId: 6, updated: 0, score: 0 }, -1);
 			await treeState.applyCounters(parseCounters(recordedContent(level, 'getCounters')), mark);

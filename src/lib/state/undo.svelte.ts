@@ -1,5 +1,5 @@
 /**
- * Undo on the page (issue 14): after a change to several articles or a swipe, an "Undo" toast
+ * Undo on the page: after a change to several articles or a swipe, an "Undo" toast
  * shows for UNDO_MS while the change waits in the outbox (outbox/hold.ts), so an undone change is
  * never sent at all. One offer at a time: a new undoable change commits (sends) the previous one,
  * as does the page going hidden or away (`commit`), so nothing waits on a page nobody sees; if

@@ -1,6 +1,5 @@
-import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryStorage } from '$lib/state/testing/memory-storage';
+import { MemoryStorage } from '$support/memory-storage';
 import type { Intent } from '$lib/outbox/intent';
 
 const STAR: Intent = { type: 'flag', field: 'starred', articleIds: [7], value: true };

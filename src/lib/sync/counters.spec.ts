@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deriveCapabilities } from '$lib/api';
 import { parseCounters } from '$lib/api/parse';
-import { levelOf, recordedContent, recordedLevels } from '$lib/api/testing/fake-fetch';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { levelOf, recordedContent, recordedLevels } from '$support/fake-fetch';
+import { headline } from '$support/factories';
 import { counterMoves, packCounterOf, sameSnapshot, snapshotOf } from './counters';
 
 type Row = Record<string, unknown>;

@@ -1,24 +1,20 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cachedArticle } from '$lib/cache';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import type { Headline } from '$lib/api';
 import type { Intent } from '$lib/outbox/intent';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
+import { openReaderDb } from '$lib/db/open';
 import { syncNow } from './engine';
 import { savePacks, loadSyncState } from './state';
-import { body, proxied, syncServer } from './testing';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
-import { ownCacheForTests } from '$lib/db/testing';
+import { body, proxied, syncServer } from '$support/sync-server';
+import { recordedLevels } from '$support/fake-fetch';
+import { ownCacheForTests } from '$support/own-cache';
 import { SENT_HORIZON } from '$lib/outbox/sent-log';
 import { recordSent } from '$lib/outbox/sent-log-write';
 import { putStored } from '$lib/db/kv';
 import { CACHE_OWNER } from '$lib/db/keys';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	// Written as the signed-in account's, as in the app.
 	await ownCacheForTests();
 });

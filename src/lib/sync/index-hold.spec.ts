@@ -2,16 +2,13 @@
  * The search index takes a sync's articles in one batch once the sync's text is stored, never page
  * by page while the next page is being answered (db/index-queue.ts's holdIndexing; issue 28).
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { StoredArticle } from '$lib/db/schema';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { ownCacheForTests } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 import { setIndexSink } from '$lib/db/index-queue';
 import { syncNow } from './engine';
-import { syncServer } from './testing';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { syncServer } from '$support/sync-server';
+import { recordedLevels } from '$support/fake-fetch';
 
 // A page (the queue only hands over in one), whose idle time comes at once: without the hold,
 // each page's rows would reach the index while the next page was still out.
@@ -21,8 +18,6 @@ vi.hoisted(() => {
 });
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 });
 afterEach(() => setIndexSink(() => {}));

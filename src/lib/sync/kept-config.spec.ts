@@ -1,8 +1,7 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '$lib/api/parse';
-import { recordedContent, recordedLevels } from '$lib/api/testing/fake-fetch';
-import { signedInPage } from '$lib/state/testing/recorded-server';
+import { recordedContent, recordedLevels } from '$support/fake-fetch';
+import { signedInPage } from '$support/recorded-server';
 
 /** The server's configuration the sync keeps (state.ts `config`) is what the tree uses offline. */
 

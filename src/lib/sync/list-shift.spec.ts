@@ -3,20 +3,16 @@
 // (api/paging.ts), the row that stood first on the next page was never read, the set still counted
 // as read whole, and clearFlagOutside marked that still-unread article read in the cache (issue 55,
 // item 5; the first test is the review's reproduction, which failed on cd7e7e8).
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
-import { ownCacheForTests } from '$lib/db/testing';
+import { openReaderDb } from '$lib/db/open';
+import { ownCacheForTests } from '$support/own-cache';
 import { syncNow } from '$lib/sync/engine';
 import { loadSyncState, parseState } from '$lib/sync/state';
-import { syncServer } from '$lib/sync/testing';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { syncServer } from '$support/sync-server';
+import { recordedLevels } from '$support/fake-fetch';
 import type { GetHeadlinesParams, TtrssClient } from '$lib/api';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	await ownCacheForTests();
 });
 

@@ -1,15 +1,10 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cachedList, type ListKey } from '$lib/cache';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
-import { resetReaderDbForTests } from '$lib/db/open';
-import { headline } from '$lib/outbox/testing/fake-server';
-import { ownCacheForTests } from '$lib/db/testing';
+import { headline } from '$support/factories';
+import { ownCacheForTests } from '$support/own-cache';
 
 beforeEach(async () => {
-	globalThis.indexedDB = new IDBFactory();
-	resetReaderDbForTests();
 	// Written as the signed-in account's, as in the app.
 	await ownCacheForTests();
 });

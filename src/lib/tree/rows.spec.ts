@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedTree } from '$lib/api';
-import { cat, feed } from './testing';
+import { cat, feed } from '$support/factories';
 import { rowWindow, treeRows, type TreeRow, type TreeRowRules } from './rows';
 
 // Special (2) · Tech [Web [2 feeds], 1 feed] · World [3 feeds] · Empty · 1 feed · 2 labels

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedTree } from '$lib/api';
-import { cat, feed } from './testing';
+import { cat, feed } from '$support/factories';
 import {
 	categoriesBelow,
 	categoriesWithDepth,

@@ -12,9 +12,9 @@ import { mayStillLand, UNANSWERED_MS } from './replay-judge';
 import { recordSent } from './sent-log-write';
 import { updateReplayStatus, type ReplayStatus } from './status';
 import { catchupKeyRange, flagKeyPrefix, keyPrefixRange } from './split';
-import { latest, unansweredAt } from './way-in';
+import { latest, unansweredAt } from './intent-effect';
 import { marksUnread } from './intent';
-import { noteDoubt } from './doubts';
+import { noteUnansweredSend } from './unanswered-sends';
 
 export async function attemptedAt(item: OutboxItem): Promise<number | undefined> {
 	if (item.seq === undefined) return undefined;
@@ -176,7 +176,7 @@ export async function confirm(
 					} else {
 						await outbox.delete(seq);
 						// An earlier send of it may still land: a later change of its key waits it out.
-						await noteDoubt(settings, current, sentAt);
+						await noteUnansweredSend(settings, current, sentAt);
 					}
 				})
 			);
@@ -195,7 +195,7 @@ export async function confirm(
  * The reader may have replaced it while it was on its way (chaos seed 2001 in CI, 2026-11-27: a
  * star held by the proxy, the unstar queued meanwhile, the star abandoned when the device went
  * offline; the unstar, sent and confirmed, was then overtaken by the held star). The replacement
- * did not know the send was in doubt when it was queued (`way-in.ts` reads `attemptedAt`), so it
+ * did not know the send was in doubt when it was queued (`intent-effect.ts` reads `attemptedAt`), so it
  * is told now: it carries the time (`overtakes`) and is sent once more after it (`confirm`).
  */
 export async function noteUnanswered(items: readonly OutboxItem[], at: number): Promise<void> {
@@ -214,7 +214,7 @@ export async function noteUnanswered(items: readonly OutboxItem[], at: number): 
  * Notes on the items of an article call, before it is sent, that a request for them is on its way
  * (`sendingAt`). If the sender dies before the answer (the browser stopped the worker, the tab
  * closed), nothing else would tell that the request may still land; a change queued over one of
- * these then waits for it (way-in.ts, `confirm`). Seen in the chaos runs (seed 2002, 2026-11-27):
+ * these then waits for it (intent-effect.ts, `confirm`). Seen in the chaos runs (seed 2002, 2026-11-27):
  * the worker was stopped while its mark read was held on the way; the reader's mark unread,
  * queued and sent from the page, was confirmed, and then the mark read reached tt-rss. An item
  * replaced since the replay planned the call (which still sends the older value) has its
@@ -225,8 +225,8 @@ export async function markSending(items: readonly OutboxItem[], at: number): Pro
 		items,
 		(current) => {
 			// A send noted before and never settled: its sender died (one replays at a time), and its
-			// request may still land. It stays a doubt (soak seed 969868045: overwritten, the reader's
-			// label removal queued during this send lost its doubt when this one was answered).
+			// request may still land. It stays unanswered (soak seed 969868045: overwritten, the reader's
+			// label removal queued during this send lost its wait when this one was answered).
 			if (current.sendingAt !== undefined) {
 				current.attemptedAt = Math.max(current.attemptedAt ?? current.sendingAt, current.sendingAt);
 			}

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FetchLike } from '../transport';
+import type { FetchLike } from '$lib/api/transport';
 
 export interface SentRequest {
 	url: string;

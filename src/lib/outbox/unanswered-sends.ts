@@ -6,7 +6,7 @@
  * article and field meanwhile (chaos seed 4700013 in WebKit: a star sent by a page reloaded
  * mid-send, sent again and confirmed; the reader's unstar, confirmed; then the first star landed).
  * So `confirm` notes such a send here, per account and key, and a change queued for that key before
- * the send can no longer land carries it (`overtakes`, way-in.ts): it is sent once more after it.
+ * the send can no longer land carries it (`overtakes`, intent-effect.ts): it is sent once more after it.
  * Kept in the `settings` store, which sign-out clears; a note past its time is deleted when read.
  */
 import { isFiniteNumber, readIn, storedKeyFamily, writeIn, type KvWritable } from '$lib/db/kv';
@@ -16,7 +16,7 @@ import { mayStillLand } from './replay-judge';
 const doubtOf = storedKeyFamily<number>({
 	store: 'settings',
 	prefix: 'outbox-doubt:',
-	owner: 'outbox/doubts.ts',
+	owner: 'outbox/unanswered-sends.ts',
 	parse: isFiniteNumber,
 	fallback: () => 0
 });
@@ -27,7 +27,7 @@ const doubtKey = (account: string | undefined, key: string) => doubtOf(`${accoun
  * Notes that `item`, confirmed by a send made at `sentAt`, had an earlier send without an answer
  * that may land after it (nothing when it cannot). In the confirming transaction's `settings`.
  */
-export async function noteDoubt(
+export async function noteUnansweredSend(
 	store: KvWritable,
 	item: OutboxItem,
 	sentAt: number
@@ -44,7 +44,7 @@ export async function noteDoubt(
  * For each key, the time of a send of it that may still land (undefined: none), read in the
  * queuing transaction's `settings`; notes past their time are deleted.
  */
-export async function doubtsFor(
+export async function unansweredSendsFor(
 	store: KvWritable,
 	account: string | undefined,
 	keys: readonly string[],

@@ -1,17 +1,10 @@
 /**
  * Test helpers (used only by *.spec.ts): a small fake tt-rss that keeps article state, so a test
- * can check the server's end state after a replay, plus a headline factory.
+ * can check the server's end state after a replay (its rows: factories.ts `headline`).
  */
-import { deriveCapabilities, headlineOnlyDefaults, type Headline } from '$lib/api';
+import { deriveCapabilities } from '$lib/api';
 import { TtrssClient } from '$lib/api/client';
-import {
-	fail,
-	fakeFetch,
-	ok,
-	recording,
-	type RecordedLevel,
-	type SentRequest
-} from '$lib/api/testing/fake-fetch';
+import { fail, fakeFetch, ok, recording, type RecordedLevel, type SentRequest } from './fake-fetch';
 
 export interface ServerArticle {
 	unread: boolean;
@@ -229,32 +222,5 @@ export function fakeTtrss(options: FakeServerOptions = {}) {
 				credentials: () =>
 					extra.withPassword ? { user: 'reader', password: options.password ?? '' } : null
 			})
-	};
-}
-
-export function headline(id: number, patch: Partial<Headline> = {}): Headline {
-	return {
-		id,
-		guid: `g${id}`,
-		title: `Article ${id}`,
-		link: `http://feeds.test/${id}`,
-		unread: true,
-		marked: false,
-		published: false,
-		updated: 1_790_000_000,
-		feedId: 1,
-		feedTitle: 'Feed 1',
-		author: '',
-		labels: [],
-		attachments: [],
-		score: 0,
-		note: undefined,
-		lang: undefined,
-		content: '',
-		flavorImage: undefined,
-		flavorStream: undefined,
-		siteUrl: undefined,
-		...headlineOnlyDefaults(),
-		...patch
 	};
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAlerts, type AlertArticle, type PlanInput } from './plan';
+import { planAlerts, type AlertArticle, type PlanInput } from './alert-plan';
 import { wordsRuleId, type AlertRule } from './rules';
 
 const podcasts: AlertRule = { id: 'feed:4', kind: 'feed', feedId: 4, title: 'Podcasts' };

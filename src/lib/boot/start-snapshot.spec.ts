@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { setShownAccount } from '$lib/db/account';
-import { captureSnapshot, inertCopy } from './snapshot';
+import { captureSnapshot, inertCopy } from './start-snapshot';
 import {
 	inertStyle,
 	insertSnapshot,

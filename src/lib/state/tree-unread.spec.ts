@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedTree, TreeCategory } from '$lib/api';
 import { afterCatchup, type UnreadCounts } from '$lib/counters/counts';
-import { categoryHasUnread } from './counts';
+import { categoryHasUnread } from './tree-unread';
 
 const counts: UnreadCounts = {
 	feeds: new Map([

@@ -1,7 +1,7 @@
 /** The outbox specs' view of the article cache: put articles there, read one back. */
 import { openReaderDb } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
-import { headline } from './fake-server';
+import { headline } from './factories';
 
 /** Puts articles in the cache as a list the reader had on screen would. */
 export async function cacheArticles(

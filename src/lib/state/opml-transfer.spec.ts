@@ -1,8 +1,7 @@
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordedLevels } from '$lib/api/testing/fake-fetch';
+import { recordedLevels } from '$support/fake-fetch';
 import { newJob } from '$lib/opml/job';
-import { signedInPage, type Replies } from './testing/recorded-server';
+import { signedInPage, type Replies } from '$support/recorded-server';
 
 const SERVER: Replies = {
 	getFeeds: 'getFeeds-all',
@@ -22,7 +21,7 @@ const fileFeed = (xmlUrl: string, categoryPath: string[] = []) => ({
 describe.each(recordedLevels)('the subscriptions page’s server calls (recorded %s)', (level) => {
 	async function page(replies: Replies = SERVER) {
 		const { server, session } = await signedInPage(replies, level);
-		const opml = await import('./opml');
+		const opml = await import('./opml-transfer');
 		const { treeState } = await import('./tree.svelte');
 		return { server, session, treeState, ...opml };
 	}

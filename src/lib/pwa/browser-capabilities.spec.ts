@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasBackgroundSync } from './capabilities';
+import { hasBackgroundSync } from './browser-capabilities';
 
 describe('hasBackgroundSync', () => {
 	it('is true where the window has SyncManager (Chromium)', () => {

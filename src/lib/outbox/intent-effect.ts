@@ -15,7 +15,7 @@ import { mustStayBefore } from './order';
 import { hasNow, type ItemDraft } from './split';
 import { marksUnread, type Intent } from './intent';
 
-export interface WayInSnapshot {
+export interface EffectSnapshot {
 	/**
 	 * The cache, when the change is to be applied to it (it is the account's own and writable):
 	 * the stored tree with its counters, and for each draft (by index) the cached articles it may
@@ -33,12 +33,12 @@ export interface WayInSnapshot {
 	catchups?: readonly OutboxItem[];
 	/**
 	 * For each draft (by index), the time of a send of its key that left the outbox confirmed but
-	 * may still land (outbox/doubts.ts), in the change's account.
+	 * may still land (outbox/unanswered-sends.ts), in the change's account.
 	 */
-	doubts?: readonly (number | undefined)[];
+	unanswered?: readonly (number | undefined)[];
 }
 
-export interface WayInContext {
+export interface EffectContext {
 	now: number;
 	/** The account the change was made in: only its session ever sends it. */
 	account: string | undefined;
@@ -54,7 +54,7 @@ export interface WayInContext {
 /**
  * Whether the reader has changed this cached article since it reached the device: read, kept
  * unread, starred, labelled, caught up… A rule never acts on such an article, whatever it
- * matched: the reader's word is the last (issue 55: a list brought an article in before the
+ * matched: the reader's word is the last (else: a list brought an article in before the
  * sync, the reader opened it and kept it unread, and a "mark read" rule marked it read).
  */
 export function changedByReader(article: Pick<StoredArticle, 'readerChangedAt'>): boolean {
@@ -64,8 +64,8 @@ export function changedByReader(article: Pick<StoredArticle, 'readerChangedAt'>)
 /** A rule's drafts without those that would change an article the reader changed. */
 function leftToRule(
 	drafts: readonly ItemDraft[],
-	snapshot: WayInSnapshot
-): { drafts: ItemDraft[]; snapshot: WayInSnapshot } {
+	snapshot: EffectSnapshot
+): { drafts: ItemDraft[]; snapshot: EffectSnapshot } {
 	const cache = snapshot.cache;
 	const keep = drafts.map((_, i) => !(cache?.targets[i] ?? []).some(changedByReader));
 	const kept = <T>(list: readonly T[]): T[] => list.filter((_, i) => keep[i]);
@@ -74,7 +74,7 @@ function leftToRule(
 		snapshot: {
 			...snapshot,
 			queued: kept(snapshot.queued),
-			...(snapshot.doubts ? { doubts: kept(snapshot.doubts) } : {}),
+			...(snapshot.unanswered ? { unanswered: kept(snapshot.unanswered) } : {}),
 			...(cache ? { cache: { ...cache, targets: kept(cache.targets) } } : {})
 		}
 	};
@@ -93,8 +93,8 @@ export interface IntentEffect {
 
 export function intentEffect(
 	allDrafts: readonly ItemDraft[],
-	allSnapshot: WayInSnapshot,
-	{ now, account, hold, by = 'reader' }: WayInContext
+	allSnapshot: EffectSnapshot,
+	{ now, account, hold, by = 'reader' }: EffectContext
 ): IntentEffect {
 	const { drafts, snapshot } =
 		by === 'rule'
@@ -112,7 +112,7 @@ export function intentEffect(
 		// scope it can change (unstar, catch up Starred, star again): the older one keeps its
 		// place, so the catch-up is sent over the state the reader saw (order.ts).
 		// A replaced change sent without an answer may still land after this one: this one is
-		// then sent once more after it is confirmed (replay-book.ts `confirm`).
+		// then sent once more after it is confirmed (replay-records.ts `confirm`).
 		let overtakes: number | undefined;
 		for (const older of snapshot.queued[index] ?? []) {
 			if (older.seq === undefined || older.account !== account) continue;
@@ -127,7 +127,7 @@ export function intentEffect(
 		const late = catchupMayLand(draft.intent, snapshot.catchups, account);
 		if (late !== undefined) overtakes = Math.max(overtakes ?? late, late);
 		// A send of this key already confirmed, whose earlier unanswered send may still land.
-		const gone = snapshot.doubts?.[index];
+		const gone = snapshot.unanswered?.[index];
 		if (gone !== undefined) overtakes = Math.max(overtakes ?? gone, gone);
 		const was = changed?.was[index];
 		return {
@@ -186,7 +186,7 @@ export function unansweredAt(item: OutboxItem): number | undefined {
  */
 function applyToCache(
 	drafts: readonly ItemDraft[],
-	cache: NonNullable<WayInSnapshot['cache']>,
+	cache: NonNullable<EffectSnapshot['cache']>,
 	undo: HoldUndo[] | undefined,
 	readerAt: number | undefined
 ): {

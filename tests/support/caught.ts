@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '$lib/api/errors';
 
 /** The ApiError a call rejected with; fails the test when it resolved or threw anything else. */
 export async function caught(promise: Promise<unknown>): Promise<ApiError> {

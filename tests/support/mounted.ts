@@ -5,7 +5,7 @@
 import { flushSync, mount, unmount, type Component } from 'svelte';
 import { afterEach } from 'vitest';
 import type { Headline } from '$lib/api';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline } from './factories';
 import type { OpenArticle } from '$lib/state/article.svelte';
 
 let shown: Record<string, unknown>[] = [];

@@ -1,5 +1,5 @@
 /**
- * Test helper (used only by *.spec.ts): the outbox's fake tt-rss (outbox/testing/fake-server.ts)
+ * Test helper (used only by *.spec.ts): the outbox's fake tt-rss (fake-server.ts)
  * with the ops a sync needs on top, in the shapes one of the test bed's servers sends
  * (tests/fixtures/recorded/<level>): getCounters (getCounters.json: `has_img` on api15; `ts`,
  * `title`, `publishedcounter` on api23), getArticle (getArticle.json), getConfig (getConfig.json),
@@ -8,14 +8,8 @@
  */
 import { deriveCapabilities } from '$lib/api';
 import { TtrssClient } from '$lib/api/client';
-import {
-	levelOf,
-	ok,
-	recordedContent,
-	type RecordedLevel,
-	type SentRequest
-} from '$lib/api/testing/fake-fetch';
-import { fakeTtrss, type ServerArticle } from '$lib/outbox/testing/fake-server';
+import { levelOf, ok, recordedContent, type RecordedLevel, type SentRequest } from './fake-fetch';
+import { fakeTtrss, type ServerArticle } from './fake-server';
 
 export function body(id: number): string {
 	return `<p>Body ${id}</p><img src="http://feeds.test/img/${id}.png">`;

@@ -10,7 +10,7 @@
  * `updateArticle` counts matched articles; notes are stripped of tags; shares land in Published
  * (feed -2) as new read articles without a feed; `getHeadlines` caps `limit` at 200, newest first.
  * The sync engine's other reads (getCounters, getArticle, getConfig) answer in the recorded shapes
- * (sync/testing.ts keeps the single-account fake's).
+ * (sync-server.ts keeps the single-account fake's).
  */
 import { accountOf } from '$lib/db/account';
 import {
@@ -22,7 +22,7 @@ import {
 	recording,
 	type RecordedLevel,
 	type SentRequest
-} from '$lib/api/testing/fake-fetch';
+} from './fake-fetch';
 
 /** What one request meets on its way (consumed in order, one per request). */
 export type Fault =
@@ -92,7 +92,7 @@ export interface ModelServerOptions {
 	perFeed?: number;
 	/**
 	 * Makes the client give up on the request now (its timeout fires): the 'timeout' fault calls
-	 * it synchronously as the request starts (testing/timers.ts newestLongTimer).
+	 * it synchronously as the request starts (timeout-control.ts newestLongTimer).
 	 */
 	giveUp?: () => (() => void) | undefined;
 	/** Offsets each account's article ids (no two accounts then share one). */
@@ -405,7 +405,7 @@ export function modelServer(options: ModelServerOptions) {
 		}
 	}
 
-	/** The counters as getCounters sends them (the shapes of sync/testing.ts). */
+	/** The counters as getCounters sends them (the shapes of sync-server.ts). */
 	function countersOf(all: readonly ServerArticle[]): unknown[] {
 		const feeds = new Map<number, { unread: number; marked: number; published: number }>();
 		for (const a of all) {

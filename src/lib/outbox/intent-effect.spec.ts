@@ -1,13 +1,13 @@
-/** The pure rule of an intent's way in (way-in.ts): what enqueueing an intent changes. */
+/** The pure rule of an intent's way in (intent-effect.ts): what enqueueing an intent changes. */
 import { describe, expect, it } from 'vitest';
 import { parseCounters, parseFeedTree } from '$lib/api/parse';
-import { recordedContent } from '$lib/api/testing/fake-fetch';
+import { recordedContent } from '$support/fake-fetch';
 import { treeFromNodes } from '$lib/api/tree';
 import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
 import { splitIntent } from './split';
 import type { Intent } from './intent';
-import { headline } from './testing/fake-server';
-import { intentEffect, type WayInSnapshot } from './way-in';
+import { headline } from '$support/factories';
+import { intentEffect, type EffectSnapshot } from './intent-effect';
 
 const NOW = 1_790_000_000_000;
 const ACCOUNT = 'reader@http://tt.example/api/';
@@ -41,7 +41,7 @@ describe('intentEffect', () => {
 		const cached = article(7, { unread: true });
 		const tree = storedTree();
 		const before = feedUnread(tree, 1) as number;
-		const snapshot: WayInSnapshot = { cache: { tree, targets: [[cached]] }, queued: [[]] };
+		const snapshot: EffectSnapshot = { cache: { tree, targets: [[cached]] }, queued: [[]] };
 		const frozen = structuredClone(snapshot);
 
 		const effect = intentEffect(drafts, snapshot, { now: NOW, account: ACCOUNT });
@@ -76,7 +76,7 @@ describe('intentEffect', () => {
 			account: ACCOUNT
 		};
 		const others: OutboxItem = { ...mine, seq: 4, account: 'someone@http://b.example/api/' };
-		const snapshot: WayInSnapshot = {
+		const snapshot: EffectSnapshot = {
 			cache: { tree: storedTree(), targets: [[article(7, { marked: false })]] },
 			queued: [[mine, others]]
 		};
@@ -104,7 +104,7 @@ describe('intentEffect', () => {
 		const unread = article(1, { unread: true });
 		const read = article(2, { unread: false });
 		const elsewhere = article(3, { unread: true, feedId: 2 });
-		const snapshot: WayInSnapshot = {
+		const snapshot: EffectSnapshot = {
 			cache: { tree: storedTree(), targets: [[unread, read, elsewhere]] },
 			queued: [[]]
 		};
@@ -147,10 +147,10 @@ describe('intentEffect', () => {
 		const intent: Intent = { type: 'flag', field: 'unread', articleIds: [7, 8], value: false };
 		const kept = article(7, { unread: true, readerChangedAt: NOW - 1_000 });
 		const fresh = article(8, { unread: true });
-		const snapshot: WayInSnapshot = {
+		const snapshot: EffectSnapshot = {
 			cache: { tree: storedTree(), targets: [[kept], [fresh]] },
 			queued: [[], []],
-			doubts: [undefined, undefined]
+			unanswered: [undefined, undefined]
 		};
 		const context = { now: NOW, account: ACCOUNT };
 

@@ -12,11 +12,11 @@ import {
 	recordedContent,
 	type RecordedLevel,
 	type SentRequest
-} from '$lib/api/testing/fake-fetch';
+} from './fake-fetch';
 import { storeSessionFor } from '$lib/db/device';
 import { resetReaderDbForTests } from '$lib/db/open';
 import type { StoredSession } from '$lib/db/schema';
-import { storedSession } from '$lib/db/testing';
+import { storedSession } from './factories';
 
 /** The session the recordings of `level` were made with (its API level). */
 export function recordedSession(level: RecordedLevel): StoredSession {
@@ -110,7 +110,7 @@ export async function signedInPage(replies: Replies, level: RecordedLevel) {
 	const server = recordedServer(replies, level);
 	vi.stubGlobal('fetch', server.fetch);
 	await storeSessionFor(recordedSession(level));
-	const { session } = await import('../session.svelte');
+	const { session } = await import('$lib/state/session.svelte');
 	await session.restore();
 	return { server, session };
 }

@@ -31,11 +31,11 @@ import type { CatchupMode, FeedTree, Headline } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { getStored } from '$lib/db/kv';
 import type { StoredArticle, StoredSession } from '$lib/db/schema';
-import type { ArticleFlag, Intent } from '../intent';
-import { REPLAY_LOCK } from '../contract';
-import { FRESH_MS } from '../replay-send';
-import { UNANSWERED_MS } from '../replay-judge';
-import type { FakeLocks } from './locks';
+import type { ArticleFlag, Intent } from '$lib/outbox/intent';
+import { REPLAY_LOCK } from '$lib/outbox/outbox-contract';
+import { FRESH_MS } from '$lib/outbox/replay-send';
+import { UNANSWERED_MS } from '$lib/outbox/replay-judge';
+import type { FakeLocks } from './fake-locks';
 import {
 	accountKey,
 	param,
@@ -51,17 +51,17 @@ import {
 	type ModelServerOptions,
 	type ServerArticle
 } from './model-server';
-import { quota } from './quota';
+import { quota } from './quota-faults';
 import { JOURNAL_KEY } from '$lib/state/write-ahead-check';
-import { newestLongTimer } from './timers';
+import { newestLongTimer } from './timeout-control';
 
 // ------------------------------------------------------------------ the code under test
 
 /** One page or worker: its own copy of every module (its own DB connection, its own `running`). */
 export interface Instance {
-	enqueueIntent: typeof import('../enqueue').enqueueIntent;
-	replayOutbox: typeof import('../replay').replayOutbox;
-	clientFromStoredSession: typeof import('../session-client').clientFromStoredSession;
+	enqueueIntent: typeof import('$lib/outbox/enqueue').enqueueIntent;
+	replayOutbox: typeof import('$lib/outbox/replay').replayOutbox;
+	clientFromStoredSession: typeof import('$lib/outbox/session-client').clientFromStoredSession;
 	resetReaderDbForTests: typeof import('$lib/db/open').resetReaderDbForTests;
 	openReaderDb: typeof import('$lib/db/open').openReaderDb;
 	/** The login page's way to store a session (empties another account's cache). */
@@ -69,10 +69,10 @@ export interface Instance {
 	/** The page session's account: new changes are stamped with it. */
 	setShownAccount: typeof import('$lib/db/account').setShownAccount;
 	/** "Try again" in the failed list. */
-	retryFailed: typeof import('../enqueue').retryFailed;
+	retryFailed: typeof import('$lib/outbox/enqueue').retryFailed;
 	/** Undo and the toast going away (outbox/hold.ts). */
-	cancelHold: typeof import('../hold').cancelHold;
-	releaseHold: typeof import('../hold').releaseHold;
+	cancelHold: typeof import('$lib/outbox/hold').cancelHold;
+	releaseHold: typeof import('$lib/outbox/hold').releaseHold;
 	/** Sign-out's first step (the kept session and the cache's owner go), then its wipe. */
 	endSignIn: typeof import('$lib/db/device').endSignIn;
 	wipeAccount: typeof import('$lib/db/device').wipeAccount;
@@ -91,9 +91,9 @@ export interface Instance {
 	/** The storage budget's eviction (offline/budget.ts), run after each sync. */
 	enforceBudget: typeof import('$lib/offline/budget').enforceBudget;
 	/** What a list shows: the server's rows with the changes not yet in them (outbox.ts). */
-	withQueuedChanges: typeof import('../outbox').withQueuedChanges;
+	withQueuedChanges: typeof import('$lib/outbox/outbox').withQueuedChanges;
 	/** What a catch-up of a list spares: unread changes the list does not show (state/actions.ts). */
-	unreadNotListed: typeof import('../unread-not-listed').unreadNotListed;
+	unreadNotListed: typeof import('$lib/outbox/unread-not-listed').unreadNotListed;
 	/** A sync as the page and the worker run it: the engine, then the reader's rules (sync/run.ts). */
 	runSync: typeof import('$lib/sync/run').runSync;
 	/** The rules' page saving the reader's rules (rules/store.ts). */
