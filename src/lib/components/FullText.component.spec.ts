@@ -19,7 +19,7 @@ import { fullText } from '$lib/state/full-text.svelte';
 import { session } from '$lib/state/session.svelte';
 import ArticleReading from './ArticleReading.svelte';
 import ArticleToolbar from './ArticleToolbar.svelte';
-import { freshTarget, openArticle, show } from './testing/mounted';
+import { freshTarget, openArticle, show } from '$support/mounted';
 
 const PAGE_URL = `${location.origin}/tt-rss/public.php?op=pluginhandler&plugin=reader&pmethod=page&uid=2&url=u&sig=ab`;
 const RTL = readFileSync(

@@ -10,10 +10,10 @@ import { FullTextError } from '$lib/content/full-text-error';
 import { wipeAccount } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { dropArticles } from '$lib/db/quota';
-import { ownCacheForTests, TEST_ACCOUNT } from '$lib/db/testing';
+import { ownCacheForTests } from '$support/own-cache';
 import { articleBytes } from '$lib/offline/budget';
 import { fullTextFeeds, setFullTextFeed } from '$lib/offline/full-text-feeds';
-import { headline } from '$lib/outbox/testing/fake-server';
+import { headline, TEST_ACCOUNT } from '$support/factories';
 import { keepFullTexts } from './full-text';
 
 const PAGE = (id: number) =>
