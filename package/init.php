@@ -54,6 +54,17 @@ class Reader extends Plugin {
 	 */
 	const IMAGE_ALLOW_ENV = 'READER_IMAGE_PROXY_ALLOW';
 
+	/** The public method that serves an article's page for full text, and the row's field for it. */
+	const PAGE_METHOD = 'page';
+	const PAGE_FIELD = 'reader_page';
+	/** Larger pages are refused (bytes); the remote host gets this long (seconds). */
+	const PAGE_MAX_BYTES = 5242880;
+	const PAGE_TIMEOUT = 15;
+	/** What a page may be: HTML only. */
+	const PAGE_TYPES = ['text/html', 'application/xhtml+xml'];
+	/** Image addresses signed for one page at most (a gallery page keeps its first ones). */
+	const PAGE_MAX_IMAGES = 500;
+
 	/**
 	 * IPv4 ranges that are not public unicast (IANA's special-purpose registry, RFC 6890 and after):
 	 * [network, prefix length, what it is]. Everything else in IPv4 is public.
@@ -122,7 +133,7 @@ class Reader extends Plugin {
 	}
 
 	function is_public_method($method) {
-		return $method === self::IMAGE_METHOD;
+		return $method === self::IMAGE_METHOD || $method === self::PAGE_METHOD;
 	}
 
 	/** The app's address relative to tt-rss's own pages (index.php, prefs.php): this folder. */
@@ -572,6 +583,14 @@ class Reader extends Plugin {
 		return hash_hmac('sha256', $uid . "\n" . $url, $key);
 	}
 
+	/**
+	 * The signature of one page URL for one user: the same key, another domain ("page" never
+	 * starts an image's message, whose first line is a user id), so neither signs for the other.
+	 */
+	private static function page_signature($key, $uid, $url) {
+		return hash_hmac('sha256', self::PAGE_METHOD . "\n" . $uid . "\n" . $url, $key);
+	}
+
 	/** The user's signing key, read straight from the plugin storage (public.php has no user). */
 	private static function stored_key($uid) {
 		$sth = Db::pdo()->prepare('SELECT content FROM ttrss_plugin_storage WHERE name = ? AND owner_uid = ?');
@@ -597,13 +616,19 @@ class Reader extends Plugin {
 
 	/** The same-origin address that serves `$url` through the proxy, signed for `$uid`. */
 	private function proxied_url($url, $uid, $key) {
-		return $this->signed[$url] = self::self_url() . '/public.php?' . http_build_query([
+		return $this->signed[$url] = self::proxy_address(self::IMAGE_METHOD, $uid, $url,
+			self::image_signature($key, $uid, $url));
+	}
+
+	/** public.php's address of one of our public methods for one signed URL (no session in it). */
+	private static function proxy_address($method, $uid, $url, $sig) {
+		return self::self_url() . '/public.php?' . http_build_query([
 			'op' => 'pluginhandler',
 			'plugin' => 'reader',
-			'pmethod' => self::IMAGE_METHOD,
+			'pmethod' => $method,
 			'uid' => $uid,
 			'url' => $url,
-			'sig' => self::image_signature($key, $uid, $url),
+			'sig' => $sig,
 		]);
 	}
 
@@ -625,7 +650,7 @@ class Reader extends Plugin {
 	 * stays as the article has it, unsigned and not in `reader_images`.
 	 */
 	private static function proxiable($url) {
-		return self::remote($url) && !is_string(static::image_target($url));
+		return self::remote($url) && !is_string(static::fetch_target($url));
 	}
 
 	/**
@@ -765,6 +790,12 @@ class Reader extends Plugin {
 		$flavor = isset($row['flavor_image']) && is_string($row['flavor_image']) ? trim($row['flavor_image']) : '';
 		if ($flavor !== '' && self::proxiable($flavor)) $this->proxied_url($flavor, $uid, $this->user_key());
 		$row['reader_images'] = (object) $this->signed;
+		// The article's page, for full text: signed only where the page proxy would fetch it.
+		$link = isset($row['link']) && is_string($row['link']) ? trim($row['link']) : '';
+		if ($link !== '' && self::proxiable($link)) {
+			$row[self::PAGE_FIELD] = self::proxy_address(self::PAGE_METHOD, $uid, $link,
+				self::page_signature($this->user_key(), $uid, $link));
+		}
 		// The plugin's release, for the app to say when the two differ (src/lib/pwa/plugin-version.ts).
 		$row['reader_version'] = self::VERSION;
 		return $row;
@@ -778,12 +809,20 @@ class Reader extends Plugin {
 		print $reason . "\n";
 	}
 
-	/** public.php?op=pluginhandler&plugin=reader&pmethod=image: one signed image, or a refusal. */
-	function image() {
+	/**
+	 * A public method's signed query: [url, uid, sig, the uid's stored key or null]. The method
+	 * checks the signature of its own kind (image_signature, page_signature) with the key.
+	 */
+	private static function signed_query() {
 		$url = isset($_GET['url']) && is_string($_GET['url']) ? $_GET['url'] : '';
 		$uid = isset($_GET['uid']) && ctype_digit((string) $_GET['uid']) ? (int) $_GET['uid'] : 0;
 		$sig = isset($_GET['sig']) && is_string($_GET['sig']) ? $_GET['sig'] : '';
-		$key = $uid > 0 && $url !== '' ? self::stored_key($uid) : null;
+		return [$url, $uid, $sig, $uid > 0 && $url !== '' ? self::stored_key($uid) : null];
+	}
+
+	/** public.php?op=pluginhandler&plugin=reader&pmethod=image: one signed image, or a refusal. */
+	function image() {
+		[$url, $uid, $sig, $key] = self::signed_query();
 		if (!$key || !hash_equals(self::image_signature($key, $uid, $url), $sig)) {
 			self::refuse(403, 'Not an image address this server handed out.');
 			return;
@@ -793,7 +832,8 @@ class Reader extends Plugin {
 			return;
 		}
 
-		$fetched = self::fetch_image($url);
+		$fetched = self::fetch_remote($url, static::IMAGE_MAX_BYTES, static::IMAGE_TIMEOUT,
+			'image/avif,image/webp,image/png,image/*;q=0.8', 'image');
 		if (isset($fetched['refused'])) {
 			self::refuse($fetched['status'], $fetched['refused']);
 			return;
@@ -816,46 +856,207 @@ class Reader extends Plugin {
 	}
 
 	/**
-	 * The image at `$url`, or why not: ['body' => bytes, 'type' => Content-Type] or
-	 * ['refused' => reason, 'status' => HTTP status]. Each address, the first and every redirect's
-	 * target, is checked (image_target, then resolved_addresses) before anything connects to it,
-	 * and the connection goes to the addresses checked; curl follows no redirect by itself.
+	 * A refusal of the page method, as JSON ({error, message}) the app reads: `error` one of
+	 * refused, too_large, timeout, unreachable, not_html (the app words each one for the reader).
 	 */
-	private static function fetch_image($url) {
-		$deadline = microtime(true) + static::IMAGE_TIMEOUT;
+	private static function refuse_page($status, $message) {
+		$codes = [403 => 'refused', 413 => 'too_large', 504 => 'timeout', 415 => 'not_html'];
+		http_response_code($status);
+		header('Content-Type: application/json; charset=utf-8');
+		header('Cache-Control: no-store');
+		header('X-Content-Type-Options: nosniff');
+		print json_encode(['error' => $codes[$status] ?? 'unreachable', 'message' => $message]);
+	}
+
+	/**
+	 * public.php?op=pluginhandler&plugin=reader&pmethod=page: one signed article page, as JSON
+	 * {url, html, images} (see the comment at the top), or a refusal (refuse_page). Served as JSON
+	 * with a sandboxing CSP, never as HTML: opened in a tab it runs nothing on tt-rss's origin.
+	 */
+	function page() {
+		[$url, $uid, $sig, $key] = self::signed_query();
+		if (!$key || !hash_equals(self::page_signature($key, $uid, $url), $sig)) {
+			self::refuse_page(403, 'Not a page address this server handed out.');
+			return;
+		}
+		if (!self::remote($url)) {
+			self::refuse_page(403, 'Not a remote page.');
+			return;
+		}
+		$fetched = self::fetch_remote($url, static::PAGE_MAX_BYTES, static::PAGE_TIMEOUT,
+			'text/html,application/xhtml+xml;q=0.9', 'page');
+		if (isset($fetched['refused'])) {
+			self::refuse_page($fetched['status'], $fetched['refused']);
+			return;
+		}
+		$type = strtolower(trim(explode(';', (string) $fetched['type'])[0]));
+		if (!in_array($type, self::PAGE_TYPES, true)) {
+			self::refuse_page(415, 'Not a web page.');
+			return;
+		}
+		$html = self::utf8_page($fetched['body'], (string) $fetched['type']);
+		$images = [];
+		foreach (self::page_image_urls($html, $fetched['url']) as $image) {
+			if (count($images) >= static::PAGE_MAX_IMAGES) break;
+			if (self::proxiable($image)) {
+				$images[$image] = self::proxy_address(self::IMAGE_METHOD, $uid, $image,
+					self::image_signature($key, $uid, $image));
+			}
+		}
+		$json = json_encode(['url' => $fetched['url'], 'html' => $html, 'images' => (object) $images],
+			JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE);
+		if (!is_string($json)) {
+			self::refuse_page(502, 'The page could not be read.');
+			return;
+		}
+		header('Content-Type: application/json; charset=utf-8');
+		header('Cache-Control: no-store');
+		header('X-Content-Type-Options: nosniff');
+		header("Content-Security-Policy: default-src 'none'; sandbox");
+		header('Cross-Origin-Resource-Policy: same-origin');
+		print $json;
+	}
+
+	/**
+	 * The page's text as UTF-8: its charset from the Content-Type header, else from a <meta> in
+	 * its first 2 KB, else UTF-8 (what JSON carries; bytes that are not UTF-8 become U+FFFD).
+	 */
+	private static function utf8_page($body, $content_type) {
+		$charset = '';
+		if (preg_match('/charset\s*=\s*["\']?([\w.:-]+)/i', $content_type, $m)) {
+			$charset = $m[1];
+		} elseif (preg_match('/<meta[^>]+charset\s*=\s*["\']?([\w.:-]+)/i', substr($body, 0, 2048), $m)) {
+			$charset = $m[1];
+		}
+		$charset = strtoupper($charset);
+		if ($charset === '' || $charset === 'UTF-8' || $charset === 'UTF8' || !function_exists('mb_convert_encoding')) {
+			return $body;
+		}
+		$encodings = array_map('strtoupper', mb_list_encodings());
+		if (!in_array($charset, $encodings, true)) return $body;
+		return mb_convert_encoding($body, 'UTF-8', $charset);
+	}
+
+	/**
+	 * Every image address a page names where an extraction could show it, absolute against the page
+	 * (its <base>, else its address): the src and srcset of img and source, a video's poster, and
+	 * on img, picture, figure and source any attribute naming an image file (lazy loading's data-src,
+	 * data-srcset, data-original…, which Readability turns into src and srcset).
+	 * @return string[]
+	 */
+	private static function page_image_urls($html, $page_url) {
+		$doc = new DOMDocument();
+		if (!@$doc->loadHTML('<?xml encoding="UTF-8">' . $html, LIBXML_NONET | LIBXML_COMPACT)) return [];
+		$xpath = new DOMXPath($doc);
+		$base = $page_url;
+		foreach ($xpath->query('//base[@href]') as $el) {
+			$base = self::absolute_url($page_url, $el->getAttribute('href'));
+			break;
+		}
+		$found = [];
+		foreach ($xpath->query('//img | //picture | //figure | //source | //video[@poster]') as $el) {
+			foreach ($el->attributes as $attr) {
+				$name = strtolower($attr->name);
+				$value = trim($attr->value);
+				if ($value === '' || strpos($value, 'data:') === 0) continue;
+				$tag = $el->nodeName;
+				$named = $tag === 'video' ? $name === 'poster'
+					: ($name === 'srcset' || ($name === 'src' && ($tag === 'img' || $el->parentNode->nodeName === 'picture')));
+				if ($tag === 'video' && !$named) continue;
+				if (!$named && !preg_match('/\.(jpe?g|png|webp|gif|avif)/i', $value)) continue;
+				foreach (self::srcset_candidates($value) as [$candidate]) {
+					$found[self::absolute_url($base, $candidate)] = true;
+				}
+			}
+		}
+		return array_keys($found);
+	}
+
+	/**
+	 * `$ref` resolved against the absolute http(s) address `$base` as a browser resolves it (RFC 3986:
+	 * scheme-relative, absolute path, query, relative path with dot segments removed). An address
+	 * with its own scheme stays as it is.
+	 */
+	private static function absolute_url($base, $ref) {
+		$ref = trim($ref);
+		if (preg_match('~^[a-z][a-z0-9+.-]*:~i', $ref)) return $ref;
+		if (!preg_match('~^([a-z][a-z0-9+.-]*:)(//[^/?#]*)?([^?#]*)(\?[^#]*)?~i', $base, $b)) return $ref;
+		$scheme = $b[1];
+		$authority = isset($b[2]) ? $b[2] : '';
+		$path = isset($b[3]) && $b[3] !== '' ? $b[3] : '/';
+		$query = isset($b[4]) ? $b[4] : '';
+		$hash = strpos($ref, '#');
+		if ($hash !== false) $ref = substr($ref, 0, $hash);
+		if (strpos($ref, '//') === 0) return $scheme . $ref;
+		if ($ref === '') return $scheme . $authority . $path . $query;
+		if ($ref[0] === '?') return $scheme . $authority . $path . $ref;
+		$q = strpos($ref, '?');
+		$ref_path = $q === false ? $ref : substr($ref, 0, $q);
+		$ref_query = $q === false ? '' : substr($ref, $q);
+		$merged = $ref_path[0] === '/' ? $ref_path : substr($path, 0, strrpos($path, '/') + 1) . $ref_path;
+		$out = [];
+		$segments = explode('/', $merged);
+		foreach ($segments as $i => $segment) {
+			$last = $i === count($segments) - 1;
+			if ($segment === '.') {
+				if ($last) $out[] = '';
+			} elseif ($segment === '..') {
+				if (count($out) > 1) array_pop($out);
+				if ($last) $out[] = '';
+			} else {
+				$out[] = $segment;
+			}
+		}
+		return $scheme . $authority . implode('/', $out) . $ref_query;
+	}
+
+	/**
+	 * The resource at `$url` (an image, a page: `$noun` in the refusals), or why not:
+	 * ['body' => bytes, 'type' => Content-Type, 'url' => the address it ended at] or
+	 * ['refused' => reason, 'status' => HTTP status]. Each address, the first and every redirect's
+	 * target, is checked (fetch_target, then resolved_addresses) before anything connects to it,
+	 * and the connection goes to the addresses checked; curl follows no redirect by itself. The
+	 * one rule for everything the plugin fetches (images and pages alike).
+	 */
+	private static function fetch_remote($url, $max_bytes, $timeout, $accept, $noun) {
+		$deadline = microtime(true) + $timeout;
+		$late = ['refused' => 'The ' . $noun . ' could not be fetched in time.', 'status' => 504];
 		for ($hop = 0; ; $hop++) {
-			$target = static::image_target($url);
+			$target = static::fetch_target($url);
 			if (is_string($target)) return ['refused' => 'Refused: ' . $target . '.', 'status' => 403];
 			$addresses = self::resolved_addresses($target);
 			if (is_string($addresses)) return ['refused' => 'Refused: ' . $addresses . '.', 'status' => 403];
 			$left = (int) ceil($deadline - microtime(true));
-			if ($left <= 0) return ['refused' => 'The image could not be fetched in time.', 'status' => 504];
+			if ($left <= 0) return $late;
 			$reply = static::transport([
 				'url' => $target['url'],
 				'host' => $target['host'],
 				'port' => $target['port'],
 				'addresses' => $addresses,
 				'followlocation' => false,
-				'max_size' => static::IMAGE_MAX_BYTES,
+				'max_size' => $max_bytes,
 				'timeout' => $left,
+				'accept' => $accept,
 			]);
-			if (!empty($reply['too_large'])) return ['refused' => 'The image is too large.', 'status' => 413];
-			if (!empty($reply['error'])) return ['refused' => 'The image could not be fetched.', 'status' => 502];
+			if (!empty($reply['too_large'])) return ['refused' => 'The ' . $noun . ' is too large.', 'status' => 413];
+			if (!empty($reply['timeout'])) return $late;
+			if (!empty($reply['error'])) return ['refused' => 'The ' . $noun . ' could not be fetched.', 'status' => 502];
 			$status = (int) $reply['status'];
 			if (in_array($status, [301, 302, 303, 307, 308], true)) {
 				$location = isset($reply['location']) && is_string($reply['location']) ? $reply['location'] : '';
 				if ($location === '' || $hop >= static::IMAGE_MAX_REDIRECTS) {
-					return ['refused' => 'The image could not be fetched (redirects).', 'status' => 502];
+					return ['refused' => 'The ' . $noun . ' could not be fetched (redirects).', 'status' => 502];
 				}
 				$url = $location;
 				continue;
 			}
 			$body = isset($reply['body']) ? (string) $reply['body'] : '';
 			if ($status !== 200 || $body === '') {
-				return ['refused' => 'The image could not be fetched.', 'status' => 502];
+				return ['refused' => 'The ' . $noun . ' could not be fetched.', 'status' => 502];
 			}
-			if (strlen($body) > static::IMAGE_MAX_BYTES) return ['refused' => 'The image is too large.', 'status' => 413];
-			return ['body' => $body, 'type' => isset($reply['type']) ? (string) $reply['type'] : ''];
+			if (strlen($body) > $max_bytes) return ['refused' => 'The ' . $noun . ' is too large.', 'status' => 413];
+			return ['body' => $body, 'type' => isset($reply['type']) ? (string) $reply['type'] : '',
+				'url' => $target['url']];
 		}
 	}
 
@@ -864,9 +1065,9 @@ class Reader extends Plugin {
 	 * CURLOPT_RESOLVE; a literal address needs none), no proxy (it would resolve the name again),
 	 * no redirect followed, http(s) only, at most `max_size` bytes, within `timeout` seconds.
 	 * @param array{url: string, host: string, port: int, addresses: string[], followlocation: bool,
-	 *   max_size: int, timeout: int} $request
+	 *   max_size: int, timeout: int, accept: string} $request
 	 * @return array{status?: int, type?: string, location?: string, body?: string, error?: string,
-	 *   too_large?: bool}
+	 *   too_large?: bool, timeout?: bool}
 	 */
 	protected static function transport(array $request) {
 		if (!function_exists('curl_init')) return ['error' => 'php-curl is not installed'];
@@ -889,8 +1090,8 @@ class Reader extends Plugin {
 			CURLOPT_TIMEOUT => $request['timeout'],
 			CURLOPT_MAXFILESIZE => $max,
 			CURLOPT_ENCODING => '',
-			CURLOPT_USERAGENT => 'Mozilla/5.0 (compatible; tt-rss Reader image proxy)',
-			CURLOPT_HTTPHEADER => ['Accept: image/avif,image/webp,image/png,image/*;q=0.8'],
+			CURLOPT_USERAGENT => 'Mozilla/5.0 (compatible; tt-rss Reader proxy)',
+			CURLOPT_HTTPHEADER => ['Accept: ' . $request['accept']],
 			CURLOPT_HEADER => false,
 			CURLOPT_WRITEFUNCTION => function ($handle, $chunk) use (&$body, &$too_large, $max) {
 				if (strlen($body) + strlen($chunk) > $max) {
@@ -916,6 +1117,7 @@ class Reader extends Plugin {
 		$connected = (string) curl_getinfo($ch, CURLINFO_PRIMARY_IP);
 		curl_close($ch);
 		if ($too_large || $errno === 63 /* CURLE_FILESIZE_EXCEEDED */) return ['too_large' => true];
+		if ($errno === 28 /* CURLE_OPERATION_TIMEDOUT */) return ['timeout' => true];
 		if ($ok === false || $errno !== 0) return ['error' => 'curl error ' . $errno];
 		// Belt and braces: the connection went where the check said.
 		$pinned = array_map('inet_pton', $request['addresses']);
@@ -936,7 +1138,7 @@ class Reader extends Plugin {
 	 * - a name with a dot, not `localhost` or under `.localhost`; non-ASCII names as punycode.
 	 * @return array{url: string, scheme: string, host: string, port: int, address: ?string}|string
 	 */
-	protected static function image_target($url) {
+	protected static function fetch_target($url) {
 		if (!is_string($url)) return 'not an address';
 		$url = trim($url);
 		if (strpos($url, '//') === 0) $url = 'https:' . $url;
@@ -1003,7 +1205,7 @@ class Reader extends Plugin {
 	}
 
 	/**
-	 * The addresses to connect to for a target of image_target, or why not (a string): a literal
+	 * The addresses to connect to for a target of fetch_target, or why not (a string): a literal
 	 * address itself; a name's every address (A and AAAA), each of which must be acceptable.
 	 * @param array{host: string, address: ?string} $target
 	 * @return string[]|string

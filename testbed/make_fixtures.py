@@ -529,6 +529,43 @@ def podcast_itunes():
                namespaces='xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"')
 
 
+# ---------------------------------------------------------------- full text (issue 59)
+# A teaser feed: each item carries the first sentences of a real page (fulltext/<name>/, copied
+# from Readability's tests with their licence) and links to that page on feeds.test, where the
+# Reader plugin fetches it for the app's "Full text". Plus a page over the plugin's 5 MB limit
+# (written here, not committed). Subscribed by nobody in the seed (the full-text e2e subscribes).
+FULLTEXT = os.path.join(ROOT, "fulltext")
+TOO_LARGE_BYTES = 6 * 1024 * 1024
+
+
+def teaser_text(name):
+    with open(os.path.join(FULLTEXT, name, "expected-metadata.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    return meta.get("title") or name, (meta.get("excerpt") or "")[:200]
+
+
+def fulltext_feed():
+    names = sorted(n for n in os.listdir(FULLTEXT) if os.path.isdir(os.path.join(FULLTEXT, n)))
+    items = []
+    for i, name in enumerate(names):
+        title, excerpt = teaser_text(name)
+        items.append({"title": f"Full text {i + 1:02d}: {title}", "guid": f"fulltext-{name}",
+                      "date": at(-1, hours=-(i + 1)),
+                      "link": f"{HOST}/fulltext/{name}/source.html",
+                      "html": f"<p>{escape(excerpt)}</p>"})
+    items.append({"title": "Full text: a page too large", "guid": "fulltext-too-large",
+                  "date": at(-3), "link": f"{HOST}/fulltext/too-large.html",
+                  "html": "<p>Only a teaser of a page too large to fetch.</p>"})
+    return rss("Teasers (full text on the page)", "teasers", "Teasers of real pages", items)
+
+
+def too_large_page():
+    para = "<p>" + "A long page for the size limit. " * 30 + "</p>\n"
+    head = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Too large</title></head><body><article>\n"
+    body = para * (TOO_LARGE_BYTES // len(para) + 1)
+    return head + body + "</article></body></html>\n"
+
+
 BIG_COUNT = 320
 SIZES = {}
 
@@ -547,6 +584,8 @@ def main():
     write("feeds/reddit.xml", reddit())
     write("feeds/craigslist.xml", craigslist())
     write("feeds/podcast-itunes.xml", podcast_itunes())
+    write("feeds/fulltext.xml", fulltext_feed())
+    write("fulltext/too-large.html", too_large_page())
 
 
 if __name__ == "__main__":

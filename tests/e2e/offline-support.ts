@@ -52,7 +52,7 @@ export async function restoreNetwork(context: BrowserContext): Promise<void> {
 }
 
 /** Reads one store of the app's database (after the app created it). */
-export async function readStore<T>(page: Page, store: string, key?: string): Promise<T> {
+export async function readStore<T>(page: Page, store: string, key?: string | number): Promise<T> {
 	return page.evaluate(
 		([name, k]) =>
 			new Promise<T>((resolve, reject) => {

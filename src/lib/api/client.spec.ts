@@ -359,6 +359,29 @@ describe('request parameters', () => {
 		});
 	});
 
+	/** The rows a level-23 server's getHeadlines (with bodies) answered, as the client parses them. */
+	async function headlinesOf(rows: unknown[]) {
+		const fake = fakeFetch((r) => ok(r, rows));
+		const client = new TtrssClient({
+			apiUrl: API,
+			fetch: fake.fetch,
+			sessionId: 's',
+			capabilities: deriveCapabilities(23)
+		});
+		return (await client.getHeadlines({ feedId: -4, showContent: true })).headlines;
+	}
+
+	it('keeps the plugin’s signed page address for full text, where it sent one', async () => {
+		const page =
+			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=page&uid=2&url=x&sig=ab';
+		const [row] = recordedContent('api23', 'getHeadlines-podcast') as Array<
+			Record<string, unknown>
+		>;
+		const rows = [{ ...row, reader_page: page }, { ...row }, { ...row, reader_page: 7 }];
+		const headlines = await headlinesOf(rows);
+		expect(headlines.map((h) => h.pageUrl)).toEqual([page, undefined, undefined]);
+	});
+
 	it('takes the flavor image through the proxy when the server signed it for the row', async () => {
 		const proxied =
 			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=image&uid=2&url=x&sig=ab';
@@ -379,14 +402,7 @@ describe('request parameters', () => {
 			{ ...row, flavor_image: 'http://feeds.test/c.png', reader_images: [] },
 			{ ...row, flavor_image: 'http://feeds.test/d.png' }
 		];
-		const fake = fakeFetch((r) => ok(r, rows));
-		const client = new TtrssClient({
-			apiUrl: API,
-			fetch: fake.fetch,
-			sessionId: 's',
-			capabilities: deriveCapabilities(23)
-		});
-		const { headlines } = await client.getHeadlines({ feedId: -4, showContent: true });
+		const headlines = await headlinesOf(rows);
 		// Where the plugin signed for the row but not that image, there is none: never its host.
 		expect(headlines.map((h) => h.flavorImage)).toEqual([
 			proxied,

@@ -206,6 +206,11 @@ function proxiedFlavor(
 	return signed[url];
 }
 
+/** The plugin's signed page address (`reader_page`), kept only when it is a string. */
+function pageUrlOf(value: unknown): { pageUrl?: string } {
+	return typeof value === 'string' && value.trim() !== '' ? { pageUrl: value.trim() } : {};
+}
+
 function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 	const feedId = optNumber(o.feed_id);
 	const signed = signedImages(o.reader_images);
@@ -230,7 +235,8 @@ function parseArticleBase(o: JsonObject, caps: LabelCaps): ArticleBase {
 		flavorImage: proxiedFlavor(signed, o.flavor_image),
 		flavorStream: optText(o.flavor_stream),
 		siteUrl: optText(o.site_url),
-		...(signed ? { signedImages: signed } : {})
+		...(signed ? { signedImages: signed } : {}),
+		...pageUrlOf(o.reader_page)
 	};
 }
 

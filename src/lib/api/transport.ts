@@ -6,6 +6,7 @@ import { clientError, serverError, type ErrorPhase } from './error-make';
 import { ApiError, failWithWords } from './errors';
 import { isObject, optNumber } from './wire';
 import { DEFAULT_TIMEOUT_MS } from './codes';
+import { readCapped as readBytesCapped } from './read-capped';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -75,39 +76,10 @@ function requestBody(
 }
 
 /** Reads a body up to `MAX_REPLY_BYTES`, cancelling the download as soon as it is exceeded. */
-async function readCapped(op: string, response: Response): Promise<Uint8Array<ArrayBuffer>> {
-	const tooLarge = () =>
-		clientError(op, 'REPLY_TOO_LARGE', { details: { maxBytes: MAX_REPLY_BYTES } });
-	const declared = Number(response.headers.get('Content-Length') ?? '');
-	if (Number.isFinite(declared) && declared > MAX_REPLY_BYTES) {
-		await response.body?.cancel().catch(() => undefined);
-		throw tooLarge();
-	}
-	if (!response.body) {
-		const whole = new Uint8Array(await response.arrayBuffer());
-		if (whole.byteLength > MAX_REPLY_BYTES) throw tooLarge();
-		return whole;
-	}
-	const reader = response.body.getReader();
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	for (;;) {
-		const { done, value } = await reader.read();
-		if (done) break;
-		size += value.byteLength;
-		if (size > MAX_REPLY_BYTES) {
-			await reader.cancel().catch(() => undefined);
-			throw tooLarge();
-		}
-		chunks.push(value);
-	}
-	const out = new Uint8Array(size);
-	let at = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, at);
-		at += chunk.byteLength;
-	}
-	return out;
+function readCapped(op: string, response: Response): Promise<Uint8Array<ArrayBuffer>> {
+	return readBytesCapped(response, MAX_REPLY_BYTES, () =>
+		clientError(op, 'REPLY_TOO_LARGE', { details: { maxBytes: MAX_REPLY_BYTES } })
+	);
 }
 
 async function readText(op: string, response: Response): Promise<string> {

@@ -99,6 +99,12 @@ export interface ArticleBase {
 	 * (the current tt-rss runs it only for rows with their body).
 	 */
 	signedImages?: Readonly<Record<string, string>>;
+	/**
+	 * Where tt-rss runs the Reader plugin: the article's link signed for the plugin's page method
+	 * (`reader_page`), the one address the app asks for its full text (api/page.ts). Absent where
+	 * the plugin is off or older, or would not fetch the link (not a public http(s) address).
+	 */
+	pageUrl?: string;
 }
 
 export interface Headline extends ArticleBase {

@@ -113,6 +113,20 @@ describe('read cache', () => {
 		expect((await cachedArticle(1))?.flavorImage).toBeUndefined();
 	});
 
+	it('keeps the plugin’s page address when a headline comes without its body (current tt-rss)', async () => {
+		// The current tt-rss runs the plugin's hook only on rows sent with their body: a list read
+		// without bodies has no `reader_page`, and must not take the known one away (issue 59).
+		const page =
+			'http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=page&uid=2&url=x&sig=ab';
+		const link = 'http://feeds.test/fulltext/rtl-1/source.html';
+		await storeList(key, 0, [headline(1, { content: '<p>Body</p>', link, pageUrl: page })], true);
+		await storeList(key, 0, [headline(1, { title: 'New title', link })], true);
+		expect((await cachedArticle(1))?.pageUrl).toBe(page);
+		// A new link is another page: the address signed for the old one goes.
+		await storeList(key, 0, [headline(1, { link: 'http://feeds.test/moved' })], true);
+		expect((await cachedArticle(1))?.pageUrl).toBeUndefined();
+	});
+
 	it('keeps with each body whether it was fetched under has_sandbox', async () => {
 		const body = '<p>Body</p><iframe src="https://video.test/embed"></iframe>';
 		await storeArticles([{ ...headline(1), content: body, comments: '', hasSandbox: true }]);

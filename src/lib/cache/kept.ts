@@ -6,7 +6,7 @@
 import type { Article, Headline } from '$lib/api';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';
-import type { StoredArticle } from '$lib/db/schema';
+import type { KeptFullText, StoredArticle } from '$lib/db/schema';
 import { readStores, writeStores } from '$lib/db/stores';
 import { writeStoresWithRoom } from '$lib/db/quota';
 import { orMiss } from './index';
@@ -167,5 +167,42 @@ export async function setPackMembers(
 			}
 			cursor = await cursor.continue();
 		}
+	});
+}
+
+/**
+ * The cached articles of these feeds that the plugin offers a page for and that have no kept full
+ * text yet (sync/full-text.ts): their id and signed page address, newest first.
+ */
+export function withoutFullText(
+	feeds: ReadonlySet<number>
+): Promise<{ id: number; pageUrl: string }[]> {
+	return orMiss(async () => {
+		const rows = await readStores(['articles'], ({ articles }) =>
+			Promise.all([...feeds].map((feed) => articles.index('byFeed').getAll(feed)))
+		);
+		const due: { id: number; pageUrl: string; updated: number }[] = [];
+		for (const a of rows.flat()) {
+			if (a.pageUrl && !a.fullText) due.push({ id: a.id, pageUrl: a.pageUrl, updated: a.updated });
+		}
+		return due.sort((a, b) => b.updated - a.updated).map(({ id, pageUrl }) => ({ id, pageUrl }));
+	}).then((due) => due ?? []);
+}
+
+/**
+ * Keeps an article's full text in its record (the record must still be there, and the cache still
+ * the account's the sync fetched for): counted in the budget and evicted with the article.
+ */
+export async function storeFullText(
+	id: number,
+	fullText: KeptFullText,
+	{ account }: SyncedFor = {}
+): Promise<boolean> {
+	return writeStoresWithRoom(['articles', 'settings'], async ({ articles, settings }) => {
+		if (!ownedBy(await readIn(settings, CACHE_OWNER), account)) return false;
+		const record = await articles.get(id);
+		if (!record) return false;
+		await articles.put({ ...record, fullText });
+		return true;
 	});
 }

@@ -141,10 +141,14 @@ export async function writeArticles(
 	const puts: Promise<number>[] = [];
 	for (const [i, record] of fresh.entries()) {
 		const old = merged.get(record.id) ?? cached[i];
-		// Without its body tt-rss sends no image either (`flavor_image`): the known one stays.
+		// Without its body tt-rss sends no image either (`flavor_image`): the known one stays. Nor,
+		// on the current tt-rss (its plugin hook runs only on rows sent with their body), the
+		// Reader plugin's signed page address for full text (`reader_page`): the known one stays
+		// while the link it signs is the same.
 		if (old && !record.hasContent) {
 			record.flavorImage ??= old.flavorImage;
 			record.flavorStream ??= old.flavorStream;
+			if (old.pageUrl && old.link === record.link) record.pageUrl ??= old.pageUrl;
 		}
 		if (old && !record.hasContent && old.hasContent) {
 			record.content = old.content;
@@ -157,6 +161,8 @@ export async function writeArticles(
 			record.comments = record.comments || old.comments;
 		}
 		if (old?.offline) record.offline = true;
+		// A kept full text (sync/full-text.ts) stays with its article.
+		if (old?.fullText && !record.fullText) record.fullText = old.fullText;
 		// The reader's own change of it stays known: no rule acts on it (outbox/intent-effect.ts).
 		if (old?.readerChangedAt !== undefined) record.readerChangedAt = old.readerChangedAt;
 		// Asked for before the sent log's horizon: the answer may predate a change of the reader's

@@ -26,6 +26,8 @@ export const LATER_ICONS = {
 	down: ['M5 9l7 7 7-7'],
 	check: ['M4 12.5l5 5L20 6.5'],
 	'select-all': ['M4 4h16v16H4z', 'M8 12l3 3 5-6'],
+	// Full text: a page of lines.
+	'full-text': ['M6 3.5h9l3 3v14H6z', 'M9 9.5h6', 'M9 12.5h6', 'M9 15.5h6'],
 	speak: ['M4 9.5h3.5L12 5.5v13l-4.5-4H4z', 'M15.5 9a4 4 0 0 1 0 6', 'M18 6.5a7.5 7.5 0 0 1 0 11']
 } as const satisfies IconPaths;
 

@@ -4,6 +4,8 @@
  * sanitizer so the headline list can use it without loading DOMPurify.
  */
 
+import { isPluginMethodUrl } from '$lib/api/plugin-url';
+
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|jpg|webp|avif)[;,]/i;
 
 /** The article's link as a base for its relative URLs, when it is http(s). */
@@ -24,15 +26,7 @@ export function usableBase(baseUrl: string | undefined): URL | undefined {
  * may load it from its own origin and keep it offline as a readable response (its true size).
  */
 export function isImageProxyUrl(url: URL): boolean {
-	const q = url.searchParams;
-	return (
-		url.pathname.endsWith('/public.php') &&
-		q.get('op') === 'pluginhandler' &&
-		q.get('plugin') === 'reader' &&
-		q.get('pmethod') === 'image' &&
-		!!q.get('url') &&
-		!!q.get('sig')
-	);
+	return isPluginMethodUrl(url, 'image');
 }
 
 /** What a URL is used for: links navigate; images, media and frames load by themselves. */

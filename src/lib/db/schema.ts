@@ -1,6 +1,7 @@
 import type { DBSchema } from 'idb';
 import type { Counters, FeedTree, Headline } from '$lib/api';
 import type { Intent } from './intent';
+import type { ExtractedArticle } from '$lib/content/extract';
 
 /** Who is signed in where. The password is kept only when the reader chose "stay signed in". */
 export interface StoredSession {
@@ -83,6 +84,17 @@ export interface StoredArticle extends Headline {
 	 * in; kept over the server's copies): a rule never acts on it (`changedByReader`).
 	 */
 	readerChangedAt?: number;
+	/**
+	 * The article's full text, kept by the sync for a feed set to "Always show full text" (issue
+	 * 59; sync/full-text.ts): in the article's own record, so it counts in the storage budget
+	 * with it (offline/budget.ts `articleBytes`), is evicted with it and wiped with the account.
+	 */
+	fullText?: KeptFullText;
+}
+
+/** An extraction kept for offline reading (content/extract.ts ExtractedArticle, and when). */
+export interface KeptFullText extends ExtractedArticle {
+	keptAt: number;
 }
 
 /**

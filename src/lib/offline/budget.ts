@@ -71,10 +71,16 @@ export function articleBytes(article: StoredArticle): number {
 		article.author,
 		article.link,
 		article.note,
-		article.comments
+		article.comments,
+		// A kept full text (issue 59) and the signed addresses of its images.
+		article.fullText?.content,
+		article.fullText?.title,
+		article.fullText?.byline
 	]) {
 		if (typeof text === 'string') chars += text.length;
 	}
+	for (const [image, proxied] of Object.entries(article.fullText?.images ?? {}))
+		chars += image.length + proxied.length;
 	return chars * 2 + ARTICLE_OVERHEAD_BYTES;
 }
 

@@ -5,6 +5,8 @@
 // and either a transport that records what it is asked for (no connection at all) or, with
 // `real`, the plugin's own curl transport to the test's servers on loopback. The server's own
 // UrlHelper, renamed, shows what its validate() lets through (`validate_2021` / `validate_current`).
+// With `"method": "page"` it drives the full-text page method instead (plugin-page.spec.ts): each
+// URL is an article's link, signed as `reader_page`, and the stand-in transport answers `page_body`.
 //
 //   php plugin-image-proxy.php <tt-rss>/classes/Plugin.php package/init.php <tt-rss>/…/UrlHelper.php
 //       debian|current '{"urls": [...], "hosts": {...}, "redirects": {...}, "allow": "...", ...}'
@@ -46,9 +48,13 @@ putenv('READER_IMAGE_PROXY_ALLOW=' . ($config['allow'] ?? ''));
 $GLOBALS['config'] = $config;
 $ports = json_encode(array_merge([80, 443], $config['ports'] ?? []));
 $max_bytes = (int) ($config['max_bytes'] ?? 10485760);
+$page_bytes = (int) ($config['max_bytes'] ?? 5242880);
+$page_timeout = (int) ($config['timeout'] ?? 15);
 eval('class ReaderUnderTest extends Reader {
 	const IMAGE_PORTS = ' . $ports . ';
 	const IMAGE_MAX_BYTES = ' . $max_bytes . ';
+	const PAGE_MAX_BYTES = ' . $page_bytes . ';
+	const PAGE_TIMEOUT = ' . $page_timeout . ';
 	public static $asked = [];
 	public static $resolved = [];
 	protected static function resolve_host($host) {
@@ -61,6 +67,11 @@ eval('class ReaderUnderTest extends Reader {
 		if (!empty($GLOBALS["config"]["real"])) return parent::transport($request);
 		$location = $GLOBALS["config"]["redirects"][$request["url"]] ?? null;
 		if ($location !== null) return ["status" => 302, "type" => "text/html", "location" => $location, "body" => ""];
+		if (isset($GLOBALS["config"]["page_body64"])) $GLOBALS["config"]["page_body"] = base64_decode($GLOBALS["config"]["page_body64"]);
+		if (isset($GLOBALS["config"]["page_body"])) {
+			return ["status" => 200, "type" => $GLOBALS["config"]["page_type"] ?? "text/html; charset=utf-8",
+				"location" => "", "body" => $GLOBALS["config"]["page_body"]];
+		}
 		return ["status" => 200, "type" => "image/png", "location" => "", "body" => "\x89PNG fake"];
 	}
 }');
@@ -83,18 +94,23 @@ function server_lets_through($url, $server) {
 	return UrlHelperServer::validate($url, true) !== false;
 }
 
+$page = ($config['method'] ?? 'image') === 'page';
+// `call` asks the other method with this signature (neither signs for the other).
+$call = $config['call'] ?? ($page ? 'page' : 'image');
 $out = [];
 foreach ($urls as $url) {
-	$html = '<p>news</p><img src="' . htmlspecialchars($url) . '">';
-	$row = $plugin->hook_render_article_api(['article' => ['id' => 1, 'content' => $html]]);
-	$images = (array) ($row['reader_images'] ?? []);
+	$html = $page ? '<p>A teaser.</p>' : '<p>news</p><img src="' . htmlspecialchars($url) . '">';
+	$article = ['id' => 1, 'content' => $html];
+	if ($page) $article['link'] = $url;
+	$row = $plugin->hook_render_article_api(['article' => $article]);
+	$images = $page ? array_filter([$url => $row['reader_page'] ?? null]) : (array) ($row['reader_images'] ?? []);
 	$signed = $images[$url] ?? null;
 	// The app's own request for an address the server never signed cannot pass the signature
 	// check; `force` signs it here as a feed could not, to show the fetch side's own checks.
 	if ($signed === null && !empty($config['force'])) {
 		$signed = 'https://rss.test/tt-rss/public.php?' . http_build_query(['op' => 'pluginhandler',
-			'plugin' => 'reader', 'pmethod' => 'image', 'uid' => 7, 'url' => $url,
-			'sig' => hash_hmac('sha256', "7\n" . $url, $GLOBALS['key'])]);
+			'plugin' => 'reader', 'pmethod' => $page ? 'page' : 'image', 'uid' => 7, 'url' => $url,
+			'sig' => hash_hmac('sha256', ($page ? "page\n" : '') . "7\n" . $url, $GLOBALS['key'])]);
 	}
 	$status = null;
 	$body = null;
@@ -105,16 +121,19 @@ foreach ($urls as $url) {
 		$_GET = $q;
 		ob_start();
 		http_response_code(200);
-		$plugin->image();
+		if ($call === 'page') $plugin->page();
+		else $plugin->image();
 		$body = ob_get_clean();
 		$status = http_response_code();
+		if ($call === 'page') $body = json_decode($body, true);
 	}
 	$entry = [
 		'url' => $url,
 		'signed' => isset($images[$url]),
 		'content' => $row['content'],
 		'status' => $status,
-		'body' => $status === 200 ? base64_encode($body) : $body,
+		'body' => $status === 200 && $call === 'image' ? base64_encode($body) : $body,
+		'row' => $row,
 		'fetched' => array_map(function ($o) { return $o['url']; }, ReaderUnderTest::$asked),
 		'fetch_options' => ReaderUnderTest::$asked[0] ?? null,
 		'resolved' => ReaderUnderTest::$resolved,

@@ -10,106 +10,12 @@
 // plugin-image-proxy.php loads the plugin with stand-ins: by default a resolver answering from a
 // table and a transport that records what it is asked for, so no test here connects anywhere
 // but to its own servers on loopback.
-import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentClasses, DEBIAN_PLUGIN, hasPhp, ROOT, VENDORED } from './testing/plugin-php';
+import { FEEDS, hasPhp, listen, proxyServers, run, runAsync } from './testing/plugin-proxy';
 
-const DEBIAN = DEBIAN_PLUGIN;
-const DEBIAN_URLHELPER = '/usr/share/tt-rss/www/classes/urlhelper.php';
-/** The test bed's feeds host, which the test bed's tt-rss allows (testbed/setup.sh). */
-const FEEDS = JSON.parse(readFileSync(join(ROOT, 'testbed/testbed.json'), 'utf8')) as {
-	feedsHost: string;
-	feedsAddress: string;
-};
-/** The current tt-rss's Plugin and UrlHelper classes, from the vendored source. */
-const currentClass = currentClasses('plugin-image-proxy-');
-
-interface Checked {
-	url: string;
-	signed: boolean;
-	content: string;
-	status: number | null;
-	body: string | null;
-	fetched: string[];
-	fetch_options: Record<string, unknown> | null;
-	resolved: string[];
-	validate_2021?: boolean;
-	validate_current?: boolean;
-}
-
-interface Harness {
-	/** Host names and the addresses the stand-in resolver gives them; absent: the system's. */
-	hosts?: Record<string, string[]>;
-	/** Stand-in transport: a URL answered with a redirect to another. */
-	redirects?: Record<string, string>;
-	/** READER_IMAGE_PROXY_ALLOW. */
-	allow?: string;
-	/** Also ask the image of an address the plugin did not sign (signed by the test). */
-	force?: boolean;
-	/** Add what the server's own UrlHelper lets through (literal addresses only). */
-	compare?: boolean;
-	/** The plugin's own curl transport instead of the stand-in; ports allowed besides 80/443. */
-	real?: boolean;
-	ports?: number[];
-	max_bytes?: number;
-}
-
-interface Server_ {
-	name: string;
-	server: 'debian' | 'current';
-	available: boolean;
-	plugin: () => string;
-	urlhelper: () => string;
-}
-
-const SERVERS: Server_[] = [
-	{
-		name: "Debian's 2021 tt-rss",
-		server: 'debian',
-		available: existsSync(DEBIAN) && existsSync(DEBIAN_URLHELPER),
-		plugin: () => DEBIAN,
-		urlhelper: () => DEBIAN_URLHELPER
-	},
-	{
-		name: 'the current tt-rss',
-		server: 'current',
-		available: existsSync(VENDORED),
-		plugin: () => currentClass('Plugin.php'),
-		urlhelper: () => currentClass('UrlHelper.php')
-	}
-];
-
-function args(server: Server_, urls: string[], harness: Harness): string[] {
-	return [
-		'-d',
-		'error_reporting=0',
-		join(import.meta.dirname, 'plugin-image-proxy.php'),
-		server.plugin(),
-		join(ROOT, 'package/init.php'),
-		server.urlhelper(),
-		server.server,
-		JSON.stringify({ urls, hosts: null, ...harness })
-	];
-}
-
-function run(server: Server_, urls: string[], harness: Harness = {}): Checked[] {
-	return JSON.parse(
-		execFileSync('php', args(server, urls, harness), { encoding: 'utf8' })
-	) as Checked[];
-}
-
-/** The same, without blocking this process: for the tests whose servers run in it. */
-async function runAsync(server: Server_, urls: string[], harness: Harness): Promise<Checked[]> {
-	const { stdout } = await promisify(execFile)('php', args(server, urls, harness), {
-		encoding: 'utf8'
-	});
-	return JSON.parse(stdout) as Checked[];
-}
+const SERVERS = proxyServers('plugin-image-proxy-');
 
 const INTERNAL = [
 	'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
@@ -118,7 +24,7 @@ const INTERNAL = [
 	'http://[::ffff:127.0.0.1]/'
 ];
 
-const debian = SERVERS[0] as Server_;
+const debian = SERVERS[0];
 describe.skipIf(!hasPhp || !debian.available)('image proxy on Debian 2021 tt-rss', () => {
 	const run2021 = (urls: string[]) =>
 		run(debian, urls, {
@@ -294,7 +200,8 @@ describe.each(SERVERS)('the image proxy on $name', (server) => {
 					addresses: NAMES['public.example'],
 					followlocation: false,
 					max_size: 10485760,
-					timeout: 20
+					timeout: 20,
+					accept: 'image/avif,image/webp,image/png,image/*;q=0.8'
 				},
 				expect.objectContaining({
 					url: 'http://93.184.215.14/b.png',
@@ -417,12 +324,6 @@ describe.each(SERVERS)('the image proxy’s own fetch on $name', (server) => {
 	let secretPort = 0;
 	const PNG = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(300, 7)]);
 
-	function listen(server_: Server, host: string): Promise<number> {
-		return new Promise((resolve) => {
-			server_.listen(0, host, () => resolve((server_.address() as AddressInfo).port));
-		});
-	}
-
 	beforeAll(async () => {
 		if (skip) return;
 		const redirect = (res: ServerResponse, to: string) =>
@@ -482,7 +383,7 @@ describe.each(SERVERS)('the image proxy’s own fetch on $name', (server) => {
 				}
 			);
 			expect(checked.map((c) => c.status)).toEqual([200, 200, 502, 403, 403, 403, 413, 415]);
-			expect(Buffer.from(checked[0]?.body ?? '', 'base64').equals(PNG)).toBe(true);
+			expect(Buffer.from(checked[0]?.body as string, 'base64').equals(PNG)).toBe(true);
 			expect(checked[3]?.body).toMatch(/127\.0\.0\.2 is loopback/);
 			expect(checked[4]?.body).toMatch(/secret\.test resolves to a loopback address/);
 			expect(checked[5]?.body).toMatch(/not an http\(s\) address/);

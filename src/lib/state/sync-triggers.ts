@@ -83,8 +83,9 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 		await saveArticleCount(articleCount);
 		// A list the reader is opening comes first: its rows, then the sync's work.
 		await afterListsShown();
-		// The engine is loaded at the first sync, not with the first screen.
-		const { runSync } = await import('$lib/sync/run');
+		// The engine is loaded at the first sync, not with the first screen (with the page's
+		// full-text worker's client, page-sync.ts).
+		const { runPageSync } = await import('./page-sync');
 		let shown = false;
 		// The screen takes the sync's text when it is in, before the images it keeps; the sync
 		// still shows as running ("updating") until those are kept too.
@@ -96,7 +97,7 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 				await applyToScreen(outcome.changes, outcome.counters, mark);
 			}
 		};
-		const outcome = await runSync({
+		const outcome = await runPageSync({
 			client: await session.api(),
 			account,
 			articleCount,

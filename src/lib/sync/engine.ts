@@ -81,6 +81,17 @@ export interface SyncOptions {
 	onSynced?: (outcome: SyncOutcome) => void | Promise<void>;
 	/** Compare every kept set even if the counters did not move ("Sync now"). */
 	full?: boolean;
+	/**
+	 * The full-text step (issue 59): keeps the full text of the feeds set to it, and returns the
+	 * proxied addresses of their images for this sync to keep with the others. The page's sync
+	 * passes it (state/page-sync.ts: sync/full-text.ts with the page's worker); the service worker's
+	 * sync has no worker and leaves it to the page's next sync, so its bundle carries none of it.
+	 */
+	fullText?: (step: {
+		account: string;
+		signal: AbortSignal | undefined;
+		now: () => number;
+	}) => Promise<{ images: string[] }>;
 	now?: () => number;
 }
 
@@ -163,6 +174,8 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	// and an answer dated by the sync's start would then not know which of the reader's changes it
 	// misses (an article not cached would be stored with a state the reader changed since).
 	const askedNow = (): Asked => ({ account, readAt: now() });
+	const keepFullText = async (): Promise<{ images: string[] }> =>
+		options.fullText ? options.fullText({ account, signal, now }) : { images: [] };
 	const countersAt = now();
 	const counters = await client.getCounters({}, op);
 	const snapshot = snapshotOf(counters);
@@ -221,7 +234,9 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 		// act on articles a list brought in since, and a sign-out waits for this lock before it
 		// wipes (db/device.ts withReplayAndSyncStopped), so nothing is queued or shown after it.
 		await options.onSynced?.(outcome);
-		if (state.imagesPending) await keepImages([], next);
+		// 5a. Full text of the feeds set to it (issue 59), after the text the screens wait for.
+		const kept = await keepFullText();
+		if (state.imagesPending || kept.images.length > 0) await keepImages(kept.images, next);
 		return outcome;
 	}
 
@@ -410,6 +425,9 @@ async function syncSteps(options: SyncOptions, textStored: () => void): Promise<
 	textStored();
 	await options.onSynced?.(outcome);
 
+	// 5a. Full text of the feeds set to it (issue 59), after the text the screens wait for.
+	const kept = await keepFullText();
+	images.push(...kept.images);
 	await keepImages(images, next, stored);
 	return outcome;
 }

@@ -9,10 +9,11 @@
  * Preferences → Plugins writes, with psql as the postgres superuser on this machine.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makePackage } from '../../../scripts/package.js';
-import { DEBIAN_PLUGINS_DIR, testbed } from '../../support/testbed';
+import { DEBIAN_PLUGINS_DIR, testbed, testbedCondition } from '../../support/testbed';
 
 export const PLUGIN_FOLDER = 'reader';
 export const pluginsDir = testbed.pluginsDir ?? DEBIAN_PLUGINS_DIR;
@@ -82,6 +83,51 @@ export function setUserPlugins(user: string, plugins: string): string {
 		{ user, plugins }
 	);
 	return old;
+}
+
+/**
+ * The release archive's plugin for a spec's files: built (or E2E_PLUGIN_ARCHIVE, an archive built
+ * elsewhere), installed and ticked for `user`, and a feed of the feeds host subscribed and fetched
+ * for each of `feedFiles`, with its articles' ids by title. `undo` puts everything back.
+ */
+export async function withReaderPlugin(
+	version: string,
+	feedFiles: readonly string[],
+	client: {
+		subscribeToFeed(p: { feedUrl: string }): Promise<{ feedId?: number | undefined }>;
+		getHeadlines(p: { feedId: number; limit: number }): Promise<{
+			headlines: { id: number; title: string }[];
+		}>;
+	}
+): Promise<{
+	feeds: Map<string, number>;
+	articles: Map<string, number>;
+	undo(): void;
+}> {
+	const dir = mkdtempSync(join(tmpdir(), 'reader-plugin-'));
+	const installed = installArchive(process.env.E2E_PLUGIN_ARCHIVE ?? buildArchive(version, dir));
+	const oldPlugins = setUserPlugins(testbed.user, PLUGIN_FOLDER);
+	const feeds = new Map<string, number>();
+	const articles = new Map<string, number>();
+	for (const file of feedFiles) {
+		const { feedId } = await client.subscribeToFeed({
+			feedUrl: `http://${testbed.feedsHost}/feeds/${file}`
+		});
+		if (feedId === undefined) throw new Error(`could not subscribe to ${file}`);
+		testbedCondition('update-feed', String(feedId));
+		feeds.set(file, feedId);
+		const { headlines } = await client.getHeadlines({ feedId, limit: 200 });
+		for (const h of headlines) articles.set(h.title, h.id);
+	}
+	return {
+		feeds,
+		articles,
+		undo() {
+			setUserPlugins(testbed.user, oldPlugins);
+			installed.uninstall();
+			rmSync(dir, { recursive: true, force: true });
+		}
+	};
 }
 
 /**
