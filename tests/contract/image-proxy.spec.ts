@@ -13,9 +13,9 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canInstallPlugin as canInstall, installPlugin } from './plugin';
-import { lockTestbed, resetTestbed, sql, testbed } from './testbed';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { canInstallPlugin as canInstall, withInstalledPlugin } from './plugin';
+import { sql, testbed } from './testbed';
 
 const ROOT = join(import.meta.dirname, '../..');
 const feedsHostAddress = (
@@ -68,25 +68,11 @@ function signed(url: string, uid: number, key: string): string {
 }
 
 describe.skipIf(!canInstall)(`the image proxy on the real server (${testbed.server})`, () => {
-	let unlock: () => void = () => {};
-	let removePlugin: () => void = () => {};
-
-	beforeAll(async () => {
-		unlock = await lockTestbed();
-		resetTestbed();
-		removePlugin = installPlugin();
+	withInstalledPlugin(() => {
 		sql(`UPDATE ttrss_entries SET content = content
 				|| '<p><img src="http://10.0.0.5/x.png"><img src="http://0x7f.0.0.1/y.png">'
 				|| '<img src="http://[::ffff:127.0.0.1]/z.png"><img src="http://localhost/w.png"></p>'
 				WHERE title LIKE 'Tech news 01:%';`);
-	}, 600_000);
-	afterAll(() => {
-		try {
-			removePlugin();
-			resetTestbed();
-		} finally {
-			unlock();
-		}
 	});
 
 	type Row = { title: string; content: string; reader_images?: Record<string, string> };

@@ -6,7 +6,8 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEBIAN_PLUGINS_DIR } from '../support/testbed';
-import { sql, testbed } from './testbed';
+import { afterAll, beforeAll } from 'vitest';
+import { lockTestbed, resetTestbed, sql, testbed } from './testbed';
 
 const ROOT = join(import.meta.dirname, '../..');
 export const pluginsDir = testbed.pluginsDir ?? DEBIAN_PLUGINS_DIR;
@@ -34,4 +35,27 @@ export function installPlugin(): () => void {
 	for (const name of PHP_FILES) copyFileSync(join(ROOT, 'package', name), join(folder, name));
 	tickPlugin(testbed.user);
 	return () => rmSync(madeDir ? pluginsDir : folder, { recursive: true, force: true });
+}
+
+/**
+ * For a describe block: the test bed locked and reset, the plugin installed (then `setup`, e.g.
+ * articles to change), and all of it taken out again afterwards.
+ */
+export function withInstalledPlugin(setup: () => void = () => undefined): void {
+	let unlock: () => void = () => {};
+	let removePlugin: () => void = () => {};
+	beforeAll(async () => {
+		unlock = await lockTestbed();
+		resetTestbed();
+		removePlugin = installPlugin();
+		setup();
+	}, 600_000);
+	afterAll(() => {
+		try {
+			removePlugin();
+			resetTestbed();
+		} finally {
+			unlock();
+		}
+	});
 }

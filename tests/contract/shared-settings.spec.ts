@@ -4,11 +4,11 @@
  * tt-rss's plugin storage, through the app's own client (TtrssClient.sharedSettings). Two sessions
  * of one account stand for two devices; the second account must never see the first's items.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { caught } from '../../src/lib/api/testing/caught';
 import { sharedSettingsUrl } from '../../src/lib/api/shared-settings';
-import { canInstallPlugin, installPlugin, tickPlugin } from './plugin';
-import { loggedInClient, lockTestbed, newClient, resetTestbed, sql, testbed } from './testbed';
+import { canInstallPlugin, tickPlugin, withInstalledPlugin } from './plugin';
+import { loggedInClient, newClient, sql, testbed } from './testbed';
 
 const URL_ = sharedSettingsUrl(testbed.apiUrl);
 
@@ -23,22 +23,7 @@ async function raw(body: unknown, init: RequestInit = {}): Promise<Response> {
 }
 
 describe.skipIf(!canInstallPlugin)(`settings kept by the plugin (${testbed.server})`, () => {
-	let unlock: () => void = () => {};
-	let removePlugin: () => void = () => {};
-
-	beforeAll(async () => {
-		unlock = await lockTestbed();
-		resetTestbed();
-		removePlugin = installPlugin();
-	}, 600_000);
-	afterAll(() => {
-		try {
-			removePlugin();
-			resetTestbed();
-		} finally {
-			unlock();
-		}
-	});
+	withInstalledPlugin();
 
 	it('starts empty, and what one device puts the other reads', async () => {
 		const phone = await loggedInClient();

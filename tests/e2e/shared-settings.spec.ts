@@ -8,7 +8,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { resetTestbed, testbed } from '../support/testbed';
 import { cutNetwork, restoreNetwork, outboxCount } from './offline-support';
 import { serverClient, signIn } from './reader-support';
@@ -70,6 +70,15 @@ async function device(
 	return page;
 }
 
+/** The reader's phone (touch, narrow) and desktop, each signed in with a context of its own. */
+async function twoDevices(browser: Browser) {
+	const phoneContext = await browser.newContext({ hasTouch: true, isMobile: true });
+	const desktopContext = await browser.newContext();
+	const phone = await device(phoneContext, { width: 390, height: 844 });
+	const desktop = await device(desktopContext, { width: 1280, height: 800 });
+	return { phone, phoneContext, desktop, desktopContext };
+}
+
 async function syncNow(page: Page): Promise<void> {
 	await page.getByRole('button', { name: 'Sync now' }).click();
 }
@@ -86,11 +95,8 @@ async function serverItems() {
 test('a muted word and a swipe setting made offline on the phone reach the desktop once', async ({
 	browser
 }) => {
-	test.setTimeout(120_000);
-	const phoneContext = await browser.newContext({ hasTouch: true, isMobile: true });
-	const desktopContext = await browser.newContext();
-	const phone = await device(phoneContext, { width: 390, height: 844 });
-	const desktop = await device(desktopContext, { width: 1280, height: 800 });
+	test.setTimeout(240_000);
+	const { phone, phoneContext, desktop, desktopContext } = await twoDevices(browser);
 
 	await offline(phoneContext);
 	await swipeSelect(phone, 'Swipe left').selectOption('publish');
@@ -125,11 +131,8 @@ test('a muted word and a swipe setting made offline on the phone reach the deskt
 test('a conflicting edit settles by the later change, and the replaced one is kept', async ({
 	browser
 }) => {
-	test.setTimeout(120_000);
-	const phoneContext = await browser.newContext({ hasTouch: true, isMobile: true });
-	const desktopContext = await browser.newContext();
-	const phone = await device(phoneContext, { width: 390, height: 844 });
-	const desktop = await device(desktopContext, { width: 1280, height: 800 });
+	test.setTimeout(240_000);
+	const { phone, phoneContext, desktop, desktopContext } = await twoDevices(browser);
 
 	// The phone changes "swipe right" offline first; the desktop changes it later, online.
 	await offline(phoneContext);
