@@ -32,7 +32,11 @@ if (!class_exists('Plugin')) {
 	exit;
 }
 
+require_once __DIR__ . '/shared-settings.php';
+
 class Reader extends Plugin {
+	use ReaderSharedSettings;
+
 	const VERSION = '@VERSION@';
 
 	/** The public method that serves a signed image, and the request flag that asks for signing. */
@@ -133,7 +137,9 @@ class Reader extends Plugin {
 	}
 
 	function is_public_method($method) {
-		return $method === self::IMAGE_METHOD || $method === self::PAGE_METHOD;
+		return $method === self::IMAGE_METHOD
+			|| $method === self::PAGE_METHOD
+			|| $method === self::$SHARED_METHOD;
 	}
 
 	/** The app's address relative to tt-rss's own pages (index.php, prefs.php): this folder. */

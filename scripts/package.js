@@ -156,6 +156,7 @@ export function makePackage({ version, out = join(ROOT, 'dist'), epoch = sourceD
 		const stamped = (name) =>
 			readFileSync(join(ROOT, 'package', name), 'utf8').replaceAll('@VERSION@', v);
 		writeFileSync(join(app, 'init.php'), stamped('init.php'));
+		writeFileSync(join(app, 'shared-settings.php'), stamped('shared-settings.php'));
 		const csp = securityHeaders()['Content-Security-Policy'];
 		// It goes into a double-quoted PHP string.
 		if (/["$\\]/.test(csp)) throw new Error('package: the policy has a character PHP would read');

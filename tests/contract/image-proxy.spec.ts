@@ -11,16 +11,13 @@
  * the host side of the namespace (feedsHostAddress) is not allowed.
  */
 import { createHmac } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEBIAN_PLUGINS_DIR } from '../support/testbed';
-import { lockTestbed, resetTestbed, sql, testbed } from './testbed';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { canInstallPlugin as canInstall, withInstalledPlugin } from './plugin';
+import { sql, testbed } from './testbed';
 
 const ROOT = join(import.meta.dirname, '../..');
-const pluginsDir = testbed.pluginsDir ?? DEBIAN_PLUGINS_DIR;
-const folder = join(pluginsDir, 'reader');
-const canInstall = process.getuid?.() === 0 && existsSync(join(pluginsDir, '..', 'index.php'));
 const feedsHostAddress = (
 	JSON.parse(readFileSync(join(ROOT, 'testbed/testbed.json'), 'utf8')) as {
 		feedsHostAddress: string;
@@ -71,32 +68,11 @@ function signed(url: string, uid: number, key: string): string {
 }
 
 describe.skipIf(!canInstall)(`the image proxy on the real server (${testbed.server})`, () => {
-	let unlock: () => void = () => {};
-	let madeDir = false;
-
-	beforeAll(async () => {
-		unlock = await lockTestbed();
-		resetTestbed();
-		madeDir = !existsSync(pluginsDir);
-		mkdirSync(folder, { recursive: true });
-		copyFileSync(join(ROOT, 'package/init.php'), join(folder, 'init.php'));
-		const prefs = testbed.server === 'debian' ? 'ttrss_user_prefs' : 'ttrss_user_prefs2';
-		const user = `(SELECT id FROM ttrss_users WHERE login = '${testbed.user}')`;
-		sql(`DELETE FROM ${prefs} WHERE pref_name = '_ENABLED_PLUGINS' AND owner_uid = ${user};
-			INSERT INTO ${prefs} (owner_uid, pref_name, profile, value)
-				VALUES (${user}, '_ENABLED_PLUGINS', NULL, 'reader');
-			UPDATE ttrss_entries SET content = content
+	withInstalledPlugin(() => {
+		sql(`UPDATE ttrss_entries SET content = content
 				|| '<p><img src="http://10.0.0.5/x.png"><img src="http://0x7f.0.0.1/y.png">'
 				|| '<img src="http://[::ffff:127.0.0.1]/z.png"><img src="http://localhost/w.png"></p>'
 				WHERE title LIKE 'Tech news 01:%';`);
-	}, 600_000);
-	afterAll(() => {
-		try {
-			rmSync(madeDir ? pluginsDir : folder, { recursive: true, force: true });
-			resetTestbed();
-		} finally {
-			unlock();
-		}
 	});
 
 	type Row = { title: string; content: string; reader_images?: Record<string, string> };

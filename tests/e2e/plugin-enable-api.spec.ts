@@ -29,6 +29,10 @@ test.beforeAll(() => {
 	madePluginsDir = !existsSync(pluginsDir);
 	mkdirSync(pluginFolder, { recursive: true });
 	copyFileSync(join(import.meta.dirname, '../../package/init.php'), join(pluginFolder, 'init.php'));
+	copyFileSync(
+		join(import.meta.dirname, '../../package/shared-settings.php'),
+		join(pluginFolder, 'shared-settings.php')
+	);
 	// What ticking "reader" in Preferences → Plugins writes.
 	oldPlugins = setUserPlugins(user, 'reader');
 });

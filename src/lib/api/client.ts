@@ -4,7 +4,7 @@
  * that talks to tt-rss; it has no DOM or Svelte dependency so the service worker can use it.
  */
 import { deriveCapabilities, type Capabilities } from './capabilities';
-import { clientError, sessionEndedError } from './error-make';
+import { clientError, serverError, sessionEndedError } from './error-make';
 import { ApiError, failWithWords } from './errors';
 import {
 	articleToWire,
@@ -53,6 +53,14 @@ import {
 	parseUpdated,
 	parseVersionReply
 } from './parse';
+import {
+	parseSharedSettings,
+	PLUGIN_MISSING,
+	SHARED_SETTINGS_OP,
+	sharedSettingsUrl,
+	type SharedItems,
+	type SharedSettingsReply
+} from './shared-settings';
 import { Transport, type BinaryReply, type FetchLike } from './transport';
 import { treeFromLists, treeFromNodes, LABELS_CATEGORY, SPECIAL_CATEGORY } from './tree';
 import type {
@@ -70,7 +78,7 @@ import type {
 	SubscribeResult,
 	UpdateResult
 } from './types';
-import { parseReply } from './wire';
+import { isObject, parseReply } from './wire';
 
 /** tt-rss credentials. Both are left out in single-user mode (the server forces `admin`). */
 export interface Credentials {
@@ -131,6 +139,9 @@ const SESSIONLESS = new Set(['login', 'logout', 'isLoggedIn']);
 
 export class TtrssClient {
 	private readonly transport: Transport;
+	/** The Reader plugin's shared-settings method, beside the API (made at its first use). */
+	private sharedTransport: Transport | undefined;
+	private readonly transportOptions: TtrssClientOptions;
 	private readonly credentials: CredentialsProvider | undefined;
 	private readonly onSessionChange: ((sessionId: string | undefined) => void) | undefined;
 	private readonly stillSignedIn: (() => boolean | Promise<boolean>) | undefined;
@@ -148,6 +159,7 @@ export class TtrssClient {
 
 	constructor(options: TtrssClientOptions) {
 		this.transport = new Transport(options);
+		this.transportOptions = options;
 		this.credentials = options.credentials;
 		this.onSessionChange = options.onSessionChange;
 		this.stillSignedIn = options.stillSignedIn;
@@ -203,12 +215,21 @@ export class TtrssClient {
 		params: Record<string, unknown> = {},
 		opts: OpOptions = {}
 	): Promise<unknown> {
+		return this.send(this.transport, op, params, opts);
+	}
+
+	private async send(
+		transport: Transport,
+		op: string,
+		params: Record<string, unknown>,
+		opts: OpOptions
+	): Promise<unknown> {
 		// Not awaited when answered at once: a call's first request goes out as before.
 		const signedIn = op === 'logout' || this.isSignedIn();
 		if (signedIn !== true && !(await signedIn)) throw sessionEndedError(op);
 		const sent = this.sid;
 		try {
-			return await this.transport.call(op, params, { ...opts, sid: sent });
+			return await transport.call(op, params, { ...opts, sid: sent });
 		} catch (error) {
 			if (!(error instanceof ApiError) || error.code !== 'NOT_LOGGED_IN' || SESSIONLESS.has(op)) {
 				throw error;
@@ -217,7 +238,7 @@ export class TtrssClient {
 			await this.checkSignedIn(op);
 			opts.beforeRetry?.();
 			try {
-				return await this.transport.call(op, params, { ...opts, sid: this.sid });
+				return await transport.call(op, params, { ...opts, sid: this.sid });
 			} catch (retryError) {
 				if (retryError instanceof ApiError && retryError.code === 'NOT_LOGGED_IN') {
 					this.setSession(undefined);
@@ -293,6 +314,29 @@ export class TtrssClient {
 			return failWithWords(clientError(op, 'UNSUPPORTED', { details: { needsApiLevel: level } }));
 		}
 		return caps;
+	}
+
+	/**
+	 * The reader's settings kept by the Reader plugin (package/shared-settings.php): sends `put`
+	 * (none: only reads) and answers every item after the server's merge. Without the plugin:
+	 * UNKNOWN_METHOD or PLUGIN_DISABLED as an ApiError, or a transport error (tt-rss's public.php
+	 * answers an unknown plugin with its own error object).
+	 */
+	async sharedSettings(put: SharedItems = {}, opts: OpOptions = {}): Promise<SharedSettingsReply> {
+		this.sharedTransport ??= new Transport({
+			...this.transportOptions,
+			apiUrl: sharedSettingsUrl(this.transport.apiUrl)
+		});
+		const content = await this.send(this.sharedTransport, SHARED_SETTINGS_OP, { put }, opts);
+		// tt-rss's public.php answers a plugin it does not have with its own error object.
+		if (isObject(content) && isObject(content.error)) {
+			return failWithWords(serverError(SHARED_SETTINGS_OP, PLUGIN_MISSING, 'call'));
+		}
+		try {
+			return parseReply(SHARED_SETTINGS_OP, content, parseSharedSettings);
+		} catch (error) {
+			return failWithWords(error);
+		}
 	}
 
 	// ---------------------------------------------------------------- session

@@ -48,7 +48,13 @@ export type Intent =
 			 */
 			spare?: number[];
 	  }
-	| { type: 'share'; title: string; url: string; content: string };
+	| { type: 'share'; title: string; url: string; content: string }
+	/**
+	 * One of the reader's settings kept by the Reader plugin (issue 60, sync/shared-settings.ts):
+	 * its key, its value as JSON text and when the reader changed it (ms). Sent to the plugin's
+	 * shared_settings method, where the later change of the key wins.
+	 */
+	| { type: 'setting'; key: string; value: string; mtime: number };
 
 /** A catch-up: the one intent whose scope is a feed, category or search, not listed articles. */
 export type CatchupIntent = Extract<Intent, { type: 'catchup' }>;

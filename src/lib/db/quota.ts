@@ -48,6 +48,7 @@ function intentArticleIds(intent: OutboxItem['intent']): readonly number[] {
 		case 'catchup':
 			return intent.seenIds ?? [];
 		case 'share':
+		case 'setting':
 			return [];
 	}
 }

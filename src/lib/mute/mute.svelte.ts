@@ -69,12 +69,27 @@ class Mute {
 		return this.#matcher;
 	}
 
-	async save(account: string, settings: MuteSettings): Promise<void> {
+	/** `mine` false: words the reader saved on another device (state/shared-settings.svelte.ts). */
+	async save(account: string, settings: MuteSettings, mine = true): Promise<void> {
 		const next = (await this.#load()).parseMuteSettings(settings);
 		const { saveMuteRule } = await import('$lib/rules/store');
 		await saveMuteRule(account, next);
+		const before = this.#account === account ? this.#settings : NO_MUTE;
 		this.#account = account;
 		this.#settings = next;
+		if (mine) for (const listener of this.#saved) listener(account, next, before);
+	}
+
+	readonly #saved = new Set<
+		(account: string, settings: MuteSettings, before: MuteSettings) => void
+	>();
+
+	/** Hears of the words the reader saves here (and what they replaced); returns its stop. */
+	onSave(
+		listener: (account: string, settings: MuteSettings, before: MuteSettings) => void
+	): () => void {
+		this.#saved.add(listener);
+		return () => this.#saved.delete(listener);
 	}
 
 	reset(): void {

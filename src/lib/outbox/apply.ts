@@ -148,6 +148,7 @@ export function applyToArticle(
 			}
 			break;
 		case 'share':
+		case 'setting':
 			return 0;
 	}
 	return Number(article.unread) - Number(wasUnread);

@@ -102,5 +102,7 @@ export function describeIntent(
 		}
 		case 'share':
 			return m.settings_change_share({ title: intent.title });
+		case 'setting':
+			return m.settings_change_setting();
 	}
 }

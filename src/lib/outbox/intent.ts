@@ -1,3 +1,4 @@
+import { SHARED_KEY } from '$lib/api/shared-settings';
 import type { CatchupMode, Label, SearchMode } from '$lib/api';
 import type { ArticleFlag, Intent } from '$lib/db/intent';
 
@@ -67,6 +68,14 @@ export function parseIntent(raw: unknown): Intent | undefined {
 			return typeof r.title === 'string' &&
 				typeof r.url === 'string' &&
 				typeof r.content === 'string'
+				? (raw as Intent)
+				: undefined;
+		case 'setting':
+			return typeof r.key === 'string' &&
+				SHARED_KEY.test(r.key) &&
+				typeof r.value === 'string' &&
+				typeof r.mtime === 'number' &&
+				Number.isSafeInteger(r.mtime)
 				? (raw as Intent)
 				: undefined;
 		case 'catchup':

@@ -19,6 +19,8 @@ import type { Intent, CatchupIntent } from './intent';
  */
 export function mayOvertake(later: Intent, held: CatchupIntent): boolean {
 	if (later.type === 'catchup' || later.type === 'share') return false;
+	// A setting touches no article: no catch-up's scope.
+	if (later.type === 'setting') return true;
 	if (held.search || typeof held.feedId !== 'number') return later.type === 'note' && !held.search;
 	const feed = held.isCat ? undefined : held.feedId;
 	const special = held.isCat && held.feedId === SPECIAL_CATEGORY;

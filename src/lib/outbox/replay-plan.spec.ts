@@ -44,6 +44,8 @@ function shape(call: PlannedCall): string {
 			return `catchup ${call.intent.feedId}`;
 		case 'shareToPublished':
 			return `share ${call.intent.url}`;
+		case 'sharedSettings':
+			return `settings ${Object.keys(call.put).join(',')}`;
 	}
 }
 
@@ -58,6 +60,21 @@ describe('planCalls', () => {
 			`update ${ArticleField.Unread}=${UpdateMode.True} [3]`,
 			`update ${ArticleField.Starred}=${UpdateMode.True} [4]`
 		]);
+	});
+
+	it('sends the settings kept on the server in one call, each with its own time (issue 60)', () => {
+		const swipe = item({ type: 'setting', key: 'swipe.left', value: '"star"', mtime: 5 });
+		const words = item({ type: 'setting', key: 'mute.words', value: '["x"]', mtime: 6 });
+		const calls = planCalls([swipe, item(read(1)), words], NOW);
+		expect(calls.map(shape)).toEqual([
+			`settings swipe.left,mute.words`,
+			`update ${ArticleField.Unread}=${UpdateMode.False} [1]`
+		]);
+		const settings = calls[0];
+		expect(settings?.op === 'sharedSettings' && settings.put).toEqual({
+			'swipe.left': { value: '"star"', mtime: 5 },
+			'mute.words': { value: '["x"]', mtime: 6 }
+		});
 	});
 
 	it('splits a large change into calls of at most MAX_IDS_PER_CALL ids', () => {

@@ -5,6 +5,7 @@
  * by ids (existedThen), and when a put-off item is tried again (retryAt). No storage, no network:
  * replay.ts sends the plan (replay-send.ts) and keeps the books (replay-records.ts).
  */
+import type { SharedItems } from '$lib/api/shared-settings';
 import {
 	ArticleField,
 	UpdateMode,
@@ -36,7 +37,8 @@ export type PlannedCall =
 	| { op: 'updateArticle'; items: OutboxItem[]; params: UpdateArticleParams }
 	| { op: 'setArticleLabel'; items: OutboxItem[]; params: SetArticleLabelParams }
 	| { op: 'catchupFeed'; items: OutboxItem[]; item: OutboxItem; intent: CatchupIntent }
-	| { op: 'shareToPublished'; items: OutboxItem[]; item: OutboxItem; intent: ShareIntent };
+	| { op: 'shareToPublished'; items: OutboxItem[]; item: OutboxItem; intent: ShareIntent }
+	| { op: 'sharedSettings'; items: OutboxItem[]; put: SharedItems };
 
 /**
  * Groups the items into calls, oldest stretch first; deferred items stop it at the next barrier.
@@ -96,6 +98,8 @@ function groupKey(intent: Intent, item: OutboxItem): string {
 			return `label:${intent.labelId}:${intent.assign}`;
 		case 'note':
 			return `note:${intent.note}`;
+		case 'setting':
+			return 'setting';
 		default:
 			return `single:${item.seq ?? item.key}`;
 	}
@@ -125,6 +129,15 @@ function updateCalls(
 	}));
 }
 
+/** The settings' changes as the plugin takes them (one per key: split.ts keeps the latest). */
+function settingsPut(members: readonly OutboxItem[]): SharedItems {
+	const put: SharedItems = {};
+	for (const { intent } of members) {
+		if (intent.type === 'setting') put[intent.key] = { value: intent.value, mtime: intent.mtime };
+	}
+	return put;
+}
+
 export function callsFor(members: OutboxItem[]): PlannedCall[] {
 	const first = members[0]?.intent;
 	if (!first) return [];
@@ -148,6 +161,8 @@ export function callsFor(members: OutboxItem[]): PlannedCall[] {
 			return [
 				{ op: 'shareToPublished', items: members, item: members[0] as OutboxItem, intent: first }
 			];
+		case 'setting':
+			return [{ op: 'sharedSettings', items: members, put: settingsPut(members) }];
 	}
 }
 

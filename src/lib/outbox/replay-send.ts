@@ -35,6 +35,10 @@ export async function sendCall(
 			return sendCatchup(client, call.item, call.intent, now);
 		case 'shareToPublished':
 			return sendShare(client, call.item, call.intent, now());
+		case 'sharedSettings':
+			// The plugin merges per key (the later change wins): sending twice is harmless.
+			await client.sharedSettings(call.put);
+			return;
 	}
 }
 

@@ -92,6 +92,9 @@ export function splitIntent(intent: Intent, now: number): ItemDraft[] {
 			];
 		case 'share':
 			return [{ key: `share:${now}:${origin}:${uniqueCounter++}`, intent }];
+		case 'setting':
+			// One queued change per setting: a later change of it replaces the earlier one.
+			return [{ key: `setting:${intent.key}`, intent }];
 	}
 }
 

@@ -47,6 +47,14 @@ export function startApp(): () => void {
 			return recoverAfterStart();
 		})
 		.catch(() => undefined);
+	// The reader's settings kept by the plugin (issue 60): applied and shared from now on.
+	let stopShared: (() => void) | undefined;
+	void afterFirstScreen()
+		.then(() => import('./shared-settings.svelte'))
+		.then(({ sharedSettings }) => {
+			if (!stopped) stopShared = sharedSettings.start();
+		})
+		.catch(() => undefined);
 	void afterFirstScreen()
 		.then(() => import('./sync-triggers'))
 		.then(({ startSyncTriggers }) => {
@@ -63,6 +71,7 @@ export function startApp(): () => void {
 		stopListening();
 		stopWatching?.();
 		stopSync?.();
+		stopShared?.();
 		stopCounters();
 		stopReplay?.();
 		if (stopApp === stop) stopApp = undefined;

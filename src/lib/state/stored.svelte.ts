@@ -9,6 +9,8 @@
 import { onAccountEvent } from '$lib/db/account-events';
 export class StoredValues<T extends object> {
 	#values: T;
+	/** Told of the reader's own changes (not those another device made: `update(…, false)`). */
+	#changed: ((patch: Partial<T>) => void)[] = [];
 
 	constructor(
 		private readonly key: string,
@@ -36,11 +38,21 @@ export class StoredValues<T extends object> {
 		return this.#values;
 	}
 
-	update(patch: Partial<T>): void {
+	/** `mine` false: a change from the reader's other devices (state/shared-settings.svelte.ts). */
+	update(patch: Partial<T>, mine = true): void {
 		this.#values = this.parse(JSON.stringify({ ...this.#values, ...patch }));
 		if (typeof localStorage !== 'undefined') {
 			localStorage.setItem(this.key, JSON.stringify(this.#values));
 		}
+		if (mine) for (const listener of this.#changed) listener(patch);
+	}
+
+	/** Hears of each change the reader makes here; returns the function that stops it. */
+	onChange(listener: (patch: Partial<T>) => void): () => void {
+		this.#changed = [...this.#changed, listener];
+		return () => {
+			this.#changed = this.#changed.filter((other) => other !== listener);
+		};
 	}
 
 	reset(): void {

@@ -93,6 +93,10 @@ async function doSync({ full = false }: { full?: boolean }): Promise<SyncOutcome
 			if (shown || outcome.status === 'busy') return;
 			shown = true;
 			syncStatus.noteSynced(outcome.at);
+			// The settings kept by the plugin that this sync read (other tabs hear the channel).
+			void import('./shared-settings.svelte')
+				.then(({ sharedSettings }) => sharedSettings.refresh(account))
+				.catch(() => undefined);
 			if (outcome.status === 'synced') {
 				await applyToScreen(outcome.changes, outcome.counters, mark);
 			}

@@ -8,6 +8,7 @@ import { whenAllMessages } from '$lib/i18n/m';
 import { rulesAfterSync } from '$lib/rules/run';
 import { announceSync } from './channel';
 import { syncNow, type SyncOptions, type SyncOutcome } from './engine';
+import { syncSharedSettings } from './shared-settings';
 
 export async function runSync(options: SyncOptions): Promise<SyncOutcome> {
 	let told = false;
@@ -15,14 +16,17 @@ export async function runSync(options: SyncOptions): Promise<SyncOutcome> {
 	const tell = async (outcome: SyncOutcome): Promise<void> => {
 		if (told) return;
 		told = true;
+		const account = options.account ?? accountOfClient(options.client) ?? '';
+		// The reader's settings kept by the plugin (issue 60), read at each sync: still under the
+		// sync's lock (a sign-out's wipe waits for it), and before any tab is told to apply them.
+		if (outcome.status !== 'busy') {
+			await syncSharedSettings(options.client, account, { signal: options.signal });
+		}
 		// The rules' and alerts' words (`alert_`) are the later module's; the worker has all of them.
 		await whenAllMessages()?.catch(() => undefined);
 		// The reader's rules over the articles that arrived (src/lib/rules), before the alerts and
 		// before any tab shows the new rows: what they changed is on the sync's list of changes.
-		const ruled = await rulesAfterSync(
-			options.account ?? accountOfClient(options.client) ?? '',
-			outcome
-		);
+		const ruled = await rulesAfterSync(account, outcome);
 		if (ruled.touched.length > 0 && outcome.status === 'synced') {
 			const articleIds = [...new Set([...outcome.changes.articleIds, ...ruled.touched])];
 			outcome = { ...outcome, changes: { ...outcome.changes, articleIds } };
