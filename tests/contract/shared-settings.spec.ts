@@ -5,7 +5,7 @@
  * of one account stand for two devices; the second account must never see the first's items.
  */
 import { describe, expect, it } from 'vitest';
-import { caught } from '../../src/lib/api/testing/caught';
+import { caught } from '../support/caught';
 import { sharedSettingsUrl } from '../../src/lib/api/shared-settings';
 import { canInstallPlugin, tickPlugin, withInstalledPlugin } from './plugin';
 import { loggedInClient, newClient, sql, testbed } from './testbed';

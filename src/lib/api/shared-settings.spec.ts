@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TtrssClient } from './client';
-import { caught } from './testing/caught';
-import { fail, fakeFetch, type SentRequest } from './testing/fake-fetch';
+import { caught } from '$support/caught';
+import { fail, fakeFetch, type SentRequest } from '$support/fake-fetch';
 import { MAX_REPLY_BYTES } from './transport';
 import { parseSharedSettings, pluginAbsent, sharedSettingsUrl } from './shared-settings';
 

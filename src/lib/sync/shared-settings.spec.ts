@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TtrssClient } from '$lib/api/client';
-import { fail, fakeFetch, type SentRequest } from '$lib/api/testing/fake-fetch';
+import { fail, fakeFetch, type SentRequest } from '$support/fake-fetch';
 import { resetReaderDbForTests } from '$lib/db/open';
-import { ownCacheForTests, TEST_ACCOUNT } from '$lib/db/testing';
+import { TEST_ACCOUNT } from '$support/factories';
+import { ownCacheForTests } from '$support/own-cache';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { sharedCopy, syncSharedSettings } from './shared-settings';
 
