@@ -93,7 +93,11 @@ test.describe('in the browser', () => {
 			`[first-screen] browser: ${kb(item4.gzip)} gzip, ${item4.files.length} files before the first headline; ` +
 				`${kb(own.gzip)}, ${own.files.length} files before the app's own (app:first-headline)`
 		);
-		expect(item4.files.length).toBeGreaterThan(2);
+		// At least the start snapshot's bootstrap. Since the snapshot page stopped preloading the
+		// modules (issue 57), its row may be drawn before any of them is asked for: then the figure is
+		// that script alone, and the budget is met by the snapshot (in the 2026-12-07 run it was,
+		// 0.2 KB in 1 file; before, the modules' requests often came first).
+		expect(item4.files.length).toBeGreaterThan(0);
 		console.log(
 			`[first-screen] browser: budget ${kb(FIRST_SCREEN_BUDGET)} ${item4.gzip <= FIRST_SCREEN_BUDGET ? 'met' : 'MISSED'}`
 		);
