@@ -14,7 +14,7 @@ import { resetReaderDbForTests } from '$lib/db/open';
 import { TEST_ACCOUNT } from '$support/factories';
 import { ownCacheForTests } from '$support/own-cache';
 import { enqueueIntent } from '$lib/outbox/enqueue';
-import { sharedCopy, syncSharedSettings } from './shared-settings';
+import { ABSENT_RECHECK_MS, sharedCopy, syncSharedSettings } from './shared-settings';
 
 const RECORDED = join(import.meta.dirname, '../../../tests/fixtures/recorded/shared-settings');
 const API = 'http://tt.example/tt-rss/api/';
@@ -65,8 +65,8 @@ describe('syncSharedSettings', () => {
 		async (name) => {
 			await ownCacheForTests();
 			const account = TEST_ACCOUNT;
-			const copy = await syncSharedSettings(clientReplying(recorded(name)), account);
-			expect(copy).toEqual({ on: false, items: {} });
+			const copy = await syncSharedSettings(clientReplying(recorded(name)), account, {}, 5);
+			expect(copy).toEqual({ on: false, items: {}, absentAt: 5 });
 		}
 	);
 
@@ -78,6 +78,20 @@ describe('syncSharedSettings', () => {
 			account
 		);
 		expect(copy?.on).toBe(false);
+	});
+
+	it('the plugin absent: asked again only once ABSENT_RECHECK_MS has passed', async () => {
+		await ownCacheForTests();
+		const account = TEST_ACCOUNT;
+		const fake = fakeFetch((r) => fail(r, 'PLUGIN_DISABLED'));
+		const client = new TtrssClient({ apiUrl: API, fetch: fake.fetch, sessionId: 's' });
+		await syncSharedSettings(client, account, {}, 1_000);
+		const asked = fake.requests.length;
+		expect(asked).toBeGreaterThan(0);
+		expect((await syncSharedSettings(client, account, {}, 2_000))?.on).toBe(false);
+		expect(fake.requests.length).toBe(asked);
+		await syncSharedSettings(client, account, {}, 1_000 + ABSENT_RECHECK_MS);
+		expect(fake.requests.length).toBeGreaterThan(asked);
 	});
 
 	it.each([

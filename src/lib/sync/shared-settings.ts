@@ -22,6 +22,8 @@ export interface SharedCopy {
 	on: boolean | undefined;
 	/** Every item as last read, with this device's queued changes on top. */
 	items: SharedItems;
+	/** When the plugin was last found absent (`on` false). */
+	absentAt?: number;
 }
 
 export const SHARED_COPY = storedKeyFamily<SharedCopy>({
@@ -32,7 +34,10 @@ export const SHARED_COPY = storedKeyFamily<SharedCopy>({
 		const record = isRecord(raw);
 		if (!record || (record.on !== undefined && typeof record.on !== 'boolean')) return undefined;
 		try {
-			return { on: record.on, items: parseSharedSettings({ items: record.items, now: 0 }).items };
+			const items = parseSharedSettings({ items: record.items, now: 0 }).items;
+			return typeof record.absentAt === 'number'
+				? { on: record.on, items, absentAt: record.absentAt }
+				: { on: record.on, items };
 		} catch {
 			return undefined;
 		}
@@ -56,6 +61,10 @@ async function queuedSettings(account: string): Promise<SharedItems> {
 	return queued;
 }
 
+/** How long a plugin found absent is taken to be so (this page or worker asks once at its start). */
+export const ABSENT_RECHECK_MS = 10 * 60_000;
+let askedHere = false;
+
 /**
  * Reads the server's items into the device's copy; returns the copy, or undefined when the server
  * could not be asked (the copy is then as it was). Never throws: a sync goes on without it.
@@ -63,15 +72,28 @@ async function queuedSettings(account: string): Promise<SharedItems> {
 export async function syncSharedSettings(
 	client: TtrssClient,
 	account: string,
-	op: OpOptions = {}
+	op: OpOptions = {},
+	now: number = Date.now()
 ): Promise<SharedCopy | undefined> {
+	// Where the plugin was found absent, this page's or worker's first sync asks again, and then one
+	// in ABSENT_RECHECK_MS: an idle sync stays one request to tt-rss (getCounters), not two.
+	if (askedHere) {
+		const before = await sharedCopy(account);
+		if (
+			before.on === false &&
+			before.absentAt !== undefined &&
+			now - before.absentAt < ABSENT_RECHECK_MS
+		)
+			return before;
+	}
+	askedHere = true;
 	let copy: SharedCopy;
 	try {
 		const reply = await client.sharedSettings({}, op);
 		copy = { on: true, items: mergeItems(reply.items, await queuedSettings(account)) };
 	} catch (error) {
 		if (!pluginAbsent(error)) return undefined;
-		copy = { on: false, items: {} };
+		copy = { on: false, items: {}, absentAt: now };
 	}
 	await putStored(SHARED_COPY(account), copy);
 	return copy;
