@@ -1,6 +1,47 @@
 // How every browser of this project is launched: Debian's Chromium (Playwright cannot download its
 // own browsers on these machines) with the flags that keep it from calling out of the closed network.
-// Shared by playwright.config.ts and the benchmark (bench/browser.js), which plain Node runs.
+// Shared by playwright.config.ts, the chaos harness and the benchmark (bench/browser.js), which
+// plain Node runs.
+import { readFileSync } from 'node:fs';
+
+const testbed = JSON.parse(
+	readFileSync(new URL('./testbed/testbed.json', import.meta.url), 'utf8')
+);
+
+/**
+ * The hosts a browser under test may reach: this machine, and the test bed's feed host by each of
+ * its names (the real-world-shaped feeds' aliases too).
+ */
+export const allowedHosts = Object.freeze([
+	'localhost',
+	'127.0.0.1',
+	'[::1]',
+	...[testbed.feedsHost, ...String(testbed.feedsAliases ?? '').split(/\s+/)]
+		.filter(Boolean)
+		.map((host) => host.toLowerCase())
+]);
+
+/**
+ * A proxy that cannot be reached: its name is in the reserved `.invalid` domain and Chromium's own
+ * resolver is told it does not exist, so not even a DNS question leaves the machine for it.
+ */
+const NOWHERE = 'nowhere.invalid';
+
+/**
+ * The network guard, in the browser itself: every request goes to a proxy that does not exist,
+ * except those to `allowedHosts`. `<-loopback>` drops Chromium's implicit bypass list (it would let
+ * link-local addresses such as 169.254.169.254 go straight out); the loopback names are listed
+ * instead. Unlike a `context.route` guard this intercepts nothing: routing turned off the HTTP cache
+ * and took every request through the test runner (about a second of CPU per test's start,
+ * 2026-12-07). WebRTC may send only through the proxy, so never.
+ */
+const guardArgs = [
+	`--proxy-server=http://${NOWHERE}:9`,
+	`--proxy-bypass-list=<-loopback>;${allowedHosts.join(';')}`,
+	`--host-resolver-rules=MAP ${NOWHERE} ~NOTFOUND`,
+	'--force-webrtc-ip-handling-policy=disable_non_proxied_udp'
+];
+
 export const chromiumLaunch = Object.freeze({
 	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 	args: Object.freeze([
@@ -10,6 +51,7 @@ export const chromiumLaunch = Object.freeze({
 		'--disable-background-networking',
 		'--disable-component-update',
 		'--disable-sync',
-		'--no-first-run'
+		'--no-first-run',
+		...guardArgs
 	])
 });

@@ -1,25 +1,13 @@
-// Browser plumbing for the benchmark: Chromium with the test suite's flags, a network guard that
-// costs nothing per request, an in-page probe (first headline painted, long tasks, frames) and a
+// Browser plumbing for the benchmark: Chromium with the test suite's flags (their network guard
+// costs nothing per request), an in-page probe (first headline painted, long tasks, frames) and a
 // request counter (page over CDP, service worker through Playwright's context events).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { chromiumLaunch } from '../chromium.config.js';
+import { allowedHosts, chromiumLaunch } from '../chromium.config.js';
 
 const root = new URL('../', import.meta.url);
 export const testbed = JSON.parse(readFileSync(new URL('testbed/testbed.json', root), 'utf8'));
-
-/**
- * The test suite's executable and flags (chromium.config.js), plus the network guard: every request
- * goes through a proxy that does not exist except those to this machine and the test bed's feed
- * host, so nothing can leave the machine. Unlike `context.route` this intercepts nothing (routing
- * would turn off the HTTP cache and add a round trip per request).
- */
-const guardArgs = [
-	'--proxy-server=http://127.0.0.1:9',
-	// Chromium bypasses loopback addresses by itself.
-	`--proxy-bypass-list=${testbed.feedsHost}`
-];
 
 /**
  * One tt-rss API call straight to the test bed (a session id in `params` where the op needs one);
@@ -41,17 +29,15 @@ export async function api(op, params) {
 export function launch(chromium) {
 	return chromium.launch({
 		...chromiumLaunch,
-		args: [...chromiumLaunch.args, ...guardArgs]
+		args: [...chromiumLaunch.args]
 	});
 }
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-/** Same rule as tests/e2e/support/fixtures.ts. @param {string} url */
+/** The browser's own guard's rule (chromium.config.js), to list what it refused. @param {string} url */
 export function isAllowedUrl(url) {
 	const u = new URL(url);
 	if (['data:', 'blob:', 'about:', 'chrome-extension:'].includes(u.protocol)) return true;
-	const host = u.hostname.toLowerCase();
-	return LOCAL_HOSTS.has(host) || host === testbed.feedsHost.toLowerCase();
+	return allowedHosts.includes(u.hostname.toLowerCase());
 }
 
 /**

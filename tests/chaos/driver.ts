@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { chromiumLaunch } from '../../chromium.config.js';
 import { cutNetwork, restoreNetwork } from '../e2e/offline-support';
-import { isAllowedUrl } from '../e2e/support/fixtures';
 import { startEgressGuard, type EgressGuard } from '../engines/support/app-server';
 import { launch, type EngineBrowser, type EngineName } from '../engines/support/engines';
 import { playwrightPage } from '../support/playwright-page';
@@ -90,10 +89,6 @@ function chromiumLauncher(): Promise<ChaosLauncher> {
 					baseURL: url,
 					serviceWorkers: 'allow'
 				});
-				await launched.route(
-					(u) => !isAllowedUrl(u),
-					(route) => route.abort('blockedbyclient')
-				);
 				if (offline) await cutNetwork(launched);
 				return launched;
 			};

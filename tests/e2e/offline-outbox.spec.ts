@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiBody, expect, guardNetwork, test } from './support/fixtures';
+import { apiBody, expect, test } from './support/fixtures';
 import { resetTestbed } from '../support/testbed';
 import {
 	BIG_FEED_ID,
@@ -147,7 +147,6 @@ for (const stay of [true, false]) {
 		browser
 	}) => {
 		const context = await browser.newContext();
-		await guardNetwork(context);
 		const page = await context.newPage();
 		await signIn(page, stay);
 		await openFeed(page);

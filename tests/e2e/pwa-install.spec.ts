@@ -1,7 +1,7 @@
 import { cspHeaderValue } from '../../deploy/csp.js';
 import { chromiumLaunch } from '../../playwright.config';
 import { waitForController } from './support/pwa';
-import { collectCspViolations, expect, guardNetwork, test } from './support/fixtures';
+import { collectCspViolations, expect, test } from './support/fixtures';
 
 interface Manifest {
 	start_url: string;
@@ -18,7 +18,7 @@ test('Chromium reports the app installable, under the production Content-Securit
 	baseURL
 }, testInfo) => {
 	// Chromium never offers to install from an incognito profile, and every ordinary Playwright
-	// context is one: this test needs a persistent profile, so it guards that context itself.
+	// context is one: this test needs a persistent profile (the browser's flags guard its network).
 	const context = await playwright.chromium.launchPersistentContext(
 		testInfo.outputPath('profile'),
 		{
@@ -28,7 +28,6 @@ test('Chromium reports the app installable, under the production Content-Securit
 	);
 	try {
 		const violations = await collectCspViolations(context);
-		await guardNetwork(context);
 		const page = context.pages()[0] ?? (await context.newPage());
 
 		const response = await page.goto('/');

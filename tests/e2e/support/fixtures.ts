@@ -3,14 +3,16 @@
  *
  *     import { test, expect } from './support/fixtures';
  *
- * instead of from '@playwright/test'. It adds two automatic guards to every test:
+ * instead of from '@playwright/test'. It adds automatic guards to every test:
  *
  * - CSP: each page and frame reports `securitypolicyviolation` events; the test fails if any fired.
  *   The suite runs against `vite preview`, which sends the production policy (deploy/csp.js), so a
  *   violation here is a violation in production. A test that provokes violations on purpose sets
  *   `test.use({ failOnCspViolation: false })` and inspects the `cspViolations` fixture itself.
- * - Network: requests to any host other than localhost, 127.0.0.1, [::1] and the test bed's feed host
- *   (by any of its names) are aborted, so no test ever sends traffic off the machine (feeds link to real sites).
+ * - Network: the browser itself sends every request to a host other than localhost, 127.0.0.1, [::1]
+ *   and the test bed's feed host (by any of its names) to a proxy that does not exist, so no test
+ *   ever sends traffic off the machine (feeds link to real sites): chromium.config.js, its flags on
+ *   every browser the suite launches, persistent contexts too.
  * - Routes: at the test's end its page routes are removed quietly, so a request the app still makes
  *   then (its own sync) cannot fail a test that passed.
  * - Evidence: what the pages did (addresses, console lines, API calls and their answers' status,
@@ -25,7 +27,6 @@ import {
 	type Page,
 	type Request
 } from '@playwright/test';
-import { testbed } from '../../support/testbed';
 
 export { expect };
 
@@ -38,22 +39,6 @@ export interface CspViolation {
 	sourceFile: string;
 	lineNumber: number;
 	sample: string;
-}
-
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-/** The test bed's feed host by each of its names (feedsAliases: the real-world-shaped feeds'). */
-const FEED_HOSTS = new Set(
-	[testbed.feedsHost, ...testbed.feedsAliases.split(/\s+/)]
-		.filter(Boolean)
-		.map((h) => h.toLowerCase())
-);
-
-/** May the browser under test talk to this URL? Only this machine and the test bed's feed host. */
-export function isAllowedUrl(url: URL): boolean {
-	if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:')
-		return true;
-	const host = url.hostname.toLowerCase();
-	return LOCAL_HOSTS.has(host) || FEED_HOSTS.has(host);
 }
 
 const BINDING = '__e2eReportCspViolation';
@@ -89,21 +74,11 @@ export async function collectCspViolations(context: BrowserContext): Promise<Csp
 	return violations;
 }
 
-/** Aborts every request of `context` that would leave the machine (see isAllowedUrl). */
-export async function guardNetwork(context: BrowserContext): Promise<void> {
-	await context.route(
-		(url) => !isAllowedUrl(url),
-		(route) => route.abort('blockedbyclient')
-	);
-}
-
 interface Fixtures {
 	/** Violations seen so far in this test (all pages and frames of its context). */
 	cspViolations: CspViolation[];
 	/** Set false (test.use) to inspect `cspViolations` instead of failing on them. */
 	failOnCspViolation: boolean;
-	/** Aborts requests that would leave the machine; automatic. */
-	networkGuard: void;
 	/** At a test's end, page routes still answering a request are dropped quietly; automatic. */
 	routesSettled: void;
 	/** What the pages did, attached as `app-log` when the test fails; automatic. */
@@ -156,14 +131,6 @@ export const test = base.extend<Fixtures>({
 			if (failOnCspViolation) {
 				expect(violations, 'Content-Security-Policy violations during the test').toEqual([]);
 			}
-		},
-		{ auto: true }
-	],
-
-	networkGuard: [
-		async ({ context }, use) => {
-			await guardNetwork(context);
-			await use();
 		},
 		{ auto: true }
 	],
