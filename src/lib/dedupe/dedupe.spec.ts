@@ -9,10 +9,15 @@ import {
 	linkKeyByUrl,
 	MIN_TITLE_CHARS,
 	MIN_TITLE_WORDS,
+	hashOf,
+	NO_KEY,
+	NOT_ASCII,
 	TITLE_WINDOW_S,
+	titleHash,
 	titleKey,
 	type DedupeRow
 } from './dedupe';
+import { words } from '$lib/search/text';
 
 const DAY = 24 * 3600;
 const T0 = 1_800_000_000;
@@ -123,7 +128,18 @@ describe('linkKey', () => {
 			'http://example.com\\a',
 			'https://example.com/a\tb',
 			'http:/example.com/a',
-			'http://user@example.com/a'
+			'http://user@example.com/a',
+			'https://example.com/a/./b',
+			'https://example.com/a/../b',
+			'https://example.com/.',
+			'https://example.com/..',
+			'https://example.com/.a/..b/...',
+			'https://example.com/a/.?x=1',
+			'HTTPS://WWW.Example.com/a',
+			'https://www.example.com:8080/a//',
+			'https://example.com/?utm_source=a&b=1&utm_medium=2',
+			'https://example.com/?a==1',
+			'https://example.com/?&&a=1&'
 		);
 		fc.assert(
 			fc.property(
@@ -540,5 +556,48 @@ describe('groupDuplicates', () => {
 		expect(memo.regrouped).toBe(2);
 		expect(memo(read.slice(1)).copies.size).toBe(0);
 		expect(memo.regrouped).toBe(3);
+	});
+});
+
+describe('keys made without their strings', () => {
+	it("a plain title's hash is its key's hash, and says when it has none", () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(
+					fc.string({ unit: fc.constantFrom(...'aB3 .,-_!Zz0\t\n'.split('')), maxLength: 40 }),
+					fc.string({ maxLength: 40 }),
+					fc.string({ unit: 'grapheme', maxLength: 20 })
+				),
+				(title) => {
+					const hash = titleHash(title);
+					if (/[\u0080-\uffff]/.test(title)) {
+						expect(hash).toBe(NOT_ASCII);
+						return;
+					}
+					const key = titleKey(title);
+					expect(hash).toBe(key === undefined ? NO_KEY : hashOf(key));
+				}
+			)
+		);
+	});
+
+	it("an article's first words are those of the whole word list", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom('tram', 'Line', 'a', '<b>', 'é', ' ', '&amp;', '12', '. '), {
+					maxLength: 30
+				}),
+				(parts) => {
+					const text = parts.join(' ');
+					const first = words(text.replace(/<[^>]*>/g, ' ').replace(/&amp;/g, '&')).slice(
+						0,
+						CONTENT_WORDS
+					);
+					expect(contentKey(text)).toBe(
+						first.length >= CONTENT_WORDS ? first.join(' ') : undefined
+					);
+				}
+			)
+		);
 	});
 });

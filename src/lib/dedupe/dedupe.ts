@@ -19,7 +19,7 @@
  * rows' order; the row shown for a group is its first in the list's order. The cost is linear in
  * the rows (each key once, no pairs of rows compared).
  */
-import { htmlToText, spacedWords, words } from '$lib/search/text';
+import { htmlToText, spacedWords } from '$lib/search/text';
 
 /** What grouping reads of a row (a Headline has it all). */
 export interface DedupeRow {
@@ -143,6 +143,7 @@ function simpleLinkKey(link: string): string | null {
 	const hostStart = at;
 	let label = at;
 	let lastHasNonDigit = false;
+	let upper = false;
 	for (; at < link.length; at++) {
 		const c = link.charCodeAt(at);
 		if (c === 46 /* . */) {
@@ -151,10 +152,11 @@ function simpleLinkKey(link: string): string | null {
 			lastHasNonDigit = false;
 		} else if (c < 128 && (CHARS[c]! & IN_HOST) !== 0) {
 			if (c < 48 || c > 57) lastHasNonDigit = true;
+			if (c >= 65 && c <= 90) upper = true;
 		} else break;
 	}
 	if (at === label || !lastHasNonDigit) return null;
-	const host = link.slice(hostStart, at).toLowerCase();
+	const hostEnd = at;
 	let port = '';
 	if (link.charCodeAt(at) === 58 /* : */) {
 		const digits = at + 1;
@@ -170,17 +172,16 @@ function simpleLinkKey(link: string): string | null {
 		at = end;
 	}
 	const pathStart = at;
-	let path = '';
+	let pathEnd = at;
 	if (link.charCodeAt(at) === 47 /* / */) {
-		const end = scan(link, at, IN_PATH);
-		path = link.slice(at, end);
-		if (DOT_SEGMENT.test(path)) return null;
-		at = end;
+		pathEnd = scan(link, at, IN_PATH);
+		if (hasDotSegment(link, at, pathEnd)) return null;
+		at = pathEnd;
 	}
 	let query = '';
 	if (link.charCodeAt(at) === 63 /* ? */) {
 		const end = scan(link, at + 1, IN_QUERY);
-		const key = simpleQueryKey(link.slice(at, end));
+		const key = simpleQueryKey(link, at + 1, end);
 		if (key === undefined) return null;
 		query = key;
 		at = end;
@@ -192,46 +193,64 @@ function simpleLinkKey(link: string): string | null {
 		at = end;
 	}
 	if (at !== link.length) return null;
-	const bare = host.startsWith('www.') ? host.slice(4) : host;
-	let kept = path.length;
-	while (kept > 0 && path.charCodeAt(kept - 1) === 47 /* / */) kept--;
+	let kept = pathEnd;
+	while (kept > pathStart && link.charCodeAt(kept - 1) === 47 /* / */) kept--;
 	// Most links are their key as written after the scheme: one slice of the link, not a string
 	// joined from parts (cheaper to make, and to hash when the key is looked up).
 	if (
-		bare.length === host.length &&
-		pathStart === hostStart + host.length &&
+		!upper &&
+		!link.startsWith('www.', hostStart) &&
+		pathStart === hostEnd &&
 		query === '' &&
-		fragment === '' &&
-		link.startsWith(host, hostStart)
+		fragment === ''
 	) {
-		return link.slice(hostStart, pathStart + kept);
+		return link.slice(hostStart, kept);
 	}
-	return `${bare}${port}${path.slice(0, kept)}${query ? `?${query}` : ''}${fragment}`;
+	const host = link.slice(hostStart, hostEnd).toLowerCase();
+	const bare = host.startsWith('www.') ? host.slice(4) : host;
+	return `${bare}${port}${link.slice(pathStart, kept)}${query ? `?${query}` : ''}${fragment}`;
+}
+
+/** Whether the path `link[from, end)` has a `.` or `..` segment, which the parser resolves. */
+function hasDotSegment(link: string, from: number, end: number): boolean {
+	for (let at = link.indexOf('/.', from); at !== -1 && at < end; at = link.indexOf('/.', at + 1)) {
+		const next = at + 2 < end ? link.charCodeAt(at + 2) : -1;
+		if (next === -1 || next === 47 /* / */) return true;
+		if (next === 46 /* . */ && (at + 3 >= end || link.charCodeAt(at + 3) === 47)) return true;
+	}
+	return false;
 }
 
 /**
- * `queryKey` of a query made only of the characters `simpleLinkKey` lets through; undefined for a
- * value with an `=` of its own (the serialiser escapes it).
+ * `queryKey` of the query `link[from, end)` (after its `?`), made only of the characters
+ * `simpleLinkKey` lets through; undefined for a value with an `=` of its own (the serialiser
+ * escapes it).
  */
-function simpleQueryKey(search: string): string | undefined {
-	const params: [string, string][] = [];
-	for (const part of search.slice(1).split('&')) {
-		if (part === '') continue;
-		const at = part.indexOf('=');
-		if (at !== part.lastIndexOf('=')) return undefined;
-		const name = at === -1 ? part : part.slice(0, at);
-		if (!isTracking(name)) params.push([name, at === -1 ? '' : part.slice(at + 1)]);
+function simpleQueryKey(link: string, from: number, end: number): string | undefined {
+	let params: [string, string][] | undefined;
+	for (let at = from; at < end;) {
+		let amp = link.indexOf('&', at);
+		if (amp === -1 || amp > end) amp = end;
+		if (amp > at) {
+			let eq = link.indexOf('=', at);
+			if (eq >= amp) eq = -1;
+			if (eq !== -1) {
+				const second = link.indexOf('=', eq + 1);
+				if (second !== -1 && second < amp) return undefined;
+			}
+			const name = link.slice(at, eq === -1 ? amp : eq);
+			if (!isTracking(name)) (params ??= []).push([name, eq === -1 ? '' : link.slice(eq + 1, amp)]);
+		}
+		at = amp + 1;
 	}
 	// The usual queries: nothing but tracking, or one parameter (nothing to sort).
-	if (params.length === 0) return '';
+	if (params === undefined) return '';
 	if (params.length === 1) return `${params[0]![0]}=${params[0]![1]}`;
 	return params
 		.sort(byNameThenValue)
 		.map(([name, value]) => `${name}=${value}`)
 		.join('&');
 }
-/** A `.` or `..` path segment, which the parser resolves. */
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 /** `linkKey` through the URL parser: every link it reads. Exported for the property test. */
 export function linkKeyByUrl(link: string): string | undefined {
@@ -288,8 +307,41 @@ export function titleKey(title: string): string | undefined {
 export function contentKey(text: string | undefined): string | undefined {
 	if (!text) return undefined;
 	// The first words are in the first few thousand characters (a cut tag reads as a space).
-	const first = words(htmlToText(text.slice(0, CONTENT_CHARS))).slice(0, CONTENT_WORDS);
-	return first.length >= CONTENT_WORDS ? first.join(' ') : undefined;
+	const spaced = spacedWords(htmlToText(text.slice(0, CONTENT_CHARS)));
+	if (spaced === '') return undefined;
+	// Words are one space apart: the first CONTENT_WORDS end where the next space is.
+	let at = -1;
+	for (let word = 1; word <= CONTENT_WORDS; word++) {
+		at = spaced.indexOf(' ', at + 1);
+		if (at === -1) return word === CONTENT_WORDS ? spaced : undefined;
+	}
+	return spaced.slice(0, at);
+}
+
+/** `hashOf(titleKey(title))` for a plain ASCII title without making its key; `NO_KEY` without one. */
+export function titleHash(title: string): number {
+	let hash = FNV_OFFSET;
+	let length = 0;
+	let words = 0;
+	let inWord = false;
+	for (let at = 0; at < title.length; at++) {
+		let c = title.charCodeAt(at);
+		if (c >= 128) return NOT_ASCII;
+		if (c >= 65 && c <= 90) c += 32;
+		if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+			if (!inWord) {
+				if (words > 0) {
+					hash = Math.imul(hash ^ 32, FNV_PRIME);
+					length++;
+				}
+				words++;
+				inWord = true;
+			}
+			hash = Math.imul(hash ^ c, FNV_PRIME);
+			length++;
+		} else inWord = false;
+	}
+	return length < MIN_TITLE_CHARS || words < MIN_TITLE_WORDS ? NO_KEY : hash;
 }
 
 /** The groups of a list: what it shows, and each shown row's copies. */
@@ -318,42 +370,57 @@ function slotTable(count: number): Int32Array {
 	return new Int32Array(size);
 }
 
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
 /** A string's 32-bit FNV-1a hash (which slot of a `slotTable` it starts at). */
-function hashOf(key: string): number {
-	let hash = 0x811c9dc5 | 0;
-	for (let at = 0; at < key.length; at++) hash = Math.imul(hash ^ key.charCodeAt(at), 0x01000193);
+export function hashOf(key: string): number {
+	let hash = FNV_OFFSET;
+	for (let at = 0; at < key.length; at++) hash = Math.imul(hash ^ key.charCodeAt(at), FNV_PRIME);
 	return hash;
 }
 
 /**
- * Rows that share a key, by the key: only keys from at least two sources, and none held twice by
- * one source (a key two items of one feed share says nothing of either).
+ * Hashes are 32-bit integers; these two values outside that range say "no key" and "not plain
+ * ASCII" (`titleHash`).
  */
-function evidence(keys: readonly (string | undefined)[], sources: readonly number[]): number[][] {
-	const table = slotTable(keys.length);
+export const NO_KEY = 2 ** 32;
+export const NOT_ASCII = 2 ** 33;
+
+/**
+ * Rows that share a key, by the key: only keys from at least two sources, and none held twice by
+ * one source (a key two items of one feed share says nothing of either). A row's key is asked for
+ * (`keyOf`, which keeps what it made) only when its hash meets another row's: most rows' keys are
+ * never made.
+ */
+function evidence(
+	hashes: Float64Array,
+	keyOf: (row: number) => string,
+	sources: readonly number[]
+): number[][] {
+	const count = hashes.length;
+	const table = slotTable(count);
 	const mask = table.length - 1;
-	const hashes = new Int32Array(keys.length);
 	// The first row holding a key → every row holding it; only keys held twice get an entry.
 	const shared = new Map<number, number[]>();
-	keys.forEach((key, i) => {
-		if (key === undefined) return;
-		const hash = hashOf(key);
-		hashes[i] = hash;
+	for (let i = 0; i < count; i++) {
+		const hash = hashes[i]!;
+		if (hash === NO_KEY) continue;
 		for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
 			const held = table[slot]!;
 			if (held === 0) {
 				table[slot] = i + 1;
-				return;
+				break;
 			}
 			const first = held - 1;
-			if (hashes[first] === hash && keys[first] === key) {
+			if (hashes[first] === hash && keyOf(first) === keyOf(i)) {
 				const list = shared.get(first);
 				if (list) list.push(i);
 				else shared.set(first, [first, i]);
-				return;
+				break;
 			}
 		}
-	});
+	}
 	const out: number[][] = [];
 	for (const rows of shared.values()) {
 		const seen = new Set<number>();
@@ -362,6 +429,18 @@ function evidence(keys: readonly (string | undefined)[], sources: readonly numbe
 		}
 	}
 	return out;
+}
+
+/** `evidence` over keys already made (undefined: no key). */
+function evidenceOfKeys(
+	keys: readonly (string | undefined)[],
+	sources: readonly number[]
+): number[][] {
+	const hashes = new Float64Array(keys.length);
+	keys.forEach((key, i) => {
+		hashes[i] = key === undefined ? NO_KEY : hashOf(key);
+	});
+	return evidence(hashes, (i) => keys[i]!, sources);
 }
 
 /** The rows without a second copy of an article (pages that overlap), first copy kept. */
@@ -421,20 +500,32 @@ export function groupDuplicates<T extends DedupeRow>(all: readonly T[]): Duplica
 		if (key === undefined || isSiteRoot(key)) return undefined;
 		return row.siteUrl && siteKey(row.siteUrl) === key ? undefined : key;
 	});
-	for (const same of evidence(links, sources)) {
+	for (const same of evidenceOfKeys(links, sources)) {
 		for (const i of same) join(same[0]!, i);
 	}
 
-	// The excerpt's words only where a title is shared by rows of several sources (few rows).
-	const titles = rows.map((row) => titleKey(row.title));
-	const stories: (string | undefined)[] = new Array<undefined>(rows.length).fill(undefined);
-	for (const same of evidence(titles, sources)) {
-		for (const i of same) {
-			const content = contentKey(rows[i]!.excerpt || rows[i]!.content);
-			if (content !== undefined) stories[i] = `${titles[i]!}\n${content}`;
+	// A title's key is made only where its hash meets another's (few rows); the excerpt's words
+	// only where a title is shared by rows of several sources.
+	const titleHashes = new Float64Array(rows.length);
+	const titles: (string | undefined)[] = new Array<undefined>(rows.length).fill(undefined);
+	for (let i = 0; i < rows.length; i++) {
+		const title = rows[i]!.title;
+		const hash = titleHash(title);
+		if (hash !== NOT_ASCII) titleHashes[i] = hash;
+		else {
+			const key = (titles[i] = titleKey(title));
+			titleHashes[i] = key === undefined ? NO_KEY : hashOf(key);
 		}
 	}
-	for (const same of evidence(stories, sources)) {
+	const titleOf = (i: number): string => (titles[i] ??= titleKey(rows[i]!.title)!);
+	const stories: (string | undefined)[] = new Array<undefined>(rows.length).fill(undefined);
+	for (const same of evidence(titleHashes, titleOf, sources)) {
+		for (const i of same) {
+			const content = contentKey(rows[i]!.excerpt || rows[i]!.content);
+			if (content !== undefined) stories[i] = `${titleOf(i)}\n${content}`;
+		}
+	}
+	for (const same of evidenceOfKeys(stories, sources)) {
 		// One source each: neighbours in time within the window are one story.
 		const byTime = [...same].sort((a, b) => rows[a]!.updated - rows[b]!.updated);
 		for (let k = 1; k < byTime.length; k++) {
