@@ -11,7 +11,7 @@ import { wipeAccount } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { dropArticles } from '$lib/db/quota';
 import { ownCacheForTests } from '$support/own-cache';
-import { articleBytes } from '$lib/offline/budget';
+import { articleBytes } from '$lib/offline/storage-measure';
 import { fullTextFeeds, setFullTextFeed } from '$lib/offline/full-text-feeds';
 import { headline, TEST_ACCOUNT } from '$support/factories';
 import { keepFullTexts } from './full-text';
