@@ -54,7 +54,7 @@ import {
 	sharedSettingsUrl,
 	type SharedItems,
 	type SharedSettingsReply
-} from './shared-settings';
+} from './shared-settings-op';
 import { Transport, type BinaryReply } from './transport';
 import { TtrssSession, type OpOptions, type TtrssClientOptions } from './ttrss-session';
 import { treeFromLists, treeFromNodes, LABELS_CATEGORY, SPECIAL_CATEGORY } from './tree';

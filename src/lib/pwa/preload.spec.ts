@@ -108,7 +108,7 @@ describe('first-screen chunks', () => {
 	it('take what the entry and the first screen reach by static imports, styles included', () => {
 		for (const id of [
 			'src/hooks.client.ts',
-			'src/lib/cache/index.ts',
+			'src/lib/cache/cache-reads.ts',
 			'src/lib/cache/cycle.ts',
 			'src/lib/components/HeadlineRow.svelte',
 			'src/lib/components/HeadlineRow.svelte?svelte&type=style&lang.css'

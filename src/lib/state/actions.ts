@@ -10,7 +10,7 @@
  * open article and the counters, except what the reader changed since.
  */
 import { isDeviceFeed, type CatchupMode, type FeedId, type Label } from '$lib/api';
-import { cachedTree } from '$lib/cache';
+import { cachedTree } from '$lib/cache/cache-reads';
 import { zeroesCounters } from '$lib/counters/counts';
 import { m, whenAllMessages } from '$lib/i18n/m';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';

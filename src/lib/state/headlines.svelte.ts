@@ -11,11 +11,11 @@ import {
 	FIRST_SCREEN_ROWS,
 	type CachedList,
 	type ListKey
-} from '$lib/cache';
+} from '$lib/cache/cache-reads';
 import { storeList } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
-import type { LocalResults } from '$lib/search/page';
+import type { LocalResults } from '$lib/search/page-search';
 import { isDeviceList, readOnDevice } from './device-search';
 import { FIRST_PAGE, listKey, sameQuery, type ListQuery } from './list-query';
 import { ServerPaging } from './list-paging';

@@ -211,7 +211,7 @@ async function syncUnchanged(
 	const next = { ...state, lastSyncAt: at, countersAt };
 	await saveSyncState(run.account, next);
 	const outcome: SyncOutcome = { status: 'unchanged', at, counters };
-	// Still under the sync's lock: what follows a sync (the rules, the alerts: sync/run.ts) may
+	// Still under the sync's lock: what follows a sync (the rules, the alerts: sync/run-sync.ts) may
 	// act on articles a list brought in since, and a sign-out waits for this lock before it
 	// wipes (db/device.ts withReplayAndSyncStopped), so nothing is queued or shown after it.
 	await options.onSynced?.(outcome);

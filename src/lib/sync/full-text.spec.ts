@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { cachedArticle } from '$lib/cache';
+import { cachedArticle } from '$lib/cache/cache-reads';
 import { keptFullText } from '$lib/cache/full-text';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { storeArticles } from '$lib/cache/write';

@@ -4,7 +4,7 @@
  * subscribes them one by one, kept so a reload continues where it stopped.
  */
 import { readerText } from '$lib/api';
-import { offlineStatus } from '$lib/offline/status.svelte';
+import { offlineStatus } from '$lib/offline/offline-status.svelte';
 import { clearJob, isFinished, loadJob, newJob, saveJob, type ImportJob } from '$lib/opml/job';
 import { MAX_OPML_BYTES, readOpml } from '$lib/opml/opml';
 import { chooseForMissing, groupByCategory, UNCATEGORIZED, type ImportPlan } from '$lib/opml/plan';
