@@ -12,7 +12,7 @@ import { fakeTtrss } from '$support/fake-server';
 
 /** The worker's module (by a variable: its types are the worker's, checked by its own tsconfig). */
 const workerReplay = (): Promise<{ startReplay: () => void }> => {
-	const path = '../../service-worker/replay';
+	const path = '../../service-worker/worker-replay';
 	return import(/* @vite-ignore */ path) as Promise<{ startReplay: () => void }>;
 };
 

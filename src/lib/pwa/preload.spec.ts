@@ -84,11 +84,11 @@ describe('first-screen chunks', () => {
 	const ctx = graph({
 		[`${root}/src/hooks.client.ts`]: [],
 		[`${root}/src/lib/boot/early-reads.ts`]: [`${root}/src/hooks.client.ts`],
-		[`${root}/src/lib/cache/index.ts`]: [
+		[`${root}/src/lib/cache/cache-reads.ts`]: [
 			`${root}/src/lib/boot/early-reads.ts`,
 			`${root}/src/lib/cache/cycle.ts`
 		],
-		[`${root}/src/lib/cache/cycle.ts`]: [`${root}/src/lib/cache/index.ts`],
+		[`${root}/src/lib/cache/cycle.ts`]: [`${root}/src/lib/cache/cache-reads.ts`],
 		[`${root}/src/routes/(app)/[kind=kind]/[id]/+layout.svelte`]: [],
 		[`${root}/src/lib/components/HeadlineRow.svelte`]: [
 			`${root}/src/routes/(app)/[kind=kind]/[id]/+layout.svelte`
@@ -137,7 +137,7 @@ describe('first-screen chunks', () => {
 		);
 		expect(framework.test.test(`${root}/node_modules/dompurify/dist/purify.es.mjs`)).toBe(false);
 		expect(framework.priority).toBeGreaterThan(app.priority);
-		expect(app.name(`${root}/src/lib/cache/index.ts`, ctx)).toBe('first-screen');
+		expect(app.name(`${root}/src/lib/cache/cache-reads.ts`, ctx)).toBe('first-screen');
 		expect(app.name(`${root}/src/lib/content/sanitize.ts`, ctx)).toBeNull();
 	});
 });

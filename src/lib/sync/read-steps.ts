@@ -30,6 +30,16 @@ import {
 /** Bodies asked for in one getArticle call. */
 export const BODY_BATCH = 50;
 
+/**
+ * What the reading steps after the first are told: the state the last sync saved, whether this
+ * one reads every set and pack, and how many articles the steps before stored (the progress).
+ */
+interface StepFacts {
+	state: SyncState;
+	full: boolean;
+	storedBefore: number;
+}
+
 export interface NewArticles {
 	/** The new unread articles, in the order they came. */
 	fresh: Headline[];
@@ -96,14 +106,7 @@ export async function readKeptSets(
 		news,
 		articleCount,
 		storedBefore
-	}: {
-		state: SyncState;
-		snapshot: CounterSnapshot;
-		full: boolean;
-		news: NewArticles;
-		articleCount: number;
-		storedBefore: number;
-	}
+	}: StepFacts & { snapshot: CounterSnapshot; news: NewArticles; articleCount: number }
 ): Promise<KeptSets> {
 	const harvest = emptyHarvest();
 	run.report('state', storedBefore);
@@ -202,13 +205,10 @@ export async function readPacks(
 		state,
 		full,
 		storedBefore
-	}: {
+	}: StepFacts & {
 		packs: readonly OfflinePack[];
-		/** A pack's mark now (sync/sync-plan.ts `packMark`). */
+		/** A pack's mark now (sync/sync-plan.ts `SyncPlan.markOf`). */
 		markOf: (pack: OfflinePack) => string;
-		state: SyncState;
-		full: boolean;
-		storedBefore: number;
 	}
 ): Promise<PacksRead> {
 	const harvest = emptyHarvest();
