@@ -82,7 +82,7 @@ const LATER_PREFIXES = [
 	// A page's title: every route that has one awaits the module in its load.
 	'page_title',
 	// A new-article alert's and a rule's words: said after a sync, which waits for the module
-	// (sync/run.ts; the service worker has its own words, generated/worker.ts), and by the
+	// (sync/run-sync.ts; the service worker has its own words, generated/worker.ts), and by the
 	// alerts and rule pages, which await it in their load.
 	'alert_',
 	// The manifest's shortcut names: read at build time only (pwa/manifest.ts), never by a page.

@@ -1,7 +1,7 @@
 /** The worker wiring (src/service-worker/): when it replays the outbox around its activation. */
 import { describe, expect, it, vi } from 'vitest';
 
-// A minimal worker scope: what index.ts and replay.ts touch.
+// A minimal worker scope: what index.ts and worker-replay.ts touch.
 type Listener = (event: unknown) => void;
 const listeners = new Map<string, Listener[]>();
 const register = vi.fn(() => Promise.resolve());
@@ -24,7 +24,7 @@ vi.mock('./service-worker/cache', () => ({
 	precache: () => Promise.resolve(),
 	routeImmutableFromCache: () => undefined
 }));
-vi.mock('./service-worker/images', () => ({
+vi.mock('./service-worker/worker-images', () => ({
 	handleImageFetch: () => undefined,
 	handleImageMessage: () => undefined,
 	startImageCache: () => undefined

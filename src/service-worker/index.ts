@@ -6,20 +6,20 @@
 // Wiring only: each concern lives in its own module.
 // - cache.ts: precache of this build (cache named from the version) and the offline shell
 // - messaging.ts: SKIP_WAITING / GET_VERSION from pages
-// - images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
-// - media.ts: enclosures of offline packs (CACHE_MEDIA), served with Range support
+// - worker-images.ts: article images kept for offline reading (CACHE_IMAGES), served while offline
+// - worker-media.ts: enclosures of offline packs (CACHE_MEDIA), served with Range support
 // - sync.ts: the offline copy brought up to date on Background Sync and Periodic Background Sync
 // - alerts.ts: a tap on a new-article alert opens the article (or its list)
-// - replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
+// - worker-replay.ts: outbox replay (Background Sync, or worker start where it is missing), begun once
 //   activation is done, never inside it
 // A new version never takes over by itself: it waits until a page sends SKIP_WAITING (src/lib/pwa).
 import { useWorkerLanguage } from '$lib/i18n/worker';
 import { startAlerts } from './alerts';
 import { deleteOldCaches, handleFetch, precache, routeImmutableFromCache } from './cache';
-import { handleImageFetch, handleImageMessage, startImageCache } from './images';
-import { handleMediaFetch, handleMediaMessage, startMediaCache } from './media';
+import { handleImageFetch, handleImageMessage, startImageCache } from './worker-images';
+import { handleMediaFetch, handleMediaMessage, startMediaCache } from './worker-media';
 import { handleMessage } from './messaging';
-import { replayAfterActivation, startReplay } from './replay';
+import { replayAfterActivation, startReplay } from './worker-replay';
 import { startSync } from './sync';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;

@@ -9,10 +9,10 @@ import { accountOfClient } from '../lib/db/account';
 import { cacheImages } from '../lib/offline/images';
 import { replayOutbox } from '../lib/outbox/replay';
 import { PERIODIC_SYNC_TAG, SYNC_TAG } from '../lib/sync/contract';
-import { runSync } from '../lib/sync/run';
+import { runSync } from '../lib/sync/run-sync';
 import { loadArticleCount } from '../lib/sync/state';
 import { speakStoredLanguage } from './language';
-import { cacheEnclosuresHere } from './media';
+import { cacheEnclosuresHere } from './worker-media';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { caught } from '../support/caught';
-import { sharedSettingsUrl } from '../../src/lib/api/shared-settings';
+import { sharedSettingsUrl } from '../../src/lib/api/shared-settings-op';
 import { canInstallPlugin, tickPlugin, withInstalledPlugin } from './plugin';
 import { loggedInClient, newClient, sql, testbed } from './testbed';
 

@@ -24,7 +24,7 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
 import { type Headline } from '../../src/lib/api';
 import { TtrssClient } from '../../src/lib/api/client';
-import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize';
+import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize-policy';
 import {
 	buildArticleContentBundle,
 	type ArticleContentBundle

@@ -5,7 +5,7 @@
  * the same component in content-corpus.spec.ts. The suite's fixture fails on any CSP report.
  */
 import { TtrssClient } from '../../src/lib/api/client';
-import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize';
+import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize-policy';
 import { corpus, corpusTitle, PWNED_PATH } from '../fixtures/hostile/corpus';
 import { contentViolations } from '../fixtures/hostile/invariants';
 import { resetTestbed, testbed } from '../support/testbed';

@@ -2,7 +2,7 @@
  * An offline pack that keeps enclosures, on the real test bed: the podcast feed's files are kept
  * by the service worker during the sync (src/lib/offline/media.ts) and, with the network gone,
  * the episode plays and seeks from that copy, answered by range (206 Partial Content) by the
- * worker (src/service-worker/media.ts) — better than the test bed's own host, which ignores Range.
+ * worker (src/service-worker/worker-media.ts) — better than the test bed's own host, which ignores Range.
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { resetTestbed } from '../support/testbed';

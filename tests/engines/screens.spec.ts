@@ -7,7 +7,7 @@
  * events are the engine's own), and the phone layout (one pane at a time, 44 px touch targets).
  */
 import { describe, expect, test } from 'vitest';
-import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize';
+import { IFRAME_SANDBOX } from '../../src/lib/content/sanitize-policy';
 import { contentViolations } from '../fixtures/hostile/invariants';
 import { ENGINES } from './support/engines';
 import { openFeed, serverArticle, signIn, useEngine, type EngineSession } from './support/session';

@@ -94,8 +94,8 @@ export interface Instance {
 	withQueuedChanges: typeof import('$lib/outbox/outbox').withQueuedChanges;
 	/** What a catch-up of a list spares: unread changes the list does not show (state/actions.ts). */
 	unreadNotListed: typeof import('$lib/outbox/unread-not-listed').unreadNotListed;
-	/** A sync as the page and the worker run it: the engine, then the reader's rules (sync/run.ts). */
-	runSync: typeof import('$lib/sync/run').runSync;
+	/** A sync as the page and the worker run it: the engine, then the reader's rules (sync/run-sync.ts). */
+	runSync: typeof import('$lib/sync/run-sync').runSync;
 	/** The rules' page saving the reader's rules (rules/store.ts). */
 	saveRules: typeof import('$lib/rules/store').saveRules;
 	/** The list's grouping of a story's copies (dedupe/dedupe.ts), "same story shown once" on. */
@@ -212,7 +212,7 @@ export type Action =
 	/** The storage budget evicts cached articles down to `budget` bytes. */
 	| { kind: 'evict'; budget: number }
 	/**
-	 * The real sync (sync/run.ts: the engine in pages, then the reader's rules) keeping
+	 * The real sync (sync/run-sync.ts: the engine in pages, then the reader's rules) keeping
 	 * `articleCount` articles. With `shift`, another device reads an article of the unread list's
 	 * earlier pages just before a later page is asked for: the list moves up under the paging.
 	 */
@@ -1937,7 +1937,7 @@ export async function runSchedule(
 		}
 	}
 
-	/** The real sync, then the rules (sync/run.ts), in the worker. */
+	/** The real sync, then the rules (sync/run-sync.ts), in the worker. */
 	async function engineSync(articleCount: number, shift: number | undefined): Promise<void> {
 		const client = await clientOf('worker');
 		if (!client) return;

@@ -90,7 +90,7 @@ export function ruleLabel(rule: AlertRule): string {
 
 /**
  * What a notice is about: an alert's choice (below) or a reader's rule with an alert action
- * (rules/run.ts). Both go through `noticeFor`, so a tap leads the same way for both.
+ * (rules/after-sync.ts). Both go through `noticeFor`, so a tap leads the same way for both.
  */
 export interface NoticeSource {
 	id: string;

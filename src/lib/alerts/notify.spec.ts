@@ -4,7 +4,7 @@ import { openReaderDb } from '$lib/db/open';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { deleteStored, getStored, putStored } from '$lib/db/kv';
 import { syncNow } from '$lib/sync/engine';
-import { runSync } from '$lib/sync/run';
+import { runSync } from '$lib/sync/run-sync';
 import { alertNewArticles } from './notify';
 import { syncServer } from '$support/sync-server';
 import { recordedLevels } from '$support/fake-fetch';

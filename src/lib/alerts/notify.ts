@@ -1,6 +1,6 @@
 /**
  * New-article alerts after a sync, in the page or the service worker (whichever synced): the
- * sync engine's one hook (src/lib/sync/run.ts). Reads the rules, the articles they have not
+ * sync engine's one hook (src/lib/sync/run-sync.ts). Reads the rules, the articles they have not
  * considered (db/considered.ts, claimed) and the lists the reader had open, lets plan.ts decide,
  * shows one notification per rule (a later one of the same rule replaces it: same tag) and holds
  * back what quiet hours keep. Quiet and cheap when there is no rule: one read. Never fails a
@@ -55,7 +55,7 @@ async function showNotice(
 
 /**
  * Shows notices for an account, where notifications are allowed: the one way both the alerts
- * (below) and the rules' alert action (rules/run.ts) show theirs. Each names its account, so the
+ * (below) and the rules' alert action (rules/after-sync.ts) show theirs. Each names its account, so the
  * worker opens nothing for a tap on another account's (service-worker/alerts.ts).
  */
 export async function showNotices(

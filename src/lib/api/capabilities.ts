@@ -153,3 +153,9 @@ export function labelIdFromWire(id: number, caps: Pick<Capabilities, 'legacyLabe
 export function labelIdToWire(id: number, caps: Pick<Capabilities, 'legacyLabelIds'>): number {
 	return caps.legacyLabelIds && isLabelFeedId(id) ? id - LEGACY_SHIFT : id;
 }
+
+/** What a reply's parser needs to know to read a label's id. */
+export type LabelCaps = Pick<Capabilities, 'legacyLabelIds'>;
+
+/** A current server's label ids (the parsers' default). */
+export const MODERN_LABELS: LabelCaps = { legacyLabelIds: false };

@@ -28,7 +28,7 @@ export {
 	type ClientErrorCode,
 	type ServerErrorCode
 } from './errors';
-export { feedIconUrl } from './icons';
+export { feedIconUrl } from './feed-icons';
 export {
 	deriveCapabilities,
 	isLabelFeedId,

@@ -8,6 +8,7 @@ import { deriveCapabilities } from './capabilities';
 import { TtrssClient } from './client';
 import { ApiError } from './errors';
 import * as parse from './parse';
+import * as articleParse from './parse-articles';
 import { clone, fakeFetch, recordedContent, recordedLevels } from '$support/fake-fetch';
 import { unwrap } from './transport';
 import { parseReply } from './wire';
@@ -22,9 +23,9 @@ const parsers: [string, (content: unknown) => unknown, string][] = [
 	['getPref', parse.parsePref, 'getPref'],
 	['catchupFeed', parse.parseOk, 'catchupFeed'],
 	['updateArticle', parse.parseUpdated, 'updateArticle'],
-	['getHeadlines', (c) => parse.parseHeadlines(c), 'getHeadlines-podcast'],
-	['getHeadlines', (c) => parse.parseHeadlines(c), 'getHeadlines-header'],
-	['getArticle', (c) => parse.parseArticles(c), 'getArticle'],
+	['getHeadlines', (c) => articleParse.parseHeadlines(c), 'getHeadlines-podcast'],
+	['getHeadlines', (c) => articleParse.parseHeadlines(c), 'getHeadlines-header'],
+	['getArticle', (c) => articleParse.parseArticles(c), 'getArticle'],
 	['getFeeds', (c) => parse.parseFeeds(c), 'getFeeds-all'],
 	['getCategories', parse.parseCategories, 'getCategories'],
 	['getLabels', (c) => parse.parseLabels(c), 'getLabels'],

@@ -11,14 +11,12 @@ import { pageHeadlines } from './paging';
 import { ApiError } from './errors';
 import {
 	parseApiLevel,
-	parseArticles,
 	parseCategories,
 	parseConfig,
 	parseCounters,
 	MAX_TREE_DEPTH,
 	parseFeedTree,
 	parseFeeds,
-	parseHeadlines,
 	parseLabels,
 	parseLoggedIn,
 	parseLogin,
@@ -29,6 +27,7 @@ import {
 	parseUpdated,
 	parseVersionReply
 } from './parse';
+import { parseArticles, parseHeadlines } from './parse-articles';
 import {
 	clone,
 	fakeFetch,

@@ -104,3 +104,28 @@ export function compact(params: Record<string, WireValue>): Record<string, strin
 	}
 	return out;
 }
+
+/** A string that is not empty, else undefined. */
+export function optText(value: unknown): string | undefined {
+	const s = optString(value);
+	return s === undefined || s === '' ? undefined : s;
+}
+
+/** An object of strings (other values left out); PHP's empty array as {}. */
+export function stringRecord(value: unknown): Record<string, string> | undefined {
+	// PHP encodes an empty associative array as [].
+	if (Array.isArray(value) && value.length === 0) return {};
+	if (!isObject(value)) return undefined;
+	const out: Record<string, string> = {};
+	for (const [key, v] of Object.entries(value)) {
+		const s = optString(v);
+		if (s !== undefined) out[key] = s;
+	}
+	return out;
+}
+
+/** A list that may be missing (nothing, null or ''): each item parsed. */
+export function list<T>(value: unknown, field: string, parse: (item: unknown) => T): T[] {
+	if (value === undefined || value === null || value === '') return [];
+	return arr(value, field).map(parse);
+}

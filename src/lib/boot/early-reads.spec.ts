@@ -1,6 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ListKey } from '$lib/cache';
+import type { ListKey } from '$lib/cache/cache-reads';
 import { storeList } from '$lib/cache/write';
 import { saveSession } from '$lib/db/session';
 import { headline } from '$support/factories';

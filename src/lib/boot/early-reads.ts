@@ -13,8 +13,8 @@ import {
 	FIRST_SCREEN_ROWS,
 	listKeyString,
 	type CachedList
-} from '$lib/cache';
-import type { ListKey } from '$lib/cache';
+} from '$lib/cache/cache-reads';
+import type { ListKey } from '$lib/cache/cache-reads';
 import type { StoredSession, StoredTree } from '$lib/db/schema';
 import { loadSession } from '$lib/db/session';
 import { afterNextPaint } from '$lib/perf/paint';

@@ -4,7 +4,7 @@ import { openReaderDb } from '$lib/db/open';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { headline } from '$support/factories';
 import { evictCache } from '$lib/db/quota';
-import { cachedArticle, cachedList, cachedRows, cachedTree, type ListKey } from './index';
+import { cachedArticle, cachedList, cachedRows, cachedTree, type ListKey } from './cache-reads';
 import { storeArticles, storeList, storeTree } from './write';
 import { storeOfflineHeadlines } from './kept';
 import { ownCacheForTests } from '$support/own-cache';

@@ -4,7 +4,7 @@
  */
 import type { KeptFullText } from '$lib/db/schema';
 import { storedArticle } from '$lib/db/stores';
-import { orMiss } from './index';
+import { orMiss } from './cache-reads';
 
 /** An article's kept full text, where the device has one. */
 export function keptFullText(id: number): Promise<KeptFullText | undefined> {

@@ -9,7 +9,7 @@ import { readIn } from '$lib/db/kv';
 import type { KeptFullText, StoredArticle } from '$lib/db/schema';
 import { readStores, writeStores } from '$lib/db/stores';
 import { writeStoresWithRoom } from '$lib/db/quota';
-import { orMiss } from './index';
+import { orMiss } from './cache-reads';
 import {
 	CACHE_WRITE_STORES,
 	fromArticle,

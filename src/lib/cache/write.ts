@@ -1,5 +1,5 @@
 /**
- * The read cache's writes (cache/index.ts reads): a fresh copy from the server stored over the
+ * The read cache's writes (cache/cache-reads.ts reads): a fresh copy from the server stored over the
  * cached one, with the changes still waiting in the outbox applied again. Apart from the reads so
  * that the first screen, which only reads, does not carry them: the page loads this module with the
  * answer it stores (state/), the sync and the service worker import it (cache/kept.ts).
@@ -21,7 +21,7 @@ import { readIn } from '$lib/db/kv';
 import type { OutboxItem, StoredArticle, StoredTree } from '$lib/db/schema';
 import { writeStoresWithRoom } from '$lib/db/quota';
 import { indexArticles } from '$lib/db/index-queue';
-import { listKeyString, type ListKey } from './index';
+import { listKeyString, type ListKey } from './cache-reads';
 
 export async function storeTree(tree: FeedTree, counters: Counters | undefined): Promise<void> {
 	await writeStoresWithRoom(['tree', 'settings'], async (stores) => {

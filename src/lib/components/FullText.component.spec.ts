@@ -14,7 +14,7 @@ import type { FullTextRequest } from '$lib/content/full-text-error';
 import { runFullText } from '$lib/content/full-text-job';
 import type { TtrssClient } from '$lib/api';
 import { m } from '$lib/i18n/m';
-import { offlineStatus } from '$lib/offline/status.svelte';
+import { offlineStatus } from '$lib/offline/offline-status.svelte';
 import { fullText } from '$lib/state/full-text.svelte';
 import { session } from '$lib/state/session.svelte';
 import ArticleReading from './ArticleReading.svelte';

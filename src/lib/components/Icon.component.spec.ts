@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { flushSync } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
 import Icon from './Icon.svelte';
-import { ICONS, shapeOf } from './icons';
+import { ICONS, shapeOf } from './icon-paths';
 import { freshTarget, show } from '$support/mounted';
 
 describe('Icon', () => {
@@ -30,19 +30,19 @@ describe('Icon', () => {
 	it('draws an article icon once its module is in (asked for before, it loads it)', async () => {
 		const target = freshTarget();
 		show(Icon, target, { name: 'share' });
-		// Nothing has imported icons-later.ts in this file: the icon has no shape yet.
+		// Nothing has imported icon-paths-later.ts in this file: the icon has no shape yet.
 		expect(target.querySelectorAll('svg path')).toHaveLength(0);
 		await vi.waitFor(() => {
 			flushSync();
 			expect(target.querySelectorAll('svg path').length).toBeGreaterThan(0);
 		});
-		const { LATER_ICONS } = await import('./icons-later');
+		const { LATER_ICONS } = await import('./icon-paths-later');
 		const paths = [...target.querySelectorAll('svg path')].map((p) => p.getAttribute('d'));
 		expect(paths).toEqual([shapeOf(LATER_ICONS.share).stroke]);
 	});
 
-	it('once icons-later.ts is in, its icons draw at their first render', async () => {
-		const { LATER_ICONS } = await import('./icons-later');
+	it('once icon-paths-later.ts is in, its icons draw at their first render', async () => {
+		const { LATER_ICONS } = await import('./icon-paths-later');
 		const target = freshTarget();
 		show(Icon, target, { name: 'label' });
 		const shape = shapeOf(LATER_ICONS.label);

@@ -5,9 +5,9 @@
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { m } from '$lib/i18n';
-import { offlineStatus, PENDING_SHOWN_AFTER_MS } from '$lib/offline/status.svelte';
+import { offlineStatus, PENDING_SHOWN_AFTER_MS } from '$lib/offline/offline-status.svelte';
 import { enqueueIntent } from '$lib/outbox/enqueue';
-import { syncStatus } from '$lib/sync/status.svelte';
+import { syncStatus } from '$lib/sync/sync-status.svelte';
 import OfflineStatus from './OfflineStatus.svelte';
 import { freshTarget, show as showComponent } from '$support/mounted';
 

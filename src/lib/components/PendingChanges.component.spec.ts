@@ -6,7 +6,7 @@ import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openReaderDb } from '$lib/db/open';
 import type { FailedItem } from '$lib/db/schema';
-import { offlineStatus } from '$lib/offline/status.svelte';
+import { offlineStatus } from '$lib/offline/offline-status.svelte';
 import { failedItems, pendingItems } from '$lib/outbox/outbox';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import PendingChanges from './PendingChanges.svelte';

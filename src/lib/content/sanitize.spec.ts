@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../../../tests/fixtures/hostile/corpus';
 import { contentViolations } from '../../../tests/fixtures/hostile/invariants';
-import { IFRAME_SANDBOX, safeUrl, sanitizeArticle, sanitizeArticleToString } from './sanitize';
+import { safeUrl, sanitizeArticle, sanitizeArticleToString } from './sanitize';
+import { IFRAME_SANDBOX } from './sanitize-policy';
 
 const BASE = 'http://feeds.test/articles/one.html';
 

@@ -1,6 +1,6 @@
 /**
  * Which cached articles a feature that acts on arriving articles has considered (the reader's
- * rules, rules/run.ts; the new-article alerts, alerts/notify.ts): per account, in a `sync` store
+ * rules, rules/after-sync.ts; the new-article alerts, alerts/notify.ts): per account, in a `sync` store
  * key its owner declares, so the page and the service worker share it and a sign-out wipes it
  * with the rest of the account.
  *

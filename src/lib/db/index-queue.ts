@@ -1,13 +1,13 @@
 /**
  * The offline search's change queue, fed by the cache's writes and by eviction (quota.ts) — which
  * the service worker bundles too, so this file holds no dynamic import (a classic worker script
- * cannot have one) and no index code. It queues what changed; the page's side (search/page.ts)
+ * cannot have one) and no index code. It queues what changed; the page's side (search/page-search.ts)
  * registers where the queue goes and loads the index lazily. In db/ so that the stored data and
  * the eviction below it need not import the search feature. See docs/offline-search.md.
  */
 import type { StoredArticle } from './schema';
 
-/** Where queued changes go: set by the page (page.ts), never in the worker. */
+/** Where queued changes go: set by the page (search/page-search.ts), never in the worker. */
 export type IndexSink = (added: StoredArticle[], removed: number[]) => void;
 
 const added = new Map<number, StoredArticle>();

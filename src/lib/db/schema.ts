@@ -1,6 +1,6 @@
 import type { DBSchema } from 'idb';
 import type { Counters, FeedTree, Headline } from '$lib/api';
-import type { Intent } from './intent';
+import type { Intent } from './stored-intent';
 import type { ExtractedArticle } from '$lib/content/extract';
 
 /** Who is signed in where. The password is kept only when the reader chose "stay signed in". */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { sanitizeArticle } from '$lib/content';
+import { sanitizeArticle } from '$lib/content/sanitize';
 import { markViewable, viewableImages } from './gallery';
 
 function render(html: string): HTMLElement {

@@ -3,15 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openReaderDb, type ReaderDatabase } from '$lib/db/open';
 import type { StoredArticle } from '$lib/db/schema';
 import { headline } from '$support/factories';
-import {
-	articleBytes,
-	clearStored,
-	defaultBudgetMB,
-	enforceBudget,
-	measureStorage,
-	planEviction,
-	type KeptImage
-} from './budget';
+import { clearStored, enforceBudget, planEviction } from './budget';
+import { articleBytes, defaultBudgetMB, measureStorage, type KeptImage } from './storage-measure';
 import {
 	batchSize,
 	decideImages,

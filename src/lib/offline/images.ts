@@ -7,7 +7,7 @@
  * (deploy/csp.js, workerCspDirectives) may reach feed hosts. Chromium counts every opaque response
  * as about 7 MB of quota whatever its size, so the cache is capped by entry count (MAX_IMAGES), not
  * bytes: 100 entries ≈ 700 MB of quota accounting at worst. The worker answers image requests from
- * this cache only for URLs it holds (src/service-worker/images.ts), so browsing online never
+ * this cache only for URLs it holds (src/service-worker/worker-images.ts), so browsing online never
  * depends on it. Where tt-rss runs the Reader plugin, article bodies name their images through its
  * signed same-origin proxy instead (api/params.ts IMAGE_PROXY_FLAG, content/url.ts
  * `isImageProxyUrl`): the same `no-cors` fetch then gets a readable response, kept and counted at

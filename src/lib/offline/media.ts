@@ -11,7 +11,7 @@
  * - When: on Wi-Fi only (policy.ts `decideEnclosures`), whatever the images setting: a file is
  *   tens of MB.
  * - How: fetched with CORS first, so the copy can be read and answered by range
- *   (src/service-worker/media.ts, range.ts). A host that sends no CORS headers gets no copy: its
+ *   (src/service-worker/worker-media.ts, range.ts). A host that sends no CORS headers gets no copy: its
  *   answer would be opaque, and an opaque body's size cannot be read, so neither the size cap nor
  *   the storage budget could hold (a 64 MB file would be kept under a 1 MB cap). It is refused
  *   like a file over the cap (`tooLarge`) and the player streams it from its host. Opaque copies

@@ -1,5 +1,5 @@
 /**
- * HTTP Range requests answered from a kept enclosure (src/service-worker/media.ts). Audio and
+ * HTTP Range requests answered from a kept enclosure (src/service-worker/worker-media.ts). Audio and
  * video elements ask for `Range: bytes=0-` and seek with further ranges; a copy answered whole
  * would make seeking depend on what the player has buffered. Only what media elements send is
  * served: one byte range (RFC 9110 §14.1.2), first-last, open-ended or a suffix. Several ranges at

@@ -14,7 +14,7 @@ describe('the offline status', () => {
 		const outbox = await import('$lib/outbox/outbox');
 		const { enqueueIntent } = await import('$lib/outbox/enqueue');
 		const reads = vi.spyOn(outbox, 'pendingItems');
-		const { offlineStatus } = await import('./status.svelte');
+		const { offlineStatus } = await import('./offline-status.svelte');
 		for (let id = 1; id <= 11; id++) await enqueueIntent(STAR(id));
 		// Eleven changes announced at once (a replay confirming them, say): eleven calls.
 		await Promise.all(Array.from({ length: 11 }, () => offlineStatus.refresh()));

@@ -56,7 +56,7 @@ export async function enqueueIntent(
 		seqs = await writeItems(write, true);
 	} catch (error) {
 		// A rule's change is checked against the cached articles (intent-effect.ts `changedByReader`):
-		// without them it is not made (its articles stay considered: rules/run.ts).
+		// without them it is not made (its articles stay considered: rules/after-sync.ts).
 		if (by === 'rule') throw error;
 		seqs = await writeItems(write, false).catch((error: unknown) => {
 			// Not even the change alone fits: the reader is told it was not made, and why (a full
@@ -69,7 +69,7 @@ export async function enqueueIntent(
 }
 
 /**
- * A change one of the reader's rules makes (rules/run.ts): as the reader's, except that it leaves
+ * A change one of the reader's rules makes (rules/after-sync.ts): as the reader's, except that it leaves
  * out every article the reader changed since it reached the device (intent-effect.ts `changedByReader`),
  * checked in the transaction that writes it, and marks none as the reader's.
  */

@@ -44,7 +44,7 @@ export interface EffectContext {
 	account: string | undefined;
 	hold?: Hold | undefined;
 	/**
-	 * Who made the change: the reader (the default) or one of the reader's rules (rules/run.ts).
+	 * Who made the change: the reader (the default) or one of the reader's rules (rules/after-sync.ts).
 	 * The reader's change marks each cached article it changes (`readerChangedAt`); a rule's
 	 * leaves out every article so marked (`changedByReader`).
 	 */

@@ -1,10 +1,10 @@
-import { SHARED_KEY } from '$lib/api/shared-settings';
+import { SHARED_KEY } from '$lib/api/shared-settings-op';
 import type { CatchupMode, Label, SearchMode } from '$lib/api';
-import type { ArticleFlag, Intent } from '$lib/db/intent';
+import type { ArticleFlag, Intent } from '$lib/db/stored-intent';
 
 // The intent's shape is stored with every queued item, so it is declared where the stored shapes
-// are (db/intent.ts); the outbox's rules over it (parsing, names, the refs an action takes) are here.
-export type { ArticleFlag, CatchupIntent, Intent } from '$lib/db/intent';
+// are (db/stored-intent.ts); the outbox's rules over it (parsing, names, the refs an action takes) are here.
+export type { ArticleFlag, CatchupIntent, Intent } from '$lib/db/stored-intent';
 
 /** What the lists name things by; anything missing falls back to its id. */
 export interface IntentNames {

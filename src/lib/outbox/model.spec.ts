@@ -83,7 +83,7 @@ async function loadInstance(): Promise<Instance> {
 		import('$lib/cache/kept'),
 		import('$lib/db/journal-db'),
 		import('./unread-not-listed'),
-		import('$lib/sync/run'),
+		import('$lib/sync/run-sync'),
 		import('$lib/rules/store'),
 		import('$lib/dedupe/dedupe')
 	]);

@@ -5,7 +5,7 @@
  * by ids (existedThen), and when a put-off item is tried again (retryAt). No storage, no network:
  * replay.ts sends the plan (replay-send.ts) and keeps the books (replay-records.ts).
  */
-import type { SharedItems } from '$lib/api/shared-settings';
+import type { SharedItems } from '$lib/api/shared-settings-op';
 import {
 	ArticleField,
 	UpdateMode,

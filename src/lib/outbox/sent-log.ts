@@ -88,7 +88,7 @@ export type NotShown = Partial<OutboxItem> & { intent: Intent; confirmed?: true 
  * the server confirmed since, then those still queued (or held for an Undo). Without `readAt`, the
  * queued ones only. `unknown` when the answer was asked for before the log's horizon (a sync that
  * ran longer than SENT_LOG_MS while changes were confirmed): the log no longer names every change
- * it may miss, so its writes keep the cached articles' own state (see cache/index.ts). The one rule
+ * it may miss, so its writes keep the cached articles' own state (see cache/cache-reads.ts). The one rule
  * for the cache's writes and for rows shown from an answer.
  */
 export async function changesNotIn(

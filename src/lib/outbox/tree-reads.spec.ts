@@ -74,7 +74,7 @@ describe('reads of the stored tree', () => {
 
 	it('the offline status reads the tree when asked, not at a change of the outbox', async () => {
 		vi.resetModules();
-		const { offlineStatus } = await import('$lib/offline/status.svelte');
+		const { offlineStatus } = await import('$lib/offline/offline-status.svelte');
 		const treeReads = countTreeReads();
 		await offlineStatus.refresh({ tree: false });
 		expect(treeReads()).toBe(0);

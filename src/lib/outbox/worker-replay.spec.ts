@@ -1,5 +1,5 @@
 /**
- * The service worker's replay (src/service-worker/replay.ts) with a held (undoable) change whose
+ * The service worker's replay (src/service-worker/worker-replay.ts) with a held (undoable) change whose
  * page died before releasing it, the network up. docs/reading.md: "If the page dies without
  * sending it, the hold simply expires: any replay, the page's at the next start or the service
  * worker's, sends it then" and "A change is never lost and never waits on a page nobody sees."
@@ -12,7 +12,7 @@ import { fakeTtrss } from '$support/fake-server';
 
 /** The worker's module (by a variable: its types are the worker's, checked by its own tsconfig). */
 const workerReplay = (): Promise<{ startReplay: () => void }> => {
-	const path = '../../service-worker/replay';
+	const path = '../../service-worker/worker-replay';
 	return import(/* @vite-ignore */ path) as Promise<{ startReplay: () => void }>;
 };
 

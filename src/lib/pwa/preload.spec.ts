@@ -84,11 +84,11 @@ describe('first-screen chunks', () => {
 	const ctx = graph({
 		[`${root}/src/hooks.client.ts`]: [],
 		[`${root}/src/lib/boot/early-reads.ts`]: [`${root}/src/hooks.client.ts`],
-		[`${root}/src/lib/cache/index.ts`]: [
+		[`${root}/src/lib/cache/cache-reads.ts`]: [
 			`${root}/src/lib/boot/early-reads.ts`,
 			`${root}/src/lib/cache/cycle.ts`
 		],
-		[`${root}/src/lib/cache/cycle.ts`]: [`${root}/src/lib/cache/index.ts`],
+		[`${root}/src/lib/cache/cycle.ts`]: [`${root}/src/lib/cache/cache-reads.ts`],
 		[`${root}/src/routes/(app)/[kind=kind]/[id]/+layout.svelte`]: [],
 		[`${root}/src/lib/components/HeadlineRow.svelte`]: [
 			`${root}/src/routes/(app)/[kind=kind]/[id]/+layout.svelte`
@@ -108,7 +108,7 @@ describe('first-screen chunks', () => {
 	it('take what the entry and the first screen reach by static imports, styles included', () => {
 		for (const id of [
 			'src/hooks.client.ts',
-			'src/lib/cache/index.ts',
+			'src/lib/cache/cache-reads.ts',
 			'src/lib/cache/cycle.ts',
 			'src/lib/components/HeadlineRow.svelte',
 			'src/lib/components/HeadlineRow.svelte?svelte&type=style&lang.css'
@@ -137,7 +137,7 @@ describe('first-screen chunks', () => {
 		);
 		expect(framework.test.test(`${root}/node_modules/dompurify/dist/purify.es.mjs`)).toBe(false);
 		expect(framework.priority).toBeGreaterThan(app.priority);
-		expect(app.name(`${root}/src/lib/cache/index.ts`, ctx)).toBe('first-screen');
+		expect(app.name(`${root}/src/lib/cache/cache-reads.ts`, ctx)).toBe('first-screen');
 		expect(app.name(`${root}/src/lib/content/sanitize.ts`, ctx)).toBeNull();
 	});
 });

@@ -5,7 +5,7 @@
  * Settings → Rules. Articles the device no longer keeps are left out.
  */
 import type { Headline } from '$lib/api';
-import { cachedRows } from '$lib/cache';
+import { cachedRows } from '$lib/cache/cache-reads';
 import type { MatchRule } from './model';
 import { loadRuleHits, loadRules } from './store';
 

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { openReaderDb } from '$lib/db/open';
 import { ownCacheForTests } from '$support/own-cache';
 import { pendingItems } from '$lib/outbox/outbox';
-import { runSync } from '$lib/sync/run';
+import { runSync } from '$lib/sync/run-sync';
 import { syncServer } from '$support/sync-server';
 import { recordedLevels } from '$support/fake-fetch';
 import { putStored } from '$lib/db/kv';

@@ -9,7 +9,7 @@ import { ownCacheForTests } from '$support/own-cache';
 import { pendingItems } from '$lib/outbox/outbox';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { storeList } from '$lib/cache/write';
-import { runSync } from '$lib/sync/run';
+import { runSync } from '$lib/sync/run-sync';
 import { syncServer } from '$support/sync-server';
 import { recordedLevels } from '$support/fake-fetch';
 import { saveRules } from '$lib/rules/store';

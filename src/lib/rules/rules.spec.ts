@@ -7,7 +7,7 @@ import { ownCacheForTests } from '$support/own-cache';
 import { pendingItems } from '$lib/outbox/outbox';
 import { enqueueIntent } from '$lib/outbox/enqueue';
 import { headline } from '$support/factories';
-import { runSync } from '$lib/sync/run';
+import { runSync } from '$lib/sync/run-sync';
 import { syncServer } from '$support/sync-server';
 import { alertTarget, ruleListPath } from '$lib/alerts/target';
 import { ruleHitRows } from './hits';

@@ -9,10 +9,10 @@ import { SYNC_LOCK } from '$lib/db/names';
 import { ownCacheForTests } from '$support/own-cache';
 import { installWebLocks } from '$support/fake-locks';
 import { syncNow } from '$lib/sync/engine';
-import { runSync } from '$lib/sync/run';
+import { runSync } from '$lib/sync/run-sync';
 import { syncServer } from '$support/sync-server';
 import type { MatchRule } from './model';
-import { runRules } from './run';
+import { runRules } from './after-sync';
 import { saveRules } from './store';
 
 const ACCOUNT = 'reader@http://tt.example/api/';

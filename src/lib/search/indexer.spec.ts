@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Headline } from '$lib/api';
-import type { ListKey } from '$lib/cache';
+import type { ListKey } from '$lib/cache/cache-reads';
 import { storeList } from '$lib/cache/write';
 import { openReaderDb } from '$lib/db/open';
 import { evictCache } from '$lib/db/quota';

@@ -9,7 +9,7 @@
  * and newest `storedAt` with the last look, and mended from the articles themselves.
  */
 import type { Headline } from '$lib/api';
-import { cachedRows } from '$lib/cache';
+import { cachedRows } from '$lib/cache/cache-reads';
 import { mayWriteCache } from '$lib/db/account';
 import { CACHE_OWNER } from '$lib/db/keys';
 import { readIn } from '$lib/db/kv';

@@ -1,33 +1,29 @@
 /**
- * What the reader does to articles and feeds. Each action changes what the reader sees first
- * (rows, the open article, counters), then hands the intent to the outbox seam; if that throws,
- * the change is undone and the reason shown. Counters are read again from the server (one
+ * What the reader does to articles and feeds. Each action makes its intent and each article's
+ * patch, and hands both to the page's door (state/submit.ts `submitChange`), which changes what
+ * the reader sees first (rows, the open article, counters), then queues the intent in the outbox;
+ * if that throws, the change is undone and the reason shown. Counters are read again from the server (one
  * getCounters call) once the outbox has sent the change, so they never drift from tt-rss.
  *
  * Undoable actions (`{ undo: text }`: catch-ups, mark above/below, swipes, bulk actions) are held
  * in the outbox while an Undo toast shows (state/undo.svelte.ts); Undo puts back the rows, the
  * open article and the counters, except what the reader changed since.
  */
-import { isDeviceFeed, readerText, type CatchupMode, type FeedId, type Label } from '$lib/api';
-import { cachedTree } from '$lib/cache';
+import { isDeviceFeed, type CatchupMode, type FeedId, type Label } from '$lib/api';
+import { cachedTree } from '$lib/cache/cache-reads';
 import { zeroesCounters } from '$lib/counters/counts';
 import { m, whenAllMessages } from '$lib/i18n/m';
-import { itemKey, unreadKey } from '$lib/outbox/split';
 import { articleChange, withinCatchup, type ArticleIntent } from '$lib/outbox/effect';
-import type { Undone } from '$lib/outbox/hold';
 import type { ArticleFlag, ArticleRef, Intent, Side } from '$lib/outbox/intent';
-import { markBeingQueued } from '$lib/outbox/outbox';
 import { unreadNotListed } from '$lib/outbox/unread-not-listed';
-import { afterNextPaint } from '$lib/perf/paint';
-import { submitIntent, writeAhead } from './submit';
+import { failureText, submitChange, submitIntent } from './submit';
 import { searchTarget } from '$lib/search/scope';
-import { articleState } from './article.svelte';
 import { refreshCountersWhenSent } from './counter-sync';
 import { shownRows } from './shown-rows.svelte';
-import { feedIdOf, headlines, type ArticlePatch } from './headlines.svelte';
+import { feedIdOf, headlines } from './headlines.svelte';
+import type { ArticleChangeOf } from './screen-patch';
 import { toasts } from './toasts.svelte';
 import { treeState } from './tree.svelte';
-import { undo as undoState } from './undo.svelte';
 
 /** An action the reader can take back: the Undo toast's text (e.g. "Marked 12 articles read."). */
 export interface UndoOptions {
@@ -45,97 +41,11 @@ function changesOf(
 	intent: ArticleIntent,
 	refs: readonly ArticleRef[],
 	label?: Label
-): { ref: ArticleRef; patch: ArticlePatch }[] {
+): ArticleChangeOf[] {
 	return refs.flatMap((ref) => {
 		const patch = articleChange(intent, ref, () => label);
 		return patch ? [{ ref, patch }] : [];
 	});
-}
-
-function failureText(error: unknown): string {
-	return readerText(error, m.failure_change());
-}
-
-/** The outbox key a change to this article makes (a catch-up's is its read flag). */
-function keyOf(intent: Intent, id: number): string {
-	return intent.type === 'flag' || intent.type === 'label' || intent.type === 'note'
-		? itemKey(intent, id)
-		: unreadKey(id);
-}
-
-/**
- * Applies patches everywhere, sends the intent, and undoes everything if it is refused. With
- * `undoText`, the change is held while the Undo toast shows; `onUndone` then runs after the rows
- * are put back (a catch-up's counters).
- */
-async function apply(
-	changes: { ref: ArticleRef; patch: ArticlePatch }[],
-	intent: Intent,
-	undoText?: string,
-	onUndone?: () => Promise<void>
-): Promise<boolean> {
-	if (changes.length === 0 && intent.type !== 'catchup') return true;
-	// Kept before the screen shows it: a reload before the outbox has it queues it at the next
-	// start (write-ahead.ts).
-	const ticket = writeAhead(intent);
-	// On screen from here: a server answer that arrives before the outbox has it keeps it.
-	const queued = markBeingQueued(intent);
-	try {
-		const saved: { ref: ArticleRef; before: ArticlePatch; patch: ArticlePatch }[] = [];
-		for (const { ref, patch } of changes) {
-			const before: ArticlePatch = {};
-			for (const key of Object.keys(patch) as (keyof ArticlePatch)[]) {
-				Object.assign(before, { [key]: ref[key] });
-			}
-			saved.push({ ref, before, patch });
-			articleState.patch(ref.id, patch);
-			if (patch.unread !== undefined && patch.unread !== ref.unread) {
-				treeState.adjust(ref, patch.unread ? 1 : -1);
-			}
-		}
-		// The rows in one pass (20 selected rows: not 20 copies of the whole list).
-		headlines.patchEach(saved.map(({ ref, patch }) => ({ id: ref.id, patch })));
-		const revert = (which: typeof saved): void => {
-			for (const { ref, before, patch } of which) {
-				articleState.patch(ref.id, before);
-				if (patch.unread !== undefined && patch.unread !== ref.unread) {
-					treeState.adjust(ref, patch.unread ? -1 : 1);
-				}
-			}
-			headlines.patchEach(which.map(({ ref, before }) => ({ id: ref.id, patch: before })));
-		};
-		// The screen has the change; the outbox write (an IndexedDB transaction that reads and
-		// writes the cached tree and articles) waits for its paint, so the input's frame shows
-		// without it. The write-ahead entry above keeps the change across a reload meanwhile.
-		await afterNextPaint();
-		const hold = undoText ? await undoState.begin() : undefined;
-		try {
-			await submitIntent(intent, hold, ticket);
-		} catch (error) {
-			revert(saved);
-			toasts.show(failureText(error), 'error');
-			return false;
-		}
-		if (hold && undoText) {
-			undoState.offer(hold, undoText, async (undone: Undone) => {
-				// What the reader changed since stays; a key replaced by a later change is not taken back.
-				revert(
-					saved.filter(({ ref }) => {
-						const key = keyOf(intent, ref.id);
-						return (
-							(intent.type === 'catchup' || undone.keys.has(key)) && !undone.changedSince.has(key)
-						);
-					})
-				);
-				await onUndone?.();
-				refreshCountersWhenSent();
-			});
-		}
-		refreshCountersWhenSent();
-		return true;
-	} finally {
-		queued();
-	}
 }
 
 /** Sets read/starred/published to an absolute value on each article that differs. */
@@ -150,7 +60,7 @@ export async function setFlag(
 	const all = field === 'unread' ? shownRows.withCopies(refs) : refs;
 	const targets = all.filter((r) => r[prop] !== value);
 	const intent: Intent = { type: 'flag', field, articleIds: targets.map((r) => r.id), value };
-	return apply(changesOf(intent, targets), intent, options.undo);
+	return submitChange(changesOf(intent, targets), intent, options.undo);
 }
 
 /** Adds or removes a label on each article that differs (bulk actions pass `undo`). */
@@ -167,7 +77,7 @@ export async function setLabels(
 		labelId: label.id,
 		assign
 	};
-	return apply(changesOf(intent, targets, label), intent, options.undo);
+	return submitChange(changesOf(intent, targets, label), intent, options.undo);
 }
 
 /**
@@ -211,7 +121,7 @@ export async function markBesideRead(articleId: number, side: Side): Promise<boo
 
 export async function setNote(ref: ArticleRef, note: string): Promise<boolean> {
 	const intent: Intent = { type: 'note', articleId: ref.id, note: note.trim() };
-	return apply(changesOf(intent, [ref]), intent);
+	return submitChange(changesOf(intent, [ref]), intent);
 }
 
 export async function setLabel(ref: ArticleRef, label: Label, assign: boolean): Promise<boolean> {
@@ -271,7 +181,7 @@ export async function catchUp(
 	const clears = zeroesCounters(intent);
 	await toastWords();
 	const description = described ?? m.toast_marked_read();
-	const ok = await apply(
+	const ok = await submitChange(
 		refs.map((ref) => ({ ref, patch: { unread: false } })),
 		intent,
 		description,

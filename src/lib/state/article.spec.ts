@@ -17,7 +17,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		const { server } = await signedInPage(replies, level);
 		const { headlines, listQueryFor } = await import('./headlines.svelte');
 		const { articleState } = await import('./article.svelte');
-		const { cachedArticle } = await import('$lib/cache');
+		const { cachedArticle } = await import('$lib/cache/cache-reads');
 		await headlines.open(
 			listQueryFor('feed', '-4', { viewMode: 'adaptive', sortOrder: 'default' })
 		);
@@ -119,7 +119,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			const { articleState } = await import('./article.svelte');
 			await articleState.open(big1);
 			expect(articleState.error).toBeUndefined();
-			const { cachedArticle } = await import('$lib/cache');
+			const { cachedArticle } = await import('$lib/cache/cache-reads');
 			expect({
 				cache: (await cachedArticle(big1))?.marked,
 				screen: articleState.article?.marked

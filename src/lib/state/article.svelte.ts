@@ -1,5 +1,5 @@
 import type { Article, Headline } from '$lib/api';
-import { cachedArticle } from '$lib/cache';
+import { cachedArticle } from '$lib/cache/cache-reads';
 import { storeArticles } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { headlines, pickPatch, type ArticlePatch } from './headlines.svelte';

@@ -4,8 +4,8 @@
  * one rule of which cached articles a feed id covers (search/local-scope.ts `localScope`).
  */
 import { DEVICE_FEED, isDeviceFeed, type FeedTree, type Headline } from '$lib/api';
-import { cachedMatching } from '$lib/cache';
-import { searchOnDevice, type LocalResults } from '$lib/search/page';
+import { cachedMatching } from '$lib/cache/cache-reads';
+import { searchOnDevice, type LocalResults } from '$lib/search/page-search';
 import { FIRST_PAGE, type ListQuery } from './list-query';
 
 /** Why a search was answered on this device: the server out of reach, or a device feed's list. */

@@ -320,7 +320,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 
 			// The outbox and the cache have the star; only the screen lost it.
 			const { pendingItems } = await import('$lib/outbox/outbox');
-			const { cachedRows } = await import('$lib/cache');
+			const { cachedRows } = await import('$lib/cache/cache-reads');
 			expect({
 				queued: (await pendingItems()).some((i) => i.key === `flag:starred:${script}`),
 				cached: (await cachedRows([script]))[0]?.marked,
@@ -343,7 +343,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			expect(headlines.find(script)?.unread).toBe(false);
 			// …and a few ms later a sync's screen patch reads the cache (state/sync-triggers.ts
 			// applyToScreen), which does not have the change before the outbox write.
-			const { cachedRows } = await import('$lib/cache');
+			const { cachedRows } = await import('$lib/cache/cache-reads');
 			await new Promise((resolve) => setTimeout(resolve, 5));
 			const readAt = Date.now();
 			await headlines.patchRead(await cachedRows([script]), readAt);

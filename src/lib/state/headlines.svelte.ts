@@ -11,23 +11,17 @@ import {
 	FIRST_SCREEN_ROWS,
 	type CachedList,
 	type ListKey
-} from '$lib/cache';
+} from '$lib/cache/cache-reads';
 import { storeList } from './cache-writes';
 import { withQueuedChanges } from '$lib/outbox/outbox';
 import { markOnce } from '$lib/perf/marks';
-import type { LocalResults } from '$lib/search/page';
-import { isDeviceList, readOnDevice, type OnDeviceReason } from './device-search';
-import { FIRST_PAGE, listKey, sameQuery, type ArticlePatch, type ListQuery } from './list-query';
+import type { LocalResults } from '$lib/search/page-search';
+import { isDeviceList, readOnDevice } from './device-search';
+import { FIRST_PAGE, listKey, sameQuery, type ListQuery } from './list-query';
 import { ServerPaging } from './list-paging';
-import {
-	keepChangedSince,
-	noteChanged,
-	patchReadRows,
-	patchRowsEach,
-	withNewRows,
-	type ChangedAt
-} from './list-patches';
+import { withNewRows } from './list-patches';
 import { mergeTop } from './list-merge';
+import { ShownList } from './shown-list.svelte';
 import { errorMessage, treeState } from './tree.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 
@@ -54,109 +48,28 @@ const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.o
  * the device's own answer (a search offline, Today). Loaded rows are kept in a plain array that
  * is replaced on change: 10 000 rows stay cheap to update.
  */
-class HeadlineList {
-	#query = $state.raw<ListQuery | undefined>();
-	#items = $state.raw<Headline[]>([]);
-	#complete = $state(false);
-	#loading = $state(false);
-	#error = $state<string | undefined>();
-	/**
-	 * The rows are a search of the articles cached on this device, not the server's answer, and why:
-	 * the server could not answer (offline, out of reach), or the list is one only this device has
-	 * (Today), whose search is always the device's, online too.
-	 */
-	#onDevice = $state<OnDeviceReason | undefined>();
-	/** The server answered this list (or failed to), or the device's search did: past the cache. */
-	#answered = $state(false);
+class HeadlineList extends ShownList {
 	#local: LocalResults | undefined;
 	/** The server's pages of the open list. */
 	#paging = new ServerPaging();
 	/** Bumped on every new query, so a late reply for an older one is dropped. */
 	#generation = 0;
-	/**
-	 * When the reader last changed each field of an article here (`patchEach`, also for an article
-	 * open without its row): a read begun before that change must not undo it (`readOver`).
-	 */
-	#changedAt: ChangedAt = new Map();
-	/**
-	 * When the oldest read of the rows shown was asked for (the server's answer, or the cached
-	 * list's): a change the reader made before it may not be in the list (`readSince`).
-	 */
-	#readSince: number | undefined;
 	/** Says the list being opened has its first rows on screen (boot/early-reads.ts `listOpening`). */
 	#opening: (() => void) | undefined;
 
-	get query(): ListQuery | undefined {
-		return this.#query;
-	}
-
-	get items(): Headline[] {
-		return this.#items;
-	}
-
-	get complete(): boolean {
-		return this.#complete;
-	}
-
-	/**
-	 * When the oldest read that made up the rows shown was asked for; undefined for a list the
-	 * device made (a search of the cache, Today) or none yet. A catch-up spares what the reader
-	 * marked unread since that the list does not show (outbox/unread-not-listed.ts).
-	 */
-	get readSince(): number | undefined {
-		return this.#readSince;
-	}
-
-	/** Takes a read asked at `askedAt` into the rows shown (`readSince`). */
-	#tookRead(askedAt: number, replace: boolean): void {
-		this.#readSince =
-			replace || this.#readSince === undefined ? askedAt : Math.min(this.#readSince, askedAt);
-	}
-
-	get loading(): boolean {
-		return this.#loading;
-	}
-
-	get error(): string | undefined {
-		return this.#error;
-	}
-
-	/** True while the list shows a search answered from this device. */
-	get onDevice(): boolean {
-		return this.#onDevice !== undefined;
-	}
-
-	/** Why the search shown was answered on this device (the banner says it), if it was. */
-	get onDeviceReason(): OnDeviceReason | undefined {
-		return this.#onDevice;
-	}
-
-	/** False while the rows shown are only the cache's (a start's resume waits for the server's). */
-	get answered(): boolean {
-		return this.#answered;
-	}
-
-	indexOf(articleId: number): number {
-		return this.#items.findIndex((h) => h.id === articleId);
-	}
-
-	find(articleId: number): Headline | undefined {
-		return this.#items.find((h) => h.id === articleId);
-	}
-
 	/** Shows a list: cached rows at once, then the first page from the server. */
 	async open(query: ListQuery): Promise<void> {
-		if (sameQuery(this.#query, query)) return;
+		if (sameQuery(this.shownQuery, query)) return;
 		const generation = ++this.#generation;
-		this.#query = query;
-		this.#items = [];
-		this.#complete = false;
-		this.#error = undefined;
+		this.shownQuery = query;
+		this.rows = [];
+		this.isComplete = false;
+		this.errorText = undefined;
 		this.#paging.reset();
-		this.#onDevice = undefined;
-		this.#answered = false;
+		this.deviceReason = undefined;
+		this.wasAnswered = false;
 		this.#local = undefined;
-		this.#readSince = undefined;
+		this.oldestRead = undefined;
 		if (isDeviceList(query) || (query.search && isOffline())) {
 			await this.#fromDevice(generation);
 			return;
@@ -198,11 +111,11 @@ class HeadlineList {
 	): Promise<void> {
 		const cached = await (early ?? cachedList(key, { first: FIRST_SCREEN_ROWS }));
 		markOnce('headlines:cache-read');
-		if (cached && generation === this.#generation && this.#items.length === 0) {
+		if (cached && generation === this.#generation && this.rows.length === 0) {
 			const shown = cached.headlines;
-			this.#items = shown;
-			this.#complete = cached.complete;
-			this.#tookRead(cached.fetchedAt, true);
+			this.rows = shown;
+			this.isComplete = cached.complete;
+			this.tookRead(cached.fetchedAt, true);
 			markOnce('headlines:cache-shown');
 			if (cached.rest.length > 0) void this.#showCachedRest(generation, shown, cached);
 			this.#rowsShown();
@@ -213,21 +126,21 @@ class HeadlineList {
 	/** The cached rows after the first screen, unless the server's answer replaced them first. */
 	async #showCachedRest(generation: number, shown: Headline[], cached: CachedList): Promise<void> {
 		const rows = await cachedRows(cached.rest);
-		if (generation !== this.#generation || this.#items !== shown) return;
-		this.#items = withNewRows(shown, rows);
-		this.#complete = cached.completeWithRest && rows.length === cached.rest.length;
+		if (generation !== this.#generation || this.rows !== shown) return;
+		this.rows = withNewRows(shown, rows);
+		this.isComplete = cached.completeWithRest && rows.length === cached.rest.length;
 	}
 
 	/** The next page, when the reader nears the end of the list. */
 	async loadMore(): Promise<void> {
-		if (this.#loading || this.#complete || !this.#query || this.#error) return;
+		if (this.isLoading || this.isComplete || !this.shownQuery || this.errorText) return;
 		if (this.#local) {
 			await this.#moreOnDevice(this.#local);
 			return;
 		}
-		await this.#fetch(this.#paging.nextSkip(this.#items), {
+		await this.#fetch(this.#paging.nextSkip(this.rows), {
 			replace: false,
-			at: this.#items.length
+			at: this.rows.length
 		});
 	}
 
@@ -238,19 +151,19 @@ class HeadlineList {
 	 * (`since_id`): nothing new, nothing more. `full` and `forceUpdate` load the first page anew.
 	 */
 	async refresh(options: { full?: boolean; forceUpdate?: boolean } = {}): Promise<void> {
-		const query = this.#query;
+		const query = this.shownQuery;
 		if (!query) return;
 		if (isDeviceList(query)) {
 			await this.#fromDevice(this.#generation);
 			return;
 		}
-		if (this.#onDevice) {
+		if (this.deviceReason) {
 			// Back online: the server's answer replaces the device's; still offline: search again.
 			if (isOffline()) await this.#fromDevice(this.#generation);
 			else await this.#fetch(0, { replace: true });
 			return;
 		}
-		if (options.full || options.forceUpdate || this.#items.length === 0) {
+		if (options.full || options.forceUpdate || this.rows.length === 0) {
 			await this.#fetch(0, { replace: true, forceUpdate: options.forceUpdate });
 			return;
 		}
@@ -261,10 +174,10 @@ class HeadlineList {
 		const askedAt = Date.now();
 		const generation = this.#generation;
 		const current = () => generation === this.#generation;
-		this.#loading = true;
-		this.#error = undefined;
+		this.isLoading = true;
+		this.errorText = undefined;
 		try {
-			const read = await this.#paging.top(query, () => this.#items, current);
+			const read = await this.#paging.top(query, () => this.rows, current);
 			if (!read || read.type === 'unchanged') return;
 			if (read.type === 'restart') {
 				await this.#fetch(0, { replace: true });
@@ -272,20 +185,20 @@ class HeadlineList {
 			}
 			const rows = await withQueuedChanges(read.rows, askedAt);
 			if (!current()) return;
-			this.#items = mergeTop(this.#items, this.#readOver(rows, askedAt));
-			this.#tookRead(askedAt, false);
+			this.rows = mergeTop(this.rows, this.readOver(rows, askedAt));
+			this.tookRead(askedAt, false);
 			this.#paging.tookTop(read);
 			// The server's whole list is here; or rows may have arrived below the loaded ones (an
 			// order of the reader's, say oldest first): the end of the list asks again.
-			if (read.ended) this.#complete = true;
-			else if (!read.arrived) this.#complete = false;
-			await storeList(listKey(query), 0, this.#items, this.#complete, askedAt);
+			if (read.ended) this.isComplete = true;
+			else if (!read.arrived) this.isComplete = false;
+			await storeList(listKey(query), 0, this.rows, this.isComplete, askedAt);
 		} catch (error) {
-			if (current()) this.#error = errorMessage(error);
+			if (current()) this.errorText = errorMessage(error);
 		} finally {
 			if (current()) {
-				this.#loading = false;
-				this.#answered = true;
+				this.isLoading = false;
+				this.wasAnswered = true;
 			}
 		}
 	}
@@ -310,18 +223,18 @@ class HeadlineList {
 			applyAfter?: Promise<void>;
 		}
 	): Promise<void> {
-		const query = this.#query;
+		const query = this.shownQuery;
 		if (!query) return;
 		const generation = this.#generation;
-		this.#loading = true;
-		this.#error = undefined;
+		this.isLoading = true;
+		this.errorText = undefined;
 		try {
 			const askedAt = Date.now();
 			const read = await this.#paging.page(
 				query,
 				skip,
 				{
-					loaded: () => this.#items.length,
+					loaded: () => this.rows.length,
 					replace: options.replace,
 					forceUpdate: options.forceUpdate,
 					applyAfter: options.applyAfter
@@ -338,21 +251,21 @@ class HeadlineList {
 			const page = await withQueuedChanges(read.rows, askedAt);
 			if (generation !== this.#generation) return;
 			// What goes on screen; the cache takes the page itself (its writes apply the outbox).
-			const shown = this.#readOver(page, askedAt);
-			this.#onDevice = undefined;
+			const shown = this.readOver(page, askedAt);
+			this.deviceReason = undefined;
 			this.#local = undefined;
 			const complete = page.length < read.pageSize;
-			this.#tookRead(askedAt, options.replace);
+			this.tookRead(askedAt, options.replace);
 			if (options.replace) {
-				this.#items = shown;
+				this.rows = shown;
 			} else {
-				const known = new Set(this.#items.map((h) => h.id));
+				const known = new Set(this.rows.map((h) => h.id));
 				const fresh = shown.filter((h) => !known.has(h.id));
 				// Nothing new (rows read here that the server lists till the change reaches it): the
 				// same rows again would ask for the same page again at once.
-				if (fresh.length > 0) this.#items = [...this.#items, ...fresh];
+				if (fresh.length > 0) this.rows = [...this.rows, ...fresh];
 			}
-			this.#complete = complete;
+			this.isComplete = complete;
 			await storeList(listKey(query), options.at ?? skip, page, complete, askedAt);
 		} catch (error) {
 			if (generation !== this.#generation) return;
@@ -361,11 +274,11 @@ class HeadlineList {
 				await this.#fromDevice(generation);
 				return;
 			}
-			this.#error = errorMessage(error);
+			this.errorText = errorMessage(error);
 		} finally {
 			if (generation === this.#generation) {
-				this.#loading = false;
-				this.#answered = true;
+				this.isLoading = false;
+				this.wasAnswered = true;
 			}
 			// A start that found nothing cached paints the server's first page (or its error).
 			if (skip === 0) this.#rowsShown();
@@ -379,24 +292,24 @@ class HeadlineList {
 	 * screen painted either way.
 	 */
 	async #fromDevice(generation: number): Promise<void> {
-		const query = this.#query;
+		const query = this.shownQuery;
 		if (!query) return;
-		this.#loading = true;
-		this.#error = undefined;
+		this.isLoading = true;
+		this.errorText = undefined;
 		try {
 			const read = await readOnDevice(query, treeState.tree);
 			if (generation !== this.#generation) return;
 			this.#local = read.results;
-			this.#onDevice = read.reason;
-			this.#items = read.rows;
-			this.#readSince = undefined;
-			this.#complete = read.complete;
+			this.deviceReason = read.reason;
+			this.rows = read.rows;
+			this.oldestRead = undefined;
+			this.isComplete = read.complete;
 		} catch (error) {
-			if (generation === this.#generation) this.#error = errorMessage(error);
+			if (generation === this.#generation) this.errorText = errorMessage(error);
 		} finally {
 			if (generation === this.#generation) {
-				this.#loading = false;
-				this.#answered = true;
+				this.isLoading = false;
+				this.wasAnswered = true;
 			}
 			firstScreenShown();
 		}
@@ -404,80 +317,25 @@ class HeadlineList {
 
 	async #moreOnDevice(results: LocalResults): Promise<void> {
 		const generation = this.#generation;
-		this.#loading = true;
+		this.isLoading = true;
 		try {
 			const rows = await results.next(FIRST_PAGE);
 			if (generation !== this.#generation || results !== this.#local) return;
-			this.#items = withNewRows(this.#items, rows);
-			this.#complete = results.done;
+			this.rows = withNewRows(this.rows, rows);
+			this.isComplete = results.done;
 		} catch (error) {
-			if (generation === this.#generation) this.#error = errorMessage(error);
+			if (generation === this.#generation) this.errorText = errorMessage(error);
 		} finally {
-			if (generation === this.#generation) this.#loading = false;
+			if (generation === this.#generation) this.isLoading = false;
 		}
-	}
-
-	/** Applies the reader's change to the loaded rows with these ids. */
-	patch(ids: readonly number[], patch: ArticlePatch): void {
-		this.patchEach(ids.map((id) => ({ id, patch })));
-	}
-
-	/** Applies the reader's changes, each to the loaded row with its id, in one pass. */
-	patchEach(changes: readonly { id: number; patch: ArticlePatch }[]): void {
-		if (changes.length === 0) return;
-		noteChanged(this.#changedAt, changes, Date.now());
-		this.#items = patchRowsEach(this.#items, changes);
-	}
-
-	/**
-	 * Applies stored or server state read at `readAt` to the loaded rows it names, as the reader's
-	 * changes leave it: those queued, being queued or confirmed since (`withQueuedChanges`: a
-	 * sync's rows read from the cache before the outbox write of the article the reader just opened
-	 * would mark it unread again on screen), and those made here since (`readOver`).
-	 */
-	async patchRead(rows: readonly Headline[], readAt: number): Promise<void> {
-		const read = await withQueuedChanges(rows, readAt);
-		this.#items = patchReadRows(this.#items, read, this.#changedAt, readAt);
-	}
-
-	/**
-	 * Rows read at `readAt` (and the queued changes applied over them, `withQueuedChanges`) as
-	 * they go on screen: a field the reader changed here since keeps its value on screen. Called in
-	 * the task that shows them, after the last await: a change made before that is in the rows
-	 * shown, which it reads.
-	 */
-	#readOver(rows: readonly Headline[], readAt: number): Headline[] {
-		if (!rows.some((row) => this.#changedAt.has(row.id))) return [...rows];
-		const shown = new Map(this.#items.map((h) => [h.id, h]));
-		return rows.map((row) => keepChangedSince(row, shown.get(row.id), this.#changedAt, readAt));
-	}
-
-	/**
-	 * An article read at `readAt` (an opened article's `getArticle`) as the reader's changes made
-	 * here since leave it: their fields as `shown` has them (`keepChangedSince`).
-	 */
-	readArticleOver<T extends ArticlePatch & { id: number }>(
-		article: T,
-		shown: ArticlePatch | undefined,
-		readAt: number
-	): T {
-		return keepChangedSince(article, shown, this.#changedAt, readAt);
 	}
 
 	/** Test and sign-out hook. */
 	reset(): void {
 		this.#generation++;
-		this.#query = undefined;
-		this.#items = [];
-		this.#complete = false;
-		this.#loading = false;
-		this.#error = undefined;
-		this.#onDevice = undefined;
-		this.#answered = false;
+		this.clearShown();
 		this.#local = undefined;
 		this.#paging.reset();
-		this.#readSince = undefined;
-		this.#changedAt.clear();
 	}
 }
 

@@ -11,7 +11,7 @@
  * - the write-ahead journal's watch over the other pages' changes (write-ahead-recover.ts);
  * - the sync triggers (sync-triggers.ts), loaded after the first screen: their first sync waits
  *   for it anyway, and the first screen's JS stays within its budget. New-article alerts are shown
- *   by the sync (sync/run.ts).
+ *   by the sync (sync/run-sync.ts).
  *
  * Before the router, hooks.client.ts starts what every start needs whether signed in or not: the
  * early IndexedDB reads, the resumed address, the start snapshot (boot/). What the session holds

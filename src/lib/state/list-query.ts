@@ -12,7 +12,7 @@ import type {
 	SearchMode,
 	ViewMode
 } from '$lib/api';
-import type { ListKey } from '$lib/cache';
+import type { ListKey } from '$lib/cache/cache-reads';
 import { searchTarget } from '$lib/search/scope';
 import { feedPrefs } from './feed-prefs.svelte';
 import type { SettingsValues } from './settings.svelte';

@@ -8,7 +8,7 @@
 import { fetchFullText } from '$lib/content/full-text';
 import type { SyncOptions, SyncOutcome } from '$lib/sync/engine';
 import { keepFullTexts } from '$lib/sync/full-text';
-import { runSync } from '$lib/sync/run';
+import { runSync } from '$lib/sync/run-sync';
 import { session } from './session.svelte';
 
 export function runPageSync(options: SyncOptions): Promise<SyncOutcome> {

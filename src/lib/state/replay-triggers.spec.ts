@@ -11,7 +11,7 @@ vi.mock('$lib/outbox/outbox', () => ({ pendingItems }));
 vi.mock('./session.svelte', () => ({
 	session: { restore: () => Promise.resolve(), signedIn: true, api: () => Promise.resolve({}) }
 }));
-vi.mock('$lib/offline/status.svelte', () => ({
+vi.mock('$lib/offline/offline-status.svelte', () => ({
 	offlineStatus: { refresh: () => Promise.resolve() }
 }));
 vi.mock('$lib/boot/early-reads', () => ({ afterFirstScreen: () => new Promise(() => undefined) }));

@@ -12,7 +12,7 @@ import { OUTBOX_SYNC_TAG } from '$lib/outbox/outbox-contract';
 import { pendingItems } from '$lib/outbox/outbox';
 import type { ReplayResult } from '$lib/outbox/replay';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
-import { offlineStatus } from '$lib/offline/status.svelte';
+import { offlineStatus } from '$lib/offline/offline-status.svelte';
 import { settleTimer } from '$lib/timing/settle';
 import { session } from './session.svelte';
 

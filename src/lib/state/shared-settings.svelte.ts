@@ -14,7 +14,7 @@ import { onAccountEvent } from '$lib/db/account-events';
 import { mute, type MuteSettings } from '$lib/mute/mute.svelte';
 import { onSyncMessage } from '$lib/sync/channel';
 import { sharedCopy } from '$lib/sync/shared-settings';
-import type { SharedItems } from '$lib/api/shared-settings';
+import type { SharedItems } from '$lib/api/shared-settings-op';
 import { settings, type SettingsValues } from './settings.svelte';
 import { submitIntent } from './submit';
 import { swipes } from './swipe.svelte';

@@ -105,7 +105,7 @@ describe('signOut', () => {
 		const { toasts } = await import('./toasts.svelte');
 		const { selection } = await import('./selection.svelte');
 		const { settings } = await import('./settings.svelte');
-		const { syncStatus } = await import('$lib/sync/status.svelte');
+		const { syncStatus } = await import('$lib/sync/sync-status.svelte');
 		await session.restore();
 		toasts.show('Marked read');
 		selection.toggle(7);

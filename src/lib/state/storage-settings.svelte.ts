@@ -3,7 +3,8 @@
  * live in IndexedDB (offline/policy.ts), not with the other settings in localStorage, because the
  * service worker syncs and fetches images too; this class is their reactive face in the page.
  */
-import { defaultBudgetMB, enforceBudget } from '$lib/offline/budget';
+import { enforceBudget } from '$lib/offline/budget';
+import { defaultBudgetMB } from '$lib/offline/storage-measure';
 import { DEFAULT_POLICY, readStoragePolicy, writeStoragePolicy } from '$lib/offline/policy';
 import type { StoragePolicy } from '$lib/offline/policy';
 import { storageEstimate } from '$lib/offline/storage';

@@ -8,7 +8,7 @@
  */
 import { isApiError, readerText, type Counters } from '$lib/api';
 import { afterFirstScreen, afterListsShown } from '$lib/boot/early-reads';
-import { cachedRows } from '$lib/cache';
+import { cachedRows } from '$lib/cache/cache-reads';
 import { cacheImagesViaWorker } from '$lib/offline/images';
 import { cacheEnclosuresViaWorker } from '$lib/offline/media';
 import { inPage, onVisible, onWindow } from '$lib/offline/page-events';
@@ -17,7 +17,7 @@ import { onSyncMessage } from '$lib/sync/channel';
 import { SYNC_TAG, type SyncChanges } from '$lib/sync/contract';
 import type { SyncOutcome } from '$lib/sync/engine';
 import { loadSyncState, saveArticleCount } from '$lib/sync/state';
-import { syncStatus } from '$lib/sync/status.svelte';
+import { syncStatus } from '$lib/sync/sync-status.svelte';
 import { registerPeriodicSync, registerSync, syncInterval } from '$lib/sync/triggers';
 import { headlines } from './headlines.svelte';
 import { requestReplay, runReplay } from './replay-triggers';

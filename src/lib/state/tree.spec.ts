@@ -10,7 +10,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 	async function page() {
 		const { server } = await signedInPage(TREE, level);
 		const { treeState } = await import('./tree.svelte');
-		const { cachedTree } = await import('$lib/cache');
+		const { cachedTree } = await import('$lib/cache/cache-reads');
 		return { server, treeState, cachedTree };
 	}
 
@@ -129,7 +129,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			const { pendingItems } = await import('$lib/outbox/outbox');
 			const { enqueueIntent } = await import('$lib/outbox/enqueue');
 			await enqueueIntent({ type: 'catchup', feedId: 6, isCat: false, mode: 'all', offline: true });
-			const { cachedTree } = await import('$lib/cache');
+			const { cachedTree } = await import('$lib/cache/cache-reads');
 			const stored = await cachedTree();
 			expect(stored?.counters?.feeds.find((f) => f.id === 6)?.unread).toBe(0);
 			// The app is opened again (online) before the replay got the change through.
@@ -141,7 +141,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			expect(again.treeState.error).toBeUndefined();
 			expect(server.sent('getCounters')).toHaveLength(2);
 			expect(await pendingItems()).toHaveLength(1);
-			const cache = await import('$lib/cache');
+			const cache = await import('$lib/cache/cache-reads');
 			expect({
 				screen: again.treeState.unread(6),
 				cache: (await cache.cachedTree())?.counters?.feeds.find((f) => f.id === 6)?.unread

@@ -10,7 +10,7 @@ import {
 	type TreeFeed
 } from '$lib/api';
 import { afterFirstScreen, takeEarlyTree } from '$lib/boot/early-reads';
-import { cachedTree } from '$lib/cache';
+import { cachedTree } from '$lib/cache/cache-reads';
 import { storeTree } from './cache-writes';
 import { withQueuedCounters } from '$lib/outbox/outbox';
 import {
@@ -108,7 +108,7 @@ class TreeState {
 		return row.feedId === null ? row.feedTitle : (this.title('feed', row.feedId) ?? row.feedTitle);
 	}
 
-	/** The feed's icon on the server (api/icons.ts: both servers' forms, on the API's origin). */
+	/** The feed's icon on the server (api/feed-icons.ts: both servers' forms, on the API's origin). */
 	iconUrl(feedId: number): string | undefined {
 		const iconsUrl = this.#config?.iconsUrl;
 		if (!iconsUrl || !session.signedIn) return undefined;

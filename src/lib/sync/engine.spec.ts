@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachedArticle } from '$lib/cache';
+import { cachedArticle } from '$lib/cache/cache-reads';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import type { Headline } from '$lib/api';
 import type { Intent } from '$lib/outbox/intent';

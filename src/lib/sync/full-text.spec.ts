@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { cachedArticle } from '$lib/cache';
+import { cachedArticle } from '$lib/cache/cache-reads';
 import { keptFullText } from '$lib/cache/full-text';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { storeArticles } from '$lib/cache/write';
@@ -11,7 +11,7 @@ import { wipeAccount } from '$lib/db/device';
 import { openReaderDb, resetReaderDbForTests } from '$lib/db/open';
 import { dropArticles } from '$lib/db/quota';
 import { ownCacheForTests } from '$support/own-cache';
-import { articleBytes } from '$lib/offline/budget';
+import { articleBytes } from '$lib/offline/storage-measure';
 import { fullTextFeeds, setFullTextFeed } from '$lib/offline/full-text-feeds';
 import { headline, TEST_ACCOUNT } from '$support/factories';
 import { keepFullTexts } from './full-text';

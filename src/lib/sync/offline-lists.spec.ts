@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cachedList, type ListKey } from '$lib/cache';
+import { cachedList, type ListKey } from '$lib/cache/cache-reads';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { headline } from '$support/factories';
 import { ownCacheForTests } from '$support/own-cache';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SharedItem } from '$lib/api/shared-settings';
+import type { SharedItem } from '$lib/api/shared-settings-op';
 import { hasPhp, ROOT } from '$lib/pwa/testing/plugin-php';
 import { mergeItem, mergeItems } from './shared-merge';
 

@@ -6,7 +6,7 @@
  * differs from the winner's, so the reader can see what a change replaced. Merging is commutative,
  * associative and idempotent: the items are the top two distinct values of every change seen.
  */
-import type { SharedItem, SharedItems, SharedRecord } from '$lib/api/shared-settings';
+import type { SharedItem, SharedItems, SharedRecord } from '$lib/api/shared-settings-op';
 
 function compareCodePoints(a: string, b: string): number {
 	const x = [...a];

@@ -11,7 +11,7 @@
  * failure (offline, the server down) keeps the copy as it was: it is not the plugin's absence.
  * Sign-out wipes the copy with the rest of the account's data (db/device.ts), never the server's.
  */
-import { parseSharedSettings, pluginAbsent, type SharedItems } from '$lib/api/shared-settings';
+import { parseSharedSettings, pluginAbsent, type SharedItems } from '$lib/api/shared-settings-op';
 import type { OpOptions, TtrssClient } from '$lib/api/client';
 import { getStored, isRecord, putStored, storedKeyFamily } from '$lib/db/kv';
 import { outboxItems } from '$lib/db/stores';

@@ -2,9 +2,9 @@
  * The page's side of the offline search: loads the index code (indexer.ts) by dynamic import,
  * only when the reader searches the device or the cache hands over changes to index, so it is
  * never part of the first screen's JavaScript. Importing this module connects the cache's hooks
- * (index.ts) to the index; the service worker never imports it.
+ * (db/index-queue.ts) to the index; the service worker never imports it.
  */
-import { setIndexSink } from './index';
+import { setIndexSink } from '$lib/db/index-queue';
 import type { LocalResults, LocalSearchOptions } from './indexer';
 
 export type { LocalResults, LocalSearchOptions } from './indexer';

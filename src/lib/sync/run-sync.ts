@@ -5,7 +5,7 @@
 import { alertAfterSync } from '$lib/alerts/notify';
 import { accountOfClient } from '$lib/db/account';
 import { whenAllMessages } from '$lib/i18n/m';
-import { rulesAfterSync } from '$lib/rules/run';
+import { rulesAfterSync } from '$lib/rules/after-sync';
 import { announceSync } from './channel';
 import { syncNow, type SyncOptions, type SyncOutcome } from './engine';
 import { syncSharedSettings } from './shared-settings';

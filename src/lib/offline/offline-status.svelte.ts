@@ -1,4 +1,4 @@
-import { cachedTree } from '$lib/cache';
+import { cachedTree } from '$lib/cache/cache-reads';
 import { belongsTo, shownAccount } from '$lib/db/account';
 import type { FailedItem, OutboxItem } from '$lib/db/schema';
 import type { IntentNames } from '$lib/outbox/intent';

@@ -10,7 +10,7 @@ import { TtrssClient } from './client';
 import { caught } from '$support/caught';
 import { fail, fakeFetch, type SentRequest } from '$support/fake-fetch';
 import { MAX_REPLY_BYTES } from './transport';
-import { parseSharedSettings, pluginAbsent, sharedSettingsUrl } from './shared-settings';
+import { parseSharedSettings, pluginAbsent, sharedSettingsUrl } from './shared-settings-op';
 
 const API = 'http://tt.example/tt-rss/api/';
 const RECORDED = join(import.meta.dirname, '../../../tests/fixtures/recorded/shared-settings');

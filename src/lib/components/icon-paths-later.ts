@@ -4,7 +4,7 @@
  * (icon-shapes.svelte.ts). Evaluating it adds them to the shapes Icon.svelte draws.
  */
 import { addIcons } from './icon-shapes.svelte';
-import type { IconPaths } from './icons';
+import type { IconPaths } from './icon-paths';
 
 export const LATER_ICONS = {
 	read: ['M4 12.5l5 5L20 6.5'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ICONS, shapeOf } from './icons';
-import { LATER_ICONS } from './icons-later';
+import { ICONS, shapeOf } from './icon-paths';
+import { LATER_ICONS } from './icon-paths-later';
 
 const ALL: Record<string, readonly string[]> = { ...ICONS, ...LATER_ICONS };
 

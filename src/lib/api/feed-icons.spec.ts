@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feedIconUrl } from './icons';
+import { feedIconUrl } from './feed-icons';
 
 describe('feedIconUrl', () => {
 	it('2021 servers: a folder below tt-rss (getConfig icons_url "feed-icons")', () => {

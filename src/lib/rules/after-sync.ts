@@ -1,6 +1,6 @@
 /**
  * The rules after a sync, in the page or the service worker (whichever synced): the sync's hook
- * (sync/run.ts, under the sync's lock), before the alerts. Each article is considered once: the
+ * (sync/run-sync.ts, under the sync's lock), before the alerts. Each article is considered once: the
  * rules keep which cached articles they have considered (db/considered.ts: bounded, per account)
  * and claim the ones they have not before they act, in one transaction, so an article is never
  * acted on twice — not after the reader undoes what a rule did, nor when the page and the worker
@@ -12,7 +12,7 @@
  * articles at once, queued offline, sent once. Quiet and cheap without rules: one read.
  */
 import type { FeedTree } from '$lib/api';
-import { cachedMatching, cachedTree } from '$lib/cache';
+import { cachedMatching, cachedTree } from '$lib/cache/cache-reads';
 import { showNotices } from '$lib/alerts/notify';
 import { articleInItsFeed, noticeFor, type AlertNotice } from '$lib/alerts/alert-plan';
 import { ruleListPath } from '$lib/alerts/target';

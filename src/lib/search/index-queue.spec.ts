@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredArticle } from '$lib/db/schema';
 import { headline } from '$support/factories';
-import { holdIndexing } from '$lib/db/index-queue';
-import { indexArticles, setIndexSink, unindexArticles } from './index';
+import { holdIndexing, indexArticles, setIndexSink, unindexArticles } from '$lib/db/index-queue';
 
 const stored = (id: number): StoredArticle => ({
 	...headline(id),

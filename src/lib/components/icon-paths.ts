@@ -1,10 +1,10 @@
 /**
  * The app's icon set (Icon.svelte draws them): hand-drawn 24×24 paths, stroked in currentColor.
  * Here the icons a first screen can draw (the list and its head, the tree, the app's bar); the
- * article's and the selection's are in icons-later.ts, which their code imports, so the
+ * article's and the selection's are in icon-paths-later.ts, which their code imports, so the
  * first screen's JS stays within its 80 KB with the shapes in it.
  */
-import type { LaterIconName } from './icons-later';
+import type { LaterIconName } from './icon-paths-later';
 
 /** Each icon's paths (stroked; `fill:` before a path fills it instead). */
 export type IconPaths = Record<string, readonly string[]>;
