@@ -5,8 +5,6 @@ import {
 	contentKey,
 	duplicatesMemo,
 	groupDuplicates,
-	linkKey,
-	linkKeyByUrl,
 	MIN_TITLE_CHARS,
 	MIN_TITLE_WORDS,
 	hashOf,
@@ -17,6 +15,7 @@ import {
 	titleKey,
 	type DedupeRow
 } from './dedupe';
+import { linkKey, linkKeyByUrl } from './link-key';
 import { words } from '$lib/search/text';
 
 const DAY = 24 * 3600;
