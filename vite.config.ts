@@ -100,7 +100,11 @@ export default defineConfig({
 					name: 'component',
 					include: [COMPONENT_SPECS],
 					environment: 'jsdom',
-					setupFiles: ['tests/support/vitest-setup.ts']
+					setupFiles: ['tests/support/vitest-setup.ts'],
+					// As the unit specs': CI runs them beside the lint and the contract suites
+					// (scripts/test.sh), where a file's first test also pays its modules' transform.
+					testTimeout: 20_000,
+					hookTimeout: 30_000
 				}
 			},
 			{

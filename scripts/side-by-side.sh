@@ -30,6 +30,9 @@ rc=0
 for index in $(seq 1 ${#names[@]}); do
 	read -r code seconds < "$dir/$index.result"
 	echo "=== ${names[$((index - 1))]} (at the same time as the others): $seconds s$([ "$code" = 0 ] || echo ", FAILED ($code)")"
+	# Each side's time for the caller's summary (scripts/test.sh keeps it with the stage's).
+	[ -z "${SIDE_BY_SIDE_TIMES:-}" ] ||
+		printf '%s: %d s%s\n' "${names[$((index - 1))]}" "$seconds" "$([ "$code" = 0 ] || echo "  FAILED ($code)")" >> "$SIDE_BY_SIDE_TIMES"
 	cat "$dir/$index.log"
 	[ "$code" = 0 ] || [ $rc != 0 ] || rc=$code
 done

@@ -18,6 +18,9 @@ stage() {
 	shift 2
 	echo "== $name"
 	started=$(date +%s)
+	# A stage of several sides (scripts/side-by-side.sh) says each side's time here.
+	SIDE_BY_SIDE_TIMES=$(mktemp)
+	export SIDE_BY_SIDE_TIMES
 	if [ -z "${CI:-}" ]; then
 		"$@" || rc=$?
 	else
@@ -25,6 +28,8 @@ stage() {
 		[ $rc -ne 124 ] || echo "test: '$*' ran over $minutes minutes and was stopped" >&2
 	fi
 	TIMES+=("$(printf '%-38s %4d s%s' "$name" $(($(date +%s) - started)) "$([ $rc = 0 ] || echo "  FAILED ($rc)")")")
+	while IFS= read -r side; do TIMES+=("  - $side"); done < "$SIDE_BY_SIDE_TIMES"
+	rm -f "$SIDE_BY_SIDE_TIMES"
 	echo "== $name: $(($(date +%s) - started)) s"
 	if [ $rc -ne 0 ]; then
 		summary
@@ -46,19 +51,19 @@ summary() {
 }
 
 stage "bootstrap (both test-bed servers)" 20 bash scripts/bootstrap.sh
-# The lint beside the contract tests of both servers: the lint keeps the machine's cores busy while
-# each contract suite mostly waits for its server (Debian's alone: 100 s of wall time for 37 s of
-# its runner's CPU, 2026-12-07), and the two servers are separate. One flock over the three: the
-# contract suites take the test bed's lock themselves unless an ancestor holds it, and would
-# otherwise run one after the other.
-stage "lint | contract tests: debian (API 15), current (API 23)" 15 \
+# The lint and the unit and component tests beside the contract tests of both servers: each contract
+# suite mostly waits for its server (Debian's alone: 100 s of wall time for 37 s of its runner's
+# CPU, 2026-12-07), and the two servers are separate, so the lint and Vitest's unit run fill the
+# cores meanwhile (CI 2026-12-07, one after the other: lint | contract 234 s, then unit and
+# component 246 s). One flock over all: the contract suites take the test bed's lock themselves
+# unless an ancestor holds it, and would otherwise run one after the other. One Vitest run for the
+# unit and component projects: one start instead of two.
+stage "lint | unit and component | contract tests: debian (API 15), current (API 23)" 20 \
 	flock -w 900 /tmp/e2e-run.lock bash scripts/side-by-side.sh \
 	"lint" "npm run lint" \
+	"unit and component tests" "npx vitest run --project unit --project component" \
 	"contract tests: debian (API 15)" "env TESTBED=debian npx vitest run --project contract" \
 	"contract tests: current (API 23)" "env TESTBED=current npx vitest run --project contract"
-# One Vitest run for both projects: one start instead of two (135 s here against 165 s as two
-# stages in a clean-clone CI run, 2026-11-27).
-stage "unit and component tests" 12 npx vitest run --project unit --project component
 # Two workers, one on the current server and one on its copy (testbed/README.md): 1,370 s here
 # against 1,771 s in one worker.
 # Its limit: 40 minutes stopped it on 2026-11-30 with 150 of 160 tests done, on a machine about
