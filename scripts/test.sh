@@ -13,9 +13,13 @@ cd "$(dirname "$0")/.."
 # limit far above its usual run, so a hang ends with a message naming the stage instead of running
 # into CI's own limit.
 TIMES=()
+# The machine's busy share of its cores during a stage, from /proc/stat: a stage near 100 % gains
+# nothing from running beside another; one well below has room for one.
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
 stage() {
-	local name=$1 minutes=$2 started rc=0
+	local name=$1 minutes=$2 started rc=0 busy0 idle0 busy1 idle1
 	shift 2
+	read -r busy0 idle0 < <(cpu_ticks)
 	echo "== $name"
 	started=$(date +%s)
 	# A stage of several sides (scripts/side-by-side.sh) says each side's time here.
@@ -27,7 +31,10 @@ stage() {
 		timeout -k 10 "${minutes}m" "$@" || rc=$?
 		[ $rc -ne 124 ] || echo "test: '$*' ran over $minutes minutes and was stopped" >&2
 	fi
-	TIMES+=("$(printf '%-38s %4d s%s' "$name" $(($(date +%s) - started)) "$([ $rc = 0 ] || echo "  FAILED ($rc)")")")
+	read -r busy1 idle1 < <(cpu_ticks)
+	TIMES+=("$(printf '%-38s %4d s, cores %d %% busy%s' "$name" $(($(date +%s) - started)) \
+		$((100 * (busy1 - busy0) / (busy1 - busy0 + idle1 - idle0 + 1))) \
+		"$([ $rc = 0 ] || echo "  FAILED ($rc)")")")
 	while IFS= read -r side; do TIMES+=("  - $side"); done < "$SIDE_BY_SIDE_TIMES"
 	rm -f "$SIDE_BY_SIDE_TIMES"
 	echo "== $name: $(($(date +%s) - started)) s"
