@@ -1,17 +1,11 @@
 // The full-text benchmark (issue 59): `flock /tmp/e2e-run.lock npx playwright test --config
-// bench/full-text.playwright.config.ts`. The e2e suite's configuration (its preview of the app and
-// test bed), with bench/full-text.bench.ts as its one file. Prints `[bench]` rows against budgets;
-// asserts no speed.
-import { fileURLToPath } from 'node:url';
+// bench/full-text.playwright.config.ts`, or `npm run bench -- --only fulltext` (bench/run.js runs
+// this under its lock). The e2e suite's configuration (its browser, guards and test bed), with
+// bench/full-text.bench.ts as its one file and none of its previews: the app measured is the one the
+// release archive installs in tt-rss (tests/e2e/support/ttrss-plugin.ts), so no build of `build/`
+// runs beside the measurements. Prints `[bench]` rows against budgets; asserts no speed.
 import { defineConfig } from '@playwright/test';
 import base from '../playwright.config';
-
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const servers = Array.isArray(base.webServer)
-	? base.webServer
-	: base.webServer
-		? [base.webServer]
-		: [];
 
 export default defineConfig({
 	...base,
@@ -20,6 +14,5 @@ export default defineConfig({
 	reporter: 'list',
 	timeout: 900_000,
 	workers: 1,
-	// The previews run from the repository's root, as the suite's do.
-	webServer: servers.map((server) => ({ ...server, cwd: ROOT }))
+	webServer: undefined
 });

@@ -9,7 +9,9 @@
 //                                         search (bench/search.js), sync (bench/sync.js),
 //                                         big (bench/big-bench.js; needs bench/big-setup.sh first),
 //                                         interact (bench/interact.js: the reading sessions),
-//                                         syncbig (the big account's 5,000-unread first sync)
+//                                         syncbig (the big account's 5,000-unread first sync),
+//                                         fulltext (bench/full-text.bench.ts: full text's tap and
+//                                         the sync keeping 200, through the plugin; ~15 min)
 //
 // Not part of the tests. Needs root (the test bed's scripts) and the test bed (testbed/setup.sh).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -197,6 +199,40 @@ function replayBench() {
 	return { ok: r.status === 0, ...readStar, mixed, passed: r.status === 0 };
 }
 
+/**
+ * Full text (issue 59): bench/full-text.bench.ts, a Playwright run of its own (the release
+ * archive's app in tt-rss, the 24 pages), run as it is; its `[bench] name | value | budget | verdict`
+ * rows are printed as they come and kept for the table.
+ */
+function fullTextBench() {
+	const r = spawnSync(
+		'npx',
+		['playwright', 'test', '--config', 'bench/full-text.playwright.config.ts'],
+		{ cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, FORCE_COLOR: '0' } }
+	);
+	const out = `${r.stdout}\n${r.stderr}`;
+	const rows = out
+		.split('\n')
+		.filter((l) => /^\[bench\] .* \| .* \| budget .* \| /.test(l))
+		.map((l) =>
+			l
+				.slice('[bench] '.length)
+				.split(' | ')
+				.map((c) => c.trim())
+		);
+	for (const l of out.split('\n').filter((l) => l.startsWith('[bench]'))) console.error(l);
+	if (rows.length === 0)
+		return {
+			error:
+				out
+					.split('\n')
+					.filter((l) => /Error|failed|✘/.test(l))
+					.slice(0, 5)
+					.join(' | ') || 'no [bench] rows in the full-text bench output'
+		};
+	return { rows, passed: r.status === 0 };
+}
+
 /** @param {any[]} rows @param {string} path */
 function med(rows, path) {
 	return median(rows.map((r) => path.split('.').reduce((o, k) => o?.[k], r)));
@@ -369,6 +405,12 @@ async function main() {
 			log('item 8: replay of 1,000 intents (bench/replay.bench.spec.ts)');
 			run('bash', ['testbed/reset.sh', 'debian']);
 			results.replay = replayBench();
+		}
+		if (want('fulltext')) {
+			log(
+				'full text: tap to painted, 24 pages at 1× and 4×; a sync keeping 200 (bench/full-text.bench.ts)'
+			);
+			results.fullText = fullTextBench();
 		}
 	} finally {
 		await browser.close();
@@ -634,6 +676,10 @@ function table(r) {
 	for (const row of syncRows(r.syncBig, 'big: ')) add(...row);
 	for (const row of bigRows(r.big, r)) add(...row);
 	for (const row of interactRows(r.interact)) add(...row);
+	const F = r.fullText;
+	if (F?.error) add('full text', '', `error: ${F.error.slice(0, 90)}`, '', '');
+	for (const [name = '', value = '', budget = '', verdict = ''] of F?.rows ?? [])
+		add(name, '', value, '', `${budget.replace(/^budget /, '')} ${verdict}`);
 	const widths =
 		rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
 	const line = (/** @type {string[]} */ row) =>

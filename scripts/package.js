@@ -121,6 +121,17 @@ export function writeArchives(stage, folder, epoch, into) {
 	});
 }
 
+/**
+ * One file of `package/` (the plugin's PHP, index.php, INSTALL) with the release's version in it.
+ * @param {string} name @param {string} version
+ */
+export function stampedPluginFile(name, version) {
+	return readFileSync(join(ROOT, 'package', name), 'utf8').replaceAll('@VERSION@', version);
+}
+
+/** The plugin's PHP files: what tt-rss loads from `plugins.local/reader/`. */
+export const PLUGIN_PHP = ['init.php', 'shared-settings.php'];
+
 /** @param {{ version?: string, out?: string, epoch?: number }} options */
 export function makePackage({ version, out = join(ROOT, 'dist'), epoch = sourceDateEpoch() } = {}) {
 	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -153,10 +164,8 @@ export function makePackage({ version, out = join(ROOT, 'dist'), epoch = sourceD
 			}
 		});
 		/** @param {string} name */
-		const stamped = (name) =>
-			readFileSync(join(ROOT, 'package', name), 'utf8').replaceAll('@VERSION@', v);
-		writeFileSync(join(app, 'init.php'), stamped('init.php'));
-		writeFileSync(join(app, 'shared-settings.php'), stamped('shared-settings.php'));
+		const stamped = (name) => stampedPluginFile(name, v);
+		for (const name of PLUGIN_PHP) writeFileSync(join(app, name), stamped(name));
 		const csp = securityHeaders()['Content-Security-Policy'];
 		// It goes into a double-quoted PHP string.
 		if (/["$\\]/.test(csp)) throw new Error('package: the policy has a character PHP would read');

@@ -66,6 +66,8 @@ VETH_HOST="veth-ttrss0"
 VETH_NS="veth-ttrss1"
 HTTP_PIDFILE="/tmp/ttrss-feeds-http.pid"
 HTTP_LOG="/tmp/ttrss-feeds-http.log"
+# http.server over the fixtures, plus pages held past the plugin's timeout (/slow/…).
+FEEDS_SERVER="$TESTBED_DIR/feeds_server.py"
 
 log() { printf '[testbed %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf '[testbed] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -150,10 +152,12 @@ start_feeds_namespace_locked() {
   fi
   # A server started from another checkout (a CI clone, say) serves that checkout's fixtures: tests
   # write feeds into this checkout's (alerts, sync, the check-up's failing feed), so it must be ours.
-  local served
+  # The server's script is named with the folder: one started by an older checkout (plain
+  # `python3 -m http.server`, no /slow/ pages) is replaced too.
+  local served want="$FIXTURES_DIR $FEEDS_SERVER"
   # No file on a fresh machine: an empty answer, not set -e's exit.
   served="$(cat "$HTTP_PIDFILE.dir" 2>/dev/null || true)"
-  if feeds_server_ok && [ "$served" = "$FIXTURES_DIR" ]; then
+  if feeds_server_ok && [ "$served" = "$want" ]; then
     return 0
   fi
 
@@ -178,11 +182,11 @@ start_feeds_namespace_locked() {
 
   (
     close_inherited_fds
-    exec setsid nohup ip netns exec "$NETNS" /usr/bin/python3 -m http.server 80 \
+    exec setsid nohup ip netns exec "$NETNS" /usr/bin/python3 "$FEEDS_SERVER" 80 \
       --bind "$FEEDS_ADDR" --directory "$FIXTURES_DIR" >"$HTTP_LOG" 2>&1 </dev/null
   ) &
   echo $! >"$HTTP_PIDFILE"
-  echo "$FIXTURES_DIR" >"$HTTP_PIDFILE.dir"
+  echo "$want" >"$HTTP_PIDFILE.dir"
   local i
   for i in $(seq 1 50); do
     feeds_server_ok && return 0

@@ -533,7 +533,7 @@ def podcast_itunes():
 # A teaser feed: each item carries the first sentences of a real page (fulltext/<name>/, copied
 # from Readability's tests with their licence) and links to that page on feeds.test, where the
 # Reader plugin fetches it for the app's "Full text". Plus a page over the plugin's 5 MB limit
-# (written here, not committed). Subscribed by nobody in the seed (the full-text e2e subscribes).
+# (written here, not committed) and one the feeds host holds past the plugin's timeout. Subscribed by nobody in the seed (the full-text e2e subscribes).
 FULLTEXT = os.path.join(ROOT, "fulltext")
 TOO_LARGE_BYTES = 6 * 1024 * 1024
 
@@ -556,6 +556,10 @@ def fulltext_feed():
     items.append({"title": "Full text: a page too large", "guid": "fulltext-too-large",
                   "date": at(-3), "link": f"{HOST}/fulltext/too-large.html",
                   "html": "<p>Only a teaser of a page too large to fetch.</p>"})
+    # Held by the feeds host (testbed/feeds_server.py, /slow/) past the plugin's page timeout.
+    items.append({"title": "Full text: a page too slow", "guid": "fulltext-too-slow",
+                  "date": at(-3, hours=-1), "link": f"{HOST}/slow/fulltext/rtl-1/source.html",
+                  "html": "<p>Only a teaser of a page too slow to answer.</p>"})
     return rss("Teasers (full text on the page)", "teasers", "Teasers of real pages", items)
 
 

@@ -16,7 +16,9 @@ import { expect, test } from './support/fixtures';
 // plugin installed. The feed (testbed/make_fixtures.py fulltext.xml) links each teaser to one of
 // 24 real pages served by the feeds host (testbed/fixtures/fulltext); tt-rss fetches the page
 // through the plugin, the app extracts it in a worker and shows it in place of the teaser. The
-// pages' own images and scripts point at the live sites: nothing may be asked of them.
+// pages' own images and scripts point at the live sites: nothing may be asked of them. Two more
+// teasers link to a page over the plugin's size limit and to one the feeds host holds past the
+// plugin's timeout (testbed/feeds_server.py `/slow/`).
 
 const TTRSS_HOST = new URL(testbed.url).host;
 const VERSION = '0.0.1-e2e.fulltext';
@@ -25,6 +27,8 @@ const LAZY = /^Full text 13: /;
 /** Opened by no other test here: still unread, so among the articles the sync keeps. */
 const KEPT = /^Full text 20: /;
 const TOO_LARGE = 'Full text: a page too large';
+/** Held by the feeds host past the plugin's page timeout (testbed/feeds_server.py). */
+const TOO_SLOW = 'Full text: a page too slow';
 
 let plugin: Awaited<ReturnType<typeof withReaderPlugin>> | undefined;
 let feedId = 0;
@@ -39,7 +43,7 @@ test.beforeAll(async () => {
 	plugin = await withReaderPlugin(VERSION, ['fulltext.xml'], await serverClient());
 	feedId = plugin.feeds.get('fulltext.xml') ?? 0;
 	articleIds = plugin.articles;
-	if (articleIds.size !== 25) throw new Error(`the server has ${String(articleIds.size)} teasers`);
+	if (articleIds.size !== 26) throw new Error(`the server has ${String(articleIds.size)} teasers`);
 });
 
 test.afterAll(() => {
@@ -115,6 +119,21 @@ async function readFullText(page: Page, context: BrowserContext): Promise<void> 
 	).toBeVisible({ timeout: 30_000 });
 	await expect(page.locator('.article-content')).toContainText('Only a teaser of a page too large');
 	await expect(body).toHaveCount(0);
+
+	// A page whose host never answers in time (the feeds host holds /slow/ addresses past the
+	// plugin's 15 s): tt-rss gives up, the reader is told so, and the teaser stays.
+	await openArticle(page, TOO_SLOW);
+	await fullTextButton(page).click();
+	// Meanwhile the reader sees that it is coming.
+	await expect(
+		page.getByRole('status').filter({ hasText: 'Getting the full text…' })
+	).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: 'The article’s page took too long to answer' })
+	).toBeVisible({ timeout: 45_000 });
+	await expect(page.locator('.article-content')).toContainText('Only a teaser of a page too slow');
+	await expect(body).toHaveCount(0);
+	await expect(fullTextButton(page)).toHaveAttribute('aria-pressed', 'false');
 
 	// Nothing was asked of any host but tt-rss's (the pages' live images and scripts never).
 	const elsewhere = seen.filter((url) => new URL(url).host !== TTRSS_HOST);

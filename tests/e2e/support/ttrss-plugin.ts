@@ -9,10 +9,10 @@
  * Preferences → Plugins writes, with psql as the postgres superuser on this machine.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makePackage } from '../../../scripts/package.js';
+import { makePackage, PLUGIN_PHP, stampedPluginFile } from '../../../scripts/package.js';
 import { DEBIAN_PLUGINS_DIR, testbed, testbedCondition } from '../../support/testbed';
 
 export const PLUGIN_FOLDER = 'reader';
@@ -40,10 +40,30 @@ export interface InstalledPlugin {
 }
 
 export function installArchive(archive: string): InstalledPlugin {
+	return installInto(() => unpack(archive));
+}
+
+function unpack(archive: string): void {
+	execFileSync('tar', ['-xzf', archive, '-C', pluginsDir]);
+}
+
+/**
+ * The plugin's PHP alone, without the app (no build): for a harness that serves the app itself
+ * (the engines suite) and needs only the plugin's hooks and methods on the server.
+ */
+export function installPluginCode(version: string): InstalledPlugin {
+	const write = () => {
+		mkdirSync(join(pluginsDir, PLUGIN_FOLDER), { recursive: true });
+		for (const name of PLUGIN_PHP)
+			writeFileSync(join(pluginsDir, PLUGIN_FOLDER, name), stampedPluginFile(name, version));
+	};
+	return installInto(write);
+}
+
+function installInto(install: () => void): InstalledPlugin {
 	const madeDir = !existsSync(pluginsDir);
 	mkdirSync(pluginsDir, { recursive: true });
-	const unpack = (file: string) => execFileSync('tar', ['-xzf', file, '-C', pluginsDir]);
-	unpack(archive);
+	install();
 	return {
 		upgrade: unpack,
 		uninstall() {
@@ -89,6 +109,7 @@ export function setUserPlugins(user: string, plugins: string): string {
  * The release archive's plugin for a spec's files: built (or E2E_PLUGIN_ARCHIVE, an archive built
  * elsewhere), installed and ticked for `user`, and a feed of the feeds host subscribed and fetched
  * for each of `feedFiles`, with its articles' ids by title. `undo` puts everything back.
+ * `{ archive: false }`: the plugin's PHP only (installPluginCode), for a harness serving the app.
  */
 export async function withReaderPlugin(
 	version: string,
@@ -98,14 +119,17 @@ export async function withReaderPlugin(
 		getHeadlines(p: { feedId: number; limit: number }): Promise<{
 			headlines: { id: number; title: string }[];
 		}>;
-	}
+	},
+	{ archive = true }: { archive?: boolean } = {}
 ): Promise<{
 	feeds: Map<string, number>;
 	articles: Map<string, number>;
 	undo(): void;
 }> {
 	const dir = mkdtempSync(join(tmpdir(), 'reader-plugin-'));
-	const installed = installArchive(process.env.E2E_PLUGIN_ARCHIVE ?? buildArchive(version, dir));
+	const installed = archive
+		? installArchive(process.env.E2E_PLUGIN_ARCHIVE ?? buildArchive(version, dir))
+		: installPluginCode(version);
 	const oldPlugins = setUserPlugins(testbed.user, PLUGIN_FOLDER);
 	const feeds = new Map<string, number>();
 	const articles = new Map<string, number>();
