@@ -172,7 +172,7 @@ export async function setPackMembers(
 
 /**
  * The cached articles of these feeds that the plugin offers a page for and that have no kept full
- * text yet (sync/full-text.ts): their id and signed page address, newest first.
+ * text yet (sync/full-text-step.ts): their id and signed page address, newest first.
  */
 export function withoutFullText(
 	feeds: ReadonlySet<number>

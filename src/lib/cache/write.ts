@@ -161,7 +161,7 @@ export async function writeArticles(
 			record.comments = record.comments || old.comments;
 		}
 		if (old?.offline) record.offline = true;
-		// A kept full text (sync/full-text.ts) stays with its article.
+		// A kept full text (sync/full-text-step.ts) stays with its article.
 		if (old?.fullText && !record.fullText) record.fullText = old.fullText;
 		// The reader's own change of it stays known: no rule acts on it (outbox/intent-effect.ts).
 		if (old?.readerChangedAt !== undefined) record.readerChangedAt = old.readerChangedAt;

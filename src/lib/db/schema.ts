@@ -86,7 +86,7 @@ export interface StoredArticle extends Headline {
 	readerChangedAt?: number;
 	/**
 	 * The article's full text, kept by the sync for a feed set to "Always show full text" (issue
-	 * 59; sync/full-text.ts): in the article's own record, so it counts in the storage budget
+	 * 59; sync/full-text-step.ts): in the article's own record, so it counts in the storage budget
 	 * with it (offline/budget.ts `articleBytes`), is evicted with it and wiped with the account.
 	 */
 	fullText?: KeptFullText;

@@ -2,19 +2,21 @@
  * Full text (issue 59): per article, whether the reader asked for it, the extraction while it
  * comes and after, or why there is none. The article bar's "Full text" toggles it; the article
  * shows it in place of the feed's text (ArticleReading.svelte) with a way back. A kept copy (the
- * sync keeps full text of the feeds set to it, sync/full-text.ts) answers first, offline too.
+ * sync keeps full text of the feeds set to it, sync/full-text-step.ts) answers first, offline too.
  */
 import type { ExtractedArticle } from '$lib/content/extract';
 import { FullTextError, type FullTextProblem } from '$lib/content/full-text-error';
-import { keptFullText } from '$lib/cache/full-text';
+import { keptFullText } from '$lib/cache/kept-full-text';
 import { session } from './session.svelte';
 import { onAccountEvent } from '$lib/db/account-events';
 import { m } from '$lib/i18n/m';
 import { fullTextFeeds, setFullTextFeed } from '$lib/offline/full-text-feeds';
 import { lazyModule } from '$lib/perf/lazy';
 
-/** The full-text worker's client, loaded at the first tap (content/full-text.ts). */
-const fetchFullText = lazyModule(() => import('$lib/content/full-text')).soon('fetchFullText');
+/** The full-text worker's client, loaded at the first tap (content/full-text-client.ts). */
+const fetchFullText = lazyModule(() => import('$lib/content/full-text-client')).soon(
+	'fetchFullText'
+);
 
 /** What an article's full text is now. */
 export type FullTextEntry =

@@ -1,13 +1,13 @@
 /**
  * The sync as the page runs it (sync-triggers.ts loads this at its first sync, never with the
- * first screen): the engine's run, with the full-text step (sync/full-text.ts) over the page's
- * full-text worker (content/full-text.ts) to keep the full text of the feeds set to it (issue 59).
+ * first screen): the engine's run, with the full-text step (sync/full-text-step.ts) over the page's
+ * full-text worker (content/full-text-client.ts) to keep the full text of the feeds set to it (issue 59).
  * The service worker runs the engine without it and leaves those to the page: neither the step nor
  * Readability is in its bundle.
  */
-import { fetchFullText } from '$lib/content/full-text';
+import { fetchFullText } from '$lib/content/full-text-client';
 import type { SyncOptions, SyncOutcome } from '$lib/sync/engine';
-import { keepFullTexts } from '$lib/sync/full-text';
+import { keepFullTexts } from '$lib/sync/full-text-step';
 import { runSync } from '$lib/sync/run-sync';
 import { session } from './session.svelte';
 

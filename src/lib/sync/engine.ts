@@ -54,7 +54,7 @@ export interface SyncOptions {
 	/**
 	 * The full-text step (issue 59): keeps the full text of the feeds set to it, and returns the
 	 * proxied addresses of their images for this sync to keep with the others. The page's sync
-	 * passes it (state/page-sync.ts: sync/full-text.ts with the page's worker); the service worker's
+	 * passes it (state/page-sync.ts: sync/full-text-step.ts with the page's worker); the service worker's
 	 * sync has no worker and leaves it to the page's next sync, so its bundle carries none of it.
 	 */
 	fullText?: (step: {

@@ -1,7 +1,7 @@
 /**
  * The article's full text (issue 59), asked of the full-text worker (full-text.worker.ts), the
  * one place the extraction runs: never in the page's main thread, never in the service worker
- * (whose sync leaves full text to the page's: sync/full-text.ts). The worker is made on the first
+ * (whose sync leaves full text to the page's: sync/full-text-step.ts). The worker is made on the first
  * request and kept for the next ones. This module carries no extraction: the page loads it when
  * the reader first asks for full text or a sync keeps some (state/, state/sync-triggers.ts).
  */

@@ -1,7 +1,7 @@
 /**
  * The sync's step for full text (issue 59): for the kept articles of the feeds the reader set to
  * "Always show full text" (offline/full-text-feeds.ts), the page through the Reader plugin,
- * extracted in the page's full-text worker (content/full-text.ts, passed as `fetch`) and kept in
+ * extracted in the page's full-text worker (content/full-text-client.ts, passed as `fetch`) and kept in
  * the article's record (cache/kept.ts storeFullText), so those articles read in full offline. Only
  * the page's sync runs this step (state/page-sync.ts, engine.ts `fullText`); the service worker's
  * has no worker and leaves it to the page's next sync: neither this nor Readability is in its
@@ -29,7 +29,7 @@ export async function keepFullTexts(
 	account: string,
 	options: {
 		signal?: AbortSignal | undefined;
-		/** The page's full-text worker (content/full-text.ts fetchFullText). */
+		/** The page's full-text worker (content/full-text-client.ts fetchFullText). */
 		fetch: FetchFullText;
 		now?: () => number;
 	}

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { cachedArticle } from '$lib/cache/cache-reads';
-import { keptFullText } from '$lib/cache/full-text';
+import { keptFullText } from '$lib/cache/kept-full-text';
 import { storeOfflineHeadlines } from '$lib/cache/kept';
 import { storeArticles } from '$lib/cache/write';
 import type { ExtractedArticle } from '$lib/content/extract';
@@ -14,7 +14,7 @@ import { ownCacheForTests } from '$support/own-cache';
 import { articleBytes } from '$lib/offline/storage-measure';
 import { fullTextFeeds, setFullTextFeed } from '$lib/offline/full-text-feeds';
 import { headline, TEST_ACCOUNT } from '$support/factories';
-import { keepFullTexts } from './full-text';
+import { keepFullTexts } from './full-text-step';
 
 const PAGE = (id: number) =>
 	`http://tt.example/public.php?op=pluginhandler&plugin=reader&pmethod=page&uid=2&url=${String(id)}&sig=ab`;
