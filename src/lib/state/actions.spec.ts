@@ -12,6 +12,13 @@ const READER: Replies = {
 	catchupFeed: 'catchupFeed'
 };
 
+/**
+ * How long a replay may take to reach the recorded server: waitFor's own 1 s is short on a busy
+ * machine (CI runs the unit tests beside the lint and the contract suites), where a first replay
+ * also pays its modules' transform.
+ */
+const REPLAY_WAIT = { timeout: 10_000 };
+
 describe.each(recordedLevels)('recorded %s replies', (level) => {
 	const { ids: listed, big1, script, big2, japanese, episode } = recordedRows(level);
 
@@ -37,7 +44,7 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 		 */
 		const sent = async () => {
 			await undo.commit();
-			await vi.waitFor(async () => expect(await pendingItems()).toEqual([]));
+			await vi.waitFor(async () => expect(await pendingItems()).toEqual([]), REPLAY_WAIT);
 		};
 		return { server, headlines, treeState, toasts, pendingItems, row, sent, undo, ...actions };
 	}
@@ -55,10 +62,12 @@ describe.each(recordedLevels)('recorded %s replies', (level) => {
 			expect(headlines.find(script)?.marked).toBe(true);
 			// A star is not a read change: the counters stay.
 			expect(treeState.unread(6)).toBe(before);
-			await vi.waitFor(() =>
-				expect(server.sent('updateArticle')).toEqual([
-					expect.objectContaining({ article_ids: String(script), mode: '1', field: '0' })
-				])
+			await vi.waitFor(
+				() =>
+					expect(server.sent('updateArticle')).toEqual([
+						expect.objectContaining({ article_ids: String(script), mode: '1', field: '0' })
+					]),
+				REPLAY_WAIT
 			);
 			await sent();
 		});
