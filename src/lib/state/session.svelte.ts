@@ -123,11 +123,18 @@ class Session {
 		return this.#client;
 	}
 
-	/** The API client, once its code is in; rejects when not signed in. */
+	/**
+	 * The API client, once its code is in; rejects when not signed in. A session adopted while the
+	 * code loads (a renewal, another tab's sign-in) replaces the client asked for: the ask then
+	 * waits for the new one instead of failing with "still loading" (a check-up found no client,
+	 * 2026-12-07).
+	 */
 	async api(): Promise<TtrssClient> {
-		this.#clientLoad ??= this.#loadClient?.();
-		await this.#clientLoad;
-		return this.client;
+		for (;;) {
+			const load = (this.#clientLoad ??= this.#loadClient?.());
+			await load;
+			if (this.#client || load === undefined || load === this.#clientLoad) return this.client;
+		}
 	}
 
 	/** What the server can do, as far as known; undefined when signed out. */
