@@ -2,11 +2,23 @@
 // own browsers on these machines) with the flags that keep it from calling out of the closed network.
 // Shared by playwright.config.ts, the chaos harness and the benchmark (bench/browser.js), which
 // plain Node runs.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const testbed = JSON.parse(
-	readFileSync(new URL('./testbed/testbed.json', import.meta.url), 'utf8')
-);
+/**
+ * testbed/testbed.json, looked for upwards from this file: the chaos harness bundles this module
+ * into `.svelte-kit/chaos/`, where `./testbed/` is not beside it.
+ */
+function testbedJson() {
+	for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+		const file = join(dir, 'testbed', 'testbed.json');
+		if (existsSync(file)) return file;
+		if (dirname(dir) === dir) throw new Error('chromium.config.js: no testbed/testbed.json above');
+	}
+}
+
+const testbed = JSON.parse(readFileSync(testbedJson(), 'utf8'));
 
 /**
  * The hosts a browser under test may reach: this machine, and the test bed's feed host by each of
