@@ -157,8 +157,8 @@ export const NOT_ASCII = 2 ** 33;
 /**
  * Rows that share a key, by the key: only keys from at least two sources, and none held twice by
  * one source (a key two items of one feed share says nothing of either). A row's key is asked for
- * (`keyOf`, which keeps what it made) only when its hash meets another row's: most rows' keys are
- * never made.
+ * (`keyOf`) only when its hash meets another row's: where keys are made on demand (titles), most
+ * are never made.
  */
 function evidence(
 	hashes: Float64Array,
